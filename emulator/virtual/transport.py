@@ -159,7 +159,10 @@ class Connection:
             with self._streams_lock:
                 s = self._streams.pop(pkt.arg1, None)
             if s is not None:
-                s._on_close(by_host=True)  # a host CLSE gets no reply
+                # adbd answers a host's CLSE on an open stream with its own CLSE (clients that speak the
+                # protocol themselves, e.g. adb-shell's sync client, wait for it); unknown ids are ignored
+                s._on_close(by_host=True)
+                self._send_quiet(p.A_CLSE, s.local_id, s.remote_id)
         else:
             log.debug("adbd connection %d: ignoring %r", self.id, pkt)
 
