@@ -203,8 +203,8 @@ def test_killed_server_is_relaunched_on_next_call(vdevice, d):
 def test_ps_lists_the_server_while_it_runs(vdevice, d):
     model = vdevice.model
     assert d.info
-    line = next((l for l in vdevice.adb.shell("ps -A").splitlines() if l.split()[-1:] == ["uiautomator"]), None)
+    line = next((l for l in vdevice.adb.shell("ps -A").splitlines() if l.split()[-1:] == ["app_process"]), None)
     assert line is not None and int(line.split()[1]) == model.u2_pid
     d.stop_uiautomator()
     assert not model.u2_running and 9008 not in model.ports
-    assert "uiautomator" not in vdevice.adb.shell("ps -A").split()
+    assert "app_process" not in vdevice.adb.shell("ps -A").split()

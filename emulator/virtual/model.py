@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .events import EventLog
 from .fs import FileSystem
 from .latency import Latency
+from .procs import SYSTEM_SERVER_PID, DeviceProcs, LogBuffer, app_uid
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,6 +30,10 @@ LATIN_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.
 ADB_KEYBOARD_IME = "com.github.uiautomator/.AdbKeyboard"
 LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
 LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+
+
+def _short_component(package: str, cls: str) -> str:
+    return f"{package}/{cls[len(package):]}" if cls.startswith(package + ".") else f"{package}/{cls}"
 
 
 @dataclass
@@ -164,7 +169,10 @@ class VirtualDeviceModel:
         self.ports: dict[int, Callable[[Any], None]] = {}  # device TCP port -> stream handler (tcp:PORT)
         self.u2_running = False  # the uiautomator2 server process runs (set by u2server; `ps` lists it)
         self.u2_pid: int | None = None
+        self.u2_cmdline = ""  # its command line (set by the app_process command)
         self.boot_time = time.time()
+        self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
+        self.logbuf = LogBuffer()  # what logcat reads
         self.props = self._build_props()
         self._preload_u2_jar()
         # The UI layer: apps, layout, rendering, input dispatch.
@@ -235,6 +243,28 @@ class VirtualDeviceModel:
             self.rotation = rotation
             self.events.log("rotation", rotation=rotation)
 
+    # --- processes and the log ------------------------------------------------------------------
+    def alloc_pid(self) -> int:
+        return self.procs.alloc()
+
+    def log(self, level: str, tag: str, msg: str, pid: int = SYSTEM_SERVER_PID, tid: int | None = None,
+            buffer: str = "system") -> None:
+        """Append a line to the device log (system_server's `system` buffer unless told)."""
+        if tid is None and pid == SYSTEM_SERVER_PID:
+            tid = pid + 23 + sum(map(ord, tag)) % 150  # a stable binder/handler thread per tag
+        self.logbuf.write(level, tag, msg, pid=pid, tid=tid, buffer=buffer)
+
+    def _proc_user(self, package: str) -> str:
+        """How ActivityManager names a process's uid: `u0a123` for apps, `1000` for system packages."""
+        pkg = self.packages.get(package)
+        return "1000" if pkg is not None and pkg.system and package.startswith("com.android.") \
+            else f"u0a{app_uid(package) - 10000}"
+
+    def _kill_process(self, package: str, reason: str) -> None:
+        pid = self.procs.kill_app(package)
+        if pid is not None:
+            self.log("I", "ActivityManager", f"Killing {pid}:{package}/{self._proc_user(package)} (adj 0): {reason}")
+
     # --- packages and activities ----------------------------------------------------------------
     def install_package(self, pkg: Package) -> None:
         with self.lock:
@@ -248,6 +278,7 @@ class VirtualDeviceModel:
             if pkg is None or pkg.system:
                 return False
             del self.packages[name]
+            self._kill_process(name, "uninstall pkg")
             self.app_data.pop(name, None)
             self.app_ui.pop(name, None)
             self.tasks = [t for t in self.tasks if t.package != name]
@@ -280,8 +311,19 @@ class VirtualDeviceModel:
             else:
                 self.tasks.remove(task)
             self.tasks.append(task)
-            if not task.stack or (activity and task.top.activity != full):
+            pushed = not task.stack or (activity and task.top.activity != full)
+            if pushed:
                 task.stack.append(ActivityRecord(package, full, dict(extras or {})))
+            comp = _short_component(package, task.top.activity)
+            self.log("I", "ActivityTaskManager", f"START u0 {{flg=0x10000000 cmp={comp}}} with LAUNCH_MULTIPLE "
+                     "from uid 2000 (BAL_ALLOWED_PERMISSION) result code=0")
+            pid, started = self.procs.start_app(package)
+            if started:
+                self.log("I", "ActivityManager", f"Start proc {pid}:{package}/{self._proc_user(package)} for "
+                         f"next-top-activity {{{comp}}}")
+                self.log("I", "ActivityThread", "Init compatibility callbacks", pid=pid, buffer="main")
+            if pushed or started:
+                self.log("I", "ActivityTaskManager", f"Displayed {comp} for user 0: +{312 if started else 148}ms")
             self.app_ui.setdefault(package, {})
             self.ui.on_foreground_changed()
             self.events.log("activity", action="start", package=package, activity=full)
@@ -324,8 +366,12 @@ class VirtualDeviceModel:
             self.ui.on_foreground_changed()
             self.events.log("activity", action="home", package=LAUNCHER_PACKAGE, activity=LAUNCHER_ACTIVITY)
 
-    def force_stop(self, package: str) -> None:
+    def force_stop(self, package: str, caller_pid: int | None = None) -> None:
         with self.lock:
+            if package in self.packages:
+                src = f"from pid {caller_pid}" if caller_pid else "from pid " + str(SYSTEM_SERVER_PID)
+                self.log("I", "ActivityManager", f"Force stopping {package} appid={app_uid(package)} user=0: {src}")
+                self._kill_process(package, f"stop {package} due to {src}")
             self.tasks = [t for t in self.tasks if t.package != package]
             self.app_ui.pop(package, None)
             self._ensure_foreground()

@@ -107,9 +107,20 @@ def _colon(ctx: Ctx, argv: list[str]) -> int:
     return 0
 
 
+def _exec(ctx: Ctx, argv: list[str]) -> int:
+    """`exec CMD ARGS`: CMD replaces the shell, so nothing after it runs and its status is the shell's.
+    (`exec` with only redirections applies them to itself only: a documented difference.)"""
+    if len(argv) == 1:
+        return 0
+    args = argv[1:]
+    if args[0] == "-a" and len(args) > 2:  # exec -a NAME CMD: argv[0] does not change which command runs
+        args = args[2:]
+    raise ExitShell(ctx.state.dispatch(args, ctx.io.fds, ctx.env))
+
+
 SHELL_BUILTINS: dict[str, Callable[[Ctx, list[str]], int]] = {
     "cd": _cd, "exit": _exit, "export": _export, "unset": _unset, "eval": _eval, ".": _source,
-    "source": _source, "sh": _sh, "mksh": _sh, "set": _set, ":": _colon, "readonly": _export,
+    "source": _source, "exec": _exec, "sh": _sh, "mksh": _sh, "set": _set, ":": _colon, "readonly": _export,
 }
 
 

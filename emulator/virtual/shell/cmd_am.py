@@ -59,7 +59,7 @@ def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
     target = _resolve(ctx, it)
     if opts.get("-S") and target is not None:
         ctx.outln(f"Stopping: {target[0]}")
-        model.force_stop(target[0])
+        model.force_stop(target[0], caller_pid=ctx.state.pid)
     ctx.outln(f"Starting: {it}")
     err = ctx.outln if wait else ctx.errln
     t0 = time.monotonic()
@@ -200,7 +200,7 @@ def am(ctx: Ctx, argv: list[str]) -> int:
         if not pkgs:
             return _exception(ctx, verb, "java.lang.IllegalArgumentException", f'Argument expected after "{verb}"')
         if verb != "kill" and pkgs[0] in model.packages:
-            model.force_stop(pkgs[0])
+            model.force_stop(pkgs[0], caller_pid=ctx.state.pid)
         elif verb == "kill":
             model.events.log("activity", action="kill", package=pkgs[0])
         return 0

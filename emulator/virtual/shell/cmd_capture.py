@@ -136,4 +136,5 @@ def app_process(ctx: Ctx, argv: list[str]) -> int:
     except ImportError as e:
         ctx.errln(f"app_process: the uiautomator2 server is not available on this virtual device ({e})")
         return 1
+    ctx.model.u2_cmdline = " ".join(["app_process"] + argv[1:])  # what ps -o ARGS and /proc/PID/cmdline show
     return int(serve_until_closed(ctx.model, ctx.io, port) or 0)  # it keeps model.u2_running/u2_pid for `ps`

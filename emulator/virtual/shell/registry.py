@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import errno
 import posixpath
-import threading
-import weakref
 import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..fs import FsError, normalize
+from ..procs import SYSTEM_PROCESSES, DeviceProcs, app_uid  # noqa: F401 - re-exported for the commands
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -111,56 +110,9 @@ def fs_error_text(e: BaseException) -> str:
     return str(e)
 
 
-# --- per-device process table (pids stay stable while a process lives) -------------------------------
-SYSTEM_PROCESSES = [
-    ("root", "init", 1, 0), ("root", "kthreadd", 2, 0), ("root", "ueventd", 180, 1), ("logd", "logd", 301, 1),
-    ("system", "servicemanager", 310, 1), ("root", "vold", 330, 1), ("root", "zygote64", 640, 1),
-    ("root", "zygote", 641, 1), ("system", "surfaceflinger", 705, 1), ("shell", "adbd", 802, 1),
-    ("system", "system_server", 1012, 640), ("u0_a140", "com.android.systemui", 1201, 640),
-    ("radio", "com.android.phone", 1330, 640), ("u0_a121", "com.google.android.inputmethod.latin", 1402, 640),
-]
-
-
-@dataclass
-class DeviceProcs:
-    """Fake pids for app processes and shell-launched daemons (e.g. the uiautomator2 server)."""
-
-    next_pid: int = 4200
-    app_pids: dict[str, int] = field(default_factory=dict)
-    daemons: dict[int, tuple[str, str]] = field(default_factory=dict)  # pid -> (user, name)
-    logs: list[tuple[float, str, str, str]] = field(default_factory=list)  # (time, level, tag, message)
-    log_cleared: float = 0.0
-    motion: dict[str, tuple[float, float]] = field(default_factory=dict)  # `input motionevent` DOWN point
-    pkg_meta: dict[str, Any] = field(default_factory=dict)  # package -> cmd_pm.PackageMeta
-    install_sessions: dict[int, dict[str, bytes]] = field(default_factory=dict)  # pm install-create ...
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def alloc(self) -> int:
-        with self.lock:
-            self.next_pid += 1 + (zlib.crc32(str(self.next_pid).encode()) % 37)
-            return self.next_pid
-
-    def add_daemon(self, user: str, name: str) -> int:
-        pid = self.alloc()
-        with self.lock:
-            self.daemons[pid] = (user, name)
-        return pid
-
-    def remove_daemon(self, pid: int) -> None:
-        with self.lock:
-            self.daemons.pop(pid, None)
-
-
-_PROCS: "weakref.WeakKeyDictionary[Any, DeviceProcs]" = weakref.WeakKeyDictionary()
-_PROCS_LOCK = threading.Lock()
-
-
+# --- per-device process table (`emulator.virtual.procs`, owned by the model) ---------------------------
 def procs(model: "VirtualDeviceModel") -> DeviceProcs:
-    with _PROCS_LOCK:
-        p = _PROCS.get(model)
-        if p is None:
-            p = _PROCS[model] = DeviceProcs()
-        return p
+    return model.procs
 
 
 def running_packages(model: "VirtualDeviceModel") -> list[str]:
@@ -171,22 +123,13 @@ def running_packages(model: "VirtualDeviceModel") -> list[str]:
 
 
 def app_pid(model: "VirtualDeviceModel", package: str) -> int:
-    """A stable pid for a running package's process (a new one after it was stopped)."""
-    p = procs(model)
+    """The pid of a running package's process (a new one after it was stopped)."""
+    p = model.procs
     alive = set(running_packages(model))
     with p.lock:
         for name in [n for n in p.app_pids if n not in alive]:
-            del p.app_pids[name]
-    pid = p.app_pids.get(package)
-    if pid is None:
-        pid = p.alloc()
-        with p.lock:
-            p.app_pids[package] = pid
-    return pid
-
-
-def app_uid(package: str) -> int:
-    return 10100 + zlib.crc32(package.encode()) % 400
+            p.kill_app(name)
+        return p.start_app(package)[0]
 
 
 def short_hash(*parts: Any) -> str:

@@ -1,0 +1,149 @@
+"""The virtual device's process table and its log buffer (what `ps`, `pidof`, `/proc` and `logcat` read).
+
+Processes are records, never host processes. App processes live from the first start of one of their activities
+to a force-stop, `pm clear` or uninstall; the next start gets a new pid, as on a device. Shell-launched daemons
+(the uiautomator2 server) are added and removed by whoever runs them.
+
+The log buffer keeps entries of the `main`, `system`, `crash` and `events` buffers (time, pid, tid, priority,
+tag, message) in order; `logcat` prints and follows it. The model writes ActivityManager/ActivityTaskManager
+lines for app starts and force-stops as system_server does.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import zlib
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+# (user, name, pid, ppid): the processes a booted Android 14 image always has
+SYSTEM_PROCESSES = [
+    ("root", "init", 1, 0), ("root", "kthreadd", 2, 0), ("root", "ueventd", 180, 1), ("logd", "logd", 301, 1),
+    ("system", "servicemanager", 310, 1), ("root", "vold", 330, 1), ("root", "zygote64", 640, 1),
+    ("root", "zygote", 641, 1), ("system", "surfaceflinger", 705, 1), ("shell", "adbd", 802, 1),
+    ("system", "system_server", 1012, 640), ("u0_a140", "com.android.systemui", 1201, 640),
+    ("radio", "com.android.phone", 1330, 640), ("u0_a121", "com.google.android.inputmethod.latin", 1402, 640),
+]
+SYSTEM_SERVER_PID = 1012
+ZYGOTE64_PID = 640
+ADBD_PID = 802
+# the command lines of the system processes whose argv differs from their name
+SYSTEM_CMDLINES = {"init": "/system/bin/init second_stage", "ueventd": "/system/bin/ueventd",
+                   "logd": "/system/bin/logd", "servicemanager": "/system/bin/servicemanager",
+                   "vold": "/system/bin/vold --blkid_context=u:r:blkid:s0", "zygote64": "zygote64",
+                   "zygote": "zygote", "surfaceflinger": "/system/bin/surfaceflinger", "adbd": "/apex/com.android.adbd/bin/adbd --root_seclabel=u:r:su:s0"}
+
+
+def app_uid(package: str) -> int:
+    return 10100 + zlib.crc32(package.encode()) % 400
+
+
+@dataclass
+class Daemon:
+    user: str
+    name: str  # argv[0]'s base name, what ps NAME and pidof match
+    cmdline: str  # the whole command line (ps -o ARGS/CMDLINE, /proc/PID/cmdline)
+    start: float = field(default_factory=time.time)
+
+
+@dataclass
+class DeviceProcs:
+    """Pids of app processes and shell-launched daemons, plus per-device shell scratch state."""
+
+    next_pid: int = 4200
+    app_pids: dict[str, int] = field(default_factory=dict)
+    app_start: dict[str, float] = field(default_factory=dict)
+    daemons: dict[int, Daemon] = field(default_factory=dict)
+    motion: dict[str, tuple[float, float]] = field(default_factory=dict)  # `input motionevent` DOWN point
+    pkg_meta: dict[str, Any] = field(default_factory=dict)  # package -> cmd_pm.PackageMeta
+    install_sessions: dict[int, dict[str, bytes]] = field(default_factory=dict)  # pm install-create ...
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+    def alloc(self) -> int:
+        with self.lock:
+            self.next_pid += 1 + (zlib.crc32(str(self.next_pid).encode()) % 37)
+            return self.next_pid
+
+    def start_app(self, package: str) -> tuple[int, bool]:
+        """The pid of `package`'s process, started now if it is not running: (pid, started)."""
+        with self.lock:
+            pid = self.app_pids.get(package)
+            if pid is not None:
+                return pid, False
+            pid = self.app_pids[package] = self.alloc()
+            self.app_start[package] = time.time()
+            return pid, True
+
+    def kill_app(self, package: str) -> int | None:
+        with self.lock:
+            self.app_start.pop(package, None)
+            return self.app_pids.pop(package, None)
+
+    def add_daemon(self, user: str, name: str, cmdline: str | None = None) -> int:
+        pid = self.alloc()
+        with self.lock:
+            self.daemons[pid] = Daemon(user, name, cmdline or name)
+        return pid
+
+    def remove_daemon(self, pid: int) -> None:
+        with self.lock:
+            self.daemons.pop(pid, None)
+
+
+# --- the log buffer ------------------------------------------------------------------------------------
+BUFFERS = ("main", "system", "radio", "events", "crash", "kernel")
+DEFAULT_BUFFERS = ("main", "system", "crash")  # what `logcat` reads without -b
+BUFFER_LIMIT = 20000  # entries kept per device (a ring, oldest dropped first, like logd's size limit)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    t: float
+    pid: int
+    tid: int
+    level: str  # V D I W E F
+    tag: str
+    msg: str
+    buffer: str = "main"
+
+
+class LogBuffer:
+    """logd for one device: appends wake up `logcat` readers that follow the log."""
+
+    def __init__(self) -> None:
+        self._entries: deque[LogEntry] = deque(maxlen=BUFFER_LIMIT)
+        self._cond = threading.Condition()
+        self._seq = 0
+
+    def write(self, level: str, tag: str, msg: str, pid: int = SYSTEM_SERVER_PID, tid: int | None = None,
+              buffer: str = "main", t: float | None = None) -> LogEntry:
+        with self._cond:
+            self._seq += 1
+            e = LogEntry(self._seq, time.time() if t is None else t, pid, pid if tid is None else tid,
+                         (level[:1] or "I").upper(), tag, msg, buffer)
+            self._entries.append(e)
+            self._cond.notify_all()
+            return e
+
+    def entries(self, buffers: tuple[str, ...] | set[str] = DEFAULT_BUFFERS, after: int = 0) -> list[LogEntry]:
+        with self._cond:
+            return [e for e in self._entries if e.seq > after and e.buffer in buffers]
+
+    def clear(self, buffers: tuple[str, ...] | set[str] = DEFAULT_BUFFERS) -> None:
+        with self._cond:
+            kept = [e for e in self._entries if e.buffer not in buffers]
+            self._entries.clear()
+            self._entries.extend(kept)
+
+    def wait_new(self, after: int, timeout: float) -> bool:
+        """Wait until an entry newer than seq `after` exists (True) or `timeout` passes (False)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._seq > after, timeout)
+
+    @property
+    def last_seq(self) -> int:
+        with self._cond:
+            return self._seq
