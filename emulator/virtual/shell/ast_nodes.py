@@ -26,6 +26,15 @@ class Var:
 
 
 @dataclass
+class Arith:
+    """Arithmetic expansion $(( expr )): `expr` is expanded (parameters, substitutions) then evaluated."""
+
+    expr: "Word"
+    quoted: bool
+    source: str = ""  # the text between $(( and )), for error messages
+
+
+@dataclass
 class Sub:
     """Command substitution $(...) or `...`."""
 
@@ -33,7 +42,7 @@ class Sub:
     quoted: bool
 
 
-Part = Union[Lit, Var, Sub]
+Part = Union[Lit, Var, Sub, Arith]
 
 
 @dataclass
@@ -77,7 +86,51 @@ class Group:
     redirects: list[Redirect] = field(default_factory=list)
 
 
-Command = Union[Simple, Group]
+@dataclass
+class If:
+    clauses: list[tuple["Script", "Script"]]  # (condition, body) for `if` and each `elif`
+    else_body: "Script | None" = None
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass
+class For:
+    var: str
+    items: "list[Word] | None"  # None: `for x; do` iterates over "$@"
+    body: "Script"
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass
+class While:
+    cond: "Script"
+    body: "Script"
+    until: bool = False
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass
+class Case:
+    word: Word
+    items: list[tuple[list[Word], "Script"]]
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass
+class CondExpr:
+    """`[[ ... ]]`: words and the operators && || ! ( ) kept apart from words that merely look like them."""
+
+    items: list[Union[Word, str]]  # str = an operator token
+    redirects: list[Redirect] = field(default_factory=list)
+
+
+@dataclass
+class FuncDef:
+    name: str
+    body: "Command"
+
+
+Command = Union[Simple, Group, If, For, While, Case, CondExpr, FuncDef]
 
 
 @dataclass

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import fnmatch
 import posixpath
+import re
 from typing import TYPE_CHECKING
 
 from ..fs import FsError
 from . import parser as P
+from .arith import ArithError, evaluate
 from .plumbing import BufSink, ExitShell, Fds
 from .registry import SH
 
@@ -28,6 +30,7 @@ class Expander:
     pid: int
     cwd: str
     depth: int
+    params: list[str]
     _subst_status: int | None = None
 
     # --- expansion ------------------------------------------------------------------------------
@@ -52,10 +55,17 @@ class Expander:
                 cur.append((part.text, not part.quoted))
                 cur_exists = cur_exists or part.quoted or bool(part.text)
                 continue
+            if part.quoted and isinstance(part, P.Var) and part.name == "@" and not part.op:
+                # "$@": one field per positional parameter, joined to the text around it at both ends
+                for k, param in enumerate(self.params):
+                    if k:
+                        fields.append(cur)
+                        cur = []
+                    cur.append((param, False))
+                    cur_exists = True
+                continue
             value = self._value(part, fds)
             if part.quoted:
-                if isinstance(part, P.Var) and part.name == "@" and not value:
-                    continue
                 cur.append((value, False))
                 cur_exists = True
                 continue
@@ -91,9 +101,23 @@ class Expander:
                 out.append(text)
         return out
 
+    def arith(self, source: str) -> int:
+        """Evaluate an (expanded) arithmetic expression against the shell's variables."""
+        def setvar(name: str, value: str) -> None:
+            self.vars[name] = value
+
+        return evaluate(source, self.vars.get, setvar)
+
     def _value(self, part: P.Part, fds: Fds) -> str:
         if isinstance(part, P.Sub):
             return self._substitute(part.script, fds)
+        if isinstance(part, P.Arith):
+            text = self.expand_str(part.expr, fds)
+            try:
+                return str(self.arith(text))
+            except ArithError as e:
+                fds.stderr.write(f"{SH}: {e}\n".encode())
+                raise ExitShell(1) from None  # an expansion error ends a non-interactive shell
         assert isinstance(part, P.Var)
         name = part.name
         if name == "?":
@@ -101,16 +125,37 @@ class Expander:
         elif name == "$":
             val = str(self.pid)
         elif name in ("#",):
-            val = "0"
+            val = str(len(self.params))
         elif name == "0":
-            val = SH
-        elif name in "!-@*" or name.isdigit():
-            val = "" if name in "-@*" else None
+            val = getattr(self, "argv0", SH)
+        elif name in ("@", "*"):
+            val = " ".join(self.params) if name == "@" else self.vars.get("IFS", " ")[:1].join(self.params)
+        elif name.isdigit():
+            k = int(name)
+            val = self.params[k - 1] if 0 < k <= len(self.params) else None
+        elif name in "!-":
+            val = "" if name == "-" else None
         else:
             val = self.vars.get(name)
         op = part.op
-        if op == "#":
+        if op == "#" and part.arg is None:
             return str(len(val or ""))
+        if op in ("#", "##", "%", "%%"):
+            text = val or ""
+            if part.arg is None:
+                return text
+            rx = self.pattern_regex(part.arg, fds)
+            if op.startswith("#"):
+                cuts = [k for k in range(len(text) + 1) if rx.fullmatch(text[:k])]
+                if cuts:
+                    k = max(cuts) if op == "##" else min(cuts)
+                    return text[k:]
+                return text
+            cuts = [k for k in range(len(text) + 1) if rx.fullmatch(text[k:])]
+            if cuts:
+                k = min(cuts) if op == "%%" else max(cuts)
+                return text[:k]
+            return text
         if op:
             colon = op.startswith(":")
             unset = val is None or (colon and val == "")
@@ -131,6 +176,17 @@ class Expander:
                     raise ExitShell(1)
                 return val or ""
         return val or ""
+
+    def pattern_regex(self, w: P.Word, fds: Fds) -> "re.Pattern[str]":
+        """A shell pattern (case, [[ == ]], ${x#pat}) as a regex: quoted characters match literally."""
+        out: list[str] = []
+        for part in w.parts:
+            if isinstance(part, P.Lit):
+                out.append(re.escape(part.text) if part.quoted else glob_regex(part.text))
+            else:
+                value = self._value(part, fds)
+                out.append(re.escape(value) if part.quoted else glob_regex(value))
+        return re.compile("".join(out), re.DOTALL)
 
     def _substitute(self, script: P.Script, fds: Fds) -> str:
         if self.depth >= MAX_DEPTH:
@@ -174,6 +230,40 @@ class Expander:
                 return []
         return sorted(bases)
 
+
+
+def glob_regex(pat: str) -> str:
+    """Regex text for an unquoted glob: * ? [...] ([!...] negates); a backslash quotes the next character."""
+    out, i = [], 0
+    while i < len(pat):
+        c = pat[i]
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[":
+            j = i + 1
+            if j < len(pat) and pat[j] in "!^":
+                j += 1
+            if j < len(pat) and pat[j] == "]":
+                j += 1
+            while j < len(pat) and pat[j] != "]":
+                j += 1
+            if j >= len(pat):
+                out.append(re.escape(c))
+            else:
+                body = pat[i + 1:j]
+                neg = body[:1] in ("!", "^")
+                body = body[1:] if neg else body
+                out.append("[" + ("^" if neg else "") + body.replace("\\", "\\\\") + "]")
+                i = j
+        elif c == "\\" and i + 1 < len(pat):
+            i += 1
+            out.append(re.escape(pat[i]))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
 
 
 def fnmatch_unescape(seg: str) -> str:

@@ -1,11 +1,17 @@
 """Parser for the mksh subset that adb clients send: lists, pipelines, quoting, expansions, redirections.
 
-Grammar (POSIX shell, reduced):
+Grammar (POSIX shell as mksh takes it, reduced):
     script    := and_or ((';' | '&' | NEWLINE) and_or)*
     and_or    := pipeline (('&&' | '||') NEWLINE* pipeline)*
     pipeline  := ['!'] command ('|' NEWLINE* command)*
-    command   := simple | '(' script ')' redir* | '{' script '}' redir*
+    command   := simple | compound redir* | NAME '(' ')' compound | 'function' NAME compound
+    compound  := '(' script ')' | '{' script '}' | if | for | while | until | case | '[[' cond ']]'
+    if        := 'if' script 'then' script ('elif' script 'then' script)* ['else' script] 'fi'
+    for       := 'for' NAME [NEWLINE* 'in' WORD*] (';' | NEWLINE)* 'do' script 'done'
+    while     := ('while' | 'until') script 'do' script 'done'
+    case      := 'case' WORD NEWLINE* 'in' NEWLINE* (['('] WORD ('|' WORD)* ')' script [';;'] NEWLINE*)* 'esac'
     simple    := (ASSIGNMENT | WORD | redir)+
+Reserved words count only where a command starts (`echo done` prints "done").
 
 Words keep their quoting: a `Lit` part remembers whether it was quoted, so that expansion results and
 globs are split only when unquoted, and text inside single quotes is never interpreted at all. Command
@@ -18,11 +24,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .ast_nodes import (AndOr, Command, Group, Lit, Part, Pipeline, Redirect, Script, ShellSyntaxError, Simple, Sub,
-                        Var, Word)
+from .ast_nodes import (AndOr, Arith, Case, Command, CondExpr, For, FuncDef, Group, If, Lit, Part, Pipeline,
+                        Redirect, Script, ShellSyntaxError, Simple, Sub, Var, While, Word)
 
-__all__ = ["AndOr", "Command", "Group", "Lit", "Part", "Pipeline", "Redirect", "Script", "ShellSyntaxError", "Simple",
-           "Sub", "Var", "Word", "parse"]
+__all__ = ["AndOr", "Arith", "Case", "Command", "CondExpr", "For", "FuncDef", "Group", "If", "Lit", "Part", "Pipeline",
+           "Redirect", "Script", "ShellSyntaxError", "Simple", "Sub", "Var", "While", "Word", "parse"]
 
 
 
@@ -39,8 +45,10 @@ _META = set(" \t\n;&|()<>")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 _SPECIAL_VARS = set("?$#!@*-0123456789")
-_UNSUPPORTED_WORDS = {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
-                      "esac", "function", "select", "time", "[["}
+_RESERVED = {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function",
+             "select", "time", "{", "}", "[[", "]]", "!", "in"}
+_UNSUPPORTED_WORDS = {"select", "time"}
+_CLOSERS = {"then", "else", "elif", "fi", "do", "done", "esac", "}"}  # end a list where a command would start
 _DQ_ESCAPABLE = set('$`"\\\n')
 
 
@@ -49,6 +57,7 @@ class _Parser:
         self.s = src
         self.i = 0
         self._peeked: _Tok | None = None
+        self.nesting: list[str] = []  # open compound commands: an EOF inside one is "unmatched 'for'"
 
     # --- lexer ------------------------------------------------------------------------------
     def _ch(self, k: int = 0) -> str:
@@ -87,8 +96,6 @@ class _Parser:
         two = s[self.i:self.i + 2]
         if two in ("&&", "||", ";;"):
             self.i += 2
-            if two == ";;":
-                raise ShellSyntaxError("syntax error: unexpected ';;'")
             return _Tok("op", two)
         if two == "&>":  # mksh: &>file is >file 2>&1
             self.i += 2
@@ -197,7 +204,9 @@ class _Parser:
         c = self._ch()
         if c == "(":
             if self._ch(1) == "(":
-                raise ShellSyntaxError("syntax error: arithmetic expansion is not supported")
+                arith = self._arith(quoted)
+                if arith is not None:
+                    return arith
             self.i += 1
             body = self._script_until(")")
             return Sub(body, quoted)
@@ -215,13 +224,19 @@ class _Parser:
             arg: Word | None = None
             if length:
                 op = "#"
+            elif s.startswith(("##", "%%"), j):
+                op = s[j:j + 2]
+                j += 2
+            elif j < len(s) and s[j] in "#%":
+                op = s[j]
+                j += 1
             elif s.startswith((":-", ":=", ":+", ":?"), j):
                 op = s[j:j + 2]
                 j += 2
             elif j < len(s) and s[j] in "-=+?":
                 op = s[j]
                 j += 1
-            if op and op != "#":
+            if op and not (op == "#" and length):
                 self.i = j
                 arg = self._brace_arg()
                 j = self.i
@@ -238,6 +253,33 @@ class _Parser:
             self.i = m.end()
             return Var(m.group(0), quoted)
         return Lit("$", True)
+
+    def _arith(self, quoted: bool) -> Arith | None:
+        """`$((expr))` starting at the first '(' (self.i); None when the parentheses do not close as `))`
+        (then it is `$( (subshell) )`, a command substitution)."""
+        s = self.s
+        start = self.i + 2
+        depth, j = 0, start
+        while j < len(s):
+            c = s[j]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if depth == 0:
+                    if j + 1 < len(s) and s[j + 1] == ")":
+                        break
+                    return None
+                depth -= 1
+            elif c in "'\"":
+                return None
+            j += 1
+        else:
+            raise ShellSyntaxError("syntax error: unexpected EOF")
+        source = s[start:j]
+        inner = _Parser(source + '"')
+        parts = inner._double_quoted()
+        self.i = j + 2
+        return Arith(Word(_merge([Lit(p.text, True) if isinstance(p, Lit) else p for p in parts])), quoted, source)
 
     def _brace_arg(self) -> Word:
         """The word after ${VAR:-...} up to the closing brace (quotes and expansions allowed)."""
@@ -322,7 +364,23 @@ class _Parser:
 
     @staticmethod
     def _is_closing_brace(t: _Tok, stop: set[str]) -> bool:
-        return "}" in stop and t.kind == "word" and t.word is not None and t.word.plain() == "}"
+        """A reserved word in `stop` (`}`, `fi`, `done`, ...) where a command would start."""
+        return t.kind == "word" and t.word is not None and t.word.plain() in stop
+
+    def _expect_word(self, word: str) -> None:
+        t = self.take()
+        if not (t.kind == "word" and t.word is not None and t.word.plain() == word):
+            raise ShellSyntaxError(_unexpected(t))
+
+    def _peek_word(self, *words: str) -> bool:
+        t = self.peek()
+        return t.kind == "word" and t.word is not None and t.word.plain() in words
+
+    def _body(self, stop: set[str], what: str) -> Script:
+        body = self.script(stop=stop)
+        if not body.items:
+            raise ShellSyntaxError(_unexpected(self.peek()))
+        return body
 
     def _skip_newlines(self) -> None:
         while self.peek().kind == "op" and self.peek().value == "\n":
@@ -357,6 +415,17 @@ class _Parser:
 
     def command(self) -> Command:
         t = self.peek()
+        opener = t.value if t.kind == "op" and t.value == "(" else \
+            (t.word.plain() if t.kind == "word" and t.word is not None else None)
+        if opener in ("(", "{", "if", "while", "until", "for", "case", "[["):
+            self.nesting.append(opener)
+            node = self._command()
+            self.nesting.pop()
+            return node
+        return self._command()
+
+    def _command(self) -> Command:
+        t = self.peek()
         if t.kind == "op" and t.value == "(":
             self.take()
             body = self._script_until(")")
@@ -372,9 +441,142 @@ class _Parser:
             if not body.items:
                 raise ShellSyntaxError("syntax error: unexpected '}'")
             return Group(body, False, self._redirects())
-        if t.kind == "word" and t.word is not None and t.word.plain() in _UNSUPPORTED_WORDS:
-            raise ShellSyntaxError(f"syntax error: '{t.word.plain()}' is not supported by this shell")
+        word = t.word.plain() if t.kind == "word" and t.word is not None else None
+        if word in _UNSUPPORTED_WORDS:
+            raise ShellSyntaxError(f"syntax error: '{word}' is not supported by this shell")
+        if word in _CLOSERS or word == "]]":
+            raise ShellSyntaxError(f"syntax error: unexpected '{word}'")
+        if word == "if":
+            return self._if()
+        if word in ("while", "until"):
+            self.take()
+            cond = self._body({"do"}, word)
+            self._expect_word("do")
+            body = self._body({"done"}, "do")
+            self._expect_word("done")
+            return While(cond, body, word == "until", self._redirects())
+        if word == "for":
+            return self._for()
+        if word == "case":
+            return self._case()
+        if word == "[[":
+            return self._cond()
+        if word == "function":
+            self.take()
+            name = self.take()
+            if name.kind != "word" or name.word is None or name.word.plain() is None \
+                    or not _NAME_RE.fullmatch(name.word.plain() or ""):
+                raise ShellSyntaxError(_unexpected(name))
+            self._skip_newlines()
+            return FuncDef(name.word.plain() or "", self.command())
         return self.simple()
+
+    def _if(self) -> If:
+        self.take()
+        clauses = []
+        cond = self._body({"then"}, "if")
+        self._expect_word("then")
+        body = self._body({"elif", "else", "fi"}, "then")
+        clauses.append((cond, body))
+        else_body = None
+        while True:
+            t = self.take()
+            w = t.word.plain() if t.kind == "word" and t.word is not None else None
+            if w == "elif":
+                cond = self._body({"then"}, "elif")
+                self._expect_word("then")
+                clauses.append((cond, self._body({"elif", "else", "fi"}, "then")))
+            elif w == "else":
+                else_body = self._body({"fi"}, "else")
+                self._expect_word("fi")
+                break
+            elif w == "fi":
+                break
+            else:
+                raise ShellSyntaxError(_unexpected(t))
+        return If(clauses, else_body, self._redirects())
+
+    def _for(self) -> For:
+        self.take()
+        name = self.take()
+        var = name.word.plain() if name.kind == "word" and name.word is not None else None
+        if var is None or not _NAME_RE.fullmatch(var):
+            raise ShellSyntaxError(_unexpected(name))
+        self._skip_newlines()
+        items: list[Word] | None = None
+        if self._peek_word("in"):
+            self.take()
+            items = []
+            while self.peek().kind == "word" and self.peek().word is not None:
+                w = self.take().word
+                assert w is not None
+                items.append(w)
+        t = self.peek()
+        while t.kind == "op" and t.value in (";", "\n"):
+            self.take()
+            t = self.peek()
+        self._expect_word("do")
+        body = self._body({"done"}, "do")
+        self._expect_word("done")
+        return For(var, items, body, self._redirects())
+
+    def _case(self) -> Case:
+        self.take()
+        t = self.take()
+        if t.kind != "word" or t.word is None:
+            raise ShellSyntaxError(_unexpected(t))
+        subject = t.word
+        self._skip_newlines()
+        self._expect_word("in")
+        self._skip_newlines()
+        items: list[tuple[list[Word], Script]] = []
+        while not self._peek_word("esac"):
+            t = self.take()
+            if t.kind == "op" and t.value == "(":
+                t = self.take()
+            patterns = []
+            while True:
+                if t.kind != "word" or t.word is None:
+                    raise ShellSyntaxError(_unexpected(t))
+                patterns.append(t.word)
+                t = self.take()
+                if t.kind == "op" and t.value == "|":
+                    t = self.take()
+                    continue
+                if t.kind == "op" and t.value == ")":
+                    break
+                raise ShellSyntaxError(_unexpected(t))
+            body = self.script(stop={";;", "esac"})
+            items.append((patterns, body))
+            if self.peek().kind == "op" and self.peek().value == ";;":
+                self.take()
+            self._skip_newlines()
+        self.take()
+        return Case(subject, items, self._redirects())
+
+    def _cond(self) -> CondExpr:
+        """`[[ ... ]]`: operators are tokens here, words are expanded without splitting or globbing."""
+        self.take()
+        items: list[Word | str] = []
+        while True:
+            t = self.take()
+            if t.kind == "eof":
+                raise ShellSyntaxError("syntax error: unexpected EOF")
+            if t.kind == "word" and t.word is not None:
+                if t.word.plain() == "]]":
+                    break
+                items.append("!" if t.word.plain() == "!" else t.word)
+            elif t.kind == "op" and t.value in ("&&", "||", "(", ")"):
+                items.append(t.value)
+            elif t.kind == "redir" and t.value in ("<", ">"):
+                items.append(Word([Lit(t.value, True)]))
+            elif t.kind == "op" and t.value == "\n":
+                continue
+            else:
+                raise ShellSyntaxError(_unexpected(t))
+        if not items:
+            raise ShellSyntaxError("syntax error: unexpected ']]'")
+        return CondExpr(items, self._redirects())
 
     def _redirects(self) -> list[Redirect]:
         out: list[Redirect] = []
@@ -390,7 +592,7 @@ class _Parser:
             return [Redirect(1, ">", target.word), Redirect(2, ">&", Word([Lit("1", False)]))]
         return [Redirect(t.fd, t.value, target.word)]
 
-    def simple(self) -> Simple:
+    def simple(self) -> Simple | FuncDef:
         node = Simple()
         while True:
             t = self.peek()
@@ -403,6 +605,15 @@ class _Parser:
                     node.assigns.append(a)
                 else:
                     node.words.append(w)
+                    name = w.plain()
+                    if len(node.words) == 1 and not node.assigns and not node.redirects and name is not None \
+                            and _NAME_RE.fullmatch(name) and self.peek().kind == "op" and self.peek().value == "(":
+                        self.take()
+                        close = self.take()
+                        if close.kind != "op" or close.value != ")":
+                            raise ShellSyntaxError(_unexpected(close))
+                        self._skip_newlines()
+                        return FuncDef(name, self.command())  # type: ignore[return-value]
             else:
                 break
         if not node.words and not node.assigns and not node.redirects:
@@ -447,8 +658,13 @@ def _assignment(w: Word) -> tuple[str, Word] | None:
 def parse(src: str) -> Script:
     """Parse a command line. Raises ShellSyntaxError with mksh's message text."""
     p = _Parser(src)
-    script = p.script(stop=set())
-    t = p.take()
-    if t.kind != "eof":
-        raise ShellSyntaxError(_unexpected(t))
+    try:
+        script = p.script(stop=set())
+        t = p.take()
+        if t.kind != "eof":
+            raise ShellSyntaxError(_unexpected(t))
+    except ShellSyntaxError as e:
+        if str(e) == "syntax error: unexpected EOF" and p.nesting:
+            raise ShellSyntaxError(f"syntax error: unmatched '{p.nesting[-1]}'") from None
+        raise
     return script

@@ -18,6 +18,20 @@ class ExitShell(Exception):
         self.status = status
 
 
+class LoopControl(Exception):
+    """`break N` / `continue N` unwinding to the N-th enclosing loop."""
+
+    def __init__(self, levels: int, kind: str) -> None:
+        super().__init__(kind, levels)
+        self.levels, self.kind = levels, kind
+
+
+class ReturnFunc(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
 class Abort(Exception):
     """The host went away: stop running anything."""
 

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Callable
 from ..fs import FsError, normalize
 from ..streams import ShellIO, StreamClosed
 from . import parser as P
-from .builtins import SHELL_BUILTINS
+from .builtins import SHELL_BUILTINS, SPECIAL_BUILTINS
 from .expand import MAX_DEPTH, Expander
-from .plumbing import (Abort, BufSink, BytesSource, CmdIO, ExitShell, Fds, FileSink, NullSink, RootSink, RootSource,
-                       Sink, Source)
+from .plumbing import (Abort, BufSink, BytesSource, CmdIO, ExitShell, Fds, FileSink, LoopControl, NullSink, ReturnFunc,
+                       RootSink, RootSource, Sink, Source)
 from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, fs_error_text, writable_error
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,10 +53,16 @@ class ShellState(Expander):
         self.status = 0
         self.pid = random.randint(5000, 30000)
         self.depth = depth
+        self.params: list[str] = []  # $1 ... (sh -c 'script' $0 $1 ..., function arguments, set --)
+        self.argv0 = SH
+        self.funcs: dict[str, P.Command] = {}
+        self.loops = 0  # enclosing loops (break/continue), per function body
+        self.in_func = 0
 
     def child(self) -> "ShellState":
         c = ShellState(self.model, self.root, self.depth + 1)
         c.vars, c.exported, c.cwd, c.status, c.pid = dict(self.vars), set(self.exported), self.cwd, self.status, self.pid
+        c.params, c.argv0, c.funcs = list(self.params), self.argv0, dict(self.funcs)
         return c
 
     # --- lists ----------------------------------------------------------------------------------
@@ -91,6 +97,32 @@ class ShellState(Expander):
         return status
 
     def run_command(self, cmd: P.Command, fds: Fds) -> int:
+        if isinstance(cmd, P.Simple):
+            return self.run_simple(cmd, fds)
+        if isinstance(cmd, P.FuncDef):
+            self.funcs[cmd.name] = cmd.body
+            return 0
+        if self.root.closed:
+            raise Abort()
+        if not isinstance(cmd, P.Group):
+            f = fds.copy()
+            err = self.apply_redirects(cmd.redirects, f)
+            if err is not None:
+                return err
+            if isinstance(cmd, P.If):
+                return self._run_if(cmd, f)
+            if isinstance(cmd, (P.For, P.While)):
+                self.loops += 1
+                try:
+                    return self._run_for(cmd, f) if isinstance(cmd, P.For) else self._run_while(cmd, f)
+                finally:
+                    self.loops -= 1
+            if isinstance(cmd, P.Case):
+                return self._run_case(cmd, f)
+            if isinstance(cmd, P.CondExpr):
+                from .cond import evaluate_cond
+
+                return evaluate_cond(self, cmd, f)
         if isinstance(cmd, P.Group):
             f = fds.copy()
             err = self.apply_redirects(cmd.redirects, f)
@@ -104,6 +136,78 @@ class ShellState(Expander):
                     return e.status
             return self.run_script(cmd.body, f)
         return self.run_simple(cmd, fds)
+
+    # --- compound commands ----------------------------------------------------------------------
+    def _run_if(self, cmd: P.If, fds: Fds) -> int:
+        for cond, body in cmd.clauses:
+            if self.run_script(cond, fds) == 0:
+                return self.run_script(body, fds)
+        if cmd.else_body is not None:
+            return self.run_script(cmd.else_body, fds)
+        return 0
+
+    def _loop_body(self, body: P.Script, fds: Fds) -> tuple[int, str | None]:
+        """Run one iteration; returns (status, "break" | "continue" | None) for this loop."""
+        try:
+            return self.run_script(body, fds), None
+        except LoopControl as e:
+            if e.levels > 1:
+                raise LoopControl(e.levels - 1, e.kind) from None
+            return 0, e.kind
+
+    def _run_for(self, cmd: P.For, fds: Fds) -> int:
+        if cmd.items is None:
+            items = list(self.params)
+        else:
+            items = [f for w in cmd.items for f in self.expand(w, fds)]
+        status = 0
+        for item in items:
+            if self.root.closed:
+                raise Abort()
+            self.vars[cmd.var] = item
+            status, control = self._loop_body(cmd.body, fds)
+            if control == "break":
+                break
+        return status
+
+    def _run_while(self, cmd: P.While, fds: Fds) -> int:
+        status = 0
+        while True:
+            if self.root.closed:
+                raise Abort()
+            try:
+                ok = self.run_script(cmd.cond, fds) == 0
+            except LoopControl as e:
+                if e.levels > 1:
+                    raise LoopControl(e.levels - 1, e.kind) from None
+                if e.kind == "break":
+                    return 0
+                continue
+            if ok == cmd.until:
+                return status
+            status, control = self._loop_body(cmd.body, fds)
+            if control == "break":
+                return status
+
+    def _run_case(self, cmd: P.Case, fds: Fds) -> int:
+        subject = self.expand_str(cmd.word, fds)
+        for patterns, body in cmd.items:
+            if any(self.pattern_regex(p, fds).fullmatch(subject) for p in patterns):
+                return self.run_script(body, fds)
+        return 0
+
+    def call_function(self, name: str, argv: list[str], fds: Fds) -> int:
+        body = self.funcs[name]
+        saved, saved_loops = self.params, self.loops
+        self.params, self.loops = list(argv[1:]), 0
+        self.in_func += 1
+        try:
+            return self.run_command(body, fds)
+        except ReturnFunc as e:
+            return e.status
+        finally:
+            self.params, self.loops = saved, saved_loops
+            self.in_func -= 1
 
     # --- simple commands ------------------------------------------------------------------------
     def run_simple(self, cmd: P.Simple, fds: Fds) -> int:
@@ -135,6 +239,8 @@ class ShellState(Expander):
                 return self._call(COMMANDS[applet], ctx, argv[1:])
             ctx.errln(f"{name}: Unknown command {argv[1]}")
             return 1
+        if name in self.funcs and name not in SPECIAL_BUILTINS:
+            return self.call_function(name, argv, fds)
         if name in SHELL_BUILTINS:
             return self._call(SHELL_BUILTINS[name], ctx, argv)
         fn = COMMANDS.get(name)
@@ -161,7 +267,7 @@ class ShellState(Expander):
     def _call(self, fn: Callable[[Ctx, list[str]], int], ctx: Ctx, argv: list[str]) -> int:
         try:
             status = fn(ctx, argv)
-        except (ExitShell, Abort, StreamClosed):
+        except (ExitShell, Abort, StreamClosed, LoopControl, ReturnFunc):
             raise
         except UsageError as e:
             if str(e):
@@ -185,10 +291,17 @@ class ShellState(Expander):
             return 1
         if same_state:
             return self.run_script(script, fds)
-        sub = self.child()
+        sub = self.child()  # a new sh process: its own functions and positional parameters
+        sub.funcs, sub.params = {}, []
+        if argv:
+            sub.argv0, sub.params = argv[0], list(argv[1:])
         try:
             return sub.run_script(script, fds)
         except ExitShell as e:
+            return e.status
+        except LoopControl:
+            return sub.status
+        except ReturnFunc as e:
             return e.status
 
     # --- redirections ---------------------------------------------------------------------------
@@ -281,6 +394,10 @@ def run(model: "VirtualDeviceModel", command_line: str, io: ShellIO) -> int:
     try:
         return state.run_script(script, fds) & 0xFF
     except ExitShell as e:
+        return e.status & 0xFF
+    except LoopControl:  # break/continue outside a loop end nothing more than the command
+        return state.status & 0xFF
+    except ReturnFunc as e:  # `return` outside a function ends the script, as in a dot script
         return e.status & 0xFF
     except (Abort, StreamClosed):
         return 129  # SIGHUP: the host closed the stream
