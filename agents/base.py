@@ -4,9 +4,11 @@ An agent sees one `Observation` per step plus the history of its own earlier ste
 holding one unified `Action` (or none, when the model's output could not be turned into a valid action). The
 runner executes the action; agents know nothing of adb, tasks' milestones or scoring.
 
-`AgentError` is for infrastructure failures of the agent itself (an endpoint unreachable after the retry
-budget, a cassette with no recorded response for a request, the human closing stdin). Invalid model output is
-NOT an error: it is an `AgentStep(action=None, invalid=True, error=...)`, counted in reports.
+Failures (docs/scoring.md): invalid model output is NOT an exception: it is an `AgentStep(action=None,
+invalid=True, error=...)`, an invalid step that uses one step of the budget. Any exception `act` raises (an
+`AgentError`, a bug, the human closing stdin) ends the episode as the agent's failure, scored with the progress
+reached. Only `harness.errors.InfrastructureError` (e.g. `EndpointError`: the model endpoint unusable after its
+retries) is an infrastructure failure, retried and left out of the scores.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 
 class AgentError(HarnessError):
-    """The agent could not produce a step for infrastructure reasons (names the agent, endpoint and step)."""
+    """The agent could not produce a step (names the agent and the step); the agent's failure, scored."""
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Literal
 
-from harness.errors import ConfigError
+from harness.errors import ConfigError, EndpointError
 
-from .base import AgentError
 
 try:  # POSIX only; Windows falls back to the in-process lock
     import fcntl
@@ -39,8 +38,9 @@ CassetteMode = Literal["record", "replay"]
 VERSION = 1
 
 
-class CassetteMissError(AgentError):
-    """Replay mode found no recorded response for a request (names the cassette, step and key)."""
+class CassetteMissError(EndpointError):
+    """Replay mode found no recorded response for a request (names the cassette, step and key). The cassette
+    stands in for the endpoint, so a miss is an infrastructure failure, listed as such, not the agent's."""
 
 
 def _scrub(value: Any) -> Any:

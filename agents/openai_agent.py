@@ -10,7 +10,9 @@ optionally with a set-of-marks overlay). The reply is parsed by `agents.parsers`
 Failures:
 - 429 / 5xx / timeouts / connection errors / malformed bodies: retried here (the client's own retries are off so
   every retry is visible and counted) with exponential backoff and jitter, at most `max_retries` times; then
-  `AgentError` naming the endpoint and the step. Other 4xx (bad key, bad request) fail at once.
+  `EndpointError` naming the endpoint and the step. Other 4xx (bad key, bad request) fail at once with an
+  `EndpointError`. An `EndpointError` is an infrastructure failure: the runner retries the episode and, if it
+  persists, lists it and leaves it out of SR / ATP.
 - unparseable or invalid output: up to `max_repairs` follow-up messages quoting the error; then
   `AgentStep(action=None, invalid=True, error=...)`.
 The API key is never logged or recorded; error texts pass through `redact`.
@@ -34,7 +36,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from harness.actions import Action, Answer, describe
-from harness.errors import ActionValidationError, ConfigError
+from harness.errors import ActionValidationError, ConfigError, EndpointError
 
 from .base import (
     AgentError,
@@ -275,15 +277,15 @@ class OpenAIAgent:
                     openai.APIConnectionError, openai.APIResponseValidationError, _Malformed) as exc:
                 reason = redact(_describe_error(exc), self._key)
                 if attempt == o.max_retries:
-                    raise AgentError(f"{where}: gave up after {attempt + 1} attempts: {reason}") from None
+                    raise EndpointError(f"{where}: gave up after {attempt + 1} attempts: {reason}") from None
                 delay = self._backoff(attempt, exc)
                 meta["retries"] += 1
                 log.warning("%s: attempt %d failed (%s); retrying in %.2fs", where, attempt + 1, reason, delay)
                 self._sleep(delay)
             except openai.APIStatusError as exc:
-                raise AgentError(f"{where}: {redact(_describe_error(exc), self._key)}") from None
+                raise EndpointError(f"{where}: {redact(_describe_error(exc), self._key)}") from None
             except openai.OpenAIError as exc:
-                raise AgentError(f"{where}: {redact(str(exc), self._key)}") from None
+                raise EndpointError(f"{where}: {redact(str(exc), self._key)}") from None
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _backoff(self, attempt: int, exc: Exception) -> float:

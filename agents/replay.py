@@ -20,12 +20,10 @@ from pydantic import ValidationError
 
 from harness.actions import Action, Complete, describe, parse_action
 from harness.errors import ActionValidationError, ConfigError
-from harness.milestones import element_matches
-from tasks.schema import Locator, ReferenceStep, localized
+from harness.locate import LOCATABLE, locate, resolve_step
+from tasks.schema import ReferenceStep
 
 from .base import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
-
-LOCATABLE = ("CLICK", "LONG_PRESS", "TYPE", "SCROLL")
 
 
 class ReplayAgent:
@@ -90,38 +88,8 @@ class ReplayAgent:
 
     @staticmethod
     def resolve(step: ReferenceStep, observation: Any, lang: str, n: int = 0) -> Action:
-        """The reference step as a unified action on this screen (locator -> element index)."""
-        data: dict[str, Any] = {"type": step.type}
-        for k, v in (step.model_extra or {}).items():
-            data[k] = localized(v, lang) if isinstance(v, dict) and k in ("text", "name", "answer", "reason") else v
-        if step.locate is not None:
-            if step.type not in LOCATABLE:
-                raise ActionValidationError(f"reference step {n}: a {step.type} step cannot have 'locate' "
-                                            f"(only {', '.join(LOCATABLE)})")
-            data["element"] = locate(step.locate, observation, lang, n)
-            data.pop("point", None)
-        try:
-            return parse_action(data)
-        except ActionValidationError as exc:
-            raise ActionValidationError(f"reference step {n}: {exc}") from None
+        """The reference step as a unified action on this screen (see `harness.locate.resolve_step`)."""
+        return resolve_step(step, observation, lang, n)
 
 
-def _describe_locator(loc: Locator) -> str:
-    fields = {k: v for k, v in loc.model_dump(exclude_defaults=True).items()}
-    return ", ".join(f"{k}={v!r}" for k, v in fields.items()) or "(empty)"
-
-
-def locate(loc: Locator, observation: Any, lang: str, n: int = 0) -> int:
-    """Index of the `loc.nth` matching visible element in reading order; `ActionValidationError` if none."""
-    tree = observation.tree
-    size = tuple(observation.size)
-    match = loc.as_match()
-    hits = [e.index for e in tree.reading_order() if element_matches(e, match, lang, size)]
-    if len(hits) <= loc.nth:
-        found = f"only {len(hits)} match(es)" if hits else "no visible element matches"
-        raise ActionValidationError(f"reference step {n}: locator {{{_describe_locator(loc)}}}: {found} on the "
-                                    f"screen of {getattr(observation, 'package', '?')}")
-    return hits[loc.nth]
-
-
-__all__ = ["ReplayAgent", "locate"]
+__all__ = ["LOCATABLE", "ReplayAgent", "locate"]

@@ -199,11 +199,38 @@ class TypeText(_Target):
     submit: bool = False
     _TARGET_OPTIONAL: ClassVar[bool] = True
 
+    @field_validator("text")
+    @classmethod
+    def _typeable(cls, text: str) -> str:
+        bad = untypeable(text)
+        if bad is not None:
+            pos, ch = bad
+            raise PydanticCustomError("untypeable_text", "'text' has {what} at position {pos}: no device can type "
+                                      "it", {"what": _char_name(ch), "pos": pos})
+        return text
+
     @model_validator(mode="after")
     def _text_or_clear(self) -> TypeText:
         if self.text == "" and not self.clear:
             raise PydanticCustomError("empty_text", "'text' is empty; an empty TYPE needs clear=true")
         return self
+
+
+def untypeable(text: str) -> tuple[int, str] | None:
+    """(position, character) of the first character no device can type, or None. Refused: lone UTF-16
+    surrogates (U+D800-U+DFFF: not text, cannot be encoded) and control characters (C0, DEL, C1) other than
+    newline and tab, which mean ENTER and TAB on every input path (docs/scoring.md, the typing contract)."""
+    for i, c in enumerate(text):
+        o = ord(c)
+        if 0xD800 <= o <= 0xDFFF or (o < 0x20 and c not in "\n\t") or 0x7F <= o <= 0x9F:
+            return i, c
+    return None
+
+
+def _char_name(c: str) -> str:
+    o = ord(c)
+    kind = "a lone surrogate" if 0xD800 <= o <= 0xDFFF else "a control character"
+    return f"{kind} U+{o:04X}"
 
 
 class Back(_Action):

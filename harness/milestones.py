@@ -19,8 +19,9 @@ THE HIT RULE (what the docs and the report cite):
    when all its leaves are hit). Children are evaluated in order within one step, so two consecutive
    milestones can be hit by the same screen. In an `unordered` group children progress independently. Groups
    nest; an ordered group's child group starts counting only once its predecessors are complete.
-5. Progress = hit leaves / all leaves. ATP = mean progress over episodes. SR: every leaf hit and, when the task
-   has an `expected_answer`, the agent's answer matches it (`answer_matches`).
+5. Progress = hit leaves / all leaves. ATP = mean progress over episodes. SR: every leaf hit, the task's end
+   state still holding at the end (`harness.end_state`), and, when the task has an `expected_answer`, the
+   agent's answer matches it (`answer_matches`).
 """
 
 from __future__ import annotations

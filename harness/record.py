@@ -39,7 +39,7 @@ from .trajectory import (EPISODE_FILE, EPISODE_SCHEMA, EPISODES_DIR, MANIFEST_FI
                          STATUSES, STEP_SCHEMA, STEPS_FILE, SUMMARY_FILE, SUMMARY_SCHEMA, TIMING_KEYS,
                          AgentRecord, EpisodeMeta, EpisodeRecord, Manifest, MilestoneProgress, ObservationRecord,
                          ReadStats, ResultRecord, Run, StepRecord, StepTimings, TrajectoryError, Usage,
-                         atomic_write_bytes, atomic_write_json, check_schema, completed_episode_keys, episode_key,
+                         atomic_write_bytes, atomic_write_json, check_schema, utf8, completed_episode_keys, episode_key,
                          frame_name, iter_steps, jsonable, load_episode, load_run, parse_episode_key)
 
 log = logging.getLogger(__name__)
@@ -216,7 +216,7 @@ class EpisodeWriter:
                                self.options.fsync)
 
     def _append(self, line: str) -> None:
-        data = line.encode("utf-8")
+        data = utf8(line)
         n = os.write(self._fd, data)  # O_APPEND: one write of the whole line
         if n != len(data):
             raise OSError(f"short write to {self.path / STEPS_FILE} ({n} of {len(data)} bytes)")
@@ -284,7 +284,8 @@ class EpisodeWriter:
     def finish(self, status: str, *, success: bool = False, progress: float | None = None, milestones: Any = None,
                answer: str | None = None, error: str | None = None, seed: int | None = None, device: Any = None,
                attempts: int = 1, final_observation: Any = None, category: str | None = None,
-               instruction: str | None = None, extra: dict[str, Any] | None = None) -> EpisodeMeta:
+               instruction: str | None = None, apps: int | None = None,
+               extra: dict[str, Any] | None = None) -> EpisodeMeta:
         """Flush the steps, write the final observation (as frame last step + 1) and then `episode.json`.
 
         `milestones`: the `MilestoneTracker` (its `status()` and `progress` are recorded) or a list of
@@ -313,7 +314,7 @@ class EpisodeWriter:
         meta = EpisodeMeta.model_validate({
             "schema": EPISODE_SCHEMA, "task_id": self.task_id, "lang": self.lang,
             "category": category or self.category, "instruction": instruction or self.instruction,
-            "status": status, "success": bool(success), "progress": _r(progress, 6), "milestones": jsonable(ms_status),
+            "apps": apps, "status": status, "success": bool(success), "progress": _r(progress, 6), "milestones": jsonable(ms_status),
             "answer": answer, "error": error, "steps": self._count, "invalid_outputs": self._invalid,
             "repair_attempts": self._repairs, "tokens": self._tokens,
             "timings": {**{k: round(v, 4) for k, v in self._sums.items()},
@@ -416,7 +417,8 @@ class RunWriter:
         (path / EPISODES_DIR).mkdir()
         writer = cls(path, options)
         task_rows = [{"id": _get(t, "id"), "category": _get(t, "category"),
-                      "instruction": jsonable(_get(t, "instruction"))} for t in (tasks or [])]
+                      "instruction": jsonable(_get(t, "instruction")), "apps": jsonable(_get(t, "apps", []))}
+                     for t in (tasks or [])]
         from . import __version__
         manifest = {
             "schema": MANIFEST_SCHEMA, "run_id": run_id, "created": _now_iso(), "droidharness_version": __version__,

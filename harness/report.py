@@ -1,6 +1,7 @@
 """One self-contained HTML report per run: `write_report(run_dir)` -> runs/<run_id>/report.html.
 
-Summary by category and by language (episodes, SR, ATP, mean steps, invalid outputs, tokens, timing p50/p95),
+The headline and the list of unscored episodes, then the summary by category, language and number of apps
+(episodes, SR, ATP, mean steps, invalid steps, agent errors, tokens, timing p50/p95),
 then every episode (collapsible `<details>`): status, progress, instruction, milestone timeline and a step
 timeline of downscaled screenshots (JPEG data URLs) with the action drawn on them (Pillow), the thought, the
 parsed action, the result and the milestones the step hit.
@@ -10,9 +11,9 @@ with quote=True, in text and in attributes; data never reaches `innerHTML`. The 
 and carries a Content-Security-Policy allowing only inline styles, data: images and the one inline script
 (expand/collapse all) by its hash -- a second line of defence should an escape ever be missed.
 
-Scoring in the tables: an episode counts towards SR/ATP when it finished (has episode.json) and its status is
-not `infra_error`; unfinished and infra-error episodes are listed and counted separately. Timing percentiles
-cover every recorded step.
+Scoring: every number comes from `harness.scoring` (the one scoring function, docs/scoring.md): an episode
+counts towards SR/ATP unless it is an infrastructure failure (`infra_error`) or unfinished; those are counted
+and listed at the top. Agent errors and invalid steps are scored. Timing percentiles cover every recorded step.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from .trajectory import EpisodeRecord, Run, StepRecord, atomic_write_bytes, load_run
+from .scoring import UNFINISHED, EpisodeOutcome, Score, Scoreboard, app_bucket, headline, scoreboard
+from .trajectory import EpisodeRecord, Run, StepRecord, atomic_write_bytes, episode_key, load_run
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +40,6 @@ THUMB_LONG_SIDE = 360
 JPEG_QUALITY = 70
 TIMING_PHASES = ("capture", "agent", "actuation", "settle")
 KEY_ACTIONS = {"BACK", "HOME", "ENTER", "RECENT", "WAIT", "OPEN_APP", "COMPLETE", "IMPOSSIBLE", "ANSWER"}
-UNSCORED = {"infra_error"}
 
 
 def e(value: Any) -> str:
@@ -83,36 +84,61 @@ def _progress(ep: EpisodeRecord) -> float:
     return last.progress if last else 0.0
 
 
-def _row(run: Run, eps: list[EpisodeRecord]) -> dict[str, Any]:
-    scored = [ep for ep in eps if ep.meta is not None and ep.meta.status not in UNSCORED]
+def _apps(run: Run, ep: EpisodeRecord) -> int:
+    if ep.meta is not None and ep.meta.apps is not None:
+        return ep.meta.apps
+    for t in run.manifest.tasks if run.manifest else []:
+        if t.get("id") == ep.task_id and isinstance(t.get("apps"), list):
+            return len(t["apps"])
+    return 1
+
+
+def outcome(run: Run, ep: EpisodeRecord) -> EpisodeOutcome:
+    """The scoring view of a recorded episode (an unfinished one is `unfinished`, never scored)."""
+    m = ep.meta
+    return EpisodeOutcome(task_id=ep.task_id, lang=ep.lang, category=_category(run, ep), apps=_apps(run, ep),
+                          status=m.status if m else UNFINISHED, success=bool(m and m.success), progress=_progress(ep),
+                          steps=m.steps if m else len(ep.steps),
+                          invalid_steps=m.invalid_outputs if m else sum(s.agent.invalid for s in ep.steps),
+                          error=m.error if m else "unfinished: no episode.json (the run was interrupted)",
+                          attempts=m.attempts if m else 1)
+
+
+def run_scoreboard(run: Run) -> Scoreboard:
+    """`harness.scoring.scoreboard` of every episode on disk: what summary.json, the report, the final line of
+    `droidharness run` and `droidharness report` print."""
+    return scoreboard(outcome(run, ep) for ep in run.episodes.values())
+
+
+def _row(score: Score, eps: list[EpisodeRecord]) -> dict[str, Any]:
+    """A table row: the score, plus the step-level figures of the same episodes (tokens, timings)."""
     steps = [s for ep in eps for s in ep.steps]
-    n = len(scored)
     tokens = sum(s.agent.usage.total_tokens for s in steps)
     timings = {ph: {"p50": percentile([getattr(s.timings, ph) for s in steps], 50),
                     "p95": percentile([getattr(s.timings, ph) for s in steps], 95)} for ph in TIMING_PHASES}
-    return {"episodes": len(eps), "scored": n, "unfinished": sum(ep.meta is None for ep in eps),
-            "infra_errors": sum(ep.meta is not None and ep.meta.status in UNSCORED for ep in eps),
-            "successes": sum(bool(ep.meta and ep.meta.success) for ep in scored),
-            "sr": (sum(bool(ep.meta and ep.meta.success) for ep in scored) / n) if n else None,
-            "atp": (sum(_progress(ep) for ep in scored) / n) if n else None,
-            "mean_steps": (sum(len(ep.steps) for ep in scored) / n) if n else None,
-            "steps": len(steps), "invalid_outputs": sum(s.agent.invalid for s in steps),
-            "tokens": tokens, "tokens_per_episode": tokens / len(eps) if eps else None,
-            "timings": timings}
+    return {**score.to_json(), "steps": len(steps), "tokens": tokens,
+            "tokens_per_episode": tokens / len(eps) if eps else None, "timings": timings}
 
 
 def summarize(run: Run) -> dict[str, Any]:
-    """The numbers of summary.json and the report's tables (times in seconds, SR/ATP as fractions)."""
+    """The numbers of summary.json and the report's tables (times in seconds, SR/ATP as fractions or None when
+    nothing was scored), all from `run_scoreboard`."""
+    board = run_scoreboard(run)
     eps = list(run.episodes.values())
-    by_cat: dict[str, list[EpisodeRecord]] = defaultdict(list)
-    by_lang: dict[str, list[EpisodeRecord]] = defaultdict(list)
+    groups: dict[str, dict[str, list[EpisodeRecord]]] = {"by_category": defaultdict(list),
+                                                          "by_language": defaultdict(list),
+                                                          "by_app_count": defaultdict(list)}
     for ep in eps:
-        by_cat[_category(run, ep)].append(ep)
-        by_lang[ep.lang].append(ep)
+        groups["by_category"][_category(run, ep)].append(ep)
+        groups["by_language"][ep.lang].append(ep)
+        groups["by_app_count"][app_bucket(_apps(run, ep))].append(ep)
+    scores = {"by_category": board.by_category, "by_language": board.by_language,
+              "by_app_count": board.by_app_count}
     return {"run_id": run.manifest.run_id if run.manifest else run.path.name,
-            "overall": _row(run, eps),
-            "by_category": {c: _row(run, v) for c, v in sorted(by_cat.items())},
-            "by_language": {lg: _row(run, v) for lg, v in sorted(by_lang.items())},
+            "headline": headline(board.overall), "exit_code": board.exit_code,
+            "overall": _row(board.overall, eps),
+            **{name: {k: _row(scores[name][k], v) for k, v in sorted(g.items())} for name, g in groups.items()},
+            "infra_failures": board.to_json()["infra_failures"],
             "statuses": dict(sorted(Counter(ep.status for ep in eps).items()))}
 
 
@@ -229,6 +255,7 @@ padding:2px 4px;border-radius:3px;overflow-wrap:anywhere;max-height:48px;overflo
 .strip{display:flex;gap:2px;margin:6px 0;flex-wrap:wrap}.strip span{width:18px;height:14px;font-size:10px;
 line-height:14px;text-align:center;background:#e4e7ec;border-radius:2px}.strip span.h{background:var(--ok);color:#fff}
 .strip span.x{background:var(--bad);color:#fff}
+.infra{border:1px solid var(--warn);background:#fff8eb;border-radius:6px;padding:6px 10px;margin:6px 0}
 .toolbar button{font:inherit;margin-right:6px}.step div{overflow-wrap:anywhere}
 .u,.thought,pre,code,.cap,.act,.strip span{unicode-bidi:isolate}
 """
@@ -259,7 +286,7 @@ def _ms(x: float | None) -> str:
 def _table(title_col: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
     head = ("<tr><th class=l rowspan=2>" + e(title_col) + "</th><th rowspan=2>episodes</th><th rowspan=2>scored"
             "</th><th rowspan=2>SR</th><th rowspan=2>ATP</th><th rowspan=2>mean steps</th><th rowspan=2>invalid "
-            "outputs</th><th rowspan=2>tokens</th><th rowspan=2>tokens / ep.</th>"
+            "steps</th><th rowspan=2>agent errors</th><th rowspan=2>tokens</th><th rowspan=2>tokens / ep.</th>"
             + "".join(f"<th colspan=2>{e(p)} ms</th>" for p in TIMING_PHASES) + "</tr><tr>"
             + "<th>p50</th><th>p95</th>" * len(TIMING_PHASES) + "</tr>")
     body = []
@@ -270,11 +297,11 @@ def _table(title_col: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
         if r["unfinished"]:
             extra.append(f"{r['unfinished']} unfinished")
         if r["infra_errors"]:
-            extra.append(f"{r['infra_errors']} infra errors")
+            extra.append(f"{r['infra_errors']} infrastructure failures")
         note = f" <span class=mut>({e(', '.join(extra))})</span>" if extra else ""
         body.append(f"<tr><td class=l>{label}</td><td>{r['episodes']}{note}</td><td>{r['scored']}</td>"
                     f"<td>{_pct(r['sr'])}</td><td>{_pct(r['atp'])}</td><td>{_num(r['mean_steps'])}</td>"
-                    f"<td>{r['invalid_outputs']}</td><td>{r['tokens']:,}</td>"
+                    f"<td>{r['invalid_steps']}</td><td>{r['agent_errors']}</td><td>{r['tokens']:,}</td>"
                     f"<td>{_num(r['tokens_per_episode'], '{:,.0f}')}</td>{tim}</tr>")
     return f"<table>{head}{''.join(body)}</table>"
 
@@ -303,7 +330,7 @@ def _header(run: Run) -> str:
 def _result_html(step: StepRecord) -> str:
     r = step.result
     if step.agent.invalid:
-        return f"<div class=res-bad>invalid output: {e(step.agent.error or '')}</div>"
+        return f"<div class=res-bad>invalid step: {e(step.agent.error or '')}</div>"
     if r is None:
         return "<div class=mut>not executed</div>"
     parts = [f"<span class={'res-ok' if r.ok else 'res-bad'}>{'ok' if r.ok else 'failed'}</span>"]
@@ -393,7 +420,7 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
     if ins:
         info.append(f"<p><b>Instruction:</b> <span class=u>{e(ins)}</span></p>")
     if meta:
-        facts = [f"tokens {meta.tokens.total_tokens:,}", f"invalid outputs {meta.invalid_outputs}",
+        facts = [f"tokens {meta.tokens.total_tokens:,}", f"invalid steps {meta.invalid_outputs}",
                  f"attempts {meta.attempts}", f"wall {_num(meta.timings.get('wall'))} s"]
         if meta.seed is not None:
             facts.append(f"seed {meta.seed}")
@@ -404,6 +431,10 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
             info.append(f"<p><b>Answer:</b> <span class=u>{e(meta.answer)}</span></p>")
         if meta.error:
             info.append(f"<p class=res-bad><b>Error:</b> <span class=u>{e(meta.error)}</span></p>")
+        end = meta.extra.get("end_state")
+        if isinstance(end, dict):
+            verdict = "still holds" if end.get("held") else "does NOT hold: " + "; ".join(map(str, end.get("failed", [])))
+            info.append(f"<p class={'res-ok' if end.get('held') else 'res-bad'}><b>End state:</b> {e(verdict)}</p>")
     else:
         info.append("<p class=res-bad>Unfinished: no episode.json (the run was interrupted or is still going)."
                     + (f" {len(ep.stats.bad_lines)} corrupt line(s) skipped." if ep.stats.bad_lines else "")
@@ -434,6 +465,17 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
             f"{steps_html}</div></details>")
 
 
+def _infra_list(s: dict[str, Any]) -> str:
+    rows = s["infra_failures"]
+    if not rows:
+        return ""
+    items = "".join(f"<li><a href=\"#ep-{e(episode_key(r['task_id'], r['lang']))}\">{e(r['task_id'])} "
+                    f"[{e(r['lang'])}]</a> <span class=\"badge s-{e(r['status'])}\">{e(r['status'])}</span> "
+                    f"after {e(r['attempts'])} attempt(s): <span class=u>{e(r['error'])}</span></li>" for r in rows)
+    return (f"<div class=infra><b>Not scored ({len(rows)}): infrastructure failures and unfinished episodes"
+            f"</b><ul>{items}</ul></div>")
+
+
 def render_report(run: Run) -> str:
     """The whole report as one HTML string (no external resources)."""
     from tasks.schema import CATEGORY_NAMES
@@ -441,6 +483,7 @@ def render_report(run: Run) -> str:
     cat_rows = [(f"{e(c)} <span class=mut>{e(CATEGORY_NAMES.get(c, ''))}</span>", r)
                 for c, r in s["by_category"].items()]
     lang_rows = [(e(lg), r) for lg, r in s["by_language"].items()]
+    app_rows = [(e(k), r) for k, r in s["by_app_count"].items()]
     statuses = " · ".join(f"<span class=\"badge s-{e(k)}\">{e(k)}</span> {v}" for k, v in s["statuses"].items())
     thumbs = _thumbnails(run)
     episodes = "".join(_episode(run, ep, thumbs) for ep in run.episodes.values())
@@ -450,12 +493,15 @@ def render_report(run: Run) -> str:
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{e(_csp())}\">"
         "<meta name=viewport content=\"width=device-width,initial-scale=1\">"
         f"<title>{e(title)}</title><style>{_CSS}</style></head><body>"
-        f"{_header(run)}<h2>Summary</h2>"
+        f"{_header(run)}<h2>Summary</h2><p class=headline><b>{e(s['headline'])}</b></p>{_infra_list(s)}"
         f"{_table('overall', [('all', s['overall'])])}"
         f"<h3>By category</h3>{_table('category', cat_rows)}<h3>By language</h3>{_table('language', lang_rows)}"
-        f"<p>{statuses}</p><p class=mut>SR: share of scored episodes that succeeded (every milestone hit and, "
-        "where the task expects one, the right answer). ATP: mean milestone progress. Scored: finished episodes "
-        "except infra errors. Timings are per step, in milliseconds.</p>"
+        f"<h3>By number of apps</h3>{_table('apps', app_rows)}"
+        f"<p>{statuses}</p><p class=mut>SR: share of scored episodes that succeeded (every milestone hit, the "
+        "task's end state still holding at the end and, where the task expects one, the right answer). ATP: mean "
+        "milestone progress. Scored: every episode except infrastructure failures and unfinished ones; agent "
+        "errors (exceptions, timeouts) and invalid steps count against the agent. Timings are per step, in "
+        "milliseconds.</p>"
         f"<h2>Episodes ({len(run.episodes)})</h2><div class=toolbar><button type=button data-toggle=open>"
         "expand all</button><button type=button data-toggle=close>collapse all</button></div>"
         f"{episodes}<script>{_JS}</script></body></html>")
@@ -465,8 +511,9 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     """Render `run_dir` into `run_dir/report.html` (or `out`), written atomically. Returns the path."""
     run = load_run(run_dir, skip_bad=True)
     path = Path(out) if out is not None else Path(run_dir) / "report.html"
-    atomic_write_bytes(path, render_report(run).encode("utf-8"), fsync=False)
+    # a lone surrogate (model output can hold one) shows as its escape, \\ud800, instead of breaking the page
+    atomic_write_bytes(path, render_report(run).encode("utf-8", "backslashreplace"), fsync=False)
     return path
 
 
-__all__ = ["write_report", "render_report", "summarize", "thumbnail", "percentile"]
+__all__ = ["write_report", "render_report", "summarize", "run_scoreboard", "outcome", "thumbnail", "percentile"]

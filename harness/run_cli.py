@@ -8,12 +8,14 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from emulator.virtual.latency import LATENCY_PROFILES
 from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness import cli_options
 from harness.errors import HarnessError
+from harness.scoring import EXIT_OK, Scoreboard, headline
 
 console = Console()
 tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check them.")
@@ -54,7 +56,10 @@ def run(
     report: bool = typer.Option(True, help="Write report.html at the end."),
 ) -> None:
     """Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,
-    one embedded device, both languages)."""
+    one embedded device, both languages).
+
+    Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
+    infrastructure failures or unfinished (listed, not scored); 4 no episode could be scored."""
     from harness.runner import Limits
     from harness.suite_runner import SuiteOptions, run_suite
 
@@ -69,20 +74,38 @@ def run(
     except HarnessError as e:
         _fail(e)
         return
-    console.print(f"SR [bold]{res.sr:.1%}[/bold]  ATP [bold]{res.atp:.1%}[/bold]  over {len(res.results)} "
-                  f"episodes{f' ({res.skipped} already done)' if res.skipped else ''}", highlight=False)
+    _print_board(res.board)
+    if res.skipped:
+        console.print(f"{len(res.results)} episode(s) run now, {res.skipped} already done", highlight=False)
     console.print(f"run: {res.run_dir}" + (f"   report: {res.run_dir / 'report.html'}" if report else ""))
+    raise typer.Exit(res.exit_code)
+
+
+def _print_board(board: Scoreboard) -> None:
+    """The final line every run prints (the same `harness.scoring.headline` as summary.json and the report),
+    then the episodes that were not scored, each with its reason."""
+    style = "bold" if board.exit_code == EXIT_OK else "bold yellow"
+    console.print(f"[{style}]{escape(headline(board.overall))}[/{style}]", highlight=False, soft_wrap=True)
+    for o in board.infra_failures:
+        console.print(escape(f"  not scored: {o.task_id} [{o.lang}] {o.status} after {o.attempts} attempt(s): "
+                             f"{o.error or ''}"), highlight=False, soft_wrap=True)
 
 
 def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:
     """Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories."""
     from harness.record import RunWriter
 
+    from harness.report import run_scoreboard
+    from harness.trajectory import load_run
+
     try:
         w = RunWriter.resume(run_dir)
         w.finish(report=True)
+        board = run_scoreboard(load_run(run_dir, skip_bad=True))
     except HarnessError as e:
         _fail(e)
+        return
+    _print_board(board)
     console.print(f"report: {run_dir / 'report.html'}")
 
 

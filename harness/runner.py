@@ -11,12 +11,18 @@ import logging
 import threading
 import time
 import zlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
+from pydantic import BaseModel
+
 from agents.base import Agent, AgentError, AgentStep, EpisodeContext, HistoryItem
-from harness.actions import Answer, Complete, Impossible
+from harness.actions import Action, Answer, Complete, Impossible, parse_action
+from harness.end_state import evaluate_end_state
+from harness.errors import ActionValidationError, HarnessError, InfrastructureError
 from harness.milestones import MilestoneTracker, answer_matches
+from harness.observation import ActionResult
+from harness.scoring import AGENT_ERROR, FAILED, SUCCESS
 from tasks.schema import StartState, Task
 
 log = logging.getLogger(__name__)
@@ -37,20 +43,22 @@ class EpisodeResult:
     task_id: str
     lang: str
     category: str
-    status: str  # success | failed | agent_error | infra_error (see harness.trajectory.STATUSES)
+    status: str  # success | failed | agent_error | infra_error (harness.scoring.STATUSES)
     progress: float
     success: bool
     milestones: list[dict[str, Any]]
     steps: int
     invalid_steps: int = 0
     answer: str | None = None
-    terminated_by: str | None = None  # COMPLETE | IMPOSSIBLE | ANSWER | max_steps | invalid | error
+    terminated_by: str | None = None  # COMPLETE | IMPOSSIBLE | ANSWER | max_steps | invalid | error | timeout
     error: str | None = None
     tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
     timings: dict[str, float] = field(default_factory=dict)  # seconds summed over steps, per part
     seed: int = 0
     serial: str = ""
     attempts: int = 1
+    apps: int = 1  # number of apps the task uses
+    end_state: dict[str, Any] | None = None  # harness.end_state.EndStateResult.to_json(), when evaluated
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -106,44 +114,87 @@ def _answer_of(action: Any) -> str | None:
     return None
 
 
+def _revalidate(action: Action) -> Action:
+    """The action as the schema accepts it: an agent may hand over an object it built without validation
+    (`model_construct`); what reaches a device is always validated. Raises `ActionValidationError`."""
+    if not isinstance(action, BaseModel):
+        raise ActionValidationError(f"{type(action).__name__} is not an action")
+    try:
+        return parse_action(action.model_dump(mode="python", warnings=False))
+    except ActionValidationError:
+        raise
+    except Exception as e:  # noqa: BLE001 - a malformed object's dump can fail in many ways; all are invalid
+        raise ActionValidationError(f"invalid action {type(action).__name__}: {e}") from None
+
+
+def _apply(device: Any, agent_step: AgentStep, obs: Any, step: int) -> tuple[AgentStep, ActionResult | None]:
+    """Execute the agent's action. An action that cannot apply to this observation (fails validation, an
+    element index not on the screen, ...) is the agent's invalid step: recorded with why, the episode goes on
+    and the agent sees the reason in its history. Device failures propagate (infrastructure)."""
+    if agent_step.action is None or agent_step.invalid:
+        return agent_step, None
+    try:
+        action = _revalidate(agent_step.action)
+    except ActionValidationError as e:
+        why = f"step {step}: {e}"
+        return replace(agent_step, action=None, invalid=True, error=why), ActionResult(action=None, ok=False,
+                                                                                         error=why)
+    try:
+        return agent_step, device.execute(action, obs)
+    except ActionValidationError as e:
+        why = f"step {step}: {e}" if not str(e).startswith(f"step {step}") else str(e)
+        return replace(agent_step, invalid=True, error=why), ActionResult(action=action, ok=False, error=why)
+
+
 def run_episode(task: Task, agent: Agent, device: Any, lang: str = "en", limits: Limits = Limits(),
                 seed: int = 0, writer: Any = None, attempt: int = 1) -> EpisodeResult:
-    """Run one task on one device with one agent.
+    """Run one task on one device with one agent (a fresh instance: see `harness.suite_runner`).
 
-    Device failures propagate as DeviceError (the caller decides whether to retry on a fresh device; the
-    episode's trajectory is then left unfinished and moved aside by the retry); agent failures end the episode
-    with status `agent_error`. With a `harness.record.EpisodeWriter`, every step is recorded as it happens and
-    the episode is finished (episode.json) before returning."""
+    The failure taxonomy (docs/scoring.md): an `InfrastructureError` (device, adb server, transport, model
+    endpoint) propagates: the caller retries on a fresh device, and this attempt's trajectory stays unfinished
+    (moved aside by the retry). Anything else the agent causes is scored here: an exception or a timeout ends
+    the episode as `agent_error` with the progress reached so far; an invalid or inapplicable action is an
+    invalid step that uses one step of the budget. With a `harness.record.EpisodeWriter`, every step is recorded
+    as it happens and the episode is finished (episode.json) before returning."""
     max_steps = limits.max_steps or task.max_steps
     tracker = MilestoneTracker(task.milestones, lang)
-    result = EpisodeResult(task.id, lang, task.category, "failed", 0.0, False, tracker.status(), 0, seed=seed,
-                           serial=getattr(device, "serial", ""))
+    result = EpisodeResult(task.id, lang, task.category, FAILED, 0.0, False, tracker.status(), 0, seed=seed,
+                           serial=getattr(device, "serial", ""), apps=len(task.apps) or 1)
     totals: dict[str, float] = {}
     prepare_start(device, task.start)
-    agent.reset(EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=seed,
-                               max_steps=max_steps))
     history: list[HistoryItem] = []
     obs = device.observe()
+    ctx = EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=seed,
+                         max_steps=max_steps)
+    try:
+        agent.reset(ctx)
+    except InfrastructureError:
+        raise
+    except Exception as e:  # noqa: BLE001 - anything the agent raises is the agent's failure
+        result.status, result.terminated_by, result.error = AGENT_ERROR, "error", f"reset: {_describe(e)}"
     invalid_run = 0
     for step in range(1, max_steps + 1):
+        if result.status == AGENT_ERROR:
+            break
         t0 = time.perf_counter()
         try:
             agent_step = _call_with_timeout(lambda: agent.act(obs, list(history)), limits.agent_timeout, step)
-        except AgentError as e:
-            result.status, result.terminated_by, result.error = "agent_error", "error", f"step {step}: {e}"
+        except InfrastructureError:
+            raise
+        except Exception as e:  # noqa: BLE001 - an agent's exception or timeout is the agent's failure
+            result.status, result.error = AGENT_ERROR, f"step {step}: {_describe(e)}"
+            result.terminated_by = "timeout" if isinstance(e, AgentTimeout) else "error"
             break
         t_agent = time.perf_counter() - t0
         _add_usage(result, agent_step)
-        action_result = None
-        t_act = t_settle = 0.0
+        agent_step, action_result = _apply(device, agent_step, obs, step)
+        t_act = action_result.timings.get("actuation", 0.0) if action_result else 0.0
+        t_settle = action_result.timings.get("settle", 0.0) if action_result else 0.0
         if agent_step.action is None or agent_step.invalid:
             result.invalid_steps += 1
             invalid_run += 1
         else:
             invalid_run = 0
-            action_result = device.execute(agent_step.action, obs)
-            t_act = action_result.timings.get("actuation", 0.0)
-            t_settle = action_result.timings.get("settle", 0.0)
         t1 = time.perf_counter()
         new_obs = device.observe()
         t_capture = time.perf_counter() - t1
@@ -159,7 +210,7 @@ def run_episode(task: Task, agent: Agent, device: Any, lang: str = "en", limits:
         result.steps = step
         obs = new_obs
         action = agent_step.action
-        if isinstance(action, (Complete, Impossible, Answer)):
+        if not agent_step.invalid and isinstance(action, (Complete, Impossible, Answer)):
             result.terminated_by = action.type
             result.answer = _answer_of(action)
             break
@@ -171,18 +222,36 @@ def run_episode(task: Task, agent: Agent, device: Any, lang: str = "en", limits:
     result.progress = tracker.progress
     result.milestones = tracker.status()
     result.timings = totals
-    answered = task.expected_answer is None or answer_matches(task.expected_answer, result.answer, lang)
-    result.success = tracker.complete and answered and result.status != "agent_error"
-    if result.status != "agent_error":
-        result.status = "success" if result.success else "failed"
     result.attempts = attempt
+    _judge(result, task, tracker, lang, obs, device)
     if writer is not None:
         info = getattr(device, "info", None)
         writer.finish(result.status, success=result.success, progress=result.progress, milestones=tracker,
                       answer=result.answer, error=result.error, seed=seed, device=info, attempts=attempt,
                       final_observation=obs, category=task.category, instruction=task.instruction_for(lang),
-                      extra={"terminated_by": result.terminated_by})
+                      apps=result.apps, extra={"terminated_by": result.terminated_by,
+                                               "end_state": result.end_state})
     return result
+
+
+def _judge(result: EpisodeResult, task: Task, tracker: MilestoneTracker, lang: str, last: Any, device: Any) -> None:
+    """SR: every milestone hit (latching), the end state still holding on the last screen / in the app's data,
+    the expected answer given, and no agent error. Sets `success`, `status` and `end_state`."""
+    if result.status == AGENT_ERROR:
+        result.success = False
+        return
+    answered = task.expected_answer is None or answer_matches(task.expected_answer, result.answer, lang)
+    held = True
+    if tracker.complete and task.end_state:
+        end = evaluate_end_state(task, lang, last, device)
+        result.end_state = end.to_json()
+        held = end.held
+    result.success = tracker.complete and held and answered
+    result.status = SUCCESS if result.success else FAILED
+
+
+def _describe(e: BaseException) -> str:
+    return str(e) if isinstance(e, HarnessError) else f"{type(e).__name__}: {e}"
 
 
 def _add_usage(result: EpisodeResult, step: AgentStep) -> None:

@@ -1,9 +1,10 @@
 """Run a task suite: every (task, language) episode over N devices in parallel, recorded and reported.
 
-Each device slot has a worker thread with its own agent instance. An episode whose device fails (DeviceError or
-any non-agent exception) is retried on a fresh device (`infra_retries` times) and, if it keeps failing, recorded
-with status `infra_error`; agent failures are recorded as `agent_error` and not retried. `resume` runs only the
-episodes of an existing run directory that have no `episode.json` yet.
+Each device slot has a worker thread; every episode attempt gets a fresh agent instance. Failures follow the
+taxonomy of docs/scoring.md: an infrastructure failure (a device, adb server, transport or endpoint error, or
+any exception outside the agent) is retried on a fresh device (`infra_retries` times) and, if it persists,
+recorded as `infra_error`, listed and left out of SR / ATP; what the agent causes is scored by `run_episode`
+and never retried. `resume` runs only the episodes of an existing run directory that have no `episode.json`.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from rich.table import Table
 
 from agents.registry import create_agent
 from emulator.pool import DevicePool
-from harness.errors import ConfigError
+from harness.errors import ConfigError, HarnessError
 from harness.record import RunWriter
+from harness.report import outcome, run_scoreboard
 from harness.runner import EpisodeResult, Limits, episode_seed, run_episode
-from harness.trajectory import completed_episode_keys
+from harness.scoring import INFRA_ERROR, EpisodeOutcome, Scoreboard, headline, score
+from harness.trajectory import completed_episode_keys, load_run
 from tasks.schema import Task
 from tasks.suite import load_suite
 
@@ -56,23 +59,28 @@ class SuiteOptions:
 @dataclass
 class SuiteResult:
     run_dir: Path
-    results: list[EpisodeResult]
+    results: list[EpisodeResult]  # the episodes this invocation ran (a resumed run: only the missing ones)
     skipped: int  # already complete (resume)
+    board: Scoreboard  # the whole run as recorded on disk: what summary.json and the report say
 
     @property
-    def scored(self) -> list[EpisodeResult]:
-        """Episodes that count for SR / ATP: all but infra errors (as in the report)."""
-        return [r for r in self.results if r.status != "infra_error"]
+    def sr(self) -> float | None:
+        return self.board.overall.sr
 
     @property
-    def sr(self) -> float:
-        s = self.scored
-        return sum(r.success for r in s) / len(s) if s else 0.0
+    def atp(self) -> float | None:
+        return self.board.overall.atp
 
     @property
-    def atp(self) -> float:
-        s = self.scored
-        return sum(r.progress for r in s) / len(s) if s else 0.0
+    def exit_code(self) -> int:
+        return self.board.exit_code
+
+
+def outcome_of(r: EpisodeResult) -> EpisodeOutcome:
+    """The scoring view of a live result (the same fields `harness.report.outcome` reads back from disk)."""
+    return EpisodeOutcome(task_id=r.task_id, lang=r.lang, category=r.category, apps=r.apps, status=r.status,
+                          success=r.success, progress=r.progress, steps=r.steps, invalid_steps=r.invalid_steps,
+                          error=r.error, attempts=r.attempts)
 
 
 def select_episodes(tasks: list[Task], langs: tuple[str, ...], task_ids: tuple[str, ...]) -> list[tuple[Task, str]]:
@@ -85,26 +93,28 @@ def select_episodes(tasks: list[Task], langs: tuple[str, ...], task_ids: tuple[s
 
 
 class _Live:
-    """The rich live view: a progress bar, a status line per device and the running SR / ATP."""
+    """The rich live view: a progress bar, a status line per device and the running score (the same
+    `harness.scoring` headline the final line and the report print)."""
 
-    def __init__(self, console: Console | None, total: int, slots: int) -> None:
+    def __init__(self, console: Console | None, total: int, slots: int, earlier: list[EpisodeOutcome]) -> None:
         self.console = console
         self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), console=console, transient=False)
         self.bar = self.progress.add_task("episodes", total=total)
         self.status = {i: "starting" for i in range(slots)}
         self.results: list[EpisodeResult] = []
+        self.outcomes: list[EpisodeOutcome] = list(earlier)  # a resumed run starts from what is on disk
         self._lock = threading.Lock()
         self._live = Live(self._render(), console=console, refresh_per_second=4) if console else None
+
+    def headline(self) -> str:
+        return headline(score(self.outcomes))
 
     def _render(self) -> Group:
         t = Table.grid(padding=(0, 2))
         for i, s in sorted(self.status.items()):
             t.add_row(f"device {i}", s)
-        n = len(self.results)
-        sr = sum(r.success for r in self.results) / n if n else 0.0
-        atp = sum(r.progress for r in self.results) / n if n else 0.0
-        return Group(self.progress, t, f"SR {sr:.1%}  ATP {atp:.1%}  ({n} done)")
+        return Group(self.progress, t, self.headline())
 
     def set(self, slot: int, text: str) -> None:
         with self._lock:
@@ -115,6 +125,7 @@ class _Live:
     def done(self, r: EpisodeResult) -> None:
         with self._lock:
             self.results.append(r)
+            self.outcomes.append(outcome_of(r))
             self.progress.advance(self.bar)
             if self._live:
                 self._live.update(self._render())
@@ -131,16 +142,21 @@ class _Live:
 
 def run_suite(opts: SuiteOptions, console: Console | None = None,
               agent_factory: Callable[[], Any] | None = None, pool: DevicePool | None = None) -> SuiteResult:
-    """Run the suite. `agent_factory` overrides `opts.agent` (one agent per device slot); `pool` (started,
-    not closed here) overrides the devices the options describe."""
+    """Run the suite. Every episode attempt gets a FRESH agent from `agent_factory` (default: `opts.agent`
+    with its options), so nothing an agent kept - not even a timed-out call still running in its abandoned
+    thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
+    describe."""
     tasks = load_suite(opts.suite)
     episodes = select_episodes(tasks, opts.langs, opts.task_ids)
     make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
     probe = make_agent()  # fail fast on bad agent options, before any device starts
+    earlier: list[EpisodeOutcome] = []
     if opts.resume:
         writer = RunWriter.resume(opts.resume)
         done = set(completed_episode_keys(opts.resume))
         todo = [(t, lang) for t, lang in episodes if (t.id, lang) not in done]
+        prior = load_run(opts.resume, skip_bad=True)
+        earlier = [outcome(prior, ep) for ep in prior.episodes.values() if (ep.task_id, ep.lang) in done]
     else:
         todo = list(episodes)
     own_pool = pool is None
@@ -159,62 +175,104 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
         work: queue.Queue[tuple[Task, str]] = queue.Queue()
         for ep in todo:
             work.put(ep)
-        live = _Live(console, len(todo), pool.size)
-        agents = [probe] + [make_agent() for _ in range(pool.size - 1)]
+        live = _Live(console, len(todo), pool.size, earlier)
         with live:
-            threads = [threading.Thread(target=_worker, args=(i, pool, agents[i], work, writer, opts, live),
+            threads = [threading.Thread(target=_worker, args=(i, pool, make_agent, work, writer, opts, live),
                                         name=f"suite-{i}", daemon=True) for i in range(pool.size)]
             for th in threads:
                 th.start()
             for th in threads:
                 th.join()
+            _no_device_left(work, writer, opts, live)
         if console is not None:
             console.line()
         writer.finish(report=opts.report)
-        return SuiteResult(writer.path, live.results, len(episodes) - len(todo))
+        board = run_scoreboard(load_run(writer.path, skip_bad=True))
+        return SuiteResult(writer.path, live.results, len(episodes) - len(todo), board)
     finally:
         if own_pool:
             pool.close()
 
 
-def _worker(slot: int, pool: DevicePool, agent: Any, work: "queue.Queue[tuple[Task, str]]", writer: RunWriter,
-            opts: SuiteOptions, live: _Live) -> None:
+def _record_infra_error(task: Task, lang: str, error: str, attempts: int, writer: RunWriter,
+                        opts: SuiteOptions) -> EpisodeResult:
+    seed = episode_seed(opts.seed, task.id, lang)
+    result = EpisodeResult(task.id, lang, task.category, INFRA_ERROR, 0.0, False, [], 0, error=error, seed=seed,
+                           attempts=attempts, terminated_by="error", apps=len(task.apps) or 1)
+    ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
+    ep.finish(INFRA_ERROR, error=error, seed=seed, attempts=attempts, apps=result.apps)
+    return result
+
+
+def _no_device_left(work: "queue.Queue[tuple[Task, str]]", writer: RunWriter, opts: SuiteOptions,
+                    live: _Live) -> None:
+    """Episodes still queued when every device slot has died: infrastructure failures, recorded and listed."""
+    while True:
+        try:
+            task, lang = work.get_nowait()
+        except queue.Empty:
+            return
+        live.done(_record_infra_error(task, lang, "no working device left: every device slot failed and could "
+                                      "not be replaced", 0, writer, opts))
+
+
+def _worker(slot: int, pool: DevicePool, make_agent: Callable[[], Any], work: "queue.Queue[tuple[Task, str]]",
+            writer: RunWriter, opts: SuiteOptions, live: _Live) -> None:
+    """One device slot. Never dies silently: any exception is an infrastructure failure of the episode it
+    happened in; when the slot's device cannot be replaced the slot stops (its episode recorded as such) and
+    the other slots take the remaining work."""
     while True:
         try:
             task, lang = work.get_nowait()
         except queue.Empty:
             live.set(slot, "idle")
             return
-        seed = episode_seed(opts.seed, task.id, lang)
-        last_error = ""
-        result: EpisodeResult | None = None
-        for attempt in range(1, opts.infra_retries + 2):
+        result, slot_alive = _run_with_retries(slot, pool, make_agent, task, lang, writer, opts, live)
+        live.done(result)
+        if not slot_alive:
+            live.set(slot, "[red]stopped: no working device[/red]")
+            return
+
+
+def _run_with_retries(slot: int, pool: DevicePool, make_agent: Callable[[], Any], task: Task, lang: str,
+                      writer: RunWriter, opts: SuiteOptions, live: _Live) -> tuple[EpisodeResult, bool]:
+    seed = episode_seed(opts.seed, task.id, lang)
+    last_error = ""
+    attempts = 0
+    for attempt in range(1, opts.infra_retries + 2):
+        attempts = attempt
+        ep = None
+        device = None
+        t0 = time.perf_counter()
+        try:
             device = pool.slot(slot)
             live.set(slot, f"{task.id} [{lang}] attempt {attempt} on {device.serial}")
             ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
-            t0 = time.perf_counter()
+            pool.reset(slot)
+            pool.ensure_locale(slot, lang)
+            agent = make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
+            return run_episode(task, agent, device, lang, opts.limits, seed=seed, writer=ep, attempt=attempt), True
+        except ConfigError as e:  # a setup mistake: a fresh device would not help
+            last_error = str(e)
+            _close_quietly(ep)
+            break
+        except Exception as e:  # noqa: BLE001 - infrastructure failure: retry on a fresh device
+            last_error = f"{type(e).__name__}: {e}" if not isinstance(e, HarnessError) else str(e)
+            log.warning("%s [%s] attempt %d failed after %.1f s on %s: %s", task.id, lang, attempt,
+                        time.perf_counter() - t0, getattr(device, "serial", "?"), last_error)
+            _close_quietly(ep)
             try:
-                pool.reset(slot)
-                pool.ensure_locale(slot, lang)
-                result = run_episode(task, agent, device, lang, opts.limits, seed=seed, writer=ep, attempt=attempt)
-                break
-            except ConfigError as e:  # a setup mistake: a fresh device would not help
-                last_error = str(e)
-                ep.close()
-                break
-            except Exception as e:  # noqa: BLE001 - infrastructure failure: retry on a fresh device
-                last_error = f"{type(e).__name__}: {e}"
-                log.warning("%s [%s] attempt %d failed after %.1f s on %s: %s", task.id, lang, attempt,
-                            time.perf_counter() - t0, device.serial, last_error)
-                ep.close()
-                try:
-                    pool.replace(slot)
-                except Exception as e2:  # noqa: BLE001
-                    last_error += f"; fresh device failed too: {e2}"
-                    break
-        if result is None:
-            result = EpisodeResult(task.id, lang, task.category, "infra_error", 0.0, False, [], 0, error=last_error,
-                                   seed=seed, attempts=attempt, terminated_by="error")
-            ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
-            ep.finish("infra_error", error=last_error, seed=seed, attempts=result.attempts)
-        live.done(result)
+                pool.replace(slot)
+            except Exception as e2:  # noqa: BLE001 - the slot is dead; the run goes on with the others
+                last_error += f"; a fresh device could not be brought up: {e2}"
+                return _record_infra_error(task, lang, last_error, attempts, writer, opts), False
+    return _record_infra_error(task, lang, last_error, attempts, writer, opts), True
+
+
+def _close_quietly(ep: Any) -> None:
+    if ep is None:
+        return
+    try:
+        ep.close()
+    except Exception as e:  # noqa: BLE001 - the attempt failed already; keep its first error
+        log.warning("closing the failed attempt's trajectory: %s", e)

@@ -22,6 +22,7 @@ from urllib.parse import quote, unquote
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import HarnessError
+from .scoring import STATUSES
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,6 @@ STEPS_FILE, EPISODE_FILE = "steps.jsonl", "episode.json"
 MANIFEST_FILE, SUMMARY_FILE = "manifest.json", "summary.json"
 EPISODES_DIR = "episodes"
 TIMING_KEYS = ("capture", "agent", "actuation", "settle", "total")
-STATUSES = ("success", "failed", "max_steps", "impossible", "agent_error", "infra_error", "aborted")
 
 
 class TrajectoryError(HarnessError):
@@ -81,7 +81,13 @@ def atomic_write_bytes(path: Path, data: bytes, fsync: bool = True) -> None:
 
 def atomic_write_json(path: Path, obj: Any, fsync: bool = True) -> None:
     text = json.dumps(jsonable(obj), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    atomic_write_bytes(path, text.encode("utf-8"), fsync)
+    atomic_write_bytes(path, utf8(text), fsync)
+
+
+def utf8(json_text: str) -> bytes:
+    """UTF-8 of a JSON text. A lone surrogate (a model can emit one) cannot be UTF-8: it is written as its JSON
+    escape (`\\ud800`), which reads back as the same string; it can only occur inside a JSON string."""
+    return json_text.encode("utf-8", "backslashreplace")
 
 
 def episode_key(task_id: str, lang: str) -> str:
@@ -181,6 +187,7 @@ class EpisodeMeta(_Rec):
     lang: str
     category: str | None = None
     instruction: str | None = None
+    apps: int | None = None  # number of apps the task uses (scoring's by-app-count breakdown)
     status: str
     success: bool = False  # the SR flag
     progress: float = 0.0

@@ -239,6 +239,30 @@ class ReferenceStep(_Model):
     locate: Locator | None = None
 
 
+class EndCheck(_Model):
+    """One condition of a task's end state: what must STILL hold when the episode ends (SR checks it; ATP does not).
+
+    Without `app`, the checks are evaluated on the last screen as the agent left it (a filter, a page, a dialog).
+    With `app`, the harness reopens that app fresh after the episode (force-stop + launch, so only the data the
+    app keeps survives), plays `steps` (reference steps, locators resolved live) to the screen that shows the
+    state (a saved note, an alarm, a toggle, a cart) and evaluates there. `milestones` names leaf milestones whose
+    checks must hold; `check` is a further screen check. See docs/milestones.md, "End state".
+    """
+
+    milestones: tuple[str, ...] = ()
+    check: ScreenCheck | None = None
+    app: str | None = None
+    steps: tuple[ReferenceStep, ...] = ()
+
+    @model_validator(mode="after")
+    def _something_to_check(self) -> "EndCheck":
+        if not self.milestones and self.check is None:
+            raise ValueError("an end-state check needs milestones or check")
+        if self.steps and self.app is None:
+            raise ValueError("end-state steps need the app they start in ('app')")
+        return self
+
+
 class Task(_Model):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     instruction: dict[str, str]
@@ -249,6 +273,7 @@ class Task(_Model):
     milestones: MilestoneGroup
     expected_answer: ExpectedAnswer | None = None
     reference: dict[str, tuple[ReferenceStep, ...]] = {}
+    end_state: tuple[EndCheck, ...] = ()  # what must still hold at the end for success (empty: milestones only)
     tags: tuple[str, ...] = ()
 
     @field_validator("instruction")
@@ -267,6 +292,14 @@ class Task(_Model):
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
             raise ValueError(f"milestone ids must be unique; repeated: {dup}")
+        return self
+
+    @model_validator(mode="after")
+    def _end_state_names_milestones(self) -> "Task":
+        ids = {m.id for m in self.milestones.leaves()}
+        unknown = sorted({i for c in self.end_state for i in c.milestones} - ids)
+        if unknown:
+            raise ValueError(f"end_state names unknown milestone id(s) {unknown}; known: {sorted(ids)}")
         return self
 
     @property

@@ -135,10 +135,27 @@ def test_unknown_type_lists_every_type():
 
 # --- hostile text is data -----------------------------------------------------------------------------
 HOSTILE = [
-    "$(reboot)", "`rm -rf /`; echo pwned", "a'b\"c\\d", "line1\nline2\r\nline3", "emoji 😀👍🏽", "中文输入法测试",
+    "$(reboot)", "`rm -rf /`; echo pwned", "a'b\"c\\d", "line1\nline2\nline3", "emoji 😀👍🏽", "中文输入法测试",
     "__import__('os').system('reboot')", "{{7*7}} %s %n", "&amp; <b>x</b>", "\t", " leading and trailing ",
     "x" * 2000,
 ]
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("\ud800", "a lone surrogate U+D800 at position 0"), ("ok\udfff", "a lone surrogate U+DFFF at position 2"),
+    ("a\x00b", "a control character U+0000 at position 1"), ("\x1b[31mred", "a control character U+001B at position 0"),
+    ("bell\x07", "a control character U+0007 at position 4"), ("x\x7f", "a control character U+007F at position 1"),
+    ("c1\x85", "a control character U+0085 at position 2"), ("crlf\r\n", "a control character U+000D at position 4"),
+])
+def test_text_no_device_can_type_is_refused_naming_the_character_and_position(text, named):
+    with pytest.raises(ActionValidationError) as info:
+        parse_action({"type": "TYPE", "text": text})
+    assert named in str(info.value)
+
+
+@pytest.mark.parametrize("text", ["line\nbreak", "tab\there", "\u00a0nbsp", "\U0001F600", "\u200bzero-width"])
+def test_newline_tab_and_other_printable_text_are_typeable(text):
+    assert parse_action({"type": "TYPE", "text": text}).text == text
 
 
 @pytest.mark.parametrize("text", HOSTILE)
@@ -164,7 +181,13 @@ def test_model_output_is_never_evaluated(tmp_path):
 
 
 @given(st.text(min_size=1, max_size=300))
-def test_any_text_round_trips(text):
+def test_any_text_round_trips_or_is_refused_for_a_named_character(text):
+    from harness.actions import untypeable
+    bad = untypeable(text)
+    if bad is not None:  # a character no device can type: refused, naming where
+        with pytest.raises(ActionValidationError, match=f"at position {bad[0]}"):
+            parse_action({"type": "TYPE", "text": text})
+        return
     a = TypeText(text=text)
     assert parse_action(json.dumps(a.model_dump(mode="json"))).text == text
 

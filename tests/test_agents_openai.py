@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from agents.base import AgentError, AgentStep, HistoryItem
+from agents.base import AgentStep, HistoryItem
+from harness.errors import EndpointError
 from agents.cassette import CassetteMissError
 from agents.openai_agent import OpenAIAgent
 from agents.registry import create_agent
@@ -140,10 +141,10 @@ def test_backoff_is_exponential_bounded_and_seeded(stub: OpenAIStub, model: Virt
     assert slept2 == slept  # same seed, same jitter
 
 
-def test_5xx_beyond_the_bound_raises_agent_error(stub: OpenAIStub, model: VirtualDeviceModel) -> None:
+def test_5xx_beyond_the_bound_raises_an_endpoint_error(stub: OpenAIStub, model: VirtualDeviceModel) -> None:
     stub.push(fault(500, f"internal error for key {KEY}"), fault(502), fault(500))
     agent, slept = make_agent(stub, max_retries=2)
-    with pytest.raises(AgentError) as err:
+    with pytest.raises(EndpointError) as err:
         agent.act(observe(model), [HistoryItem(step=1, agent_step=AgentStep(action=Home()), result=None)])
     msg = str(err.value)
     assert stub.url in msg and "step 2" in msg and "3 attempts" in msg
@@ -161,7 +162,7 @@ def test_malformed_body_is_retried(stub: OpenAIStub, model: VirtualDeviceModel) 
 def test_auth_error_is_not_retried_and_the_key_is_redacted(stub: OpenAIStub, model: VirtualDeviceModel) -> None:
     stub.push(fault(401, f"Incorrect API key provided: {KEY}"))
     agent, slept = make_agent(stub)
-    with pytest.raises(AgentError) as err:
+    with pytest.raises(EndpointError) as err:
         agent.act(observe(model), [])
     assert "401" in str(err.value) and KEY not in str(err.value) and "***" in str(err.value)
     assert len(stub.requests) == 1 and not slept

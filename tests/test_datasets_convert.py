@@ -31,7 +31,9 @@ from tasks.datasets.convert import action_fields, from_unified, to_unified
 
 unit = st.floats(0.0, 1.0, allow_nan=False)
 f32_unit = unit.map(lambda v: float(np.float32(v)))
-text = st.text(min_size=1, max_size=30)
+# what a device can type (harness.actions.untypeable: no lone surrogates, no control characters but \n and \t)
+text = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\n\t"), min_size=1,
+               max_size=30)
 
 
 # --- AitW ------------------------------------------------------------------------------------------------

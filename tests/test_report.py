@@ -53,7 +53,7 @@ def test_summary_numbers(run_dir: Path) -> None:
     assert o["sr"] == pytest.approx(3 / 5)
     assert o["atp"] == pytest.approx((1 + 2 / 3 + 1 + 1 + 0) / 5)
     assert o["mean_steps"] == pytest.approx((4 * 5 + 2) / 5)
-    assert o["invalid_outputs"] == 1  # task-0 step 5 (the hostile episode has 2 steps, the invalid one is 5th)
+    assert o["invalid_steps"] == 1  # task-0 step 5 (the hostile episode has 2 steps, the invalid one is 5th)
     assert o["tokens"] == (4 * 5 + 2 + 2) * 1280
     assert o["timings"]["capture"]["p50"] == pytest.approx(0.09)
     assert o["timings"]["agent"]["p95"] is not None

@@ -64,7 +64,7 @@ def test_killed_run_resumes_to_the_same_results(tmp_path):
 
     resumed = subprocess.run(_cmd(tmp_path, "--resume", str(run_dir)), capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
-    assert f"({done_before} already done)" in resumed.stdout
+    assert f"{done_before} already done" in resumed.stdout
 
     clean = subprocess.run(_cmd(tmp_path, "--run-id", "clean"), capture_output=True, text=True, timeout=300)
     assert clean.returncode == 0, clean.stderr

@@ -1,0 +1,144 @@
+"""The one scoring function: per-episode outcomes -> SR / ATP and their breakdowns, for every surface.
+
+The live view, the final line of `droidharness run`, `summary.json`, `report.html` and `droidharness report` all
+call `scoreboard()` on `EpisodeOutcome`s (built from the runner's results or read back from episode.json) and
+print with `headline()`, so no two surfaces can disagree. The rules (docs/scoring.md):
+
+- An episode is SCORED unless it ended in an infrastructure failure (`infra_error`: the device, adb server,
+  transport or model endpoint was unusable even after retries on a fresh device) or never finished (a killed
+  run: `unfinished`). Everything the agent causes is scored: `agent_error` (an exception or a timeout of the
+  agent) counts with the progress it reached, invalid steps count inside `failed` / `success`.
+- Progress of an episode = hit milestones / milestones (latching). ATP = mean progress over scored episodes.
+  SR = share of scored episodes that succeeded (every milestone hit, the end state still holding, the expected
+  answer given).
+- With nothing scored there is no SR and no ATP (None), and `headline` says so instead of printing 0%.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR, UNFINISHED = "success", "failed", "agent_error", "infra_error", "unfinished"
+STATUSES = (SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR)  # what the runner writes; UNFINISHED is a reader's word
+UNSCORED = frozenset({INFRA_ERROR, UNFINISHED})
+
+# exit codes of a run (documented in docs/scoring.md and `droidharness run --help`)
+EXIT_OK = 0  # every episode scored
+EXIT_BAD_INPUT = 2  # bad options, suite, task, run directory: nothing ran
+EXIT_INFRA = 3  # the run finished, but some episodes are infrastructure failures (or unfinished): listed
+EXIT_NOTHING_SCORED = 4  # not one episode could be scored: no SR / ATP exists
+
+
+@dataclass(frozen=True)
+class EpisodeOutcome:
+    """What scoring needs of one episode (one task in one language)."""
+
+    task_id: str
+    lang: str
+    category: str
+    apps: int  # number of apps the task uses (1 = single-app)
+    status: str  # success | failed | agent_error | infra_error | unfinished
+    success: bool
+    progress: float
+    steps: int = 0
+    invalid_steps: int = 0
+    error: str | None = None
+    attempts: int = 1
+
+    @property
+    def scored(self) -> bool:
+        return self.status not in UNSCORED
+
+
+@dataclass(frozen=True)
+class Score:
+    """SR / ATP over a set of episodes, with the counts that say what they are over."""
+
+    episodes: int
+    scored: int
+    successes: int
+    sr: float | None  # None: nothing scored
+    atp: float | None
+    agent_errors: int
+    infra_errors: int
+    unfinished: int
+    invalid_steps: int  # over scored episodes
+    mean_steps: float | None
+
+    def to_json(self) -> dict[str, float | int | None]:
+        return asdict(self)
+
+
+def score(outcomes: Iterable[EpisodeOutcome]) -> Score:
+    eps = list(outcomes)
+    scored = [o for o in eps if o.scored]
+    n = len(scored)
+    successes = sum(o.success for o in scored)
+    return Score(
+        episodes=len(eps), scored=n, successes=successes,
+        sr=successes / n if n else None, atp=sum(o.progress for o in scored) / n if n else None,
+        agent_errors=sum(o.status == AGENT_ERROR for o in eps), infra_errors=sum(o.status == INFRA_ERROR for o in eps),
+        unfinished=sum(o.status == UNFINISHED for o in eps), invalid_steps=sum(o.invalid_steps for o in scored),
+        mean_steps=sum(o.steps for o in scored) / n if n else None)
+
+
+def app_bucket(apps: int) -> str:
+    return "1 app" if apps == 1 else f"{apps} apps"
+
+
+@dataclass(frozen=True)
+class Scoreboard:
+    overall: Score
+    by_category: dict[str, Score]
+    by_language: dict[str, Score]
+    by_app_count: dict[str, Score]
+    infra_failures: tuple[EpisodeOutcome, ...]  # infra_error and unfinished episodes: listed on every surface
+
+    def to_json(self) -> dict[str, object]:
+        return {"overall": self.overall.to_json(),
+                "by_category": {k: v.to_json() for k, v in self.by_category.items()},
+                "by_language": {k: v.to_json() for k, v in self.by_language.items()},
+                "by_app_count": {k: v.to_json() for k, v in self.by_app_count.items()},
+                "infra_failures": [{"task_id": o.task_id, "lang": o.lang, "status": o.status, "error": o.error,
+                                    "attempts": o.attempts} for o in self.infra_failures]}
+
+    @property
+    def exit_code(self) -> int:
+        return exit_code(self.overall)
+
+
+def _group(outcomes: list[EpisodeOutcome], key: str) -> dict[str, Score]:
+    groups: dict[str, list[EpisodeOutcome]] = defaultdict(list)
+    for o in outcomes:
+        groups[app_bucket(o.apps) if key == "apps" else str(getattr(o, key))].append(o)
+    return {k: score(v) for k, v in sorted(groups.items())}
+
+
+def scoreboard(outcomes: Iterable[EpisodeOutcome]) -> Scoreboard:
+    eps = sorted(outcomes, key=lambda o: (o.task_id, o.lang))
+    return Scoreboard(overall=score(eps), by_category=_group(eps, "category"), by_language=_group(eps, "lang"),
+                      by_app_count=_group(eps, "apps"), infra_failures=tuple(o for o in eps if not o.scored))
+
+
+def exit_code(s: Score) -> int:
+    if s.scored == 0:
+        return EXIT_NOTHING_SCORED
+    return EXIT_INFRA if s.infra_errors or s.unfinished else EXIT_OK
+
+
+def headline(s: Score) -> str:
+    """The one sentence every surface prints: "SR 40.0%  ATP 61.2%  over 30 scored episodes; 6 infrastructure
+    failures (listed)"; with nothing scored: "no episode could be scored: ..." and no SR."""
+    problems = []
+    if s.infra_errors:
+        problems.append(f"{s.infra_errors} infrastructure failure{'s' if s.infra_errors != 1 else ''}")
+    if s.unfinished:
+        problems.append(f"{s.unfinished} unfinished")
+    tail = f"; {', '.join(problems)} (listed, not scored)" if problems else ""
+    if s.sr is None or s.atp is None:
+        return f"no episode could be scored (of {s.episodes}){tail}"
+    agent = f", {s.agent_errors} ended by an agent error" if s.agent_errors else ""
+    return (f"SR {s.sr:.1%}  ATP {s.atp:.1%}  over {s.scored} scored episode{'s' if s.scored != 1 else ''}"
+            f"{agent}{tail}")
