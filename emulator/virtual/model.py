@@ -470,11 +470,18 @@ class VirtualDeviceModel:
         with self.lock:
             return self.ui.view_roots()
 
-    def hierarchy_xml(self, u2: bool = False, max_depth: int = 50) -> str:
+    def hierarchy_xml(self, u2: bool = False, max_depth: int = 50, system_bars: bool = True) -> str:
+        """uiautomator XML of the windows on screen. The device's own dump paths (`uiautomator dump`, the
+        uiautomator2 server) pass `system_bars=False`: like a device's compressed dump they give the app window
+        and the IME, not the status and navigation bars. In-process callers get every window by default."""
+        from .ui.systembars import SYSTEM_BAR_ROOT_IDS
         from .ui.view import to_xml
 
         with self.lock:
-            return to_xml(self.view_roots(), self.rotation, u2=u2, max_depth=max_depth)
+            roots = self.view_roots()
+            if not system_bars:
+                roots = [r for r in roots if r.resource_id not in SYSTEM_BAR_ROOT_IDS]
+            return to_xml(roots, self.rotation, u2=u2, max_depth=max_depth)
 
     def screenshot(self) -> "Image":
         """RGB PIL image of the current display (rotated size), rendered from the same tree as the XML."""

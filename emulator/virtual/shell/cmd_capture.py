@@ -91,7 +91,7 @@ def uiautomator(ctx: Ctx, argv: list[str]) -> int:
     path = files[0] if files else "/sdcard/window_dump.xml"
     model = ctx.model
     model.latency.delay("uiautomator_dump")
-    xml = model.hierarchy_xml(u2=False)
+    xml = model.hierarchy_xml(u2=False, system_bars=False)  # app window and IME, as a device dumps
     if path in ("/dev/tty", "/dev/stdout"):
         ctx.out(xml)
     else:

@@ -286,7 +286,7 @@ class RpcService:
         self._check_alive()
         m = self.model
         if not root_in_active:
-            return m.hierarchy_xml(u2=True, max_depth=max_depth)
+            return m.hierarchy_xml(u2=True, max_depth=max_depth, system_bars=False)
         from ..ui.view import to_xml
 
         with m.lock:

@@ -16,6 +16,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
 
 SYSTEMUI = "com.android.systemui"
+# the roots of the status and navigation bar windows: drawn and touchable, but not in a device's compressed
+# `uiautomator dump` / uiautomator2 dumpWindowHierarchy, which give the app window (and the IME when shown)
+SYSTEM_BAR_ROOT_IDS = (f"{SYSTEMUI}:id/status_bar_container", f"{SYSTEMUI}:id/navigation_bar_frame")
 DEFAULT_CLOCK = "12:00"
 
 
