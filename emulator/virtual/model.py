@@ -10,6 +10,7 @@ UI: apps build a `View` tree per frame (`emulator.virtual.ui`); `view_roots()` r
 from __future__ import annotations
 
 import copy
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -189,7 +190,10 @@ class VirtualDeviceModel:
         return {
             "ro.product.model": p.model, "ro.product.name": p.product, "ro.product.device": p.device,
             "ro.product.brand": p.brand, "ro.product.manufacturer": p.manufacturer,
-            "ro.product.cpu.abi": "x86_64", "ro.product.cpu.abilist": "x86_64,arm64-v8a",
+            "ro.product.cpu.abi": p.abilist[0], "ro.product.cpu.abilist": ",".join(p.abilist),
+            "ro.product.cpu.abilist64": ",".join(a for a in p.abilist if "64" in a),
+            "ro.product.cpu.abilist32": ",".join(a for a in p.abilist if "64" not in a),
+            **({"ro.boot.qemu": "1"} if p.emulator else {}),  # Android 12+ emulator images set this
             "ro.build.version.sdk": str(p.api_level), "ro.build.version.release": p.release,
             "ro.build.version.security_patch": "2024-09-05", "ro.build.type": "user",
             "ro.build.tags": "release-keys", "ro.build.id": "AP2A.240905.003",
@@ -413,9 +417,11 @@ class VirtualDeviceModel:
               source: str = "input") -> None:
         with self.lock:
             self.events.log("swipe", x1=x1, y1=y1, x2=x2, y2=y2, duration_ms=duration_ms, source=source)
-            if abs(x2 - x1) < 10 and abs(y2 - y1) < 10:
-                # a swipe that does not move is a press: short = tap, long = long press (as on a phone)
-                if duration_ms >= 500:
+            from .ui.gestures import LONG_PRESS_TIMEOUT_MS, touch_slop
+
+            if math.hypot(x2 - x1, y2 - y1) <= touch_slop(self.profile.scale):
+                # a swipe that stays within the touch slop is a press: short = tap, held = long press
+                if duration_ms >= LONG_PRESS_TIMEOUT_MS:
                     self.ui.long_press(x1, y1, duration_ms)
                 else:
                     self.ui.tap(x1, y1)

@@ -22,6 +22,24 @@ class Profile:
     release: str = "14"
 
     @property
+    def emulator(self) -> bool:
+        """An Android Emulator system image (sdk_gphone64_x86_64) rather than a phone."""
+        return self.product.startswith("sdk_gphone")
+
+    @property
+    def abilist(self) -> tuple[str, ...]:
+        """ro.product.cpu.abilist: x86_64 emulator images translate arm64; Pixels from the 7 on run 64-bit
+        code only; older Pixels also run 32-bit ARM."""
+        if self.emulator:
+            return ("x86_64", "arm64-v8a")
+        return ("arm64-v8a",) if self.api_level >= 33 else ("arm64-v8a", "armeabi-v7a", "armeabi")
+
+    @property
+    def machine(self) -> str:
+        """`uname -m`."""
+        return "x86_64" if self.emulator else "aarch64"
+
+    @property
     def scale(self) -> float:
         """Pixels per dp (density / 160)."""
         return self.density / 160.0

@@ -23,7 +23,7 @@ def screencap_bytes(ctx: Ctx, png: bool, jpeg: bool = False) -> bytes:
         if jpeg:
             img.convert("RGB").save(buf, format="JPEG", quality=80)
         else:
-            img.save(buf, format="PNG", compress_level=1)
+            img.convert("RGBA").save(buf, format="PNG", compress_level=1)  # devices write RGBA_8888 PNGs
         return buf.getvalue()
     rgba = img.convert("RGBA")
     w, h = rgba.size

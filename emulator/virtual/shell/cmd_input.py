@@ -9,11 +9,12 @@ exit status is 255. Bad numbers give `Error: Invalid arguments for command: X` t
 from __future__ import annotations
 
 from ..keycodes import KEYCODES
+from ..ui.gestures import LONG_PRESS_TIMEOUT_MS
 from .registry import Ctx, command, procs
 
 SOURCES = {"keyboard", "dpad", "gamepad", "touchscreen", "mouse", "stylus", "trackball", "touchpad",
            "touchnavigation", "joystick", "rotaryencoder"}
-LONG_PRESS_MS = 500  # ViewConfiguration.getLongPressTimeout()
+LONG_PRESS_MS = LONG_PRESS_TIMEOUT_MS  # ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT
 _MODIFIERS = {57, 58, 59, 60, 113, 114, 117, 118}
 
 _TRACE_TAIL = [

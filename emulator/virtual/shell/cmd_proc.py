@@ -452,9 +452,9 @@ def getenforce(ctx: Ctx, argv: list[str]) -> int:
 def uname(ctx: Ctx, argv: list[str]) -> int:
     if "-a" in argv:
         ctx.outln("Linux localhost 6.1.57-android14-11-g2ff7e2a0b1a4-ab11531744 #1 SMP PREEMPT Fri Mar 15 "
-                  "18:30:58 UTC 2024 x86_64 Toybox")
+                  f"18:30:58 UTC 2024 {ctx.model.profile.machine} Toybox")
     elif "-m" in argv:
-        ctx.outln("x86_64")
+        ctx.outln(ctx.model.profile.machine)
     elif "-r" in argv:
         ctx.outln("6.1.57-android14-11-g2ff7e2a0b1a4-ab11531744")
     else:

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..keycodes import U2_KEY_NAMES
+from ..ui.gestures import LONG_PRESS_TIMEOUT_MS
 from . import selector as S
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,7 +35,7 @@ INTERNAL_ERROR = -32603
 JAVA_EXCEPTION = -32001
 UI_OBJECT_NOT_FOUND = -32002
 
-LONG_PRESS_MS = 500  # a press held this long is a long press (matches the model's stationary-swipe rule)
+LONG_PRESS_MS = LONG_PRESS_TIMEOUT_MS  # ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT
 TOUCH_SLOP_PX = 10  # a gesture that moves less than this is a press, not a swipe
 STEP_MS = 5  # UiAutomator injects one move step every 5 ms
 SCROLL_STEPS = 55  # UiScrollable's default scroll steps

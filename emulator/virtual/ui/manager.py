@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from .gestures import scroll_amount
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
 from .layout import Ctx, FieldBinding, V, clip_tree
 from .recents import build_recents
@@ -314,8 +315,13 @@ class UIManager:
         while node is not None:
             chain.append(node)
             node = next((c for c in reversed(node.children) if c.contains(x1, y1)), None)
+        # the content moves by the drag past the touch slop plus the fling of the release velocity, so a slow
+        # swipe scrolls about its length and a fast one much further (gestures.scroll_amount)
+        dx, dy = scroll_amount(x2 - x1, y2 - y1, ms, s)
+        if dx == 0 and dy == 0:
+            return
         for v in reversed(chain):
-            if v.on_scroll is not None and v.on_scroll(int(x2 - x1), int(y2 - y1)):
+            if v.on_scroll is not None and v.on_scroll(dx, dy):
                 return
 
     # --- keys and text ------------------------------------------------------------------------------
