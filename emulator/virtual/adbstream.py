@@ -30,6 +30,7 @@ class AdbStream:
         self._can_send = True  # no WRTE in flight
         self._closed = False
         self._host_closed = False
+        self.opened = threading.Event()  # device-opened streams (adb reverse): set on the host's answer
 
     # --- properties ------------------------------------------------------------------------------
     @property

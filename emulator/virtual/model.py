@@ -168,6 +168,7 @@ class VirtualDeviceModel:
         self.app_data: dict[str, dict[str, Any]] = {}  # persistent per-package state (pm clear resets)
         self.app_ui: dict[str, dict[str, Any]] = {}  # per-process UI state (force-stop resets)
         self.ports: dict[int, Callable[[Any], None]] = {}  # device TCP port -> stream handler (tcp:PORT)
+        self.reverse_forwards: dict[str, tuple[Any, str]] = {}  # adb reverse: local spec -> (connection, remote)
         self.u2_running = False  # the uiautomator2 server process runs (set by u2server; `ps` lists it)
         self.u2_pid: int | None = None
         self.u2_cmdline = ""  # its command line (set by the app_process command)

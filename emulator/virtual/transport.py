@@ -153,12 +153,18 @@ class Connection:
                 s._on_write(pkt.data)
         elif cmd == p.A_OKAY:
             s = self._stream(pkt.arg1)
-            if s is not None:
+            if s is not None and s.remote_id == 0:  # the host accepted a stream we opened (adb reverse)
+                s.remote_id = pkt.arg0
+                s.opened.set()
+            elif s is not None:
                 s._on_okay()
         elif cmd == p.A_CLSE:
             with self._streams_lock:
                 s = self._streams.pop(pkt.arg1, None)
-            if s is not None:
+            if s is not None and s.remote_id == 0:  # the host refused a stream we opened
+                s._on_close(by_host=True)
+                s.opened.set()
+            elif s is not None:
                 # adbd answers a host's CLSE on an open stream with its own CLSE (clients that speak the
                 # protocol themselves, e.g. adb-shell's sync client, wait for it); unknown ids are ignored
                 s._on_close(by_host=True)
@@ -265,6 +271,22 @@ class Connection:
                              name=f"adbd-svc-{self.id}-{local_id}", daemon=True)
         self.service_threads.add(t)
         t.start()
+
+    def open_to_host(self, service: str, timeout: float = 10.0) -> AdbStream:
+        """Open a stream toward the host, as adbd does for a connection to an `adb reverse` socket: OPEN with our
+        id and the forward's remote spec ("tcp:9000"); the host answers OKAY (then it connects its own port)
+        or CLSE. Raises StreamClosed when refused or unanswered."""
+        local_id = next(self._local_ids)
+        stream = AdbStream(self, local_id, 0, service)
+        with self._streams_lock:
+            self._streams[local_id] = stream
+        self.send_packet(p.A_OPEN, local_id, 0, service.encode() + b"\0")
+        if not stream.opened.wait(timeout) or stream.remote_id == 0:
+            with self._streams_lock:
+                self._streams.pop(local_id, None)
+            stream._on_close(by_host=True)
+            raise StreamClosed(f"the host refused {service!r}")
+        return stream
 
     def _run_service(self, stream: AdbStream, handler: Handler) -> None:
         try:

@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ..streams import Stream
-from . import shell_service, sync_service, tcp_service
+from . import extra_services, shell_service, sync_service, tcp_service
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -43,11 +43,15 @@ def route(model: "VirtualDeviceModel", service: str) -> Handler | None:
         return tcp_service.tcp_handler(model, name)
     if name.startswith("reboot:") or name == "reboot":
         return partial(_reboot_service, model, name.partition(":")[2])
+    if name.startswith("reverse:"):
+        return partial(extra_services.serve_reverse, model, name[len("reverse:"):])
+    if name == "framebuffer:":
+        return partial(extra_services.serve_framebuffer, model)
     if name in ("root:", "unroot:"):
         return partial(_message_service, model, "adbd cannot run as root in production builds\n")
     if name in ("remount:", "enable-verity:", "disable-verity:"):
         return partial(_message_service, model, "not supported on a user build\n")
-    # framebuffer:, jdwp:, track-jdwp, abb:, localabstract:, ... are refused
+    # jdwp:, track-jdwp, abb:, localabstract:, ... are refused
     return None
 
 

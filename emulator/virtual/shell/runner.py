@@ -425,6 +425,6 @@ def _load_commands() -> None:
     if _loaded:
         return
     from . import (cmd_am, cmd_capture, cmd_dumpsys, cmd_fileinfo, cmd_files, cmd_filters, cmd_input,  # noqa: F401
-                   cmd_pm, cmd_proc, cmd_system, cmd_text)
+                   cmd_net, cmd_pm, cmd_proc, cmd_system, cmd_text)
 
     _loaded = True
