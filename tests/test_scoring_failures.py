@@ -298,3 +298,23 @@ def test_the_reference_agent_still_reaches_sr_100_on_these_tasks(pool, tmp_path)
                                  agent="replay"), pool=pool)
     assert res.sr == 1.0 and res.atp == 1.0 and res.exit_code == 0
     assert threading.active_count() < 50
+
+
+def test_an_end_state_probe_sees_data_undone_in_the_app_an_alarm_switched_back_on(pool, tmp_path):
+    # clock-alarm-off-and-timer: OPEN_APP, CLICK the 7:00 switch (off), Timer tab, 5, 00, Start (both parts
+    # reached), then [undo]: back to the Alarm tab and switch 7:00 on again. The probes reopen Clock (its data
+    # survives, the tab does not): the alarm part fails, the timer part still holds.
+    clock = "com.google.android.deskclock"
+
+    def tap(rid: str) -> Callable[[Any, list[HistoryItem]], AgentStep]:
+        return lambda obs, h: AgentStep(action=Click(element=obs.tree.find(resource_id=f"{clock}:id/{rid}")[0].index))
+
+    task = "clock-alarm-off-and-timer"
+    done = _run(pool, tmp_path, "alarm-off", lambda: Scripted({}), task=task)
+    undone = _run(pool, tmp_path, "alarm-on-again", lambda: Scripted({7: tap("tab_menu_alarm"), 8: tap("onoff"),
+                                                                       9: lambda o, h: AgentStep(action=Complete())}),
+                  task=task)
+    (ok,), (bad,) = done.results, undone.results
+    assert ok.success and ok.end_state == {"held": True, "failed": [], "probes": [clock, clock]}
+    assert bad.progress == ok.progress == 1.0 and not bad.success and undone.atp == 1.0 and undone.sr == 0.0
+    assert bad.end_state["failed"] == [f"{clock}: alarm_off"]
