@@ -27,7 +27,7 @@ from .adbfix import U2RpcError
 from .coords import to_pixels
 from .errors import ActionValidationError, DeviceError
 from .hierarchy import UITree
-from .link import DeviceLostError, Link
+from .link import DeviceLink, DeviceLostError
 from .observation import Observation
 from .shellquote import command, input_text_args, is_input_text_typeable, join_commands
 
@@ -64,7 +64,7 @@ class Outcome:
 class Actuator:
     """Runs actions on a `Link`. `poll_tree` is the cheap hierarchy capture (for settling and label lookup)."""
 
-    def __init__(self, link: Link, poll_tree: Callable[[], UITree], settle: Callable[[], Any],
+    def __init__(self, link: DeviceLink, poll_tree: Callable[[], UITree], settle: Callable[[], Any],
                  display_size: Callable[[], tuple[int, int]], type_chunk: int = 200) -> None:
         self.link = link
         self.poll_tree = poll_tree

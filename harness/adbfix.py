@@ -1,6 +1,6 @@
 """Client-side fixes for adbutils and uiautomator2, kept inside the project (site-packages is never patched).
 
-Three costs that real phones pay too (measured in ../shared/VIRTUAL_DEVICE.md):
+Three costs that real phones pay too (measured with bench/virtual_device.py; docs/virtual-device.md):
 
 - uiautomator2's HTTP client writes the request headers and body in separate `send()`s on a socket without
   TCP_NODELAY, so the body waits for the adb server's delayed ACK (~44 ms per RPC). `FastAdbDevice` is an

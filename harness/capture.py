@@ -30,7 +30,8 @@ from PIL import Image
 from .adbfix import U2RpcError
 from .errors import DeviceError, HierarchyError
 from .hierarchy import VOLATILE_PACKAGES, UITree
-from .link import DeviceLostError, Link
+from .link import DeviceLink, DeviceLostError
+from .observation import Observation
 from .shellquote import command
 
 SCREENSHOT_PATHS = ("u2", "screencap_raw", "screencap_png")
@@ -98,31 +99,31 @@ def package_from_tree(tree: UITree) -> str:
 
 
 # --- the paths -----------------------------------------------------------------------------------------------
-def screenshot_u2(link: Link) -> Image.Image:
+def screenshot_u2(link: DeviceLink) -> Image.Image:
     data = link.rpc("observe: screenshot via uiautomator2", "takeScreenshot", [1, JPEG_QUALITY])
     if not data:
         raise DeviceError(f"device {link.serial}: uiautomator2 takeScreenshot returned nothing")
     return decode_image(base64.b64decode(data), f"device {link.serial}: uiautomator2 takeScreenshot", lazy=True)
 
 
-def screenshot_raw(link: Link) -> Image.Image:
+def screenshot_raw(link: DeviceLink) -> Image.Image:
     data = link.exec_out("observe: raw screencap", "screencap")
     return parse_raw_screencap(data, f"device {link.serial}: screencap")
 
 
-def screenshot_png(link: Link) -> Image.Image:
+def screenshot_png(link: DeviceLink) -> Image.Image:
     data = link.exec_out("observe: screencap -p", "screencap -p")
     return decode_image(data, f"device {link.serial}: screencap -p")
 
 
-def hierarchy_u2(link: Link) -> str:
+def hierarchy_u2(link: DeviceLink) -> str:
     xml = link.rpc("observe: hierarchy via uiautomator2", "dumpWindowHierarchy", [False, 50])
     if not isinstance(xml, str):
         raise DeviceError(f"device {link.serial}: uiautomator2 dumpWindowHierarchy returned {type(xml).__name__}")
     return xml
 
 
-def hierarchy_dump(link: Link) -> str:
+def hierarchy_dump(link: DeviceLink) -> str:
     cmd = command("uiautomator", "dump", DUMP_FILE) + " >/dev/null && " + command("cat", DUMP_FILE)
     res = link.shell("observe: uiautomator dump", cmd)
     if res.exit_code != 0:
@@ -131,14 +132,14 @@ def hierarchy_dump(link: Link) -> str:
     return res.text
 
 
-def foreground_app(link: Link) -> tuple[str, str]:
+def foreground_app(link: DeviceLink) -> tuple[str, str]:
     res = link.shell("observe: focused app", "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'")
     return parse_focus(res.text)
 
 
-SCREENSHOT_CHAIN: tuple[tuple[str, Callable[[Link], Any]], ...] = (
+SCREENSHOT_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
     ("u2", screenshot_u2), ("screencap_raw", screenshot_raw), ("screencap_png", screenshot_png))
-HIERARCHY_CHAIN: tuple[tuple[str, Callable[[Link], Any]], ...] = (
+HIERARCHY_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
     ("u2", hierarchy_u2), ("uiautomator_dump", hierarchy_dump))
 
 
@@ -151,7 +152,7 @@ class Part:
     failures: list[str] = field(default_factory=list)
 
 
-def run_chain(link: Link, part: str, chain: Sequence[tuple[str, Callable[[Link], Any]]],
+def run_chain(link: DeviceLink, part: str, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]],
               post: Callable[[Any, str], Any] | None = None) -> Part:
     """Try each path the device has, in order; `post(value, path)` (decode / parse) counts as part of the path,
     so malformed output also falls through to the next path."""
@@ -178,7 +179,7 @@ def run_chain(link: Link, part: str, chain: Sequence[tuple[str, Callable[[Link],
     raise DeviceError(f"device {link.serial}: observe: no path could capture the {part}: {tried}")
 
 
-def hierarchy_part(link: Link, chain: Sequence[tuple[str, Callable[[Link], Any]]] = HIERARCHY_CHAIN) -> Part:
+def hierarchy_part(link: DeviceLink, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]] = HIERARCHY_CHAIN) -> Part:
     """The hierarchy as (xml, UITree), parsed in the calling thread."""
     def parse(xml: str, path: str) -> tuple[str, UITree]:
         return xml, UITree.from_xml(xml, source=f"device {link.serial} {path} hierarchy")
@@ -186,39 +187,31 @@ def hierarchy_part(link: Link, chain: Sequence[tuple[str, Callable[[Link], Any]]
     return run_chain(link, "hierarchy", chain, parse)
 
 
-@dataclass
-class Capture:
-    screenshot: Image.Image
-    xml: str
-    tree: UITree
-    package: str
-    activity: str
-    timings: dict[str, float]
-    paths: dict[str, str]
-    fallbacks: tuple[str, ...]
-    captured_at: float
-
-
-def capture_screen(link: Link, with_app: bool = True) -> Capture:
-    """Screenshot, hierarchy (and the focused app) concurrently, each through its fallback chain."""
+def capture_screen(link: DeviceLink, with_app: bool = True, hierarchy: Part | None = None) -> Observation:
+    """One `Observation`: screenshot, hierarchy (and the focused app) concurrently, each through its fallback
+    chain. `hierarchy`: a (xml, UITree) part already captured on this very screen (the last poll of settling),
+    reused instead of dumping the hierarchy again."""
     captured_at = time.time()
     t0 = time.perf_counter()
     shot_f = link.submit(lambda: run_chain(link, "screenshot", SCREENSHOT_CHAIN))
     app_f = link.submit(lambda: _timed_app(link)) if with_app else None
-    hier = hierarchy_part(link)  # in this thread: one fewer hand-off
+    hier = hierarchy if hierarchy is not None else hierarchy_part(link)  # in this thread: one fewer hand-off
     shot = shot_f.result()
     pkg, act, app_s = app_f.result() if app_f is not None else ("", "", 0.0)
     xml, tree = hier.value
     if not pkg:
         pkg = package_from_tree(tree)
-    timings = {"screenshot": shot.seconds, "hierarchy": hier.seconds, "app": app_s,
+    timings = {"screenshot": shot.seconds, "hierarchy": hier.seconds if hierarchy is None else 0.0, "app": app_s,
                "total": time.perf_counter() - t0}
-    paths = {"screenshot": shot.path, "hierarchy": hier.path, "app": "dumpsys" if act else "hierarchy"}
-    return Capture(shot.value, xml, tree, pkg, act, timings, paths, tuple(shot.failures + hier.failures),
-                   captured_at)
+    paths = {"screenshot": shot.path, "hierarchy": hier.path if hierarchy is None else f"{hier.path} (settle)",
+             "app": "dumpsys" if act else "hierarchy"}
+    image: Image.Image = shot.value
+    return Observation(screenshot=image, tree=tree, xml=xml, package=pkg, activity=act, size=image.size,
+                       rotation=tree.rotation, timings=timings, paths=paths, captured_at=captured_at,
+                       fallbacks=tuple(shot.failures + ([] if hierarchy is not None else hier.failures)))
 
 
-def _timed_app(link: Link) -> tuple[str, str, float]:
+def _timed_app(link: DeviceLink) -> tuple[str, str, float]:
     t = time.perf_counter()
     try:
         pkg, act = foreground_app(link)

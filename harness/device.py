@@ -29,10 +29,11 @@ import adbutils
 
 from . import actions as A
 from .actuate import SETTLING, Actuator
-from .capture import capture_screen, hierarchy_part
+from .adbfix import U2RpcError
+from .capture import Part, capture_screen, foreground_app, hierarchy_part
 from .errors import ConfigError, DeviceError
 from .hierarchy import UITree
-from .link import CapabilityError, DeviceLostError, Link, LinkConfig
+from .link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
 from .observation import ActionResult, DeviceInfo, Observation
 from .settle import SettleConfig, SettleResult, wait_until_settled
 
@@ -43,16 +44,39 @@ __all__ = ["Device", "AdbDevice", "DeviceConfig", "DeviceError", "DeviceLostErro
 
 @runtime_checkable
 class Device(Protocol):
-    """What the runner needs from a device. Knows nothing of agents or tasks."""
+    """What the runner needs from a device. Knows nothing of agents or tasks.
+
+    `step(action)` executes one action, waits for the screen to settle and returns the settled screen as the
+    next observation, captured once (the hierarchy of the settling poll is reused, never dumped again). The
+    start-state operations put a device in a task's start state. `AdbDevice` implements it over adb (a phone,
+    an emulator, the embedded virtual device); `harness.inprocess.InProcessDevice` on the virtual device's model
+    in-process (tests of the run loop, milestones and report)."""
+
+    @property
+    def serial(self) -> str: ...
 
     @property
     def info(self) -> DeviceInfo: ...
 
     def observe(self) -> Observation: ...
 
-    def execute(self, action: Any, observation: Observation | None = None) -> ActionResult: ...
+    def step(self, action: A.Action, observation: Observation | None = None,
+             step: int | None = None) -> tuple[ActionResult, Observation]: ...
+
+    def execute(self, action: A.Action, observation: Observation | None = None,
+                step: int | None = None) -> ActionResult: ...
 
     def launch(self, app: str) -> ActionResult: ...
+
+    def press_home(self) -> ActionResult: ...
+
+    def clear_app(self, package: str) -> None: ...
+
+    def stop_app(self, package: str) -> None: ...
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None: ...
+
+    def set_clipboard(self, text: str) -> None: ...
 
     def close(self) -> None: ...
 
@@ -89,9 +113,10 @@ def adb_server_running(host: str, port: int) -> bool:
 class AdbDevice:
     """A live Android device (phone, emulator or the embedded virtual device) behind an adb server."""
 
-    def __init__(self, link: Link, config: DeviceConfig | None = None,
+    def __init__(self, link: DeviceLink, config: DeviceConfig | None = None,
                  cleanup: list[Callable[[], None]] | None = None, virtual: Any = None) -> None:
         self.link = link
+        self._last_poll: Part | None = None  # the latest hierarchy poll (xml, tree): settling's last look
         self.config = config or DeviceConfig()
         self.virtual = virtual  # the VirtualDevice this object started, if any
         self._cleanup = cleanup or []
@@ -221,23 +246,50 @@ class AdbDevice:
     # --- observe ------------------------------------------------------------------------------------------------
     def observe(self) -> Observation:
         self._check_open("observe")
-        cap = capture_screen(self.link, with_app=self.config.capture_app)
-        return Observation(screenshot=cap.screenshot, tree=cap.tree, xml=cap.xml, package=cap.package,
-                           activity=cap.activity, size=cap.screenshot.size, rotation=cap.tree.rotation,
-                           timings=cap.timings, paths=cap.paths, captured_at=cap.captured_at,
-                           fallbacks=cap.fallbacks)
+        return capture_screen(self.link, with_app=self.config.capture_app)
 
     def _poll_tree(self) -> UITree:
-        return hierarchy_part(self.link).value[1]
+        part = hierarchy_part(self.link)
+        self._last_poll = part
+        tree: UITree = part.value[1]
+        return tree
 
     def settle(self) -> SettleResult:
-        """Poll the cheapest hierarchy path until the screen is stable (see `harness.settle`)."""
+        """Wait until the screen is stable (see `harness.settle`): uiautomator2's `waitForIdle` (the
+        accessibility event stream went quiet: no hierarchy dump at all) when the device has it and the config
+        says "idle", else poll the cheapest hierarchy path until two polls agree."""
+        if self.config.settle.strategy == "idle" and self.link.has("u2"):
+            t0 = time.perf_counter()
+            try:
+                self.link.rpc("settle: wait for idle", "waitForIdle", [int(self.config.settle.timeout * 1000)],
+                              timeout=self.config.settle.timeout + self.config.link.call_timeout)
+                return SettleResult(True, time.perf_counter() - t0, 0, None)
+            except U2RpcError as e:
+                log.info("device %s: waitForIdle failed (%s); polling the hierarchy", self.serial, e)
+        self._last_poll = None
         return wait_until_settled(self._poll_tree, self.config.settle)
 
     # --- act ----------------------------------------------------------------------------------------------------
-    def execute(self, action: Any, observation: Observation | None = None, step: int | None = None) -> ActionResult:
-        """Run one action. `action` may be an Action or its dict / JSON form (validated by `parse_action`).
-        Element indices refer to `observation.tree`; points are normalized to the current display."""
+    def execute(self, action: A.Action | dict[str, Any], observation: Observation | None = None,
+                step: int | None = None) -> ActionResult:
+        """Run one action and wait for the screen to settle. `action` may be an Action or its dict / JSON form
+        (validated by `parse_action`). Element indices refer to `observation.tree`; points are normalized to
+        the current display."""
+        return self._act(action, observation, step)[0]
+
+    def step(self, action: A.Action, observation: Observation | None = None,
+             step: int | None = None) -> tuple[ActionResult, Observation]:
+        """`execute`, then the settled screen as the next observation, captured once: when settling polled the
+        hierarchy, its last (stable) tree is the observation's tree and only the screenshot is taken."""
+        result, settle = self._act(action, observation, step)
+        reuse = self._last_poll if settle is not None and settle.settled and settle.tree is not None else None
+        if reuse is not None and settle is not None and reuse.value[1] is not settle.tree:
+            reuse = None
+        obs = capture_screen(self.link, with_app=self.config.capture_app, hierarchy=reuse)
+        return result, obs
+
+    def _act(self, action: A.Action | dict[str, Any], observation: Observation | None,
+             step: int | None) -> tuple[ActionResult, SettleResult | None]:
         self._check_open("execute")
         if not isinstance(action, ACTION_CLASSES):
             action = A.parse_action(action)
@@ -251,13 +303,14 @@ class AdbDevice:
         settle: SettleResult | None = None
         if isinstance(action, SETTLING):
             settle = self.settle()
-        if isinstance(action, A.OpenApp) and out.ok and settle is not None and settle.tree is not None:
-            out.package = out.package or _foreground(settle.tree)
+        if isinstance(action, A.OpenApp) and out.ok and not out.package:  # opened by label: which app came up?
+            tree = settle.tree if settle is not None else None
+            out.package = _foreground(tree) if tree is not None else foreground_app(self.link)[0] or None
         timings = {"actuation": t_act, "settle": settle.seconds if settle else 0.0}
         return ActionResult(action=action, ok=out.ok, pixels=tuple(out.pixels), path=out.path,
                             typed_text=out.typed_text, readback=out.readback, readback_matches=out.readback_matches,
                             package=out.package, timings=timings, settled=settle.settled if settle else True,
-                            settle_polls=settle.polls if settle else 0, error=out.error)
+                            settle_polls=settle.polls if settle else 0, error=out.error), settle
 
     def launch(self, app: str) -> ActionResult:
         """Open an app by package name or launcher label."""

@@ -20,10 +20,10 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import adbutils
 from adbutils.errors import AdbError
@@ -52,6 +52,32 @@ class LinkConfig:
     call_timeout: float = 20.0  # deadline of one device call (a shell command, an RPC)
     reconnect_timeout: float = 10.0  # how long recovery may wait for the transport to come back
     workers: int = 8
+
+
+@runtime_checkable
+class DeviceLink(Protocol):
+    """The seam below the device controller: what capture, actuation and settling use of a connection.
+    `Link` implements it over adb + uiautomator2; `harness.inprocess.InProcessLink` directly on the embedded
+    virtual device's model (no adb server, no sockets), for fast tests of everything above the device."""
+
+    serial: str
+
+    @property
+    def capabilities(self) -> frozenset[str]: ...
+
+    def has(self, capability: str) -> bool: ...
+
+    def shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult: ...
+
+    def exec_out(self, op: str, command: str, timeout: float | None = None) -> bytes: ...
+
+    def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any: ...
+
+    def submit(self, fn: Callable[[], T]) -> Future[T]: ...
+
+    def state(self) -> str | None: ...
+
+    def close(self) -> None: ...
 
 
 def _describe(e: BaseException) -> str:
@@ -226,7 +252,7 @@ class Link:
 
         return self.guard(op, call, t + 1.0)
 
-    def submit(self, fn: Callable[[], T]) -> Any:
+    def submit(self, fn: Callable[[], T]) -> Future[T]:
         """Run `fn` in the link's capture pool (parts of one observation run concurrently; each part's device
         calls are guarded in the call pool, so the two pools never wait on each other)."""
         return self._part_pool.submit(fn)
@@ -245,4 +271,4 @@ class Link:
         self._part_pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["Link", "LinkConfig", "DeviceLostError", "CapabilityError", "RECOVERABLE", "U2RpcError"]
+__all__ = ["DeviceLink", "Link", "LinkConfig", "DeviceLostError", "CapabilityError", "RECOVERABLE", "U2RpcError"]

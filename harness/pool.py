@@ -1,7 +1,9 @@
-"""The device pool: N embedded virtual devices behind one private adb server, or the devices given by serial.
+"""The device pool: N embedded virtual devices behind one private adb server, the devices given by serial, or
+(`in_process=True`, for tests of the run loop) N in-process virtual devices with no adb at all.
 
 `slot(i)` is the device a suite worker uses; `replace(i)` gives that worker a fresh device after an
-infrastructure failure (a new virtual device, or a reconnection to the same phone).
+infrastructure failure (a new virtual device, or a reconnection to the same phone); `reset(i)` restores an
+embedded device's clean boot state between episodes.
 """
 
 from __future__ import annotations
@@ -10,25 +12,32 @@ import logging
 import threading
 from typing import Any
 
-from harness.device import AdbDevice, DeviceConfig
-from harness.errors import ConfigError, DeviceError
+from emulator.virtual import VirtualDeviceModel
+
+from .device import AdbDevice, DeviceConfig
+from .errors import ConfigError, DeviceError
 
 log = logging.getLogger(__name__)
 
 
 class DevicePool:
     def __init__(self, count: int = 1, serials: list[str] | None = None, profile: str = "medium_phone",
-                 locale: str = "en", latency: str = "instant", config: DeviceConfig | None = None) -> None:
+                 locale: str = "en", latency: str = "instant", config: DeviceConfig | None = None,
+                 in_process: bool = False) -> None:
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
         if count < 1:
             raise ConfigError(f"--devices must be >= 1, got {count}")
+        if in_process and serials:
+            raise ConfigError("in-process devices are embedded virtual devices: give no serials")
+        self.in_process = in_process
         self.serials = list(serials or [])
         self.size = len(self.serials) or count
         self.profile, self.locale, self.latency = profile, locale, latency
         self.config = config or DeviceConfig()
         self._server: Any = None
-        self._virtual: dict[int, Any] = {}
+        self._virtual: dict[int, Any] = {}  # slot -> VirtualDevice behind the adb server
+        self._models: dict[int, VirtualDeviceModel] = {}  # slot -> the embedded device's model (either kind)
         self._devices: dict[int, AdbDevice] = {}
         self._baselines: dict[int, Any] = {}  # clean state of each embedded device, restored between episodes
         self._lock = threading.Lock()
@@ -38,7 +47,7 @@ class DevicePool:
         return not self.serials
 
     def start(self) -> "DevicePool":
-        if self.embedded:
+        if self.embedded and not self.in_process:
             from emulator.virtual.adbserver import PrivateAdbServer
 
             self._server = PrivateAdbServer().start()
@@ -49,8 +58,17 @@ class DevicePool:
     def _open(self, i: int) -> AdbDevice:
         if not self.embedded:
             return AdbDevice.connect(self.serials[i], config=self.config)
+        if self.in_process:
+            from .inprocess import InProcessDevice
+
+            dev = InProcessDevice(self.profile, self.locale, self.latency, serial=f"INPROC{i + 1:04d}",
+                                  config=self.config)
+            self._models[i] = dev.model
+            self._baselines[i] = dev.model.snapshot()
+            return dev
         from emulator.virtual import VirtualDevice
-        from harness.link import Link
+
+        from .link import Link
 
         vd = VirtualDevice(profile=self.profile, locale=self.locale, latency=self.latency,
                            serial=f"VIRTUAL{i + 1:04d}").start()
@@ -61,6 +79,7 @@ class DevicePool:
             vd.stop()
             raise
         self._virtual[i] = vd
+        self._models[i] = vd.model
         self._baselines[i] = vd.model.snapshot()
         return AdbDevice(link, self.config, cleanup=[link.close, lambda: self._server.disconnect(vd.address)],
                          virtual=vd)
@@ -68,24 +87,28 @@ class DevicePool:
     def slot(self, i: int) -> AdbDevice:
         return self._devices[i]
 
+    def model(self, i: int) -> VirtualDeviceModel | None:
+        """Slot i's embedded virtual device model (fault knobs, event log); None for a real device."""
+        return self._models.get(i)
+
     def profile_of(self, i: int) -> str:
-        vd = self._virtual.get(i)
-        return vd.model.profile.name if vd is not None else self._devices[i].info.model
+        m = self._models.get(i)
+        return m.profile.name if m is not None else self._devices[i].info.model
 
     def reset(self, i: int) -> None:
         """Restore slot i's embedded device to the clean state it booted with (settings, app data, files,
         rotation), as an AVD snapshot load would; a no-op for real devices (tasks reset what they use)."""
-        vd = self._virtual.get(i)
-        if vd is not None:
-            vd.model.restore(self._baselines[i])
+        m = self._models.get(i)
+        if m is not None:
+            m.restore(self._baselines[i])
 
     def ensure_locale(self, i: int, lang: str) -> None:
         """Make slot i's system language `lang` (en | zh) before an episode in that language. An embedded device
         switches (as picking a zh AVD would); a real device must already be set up in that language."""
-        vd = self._virtual.get(i)
-        if vd is not None:
-            if vd.model.locale != lang:
-                vd.model.set_locale(lang)
+        m = self._models.get(i)
+        if m is not None:
+            if m.locale != lang:
+                m.set_locale(lang)
             return
         locale = self._devices[i].info.locale or ""
         if not locale.lower().startswith(lang):
@@ -101,6 +124,7 @@ class DevicePool:
                     old.close()
                 except Exception as e:  # noqa: BLE001 - the old device is being thrown away
                     log.debug("closing %s: %s", old.serial, e)
+            self._models.pop(i, None)
             vd = self._virtual.pop(i, None)
             if vd is not None:
                 vd.stop()

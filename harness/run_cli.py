@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -111,8 +112,11 @@ def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_
 
 @tasks_app.command("list")
 def tasks_list(suite: str = typer.Argument("virtual", help="Suite name or folder."),
-               as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
-    """List the tasks of a suite."""
+               as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+               ids: Optional[bool] = typer.Option(None, "--ids/--table",
+                                                  help="One task id per line (default when piped) or a table.")
+               ) -> None:
+    """List the tasks of a suite (`droidharness tasks list | droidharness tasks check --task -` checks them)."""
     from tasks.schema import CATEGORY_NAMES
     from tasks.suite import load_suite
 
@@ -126,6 +130,9 @@ def tasks_list(suite: str = typer.Argument("virtual", help="Suite name or folder
                            "instruction": t.instruction, "milestones": len(t.milestones.leaves())}
                           for t in tasks], ensure_ascii=False, indent=1))
         return
+    if ids or (ids is None and not sys.stdout.isatty()):
+        print("\n".join(t.id for t in tasks))
+        return
     table = Table("id", "category", "apps", "milestones", "instruction (en)", title=f"suite {suite}")
     for t in tasks:
         table.add_row(t.id, f"{t.category} {CATEGORY_NAMES[t.category]}", str(len(t.apps)),
@@ -137,14 +144,21 @@ def tasks_list(suite: str = typer.Argument("virtual", help="Suite name or folder
 def tasks_check(suite: str = typer.Argument("virtual", help="Suite name or folder."),
                 lang: str = typer.Option("all", help="en, zh or all."),
                 profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
-                device: Optional[str] = typer.Option(None, "--device", "-s", help="Check on this real device.")) -> None:
-    """Prove every task sound: no final milestone holds at the start, and the reference solution reaches 100%."""
-    from emulator.pool import DevicePool
+                device: Optional[str] = typer.Option(None, "--device", "-s", help="Check on this real device."),
+                task: list[str] = typer.Option([], "--task", "-t",
+                                               help="Check only this task id (repeatable); '-' reads ids from stdin, "
+                                                    "one per line.")) -> None:
+    """Prove every task sound: no final milestone holds and the end state does not hold at the start, and the
+    reference solution reaches 100% with the end state holding. Exit code 1 when a task is unsound."""
+    from harness.pool import DevicePool
+    from harness.suite_runner import select_tasks
     from harness.task_check import check_task
     from tasks.suite import load_suite
 
     try:
         tasks = load_suite(suite)
+        wanted = [w for t in task for w in (sys.stdin.read().split() if t == "-" else [t])]
+        tasks = select_tasks(tasks, tuple(dict.fromkeys(wanted)))
     except HarnessError as e:
         _fail(e)
         return

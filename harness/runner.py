@@ -21,7 +21,8 @@ from harness.actions import Action, Answer, Complete, Impossible, parse_action
 from harness.end_state import evaluate_end_state
 from harness.errors import ActionValidationError, HarnessError, InfrastructureError
 from harness.milestones import MilestoneTracker, answer_matches
-from harness.observation import ActionResult
+from harness.device import Device
+from harness.observation import ActionResult, Observation
 from harness.scoring import AGENT_ERROR, FAILED, SUCCESS
 from tasks.schema import StartState, Task
 
@@ -69,7 +70,7 @@ def episode_seed(base_seed: int, task_id: str, lang: str) -> int:
     return (base_seed * 1_000_003 + zlib.crc32(f"{task_id}@{lang}".encode())) % (2**31)
 
 
-def prepare_start(device: Any, start: StartState) -> None:
+def prepare_start(device: Device, start: StartState) -> None:
     """Put the device in the task's start state: home, apps reset/stopped, clipboard, app opened."""
     device.press_home()
     for name, value in start.settings.items():
@@ -127,26 +128,30 @@ def _revalidate(action: Action) -> Action:
         raise ActionValidationError(f"invalid action {type(action).__name__}: {e}") from None
 
 
-def _apply(device: Any, agent_step: AgentStep, obs: Any, step: int) -> tuple[AgentStep, ActionResult | None]:
-    """Execute the agent's action. An action that cannot apply to this observation (fails validation, an
-    element index not on the screen, ...) is the agent's invalid step: recorded with why, the episode goes on
-    and the agent sees the reason in its history. Device failures propagate (infrastructure)."""
+def _apply(device: Device, agent_step: AgentStep, obs: Observation,
+           step: int) -> tuple[AgentStep, ActionResult | None, Observation]:
+    """Execute the agent's action; returns the step as recorded, the action's result and the next observation
+    (the settled screen, captured once by `Device.step`). An action that cannot apply to this observation
+    (fails validation, an element index not on the screen, ...) is the agent's invalid step: recorded with why,
+    the episode goes on and the agent sees the reason in its history; nothing was done, so the observation
+    stands. Device failures propagate (infrastructure)."""
     if agent_step.action is None or agent_step.invalid:
-        return agent_step, None
+        return agent_step, None, obs
     try:
         action = _revalidate(agent_step.action)
     except ActionValidationError as e:
         why = f"step {step}: {e}"
-        return replace(agent_step, action=None, invalid=True, error=why), ActionResult(action=None, ok=False,
-                                                                                         error=why)
+        return (replace(agent_step, action=None, invalid=True, error=why),
+                ActionResult(action=None, ok=False, error=why), obs)
     try:
-        return agent_step, device.execute(action, obs)
+        result, new_obs = device.step(action, obs, step)
+        return agent_step, result, new_obs
     except ActionValidationError as e:
-        why = f"step {step}: {e}" if not str(e).startswith(f"step {step}") else str(e)
-        return replace(agent_step, invalid=True, error=why), ActionResult(action=action, ok=False, error=why)
+        why = str(e) if str(e).startswith(f"step {step}") else f"step {step}: {e}"
+        return replace(agent_step, invalid=True, error=why), ActionResult(action=action, ok=False, error=why), obs
 
 
-def run_episode(task: Task, agent: Agent, device: Any, lang: str = "en", limits: Limits = Limits(),
+def run_episode(task: Task, agent: Agent, device: Device, lang: str = "en", limits: Limits = Limits(),
                 seed: int = 0, writer: Any = None, attempt: int = 1) -> EpisodeResult:
     """Run one task on one device with one agent (a fresh instance: see `harness.suite_runner`).
 
@@ -187,17 +192,16 @@ def run_episode(task: Task, agent: Agent, device: Any, lang: str = "en", limits:
             break
         t_agent = time.perf_counter() - t0
         _add_usage(result, agent_step)
-        agent_step, action_result = _apply(device, agent_step, obs, step)
+        t1 = time.perf_counter()
+        agent_step, action_result, new_obs = _apply(device, agent_step, obs, step)
         t_act = action_result.timings.get("actuation", 0.0) if action_result else 0.0
         t_settle = action_result.timings.get("settle", 0.0) if action_result else 0.0
+        t_capture = max(0.0, time.perf_counter() - t1 - t_act - t_settle) if new_obs is not obs else 0.0
         if agent_step.action is None or agent_step.invalid:
             result.invalid_steps += 1
             invalid_run += 1
         else:
             invalid_run = 0
-        t1 = time.perf_counter()
-        new_obs = device.observe()
-        t_capture = time.perf_counter() - t1
         newly = tracker.update(new_obs, step)
         timings = {"agent": t_agent, "actuation": t_act, "settle": t_settle, "capture": t_capture,
                    "total": time.perf_counter() - t0}
@@ -234,7 +238,8 @@ def run_episode(task: Task, agent: Agent, device: Any, lang: str = "en", limits:
     return result
 
 
-def _judge(result: EpisodeResult, task: Task, tracker: MilestoneTracker, lang: str, last: Any, device: Any) -> None:
+def _judge(result: EpisodeResult, task: Task, tracker: MilestoneTracker, lang: str, last: Observation,
+           device: Device) -> None:
     """SR: every milestone hit (latching), the end state still holding on the last screen / in the app's data,
     the expected answer given, and no agent error. Sets `success`, `status` and `end_state`."""
     if result.status == AGENT_ERROR:

@@ -1,4 +1,9 @@
-"""Settle detection: after an action, poll the cheapest hierarchy path until the screen stops changing.
+"""Settle detection: after an action, wait until the screen stops changing.
+
+Two strategies (`SettleConfig.strategy`): "idle" (default) asks uiautomator2's `waitForIdle` (UiAutomation
+waits until the accessibility event stream is quiet: no hierarchy dump is spent on settling, so one step costs
+one dump, the next observation's); "poll", and "idle" on a device without uiautomator2, polls the cheapest
+hierarchy path as below, and the last (stable) poll becomes the next observation's tree.
 
 Rule: the screen has settled when two consecutive polls give the same `UITree.signature()` (the status bar is
 ignored: its clock changes on its own), or give up at `timeout` seconds (`settled=False`). There is no fixed
@@ -20,6 +25,7 @@ from .hierarchy import UITree
 
 @dataclass(frozen=True)
 class SettleConfig:
+    strategy: str = "idle"  # "idle": uiautomator2's waitForIdle where available, else "poll"; "poll": always poll
     timeout: float = 3.0  # give up after this many seconds
     stable_polls: int = 2  # this many consecutive equal signatures = settled
     min_interval: float = 0.0  # minimum seconds between the starts of two polls (0 = back to back)

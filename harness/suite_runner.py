@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from agents.registry import create_agent
-from emulator.pool import DevicePool
+from harness.pool import DevicePool
 from harness.errors import ConfigError, HarnessError
 from harness.record import RunWriter
 from harness.report import outcome, run_scoreboard
@@ -83,13 +83,17 @@ def outcome_of(r: EpisodeResult) -> EpisodeOutcome:
                           error=r.error, attempts=r.attempts)
 
 
-def select_episodes(tasks: list[Task], langs: tuple[str, ...], task_ids: tuple[str, ...]) -> list[tuple[Task, str]]:
+def select_tasks(tasks: list[Task], task_ids: tuple[str, ...]) -> list[Task]:
+    """The tasks named by `task_ids` (all when empty), in suite order; an unknown id is a `ConfigError`."""
     known = {t.id for t in tasks}
     missing = [i for i in task_ids if i not in known]
     if missing:
         raise ConfigError(f"unknown task id(s) {missing}; see `droidharness tasks list`")
-    chosen = [t for t in tasks if not task_ids or t.id in task_ids]
-    return [(t, lang) for t in chosen for lang in langs if lang in t.languages]
+    return [t for t in tasks if not task_ids or t.id in task_ids]
+
+
+def select_episodes(tasks: list[Task], langs: tuple[str, ...], task_ids: tuple[str, ...]) -> list[tuple[Task, str]]:
+    return [(t, lang) for t in select_tasks(tasks, task_ids) for lang in langs if lang in t.languages]
 
 
 class _Live:

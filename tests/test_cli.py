@@ -19,6 +19,19 @@ def test_tasks_list_json_names_every_task():
                                                                     "3-2"}
 
 
+def test_tasks_list_pipes_ids_into_tasks_check():
+    listed = runner.invoke(app, ["tasks", "list"])  # not a terminal: one id per line, as for a pipe
+    ids = listed.stdout.split()
+    assert listed.exit_code == 0 and "settings-dark-theme" in ids and len(ids) >= 30
+    r = runner.invoke(app, ["tasks", "check", "--task", "-", "--lang", "en"], input="settings-dark-theme\n",
+                      env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    assert "settings-dark-theme" in r.output and "every task is sound" in r.output
+    assert "notes-search-password" not in r.output, "only the ids read from stdin are checked"
+    bad = runner.invoke(app, ["tasks", "check", "--task", "-"], input="no-such-task\n")
+    assert bad.exit_code == 2 and "no-such-task" in bad.output and "Traceback" not in bad.output
+
+
 def test_bad_options_are_clear_errors_not_tracebacks(tmp_path):
     r = runner.invoke(app, ["run", "--latency", "warp", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "warp" in r.output and "Traceback" not in r.output

@@ -181,9 +181,14 @@ def test_settle_gives_up_at_the_timeout_and_counts_malformed_polls_as_changes():
 
 
 def test_execute_reports_settling(adb_server, vdevice):
-    with open_device(adb_server, vdevice) as dev:
+    with open_device(adb_server, vdevice, settle_strategy="poll") as dev:
         res = dev.execute(A.OpenApp(package="com.droidharness.notes"))
         assert res.settled and res.settle_polls >= 2 and set(res.timings) == {"actuation", "settle"}
+    with open_device(adb_server, vdevice) as dev:  # "idle": uiautomator2's waitForIdle, no hierarchy poll
+        mark = vdevice.model.events.mark()
+        res = dev.execute(A.OpenApp(package="com.droidharness.settings"))
+        waits = [e for e in vdevice.model.events.since(mark, "u2_rpc") if e.data.get("method") == "waitForIdle"]
+        assert res.settled and res.settle_polls == 0 and len(waits) == 1
 
 
 # --- CLI --------------------------------------------------------------------------------------------------------

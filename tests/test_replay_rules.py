@@ -17,23 +17,16 @@ from harness.replay import (HASH_MATCH, compare_screen, element_overlap, ground_
                             recorded_target, swipe_matches, tap_matches)
 from tasks.datasets.base import DatasetEpisode, DatasetStep, UIBox
 
-AITZ_DIR = Path("/work/shared/data/aitz")
+AITZ_DIR = Path(__file__).parent / "fixtures" / "aitz"  # the real sample, copied into the repo
 AITZ_ID = "523638528775825151"
 
 
 # --- episode builders ------------------------------------------------------------------------------------------
 def load_aitz() -> DatasetEpisode:
     """The real AITZ sample through the dataset loader (4 steps: HOME, swipe up, tap Clock, COMPLETE)."""
-    if not AITZ_DIR.is_dir():
-        pytest.skip(f"AITZ sample not found at {AITZ_DIR}")
-    try:
-        from tasks.datasets import open_dataset
-    except ImportError:
-        from tasks.datasets.aitz import iter_episodes
+    from tasks.datasets import open_dataset
 
-        eps = list(iter_episodes(AITZ_DIR))
-    else:
-        eps = list(open_dataset("aitz", AITZ_DIR))
+    eps = list(open_dataset("aitz", AITZ_DIR))
     return next(e for e in eps if str(e.episode_id) == AITZ_ID)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from agents.base import AgentStep
 from agents.registry import create_agent
-from emulator.pool import DevicePool
+from harness.pool import DevicePool
 from harness.device import DeviceConfig
 from harness.link import LinkConfig
 from harness.record import load_run

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from agents.registry import create_agent
-from emulator.pool import DevicePool
+from harness.pool import DevicePool
 from harness.record import load_run
 from harness.suite_runner import SuiteOptions, run_suite
 from tasks.suite import load_suite

@@ -1,5 +1,6 @@
 """Scores that cannot be inflated: the failure taxonomy through the run loop, one scoring function on every
-surface, success as the end state. Episodes run on an embedded virtual device through the real adb server."""
+surface, success as the end state. Episodes run on in-process embedded virtual devices at the `Device` seam
+(the device layer is tested through the real adb server elsewhere); the CLI test starts its own adb devices."""
 
 from __future__ import annotations
 
@@ -17,11 +18,9 @@ from typer.testing import CliRunner
 
 from agents.base import AgentStep, EpisodeContext, HistoryItem, invalid_step
 from agents.registry import _registered, create_agent, register_agent
-from emulator.pool import DevicePool
+from harness.pool import DevicePool
 from harness.actions import Click, Complete, TypeText
-from harness.device import DeviceConfig
 from harness.errors import EndpointError
-from harness.link import LinkConfig
 from harness.record import load_run
 from harness.report import run_scoreboard
 from harness.runner import Limits
@@ -33,8 +32,8 @@ DARK = "settings-dark-theme"  # reference: OPEN_APP, SCROLL, CLICK Display (mile
 
 @pytest.fixture(scope="module")
 def pool() -> Iterator[DevicePool]:
-    config = DeviceConfig(link=LinkConfig(call_timeout=3.0, reconnect_timeout=2.0))  # a dead device fails fast
-    with DevicePool(1, config=config) as p:
+    # the run loop at the `Device` seam: in-process virtual devices (the device layer has its own adb tests)
+    with DevicePool(1, in_process=True) as p:
         yield p
 
 
@@ -190,7 +189,7 @@ def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_
         def act(self, obs: Any, history: list[HistoryItem]) -> AgentStep:
             if self.task == DARK and len(history) == 1:
                 kills["n"] += 1
-                pool.slot(0).virtual.faults.go_offline(True)  # the device dies under this attempt
+                pool.model(0).faults.go_offline(True)  # the device dies under this attempt
             return super().act(obs, history)
 
     out = io.StringIO()
