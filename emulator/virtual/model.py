@@ -13,13 +13,14 @@ import copy
 import math
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from .events import EventLog
 from .fs import FileSystem
 from .latency import Latency
-from .procs import SYSTEM_SERVER_PID, DeviceProcs, LogBuffer, app_uid
+from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_uid
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -259,6 +260,31 @@ class VirtualDeviceModel:
             tid = pid + 23 + sum(map(ord, tag)) % 150  # a stable binder/handler thread per tag
         self.logbuf.write(level, tag, msg, pid=pid, tid=tid, buffer=buffer)
 
+    def draw_frames(self, kind: str, duration_ms: float = 0.0) -> None:
+        """Account the frames the foreground app renders for an interaction (what `dumpsys gfxinfo` reports):
+        a launch draws ~30 frames with a slow first one, a tap's ripple ~12, a swipe one per vsync while the
+        finger moves plus the fling, a key or typed text a few. Durations are deterministic per process."""
+        with self.lock:
+            if not self.tasks:
+                return
+            pkg = self.tasks[-1].package
+            if pkg not in self.packages:
+                return
+            stats = self.procs.frames.setdefault(pkg, FrameStats())
+            n = {"launch": 30, "tap": 12, "key": 4, "text": 3}.get(kind, 0)
+            if kind == "swipe":
+                n = max(2, int(duration_ms / 16.67)) + 24
+            durations = []
+            for k in range(n):
+                h = zlib.crc32(f"{pkg}:{stats.total + k}".encode())
+                d = 4.0 + (h % 600) / 100.0  # 4..10 ms: the usual frame
+                if h % 41 == 0:
+                    d = 17.0 + (h % 900) / 100.0  # now and then one misses the vsync
+                durations.append(d)
+            if kind == "launch" and durations:
+                durations[0], durations[1] = 46.0 + (stats.total % 7), 21.0  # first draw inflates the views
+            stats.add(durations)
+
     def _proc_user(self, package: str) -> str:
         """How ActivityManager names a process's uid: `u0a123` for apps, `1000` for system packages."""
         pkg = self.packages.get(package)
@@ -329,6 +355,7 @@ class VirtualDeviceModel:
                 self.log("I", "ActivityThread", "Init compatibility callbacks", pid=pid, buffer="main")
             if pushed or started:
                 self.log("I", "ActivityTaskManager", f"Displayed {comp} for user 0: +{312 if started else 148}ms")
+                self.draw_frames("launch")
             self.app_ui.setdefault(package, {})
             self.ui.on_foreground_changed()
             self.events.log("activity", action="start", package=package, activity=full)
@@ -408,11 +435,13 @@ class VirtualDeviceModel:
         with self.lock:
             self.events.log("tap", x=x, y=y, source=source)
             self.ui.tap(x, y)
+            self.draw_frames("tap")
 
     def long_press(self, x: float, y: float, duration_ms: int = 600, source: str = "input") -> None:
         with self.lock:
             self.events.log("long_press", x=x, y=y, duration_ms=duration_ms, source=source)
             self.ui.long_press(x, y, duration_ms)
+            self.draw_frames("tap")
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300,
               source: str = "input") -> None:
@@ -428,11 +457,13 @@ class VirtualDeviceModel:
                     self.ui.tap(x1, y1)
                 return
             self.ui.swipe(x1, y1, x2, y2, duration_ms)
+            self.draw_frames("swipe", duration_ms)
 
     def key(self, code: int, source: str = "input") -> None:
         """A key event by Android keycode (see `keycodes.KEYCODES`)."""
         with self.lock:
             self.events.log("key", code=code, source=source)
+            self.draw_frames("key")
             if code == 3:  # HOME
                 intercept = getattr(self.ui, "intercept_home", None)  # an app may model HOME in-app
                 if intercept is not None and intercept():
@@ -454,7 +485,9 @@ class VirtualDeviceModel:
         """Type `text` into the focused field. Returns False when no editable field has focus."""
         with self.lock:
             self.events.log("text", text=text, source=source)
-            return self.ui.commit_text(text)
+            done = self.ui.commit_text(text)
+            self.draw_frames("text")
+            return done
 
     def focused_text(self) -> str | None:
         with self.lock:

@@ -59,6 +59,7 @@ class DeviceProcs:
     motion: dict[str, tuple[float, float]] = field(default_factory=dict)  # `input motionevent` DOWN point
     pkg_meta: dict[str, Any] = field(default_factory=dict)  # package -> cmd_pm.PackageMeta
     install_sessions: dict[int, dict[str, bytes]] = field(default_factory=dict)  # pm install-create ...
+    frames: dict[str, "FrameStats"] = field(default_factory=dict)  # package -> HWUI frame statistics
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def alloc(self) -> int:
@@ -79,6 +80,7 @@ class DeviceProcs:
     def kill_app(self, package: str) -> int | None:
         with self.lock:
             self.app_start.pop(package, None)
+            self.frames.pop(package, None)
             return self.app_pids.pop(package, None)
 
     def add_daemon(self, user: str, name: str, cmdline: str | None = None) -> int:
@@ -90,6 +92,51 @@ class DeviceProcs:
     def remove_daemon(self, pid: int) -> None:
         with self.lock:
             self.daemons.pop(pid, None)
+
+
+# --- frame statistics (dumpsys gfxinfo) ------------------------------------------------------------------
+FRAME_INTERVAL_NS = 16_666_667  # 60 Hz
+
+
+@dataclass
+class FrameStats:
+    """What HWUI's JankTracker keeps for one process: frames drawn since `since_ns`, the slow ones, and a
+    histogram of frame durations in ms; plus the last 120 frames' timelines (`framestats`)."""
+
+    since_ns: int = field(default_factory=time.monotonic_ns)
+    total: int = 0
+    janky: int = 0
+    missed_vsync: int = 0
+    slow_ui: int = 0
+    histogram: dict[int, int] = field(default_factory=dict)  # bucket (ms) -> frames
+    recent: deque = field(default_factory=lambda: deque(maxlen=120))  # (intended vsync ns, duration ns)
+
+    def add(self, durations_ms: list[float]) -> None:
+        t = time.monotonic_ns()
+        for k, d in enumerate(durations_ms):
+            self.total += 1
+            if d > FRAME_INTERVAL_NS / 1e6:
+                self.janky += 1
+                self.missed_vsync += int(d // (FRAME_INTERVAL_NS / 1e6))
+                self.slow_ui += 1
+            bucket = frame_bucket(d)
+            self.histogram[bucket] = self.histogram.get(bucket, 0) + 1
+            start = t - (len(durations_ms) - k) * FRAME_INTERVAL_NS
+            self.recent.append((start, int(d * 1e6)))
+
+
+def histogram_buckets() -> list[int]:
+    """HWUI's frame-time buckets in ms: 5..32 by 1, then by 2 to 50, by 5 to 150, by 50 to 1000, by 100 to 4950."""
+    return (list(range(5, 32)) + list(range(32, 50, 2)) + list(range(50, 150, 5)) + list(range(150, 1000, 50))
+            + list(range(1000, 5000, 100)))
+
+
+def frame_bucket(ms: float) -> int:
+    best = 5
+    for b in histogram_buckets():
+        if ms >= b:
+            best = b
+    return best
 
 
 # --- the log buffer ------------------------------------------------------------------------------------

@@ -138,3 +138,109 @@ def app_process(ctx: Ctx, argv: list[str]) -> int:
         return 1
     ctx.model.u2_cmdline = " ".join(["app_process"] + argv[1:])  # what ps -o ARGS and /proc/PID/cmdline show
     return int(serve_until_closed(ctx.model, ctx.io, port) or 0)  # it keeps model.u2_running/u2_pid for `ps`
+
+
+# --- screenrecord ----------------------------------------------------------------------------------------------
+MAX_RECORD_S = 180
+MAX_RECORD_FRAMES = 60  # I_PCM frames are large: a new one only when the screen may have changed, at most this many
+
+
+@command("screenrecord")
+def screenrecord(ctx: Ctx, argv: list[str]) -> int:
+    """Records the display into an MP4 (H.264, see `media`) until --time-limit (default 180 s) passes or the
+    host closes the stream (Ctrl-C); a frame is taken at the start and after every input event."""
+    import time
+
+    import numpy as np
+
+    from ..media import encode_mp4
+
+    args = argv[1:]
+    limit, size, verbose, path = MAX_RECORD_S, None, False, None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        val = args[i + 1] if i + 1 < len(args) else None
+        if a in ("--time-limit", "--size", "--bit-rate", "--rotate", "--display-id", "--output-format"):
+            if val is None:
+                ctx.errln(f"screenrecord: option '{a}' requires an argument")
+                return 2
+            if a == "--time-limit":
+                if not val.isdigit() or not 1 <= int(val) <= MAX_RECORD_S:
+                    ctx.errln(f"Time limit {val}s out of range [1,{MAX_RECORD_S}]")
+                    return 2
+                limit = int(val)
+            elif a == "--size":
+                w, _, h = val.partition("x")
+                if not (w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):
+                    ctx.errln(f"Invalid size '{val}', must be width x height")
+                    return 2
+                size = (int(w) // 2 * 2, int(h) // 2 * 2)
+            elif a == "--output-format" and val != "mp4":
+                ctx.errln(f"screenrecord: output format {val} is not available on the virtual device")
+                return 2
+            i += 2
+            continue
+        if a == "--verbose":
+            verbose = True
+        elif a in ("--help", "-h"):
+            ctx.outln("Usage: screenrecord [options] <filename>\n\nAndroid screenrecord v1.4.  Records the device's "
+                      "display to a .mp4 file.\n\nOptions:\n--size WIDTHxHEIGHT\n--bit-rate RATE\n--time-limit TIME"
+                      "\n    Set the maximum recording time, in seconds.  Default is 180.\n--verbose\n--help")
+            return 0
+        elif a.startswith("-"):
+            ctx.errln(f"screenrecord: unrecognized option '{a}'")
+            return 2
+        else:
+            path = a
+        i += 1
+    if path is None:
+        ctx.errln("Must specify output file (see --help).")
+        return 2
+    full = ctx.path(path)
+    denied = writable_error(full)
+    if denied:
+        ctx.errln(f"Unable to open '{path}': {denied}")
+        return 1
+    model = ctx.model
+    w, h = model.display_size
+    out_w, out_h = size or (w, h)
+    if verbose:
+        ctx.outln(f"Display is {w}x{h} @60.00fps (orientation=ROTATION_{model.rotation * 90}), layerStack=0")
+        ctx.outln(f"Configuring recorder for {out_w}x{out_h} video/avc at 20.00Mbps")
+
+    def frame() -> np.ndarray:
+        img = model.screenshot().convert("RGB")
+        if img.size != (out_w, out_h):
+            img = img.resize((out_w, out_h))
+        return np.asarray(img)
+
+    start = time.monotonic()
+    frames = [(frame(), 0.0)]
+    seen = len(model.events.all())
+    model.events.log("screenrecord", action="start", path=full)
+    reason = "Time limit reached"
+    while True:
+        now = time.monotonic() - start
+        if now >= limit:
+            break
+        if ctx.io.wait_closed(min(0.1, limit - now)):
+            reason = "Stopping (interrupted)"
+            break
+        events = len(model.events.all())
+        if events != seen and len(frames) < MAX_RECORD_FRAMES:
+            seen = events
+            frames.append((frame(), time.monotonic() - start))
+    duration = time.monotonic() - start
+    data = encode_mp4(frames + [(frames[-1][0], duration)] if duration - frames[-1][1] > 0.05 else frames,
+                      out_w, out_h)
+    try:
+        model.fs.write(full, data)
+    except (FsError, OSError) as e:
+        ctx.errln(f"Unable to open '{path}': {fs_error_text(e)}")
+        return 1
+    model.events.log("screenrecord", action="stop", path=full, frames=len(frames), bytes=len(data))
+    if verbose and not ctx.io.closed:
+        ctx.outln(reason)
+        ctx.outln("Stopping encoder and muxer")
+    return 0

@@ -9,8 +9,9 @@ import time
 import zlib
 
 from ..model import LAUNCHER_PACKAGE, ActivityRecord
+from ..procs import FrameStats, histogram_buckets
 from .cmd_proc import process_rows
-from .registry import Ctx, app_pid, app_uid, command, short_component, short_hash
+from .registry import Ctx, app_pid, app_uid, command, running_packages, short_component, short_hash
 
 DISPLAY_ID = "4619827259835644672"
 
@@ -259,24 +260,164 @@ _RUNTIME = {"CAMERA", "RECORD_AUDIO", "READ_CONTACTS", "WRITE_CONTACTS", "ACCESS
             "CALL_PHONE", "SEND_SMS", "READ_SMS", "POST_NOTIFICATIONS", "READ_MEDIA_IMAGES", "READ_CALENDAR",
             "WRITE_CALENDAR", "GET_ACCOUNTS", "READ_MEDIA_VIDEO", "READ_MEDIA_AUDIO", "BODY_SENSORS"}
 
-_SERVICES = ["SurfaceFlinger", "activity", "battery", "display", "input", "input_method", "meminfo", "package",
+_SERVICES = ["SurfaceFlinger", "activity", "battery", "display", "gfxinfo", "input", "input_method", "meminfo", "package",
              "power", "settings", "statusbar", "wifi", "window"]
+
+
+def _uptimes(model) -> str:
+    ms = int((time.time() - model.boot_time) * 1000) + 3_600_000
+    return f"Uptime: {ms} Realtime: {ms}"
+
+
+def _meminfo_app(model, pkg: str, pid: int) -> str:
+    """`dumpsys meminfo PKG` as ActivityThread prints it (values in KB, stable per process)."""
+    h = zlib.crc32(f"{pkg}:{pid}".encode())
+    screens = len(model.app_ui.get(pkg, {}).get("scroll", {})) + sum(len(t.stack) for t in model.tasks
+                                                                        if t.package == pkg)
+    native = 9_800 + h % 3_000 + 420 * screens
+    dalvik = 2_400 + (h >> 8) % 1_500 + 310 * screens
+    rows = [("Native Heap", native, native - 60, 0, 0, native + 1_900, native + 3_400, native + 800, 2_600),
+            ("Dalvik Heap", dalvik, dalvik - 90, 0, 0, dalvik + 4_300, dalvik + 4_800, dalvik + 1_100, 3_700),
+            ("Dalvik Other", 1_130, 908, 0, 0, 1_900, None, None, None),
+            ("Stack", 620, 620, 0, 0, 628, None, None, None),
+            ("Ashmem", 2, 0, 0, 0, 8, None, None, None),
+            ("Other dev", 16, 0, 16, 0, 284, None, None, None),
+            (".so mmap", 3_213, 252, 792, 0, 30_424, None, None, None),
+            (".jar mmap", 1_513, 0, 120, 0, 29_576, None, None, None),
+            (".apk mmap", 420, 0, 32, 0, 6_828, None, None, None),
+            (".ttf mmap", 28, 0, 0, 0, 228, None, None, None),
+            (".dex mmap", 4_452, 8, 4_440, 0, 5_272, None, None, None),
+            (".oat mmap", 103, 0, 0, 0, 2_876, None, None, None),
+            (".art mmap", 5_232, 4_552, 20, 0, 19_260, None, None, None),
+            ("Other mmap", 208, 8, 108, 0, 1_380, None, None, None),
+            ("Unknown", 362, 356, 0, 0, 648, None, None, None)]
+    total = [sum(r[i] for r in rows) for i in range(1, 6)]
+    heap = [rows[0][6] + rows[1][6], rows[0][7] + rows[1][7], rows[0][8] + rows[1][8]]
+
+    def cell(v) -> str:
+        return f"{v:>9}" if v is not None else " " * 9
+
+    lines = ["Applications Memory Usage (in Kilobytes):", _uptimes(model), "", f"** MEMINFO in pid {pid} [{pkg}] **",
+             "                   Pss  Private  Private  SwapPss      Rss     Heap     Heap     Heap",
+             "                 Total    Dirty    Clean    Dirty    Total     Size    Alloc     Free",
+             "                ------   ------   ------   ------   ------   ------   ------   ------"]
+    for name, *vals in rows:
+        lines.append(f"{name:>13}" + "".join(cell(v) for v in vals))
+    lines.append(f"{'TOTAL':>13}" + "".join(cell(v) for v in total + heap))
+    java, code = rows[1][2] + rows[12][2], rows[6][2] + rows[6][3] + rows[7][3] + rows[8][3] + rows[10][3]
+    private_other = rows[2][2] + rows[4][2] + rows[5][3] + rows[13][2]
+    system = total[0] - (java + rows[0][2] + code + 620 + private_other)
+    lines += ["", " App Summary", "                       Pss(KB)                        Rss(KB)",
+              "                        ------                         ------",
+              f"           Java Heap:{java:>9}{rows[1][5] + rows[12][5]:>31}",
+              f"         Native Heap:{rows[0][2]:>9}{rows[0][5]:>31}",
+              f"                Code:{code:>9}{rows[6][5] + rows[7][5] + rows[8][5] + rows[10][5]:>31}",
+              f"               Stack:{620:>9}{628:>31}",
+              f"            Graphics:{0:>9}{0:>31}",
+              f"       Private Other:{private_other:>9}",
+              f"              System:{system:>9}",
+              f"             Unknown:{'':>9}{rows[14][5] + rows[2][5] + rows[13][5]:>31}",
+              "",
+              f"           TOTAL PSS:{total[0]:>9}            TOTAL RSS:{total[4]:>9}      TOTAL SWAP PSS:{0:>9}",
+              "", " Objects",
+              f"               Views:{22 + 9 * screens:>9}         ViewRootImpl:{1:>9}",
+              f"         AppContexts:{5:>9}           Activities:{max(1, screens):>9}",
+              f"              Assets:{14:>9}        AssetManagers:{0:>9}",
+              f"       Local Binders:{14:>9}        Proxy Binders:{35:>9}",
+              f"       Parcel memory:{4:>9}         Parcel count:{16:>9}",
+              f"    Death Recipients:{0:>9}             WebViews:{0:>9}",
+              "", " SQL", f"         MEMORY_USED:{0:>9}",
+              f"  PAGECACHE_OVERFLOW:{0:>9}          MALLOC_SIZE:{0:>9}", "", ""]
+    return "\n".join(lines)
 
 
 def _meminfo(ctx: Ctx, args: list[str]) -> str:
     model = ctx.model
-    target = args[0] if args else None
-    if target and target in model.packages:
-        pid = app_pid(model, target)
-        return (f"Applications Memory Usage (in Kilobytes):\nUptime: {int((time.time() - model.boot_time) * 1000)} "
-                f"Realtime: {int((time.time() - model.boot_time) * 1000)}\n\n** MEMINFO in pid {pid} [{target}] **\n"
-                "                   Pss  Private  Private  SwapPss      Rss     Heap     Heap     Heap\n"
-                "                 Total    Dirty    Clean    Dirty    Total     Size    Alloc     Free\n"
-                "        TOTAL    61234    41020    10240        0   152340    24576    16384     8192\n")
+    names = [a for a in args if not a.startswith("-")]
+    target = names[0] if names else None
+    if target:
+        running = set(running_packages(model))
+        by_pid = {str(pid): name for _, pid, _, name in process_rows(ctx)}
+        pkg = by_pid.get(target, target)
+        if pkg not in running:
+            return f"No process found for: {target}\n"
+        return _meminfo_app(model, pkg, app_pid(model, pkg))
     rows = process_rows(ctx)
-    return ("Applications Memory Usage (in Kilobytes):\n\nTotal PSS by process:\n" +
+    return ("Applications Memory Usage (in Kilobytes):\n" + _uptimes(model) + "\n\nTotal PSS by process:\n" +
             "".join(f"    {40_000 + pid % 9000:,}K: {name} (pid {pid})\n" for _, pid, _, name in rows[::-1][:20]) +
             "\nTotal RAM: 3,995,112K (status normal)\n")
+
+
+_FRAMESTATS_COLUMNS = ("Flags,FrameTimelineVsyncId,IntendedVsync,Vsync,InputEventId,HandleInputStart,AnimationStart,"
+                       "PerformTraversalsStart,DrawStart,FrameDeadline,FrameInterval,FrameStartTime,SyncQueued,"
+                       "SyncStart,IssueDrawCommandsStart,SwapBuffers,FrameCompleted,DequeueBufferDuration,"
+                       "QueueBufferDuration,GpuCompleted,SwapBuffersCompleted,DisplayPresentTime,"
+                       "CommandSubmissionCompleted,")
+
+
+def _percentile(hist: dict[int, int], total: int, p: int) -> int:
+    if not total:
+        return 0
+    want = total * p / 100.0
+    seen = 0
+    for bucket in sorted(hist):
+        seen += hist[bucket]
+        if seen >= want:
+            return bucket
+    return max(hist)
+
+
+def _gfxinfo(ctx: Ctx, args: list[str]) -> str:
+    """`dumpsys gfxinfo PKG [framestats|reset]`: HWUI's frame statistics for the app's process."""
+    model = ctx.model
+    names = [a for a in args if not a.startswith("-") and a not in ("framestats", "reset")]
+    if not names:
+        return "Applications Graphics Acceleration Info:\n" + _uptimes(model) + "\n\n"
+    pkg = names[0]
+    if pkg not in set(running_packages(model)):
+        return f"No process found for: {pkg}\n"
+    pid = app_pid(model, pkg)
+    p = model.procs
+    with p.lock:
+        if "reset" in args:
+            p.frames[pkg] = FrameStats()
+        st = p.frames.setdefault(pkg, FrameStats())
+        hist = dict(st.histogram)
+        total, janky, recent = st.total, st.janky, list(st.recent)
+    pct = (100.0 * janky / total) if total else 0.0
+    act = next((t.top.activity for t in reversed(model.tasks) if t.package == pkg), pkg)
+    root = f"{pkg}/{act}/android.view.ViewRootImpl@{short_hash('vri', pkg, pid)}"
+    lines = ["Applications Graphics Acceleration Info:", _uptimes(model), "",
+             f"** Graphics info for pid {pid} [{pkg}] **", "", f"Stats since: {st.since_ns}ns",
+             f"Total frames rendered: {total}", f"Janky frames: {janky} ({pct:.2f}%)",
+             f"Janky frames (legacy): {janky} ({pct:.2f}%)"]
+    for q in (50, 90, 95, 99):
+        lines.append(f"{q}th percentile: {_percentile(hist, total, q)}ms")
+    lines += [f"Number Missed Vsync: {st.missed_vsync}", "Number High input latency: 0",
+              f"Number Slow UI thread: {st.slow_ui}", "Number Slow bitmap uploads: 0",
+              "Number Slow issue draw commands: 0", f"Number Frame deadline missed: {janky}",
+              f"Number Frame deadline missed (legacy): {janky}",
+              "HISTOGRAM: " + " ".join(f"{b}ms={hist.get(b, 0)}" for b in histogram_buckets())]
+    for q in (50, 90, 95, 99):
+        lines.append(f"{q}th gpu percentile: {max(1, _percentile(hist, total, q) // 2) if total else 0}ms")
+    lines += ["GPU HISTOGRAM: " + " ".join(f"{b}ms={sum(v for k, v in hist.items() if max(1, k // 2) == b)}"
+                                        for b in range(1, 26)),
+              "Pipeline=Skia (OpenGL)", "", "Profile data in ms:", "", f"\t{root} (visibility=0)"]
+    if "framestats" in args:
+        lines.append("---PROFILEDATA---")
+        lines.append(_FRAMESTATS_COLUMNS)
+        for start, dur in recent:
+            vsync = start
+            values = [0, 0, vsync, vsync, 0, vsync + 200_000, vsync + 400_000, vsync + 600_000,
+                      vsync + 900_000, vsync + 16_666_667, 16_666_667, vsync, vsync + dur // 2, vsync + dur // 2 + 50_000,
+                      vsync + dur // 2 + 100_000, vsync + dur - 300_000, vsync + dur, 20_000, 40_000,
+                      vsync + dur + 500_000, vsync + dur, vsync + dur + 8_000_000, vsync + dur - 200_000]
+            lines.append(",".join(str(v) for v in values) + ",")
+        lines.append("---PROFILEDATA---")
+    lines += ["View hierarchy:", "", f"  {root}", f"  {40 + 3 * total % 60} views, 30.27 kB of render nodes", "",
+              "", "Total ViewRootImpl: 1", f"Total attached Views: {40 + 3 * total % 60}",
+              "Total RenderNode: 30.27 kB (used) / 33.85 kB (capacity)", "", ""]
+    return "\n".join(lines)
 
 
 @command("dumpsys")
@@ -320,6 +461,8 @@ def dumpsys(ctx: Ctx, argv: list[str]) -> int:
                       f"  size={w}x{h} orientation={ctx.model.rotation}")
     elif service == "meminfo":
         ctx.out(_meminfo(ctx, rest))
+    elif service == "gfxinfo":
+        ctx.out(_gfxinfo(ctx, rest))
     elif service in _SERVICES:
         pass
     else:

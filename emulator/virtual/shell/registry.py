@@ -84,7 +84,11 @@ class Ctx:
         return normalize(p)
 
     def read_file(self, p: str) -> bytes:
-        return self.model.fs.read(self.path(p))
+        from .procfs import read as read_proc
+
+        path = self.path(p)
+        data = read_proc(self, path)  # /proc files are generated from the device state
+        return data if data is not None else self.model.fs.read(path)
 
 
 # --- permissions of the `shell` user (uid 2000) ------------------------------------------------------

@@ -331,7 +331,8 @@ class ShellState(Expander):
                     fds.set(r.fd, Source())
                     continue
                 try:
-                    fds.set(r.fd, BytesSource(self.model.fs.read(self._abs(target))))
+                    ctx = Ctx(self.model, CmdIO(fds, self.root), self, {})
+                    fds.set(r.fd, BytesSource(ctx.read_file(self._abs(target))))
                 except (FsError, OSError) as e:
                     fds.stderr.write(f"{SH}: can't open {target}: {fs_error_text(e)}\n".encode())
                     return 1
@@ -425,6 +426,6 @@ def _load_commands() -> None:
     if _loaded:
         return
     from . import (cmd_am, cmd_capture, cmd_dumpsys, cmd_fileinfo, cmd_files, cmd_filters, cmd_input,  # noqa: F401
-                   cmd_net, cmd_pm, cmd_proc, cmd_system, cmd_text)
+                   cmd_content, cmd_net, cmd_pm, cmd_proc, cmd_system, cmd_text)
 
     _loaded = True
