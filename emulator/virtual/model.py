@@ -184,7 +184,19 @@ class VirtualDeviceModel:
         self.ui = UIManager(self)
         self.ui.install_builtin_apps()
         self.go_home()
+        self._boot_log()
         self.events.clear()
+
+    def _boot_log(self) -> None:
+        """What the log holds after boot about the home screen: system ready, the launcher's start."""
+        comp = _short_component(LAUNCHER_PACKAGE, LAUNCHER_ACTIVITY)
+        pid, _ = self.procs.start_app(LAUNCHER_PACKAGE)
+        self.log("I", "ActivityManager", "System now ready")
+        self.log("I", "ActivityTaskManager", "START u0 {act=android.intent.action.MAIN "
+                 f"cat=[android.intent.category.HOME] flg=0x10000100 cmp={comp}}} from uid 0")
+        self.log("I", "ActivityManager", f"Start proc {pid}:{LAUNCHER_PACKAGE}/{self._proc_user(LAUNCHER_PACKAGE)} "
+                 f"for top-activity {{{comp}}}")
+        self.log("I", "ActivityTaskManager", f"Displayed {comp} for user 0: +1s204ms")
 
     # --- identity -------------------------------------------------------------------------------
     def _build_props(self) -> dict[str, str]:
