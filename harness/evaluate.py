@@ -184,6 +184,17 @@ class _Collector:
         for k, v in group_values.items():
             self.groups.setdefault(k, []).append(v)
 
+    def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None) -> None:
+        raise NotImplementedError
+
+    def add_missing(self, episode: Any, step: Any) -> None:
+        """A step the predictions file has no line for."""
+        self.add(episode, step, None)
+
+    def add_action(self, episode: Any, step: Any, action: Action | None, pred_raw: dict[str, Any] | None) -> None:
+        """A predicted unified action (None = invalid output) and its dataset record (None = not expressible)."""
+        self.add(episode, step, pred_raw)
+
 
 class AitwCollector(_Collector):
     def __init__(self) -> None:
@@ -239,20 +250,28 @@ class AitwCollector(_Collector):
 
 
 class OdysseyCollector(_Collector):
-    def __init__(self) -> None:
+    """GUI Odyssey: the official `src/eval_mm` rules (`harness.metrics.odyssey`); `rule` names the click rule
+    whose figures are the headline (both are reported)."""
+
+    def __init__(self, rule: str = "box_or_distance") -> None:
         super().__init__()
+        if rule not in odyssey.CLICK_RULES:
+            raise EvalError(f"odyssey metric rule must be one of {', '.join(odyssey.CLICK_RULES)}, got {rule!r}")
+        self.rule = rule
+        self.scored: list[bool] = []
         self.rows: dict[str, list[Any]] = {k: [] for k in ("gt_type", "gt_point", "gt_end", "gt_text", "gt_box",
                                                            "pred_type", "pred_point", "pred_end", "pred_text")}
 
     @staticmethod
-    def _fields(raw: dict[str, Any] | None) -> dict[str, Any]:
+    def _fields(raw: dict[str, Any] | None) -> odyssey.Parsed:
         if raw is None:
             return {"type": odyssey.INVALID, "point": None, "end": None, "text": ""}
         return odyssey.parse_info(raw.get("action", ""), raw.get("info", ""))
 
-    def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None) -> None:
+    def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None, scored: bool = True) -> None:
         self._meta(episode, {"category": episode.meta.get("category") or "unknown",
                              "split": episode.meta.get("split")})
+        self.scored.append(scored)
         nan2 = (math.nan, math.nan)
         for side, raw in (("gt", step.raw), ("pred", pred_raw)):
             f = self._fields(raw)
@@ -264,36 +283,71 @@ class OdysseyCollector(_Collector):
         ok = isinstance(box, (list, tuple)) and len(box) == 4 and all(isinstance(v, (int, float)) for v in box)
         self.rows["gt_box"].append(tuple(float(v) for v in box) if ok else (math.nan,) * 4)
 
-    def matches(self) -> np.ndarray:
+    def add_missing(self, episode: Any, step: Any) -> None:
+        self.add(episode, step, None, scored=False)
+
+    def matches(self, rule: str | None = None) -> np.ndarray:
         r = self.rows
         return odyssey.match_actions(r["pred_type"], np.array(r["pred_point"]).reshape(-1, 2),
                                      np.array(r["pred_end"]).reshape(-1, 2), r["gt_type"],
                                      np.array(r["gt_point"]).reshape(-1, 2), np.array(r["gt_end"]).reshape(-1, 2),
                                      gt_box=np.array(r["gt_box"]).reshape(-1, 4), pred_text=r["pred_text"],
-                                     gt_text=r["gt_text"])
+                                     gt_text=r["gt_text"], rule=rule or self.rule)  # type: ignore[arg-type]
 
     def score(self, split_file: str | None = None) -> dict[str, Any]:
-        m = self.matches()
-        both = odyssey.score_both(m, self.episode, self.groups.get("category"))
-        official = "per_category_mean" if split_file and "random" in Path(split_file).name.lower() else "pooled"
-        return {"metric_family": "GUI Odyssey AMS / SR", "official_aggregate": official,
-                "AMS": both[official]["AMS"], "SR": both[official]["SR"], **both}
+        cats = self.groups.get("category")
+        official: odyssey.Aggregate = ("per_category_mean" if split_file and "random" in Path(split_file).name.lower()
+                                       else "pooled")
+        r = self.rows
+        type_ok = odyssey.type_matches(r["pred_type"], r["gt_type"])
+        bad = odyssey.undecodable(r["pred_type"], np.array(r["pred_point"]).reshape(-1, 2))
+        by_rule: dict[str, Any] = {}
+        for rule in odyssey.CLICK_RULES:
+            m = self.matches(rule)
+            both = odyssey.score_both(m, self.episode, cats, self.scored)
+            acc = odyssey.accuracies(m, type_ok, r["gt_type"], bad, self.scored)
+            by_rule[rule] = {**both, **acc, "official_printout": odyssey.official_figures(
+                m, self.episode, cats, official, acc, self.scored)}
+        head = by_rule[self.rule]
+        other = next(k for k in odyssey.CLICK_RULES if k != self.rule)
+        return {"metric_family": "GUI Odyssey AMS / SR", "rule": self.rule, "official_aggregate": official,
+                "AMS": head[official]["AMS"], "SR": head[official]["SR"],
+                "episodes_left_out": head["pooled"]["episodes_left_out"], **head,
+                "other_rule": {"rule": other, "pooled": by_rule[other]["pooled"],
+                               "per_category_mean": by_rule[other]["per_category_mean"]}}
 
 
 _KEY_CODES = {"BACK": agentcpm.BACK, "HOME": agentcpm.HOME, "ENTER": agentcpm.ENTER, "RECENT": agentcpm.RECENT}
 _DIR_CODES = {d.lower(): i for i, d in enumerate(agentcpm.DIRECTIONS)}
 
 
+def _snap1000(p: Point) -> tuple[float, float]:
+    """A normalized point in the model's [0, 1000] space; integers when it came from integers (the model's POINT)."""
+    out = []
+    for v in p.as_tuple():
+        w = v * 1000
+        out.append(float(round(w)) if abs(w - round(w)) <= 1e-6 else w)
+    return out[0], out[1]
+
+
 def agentcpm_fields(action: Action | None) -> dict[str, Any]:
-    """A unified action -> the AgentCPM evaluator's row (type, point (x, y), direction, key, text)."""
-    row: dict[str, Any] = {"type": agentcpm.INVALID, "point": (math.nan, math.nan), "dir": -1, "key": -1, "text": ""}
+    """A unified action -> the AgentCPM evaluator's row (type, point (x, y), direction, key, text), as the evaluator
+    would read the same action in AgentCPM-GUI's output: a long press of 200 ms is its click and a shorter one its
+    wait (STOP); a swipe's direction is found in the model's [0, 1000] space."""
+    row: dict[str, Any] = {"type": agentcpm.INVALID, "point": (math.nan, math.nan), "dir": agentcpm.NO_DIRECTION,
+                           "key": -1, "text": ""}
     if action is None:
         return row
     if isinstance(action, (Click, LongPress)) and action.point is not None:
-        row.update(type=agentcpm.CLICK if isinstance(action, Click) else agentcpm.LONG_PRESS,
-                   point=action.point.as_tuple())
+        code = agentcpm.CLICK
+        if isinstance(action, LongPress):
+            ms = action.duration * 1000
+            code = (agentcpm.LONG_PRESS if ms > agentcpm.DEFAULT_DURATION_MS + 1e-6 else
+                    agentcpm.CLICK if ms >= agentcpm.DEFAULT_DURATION_MS - 1e-6 else agentcpm.STOP)
+        row.update(type=code, point=action.point.as_tuple() if code != agentcpm.STOP else (math.nan, math.nan))
     elif isinstance(action, Swipe):
-        row.update(type=agentcpm.SCROLL, dir=_DIR_CODES[action.direction])
+        row.update(type=agentcpm.SCROLL,
+                   dir=int(agentcpm.finger_direction(_snap1000(action.start), _snap1000(action.end))[0]))
     elif isinstance(action, Scroll):
         row.update(type=agentcpm.SCROLL, dir=_DIR_CODES[action.finger_direction])
     elif isinstance(action, TypeText):
@@ -309,83 +363,133 @@ def agentcpm_fields(action: Action | None) -> dict[str, Any]:
     return row
 
 
-class AgentCPMCollector(_Collector):
-    """AndroidLens / AITZ: records -> unified (the dataset's own `to_unified`) -> the AgentCPM evaluator row."""
+def _row_dict(r: agentcpm.Row) -> dict[str, Any]:
+    return {"type": r.type, "point": r.point, "dir": r.dir, "key": r.key, "text": r.text}
 
-    def __init__(self, dataset: str) -> None:
+
+def _yxhw_boxes(raw: dict[str, Any], width: int, height: int) -> np.ndarray:
+    """AITZ `ui_positions` ([y, x, h, w] pixels) normalized as AgentCPM-GUI's data preparation does:
+    [y / H, x / W, h / H, w / W]."""
+    v = raw.get("ui_positions")
+    try:
+        pos = json.loads(v) if isinstance(v, str) and v.strip() else (v or [])
+        arr = np.asarray(pos, dtype=np.float64).reshape(-1, 4)
+    except (ValueError, TypeError):
+        return np.zeros((0, 4))
+    if not (width and height):
+        return np.zeros((0, 4))
+    return np.column_stack([arr[:, 0] / height, arr[:, 1] / width, arr[:, 2] / height, arr[:, 3] / width])
+
+
+class AgentCPMCollector(_Collector):
+    """AndroidLens / AITZ scored by the AgentCPM-GUI evaluator (`harness.metrics.agentcpm`): ground-truth records
+    read as its `_parse_answer_` reads them; predictions as unified actions, native records, or the model's own
+    output (`"pred": {...}`). Steps without a prediction are left out of every figure, as the evaluator never
+    sees them."""
+
+    def __init__(self, dataset: str, mode: str = "default") -> None:
         super().__init__()
+        if mode not in agentcpm.MODES:
+            raise EvalError(f"{dataset} metric mode must be one of {', '.join(agentcpm.MODES)}, got {mode!r}")
         self.dataset = dataset
+        self.mode = mode
+        self.scored: list[bool] = []
         self.rows: dict[str, list[Any]] = {f"{s}_{k}": [] for s in ("gt", "pred")
                                            for k in ("type", "point", "dir", "key", "text")}
         self.boxes: list[np.ndarray] = []
 
-    def _unified(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+    def _pred(self, raw: dict[str, Any] | None) -> dict[str, Any]:
         from tasks.datasets import convert
         from tasks.datasets.base import DatasetError
 
         if raw is None:
             return agentcpm_fields(None)
+        if "pred" in raw and "result_action_type" not in raw:
+            return _row_dict(agentcpm.pred_from_output(raw["pred"]))
+        dialect = "androidlens" if self.dataset == "androidlens" else "aitz"
         try:
-            act = convert.to_unified(self.dataset, raw)
+            convert.to_unified(self.dataset, raw)  # validates the record
         except DatasetError:
             return agentcpm_fields(None)
-        if act is None:  # an empty TYPE (the only record the converters leave unrepresented)
-            code = raw.get("result_action_type")
-            code = code[0] if isinstance(code, list) and code else code
-            row = agentcpm_fields(None)
-            if code == 3:
-                row["type"] = agentcpm.TYPE
-            return row
-        return agentcpm_fields(act)
+        return _row_dict(agentcpm.gt_from_record(raw, dialect))
 
-    def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None) -> None:
+    def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None, scored: bool = True,
+            action: Action | None = None) -> None:
         if self.dataset == "androidlens":
             types = [str(t) for t in episode.meta.get("types") or []]
             group = {"category": types[0] if types else "unknown", "lang": episode.lang}
         else:
             group = {"subset": episode.meta.get("subset") or "unknown"}
         self._meta(episode, group)
-        for side, raw in (("gt", step.raw), ("pred", pred_raw)):
-            for k, v in self._unified(raw).items():
+        self.scored.append(scored)
+        dialect = "androidlens" if self.dataset == "androidlens" else "aitz"
+        gt = _row_dict(agentcpm.gt_from_record(step.raw, dialect))
+        pred = agentcpm_fields(action) if action is not None else self._pred(pred_raw)
+        if action is not None and getattr(action, "point", 0) is None and isinstance(action, (Click, LongPress)):
+            pred = agentcpm_fields(None)
+        for side, row in (("gt", gt), ("pred", pred)):
+            for k, v in row.items():
                 self.rows[f"{side}_{k}"].append(v)
-        w, h = step.width, step.height
-        if step.elements and w and h:
-            b = np.array([e.bounds for e in step.elements], dtype=np.float64)
-            b[:, [0, 2]] /= w
-            b[:, [1, 3]] /= h
-        else:
-            b = np.zeros((0, 4))
-        self.boxes.append(b)
+        w = step.width or step.raw.get("image_width")
+        h = step.height or step.raw.get("image_height")
+        self.boxes.append(_yxhw_boxes(step.raw, int(w or 0), int(h or 0)))
 
-    def steps(self) -> tuple[np.ndarray, np.ndarray]:
+    def add_missing(self, episode: Any, step: Any) -> None:
+        self.add(episode, step, None, scored=False)
+
+    def add_action(self, episode: Any, step: Any, action: Action | None, pred_raw: dict[str, Any] | None) -> None:
+        """The unified action itself, read as the evaluator would read it in the model's output (a record would
+        lose e.g. a long press's exact duration)."""
+        resolved = None
+        if action is not None:
+            try:
+                resolved = resolve_targets(action, step)
+            except ActionValidationError:
+                resolved = None
+        self.add(episode, step, None, action=resolved)
+
+    def results(self, mode: str | None = None) -> agentcpm.StepResults:
         r = self.rows
         offsets = np.zeros(len(self.boxes) + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(b) for b in self.boxes])
         flat = np.concatenate(self.boxes) if self.boxes else np.zeros((0, 4))
-        return agentcpm.match_steps(r["pred_type"], r["gt_type"], np.array(r["pred_point"]).reshape(-1, 2),
-                                    np.array(r["gt_point"]).reshape(-1, 2), r["pred_dir"], r["gt_dir"],
-                                    r["pred_key"], r["gt_key"], r["pred_text"], r["gt_text"], flat,
-                                    gt_box_offsets=offsets)
+        return agentcpm.evaluate_steps(r["pred_type"], r["gt_type"], np.array(r["pred_point"]).reshape(-1, 2),
+                                       np.array(r["gt_point"]).reshape(-1, 2), r["pred_dir"], r["gt_dir"],
+                                       r["pred_key"], r["gt_key"], r["pred_text"], r["gt_text"], flat,
+                                       gt_box_offsets=offsets, mode=mode or self.mode)  # type: ignore[arg-type]
+
+    def steps(self) -> tuple[np.ndarray, np.ndarray]:
+        res = self.results()
+        return res.type_match, res.exact_match
 
     def score(self, split_file: str | None = None) -> dict[str, Any]:
-        tm, em = self.steps()
-        res: dict[str, Any] = {"metric_family": "AgentCPM-GUI static evaluator", **agentcpm.score(tm, em, self.episode)}
-        ids = np.asarray(self.episode, dtype=object)
+        full = self.results()
+        keep = np.asarray(self.scored, dtype=bool)
+        res = agentcpm.StepResults(*(np.asarray(a)[keep] for a in full))
+        ids = np.asarray(self.episode, dtype=object)[keep]
+        tm, em = res.type_match, res.exact_match
+        at = agentcpm.atomic(res)
+        out: dict[str, Any] = {"metric_family": "AgentCPM-GUI static evaluator", "mode": self.mode,
+                               **agentcpm.score(tm, em, ids), "per_type": at["per_type"],
+                               "hit_rate": at["hit_rate"], "text_dist_avg": at["text_similarity_avg"],
+                               "point_dist_avg": at["point_distance_avg"],
+                               "point_dist_median": at["point_distance_median"],
+                               "official_summary": agentcpm.official_summary(res, ids)}
         for key in ("category", "lang", "subset"):
             if key in self.groups:
-                lab = np.asarray([str(v) for v in self.groups[key]], dtype=object)
-                res[f"per_{key}"] = {g: agentcpm.score(tm[lab == g], em[lab == g], ids[lab == g])
+                lab = np.asarray([str(v) for v in self.groups[key]], dtype=object)[keep]
+                out[f"per_{key}"] = {g: agentcpm.score(tm[lab == g], em[lab == g], ids[lab == g])
                                      for g in sorted(set(lab.tolist()))}
-        return res
+        return out
 
 
-def make_collector(dataset: str) -> Any:
+def make_collector(dataset: str, metric_rule: str | None = None) -> Any:
     if dataset == "aitw":
         return AitwCollector()
     if dataset == "odyssey":
-        return OdysseyCollector()
+        return OdysseyCollector(metric_rule or "box_or_distance")
     if dataset in ("androidlens", "aitz"):
-        return AgentCPMCollector(dataset)
+        return AgentCPMCollector(dataset, metric_rule or "default")
     raise EvalError(f"unknown dataset {dataset!r}; expected one of {', '.join(DATASETS)}")
 
 
@@ -428,8 +532,10 @@ def read_predictions(path: str | Path, dataset: str) -> dict[tuple[str, int], di
                 entry: dict[str, Any] = {"action": parse_action(act)}
             except ActionValidationError as exc:
                 entry = {"action": None, "error": f"line {n}: {exc}"}
-        elif act is None:
+        elif act is None and "pred" not in rec:
             entry = {"action": None}
+        elif dataset in ("androidlens", "aitz") and "pred" in rec and act == "__absent__":
+            entry = {"raw": {"pred": rec["pred"]}}  # AgentCPM-GUI's own output, read as its evaluator reads it
         elif (dataset == "odyssey" and isinstance(act, str)) or any(k in rec for k in native if k != "action"):
             entry = {"raw": {k: v for k, v in rec.items() if k not in ("episode_id", "step", "lang")}}
         else:
@@ -454,6 +560,9 @@ class EvalOptions:
     skip_bad: bool = False
     seed: int = 0
     loader_options: dict[str, Any] = field(default_factory=dict)
+    # odyssey: "box_or_distance" (latest release, default) | "distance_only" (earlier release);
+    # aitz / androidlens: "default" | "android_control" (the AgentCPM-GUI evaluator's AndroidControl mode)
+    metric_rule: str | None = None
 
 
 def iter_dataset(opts: EvalOptions, need_images: bool) -> Iterator[Any]:
@@ -499,7 +608,7 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
     if (agent is None) == (predictions is None):
         raise EvalError("give exactly one of an agent or a predictions file")
     preds = read_predictions(predictions, opts.dataset) if predictions is not None else None
-    col = make_collector(opts.dataset)
+    col = make_collector(opts.dataset, opts.metric_rule)
     counts = {"episodes": 0, "steps": 0, "invalid": 0, "unexpressible": 0, "missing": 0}
     for ep in iter_dataset(opts, need_images=agent is not None):
         counts["episodes"] += 1
@@ -511,6 +620,8 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
         for step in ep.steps:
             counts["steps"] += 1
             pred_raw: dict[str, Any] | None
+            action = None
+            native = False
             if agent is not None:
                 out = agent.act(observation_for(step, ep), list(history))
                 history.append(HistoryItem(step=step.index + 1, agent_step=AgentStep(action=step.action,
@@ -526,9 +637,10 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
                                                          if opts.dataset == "androidlens" else None)
                 if entry is None:
                     counts["missing"] += 1
-                    pred_raw = None
-                elif "raw" in entry:
-                    pred_raw = entry["raw"]
+                    col.add_missing(ep, step)
+                    continue
+                if "raw" in entry:
+                    pred_raw, native = entry["raw"], True
                 else:
                     action = entry["action"]
                     if action is None:
@@ -536,7 +648,10 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
                     pred_raw = native_prediction(opts.dataset, action, step)
                     if action is not None and pred_raw is None:
                         counts["unexpressible"] += 1
-            col.add(ep, step, pred_raw)
+            if native:
+                col.add(ep, step, pred_raw)
+            else:
+                col.add_action(ep, step, action, pred_raw)
         if progress is not None:
             progress(f"{counts['episodes']} episodes, {counts['steps']} steps")
     if counts["steps"] == 0:

@@ -84,12 +84,18 @@ def odyssey_step(draw):
     gt = draw(st.sampled_from(names))
     pt = draw(st.one_of(st.just(gt), st.sampled_from(names)))
     gp, ge, pp, pe = draw(xy), draw(xy), draw(xy), draw(xy)
-    if draw(st.booleans()):  # scroll ties |dx| == |dy|
+    shape = draw(st.sampled_from(["free", "tie", "zero"]))
+    if shape == "tie":  # scroll ties |dx| == |dy|
         d = draw(st.sampled_from([10, 100]))
         pe = (pp[0] + d if pp[0] <= 500 else pp[0] - d, pp[1] + d if pp[1] <= 500 else pp[1] - d)
-    if draw(st.booleans()):  # exactly 0.14 apart (140 / 1000) along one axis
+    elif shape == "zero":  # zero-length scrolls (DOWN)
+        pe = pp
+        if draw(st.booleans()):
+            ge = gp
+    if draw(st.booleans()):  # 140 apart along one axis: 0.14 after dividing by 1000, or just over (141 / 281)
         c = draw(coord)
-        a, b = draw(st.sampled_from([(0, 140), (140, 280), (860, 1000), (500, 640), (0, 141)]))
+        a, b = draw(st.sampled_from([(0, 140), (140, 280), (860, 1000), (500, 640), (0, 141), (141, 281),
+                                     (407, 547)]))
         pp, gp = ((a, c), (b, c)) if draw(st.booleans()) else ((c, a), (c, b))
     box = None
     if draw(st.booleans()):
@@ -102,37 +108,33 @@ def odyssey_step(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(odyssey_step(), min_size=1, max_size=30))
-def test_odyssey_vectorized_equals_reference(steps):
+@given(st.lists(odyssey_step(), min_size=1, max_size=30), st.sampled_from(odyssey.CLICK_RULES))
+def test_odyssey_vectorized_equals_reference(steps, rule):
     codes = {n: i for i, n in enumerate(odyssey.TYPES)}
     nanbox = (math.nan,) * 4
     vec = odyssey.match_actions([codes[s[0]] for s in steps], [s[1] for s in steps], [s[2] for s in steps],
                                 [codes[s[3]] for s in steps], [s[4] for s in steps], [s[5] for s in steps],
                                 gt_box=[s[6] or nanbox for s in steps],
                                 gt_has_box=[s[6] is not None for s in steps],
-                                pred_text=[s[7] for s in steps], gt_text=[s[8] for s in steps])
-    ref = [reference.odyssey_match_step(*s) for s in steps]
+                                pred_text=[s[7] for s in steps], gt_text=[s[8] for s in steps], rule=rule)
+    ref = [reference.odyssey_match_step(*s, rule=rule) for s in steps]
     assert vec.tolist() == ref
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="abc", max_size=10), st.text(alphabet="abc", max_size=10))
-def test_levenshtein_numpy_equals_reference(a, b):
+def test_levenshtein_rapidfuzz_equals_reference(a, b):
     assert odyssey.levenshtein(a, b) == reference.levenshtein(a, b)
     assert odyssey.text_match(a, b) == reference.odyssey_text_match(a, b)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.text(alphabet="ab c\x00日", max_size=12), st.text(alphabet="ab c\x00日", max_size=12)),
-                max_size=20), st.integers(1, 8))
-def test_levenshtein_batch_equals_reference(pairs, chunk):
+                max_size=20))
+def test_levenshtein_batch_equals_reference(pairs):
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
-    assert odyssey.levenshtein_batch(a, b, chunk=chunk).tolist() == [reference.levenshtein(x, y) for x, y in pairs]
+    assert odyssey.levenshtein_batch(a, b).tolist() == [reference.levenshtein(x, y) for x, y in pairs]
     assert odyssey.text_match_batch(a, b).tolist() == [reference.odyssey_text_match(x, y) for x, y in pairs]
-
-
-box_xyxy = st.tuples(unit, unit, unit, unit).map(lambda b: (min(b[0], b[2]), min(b[1], b[3]),
-                                                            max(b[0], b[2]), max(b[1], b[3])))
 
 
 @st.composite
@@ -140,30 +142,29 @@ def agentcpm_step(draw):
     names = list(reference.AGENTCPM_TYPES)
     gt = draw(st.sampled_from(names))
     pt = draw(st.one_of(st.just(gt), st.sampled_from(names)))
-    boxes = draw(st.lists(box_xyxy, max_size=4))
+    boxes = draw(st.lists(box_yxhw, max_size=7))
     gp, pp = draw(point), draw(point)
-    if boxes and draw(st.booleans()):  # points on the enlarged edges of the first box
-        x1, y1, x2, y2 = boxes[0]
-        cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-        hw, hh = (x2 - x1) * 1.2 / 2, (y2 - y1) * 1.2 / 2
-        pp = (draw(st.sampled_from([cx - hw, cx + hw])), draw(st.sampled_from([cy - hh, cy + hh])))
-        gp = (cx, cy)
-    elif draw(st.booleans()):  # exactly 0.14 apart along one axis
+    if boxes and draw(st.booleans()):  # points on the edges / corners of the first grown box (clamped or not)
+        top, left, h, w = reference.agentcpm_grow_box(boxes[0])
+        pp = (draw(st.sampled_from([left, left + w])), draw(st.sampled_from([top, top + h])))
+        gp = (draw(st.sampled_from([left, left + w / 2, left + w])), draw(st.sampled_from([top, top + h])))
+    elif draw(st.booleans()):  # 0.14 / 0.04 apart along one axis, and just over
         c = draw(unit)
-        a, b = draw(st.sampled_from([(0.0, 0.14), (0.14, 0.28), (0.0, 0.1400001)]))
+        a, b = draw(st.sampled_from([(0.0, 0.14), (0.14, 0.28), (0.5, 0.64), (0.141, 0.281), (0.0, 0.04),
+                                     (0.5, 0.54), (0.0, 0.1400001)]))
         pp, gp = ((a, c), (b, c)) if draw(st.booleans()) else ((c, a), (c, b))
-    dirs = ["UP", "DOWN", "LEFT", "RIGHT"]
+    dirs = ["UP", "DOWN", "LEFT", "RIGHT", None]
     keys = ["BACK", "HOME", "ENTER", "RECENT"]
     return dict(pred_type=pt, gt_type=gt, pred_point=pp, gt_point=gp, pred_direction=draw(st.sampled_from(dirs)),
-                gt_direction=draw(st.sampled_from(dirs)), pred_key=draw(st.sampled_from(keys)),
+                gt_direction=draw(st.sampled_from(dirs[:4])), pred_key=draw(st.sampled_from(keys)),
                 gt_key=draw(st.sampled_from(keys)), pred_text=draw(texts), gt_text=draw(texts), gt_boxes=boxes)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(agentcpm_step(), min_size=1, max_size=30))
-def test_agentcpm_vectorized_equals_reference(steps):
+@given(st.lists(agentcpm_step(), min_size=1, max_size=30), st.sampled_from(agentcpm.MODES))
+def test_agentcpm_vectorized_equals_reference(steps, mode):
     t = {n: i for i, n in enumerate(agentcpm.TYPES)}
-    d = {n: i for i, n in enumerate(agentcpm.DIRECTIONS)}
+    d = {None: agentcpm.NO_DIRECTION, **{n: i for i, n in enumerate(agentcpm.DIRECTIONS)}}
     k = {n: i for i, n in enumerate(agentcpm.KEYS)}
     counts = [len(s["gt_boxes"]) for s in steps]
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(int)
@@ -173,9 +174,19 @@ def test_agentcpm_vectorized_equals_reference(steps):
                                   [d[s["pred_direction"]] for s in steps], [d[s["gt_direction"]] for s in steps],
                                   [k[s["pred_key"]] for s in steps], [k[s["gt_key"]] for s in steps],
                                   [s["pred_text"] for s in steps], [s["gt_text"] for s in steps], flat,
-                                  gt_box_offsets=offsets)
-    ref = [reference.agentcpm_match_step(**s) for s in steps]
+                                  gt_box_offsets=offsets, mode=mode)
+    ref = [reference.agentcpm_match_step(**s, mode=mode) for s in steps]
     assert list(zip(tm.tolist(), em.tolist())) == ref
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1)), min_size=1, max_size=20),
+       st.sampled_from([(0.0, 0.0), (0.3, -0.3), (1e-9, 1e-9)]))
+def test_agentcpm_direction_equals_reference(vectors, extra):
+    vecs = [*vectors, extra, (0.25, 0.25), (-0.25, 0.25)]
+    got = agentcpm.finger_direction([(0.0, 0.0)] * len(vecs), vecs)
+    names = {agentcpm.NO_DIRECTION: None, **dict(enumerate(agentcpm.DIRECTIONS))}
+    assert [names[int(c)] for c in got] == [reference.agentcpm_direction((0.0, 0.0), v) for v in vecs]
 
 
 @settings(max_examples=200, deadline=None)
