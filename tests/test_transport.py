@@ -213,7 +213,7 @@ def test_unknown_service_is_refused(vdevice) -> None:
     with pytest.raises(AdbError):
         open_service(vdevice.adb, "no-such-service:")
     with pytest.raises(AdbError):
-        open_service(vdevice.adb, "framebuffer:")
+        open_service(vdevice.adb, "jdwp:1234")  # not implemented: refused, not hung
     assert vdevice.adb.get_state() == "device"  # the transport survives
     refused = [e["name"] for e in vdevice.model.events.all("service_refused")]
     assert "no-such-service:" in refused

@@ -295,7 +295,8 @@ class VirtualDeviceModel:
                 durations.append(d)
             if kind == "launch" and durations:
                 durations[0], durations[1] = 46.0 + (stats.total % 7), 21.0  # first draw inflates the views
-            stats.add(durations)
+            with self.procs.lock:  # dumpsys gfxinfo reads under this lock
+                stats.add(durations)
 
     def _proc_user(self, package: str) -> str:
         """How ActivityManager names a process's uid: `u0a123` for apps, `1000` for system packages."""
