@@ -119,3 +119,18 @@ def test_syntax_errors_are_reported_like_mksh():
         io = IO()
         assert run(model, line, io) == 1
         assert io.err.decode() == f"/system/bin/sh: {message}\n", line
+
+
+def test_interactive_shell_reads_a_compound_command_over_several_lines(vdevice):
+    conn = vdevice.adb.open_transport()
+    conn.send_command("shell:")  # `adb shell` without a command
+    conn.check_okay()
+    conn.conn.sendall(b"for i in 1 2\ndo\n  echo line $i\ndone\necho 'two\nlines'\nexit\n")
+    out = bytearray()
+    while True:
+        chunk = conn.conn.recv(4096)
+        if not chunk:
+            break
+        out += chunk
+    conn.close()
+    assert out.decode() == "line 1\nline 2\ntwo\nlines\n"

@@ -262,14 +262,37 @@ def _interactive(model: "VirtualDeviceModel", io: RawShellIO | V2ShellIO) -> int
     """`adb shell` without a command: run each line as it arrives (no prompt, no echo) until `exit` or EOF."""
     reader = _LineReader(io)
     code = 0
+    pending = ""
     while True:
         raw = reader.line()
         if raw is None:
+            if pending:
+                code = run_command(model, pending, _LineIO(io, reader))  # reports the syntax error
             return code
         line = raw.decode("utf-8", "replace").strip()
-        if not line:
+        if not line and not pending:
             continue
-        if line == "exit" or line.startswith("exit "):
+        if not pending and (line == "exit" or line.startswith("exit ")):
             arg = line[5:].strip()
             return int(arg) & 0xFF if arg.isdigit() else code
-        code = run_command(model, line, _LineIO(io, reader))
+        text = pending + "\n" + line if pending else line
+        if _incomplete(text):  # a compound command or quote still open: read on, as mksh's PS2 prompt does
+            pending = text
+            continue
+        pending = ""
+        code = run_command(model, text, _LineIO(io, reader))
+
+
+def _incomplete(text: str) -> bool:
+    try:
+        from ..shell.parser import ShellSyntaxError, parse
+    except ImportError:  # pragma: no cover
+        return False
+    try:
+        parse(text)
+    except ShellSyntaxError as e:
+        msg = str(e)
+        return msg in ("syntax error: unexpected EOF", "no closing quote") or msg.startswith("syntax error: unmatched")
+    except RecursionError:
+        return False
+    return False
