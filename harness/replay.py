@@ -4,7 +4,8 @@ live hierarchy and comparing every screen reached with the recorded one.
     report = replay_episode(episode, device, writer=run)        # run: a RunWriter (or an EpisodeWriter)
     report.fidelity, report.first_divergence, report.steps[k].hash_distance
 
-THE RULES (the episode-backed virtual app, `emulator.virtual.apps.episode_app`, follows the same ones)
+THE RULES (the episode-backed virtual app, `emulator.virtual.apps.episode_app`, follows the same ones: it is
+installed from `recorded_episode(episode)`, whose tap and swipe predicates are the functions below)
 - Coordinates. A recorded point is normalized to the recorded screenshot and is played at the same normalized
   position of the live display (`harness.coords.to_pixels` on the current size): each axis is stretched on its
   own, so a recording of another aspect ratio maps its left/right and top/bottom edges onto the live edges
@@ -81,6 +82,53 @@ class ReplayError(HarnessError):
 
 
 # --- the recorded target ------------------------------------------------------------------------------------
+def recorded_episode(episode: Any, tolerance: float = TAP_TOLERANCE) -> Any:
+    """The neutral spec of an episode-backed virtual app (`emulator.virtual.apps.episode_app.RecordedEpisode`)
+    built from a `tasks.datasets.DatasetEpisode` with this module's rules: element views from the annotations
+    (icons as ImageViews with `kind_desc`), AndroidLens milestones as marked regions, and the tap / swipe
+    predicates `tap_matches` / `swipe_matches` bound to each step."""
+    from emulator.virtual.apps.episode_app import RecordedElement, RecordedEpisode, RecordedMark, RecordedScreen
+    from tasks.datasets.androidlens import map_states
+
+    def element(box: Any) -> RecordedElement:
+        desc = kind_desc(box.kind)
+        cls = "android.widget.ImageView" if desc else (box.kind if "." in (box.kind or "") else
+                                                       "android.widget.TextView")
+        return RecordedElement(tuple(box.bounds), box.text or "", desc, cls, box.text or desc or box.kind or "")
+
+    def marks(step: Any) -> tuple[RecordedMark, ...]:
+        raw = step.raw.get("milestone") if isinstance(step.raw, dict) else None
+        out = []
+        for item in raw if isinstance(raw, list) else [raw]:
+            if not isinstance(item, dict) or not item.get("bbox"):
+                continue
+            try:
+                x1, y1, x2, y2 = (float(v) for v in item["bbox"])
+            except (TypeError, ValueError):
+                continue
+            words = item.get("state")
+            pos, neg, _ = map_states([str(w) for w in (words if isinstance(words, list) else [words] if words
+                                                       else [])])
+            flags = {**{n: False for n in neg}, **{n: True for n in pos}}
+            out.append(RecordedMark((x1, y1, x2, y2), str(item.get("text") or ""), flags))
+        return tuple(out)
+
+    def screen(step: Any) -> RecordedScreen:
+        a = step.action
+        kind = getattr(a, "type", "")
+        return RecordedScreen(
+            image=step.image, size=(int(step.width), int(step.height)), action=kind,
+            description="does: " + (A.describe(a) if a is not None else "nothing representable"),
+            elements=tuple(element(b) for b in step.elements), marks=marks(step),
+            text=getattr(a, "text", "") or "" if kind == "TYPE" else "", submit=bool(getattr(a, "submit", False)),
+            wait=float(getattr(a, "duration", 0.0) or 0.0) if kind == "WAIT" else 0.0,
+            hits=(lambda x, y, st=step: tap_matches(st, x, y, tolerance)) if kind in ("CLICK", "LONG_PRESS") else None,
+            swipe=(lambda dx, dy, act=a: swipe_matches(act, dx, dy)) if kind in ("SWIPE", "SCROLL") else None)
+
+    return RecordedEpisode(str(episode.episode_id), episode.instruction or "",
+                           tuple(screen(st) for st in episode.steps))
+
+
 def kind_desc(kind: str) -> str:
     """Content-desc standing for an annotation kind: "ICON_THREE_DOTS" -> "three dots"; TEXT / "" -> ""."""
     k = (kind or "").strip()

@@ -86,8 +86,9 @@ def replay(
         with AdbDevice.connect(device, adb_port=adb_port, virtual_profile=profile) as dev:
             if virtual_app:
                 from emulator.virtual.apps.episode_app import install_episode_app
+                from harness.replay import recorded_episode
 
-                pkg = install_episode_app(dev.virtual.model, ep)
+                pkg = install_episode_app(dev.virtual.model, recorded_episode(ep))
                 dev.launch(pkg)
                 console.print(f"[dim]episode installed as {pkg} on {dev.info.describe()}[/dim]", highlight=False)
             run = RunWriter.create(out, run_id, devices=[dev.info], agent={"name": "replay", "dataset": dataset,

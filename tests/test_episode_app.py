@@ -11,13 +11,13 @@ from emulator.virtual.apps.episode_app import (EpisodeApp, episode_app, episode_
                                                sanitize_package_part)
 from emulator.virtual.model import LAUNCHER_PACKAGE, VirtualDeviceModel
 from harness.hierarchy import UITree
-from harness.replay import HASH_MATCH, hash_distance
+from harness.replay import HASH_MATCH, hash_distance, recorded_episode
 from tests.test_replay_rules import W0, H0, demo_episode, load_aitz
 
 
 def _open(ep, profile: str = "medium_phone") -> tuple[VirtualDeviceModel, str]:
     m = VirtualDeviceModel(profile=profile)
-    pkg = install_episode_app(m, ep)
+    pkg = install_episode_app(m, recorded_episode(ep))
     m.start_activity(pkg)
     return m, pkg
 
@@ -41,7 +41,7 @@ def test_package_label_and_install() -> None:
     assert sanitize_package_part("523638528775825151") == "e523638528775825151"
     assert sanitize_package_part("GOOGLE_APPS-52") == "google_apps_52"
     m, pkg = _open(ep)
-    assert pkg == episode_package(ep) == "org.droidharness.episode.e523638528775825151"
+    assert pkg == episode_package(recorded_episode(ep)) == "org.droidharness.episode.e523638528775825151"
     assert isinstance(episode_app(m, pkg), EpisodeApp)
     label = m.packages[pkg].label("en")
     assert label.startswith("open app") and len(label) <= 24

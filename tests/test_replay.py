@@ -11,7 +11,7 @@ import pytest
 
 from emulator.virtual.apps.episode_app import install_episode_app
 from harness.record import RunWriter, load_run
-from harness.replay import replay_episode
+from harness.replay import recorded_episode, replay_episode
 from harness.report import write_report
 from tests.device_util import open_device
 from tests.test_replay_rules import build_episode, demo_episode, demo_spec, load_aitz, moved, with_action
@@ -22,7 +22,7 @@ def _replay_on_app(make_vdevice: Any, adb_server: Any, app_episode: Any, played:
     """Install `app_episode` as an app on a fresh virtual device, open it, replay `played` (default: the same
     episode) through adb."""
     vd = make_vdevice(profile=profile)
-    pkg = install_episode_app(vd.model, app_episode)
+    pkg = install_episode_app(vd.model, recorded_episode(app_episode))
     dev = open_device(adb_server, vd)
     try:
         dev.launch(pkg)

@@ -1,25 +1,28 @@
-"""Episode-backed apps: a recorded dataset episode (`tasks.datasets.DatasetEpisode`) played as a virtual app.
+"""Episode-backed apps: a recorded episode played as a virtual app.
 
-    pkg = install_episode_app(vd.model, episode)      # "org.droidharness.episode.<sanitized id>"
+    pkg = install_episode_app(vd.model, recorded)     # "org.droidharness.episode.<sanitized id>"
     vd.model.start_activity(pkg)                       # or `am start` / OPEN_APP / the launcher icon
 
-SCREENS. Screen k is the recorded screenshot of step k, stretched to fill the whole display (each axis on its own,
-as `harness.replay` maps normalized coordinates; the device's status and navigation bars are drawn over it), and
-its annotated elements (`UIBox`es) become views at the stretched bounds: TEXT (or any non-icon kind) ->
-`android.widget.TextView` with the text; `ICON_*` -> `android.widget.ImageView` with the content-desc
-`harness.replay.kind_desc(kind)` ("ICON_THREE_DOTS" -> "three dots"). Element views are clickable and
+The app takes a neutral spec, `RecordedEpisode` (screens, their elements, and what advances each one); it knows
+nothing of datasets or of the harness. `harness.eval.replay.recorded_episode(dataset_episode)` builds the spec
+from a dataset episode with the harness' replay rules, so both sides share one definition of a matching tap or
+swipe (the spec carries them as predicates).
+
+SCREENS. Screen k is the recorded screenshot of step k, stretched to fill the whole display (each axis on its own;
+the device's status and navigation bars are drawn over it), and its elements (`RecordedElement`: bounds in the
+recorded screenshot's pixels, text, content-desc, class) become views at the stretched bounds. Element views are clickable and
 long-clickable and invisible (the screenshot shows them); under them lies one clickable surface
 (`<pkg>:id/recorded_screen`) holding the image. TYPE and ENTER steps also hold a focused, invisible EditText
-(`<pkg>:id/recorded_input`, no keyboard window, so the pixels stay the recorded ones). AndroidLens milestones
-of a step (text, normalized bbox, states) become invisible views of that step's screen too
-(`<pkg>:id/recorded_milestone`), so live milestone checks see what the recording shows.
+(`<pkg>:id/recorded_input`, no keyboard window, so the pixels stay the recorded ones). Marked regions of a step
+(`RecordedMark`: AndroidLens milestones' text, normalized bbox, state flags) become invisible views of that
+step's screen too (`<pkg>:id/recorded_milestone`), so live milestone checks see what the recording shows.
 
 THE ADVANCE RULE (performing step k's recorded action shows screen k + 1):
-- CLICK / LONG_PRESS: a press of the same kind that hits the recorded target (`harness.replay.tap_matches`:
-  inside the annotated element containing the recorded point, or the nearest one within `TARGET_RADIUS`, or
-  within `tolerance` of the recorded point). A press of the other kind there, or a press on another annotated
-  element, goes OFF PATH; a press on bare screenshot (no element, not the target) does nothing.
-- SWIPE / SCROLL: a swipe with the recorded finger direction (`swipe_matches`); other swipes do nothing.
+- CLICK / LONG_PRESS: a press of the same kind that hits the recorded target (the screen's `hits` predicate).
+  A press of the other kind there, or a press on another element, goes OFF PATH; a press on bare screenshot (no
+  element, not the target) does nothing.
+- SWIPE / SCROLL: a swipe the screen's `swipe` predicate accepts (the recorded finger direction); other swipes
+  do nothing.
 - TYPE: the field's text (trimmed) equals the recorded text; then, if the action has `submit`, ENTER.
   Text that is not a prefix of the recorded text goes OFF PATH.
 - BACK / HOME / ENTER / RECENT: that key. Recorded system navigation is an in-app transition while the app is
@@ -31,7 +34,7 @@ THE ADVANCE RULE (performing step k's recorded action shows screen k + 1):
 OFF PATH: a grey page "Off the recorded path" saying what was expected, with a "Back to the recording" button;
 BACK returns to the step too. `am force-stop` (or `pm clear`) restarts at step 0.
 
-State: the episode, its images and the scaled copies live in the `EpisodeApp` object registered in
+State: the spec, its images and the scaled copies live in the `EpisodeApp` object registered in
 `model.ui.apps` (never deep-copied); `model.app_ui[pkg]` only holds the step index, the off-path reason, the
 typed text and a timestamp, so `model.snapshot()` / `restore()` stay cheap.
 """
@@ -41,6 +44,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
@@ -59,10 +63,50 @@ INPUT_KEY = "recorded_input"
 _TAP_EVENTS = ("tap", "long_press", "swipe")
 
 
-def _rules() -> Any:
-    from harness import replay  # the replay rules live with the harness (one definition for both sides)
+@dataclass(frozen=True)
+class RecordedElement:
+    """An element of a recorded screen (a view of the episode app)."""
 
-    return replay
+    bounds: tuple[float, float, float, float]  # l, t, r, b in pixels of the recorded screenshot
+    text: str = ""
+    desc: str = ""  # content-desc (icons)
+    class_name: str = "android.widget.TextView"
+    label: str = ""  # how an off-path message names it
+
+
+@dataclass(frozen=True)
+class RecordedMark:
+    """A marked region of a recorded screen (an AndroidLens milestone): an invisible view with text and states."""
+
+    bbox: tuple[float, float, float, float]  # normalized x1, y1, x2, y2
+    text: str = ""
+    flags: dict[str, bool] = field(default_factory=dict)  # View flags, e.g. {"checked": True}
+
+
+@dataclass(frozen=True)
+class RecordedScreen:
+    """One recorded step: its screenshot and what advances it."""
+
+    image: Callable[[], Image.Image]  # the recorded screenshot (loaded lazily)
+    size: tuple[int, int]  # its width, height
+    action: str  # the recorded action's type: CLICK, LONG_PRESS, SWIPE, SCROLL, TYPE, ENTER, BACK, HOME, WAIT, ...
+    description: str = ""  # "does: tap ..." for off-path messages
+    elements: tuple[RecordedElement, ...] = ()
+    marks: tuple[RecordedMark, ...] = ()
+    text: str = ""  # TYPE: the recorded text
+    submit: bool = False  # TYPE: ENTER afterwards
+    wait: float = 0.0  # WAIT: seconds
+    hits: Callable[[float, float], bool] | None = None  # CLICK / LONG_PRESS: a press at normalized (x, y) hits?
+    swipe: Callable[[float, float], bool] | None = None  # SWIPE / SCROLL: a normalized finger move (dx, dy) fits?
+
+
+@dataclass(frozen=True)
+class RecordedEpisode:
+    """The neutral spec of an episode-backed app."""
+
+    episode_id: str
+    instruction: str
+    screens: tuple[RecordedScreen, ...]
 
 
 def sanitize_package_part(text: str) -> str:
@@ -79,9 +123,9 @@ def short_label(instruction: str, limit: int = 24) -> str:
 class EpisodeApp(App):
     """One recorded episode as an app (see the module docstring for the screens and the advance rule)."""
 
-    def __init__(self, episode: Any, package: str, tolerance: float | None = None) -> None:
+    def __init__(self, episode: RecordedEpisode, package: str) -> None:
         self.episode = episode
-        self.steps = list(episode.steps)
+        self.steps = list(episode.screens)
         self.package = package
         label = short_label(episode.instruction)
         self.labels = {"en": label, "zh": label}
@@ -90,7 +134,6 @@ class EpisodeApp(App):
         self.launcher = self.activity
         self.color = (96, 125, 139)
         self.glyph = ""
-        self.tolerance = _rules().TAP_TOLERANCE if tolerance is None else tolerance
         self._scaled: dict[tuple[int, tuple[int, int]], Image.Image] = {}
 
     def package_record(self) -> Package:
@@ -103,7 +146,7 @@ class EpisodeApp(App):
     def index(self, model: Any) -> int:
         return int(self.state(model).get("index", 0))
 
-    def _step(self, model: Any) -> Any:
+    def _step(self, model: Any) -> RecordedScreen | None:
         i = self.index(model)
         st = self.state(model)
         return self.steps[i] if 0 <= i < len(self.steps) and not st.get("off") else None
@@ -127,8 +170,8 @@ class EpisodeApp(App):
         self.state(model).pop("off", None)
         self._focus_input(model)
 
-    def _needs_input(self, step: Any) -> bool:
-        return step is not None and getattr(step.action, "type", "") in ("TYPE", "ENTER")
+    def _needs_input(self, step: RecordedScreen | None) -> bool:
+        return step is not None and step.action in ("TYPE", "ENTER")
 
     def _focus_input(self, model: Any) -> None:
         if self._needs_input(self._step(model)):
@@ -155,9 +198,9 @@ class EpisodeApp(App):
         step = self._step(model)
         if step is None:
             return
-        kind = getattr(step.action, "type", "")
+        kind = step.action
         p = self._last_touch(model)
-        hit = p is not None and kind in ("CLICK", "LONG_PRESS") and _rules().tap_matches(step, *p, self.tolerance)
+        hit = p is not None and kind in ("CLICK", "LONG_PRESS") and step.hits is not None and step.hits(*p)
         wanted_long = kind == "LONG_PRESS"
         if hit and long == wanted_long:
             self._advance(model)
@@ -166,22 +209,22 @@ class EpisodeApp(App):
                            + ("long press" if wanted_long else "tap"))
         elif element is not None:
             box = step.elements[element]
-            what = box.text or _rules().kind_desc(box.kind) or box.kind or f"element {element}"
-            self._off_path(model, f"pressed {what!r}; the recording {_describe(step.action)}")
+            what = box.label or box.text or box.desc or f"element {element}"
+            self._off_path(model, f"pressed {what!r}; the recording {step.description}")
 
     def _scroll(self, model: Any, dx: int, dy: int) -> bool:
         step = self._step(model)
         if step is None:
             return False
         W, H = model.display_size
-        if _rules().swipe_matches(step.action, dx / W, dy / H):
+        if step.swipe is not None and step.swipe(dx / W, dy / H):
             self._advance(model)
             return True
         return False
 
     def _key(self, model: Any, kind: str) -> bool:
         step = self._step(model)
-        if step is not None and getattr(step.action, "type", "") == kind:
+        if step is not None and step.action == kind:
             self._advance(model)
             return True
         return False
@@ -194,7 +237,7 @@ class EpisodeApp(App):
         if self._key(m, "BACK"):
             return True
         if self._step(m) is not None:
-            self._off_path(m, f"pressed BACK; the recording {_describe(self._step(m).action)}")
+            self._off_path(m, f"pressed BACK; the recording {self._step(m).description}")  # type: ignore[union-attr]
             return True
         return False  # the end page: BACK leaves the app
 
@@ -208,20 +251,20 @@ class EpisodeApp(App):
         step = self._step(model)
         st = self.state(model)
         st["typed"] = value
-        if step is None or getattr(step.action, "type", "") != "TYPE":
+        if step is None or step.action != "TYPE":
             return
-        want, got = " ".join(step.action.text.split()), " ".join(value.split())
+        want, got = " ".join(step.text.split()), " ".join(value.split())
         if got == want:
-            if not step.action.submit:
+            if not step.submit:
                 self._advance(model)
         elif not want.startswith(got):
-            self._off_path(model, f"typed {value!r}; the recording types {step.action.text!r}")
+            self._off_path(model, f"typed {value!r}; the recording types {step.text!r}")
 
     def _enter(self, model: Any) -> None:
         step = self._step(model)
-        kind = getattr(step.action, "type", "") if step is not None else ""
-        typed_all = kind == "TYPE" and step.action.submit and \
-            " ".join(self.state(model).get("typed", "").split()) == " ".join(step.action.text.split())
+        kind = step.action if step is not None else ""
+        typed_all = step is not None and kind == "TYPE" and step.submit and \
+            " ".join(self.state(model).get("typed", "").split()) == " ".join(step.text.split())
         if kind == "ENTER" or typed_all:
             self._advance(model)
 
@@ -246,14 +289,13 @@ class EpisodeApp(App):
         if i >= len(self.steps):
             return self._end_page(ctx)
         step = self.steps[i]
-        kind = getattr(step.action, "type", "")
-        if kind == "WAIT":
+        if step.action == "WAIT":
             since = st.setdefault("wait_since", time.monotonic())
-            if time.monotonic() - since >= min(step.action.duration, WAIT_CAP):
+            if time.monotonic() - since >= min(step.wait, WAIT_CAP):
                 self._advance(m)
                 return self.screen_episode(ctx)
         W, H = ctx.screen
-        sx, sy = W / step.width, H / step.height
+        sx, sy = W / step.size[0], H / step.size[1]
 
         def scroll(dx: int, dy: int) -> bool:  # every view gets it: a swipe goes to the topmost view under it
             return self._scroll(m, dx, dy)
@@ -263,16 +305,13 @@ class EpisodeApp(App):
                     on_click=lambda: self._press(m, False, None), on_long_click=lambda: self._press(m, True, None),
                     on_scroll=scroll)
         views = [surface]
-        desc_of = _rules().kind_desc
         for k, box in enumerate(step.elements):
             l, t, r, b = box.bounds
             bounds = (round(l * sx), round(t * sy), round(r * sx), round(b * sy))
             if bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
                 continue
-            desc = desc_of(box.kind)
-            cls = "android.widget.ImageView" if desc else (
-                box.kind if "." in (box.kind or "") else "android.widget.TextView")
-            views.append(V(ctx, cls, bounds, "recorded_element", text=box.text or "", desc=desc, clickable=True,
+            views.append(V(ctx, box.class_name, bounds, "recorded_element", text=box.text, desc=box.desc,
+                           clickable=True,
                            long_clickable=True, style={"invisible": True}, on_scroll=scroll,
                            on_click=_bind(self._press, m, False, k), on_long_click=_bind(self._press, m, True, k)))
         views.extend(self._milestone_views(ctx, step, m))
@@ -280,25 +319,18 @@ class EpisodeApp(App):
             views.append(self._input(ctx, step))
         return views
 
-    def _milestone_views(self, ctx: Ctx, step: Any, m: Any) -> list[View]:
-        """AndroidLens milestones annotate the screenshot of their step (text, normalized bbox, states): they
-        become views there too, so live milestone checks see what the recording shows."""
-        raw = step.raw.get("milestone") if isinstance(step.raw, dict) else None
-        items = raw if isinstance(raw, list) else [raw]
+    def _milestone_views(self, ctx: Ctx, step: RecordedScreen, m: Any) -> list[View]:
+        """Marked regions (AndroidLens milestones: text, normalized bbox, states) become invisible views of their
+        screen, so live milestone checks see what the recording shows."""
         W, H = ctx.screen
         out = []
-        for item in items:
-            if not isinstance(item, dict) or not item.get("bbox"):
-                continue
-            try:
-                x1, y1, x2, y2 = (float(v) for v in item["bbox"])
-            except (TypeError, ValueError):
-                continue
+        for mark in step.marks:
+            x1, y1, x2, y2 = mark.bbox
             bounds = (round(x1 * W), round(y1 * H), round(x2 * W), round(y2 * H))
             if bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
                 continue
-            flags = _state_flags(item.get("state"))
-            v = V(ctx, "android.widget.TextView", bounds, "recorded_milestone", text=str(item.get("text") or ""),
+            flags = {k: v for k, v in mark.flags.items() if k in View.__dataclass_fields__}
+            v = V(ctx, "android.widget.TextView", bounds, "recorded_milestone", text=mark.text,
                   clickable=True, long_clickable=True, style={"invisible": True},
                   on_scroll=lambda dx, dy: self._scroll(m, dx, dy),
                   on_click=_bind(self._press, m, False, None), on_long_click=_bind(self._press, m, True, None))
@@ -307,7 +339,7 @@ class EpisodeApp(App):
             out.append(v)
         return out
 
-    def _input(self, ctx: Ctx, step: Any) -> View:
+    def _input(self, ctx: Ctx, step: RecordedScreen) -> View:
         m = ctx.model
         area = ctx.area
         l, t, r = area[0], area[1], area[2]
@@ -342,45 +374,22 @@ class EpisodeApp(App):
                        align="c", color=ctx.theme.text2)]
 
 
-def _state_flags(states: Any) -> dict[str, bool]:
-    """AndroidLens state words -> View flags, by the dataset adapter's mapping (unknown words are ignored)."""
-    words = states if isinstance(states, list) else ([states] if states else [])
-    try:
-        from tasks.datasets.androidlens import map_states
-    except ImportError:  # pragma: no cover - the adapter is part of the distribution
-        return {}
-    pos, neg, _ = map_states([str(w) for w in words])
-    flags = {n: False for n in neg}
-    flags.update({n: True for n in pos})
-    return {k: v for k, v in flags.items() if k in View.__dataclass_fields__}
-
-
 def _bind(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
     return lambda: fn(*args)
 
 
-def _describe(action: Any) -> str:
-    try:
-        from harness.actions import describe
-
-        return "does: " + describe(action)
-    except Exception:  # noqa: BLE001 - a description is a nicety
-        return f"does: {getattr(action, 'type', '?')}"
-
-
 # --- installing ---------------------------------------------------------------------------------------------
-def episode_package(episode: Any) -> str:
+def episode_package(episode: RecordedEpisode) -> str:
     return PACKAGE_PREFIX + sanitize_package_part(episode.episode_id)
 
 
-def install_episode_app(model: Any, episode: Any, package: str | None = None,
-                        tolerance: float | None = None) -> str:
+def install_episode_app(model: Any, episode: RecordedEpisode, package: str | None = None) -> str:
     """Install `episode` as an app on the virtual device `model`; returns its package name. Re-installing the
     same package replaces the episode and restarts it at step 0."""
-    if not episode.steps:
+    if not episode.screens:
         raise ValueError(f"episode {episode.episode_id}: no steps")
     pkg = package or episode_package(episode)
-    app = EpisodeApp(episode, pkg, tolerance)
+    app = EpisodeApp(episode, pkg)
     with model.lock:
         if pkg in model.packages:
             model.force_stop(pkg)
@@ -395,5 +404,5 @@ def episode_app(model: Any, package: str) -> EpisodeApp | None:
     return app if isinstance(app, EpisodeApp) else None
 
 
-__all__ = ["EpisodeApp", "install_episode_app", "episode_app", "episode_package", "sanitize_package_part",
+__all__ = ["EpisodeApp", "RecordedElement", "RecordedEpisode", "RecordedMark", "RecordedScreen", "install_episode_app", "episode_app", "episode_package", "sanitize_package_part",
            "short_label", "PACKAGE_PREFIX"]
