@@ -134,3 +134,58 @@ def test_interactive_shell_reads_a_compound_command_over_several_lines(vdevice):
         out += chunk
     conn.close()
     assert out.decode() == "line 1\nline 2\ntwo\nlines\n"
+
+
+# --- arithmetic: precedence from Python's own parser (C and Python agree for these operators), C semantics ----
+import ast  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from emulator.virtual.shell.arith import ArithError, evaluate  # noqa: E402
+
+_OPS = ["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"]
+
+
+def _c_eval(node: ast.AST) -> int:
+    def wrap(v: int) -> int:
+        v &= 0xFFFFFFFF
+        return v - (1 << 32) if v & 0x80000000 else v
+
+    if isinstance(node, ast.Expression):
+        return _c_eval(node.body)
+    if isinstance(node, ast.Constant):
+        return wrap(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return wrap(-_c_eval(node.operand))
+    assert isinstance(node, ast.BinOp)
+    a, b = _c_eval(node.left), _c_eval(node.right)
+    op = type(node.op)
+    if op in (ast.FloorDiv, ast.Mod):
+        if b == 0:
+            raise ZeroDivisionError
+        q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
+        return wrap(q if op is ast.FloorDiv else a - q * b)
+    return wrap({ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b, ast.LShift: a << (b & 31),
+                 ast.RShift: a >> (b & 31), ast.BitAnd: a & b, ast.BitOr: a | b, ast.BitXor: a ^ b}[op])
+
+
+_exprs = st.recursive(
+    st.integers(0, 2_000_000).map(str),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(_OPS), inner).map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
+        inner.map(lambda e: f"({e})")),
+    max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_exprs)
+def test_arithmetic_matches_c_semantics(expr):
+    tree = ast.parse(expr.replace("/", "//"), mode="eval")
+    try:
+        expected = _c_eval(tree)
+    except ZeroDivisionError:
+        with pytest.raises(ArithError, match="zero divisor"):
+            evaluate(expr, {}.get, lambda k, v: None)
+        return
+    assert evaluate(expr, {}.get, lambda k, v: None) == expected
