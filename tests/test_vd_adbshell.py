@@ -83,3 +83,19 @@ def test_adb_shell_push_stat_list_pull_roundtrip(direct, tmp_path) -> None:
     assert dst.read_bytes() == payload
     # the connection is still usable after four sync sessions, each closed by the host
     assert dev.shell("md5sum /sdcard/Download/blob.bin").split()[0] == __import__("hashlib").md5(payload).hexdigest()
+
+
+def test_adb_shell_authenticates_with_its_own_key(tmp_path):
+    keygen = pytest.importorskip("adb_shell.auth.keygen")
+    signers = pytest.importorskip("adb_shell.auth.sign_pythonrsa")
+    keygen.keygen(str(tmp_path / "adbkey"))
+    signer = signers.PythonRSASigner.FromRSAKeyPath(str(tmp_path / "adbkey"))
+    vd = VirtualDevice().start()
+    vd.faults.auth_mode = "accept"  # AUTH TOKEN first; the signature (or the public key) is accepted
+    dev = adb_device.AdbDeviceTcp("127.0.0.1", vd.port, default_transport_timeout_s=5)
+    try:
+        assert dev.connect(rsa_keys=[signer], auth_timeout_s=5, read_timeout_s=5)
+        assert dev.shell("echo authed") == "authed\n"
+    finally:
+        dev.close()
+        vd.stop()
