@@ -99,3 +99,37 @@ def test_adb_shell_authenticates_with_its_own_key(tmp_path):
     finally:
         dev.close()
         vd.stop()
+
+
+def test_real_adb_server_closing_a_stream_is_answered(vdevice, monkeypatch):
+    """The adb server sends CLSE when its client hangs up on a running command; the device answers with its own
+    CLSE for that stream, forgets it, and the transport goes on."""
+    import time
+
+    from emulator.virtual.transport import Connection
+
+    sent: list[tuple[int, int, int]] = []
+    original = Connection.send_packet
+
+    def recording(self, command, arg0, arg1, data=b""):
+        sent.append((command, arg0, arg1))
+        return original(self, command, arg0, arg1, data)
+
+    monkeypatch.setattr(Connection, "send_packet", recording)
+
+    def logcat_streams() -> list:
+        return [s for c in vdevice._server.connections for s in list(c._streams.values()) if "logcat" in s.service]
+
+    conn = vdevice.adb.shell("logcat", stream=True)  # follows forever: only the host can end it
+    deadline = time.monotonic() + 20
+    while not logcat_streams() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    (stream,) = logcat_streams()
+    conn.close()
+    while not stream.closed and time.monotonic() < deadline:
+        time.sleep(0.02)
+    while (p.A_CLSE, stream.local_id, stream.remote_id) not in sent and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert sent.count((p.A_CLSE, stream.local_id, stream.remote_id)) == 1
+    assert not logcat_streams()
+    assert vdevice.adb.shell("echo alive") == "alive"
