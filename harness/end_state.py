@@ -11,26 +11,13 @@ means the state does not hold. Device failures propagate (an infrastructure fail
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
-from harness.actions import Action
+from harness.device import Device
 from harness.errors import ActionValidationError
 from harness.locate import resolve_step
 from harness.milestones import Screen, check_holds
-from harness.observation import ActionResult, Observation
+from harness.observation import Observation
 from tasks.schema import EndCheck, Milestone, Task
-
-
-class ProbeDevice(Protocol):
-    """What a probe needs of a device."""
-
-    def observe(self) -> Observation: ...
-
-    def execute(self, action: Action, observation: Observation | None = None) -> ActionResult: ...
-
-    def stop_app(self, package: str) -> None: ...
-
-    def launch(self, app: str) -> ActionResult: ...
 
 
 @dataclass(frozen=True)
@@ -50,19 +37,18 @@ def _failures(check: EndCheck, screen: Screen, lang: str, leaves: dict[str, Mile
     return out
 
 
-def _probe(check: EndCheck, device: ProbeDevice, lang: str) -> Observation:
+def _probe(check: EndCheck, device: Device, lang: str) -> Observation:
     assert check.app is not None
     device.stop_app(check.app)
     device.launch(check.app)
     obs = device.observe()
     for n, step in enumerate(check.steps, 1):
         action = resolve_step(step, obs, lang, n)
-        device.execute(action, obs)
-        obs = device.observe()
+        _, obs = device.step(action, obs)
     return obs
 
 
-def evaluate_end_state(task: Task, lang: str, last_screen: Screen, device: ProbeDevice) -> EndStateResult:
+def evaluate_end_state(task: Task, lang: str, last_screen: Screen, device: Device) -> EndStateResult:
     """Evaluate every end-state check of `task`; `held` when all hold (vacuously true without checks)."""
     leaves = {m.id: m for m in task.milestones.leaves()}
     failed: list[str] = []

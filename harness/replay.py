@@ -53,7 +53,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PIL import Image
@@ -61,6 +61,11 @@ from PIL import Image
 from . import actions as A
 from .coords import from_pixels
 from .errors import HarnessError
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from tasks.datasets.base import DatasetEpisode
+
+    from .device import Device
 
 log = logging.getLogger(__name__)
 
@@ -431,7 +436,7 @@ def _played(action: Any, max_wait: float) -> Any:
     return action
 
 
-def replay_episode(episode: Any, device: Any, *, regrounding: bool = True, writer: Any = None,
+def replay_episode(episode: DatasetEpisode, device: Device, *, regrounding: bool = True, writer: Any = None,
                    tolerance: float = CONFIRM_SLACK, max_wait: float = 3.0,
                    stop_at_divergence: bool = False) -> ReplayReport:
     """Play `episode`'s recorded actions on `device` (an `AdbDevice` already showing the episode's start screen)
@@ -479,11 +484,10 @@ def replay_episode(episode: Any, device: Any, *, regrounding: bool = True, write
         g = ground_action(step, obs, tolerance) if regrounding else Grounding(step.action, False, "")
         action = _played(g.action, max_wait)
         rec.executed, rec.regrounded, rec.grounding = A.describe(action), g.regrounded, g.note
-        result = device.execute(action, obs)
-        rec.ok, rec.error = bool(result.ok), result.error
         t1 = time.perf_counter()
-        new_obs = device.observe()
-        t_capture = time.perf_counter() - t1
+        result, new_obs = device.step(action, obs)  # the settled screen, captured once
+        rec.ok, rec.error = bool(result.ok), result.error
+        t_capture = max(0.0, time.perf_counter() - t1 - sum(result.timings.values()))
         newly = tracker.update(new_obs, n) if tracker is not None else []
         rec.new_milestones = list(newly)
         terminal = action.type in TERMINAL

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agents.registry import create_agent
+from harness.device import Device
 from harness.end_state import evaluate_end_state
 from harness.milestones import check_holds, final_milestones
 from harness.runner import Limits, prepare_start, run_episode
@@ -34,11 +35,11 @@ class CheckResult:
         return not self.start_violations and self.success and self.error is None
 
 
-def check_task(task: Task, lang: str, device: object) -> CheckResult:
+def check_task(task: Task, lang: str, device: Device) -> CheckResult:
     prepare_start(device, task.start)
-    start = device.observe()  # type: ignore[attr-defined]
+    start = device.observe()
     violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang)]
-    if task.end_state and evaluate_end_state(task, lang, start, device).held:  # type: ignore[arg-type]
+    if task.end_state and evaluate_end_state(task, lang, start, device).held:
         violations.append("end_state")
     if lang not in task.reference:
         return CheckResult(task.id, lang, violations, 0.0, False, 0, f"no reference solution for {lang!r}")
