@@ -106,8 +106,12 @@ def agentcpm_data(n: int, rng: np.random.Generator) -> dict[str, Any]:
     pp = np.clip(gp + rng.normal(0, 0.1, (n, 2)), 0, 1)
     counts = np.minimum(rng.poisson(8, n), 16)
     m = int(counts.max())
-    b = rng.random((n, m, 2)) * 0.9
-    boxes = np.concatenate([b, b + rng.random((n, m, 2)) * 0.1], axis=2)
+    # [y, x, h, w] normalized, as the evaluator stores them; a third of the GT points inside their first box
+    boxes = np.concatenate([rng.random((n, m, 2)) * 0.9, rng.random((n, m, 2)) * 0.1], axis=2)
+    inside = (rng.random(n) < 0.33) & (counts > 0)
+    first = boxes[inside, 0]
+    gp[inside] = first[:, [1, 0]] + first[:, [3, 2]] * rng.random((int(inside.sum()), 2))
+    pp[inside] = np.clip(gp[inside] + rng.normal(0, 0.05, (int(inside.sum()), 2)), 0, 1)
     return {"pt": pt, "gt": gt, "pp": pp, "gp": gp, "pdir": rng.integers(0, 4, n), "gdir": rng.integers(0, 4, n),
             "pkey": rng.integers(0, 3, n), "gkey": rng.integers(0, 3, n),
             "ptext": np.array(["hello"] * n, dtype=object), "gtext": np.array(["hello world"] * n, dtype=object),
@@ -175,6 +179,23 @@ def bench_matchers(n: int, n_ref: int, repeat: int) -> None:
     t_ref, ref = best_of(cpm_ref, 1)
     agree = "yes" if list(zip(tm[:k].tolist(), em[:k].tolist())) == ref else "NO"
     rows.append(("AgentCPM TM/EM (8 boxes/step)", n, n / t_vec, k / t_ref, agree))
+    t_ac, (tm_ac, em_ac) = best_of(lambda: agentcpm.match_steps(
+        d["pt"], d["gt"], d["pp"], d["gp"], d["pdir"], d["gdir"], d["pkey"], d["gkey"], d["ptext"], d["gtext"],
+        d["boxes"], d["counts"], mode="android_control"), repeat)
+
+    def cpm_ref_ac() -> list[tuple[bool, bool]]:
+        return [reference.agentcpm_match_step(a_names[d["pt"][i]], a_names[d["gt"][i]], d["pp"][i].tolist(),
+                                              d["gp"][i].tolist(), dirs[d["pdir"][i]], dirs[d["gdir"][i]],
+                                              keys[d["pkey"][i]], keys[d["gkey"][i]], d["ptext"][i], d["gtext"][i],
+                                              d["boxes"][i, :d["counts"][i]].tolist(), "android_control")
+                for i in range(k)]
+    t_ref, ref = best_of(cpm_ref_ac, 1)
+    agree = "yes" if list(zip(tm_ac[:k].tolist(), em_ac[:k].tolist())) == ref else "NO"
+    rows.append(("AgentCPM TM/EM, AndroidControl mode", n, n / t_ac, k / t_ref, agree))
+    t_full, _ = best_of(lambda: agentcpm.evaluate_steps(
+        d["pt"], d["gt"], d["pp"], d["gp"], d["pdir"], d["gdir"], d["pkey"], d["gkey"], d["ptext"], d["gtext"],
+        d["boxes"], d["counts"]), repeat)
+    rows.append(("AgentCPM all step outputs (+ distances)", n, n / t_full, float("nan"), "-"))
 
     ids = np.repeat(np.arange(n // 10), 10)[:n]
     t_agg, _ = best_of(lambda: aitw.score(vec if len(vec) == n else np.ones(n, bool), ids), repeat)

@@ -177,6 +177,13 @@ def test_agentcpm_vectorized_equals_reference(steps, mode):
                                   gt_box_offsets=offsets, mode=mode)
     ref = [reference.agentcpm_match_step(**s, mode=mode) for s in steps]
     assert list(zip(tm.tolist(), em.tolist())) == ref
+    full = agentcpm.evaluate_steps([t[s["pred_type"]] for s in steps], [t[s["gt_type"]] for s in steps],
+                                   [s["pred_point"] for s in steps], [s["gt_point"] for s in steps],
+                                   [d[s["pred_direction"]] for s in steps], [d[s["gt_direction"]] for s in steps],
+                                   [k[s["pred_key"]] for s in steps], [k[s["gt_key"]] for s in steps],
+                                   [s["pred_text"] for s in steps], [s["gt_text"] for s in steps], flat,
+                                   gt_box_offsets=offsets, mode=mode)
+    assert full.exact_match.tolist() == em.tolist()  # the path with distances decides the same
 
 
 @settings(max_examples=200, deadline=None)

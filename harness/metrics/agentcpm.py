@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, TypedDict
 
@@ -108,14 +108,17 @@ def finger_direction(start: ArrayLike, end: ArrayLike) -> np.ndarray:
 
 
 # --- boxes -----------------------------------------------------------------------------------------------
+def _grown(b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    hd = (BOX_SCALE - 1) * b[..., 2]
+    wd = (BOX_SCALE - 1) * b[..., 3]
+    return (np.maximum(0, b[..., 0] - hd / 2), np.maximum(0, b[..., 1] - wd / 2), np.minimum(1, b[..., 2] + hd),
+            np.minimum(1, b[..., 3] + wd))
+
+
 def grow_boxes(boxes: ArrayLike) -> np.ndarray:
     """float[..., 4] `[y, x, h, w]` grown as the evaluator grows them (its arithmetic, in its order): delta =
     (1.2 - 1) * size; top / left = max(0, v - delta / 2); size = min(1, size + delta)."""
-    b = np.asarray(boxes, dtype=np.float64)
-    hd = (BOX_SCALE - 1) * b[..., 2]
-    wd = (BOX_SCALE - 1) * b[..., 3]
-    return np.stack([np.maximum(0, b[..., 0] - hd / 2), np.maximum(0, b[..., 1] - wd / 2),
-                     np.minimum(1, b[..., 2] + hd), np.minimum(1, b[..., 3] + wd)], axis=-1)
+    return np.stack(_grown(np.asarray(boxes, dtype=np.float64)), axis=-1)
 
 
 def _norm(dx: np.ndarray, dy: np.ndarray, threshold: float) -> np.ndarray:
@@ -128,42 +131,61 @@ def _norm(dx: np.ndarray, dy: np.ndarray, threshold: float) -> np.ndarray:
     return d
 
 
-def _click_rows(p: np.ndarray, g: np.ndarray, boxes: np.ndarray, valid: np.ndarray, mode: Mode
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """(EM bool[R], pixel distance float[R]) of type-matched CLICK / LONG_PRESS rows."""
+def _nearest(key: np.ndarray, k: int) -> np.ndarray:
+    """bool[R, M]: the `k` smallest keys of every row, ties broken by position (what a stable sort keeps)."""
+    if key.shape[1] <= k:
+        return np.ones(key.shape, dtype=bool)
+    kth = np.partition(key, k - 1, axis=1)[:, k - 1:k]
+    below = key < kth
+    room = k - below.sum(axis=1, keepdims=True)
+    at = key == kth
+    return below | (at & (np.cumsum(at, axis=1) <= room))
+
+
+def _click_rows(p: np.ndarray, g: np.ndarray, boxes_of: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+                mode: Mode, distances: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """(EM bool[R], pixel distance float[R]) of type-matched CLICK / LONG_PRESS rows; `boxes_of(rows)` gives the
+    rows' boxes and validity. With `distances=False` the point distances are not computed (NaN) and only the rows
+    the distance rule rejects are tested on the boxes."""
     r = len(p)
     threshold = DISTANCE_ANDROID_CONTROL if mode == "android_control" else DISTANCE
-    em = np.zeros(r, dtype=bool)
+    dx, dy = g[:, 0] - p[:, 0], g[:, 1] - p[:, 1]
+    near = _norm(dx, dy, threshold) <= threshold
+    rows = np.arange(r) if distances else np.flatnonzero(~near)
+    in_box = np.zeros(r, dtype=bool)
     ref = g.copy()
-    if boxes.shape[1]:
-        for s in range(0, r, _CHUNK):
-            e = min(s + _CHUNK, r)
-            b = grow_boxes(boxes[s:e])
-            top, left, h, w = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
-            bottom, right = top + h, left + w
-            ok = valid[s:e]
-            gx, gy = g[s:e, 0:1], g[s:e, 1:2]
-            px, py = p[s:e, 0:1], p[s:e, 1:2]
-            if mode == "android_control":
-                cy, cx = top + h / 2, left + w / 2
-                key = np.where(ok, (cy - gy) ** 2 + (cx - gx) ** 2, np.inf)
+    for s in range(0, len(rows), _CHUNK):
+        sel = rows[s:s + _CHUNK]
+        boxes, ok = boxes_of(sel)
+        if not boxes.shape[1]:
+            continue
+        top, left, h, w = _grown(np.asarray(boxes, dtype=np.float64))
+        bottom, right = top + h, left + w
+        gx, gy = g[sel, 0:1], g[sel, 1:2]
+        px, py = p[sel, 0:1], p[sel, 1:2]
+        if mode == "android_control":
+            cy, cx = top + h / 2, left + w / 2
+            key = np.where(ok, (cy - gy) ** 2 + (cx - gx) ** 2, np.inf)
+            if distances:  # the order matters: the first kept box holding the point gives the reference
                 order = np.argsort(key, axis=1, kind="stable")[:, :NEAREST_BOXES_ANDROID_CONTROL]
                 kept = np.take_along_axis(ok, order, axis=1)
                 top, left, bottom, right = (np.take_along_axis(v, order, axis=1) for v in (top, left, bottom, right))
             else:
-                kept = ok & (left <= gx) & (gx <= right) & (top <= gy) & (gy <= bottom)
-            hit = kept & (top <= py) & (py <= bottom) & (left <= px) & (px <= right)
-            any_hit = hit.any(axis=1)
+                kept = ok & _nearest(key, NEAREST_BOXES_ANDROID_CONTROL)
+        else:
+            kept = ok & (left <= gx) & (gx <= right) & (top <= gy) & (gy <= bottom)
+        hit = kept & (top <= py) & (py <= bottom) & (left <= px) & (px <= right)
+        any_hit = hit.any(axis=1)
+        in_box[sel] = any_hit
+        if distances:
             first = np.argmax(hit, axis=1)[:, None]
             cx_hit = ((np.take_along_axis(right, first, 1) + np.take_along_axis(left, first, 1)) / 2)[:, 0]
             cy_hit = ((np.take_along_axis(bottom, first, 1) + np.take_along_axis(top, first, 1)) / 2)[:, 0]
-            em[s:e] = any_hit
-            ref[s:e, 0] = np.where(any_hit, cx_hit, g[s:e, 0])
-            ref[s:e, 1] = np.where(any_hit, cy_hit, g[s:e, 1])
-    rest = np.flatnonzero(~em)
-    if len(rest):
-        dx, dy = g[rest, 0] - p[rest, 0], g[rest, 1] - p[rest, 1]
-        em[rest] = _norm(dx, dy, threshold) <= threshold
+            ref[sel, 0] = np.where(any_hit, cx_hit, g[sel, 0])
+            ref[sel, 1] = np.where(any_hit, cy_hit, g[sel, 1])
+    em = in_box | near
+    if not distances:
+        return em, np.full(r, np.nan)
     ddx, ddy = p[:, 0] * 1000 - ref[:, 0] * 1000, p[:, 1] * 1000 - ref[:, 1] * 1000
     return em, np.sqrt(ddx * ddx + ddy * ddy)
 
@@ -188,8 +210,9 @@ def evaluate_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLi
                    gt_key: ArrayLike | None = None, pred_text: Sequence[str] | None = None,
                    gt_text: Sequence[str] | None = None, gt_boxes: ArrayLike | None = None,
                    gt_box_counts: ArrayLike | None = None, gt_box_offsets: ArrayLike | None = None,
-                   mode: Mode = "default") -> StepResults:
-    """Every per-step output of the evaluator (module docstring)."""
+                   mode: Mode = "default", distances: bool = True) -> StepResults:
+    """Every per-step output of the evaluator (module docstring); `distances=False` skips the point distances and
+    text similarities (NaN), which only the atomic figures need."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     pt = _class(np.asarray(pred_type).astype(np.int64).ravel())
@@ -206,12 +229,11 @@ def evaluate_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLi
     if len(pts):
         p = np.asarray(pred_point, dtype=np.float64).reshape(n, 2)[pts]
         g = np.asarray(gt_point, dtype=np.float64).reshape(n, 2)[pts]
-        if gt_boxes is not None:
-            boxes, valid = _boxes_for(pts, n, gt_boxes, gt_box_counts, gt_box_offsets)
-            boxes = np.asarray(boxes, dtype=np.float64)
-        else:
-            boxes, valid = np.zeros((len(pts), 0, 4)), np.zeros((len(pts), 0), dtype=bool)
-        em[pts], pix[pts] = _click_rows(p, g, boxes, valid, mode)
+        def boxes_of(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            if gt_boxes is None:
+                return np.zeros((len(rows), 0, 4)), np.zeros((len(rows), 0), dtype=bool)
+            return _boxes_for(pts[rows], n, gt_boxes, gt_box_counts, gt_box_offsets)
+        em[pts], pix[pts] = _click_rows(p, g, boxes_of, mode, distances)
 
     sc = np.flatnonzero(tm & (gt == SCROLL))
     if len(sc):
@@ -226,9 +248,10 @@ def evaluate_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLi
     if len(tx):
         if pred_text is None or gt_text is None:
             raise ValueError("TYPE steps need pred_text and gt_text")
-        ptx, gtx = [str(pred_text[i] or "") for i in tx], [str(gt_text[i] or "") for i in tx]
+        ptx, gtx = [pred_text[i] or "" for i in tx], [gt_text[i] or "" for i in tx]
         em[tx] = [text_match(a, b) for a, b in zip(ptx, gtx, strict=True)]
-        sim[tx] = text_similarity(ptx, gtx)
+        if distances:
+            sim[tx] = text_similarity(ptx, gtx)
     return StepResults(tm, em, pix, sim, pt != INVALID, gt)
 
 
@@ -240,7 +263,7 @@ def match_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLike 
                 gt_box_offsets: ArrayLike | None = None, mode: Mode = "default") -> tuple[np.ndarray, np.ndarray]:
     """(TM bool[N], EM bool[N]) under the rules of the module docstring."""
     r = evaluate_steps(pred_type, gt_type, pred_point, gt_point, pred_dir, gt_dir, pred_key, gt_key, pred_text,
-                       gt_text, gt_boxes, gt_box_counts, gt_box_offsets, mode)
+                       gt_text, gt_boxes, gt_box_counts, gt_box_offsets, mode, distances=False)
     return r.type_match, r.exact_match
 
 
