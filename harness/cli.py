@@ -131,7 +131,17 @@ _register_replay_command(app)
 
 
 def main() -> None:
-    app()
+    """The console script. A `HarnessError` that escapes a command (bad input it did not name itself) is one
+    line and exit code 2, never a traceback."""
+    from rich.markup import escape
+
+    from harness.errors import HarnessError
+
+    try:
+        app()
+    except HarnessError as e:
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

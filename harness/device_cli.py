@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .errors import HarnessError
@@ -68,8 +69,8 @@ def observe_once(console: Console, serial: str | None, out: Path, adb_port: int 
             draw_overlay(obs.screenshot, obs.tree).save(out / "overlay.png")
             (out / "elements.txt").write_text(obs.tree.to_prompt() + "\n", encoding="utf-8")
     except HarnessError as e:
-        console.print(f"[red]{type(e).__name__}: {e}[/red]")
-        return 1
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+        return 2
     table = Table("part", "path", "ms", title=f"observation of {obs.package}/{obs.activity.rsplit('.', 1)[-1]}")
     for part in ("screenshot", "hierarchy", "app"):
         table.add_row(part, obs.paths.get(part, ""), f"{obs.timings.get(part, 0) * 1000:.1f}")

@@ -47,12 +47,17 @@ class DevicePool:
         return not self.serials
 
     def start(self) -> "DevicePool":
-        if self.embedded and not self.in_process:
-            from emulator.virtual.adbserver import PrivateAdbServer
+        """Open every slot's device; if one cannot be opened, close what was opened and raise."""
+        try:
+            if self.embedded and not self.in_process:
+                from emulator.virtual.adbserver import PrivateAdbServer
 
-            self._server = PrivateAdbServer().start()
-        for i in range(self.size):
-            self._devices[i] = self._open(i)
+                self._server = PrivateAdbServer().start()
+            for i in range(self.size):
+                self._devices[i] = self._open(i)
+        except BaseException:
+            self.close()
+            raise
         return self
 
     def _open(self, i: int) -> AdbDevice:

@@ -165,7 +165,12 @@ def tasks_check(suite: str = typer.Argument("virtual", help="Suite name or folde
     langs = _langs(lang)
     table = Table("task", "lang", "start ok", "reference progress", "steps", "verdict", title=f"tasks check {suite}")
     bad = 0
-    with DevicePool(1, [device] if device else [], profile=profile) as pool:
+    try:
+        pool = DevicePool(1, [device] if device else [], profile=profile).start()
+    except HarnessError as e:
+        _fail(e)
+        return
+    with pool:
         for t in tasks:
             for lg in [x for x in langs if x in t.languages]:
                 try:
@@ -174,12 +179,13 @@ def tasks_check(suite: str = typer.Argument("virtual", help="Suite name or folde
                     r = check_task(t, lg, pool.slot(0))
                 except HarnessError as e:
                     bad += 1
-                    table.add_row(t.id, lg, "?", "?", "?", f"[red]error: {e}[/red]")
+                    table.add_row(t.id, lg, "?", "?", "?", f"[red]error: {escape(str(e))}[/red]")
                     pool.replace(0)
                     continue
                 bad += not r.ok
                 start = "yes" if not r.start_violations else f"[red]no: {', '.join(r.start_violations)}[/red]"
-                verdict = "[green]sound[/green]" if r.ok else f"[red]unsound{': ' + r.error if r.error else ''}[/red]"
+                verdict = ("[green]sound[/green]" if r.ok
+                           else f"[red]unsound{': ' + escape(r.error) if r.error else ''}[/red]")
                 table.add_row(t.id, lg, start, f"{r.progress:.0%}", str(r.steps), verdict)
     console.print(table)
     console.print(f"{bad} problem(s)" if bad else "[green]every task is sound[/green]")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from harness.cli import app
@@ -44,6 +45,45 @@ def test_bad_options_are_clear_errors_not_tracebacks(tmp_path):
     r = runner.invoke(app, ["tasks", "list", str(tmp_path)])
     assert r.exit_code == 2 and "no task files" in r.output
     assert not any(tmp_path.iterdir())
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+BAD_INPUT = [  # (arguments, what the one line must name)
+    (["run", "--device", "NOPE123", "--task", "settings-dark-theme"], "no adb server is running"),
+    (["tasks", "check", "--device", "NOPE123", "--task", "settings-dark-theme"], "no adb server is running"),
+    (["observe", "--device", "NOPE123"], "no adb server is running"),
+    (["run", "--suite", "/no/such/suite"], "/no/such/suite"),
+    (["tasks", "list", "/no/such/suite"], "/no/such/suite"),
+    (["tasks", "check", "/no/such/suite"], "/no/such/suite"),
+    (["run", "--task", "no-such-task"], "no-such-task"),
+    (["tasks", "check", "--task", "no-such-task"], "no-such-task"),
+    (["run", "--resume", "/no/such/run"], "/no/such/run"),
+    (["report", "/no/such/run"], "/no/such/run"),
+    (["eval", "--dataset", "odyssey", "--data", "/no/such/data", "--predictions", "/no/such/preds"], "/no/such"),
+    (["replay", "--dataset", "aitz", "--data", "/no/such/data", "--episode", "1"], "/no/such/data"),
+    (["run", "--agent", "no-such-agent"], "no-such-agent"),
+    (["run", "--lang", "fr"], "fr"),
+]
+
+
+@pytest.mark.parametrize(("args", "named"), BAD_INPUT, ids=[" ".join(a[:3]) for a, _ in BAD_INPUT])
+def test_every_subcommand_answers_bad_input_with_one_line_and_exit_2(args, named, tmp_path):
+    env = {"ANDROID_ADB_SERVER_PORT": str(_free_port()), "COLUMNS": "400"}  # no adb server there
+    extra = ["--out", str(tmp_path)] if args[0] == "run" else []
+    r = runner.invoke(app, args + extra, env=env)
+    assert r.exit_code == 2, r.output
+    assert named in r.output and "Traceback" not in r.output
+    lines = [ln for ln in r.output.splitlines() if ln.strip() and not set(ln.strip()) <= set("╭╮╰╯─│ ")
+             and not ln.startswith(("Usage: ", "Try '", "╭─ Error"))]  # click's usage box around an option error
+    assert len(lines) == 1, r.output
+    assert not any(tmp_path.iterdir()), "nothing is written for a run that cannot start"
 
 
 def test_virtual_tour_drives_the_device_with_the_real_clients(tmp_path):
