@@ -177,7 +177,7 @@ def bench_matchers(n: int, n_ref: int, repeat: int) -> None:
                                               keys[d["pkey"][i]], keys[d["gkey"][i]], d["ptext"][i], d["gtext"][i],
                                               d["boxes"][i, :d["counts"][i]].tolist()) for i in range(k)]
     t_ref, ref = best_of(cpm_ref, 1)
-    agree = "yes" if list(zip(tm[:k].tolist(), em[:k].tolist())) == ref else "NO"
+    agree = "yes" if list(zip(tm[:k].tolist(), em[:k].tolist(), strict=True)) == ref else "NO"
     rows.append(("AgentCPM TM/EM (8 boxes/step)", n, n / t_vec, k / t_ref, agree))
     t_ac, (tm_ac, em_ac) = best_of(lambda: agentcpm.match_steps(
         d["pt"], d["gt"], d["pp"], d["gp"], d["pdir"], d["gdir"], d["pkey"], d["gkey"], d["ptext"], d["gtext"],
@@ -190,7 +190,7 @@ def bench_matchers(n: int, n_ref: int, repeat: int) -> None:
                                               d["boxes"][i, :d["counts"][i]].tolist(), "android_control")
                 for i in range(k)]
     t_ref, ref = best_of(cpm_ref_ac, 1)
-    agree = "yes" if list(zip(tm_ac[:k].tolist(), em_ac[:k].tolist())) == ref else "NO"
+    agree = "yes" if list(zip(tm_ac[:k].tolist(), em_ac[:k].tolist(), strict=True)) == ref else "NO"
     rows.append(("AgentCPM TM/EM, AndroidControl mode", n, n / t_ac, k / t_ref, agree))
     t_full, _ = best_of(lambda: agentcpm.evaluate_steps(
         d["pt"], d["gt"], d["pp"], d["gp"], d["pdir"], d["gdir"], d["pkey"], d["gkey"], d["ptext"], d["gtext"],
@@ -205,7 +205,8 @@ def bench_matchers(n: int, n_ref: int, repeat: int) -> None:
               title=f"official matchers, best of {repeat} (reference timed on {n_ref:,} steps)")
     for name, steps, v, r, ok in rows:
         no_ref = math.isnan(r)
-        t.add_row(name, f"{steps:,}", f"{v:,.0f}", "-" if no_ref else f"{r:,.0f}", "-" if no_ref else f"{v / r:,.0f}x", ok)
+        t.add_row(name, f"{steps:,}", f"{v:,.0f}", "-" if no_ref else f"{r:,.0f}",
+                  "-" if no_ref else f"{v / r:,.0f}x", ok)
     console.print(t)
     console.print(f"aggregation on {n:,} steps / {n // 10:,} episodes: AitW per-episode + overall "
                   f"{t_agg * 1000:.0f} ms, AgentCPM SR + goal progress {t_gp * 1000:.0f} ms", highlight=False)

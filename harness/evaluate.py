@@ -41,7 +41,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -406,7 +406,7 @@ class AgentCPMCollector(_Collector):
             return agentcpm_fields(None)
         if "pred" in raw and "result_action_type" not in raw:
             return _row_dict(agentcpm.pred_from_output(raw["pred"]))
-        dialect = "androidlens" if self.dataset == "androidlens" else "aitz"
+        dialect: Literal["aitz", "androidlens"] = "androidlens" if self.dataset == "androidlens" else "aitz"
         try:
             convert.to_unified(self.dataset, raw)  # validates the record
         except DatasetError:
@@ -422,7 +422,7 @@ class AgentCPMCollector(_Collector):
             group = {"subset": episode.meta.get("subset") or "unknown"}
         self._meta(episode, group)
         self.scored.append(scored)
-        dialect = "androidlens" if self.dataset == "androidlens" else "aitz"
+        dialect: Literal["aitz", "androidlens"] = "androidlens" if self.dataset == "androidlens" else "aitz"
         gt = _row_dict(agentcpm.gt_from_record(step.raw, dialect))
         pred = agentcpm_fields(action) if action is not None else self._pred(pred_raw)
         if action is not None and getattr(action, "point", 0) is None and isinstance(action, (Click, LongPress)):
@@ -633,6 +633,7 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
                 if action is not None and pred_raw is None:
                     counts["unexpressible"] += 1
             else:
+                assert preds is not None
                 entry = preds.get((key, step.index)) or (preds.get((str(ep.episode_id), step.index))
                                                          if opts.dataset == "androidlens" else None)
                 if entry is None:
@@ -702,18 +703,25 @@ def render(report: dict[str, Any], console: Any) -> None:
             console.print(f"split {split}: overall {_pct(v['overall'])}% over {v['episodes']} episodes",
                           highlight=False)
     elif ds == "odyssey":
-        t = Table("category", "episodes", "steps", "AMS (%)", "SR (%)", title="GUI Odyssey")
+        t = Table("category", "episodes (left out)", "steps (scored)", "AMS (%)", "SR (%)",
+                  title=f"GUI Odyssey, rule {m['rule']}")
+
+        def row(name: str, v: dict[str, Any]) -> None:
+            t.add_row(name, f"{v['episodes']} ({v['episodes_left_out']})", f"{v['steps']} ({v['steps_scored']})",
+                      _pct(v["AMS"]), _pct(v["SR"]))
         for cat, v in m["per_category"].items():
-            t.add_row(cat, str(v["episodes"]), str(v["steps"]), _pct(v["AMS"]), _pct(v["SR"]))
-        p = m["pooled"]
-        t.add_row("[bold]pooled[/bold]", str(p["episodes"]), str(p["steps"]), _pct(p["AMS"]), _pct(p["SR"]))
+            row(cat, v)
+        row("[bold]pooled[/bold]", m["pooled"])
         if m.get("per_category_mean"):
-            c = m["per_category_mean"]
-            t.add_row("[bold]per-category mean[/bold]", str(c["episodes"]), str(c["steps"]), _pct(c["AMS"]),
-                      _pct(c["SR"]))
+            row("[bold]per-category mean[/bold]", m["per_category_mean"])
         console.print(t)
         console.print(f"official aggregation for this split: {m['official_aggregate']} -> AMS {_pct(m['AMS'])}%, "
-                      f"SR {_pct(m['SR'])}%", highlight=False)
+                      f"SR {_pct(m['SR'])}% ({m['episodes_left_out']} episodes left out of SR: a step without "
+                      f"a prediction); action type {_pct(m['action_type_accuracy'])}%, text "
+                      f"{_pct(m['text_accuracy'])}% ({m['text_correct']} / {m['text_total']})", highlight=False)
+        o = m["other_rule"]
+        console.print(f"rule {o['rule']}: pooled AMS {_pct(o['pooled']['AMS'])}%, SR {_pct(o['pooled']['SR'])}%",
+                      highlight=False)
     else:
         group = "category" if "per_category" in m else "subset"
         t = Table(group, "episodes", "steps", "TM (%)", "EM (%)", "SR (%)", "GP (%)",
@@ -724,6 +732,16 @@ def render(report: dict[str, Any], console: Any) -> None:
         t.add_row("[bold]all[/bold]", str(m["episodes"]), str(m["steps"]), _pct(m["TM"]), _pct(m["EM"]),
                   _pct(m["SR"]), _pct(m["GP"]))
         console.print(t)
+        pt = Table("GT action type", "steps", "TM (%)", "EM (%)", title=f"per action type (mode {m['mode']})")
+        for name, v in m["per_type"].items():
+            pt.add_row(name, str(v["count"]), _pct(v["TM"]), _pct(v["EM"]))
+        console.print(pt)
+        pd = m["point_dist_avg"]
+        td = m["text_dist_avg"]
+        console.print(f"hit rate {_pct(m['hit_rate'])}%, avg text distance (Levenshtein ratio) "
+                      f"{'-' if td is None else f'{td:.4f}'}, avg point distance "
+                      f"{'-' if pd is None else f'{pd:.1f}'} (of 1000); steps without a prediction are left out",
+                      highlight=False)
         if len(m.get("per_lang") or {}) > 1:
             for lang, v in m["per_lang"].items():
                 console.print(f"{lang}: EM {_pct(v['EM'])}%  SR {_pct(v['SR'])}%", highlight=False)

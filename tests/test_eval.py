@@ -314,3 +314,144 @@ def test_cli_openai_agent_against_a_stub(odyssey_root: Path, tmp_path: Path, mon
     assert "New York Fashion Week" in json.dumps(sent[0].body, ensure_ascii=False)
     data = json.loads(out.read_text())
     assert data["metrics"]["pooled"]["AMS"] == pytest.approx(2 / 13)
+
+
+# --- hand-computed figures of small prediction files (GUI Odyssey, AgentCPM-GUI evaluator) -------------------
+def _odyssey_episode(eid: str, category: str, steps: list[dict[str, Any]]) -> dict[str, Any]:
+    for k, s in enumerate(steps):
+        s.update(step=k, screenshot=f"{eid}_{k}.png", ps="")
+    return {"episode_id": eid, "device_info": {"product": "p", "release_version": "14", "sdk_version": "34",
+                                               "h": 2400, "w": 1080, "device_name": "Pixel 8 Pro"},
+            "task_info": {"category": category, "app": ["A"], "meta_task": "m", "task": "t",
+                          "instruction": f"do {eid}"},
+            "step_length": len(steps), "steps": steps}
+
+
+@pytest.fixture
+def odyssey_small(tmp_path: Path) -> Path:
+    """Three episodes, two categories, boxes large enough for the box / distance rules to disagree."""
+    root = tmp_path / "ody"
+    (root / "annotations").mkdir(parents=True)
+    eps = [
+        _odyssey_episode("e1", "Social", [
+            {"action": "CLICK", "info": [[500, 500], [500, 500]], "sam2_bbox": [100, 100, 900, 900]},
+            {"action": "SCROLL", "info": [[500, 500], [500, 500]]},  # zero length: DOWN
+            {"action": "TEXT", "info": "hello: world"}]),
+        _odyssey_episode("e2", "Social", [
+            {"action": "CLICK", "info": [[141, 500]], "sam2_bbox": [0, 0, 10, 10]},
+            {"action": "COMPLETE", "info": ""}]),
+        _odyssey_episode("e3", "Media", [
+            {"action": "LONG_PRESS", "info": [[300, 300]]},  # no sam2_bbox: distance only
+            {"action": "CLICK", "info": "KEY_HOME"}]),
+    ]
+    for ep in eps:
+        (root / "annotations" / f"{ep['episode_id']}.json").write_text(json.dumps(ep), encoding="utf-8")
+    (root / "random_split.json").write_text(json.dumps({"train": [], "test": [f"e{i}.json" for i in (1, 2, 3)]}))
+    return root
+
+
+def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_odyssey_predictions_hand_computed(odyssey_small: Path, tmp_path: Path) -> None:
+    pred = _jsonl(tmp_path / "ody.jsonl", [
+        {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]},  # in the box, 0.49 away
+        {"episode_id": "e1", "step": 1, "action": "SCROLL", "info": [[300, 300], [300, 300]]},  # DOWN == DOWN
+        {"episode_id": "e1", "step": 2, "action": "TEXT", "info": "hello: world!"},  # contains the GT text
+        {"episode_id": "e2", "step": 0, "action": "CLICK", "info": [[281, 500]]},  # 0.14000000000000004 away
+        {"episode_id": "e2", "step": 1, "action": "COMPLETE", "info": ""},
+        {"episode_id": "e3", "step": 1, "action": "HOME", "info": ""},  # e3 step 0 has no prediction
+    ])
+    opts = EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
+                       split_label="test")
+    rep = evaluate(opts, predictions=pred)
+    m = rep["metrics"]
+    assert rep["missing"] == 1 and rep["steps"] == 7
+    # latest rule: correct e1 3/3, e2 1/2 (the click is just over 0.14), e3 1/1 scored
+    p = m["pooled"]
+    assert p["AMS"] == pytest.approx(5 / 6) and p["steps_scored"] == 6
+    assert p["SR"] == pytest.approx(1 / 2) and (p["episodes_scored"], p["episodes_left_out"]) == (2, 1)
+    pc = m["per_category"]
+    assert pc["Social"]["AMS"] == pytest.approx(4 / 5) and pc["Social"]["SR"] == pytest.approx(1 / 2)
+    assert pc["Media"]["AMS"] == 1.0 and pc["Media"]["episodes_scored"] == 0
+    # random split -> per-category mean: AMS (0.8 + 1) / 2, SR (0.5 + 0) / 2 (Media's only episode is left out)
+    assert m["official_aggregate"] == "per_category_mean"
+    assert m["AMS"] == pytest.approx(0.9) and m["SR"] == pytest.approx(0.25) and m["episodes_left_out"] == 1
+    assert m["action_type_accuracy"] == 1.0 and (m["text_correct"], m["text_total"]) == (1, 1)
+    assert m["official_printout"] == {"metric": "micro", "AMS": 90.0, "SR": 25.0, "total": 6,
+                                      "action_type": "6 / 6 = 100.00", "text": "1 / 1 = 100.00"}
+    # the earlier release's rule (distance only): e1's click is wrong -> Social 3/5, SR 0 / 2
+    o = m["other_rule"]
+    assert o["rule"] == "distance_only" and o["pooled"]["AMS"] == pytest.approx(4 / 6)
+    assert o["per_category_mean"]["AMS"] == pytest.approx((3 / 5 + 1) / 2) and o["per_category_mean"]["SR"] == 0.0
+    rep2 = evaluate(EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
+                                split_label="test", metric_rule="distance_only"), predictions=pred)
+    assert rep2["metrics"]["AMS"] == pytest.approx(0.8) and rep2["metrics"]["other_rule"]["rule"] == "box_or_distance"
+    with pytest.raises(EvalError, match="rule"):
+        evaluate(EvalOptions("odyssey", odyssey_small / "annotations", metric_rule="nearest"), predictions=pred)
+
+
+def test_odyssey_render_names_both_aggregations(odyssey_small: Path, tmp_path: Path) -> None:
+    from rich.console import Console
+
+    pred = _jsonl(tmp_path / "p.jsonl", [{"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]}])
+    opts = EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
+                       split_label="test")
+    con = Console(record=True, width=160)
+    render(evaluate(opts, predictions=pred), con)
+    text = con.export_text()
+    assert "pooled" in text and "per-category mean" in text and "left out" in text and "action type" in text
+
+
+def test_aitz_agentcpm_outputs_hand_computed(tmp_path: Path) -> None:
+    # the bundled AITZ episode: HOME, swipe up, tap at (x 0.607, y 0.498) (in no annotated box), COMPLETE
+    pred = _jsonl(tmp_path / "aitz.jsonl", [
+        {"episode_id": "523638528775825151", "step": 0, "pred": {"PRESS": "HOME"}},
+        {"episode_id": "523638528775825151", "step": 1, "pred": {"POINT": [500, 500], "to": [500, 500]}},
+        {"episode_id": "523638528775825151", "step": 2, "pred": {"POINT": [607, 498]}},
+        {"episode_id": "523638528775825151", "step": 3, "pred": {"duration": 1000}},  # a wait: STOP class
+    ])
+    m = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)["metrics"]
+    # the zero-length swipe has no direction: type match, no exact match
+    assert (m["TM"], m["EM"]) == (1.0, 0.75)
+    assert m["SR"] == 0.0 and m["GP"] == 0.25  # one correct step, then the swipe
+    assert m["per_type"]["SCROLL"] == {"count": 1, "TM": 1.0, "EM": 0.0}
+    assert m["per_type"]["STOP"] == {"count": 1, "TM": 1.0, "EM": 1.0}
+    assert m["per_type"]["CLICK"]["EM"] == 1.0 and m["hit_rate"] == 1.0
+    gx, gy = 0.6069772839546204, 0.49836206436157227
+    assert m["point_dist_avg"] == pytest.approx(1000 * ((0.607 - gx) ** 2 + (0.498 - gy) ** 2) ** 0.5)
+    assert m["text_dist_avg"] is None  # no TYPE step
+    s = m["official_summary"]
+    assert s["success_rate"] == 0.0 and s["goal_progress"] == 0.25 and s["total"]["hit_rate"] == 1.0
+    assert s["total"]["exact_acc"] == 0.75 and s["TYPE"] == {"count": 0, "type_acc": 0, "exact_acc": 0,
+                                                             "text_dist_avg": 0}
+
+
+def test_aitz_missing_step_is_left_out_and_durations(tmp_path: Path) -> None:
+    from harness.actions import LongPress, Point, Swipe
+
+    eid = "523638528775825151"
+    pred = _jsonl(tmp_path / "aitz.jsonl", [
+        {"episode_id": eid, "step": 0, "action": {"type": "HOME"}},
+        {"episode_id": eid, "step": 1, "action": action_to_dict(Swipe(start=Point(x=0.5, y=0.8),
+                                                                      end=Point(x=0.5, y=0.2)))},  # UP
+        # a long press of exactly 200 ms is the evaluator's click (the default duration)
+        {"episode_id": eid, "step": 2, "action": action_to_dict(LongPress(point=Point(x=0.6, y=0.5),
+                                                                          duration=0.2))},
+    ])  # step 3 missing: the evaluator never sees it
+    rep = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)
+    m = rep["metrics"]
+    assert rep["missing"] == 1 and m["steps"] == 3
+    assert (m["TM"], m["EM"], m["SR"], m["GP"]) == (1.0, 1.0, 1.0, 1.0)
+    pred = _jsonl(tmp_path / "aitz2.jsonl", [
+        {"episode_id": eid, "step": 2, "action": action_to_dict(LongPress(point=Point(x=0.6, y=0.5),
+                                                                          duration=0.5))},
+        {"episode_id": eid, "step": 3, "action": {"type": "WAIT", "duration": 1.0}},
+    ])
+    m = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)["metrics"]
+    # a 500 ms press is a LONG_POINT: the GT tap is a CLICK -> no type match; the wait matches COMPLETE
+    assert (m["TM"], m["EM"]) == (0.5, 0.5) and m["per_type"]["CLICK"]["TM"] == 0.0
+    rep = evaluate(EvalOptions("aitz", AITZ_DIR, metric_rule="android_control"), predictions=pred)
+    assert rep["metrics"]["mode"] == "android_control"

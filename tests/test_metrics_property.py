@@ -176,7 +176,7 @@ def test_agentcpm_vectorized_equals_reference(steps, mode):
                                   [s["pred_text"] for s in steps], [s["gt_text"] for s in steps], flat,
                                   gt_box_offsets=offsets, mode=mode)
     ref = [reference.agentcpm_match_step(**s, mode=mode) for s in steps]
-    assert list(zip(tm.tolist(), em.tolist())) == ref
+    assert list(zip(tm.tolist(), em.tolist(), strict=True)) == ref
     full = agentcpm.evaluate_steps([t[s["pred_type"]] for s in steps], [t[s["gt_type"]] for s in steps],
                                    [s["pred_point"] for s in steps], [s["gt_point"] for s in steps],
                                    [d[s["pred_direction"]] for s in steps], [d[s["gt_direction"]] for s in steps],
@@ -201,8 +201,8 @@ def test_agentcpm_direction_equals_reference(vectors, extra):
 def test_goal_progress_equals_reference(em, n_eps, rnd):
     eps = [rnd.randrange(n_eps) for _ in em]
     res = agentcpm.episode_scores(em, eps)
-    for eid, gp, ok in zip(res["episode_id"], res["goal_progress"], res["success"]):
-        mine = [e for e, x in zip(em, eps) if x == eid]
+    for eid, gp, ok in zip(res["episode_id"], res["goal_progress"], res["success"], strict=True):
+        mine = [e for e, x in zip(em, eps, strict=True) if x == eid]
         assert gp == reference.episode_goal_progress(mine)
         assert ok == all(mine)
 

@@ -18,9 +18,10 @@ Official metrics (2025 code, facts reproduced, code written here):
 
 Paper metrics (section 2.3): **avg nDCG_v** and **avg F1** over answer items, max over raters, with the answer
 matching of section 2.3.3 (`match_items`). Items are tokenized by lower-casing, deleting punctuation and
-splitting on whitespace (the paper only says "word token"). Documented choices where the paper is silent: nDCG_v is capped at 1 (one
-ground-truth item can mark several predicted items as hits, which would push DCG above IDCG); an empty
-ground-truth list (rater says: no answer) scores 1 for an empty prediction and 0 otherwise, on both metrics.
+splitting on whitespace (the paper only says "word token"). Documented choices where the paper is silent:
+nDCG_v is capped at 1 (one ground-truth item can mark several predicted items as hits, which would push DCG
+above IDCG); an empty ground-truth list (rater says: no answer) scores 1 for an empty prediction and 0
+otherwise, on both metrics.
 """
 
 from __future__ import annotations
