@@ -28,7 +28,6 @@ from typing import Any, Literal
 
 from harness.errors import ConfigError, EndpointError
 
-
 try:  # POSIX only; Windows falls back to the in-process lock
     import fcntl
 except ImportError:  # pragma: no cover

@@ -61,7 +61,7 @@ def prepare_image(screenshot: Image.Image, device_size: tuple[int, int], max_sid
     img = screenshot.convert("RGB")
     if img.size != size:
         img = img.resize(size, Image.Resampling.LANCZOS)
-    return img, ScreenMapping(device_size=tuple(device_size), image_size=size)
+    return img, ScreenMapping(device_size=(int(device_size[0]), int(device_size[1])), image_size=size)
 
 
 _MARK_COLORS = ((230, 25, 75), (60, 180, 75), (0, 130, 200), (245, 130, 48), (145, 30, 180), (70, 140, 140))

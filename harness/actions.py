@@ -22,6 +22,7 @@ Conventions
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -308,7 +309,7 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _message(err: dict[str, Any], raw: Any) -> str:
+def _message(err: Mapping[str, Any], raw: Any) -> str:
     loc: list[str] = []
     for part in err.get("loc", ()):
         if isinstance(part, int) and loc:

@@ -291,7 +291,7 @@ class Actuator:
         tree = self.poll_tree()
         focused = tree.find(focused=True)
         editable = [e for e in focused if e.is_editable]
-        pick = (editable or focused or [None])[0]
+        pick = editable[0] if editable else focused[0] if focused else None
         if pick is None:
             return None
         # an empty field reports its hint as its text (AccessibilityNodeInfo.getText): read it as empty

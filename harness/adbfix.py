@@ -231,7 +231,7 @@ class U2Rpc:
                     "Connection: close\r\n\r\n").encode("ascii")
             sock.sendall(head + body)
             raw = read_to_end(sock)
-        except socket.timeout as e:
+        except TimeoutError as e:
             raise TimeoutError(f"uiautomator2 {path} timed out after {timeout:.1f} s") from e
         except OSError as e:
             raise U2Unreachable(f"uiautomator2 connection failed: {e}") from e

@@ -129,7 +129,7 @@ class AdbDevice:
     def connect(cls, serial: str | None = None, *, adb_host: str | None = None, adb_port: int | None = None,
                 start_virtual: bool = True, config: DeviceConfig | None = None, use_u2: bool | None = None,
                 virtual_profile: str = "medium_phone", virtual_locale: str = "en",
-                virtual_latency: str = "instant") -> "AdbDevice":
+                virtual_latency: str = "instant") -> AdbDevice:
         """Connect to `serial`; with no serial, start the embedded virtual device behind a private adb server
         (`start_virtual=True`, owned: `close()` stops both) or pick the only device on the adb server."""
         config = config or DeviceConfig()
@@ -159,7 +159,7 @@ class AdbDevice:
             raise
 
     @classmethod
-    def _connect_virtual(cls, config: DeviceConfig, profile: str, locale: str, latency: str) -> "AdbDevice":
+    def _connect_virtual(cls, config: DeviceConfig, profile: str, locale: str, latency: str) -> AdbDevice:
         from emulator.virtual import VirtualDevice
         from emulator.virtual.adbserver import PrivateAdbServer
 
@@ -270,7 +270,7 @@ class AdbDevice:
         return wait_until_settled(self._poll_tree, self.config.settle)
 
     # --- act ----------------------------------------------------------------------------------------------------
-    def execute(self, action: A.Action | dict[str, Any], observation: Observation | None = None,
+    def execute(self, action: A.Action | dict[str, Any] | str, observation: Observation | None = None,
                 step: int | None = None) -> ActionResult:
         """Run one action and wait for the screen to settle. `action` may be an Action or its dict / JSON form
         (validated by `parse_action`). Element indices refer to `observation.tree`; points are normalized to
@@ -288,10 +288,10 @@ class AdbDevice:
         obs = capture_screen(self.link, with_app=self.config.capture_app, hierarchy=reuse)
         return result, obs
 
-    def _act(self, action: A.Action | dict[str, Any], observation: Observation | None,
+    def _act(self, action: A.Action | dict[str, Any] | str | bytes, observation: Observation | None,
              step: int | None) -> tuple[ActionResult, SettleResult | None]:
         self._check_open("execute")
-        if not isinstance(action, ACTION_CLASSES):
+        if isinstance(action, (dict, str, bytes)):  # the JSON form: validated here
             action = A.parse_action(action)
         t0 = time.perf_counter()
         try:
@@ -369,7 +369,7 @@ class AdbDevice:
             except Exception as e:  # noqa: BLE001 - best effort teardown
                 log.debug("device %s: cleanup: %s", self.serial, e)
 
-    def __enter__(self) -> "AdbDevice":
+    def __enter__(self) -> AdbDevice:
         return self
 
     def __exit__(self, *exc: object) -> None:

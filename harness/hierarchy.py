@@ -19,8 +19,9 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 
 from lxml import etree
 
@@ -145,6 +146,14 @@ def _bool(value: str | None, default: bool) -> bool:
     return default if value is None else value.strip().lower() == "true"
 
 
+def _state_is(e: UIElement, name: str, value: bool) -> bool:
+    return bool(getattr(e, name) == value)
+
+
+def _bound(test: Callable[[UIElement, str], bool], value: str) -> Callable[[UIElement], bool]:
+    return lambda e: test(e, value)
+
+
 class UITree:
     """An immutable parsed view hierarchy. Index it like a tuple: `tree[12]` is the element numbered 12."""
 
@@ -179,7 +188,7 @@ class UITree:
         if root is None or root.getroottree().docinfo.doctype:
             raise HierarchyError(f"{source}: not a hierarchy dump")
         if root.tag != "hierarchy":
-            raise HierarchyError(f"{source}: root element is <{root.tag}>, expected <hierarchy> "
+            raise HierarchyError(f"{source}: root element is <{root.tag!s}>, expected <hierarchy> "
                                  f"(line {root.sourceline})")
         rot_attr = root.get("rotation", "0")
         if rot_attr.strip() not in ("0", "1", "2", "3"):
@@ -269,13 +278,14 @@ class UITree:
         unknown = set(states) - STATE_NAMES
         if unknown:
             raise TypeError(f"find(): unknown state(s) {sorted(unknown)}; expected some of {sorted(STATE_NAMES)}")
-        tests = [(text, lambda e, v: e.text == v), (text_contains, lambda e, v: v in e.text),
-                 (resource_id, lambda e, v: v in (e.resource_id, e.resource_name)),
-                 (class_name, lambda e, v: v in (e.class_name, e.short_class)),
-                 (content_desc, lambda e, v: e.content_desc == v), (package, lambda e, v: e.package == v)]
-        tests = [(v, f) for v, f in tests if v is not None]
-        tests += [(bool(v), lambda e, v, k=k: getattr(e, k) == v) for k, v in states.items()]
-        return [e for e in self._elements if all(f(e, v) for v, f in tests)]
+        given: list[tuple[str | None, Callable[[UIElement, str], bool]]] = [
+            (text, lambda e, v: e.text == v), (text_contains, lambda e, v: v in e.text),
+            (resource_id, lambda e, v: v in (e.resource_id, e.resource_name)),
+            (class_name, lambda e, v: v in (e.class_name, e.short_class)),
+            (content_desc, lambda e, v: e.content_desc == v), (package, lambda e, v: e.package == v)]
+        tests: list[Callable[[UIElement], bool]] = [_bound(f, v) for v, f in given if v is not None]
+        tests += [partial(_state_is, name=k, value=bool(v)) for k, v in states.items()]
+        return [e for e in self._elements if all(t(e) for t in tests)]
 
     # --- for models ----------------------------------------------------------------------------------
     def prompt_elements(self) -> list[UIElement]:

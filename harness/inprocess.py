@@ -124,7 +124,7 @@ class InProcessDevice(AdbDevice):
         link = InProcessLink(self.model)
         super().__init__(link, config, cleanup=[link.close])
 
-    def __enter__(self) -> "InProcessDevice":
+    def __enter__(self) -> InProcessDevice:
         return self
 
 

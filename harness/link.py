@@ -103,7 +103,7 @@ class Link:
         self._closed = False
 
     # --- setup ---------------------------------------------------------------------------------------------
-    def start(self) -> "Link":
+    def start(self) -> Link:
         state = self.state()
         if state is None and _TCP_SERIAL.match(self.serial):
             self._adb_connect()

@@ -25,7 +25,7 @@ def _describe_locator(loc: Locator) -> str:
 
 def locate(loc: Locator, screen: Screen, lang: str, n: int = 0) -> int:
     """Index of the `loc.nth` matching visible element in reading order; `ActionValidationError` if none."""
-    size = tuple(screen.size)
+    size = screen.size
     match = loc.as_match()
     hits = [e.index for e in screen.tree.reading_order() if element_matches(e, match, lang, size)]
     if len(hits) <= loc.nth:

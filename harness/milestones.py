@@ -32,16 +32,24 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from harness.hierarchy import UITree
 from tasks.schema import ElementMatch, ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
 
 
 class Screen(Protocol):
     """What a check looks at (an `harness.observation.Observation` satisfies it)."""
 
-    tree: Any  # harness.hierarchy.UITree
-    package: str
-    activity: str
-    size: tuple[int, int]
+    @property
+    def tree(self) -> UITree: ...
+
+    @property
+    def package(self) -> str: ...
+
+    @property
+    def activity(self) -> str: ...
+
+    @property
+    def size(self) -> tuple[int, int]: ...
 
 
 def _norm(s: str, case_sensitive: bool) -> str:

@@ -41,8 +41,8 @@ class Observation:
     """One screen: the screenshot and the view hierarchy captured together (concurrently), in the display's
     current rotation. `tree` indices are what `Click(element=...)` refers to."""
 
-    screenshot: "Image"
-    tree: "UITree"
+    screenshot: Image
+    tree: UITree
     xml: str
     package: str
     activity: str
@@ -73,7 +73,7 @@ class ActionResult:
     error: str | None = None
 
 
-def draw_overlay(screenshot: "Image", tree: "UITree", elements: Any = None) -> "Image":
+def draw_overlay(screenshot: Image, tree: UITree, elements: Any = None) -> Image:
     """The screenshot with a box and the element index drawn for every element `tree.to_prompt()` lists (or
     `elements`): the numbers a model sees in the prompt, where they are on screen."""
     from PIL import ImageDraw, ImageFont

@@ -46,7 +46,7 @@ class DevicePool:
     def embedded(self) -> bool:
         return not self.serials
 
-    def start(self) -> "DevicePool":
+    def start(self) -> DevicePool:
         """Open every slot's device; if one cannot be opened, close what was opened and raise."""
         try:
             if self.embedded and not self.in_process:
@@ -152,7 +152,7 @@ class DevicePool:
         if self._server is not None:
             self._server.stop()
 
-    def __enter__(self) -> "DevicePool":
+    def __enter__(self) -> DevicePool:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

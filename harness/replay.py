@@ -50,7 +50,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -127,11 +127,19 @@ def recorded_episode(episode: Any, tolerance: float = TAP_TOLERANCE) -> Any:
             elements=tuple(element(b) for b in step.elements), marks=marks(step),
             text=getattr(a, "text", "") or "" if kind == "TYPE" else "", submit=bool(getattr(a, "submit", False)),
             wait=float(getattr(a, "duration", 0.0) or 0.0) if kind == "WAIT" else 0.0,
-            hits=(lambda x, y, st=step: tap_matches(st, x, y, tolerance)) if kind in ("CLICK", "LONG_PRESS") else None,
-            swipe=(lambda dx, dy, act=a: swipe_matches(act, dx, dy)) if kind in ("SWIPE", "SCROLL") else None)
+            hits=_tap_rule(step, tolerance) if kind in ("CLICK", "LONG_PRESS") else None,
+            swipe=_swipe_rule(a) if kind in ("SWIPE", "SCROLL") else None)
 
     return RecordedEpisode(str(episode.episode_id), episode.instruction or "",
                            tuple(screen(st) for st in episode.steps))
+
+
+def _tap_rule(step: Any, tolerance: float) -> Callable[[float, float], bool]:
+    return lambda x, y: tap_matches(step, x, y, tolerance)
+
+
+def _swipe_rule(action: Any) -> Callable[[float, float], bool]:
+    return lambda dx, dy: swipe_matches(action, dx, dy)
 
 
 def kind_desc(kind: str) -> str:
@@ -227,8 +235,8 @@ def screen_hash(img: Image.Image) -> np.ndarray:
     cut = round(h * BAR_CROP)
     if h - 2 * cut >= HASH_GRID:
         g = g.crop((0, cut, w, h - cut))
-    a = np.asarray(g.resize((HASH_GRID, HASH_GRID), Image.BOX), dtype=np.float32)
-    d = np.asarray(g.resize((HASH_GRID + 1, HASH_GRID), Image.BOX), dtype=np.float32)
+    a = np.asarray(g.resize((HASH_GRID, HASH_GRID), Image.Resampling.BOX), dtype=np.float32)
+    d = np.asarray(g.resize((HASH_GRID + 1, HASH_GRID), Image.Resampling.BOX), dtype=np.float32)
     return np.concatenate([(a > a.mean()).ravel(), (d[:, 1:] - d[:, :-1] > 1.0).ravel()])
 
 

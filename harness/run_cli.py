@@ -95,7 +95,6 @@ def _print_board(board: Scoreboard) -> None:
 def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:
     """Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories."""
     from harness.record import RunWriter
-
     from harness.report import run_scoreboard
     from harness.trajectory import load_run
 

@@ -11,17 +11,18 @@ import logging
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel
 
 from agents.base import Agent, AgentError, AgentStep, EpisodeContext, HistoryItem
 from harness.actions import Action, Answer, Complete, Impossible, parse_action
+from harness.device import Device
 from harness.end_state import evaluate_end_state
 from harness.errors import ActionValidationError, HarnessError, InfrastructureError
 from harness.milestones import MilestoneTracker, answer_matches
-from harness.device import Device
 from harness.observation import ActionResult, Observation
 from harness.scoring import AGENT_ERROR, FAILED, SUCCESS
 from tasks.schema import StartState, Task

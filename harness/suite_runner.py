@@ -13,9 +13,10 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -23,8 +24,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from agents.registry import create_agent
-from harness.pool import DevicePool
 from harness.errors import ConfigError, HarnessError
+from harness.pool import DevicePool
 from harness.record import RunWriter
 from harness.report import outcome, run_scoreboard
 from harness.runner import EpisodeResult, Limits, episode_seed, run_episode
@@ -134,7 +135,7 @@ class _Live:
             if self._live:
                 self._live.update(self._render())
 
-    def __enter__(self) -> "_Live":
+    def __enter__(self) -> _Live:
         if self._live:
             self._live.__enter__()
         return self
@@ -208,7 +209,7 @@ def _record_infra_error(task: Task, lang: str, error: str, attempts: int, writer
     return result
 
 
-def _no_device_left(work: "queue.Queue[tuple[Task, str]]", writer: RunWriter, opts: SuiteOptions,
+def _no_device_left(work: queue.Queue[tuple[Task, str]], writer: RunWriter, opts: SuiteOptions,
                     live: _Live) -> None:
     """Episodes still queued when every device slot has died: infrastructure failures, recorded and listed."""
     while True:
@@ -220,7 +221,7 @@ def _no_device_left(work: "queue.Queue[tuple[Task, str]]", writer: RunWriter, op
                                       "not be replaced", 0, writer, opts))
 
 
-def _worker(slot: int, pool: DevicePool, make_agent: Callable[[], Any], work: "queue.Queue[tuple[Task, str]]",
+def _worker(slot: int, pool: DevicePool, make_agent: Callable[[], Any], work: queue.Queue[tuple[Task, str]],
             writer: RunWriter, opts: SuiteOptions, live: _Live) -> None:
     """One device slot. Never dies silently: any exception is an infrastructure failure of the episode it
     happened in; when the slot's device cannot be replaced the slot stops (its episode recorded as such) and

@@ -23,8 +23,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import (BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator,
-                      model_validator)
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from harness.errors import HarnessError
 
@@ -100,13 +99,13 @@ class ElementMatch(_Model):
         return v
 
     @model_validator(mode="after")
-    def _regexes_compile(self) -> "ElementMatch":
+    def _regexes_compile(self) -> ElementMatch:
         if self.match == "regex":
             _check_regexes([self.text, self.desc])
         return self
 
     @model_validator(mode="after")
-    def _not_empty(self) -> "ElementMatch":
+    def _not_empty(self) -> ElementMatch:
         if not any([self.text, self.desc, self.resource_id, self.class_name, self.package, self.states,
                     self.not_states, self.bbox]):
             raise ValueError("an element match needs at least one of text, desc, resource_id, class_name, "
@@ -124,7 +123,7 @@ class ScreenCheck(_Model):
     absent: tuple[ElementMatch, ...] = ()  # none of these matches any element
 
     @model_validator(mode="after")
-    def _not_empty(self) -> "ScreenCheck":
+    def _not_empty(self) -> ScreenCheck:
         if not (self.package or self.activity or self.element or self.all_elements or self.absent):
             raise ValueError("a check needs package, activity, element, all_elements or absent")
         return self
@@ -154,7 +153,7 @@ class MilestoneGroup(_Model):
     order: Literal["ordered", "unordered"] = "ordered"
     sub_target: Localized | None = None
     children: tuple[Annotated[Union[Annotated[Milestone, Tag("milestone")],
-                                    Annotated["MilestoneGroup", Tag("group")]],
+                                    Annotated[MilestoneGroup, Tag("group")]],
                               Discriminator(_milestone_kind)], ...]
 
     @field_validator("children")
@@ -188,7 +187,7 @@ class ExpectedAnswer(_Model):
         return v
 
     @model_validator(mode="after")
-    def _regexes_compile(self) -> "ExpectedAnswer":
+    def _regexes_compile(self) -> ExpectedAnswer:
         if self.match == "regex":
             _check_regexes(list(self.values))
         return self
@@ -255,7 +254,7 @@ class EndCheck(_Model):
     steps: tuple[ReferenceStep, ...] = ()
 
     @model_validator(mode="after")
-    def _something_to_check(self) -> "EndCheck":
+    def _something_to_check(self) -> EndCheck:
         if not self.milestones and self.check is None:
             raise ValueError("an end-state check needs milestones or check")
         if self.steps and self.app is None:
@@ -287,7 +286,7 @@ class Task(_Model):
         return v
 
     @model_validator(mode="after")
-    def _unique_milestone_ids(self) -> "Task":
+    def _unique_milestone_ids(self) -> Task:
         ids = [m.id for m in self.milestones.leaves()]
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
@@ -295,7 +294,7 @@ class Task(_Model):
         return self
 
     @model_validator(mode="after")
-    def _end_state_names_milestones(self) -> "Task":
+    def _end_state_names_milestones(self) -> Task:
         ids = {m.id for m in self.milestones.leaves()}
         unknown = sorted({i for c in self.end_state for i in c.milestones} - ids)
         if unknown:

@@ -20,9 +20,11 @@ published schema lists only HOME, BACK and ENTER; TYPE with a POINT focuses that
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from harness.actions import (
+    Action,
     Back,
     Click,
     Complete,
@@ -54,7 +56,7 @@ KEYS = ("thought", "POINT", "to", "duration", "PRESS", "TYPE", "STATUS")
 DEFAULT_DURATION_MS = 200
 STOP_COMPLETE = ("finish", "satisfied")
 STOP_IMPOSSIBLE = ("impossible", "interrupt", "need_feedback")
-PRESS_KEYS = {"HOME": Home, "BACK": Back, "ENTER": Enter, "APPSELECT": Recent}
+PRESS_KEYS: dict[str, Callable[[], Action]] = {"HOME": Home, "BACK": Back, "ENTER": Enter, "APPSELECT": Recent}
 
 
 def parse_agentcpm(text: str, ctx: ParseContext, tool_calls: list[dict[str, Any]] | None = None) -> Parsed:

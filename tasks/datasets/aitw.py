@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +100,8 @@ def to_unified(raw: dict[str, Any]) -> Action | None:
         if not isinstance(text, str):
             raise FieldError("results/type_action", f"expected text, got {type(text).__name__}")
         return TypeText(text=text) if text else None  # an empty TYPE types nothing: not representable
-    simple = {PRESS_BACK: Back, PRESS_HOME: Home, PRESS_ENTER: Enter, STATUS_TASK_COMPLETE: Complete,
-              STATUS_TASK_IMPOSSIBLE: Impossible}
+    simple: dict[int, Callable[[], Action]] = {PRESS_BACK: Back, PRESS_HOME: Home, PRESS_ENTER: Enter,
+                                               STATUS_TASK_COMPLETE: Complete, STATUS_TASK_IMPOSSIBLE: Impossible}
     if code in simple:
         return simple[code]()
     raise FieldError("results/action_type", f"unknown action code {code!r} (known: "
@@ -148,8 +148,8 @@ def from_unified(action: Action, template_raw: dict[str, Any] | None = None) -> 
 
 
 # --- Example <-> raw -------------------------------------------------------------------------------------
-def _text(b: bytes) -> str:
-    return b.decode("utf-8", errors="replace")
+def _text(b: bytes | float | int) -> str:
+    return b.decode("utf-8", errors="replace") if isinstance(b, bytes) else str(b)
 
 
 def raw_from_features(features: dict[str, tuple[str, list[Any]]]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ import json
 import logging
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +142,7 @@ def step_to_unified(raw: dict[str, Any], dialect: str = "androidlens") -> Action
         return Complete(answer=text or None)
     if code == IMPOSSIBLE:
         return Impossible(reason=text or None)
-    simple = {PRESS_BACK: Back, PRESS_HOME: Home, PRESS_ENTER: Enter}
+    simple: dict[int, Callable[[], Action]] = {PRESS_BACK: Back, PRESS_HOME: Home, PRESS_ENTER: Enter}
     if code in simple:
         return simple[code]()
     raise FieldError("result_action_type", f"unknown action code {code} (known: "
@@ -383,11 +383,11 @@ def _milestones_of(ep: DatasetEpisode) -> list[tuple[int, dict[str, Any], int]]:
             if key in seen:
                 continue
             seen.add(key)
-            idx = item.get("idx")
+            raw_idx = item.get("idx")
             try:
-                idx = int(idx)
-                if isinstance(item.get("idx"), bool):
+                if raw_idx is None or isinstance(raw_idx, bool):
                     raise TypeError
+                idx = int(raw_idx)
             except (TypeError, ValueError):
                 raise DatasetError(f"{ep.meta.get('file', ep.episode_id)}: step {step.index}: field "
                                    f"'milestone.idx': expected an integer, got {item.get('idx')!r}") from None

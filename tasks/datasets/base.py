@@ -83,7 +83,7 @@ class LoadStats:
         if len(self.errors) < self.MAX_ERRORS:
             self.errors.append(str(exc))
 
-    def load_episode(self, load: "Callable[[], DatasetEpisode]", skip_bad: bool) -> "DatasetEpisode | None":
+    def load_episode(self, load: Callable[[], DatasetEpisode], skip_bad: bool) -> DatasetEpisode | None:
         """Run one per-file episode loader: count it, or (under skip_bad) count and note its failure and return
         None; without skip_bad the DatasetError propagates."""
         self.files += 1
@@ -194,8 +194,7 @@ def as_paths(paths: str | Path | list[str | Path] | tuple[str | Path, ...], patt
             out.append(p)
         else:
             raise DatasetError(f"{p}: no such file or directory")
-    seen: set[Path] = set()
-    return [p for p in out if not (p in seen or seen.add(p))]
+    return list(dict.fromkeys(out))  # each file once, in first-seen order
 
 
 # --- helpers shared by the converters -------------------------------------------------------------------

@@ -24,7 +24,7 @@ from __future__ import annotations
 import gzip
 import struct
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -197,7 +197,7 @@ def parse_example(data: bytes) -> dict[str, tuple[str, FeatureValue]]:
     return out
 
 
-def build_example(features: dict[str, tuple[str, Iterable[Any]]]) -> bytes:
+def build_example(features: Mapping[str, tuple[str, Iterable[Any]]]) -> bytes:
     """`{name: (kind, values)}` -> serialized Example (kind "bytes" | "float" | "int64")."""
     msg = Example()
     for name, (kind, values) in features.items():
