@@ -25,11 +25,13 @@ def _opts(tmp_path: Path, agent: str, run_id: str, **kw) -> SuiteOptions:
 
 
 def test_replay_random_heuristic_order_and_recorded_runs(tmp_path):
-    replay = run_suite(_opts(tmp_path, "replay", "replay"))
+    # the run loop at the `Device` seam, on in-process devices (the adb path: test_resume, the CLI tests)
+    with DevicePool(2, in_process=True) as pool:
+        replay = run_suite(_opts(tmp_path, "replay", "replay"), pool=pool)
+        rand = run_suite(_opts(tmp_path, "random", "random", limits=Limits(max_steps=8)), pool=pool)
+        heur = run_suite(_opts(tmp_path, "heuristic", "heuristic"), pool=pool)
     assert len(replay.results) == 2 * len(SUBSET)  # en and zh
     assert replay.sr == 1.0 and replay.atp == 1.0, [(r.task_id, r.lang, r.progress) for r in replay.results]
-    rand = run_suite(_opts(tmp_path, "random", "random", limits=Limits(max_steps=8)))
-    heur = run_suite(_opts(tmp_path, "heuristic", "heuristic"))
     assert rand.sr <= 0.2
     assert heur.atp > rand.atp
 
@@ -106,7 +108,7 @@ def test_a_hung_agent_ends_the_episode_as_agent_error_at_the_timeout():
 
     task = next(t for t in load_suite("virtual") if t.id == "settings-dark-theme")
     try:
-        with DevicePool(1) as pool:
+        with DevicePool(1, in_process=True) as pool:
             r = run_episode(task, Hung(), pool.slot(0), "en", Limits(agent_timeout=0.5))
     finally:
         release.set()
