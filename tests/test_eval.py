@@ -455,3 +455,45 @@ def test_aitz_missing_step_is_left_out_and_durations(tmp_path: Path) -> None:
     assert (m["TM"], m["EM"]) == (0.5, 0.5) and m["per_type"]["CLICK"]["TM"] == 0.0
     rep = evaluate(EvalOptions("aitz", AITZ_DIR, metric_rule="android_control"), predictions=pred)
     assert rep["metrics"]["mode"] == "android_control"
+
+
+def test_cli_predictions_odyssey_and_aitz_hand_computed(odyssey_small: Path, tmp_path: Path) -> None:
+    from harness.cli import app
+
+    ody = _jsonl(tmp_path / "ody.jsonl", [
+        {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]},
+        {"episode_id": "e1", "step": 1, "action": "SCROLL", "info": "UP"},  # GT is a zero-length scroll: DOWN
+        {"episode_id": "e1", "step": 2, "action": "TEXT", "info": "hello"},
+        {"episode_id": "e2", "step": 0, "action": "CLICK", "info": [[141, 640]]},  # exactly 0.14 below the GT
+        {"episode_id": "e2", "step": 1, "action": "INCOMPLETE", "info": ""},  # type mismatch with COMPLETE
+        {"episode_id": "e3", "step": 0, "action": "LONG_PRESS", "info": [[300, 300]]},
+        {"episode_id": "e3", "step": 1, "action": "CLICK", "info": "KEY_HOME"},
+    ])
+    out = tmp_path / "ody.json"
+    r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_small / "annotations"),
+                                 "--split", str(odyssey_small / "random_split.json"), "--split-label", "test",
+                                 "--predictions", str(ody), "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    m = json.loads(out.read_text())["metrics"]
+    # Social: e1 2/3 (the scroll), e2 1/2 -> AMS 3/5, SR 0; Media: e3 2/2 -> AMS 1, SR 1
+    assert m["pooled"]["AMS"] == pytest.approx(5 / 7) and m["pooled"]["SR"] == pytest.approx(1 / 3)
+    assert m["AMS"] == pytest.approx((3 / 5 + 1) / 2) and m["SR"] == pytest.approx(0.5)
+    assert m["official_printout"]["AMS"] == 80.0 and m["official_printout"]["SR"] == 50.0
+    assert m["official_printout"]["action_type"] == "6 / 7 = 85.71"
+    assert m["official_printout"]["text"] == "1 / 1 = 100.00"
+
+    eid = "523638528775825151"
+    aitz = _jsonl(tmp_path / "aitz.jsonl", [
+        {"episode_id": eid, "step": 0, "pred": {"PRESS": "BACK"}},  # type match, wrong key
+        {"episode_id": eid, "step": 1, "pred": {"POINT": [500, 500], "to": "up"}},
+        {"episode_id": eid, "step": 2, "pred": {"POINT": [607, 498], "duration": 200}},
+        {"episode_id": eid, "step": 3, "pred": {"STATUS": "impossible"}},
+    ])
+    out = tmp_path / "aitz.json"
+    r = CliRunner().invoke(app, ["eval", "--dataset", "aitz", "--data", str(AITZ_DIR), "--predictions", str(aitz),
+                                 "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "per action type" in r.output and "hit rate" in r.output
+    m = json.loads(out.read_text())["metrics"]
+    assert (m["TM"], m["EM"], m["SR"], m["GP"]) == (1.0, 0.75, 0.0, 0.0)
+    assert m["per_type"]["PRESS"] == {"count": 1, "TM": 1.0, "EM": 0.0}
