@@ -5,7 +5,9 @@
 
 1. Steps / second of `harness.metrics.{aitw,odyssey,agentcpm}` on `--steps` synthetic steps with a realistic
    mix (AitW: 60 % DUAL_POINT, half taps, 12 annotation boxes per screen on average; Odyssey: 10 % TYPE rows
-   with short texts, half the clicks carrying a sam2_bbox) against `harness.metrics.reference` on the first
+   with short texts (edit distance by rapidfuzz), half the clicks carrying a sam2_bbox; AgentCPM: 8 [y, x, h, w]
+   boxes per step, a third of the GT points inside one, in the default and the AndroidControl mode, plus the path
+   that also computes point distances and text similarities) against `harness.metrics.reference` on the first
    `--ref-steps` of them (its rate is per step, so the subsample gives the same figure faster). Every run also
    checks that both verdicts agree on the subsample. Target: >= 1M steps/s vectorized.
 2. AitW TFRecord streaming: a GZIP shard of `--shard-steps` steps with small screenshots (96 x 160 RGB, 12 boxes)
