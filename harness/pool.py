@@ -133,6 +133,7 @@ class DevicePool:
             vd = self._virtual.pop(i, None)
             if vd is not None:
                 vd.stop()
+            self._ensure_server()
             try:
                 self._devices[i] = self._open(i)
             except DeviceError:
@@ -140,6 +141,18 @@ class DevicePool:
             except Exception as e:  # noqa: BLE001 - name the slot in the error
                 raise DeviceError(f"could not open a fresh device for slot {i}: {e}") from e
             return self._devices[i]
+
+    def _ensure_server(self) -> None:
+        """The harness owns its private adb server: if it died (connection refused on its port), start it again
+        on the same port; the devices reconnect as their slots are replaced."""
+        if self._server is None or self._server.alive():
+            return
+        log.warning("the private adb server on port %d is gone; restarting it on the same port", self._server.port)
+        try:
+            self._server.restart()
+        except Exception as e:  # noqa: BLE001 - name the server in the error the slot reports
+            raise DeviceError(f"the private adb server at 127.0.0.1:{self._server.port} died and could not be "
+                              f"restarted: {e}") from e
 
     def close(self) -> None:
         for dev in self._devices.values():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -11,19 +10,6 @@ import time
 from pathlib import Path
 
 TASKS = ["settings-dark-theme", "notes-search-password", "weather-thursday-high", "clock-world-time"]
-
-
-def _adb_servers() -> set[int]:
-    pids = set()
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                cmd = (d / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"fork-server" in cmd and b"adb" in cmd:
-                pids.add(int(d.name))
-    return pids
 
 
 def _cmd(out: Path, *extra: str) -> list[str]:
@@ -43,8 +29,13 @@ def _results(run_dir: Path) -> dict[str, tuple]:
     return out
 
 
-def test_killed_run_resumes_to_the_same_results(tmp_path):
-    before = _adb_servers()
+def _server_records(state: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((state / "adb-servers").glob("*.json"))]
+
+
+def test_killed_run_resumes_to_the_same_results(tmp_path, monkeypatch):
+    state = tmp_path / "state"  # the runs' record of their private adb servers (see emulator.virtual.adbserver)
+    monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(state))
     proc = subprocess.Popen(_cmd(tmp_path, "--run-id", "killed"), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     run_dir = tmp_path / "killed"
@@ -52,11 +43,11 @@ def test_killed_run_resumes_to_the_same_results(tmp_path):
         deadline = time.time() + 120
         while time.time() < deadline and len(list(run_dir.glob("episodes/*/episode.json"))) < 1:
             time.sleep(0.02)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(10)
     finally:
-        for pid in _adb_servers() - before:  # the killed run's private adb server outlives it
-            os.kill(pid, signal.SIGKILL)
+        proc.send_signal(signal.SIGKILL)  # the run this test started, by its pid
+        proc.wait(10)
+    orphans = _server_records(state)
+    assert [r["owner"] for r in orphans] == [proc.pid], "the killed run's adb server outlived it, recorded"
     done_before = len(list(run_dir.glob("episodes/*/episode.json")))
     assert 1 <= done_before < len(TASKS), "the kill must land mid-run"
     lines = [ln for f in run_dir.glob("episodes/*/steps.jsonl") for ln in f.read_text().splitlines()]
@@ -70,3 +61,6 @@ def test_killed_run_resumes_to_the_same_results(tmp_path):
     assert clean.returncode == 0, clean.stderr
     assert _results(run_dir) == _results(tmp_path / "clean")
     assert len(_results(run_dir)) == len(TASKS)
+    assert _server_records(state) == [], "the resumed run reaped the orphan; every run stopped its own server"
+    assert not Path(f"/proc/{orphans[0]['pid']}").exists() or b"fork-server" not in Path(
+        f"/proc/{orphans[0]['pid']}/cmdline").read_bytes()

@@ -1,21 +1,60 @@
 """A private adb server (the real binary shipped in the adbutils wheel) on a free port.
 
-Used by the tests, the benchmarks and the demo so that nothing touches a user's adb server on 5037:
+Used by the harness, the tests and the benchmarks so that nothing touches a user's adb server on 5037:
 `ANDROID_ADB_SERVER_PORT=<free port>`, `ADB_LIBUSB=0` (adb 36 takes 3 s to start without it), a private HOME
 (for `~/.android/adbkey`), and the server is killed on exit (it outlives the Python process otherwise).
+
+NO ORPHANS. An adb server daemonizes, so a SIGKILLed owner leaves it running, with its private HOME. Every
+private server is therefore recorded in the state directory (`$DROIDHARNESS_STATE_DIR`, default
+`<tmp>/droidharness-<uid>`): `adb-servers/<port>.json` = {pid, port, home, owner pid}, written before the server
+starts and updated with its pid. Starting a private server first reaps what dead owners left: for each record
+whose owner is gone, the recorded pid is killed (SIGKILL) only if it is still an adb server on that very port
+(its command line says `fork-server` and `tcp:<port>`), then its HOME and the record are removed. Nothing is
+ever killed by name or by port alone, and no process of a live owner is touched.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import adbutils
+from adbutils._adb import AdbConnection
+from adbutils.errors import AdbTimeout
+
+
+class _ConnectionWithoutAutostart(AdbConnection):
+    """adbutils answers "connection refused" by running `adb start-server` with no port, which starts a server on
+    the user's 5037. A private server that died must stay dead until its owner restarts it on its own port."""
+
+    def _safe_connect(self) -> Any:
+        return self._create_socket()
+
+
+class PrivateAdbClient(adbutils.AdbClient):
+    """An `adbutils.AdbClient` that never starts an adb server (see `_ConnectionWithoutAutostart`)."""
+
+    def __init__(self, host: str, port: int, socket_timeout: float | None = None) -> None:
+        super().__init__(host=host, port=port, socket_timeout=socket_timeout)
+        self._timeout = socket_timeout
+
+    def make_connection(self, timeout: float | None = None) -> AdbConnection:
+        t = timeout or self._timeout
+        try:
+            conn = _ConnectionWithoutAutostart(self.host, self.port)
+        except TimeoutError:
+            raise AdbTimeout("connect to adb server timeout") from None
+        if t:
+            conn.conn.settimeout(t)
+        return conn
 
 
 class AdbServerError(RuntimeError):
@@ -45,15 +84,96 @@ def free_port(avoid_emulator_range: bool = True) -> int:
             return port
 
 
+def state_dir() -> Path:
+    """Where the harness records what it started (`$DROIDHARNESS_STATE_DIR`, default `<tmp>/droidharness-<uid>`)."""
+    env = os.environ.get("DROIDHARNESS_STATE_DIR")
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    d = Path(env) if env else Path(tempfile.gettempdir()) / f"droidharness-{uid}"
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return d
+
+
+def _records_dir() -> Path:
+    d = state_dir() / "adb-servers"
+    d.mkdir(exist_ok=True)
+    return d
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive, and not ours
+        return True
+    return True
+
+
+def _adb_server_pid(port: int) -> int | None:
+    """The pid of the adb server process serving `port` (Linux /proc; None elsewhere or if none)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    want = f"tcp:{port}".encode()
+    for d in proc.iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            cmd = (d / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"fork-server" in cmd and want in cmd and any(Path(c.decode(errors="replace")).name == "adb" or
+                                                          c.endswith(b"/adb") for c in cmd[:1]):
+            return int(d.name)
+    return None
+
+
+def _is_adb_server_on(pid: int, port: int) -> bool:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"fork-server" in cmd and f"tcp:{port}".encode() in cmd
+
+
+def reap_orphans() -> list[int]:
+    """Kill the private adb servers (and delete the HOMEs) that runs whose owner died left behind; returns the
+    ports reaped. Safe to call any time: live owners' servers are never touched."""
+    reaped: list[int] = []
+    for rec_path in sorted(_records_dir().glob("*.json")):
+        try:
+            rec = json.loads(rec_path.read_text())
+            owner, port = int(rec["owner"]), int(rec["port"])
+        except (OSError, ValueError, KeyError, TypeError):
+            rec_path.unlink(missing_ok=True)
+            continue
+        if owner == os.getpid() or _alive(owner):
+            continue
+        pid = rec.get("pid")
+        if isinstance(pid, int) and _is_adb_server_on(pid, port):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        home = rec.get("home")
+        if isinstance(home, str) and Path(home).name.startswith("droidharness-adb-home-"):
+            shutil.rmtree(home, ignore_errors=True)
+        rec_path.unlink(missing_ok=True)
+        reaped.append(port)
+    return reaped
+
+
 class PrivateAdbServer:
     """`with PrivateAdbServer() as srv: srv.connect("127.0.0.1:6520"); srv.client.device(...)`."""
 
     def __init__(self, port: int | None = None, home: str | None = None) -> None:
         self.port = port or free_port()
         self._own_home = home is None
-        self.home = home or tempfile.mkdtemp(prefix="droidharness-adb-home-")
+        self.home = home or tempfile.mkdtemp(prefix="droidharness-adb-home-", dir=state_dir())
         self.adb = adb_binary()
-        self.client = adbutils.AdbClient(host="127.0.0.1", port=self.port, socket_timeout=30)
+        self.client = PrivateAdbClient(host="127.0.0.1", port=self.port, socket_timeout=30)
+        self.pid: int | None = None
+        self._record = _records_dir() / f"{self.port}.json"
 
     @property
     def env(self) -> dict[str, str]:
@@ -67,19 +187,42 @@ class PrivateAdbServer:
         return subprocess.run([self.adb, "-P", str(self.port), *args], env=self.env, capture_output=True,
                               timeout=timeout, input=input)
 
+    def _write_record(self) -> None:
+        tmp = self._record.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"pid": self.pid, "port": self.port, "home": self.home if self._own_home else None,
+                                   "owner": os.getpid(), "started": time.time()}))
+        os.replace(tmp, self._record)
+
     def start(self) -> "PrivateAdbServer":
+        reap_orphans()
+        self._write_record()  # before the server exists: a kill right after start still leaves a record
         proc = self.run("start-server", timeout=60)
         if proc.returncode != 0:
             raise AdbServerError(f"adb start-server on port {self.port} failed: "
                                  f"{proc.stderr.decode(errors='replace').strip()}")
         deadline = time.time() + 20
         while time.time() < deadline:
-            try:
-                self.client.server_version()
+            if self.alive():
+                self.pid = _adb_server_pid(self.port)
+                self._write_record()
                 return self
-            except Exception:  # noqa: BLE001 - any failure means not ready yet
-                time.sleep(0.05)
+            time.sleep(0.05)
         raise AdbServerError(f"adb server on port {self.port} did not answer within 20 s")
+
+    def alive(self) -> bool:
+        """Does the server answer on its port?"""
+        try:
+            self.client.server_version()
+            return True
+        except Exception:  # noqa: BLE001 - refused, reset, timed out: not alive
+            return False
+
+    def restart(self) -> "PrivateAdbServer":
+        """Start the server again on the same port (after it died); devices must be `connect`ed again."""
+        if self.pid is not None and _is_adb_server_on(self.pid, self.port):
+            os.kill(self.pid, signal.SIGKILL)
+        self.pid = None
+        return self.start()
 
     def connect(self, address: str, timeout: float = 20) -> adbutils.AdbDevice:
         """`adb connect` and wait until the device is online (adbutils returns a string instead of raising)."""
@@ -114,8 +257,15 @@ class PrivateAdbServer:
             self.run("kill-server", timeout=15)
         except subprocess.TimeoutExpired:
             pass
+        if self.pid is not None:  # kill-server asks; make sure, by the pid we recorded, that it is gone
+            deadline = time.time() + 5
+            while _is_adb_server_on(self.pid, self.port) and time.time() < deadline:
+                time.sleep(0.02)
+            if _is_adb_server_on(self.pid, self.port):
+                os.kill(self.pid, signal.SIGKILL)
         if self._own_home:
             shutil.rmtree(self.home, ignore_errors=True)
+        self._record.unlink(missing_ok=True)
 
     def __enter__(self) -> "PrivateAdbServer":
         return self.start()
