@@ -28,6 +28,7 @@ from harness.errors import ConfigError, HarnessError
 from harness.pool import DevicePool
 from harness.record import RunWriter
 from harness.report import outcome, run_scoreboard
+from harness.run_lock import RunLock
 from harness.runner import EpisodeResult, Limits, episode_seed, run_episode
 from harness.scoring import INFRA_ERROR, EpisodeOutcome, Scoreboard, headline, score
 from harness.trajectory import completed_episode_keys, load_run
@@ -156,8 +157,10 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
     make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
     probe = make_agent()  # fail fast on bad agent options, before any device starts
     earlier: list[EpisodeOutcome] = []
+    lock: RunLock | None = None  # one writer per run directory: a second --resume is refused, naming the pid
     if opts.resume:
         writer = RunWriter.resume(opts.resume)
+        lock = RunLock(writer.path).acquire()
         done = set(completed_episode_keys(opts.resume))
         todo = [(t, lang) for t, lang in episodes if (t.id, lang) not in done]
         prior = load_run(opts.resume, skip_bad=True)
@@ -165,9 +168,9 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
     else:
         todo = list(episodes)
     own_pool = pool is None
-    if pool is None:
-        pool = DevicePool(opts.devices, list(opts.serials), profile=opts.profile, latency=opts.latency).start()
     try:
+        if pool is None:
+            pool = DevicePool(opts.devices, list(opts.serials), profile=opts.profile, latency=opts.latency).start()
         if not opts.resume:
             writer = RunWriter.create(
                 opts.out, opts.run_id, devices=[pool.slot(i).info for i in range(pool.size)],
@@ -177,6 +180,7 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
                 config={"profile": opts.profile, "latency": opts.latency, "devices": pool.size,
                         "max_steps": opts.limits.max_steps, "agent_timeout": opts.limits.agent_timeout,
                         "infra_retries": opts.infra_retries})
+            lock = RunLock(writer.path).acquire()
         work: queue.Queue[tuple[Task, str]] = queue.Queue()
         for ep in todo:
             work.put(ep)
@@ -195,8 +199,10 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
         board = run_scoreboard(load_run(writer.path, skip_bad=True))
         return SuiteResult(writer.path, live.results, len(episodes) - len(todo), board)
     finally:
-        if own_pool:
+        if own_pool and pool is not None:
             pool.close()
+        if lock is not None:
+            lock.release()
 
 
 def _record_infra_error(task: Task, lang: str, error: str, attempts: int, writer: RunWriter,
