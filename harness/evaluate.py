@@ -13,8 +13,11 @@ OPEN_APP in AitW, or an invalid output scores as no match) and compared with the
 |--------------|----------------------------------------------------------------------------------------------|
 | aitw         | action matching accuracy per episode, mean per subset, `overall` = mean of the subset means  |
 | odyssey      | AMS and SR, `pooled` and `per_category_mean` (both reported, named; `official_aggregate`   |
-|              | says which one the official code uses for the split: per-category for the random split)     |
-| androidlens  | the AgentCPM-GUI static evaluator: TM, EM (steps), SR, GP goal progress (episodes)           |
+|              | says which one the official code uses for the split: per-category for the random split),   |
+|              | action-type and text accuracy, the official printout; click rule of the latest release     |
+|              | (box OR distance) or the earlier one (`metric_rule="distance_only"`), the other reported too |
+| androidlens  | the AgentCPM-GUI static evaluator: TM, EM (steps), SR, GP goal progress (episodes), TM / EM  |
+|              | per action type, hit rate, avg text / point distance; `metric_rule="android_control"`       |
 | aitz         | the same AgentCPM-GUI evaluator, EM using the step's `ui_positions` boxes                    |
 
 Predictions made elsewhere (`evaluate(..., predictions=FILE)`) are JSON lines, one per step, `step` 0-based:
@@ -25,10 +28,13 @@ Predictions made elsewhere (`evaluate(..., predictions=FILE)`) are JSON lines, o
     {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[500, 200]]}               # Odyssey native
     {"episode_id": "e1", "step": 0, "result_action_type": 4, "result_touch_yx": "[0.2, 0.5]",
      "result_lift_yx": "[0.2, 0.5]", "result_action_text": ""}                             # AndroidLens / AITZ
+    {"episode_id": "e1", "step": 1, "pred": {"POINT": [500, 200], "duration": 1000}}       # AgentCPM-GUI output
     {"episode_id": "e1", "step": 2, "action": null}                                        # no valid output
 
-A unified `action` is an object; Odyssey's native `action` is a string. A step with no line scores as no match
-and is counted as `missing`. A `"lang"` field disambiguates AndroidLens episodes present in both languages.
+A unified `action` is an object; Odyssey's native `action` is a string; `pred` (aitz / androidlens) is the
+AgentCPM-GUI model's own JSON, read as its evaluator reads it. A step with no line is counted as `missing`; for
+AitW it scores as no match, for GUI Odyssey and the AgentCPM-GUI evaluator it is left out as the official scripts
+leave it out (Odyssey: out of AMS, and its episode out of SR; AgentCPM: out of every figure). A `"lang"` field disambiguates AndroidLens episodes present in both languages.
 
 AndroidLens' milestone figures (ATP / SR from milestones) need live screens: use `droidharness run` on a device
 for those; the offline figures here are step-level.
