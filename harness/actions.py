@@ -207,7 +207,7 @@ class TypeText(_Target):
         if bad is not None:
             pos, ch = bad
             raise PydanticCustomError("untypeable_text", "'text' has {what} at position {pos}: no device can type "
-                                      "it", {"what": _char_name(ch), "pos": pos})
+                                      "it", {"what": describe_char(ch), "pos": pos})
         return text
 
     @model_validator(mode="after")
@@ -228,7 +228,7 @@ def untypeable(text: str) -> tuple[int, str] | None:
     return None
 
 
-def _char_name(c: str) -> str:
+def describe_char(c: str) -> str:
     o = ord(c)
     kind = "a lone surrogate" if 0xD800 <= o <= 0xDFFF else "a control character"
     return f"{kind} U+{o:04X}"

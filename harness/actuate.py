@@ -200,6 +200,10 @@ class Actuator:
 
     # --- TYPE ---------------------------------------------------------------------------------------------------
     def _type(self, a: A.TypeText, out: Outcome) -> None:
+        bad = A.untypeable(a.text)  # the schema refuses these; an action built without validation must not pass
+        if bad is not None:
+            raise ActionValidationError(f"{self._where(self._step)}: TYPE.text has {A.describe_char(bad[1])} at "
+                                        f"position {bad[0]}: no device can type it")
         if a.target is not None:
             x, y = self._point(a)
             out.pixels.append((x, y))

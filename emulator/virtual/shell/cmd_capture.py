@@ -100,7 +100,7 @@ def uiautomator(ctx: Ctx, argv: list[str]) -> int:
         try:
             if denied:
                 raise FsError(13, full)
-            model.fs.write(full, xml.encode("utf-8"))
+            model.fs.write(full, xml.encode("utf-8", "replace"))  # lone surrogates: "?", as Java
         except (FsError, OSError) as e:
             ctx.errln(f"ERROR: could not write {path}: {fs_error_text(e) if not denied else denied}")
             return 1

@@ -128,7 +128,7 @@ class RpcService:
             resp: dict[str, Any] = {"jsonrpc": "2.0", "id": req_id, "result": result}
         except RpcError as e:
             resp = {"jsonrpc": "2.0", "id": req_id, "error": e.to_json()}
-        return json.dumps(resp, ensure_ascii=False).encode("utf-8")
+        return json.dumps(resp, ensure_ascii=False).encode("utf-8", "replace")  # lone surrogates: "?", as Java
 
     def call(self, method: str, params: Any) -> Any:
         attr = _METHODS.get(method)
