@@ -497,3 +497,32 @@ def test_cli_predictions_odyssey_and_aitz_hand_computed(odyssey_small: Path, tmp
     m = json.loads(out.read_text())["metrics"]
     assert (m["TM"], m["EM"], m["SR"], m["GP"]) == (1.0, 0.75, 0.0, 0.0)
     assert m["per_type"]["PRESS"] == {"count": 1, "TM": 1.0, "EM": 0.0}
+
+
+def test_bundled_odyssey_fixture_predictions_hand_computed(odyssey_root: Path, tmp_path: Path) -> None:
+    eid = "odyssey_v2_ep"
+    rows: list[dict[str, Any]] = [
+        {"step": 0, "action": "CLICK", "info": [[590, 1000]]},  # on the sam2_bbox corner [490, 960, 590, 1000]
+        {"step": 1, "action": "CLICK", "info": [[260, 333]]},  # outside the box, 0.26 - 0.12 = 0.14 exactly
+        {"step": 2, "action": "CLICK", "info": [[500, 500]]},  # wrong place
+        {"step": 3, "action": "CLICK", "info": [[0, 999]]},  # GT is a LONG_PRESS: type fail
+        {"step": 4, "action": "SCROLL", "info": [[500, 500], [500, 500]]},  # zero length = DOWN, GT UP
+        {"step": 5, "action": "SCROLL", "info": "LEFT"},
+        {"step": 6, "action": "TEXT", "info": "New York Fashion Week"},  # contained in the GT text
+        {"step": 7, "action": "CLICK", "info": "KEY_HOME"},
+        # step 8 (BACK) has no line
+        {"step": 9, "action": "CLICK", "info": "KEY_APPSELECT"},
+        {"step": 10, "action": None},  # no valid output: a type failure
+        {"step": 11, "action": "INCOMPLETE", "info": ""},
+        {"step": 12, "action": "COMPLETE", "info": ""},
+    ]
+    pred = _jsonl(tmp_path / "p.jsonl", [{"episode_id": eid, **r} for r in rows])
+    rep = evaluate(_opts("odyssey", odyssey_root), predictions=pred)
+    m = rep["metrics"]
+    assert rep["missing"] == 1 and rep["invalid"] == 1
+    # 12 scored steps, correct: 0, 1, 5, 6, 7, 9, 11, 12 -> 8 / 12; the only episode is left out of SR
+    assert m["pooled"]["AMS"] == pytest.approx(8 / 12) and m["pooled"]["SR"] is None
+    assert m["episodes_left_out"] == 1 and m["AMS"] == pytest.approx(8 / 12) and m["SR"] == 0.0
+    assert m["official_printout"] == {"metric": "micro", "AMS": 66.67, "SR": 0.0, "total": 12,
+                                      "action_type": "10 / 12 = 83.33", "text": "1 / 1 = 100.00"}
+    assert m["other_rule"]["pooled"]["AMS"] == pytest.approx(8 / 12)  # every click here is near its GT point
