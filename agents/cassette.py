@@ -31,7 +31,7 @@ from harness.errors import ConfigError, EndpointError
 try:  # POSIX only; Windows falls back to the in-process lock
     import fcntl
 except ImportError:  # pragma: no cover
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # reason: no fcntl on Windows; the in-process lock remains
 
 CassetteMode = Literal["record", "replay"]
 VERSION = 1

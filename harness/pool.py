@@ -158,7 +158,7 @@ class DevicePool:
         for dev in self._devices.values():
             try:
                 dev.close()
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:  # noqa: BLE001 - closing a device that is being thrown away; log and go on
                 log.debug("closing %s: %s", dev.serial, e)
         for vd in self._virtual.values():
             vd.stop()

@@ -38,10 +38,10 @@ def open_dataset(name: str, path: str | Path | list[str | Path], **kw: Any) -> I
         return aitw.iter_episodes(path, **kw)
     if which == "odyssey":
         from . import odyssey
-        return odyssey.iter_episodes(path, **kw)  # type: ignore[arg-type]
+        return odyssey.iter_episodes(path, **kw)  # type: ignore[arg-type]  # reason: **kw is the shared option set
     if which == "androidlens":
         from . import androidlens
-        return androidlens.iter_episodes(path, **kw)  # type: ignore[arg-type]
+        return androidlens.iter_episodes(path, **kw)  # type: ignore[arg-type]  # reason: **kw is the shared option set
     if which == "aitz":
         from . import aitz
         return aitz.iter_episodes(path, **kw)

@@ -66,7 +66,7 @@ def _open(path: Path) -> BinaryIO:
     head = f.read(2)
     f.seek(0)
     if head == _GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[return-value]
+        return gzip.GzipFile(fileobj=f, mode="rb")  # type: ignore[return-value]  # reason: a GzipFile is a BinaryIO
     return f
 
 
@@ -119,7 +119,8 @@ def write_records(path: str | Path, records: Iterable[bytes], *, compress: bool 
     """Write records (streaming) to a TFRecord file, GZIP-compressed by default. Returns the record count."""
     n = 0
     raw = open(path, "wb")
-    out: BinaryIO = gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=1) if compress else raw  # type: ignore
+    out: BinaryIO = (gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=1)  # type: ignore[assignment]  # reason: a
+                     if compress else raw)  # GzipFile is a BinaryIO
     try:
         for data in records:
             out.write(frame(data))
