@@ -34,7 +34,8 @@ Predictions made elsewhere (`evaluate(..., predictions=FILE)`) are JSON lines, o
 A unified `action` is an object; Odyssey's native `action` is a string; `pred` (aitz / androidlens) is the
 AgentCPM-GUI model's own JSON, read as its evaluator reads it. A step with no line is counted as `missing`; for
 AitW it scores as no match, for GUI Odyssey and the AgentCPM-GUI evaluator it is left out as the official scripts
-leave it out (Odyssey: out of AMS, and its episode out of SR; AgentCPM: out of every figure). A `"lang"` field disambiguates AndroidLens episodes present in both languages.
+leave it out (Odyssey: out of AMS, and its episode out of SR; AgentCPM: out of every figure). A `"lang"` field
+disambiguates AndroidLens episodes present in both languages.
 
 AndroidLens' milestone figures (ATP / SR from milestones) need live screens: use `droidharness run` on a device
 for those; the offline figures here are step-level.
@@ -400,6 +401,7 @@ class AgentCPMCollector(_Collector):
         self.dataset = dataset
         self.mode = mode
         self.scored: list[bool] = []
+        self.boxes_unavailable = 0
         self.rows: dict[str, list[Any]] = {f"{s}_{k}": [] for s in ("gt", "pred")
                                            for k in ("type", "point", "dir", "key", "text")}
         self.boxes: list[np.ndarray] = []
@@ -438,7 +440,10 @@ class AgentCPMCollector(_Collector):
                 self.rows[f"{side}_{k}"].append(v)
         w = step.width or step.raw.get("image_width")
         h = step.height or step.raw.get("image_height")
-        self.boxes.append(_yxhw_boxes(step.raw, int(w or 0), int(h or 0)))
+        boxes = _yxhw_boxes(step.raw, int(w or 0), int(h or 0))
+        if not len(boxes) and step.raw.get("ui_positions") not in (None, "", "[]", []):
+            self.boxes_unavailable += 1  # no screenshot size to normalize them: the distance rule alone
+        self.boxes.append(boxes)
 
     def add_missing(self, episode: Any, step: Any) -> None:
         self.add(episode, step, None, scored=False)
@@ -480,7 +485,8 @@ class AgentCPMCollector(_Collector):
                                "hit_rate": at["hit_rate"], "text_dist_avg": at["text_similarity_avg"],
                                "point_dist_avg": at["point_distance_avg"],
                                "point_dist_median": at["point_distance_median"],
-                               "official_summary": agentcpm.official_summary(res, ids)}
+                               "official_summary": agentcpm.official_summary(res, ids),
+                               "steps_without_box_size": self.boxes_unavailable}
         for key in ("category", "lang", "subset"):
             if key in self.groups:
                 lab = np.asarray([str(v) for v in self.groups[key]], dtype=object)[keep]

@@ -526,3 +526,17 @@ def test_bundled_odyssey_fixture_predictions_hand_computed(odyssey_root: Path, t
     assert m["official_printout"] == {"metric": "micro", "AMS": 66.67, "SR": 0.0, "total": 12,
                                       "action_type": "10 / 12 = 83.33", "text": "1 / 1 = 100.00"}
     assert m["other_rule"]["pooled"]["AMS"] == pytest.approx(8 / 12)  # every click here is near its GT point
+
+
+def test_aitz_boxes_need_the_screenshot_size(tmp_path: Path) -> None:
+    import shutil
+
+    d = tmp_path / "aitz"
+    d.mkdir()
+    shutil.copy(AITZ_DIR / "GOOGLE_APPS-523638528775825151.json", d)  # no screenshots: boxes cannot be normalized
+    pred = _jsonl(tmp_path / "p.jsonl", [{"episode_id": "523638528775825151", "step": 2,
+                                          "pred": {"POINT": [607, 498]}}])
+    m = evaluate(EvalOptions("aitz", d), predictions=pred)["metrics"]
+    assert m["steps_without_box_size"] == 4 and m["EM"] == 1.0
+    m = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)["metrics"]
+    assert m["steps_without_box_size"] == 0
