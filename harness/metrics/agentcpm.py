@@ -248,7 +248,7 @@ def evaluate_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLi
     if len(tx):
         if pred_text is None or gt_text is None:
             raise ValueError("TYPE steps need pred_text and gt_text")
-        ptx, gtx = [pred_text[i] or "" for i in tx], [gt_text[i] or "" for i in tx]
+        ptx, gtx = [pred_text[int(i)] or "" for i in tx], [gt_text[int(i)] or "" for i in tx]
         em[tx] = [text_match(a, b) for a, b in zip(ptx, gtx, strict=True)]
         if distances:
             sim[tx] = text_similarity(ptx, gtx)
@@ -456,7 +456,7 @@ def _is_int(v: object) -> bool:
 
 
 def _location(v: object) -> bool:
-    return isinstance(v, list) and len(v) == 2 and all(_is_int(c) and 0 <= c <= 1000 for c in v)  # type: ignore[operator]
+    return isinstance(v, list) and len(v) == 2 and all(_is_int(c) and 0 <= c <= 1000 for c in v)
 
 
 def output_valid(obj: object) -> bool:

@@ -199,7 +199,7 @@ def match_actions(pred_type: ArrayLike, pred_point: ArrayLike, pred_end: ArrayLi
     if len(ty):
         if pred_text is None or gt_text is None:
             raise ValueError("TYPE steps need pred_text and gt_text")
-        out[ty] = text_match_batch([pred_text[i] for i in ty], [gt_text[i] for i in ty])
+        out[ty] = text_match_batch([pred_text[int(i)] for i in ty], [gt_text[int(i)] for i in ty])
     return out
 
 
