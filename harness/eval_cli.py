@@ -13,6 +13,8 @@ from harness import cli_options
 from harness.errors import HarnessError
 
 console = Console()
+RULES = {"odyssey": ("box_or_distance", "distance_only"), "aitz": ("default", "android_control"),
+         "androidlens": ("default", "android_control")}
 
 
 def eval_command(
@@ -35,6 +37,10 @@ def eval_command(
     max_episodes: Optional[int] = typer.Option(None, help="Evaluate at most this many episodes."),
     skip_bad: bool = typer.Option(False, help="Skip corrupt records instead of failing."),
     seed: int = typer.Option(0, help="Seed passed to the agent."),
+    rule: Optional[str] = typer.Option(None, help="The official rule variant: odyssey box_or_distance (latest "
+                                                  "release, default) or distance_only (earlier release); aitz / "
+                                                  "androidlens default or android_control (AgentCPM-GUI's "
+                                                  "AndroidControl mode). docs/datasets.md."),
     out: Optional[Path] = typer.Option(None, "--out", "--json", help="Write every figure as JSON here."),
 ) -> None:
     """Score an agent (or a predictions file) offline with the dataset's official metric."""
@@ -46,10 +52,14 @@ def eval_command(
         raise typer.BadParameter("give exactly one of --agent or --predictions", param_hint="--agent")
     if lang not in ("en", "zh", "all"):
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh, all", param_hint="--lang")
+    rules = RULES.get(dataset, ())
+    if rule is not None and rule not in rules:
+        raise typer.BadParameter(f"{rule!r} is not a rule of {dataset} (choose from: {', '.join(rules) or 'none'})",
+                                 param_hint="--rule")
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = EvalOptions(dataset=dataset, data=data, split=split, split_label=split_label, images=images,
                        langs=("en", "zh") if lang == "all" else (lang,), max_episodes=max_episodes,
-                       skip_bad=skip_bad, seed=seed)
+                       skip_bad=skip_bad, seed=seed, metric_rule=rule)
     try:
         agent_obj = None
         if agent is not None:

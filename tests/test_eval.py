@@ -389,6 +389,16 @@ def test_odyssey_predictions_hand_computed(odyssey_small: Path, tmp_path: Path) 
     rep2 = evaluate(EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
                                 split_label="test", metric_rule="distance_only"), predictions=pred)
     assert rep2["metrics"]["AMS"] == pytest.approx(0.8) and rep2["metrics"]["other_rule"]["rule"] == "box_or_distance"
+    from harness.cli import app  # the same choice on the command line
+    out = tmp_path / "earlier.json"
+    r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_small / "annotations"),
+                                 "--split", str(odyssey_small / "random_split.json"), "--split-label", "test",
+                                 "--predictions", str(pred), "--rule", "distance_only", "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(out.read_text())["metrics"]["AMS"] == pytest.approx(0.8)
+    r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_small / "annotations"),
+                                 "--predictions", str(pred), "--rule", "nearest"])
+    assert r.exit_code == 2 and "nearest" in r.output
     with pytest.raises(EvalError, match="rule"):
         evaluate(EvalOptions("odyssey", odyssey_small / "annotations", metric_rule="nearest"), predictions=pred)
 
