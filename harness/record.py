@@ -3,20 +3,31 @@
 
     runs/<run_id>/manifest.json                         run metadata (secrets scrubbed), written at start
     runs/<run_id>/summary.json, report.html             written at the end
-    runs/<run_id>/episodes/<task_id>__<lang>/steps.jsonl   one "droidharness.step/1" JSON line per step
-                                             /NNN.png, NNN.xml the observation the agent acted on at step NNN
+    runs/<run_id>/frames/<sha256>.webp                  every distinct screen of the run, once (lossless WebP,
+                                                        named by the hash of its decoded pixels, mode and size)
+    runs/<run_id>/frames/<sha256>.xml.gz                every distinct hierarchy XML, once (gzip, named by the
+                                                        hash of the XML)
+    runs/<run_id>/episodes/<task_id>__<lang>/steps.jsonl   one "droidharness.step/2" JSON line per step, naming
+                                                           the frames the agent acted on
                                              /episode.json   the episode's result, written LAST
 
-Crash safety: images and XML go to a temp file and are `os.replace`d before the step line that names them; a
-step line is ONE `os.write` of the whole line to a file opened O_APPEND (then fsync, configurable); JSON files
-are replaced atomically. A killed run therefore leaves every finished step readable and at worst a truncated
-final line, which the reader tolerates and reports. Episodes without `episode.json` are unfinished.
+Crash safety: a frame (image or XML) goes to a temp file and is `os.replace`d before the step line that names it
+(a frame already in frames/ is complete: it only ever appears by that replace, so it is reused; two episodes
+writing the same frame at once each replace it with identical bytes); a step line is ONE `os.write` of the whole
+line to a file opened O_APPEND (then fsync, configurable); JSON files are replaced atomically. A killed run
+therefore leaves every finished step readable and at worst a truncated final line, which the reader tolerates
+and reports. Episodes without `episode.json` are unfinished.
+
+Hashing, encoding and writing run on one writer thread per episode, off the agent's hot path. The version 1
+layout (`NNN.png` / `NNN.xml` in the episode directory, `droidharness.step/1`) is still read everywhere and is
+written only with `WriterOptions(layout=1)` (bench/trajectory.py compares the two).
 """
 
 from __future__ import annotations
 
 import atexit
 import dataclasses
+import gzip
 import io
 import json
 import logging
@@ -35,12 +46,49 @@ from typing import Any
 from pydantic import BaseModel
 
 from .scrub import REDACTED, scrub
-from .trajectory import (EPISODE_FILE, EPISODE_SCHEMA, EPISODES_DIR, MANIFEST_FILE, MANIFEST_SCHEMA,
-                         STATUSES, STEP_SCHEMA, STEPS_FILE, SUMMARY_FILE, SUMMARY_SCHEMA, TIMING_KEYS,
-                         AgentRecord, EpisodeMeta, EpisodeRecord, Manifest, MilestoneProgress, ObservationRecord,
-                         ReadStats, ResultRecord, Run, StepRecord, StepTimings, TrajectoryError, Usage,
-                         atomic_write_bytes, atomic_write_json, check_schema, utf8, completed_episode_keys, episode_key,
-                         frame_name, iter_steps, jsonable, load_episode, load_run, parse_episode_key)
+from .trajectory import (
+    EPISODE_FILE,
+    EPISODE_SCHEMA,
+    EPISODE_SCHEMA_V1,
+    EPISODES_DIR,
+    FRAMES_DIR,
+    MANIFEST_FILE,
+    MANIFEST_SCHEMA,
+    STATUSES,
+    STEP_SCHEMA,
+    STEP_SCHEMA_V1,
+    STEPS_FILE,
+    SUMMARY_FILE,
+    SUMMARY_SCHEMA,
+    TIMING_KEYS,
+    AgentRecord,
+    EpisodeMeta,
+    EpisodeRecord,
+    Manifest,
+    MilestoneProgress,
+    ObservationRecord,
+    ReadStats,
+    ResultRecord,
+    Run,
+    StepRecord,
+    StepTimings,
+    TrajectoryError,
+    Usage,
+    atomic_write_bytes,
+    atomic_write_json,
+    check_schema,
+    completed_episode_keys,
+    episode_key,
+    frame_name,
+    iter_steps,
+    jsonable,
+    load_episode,
+    load_run,
+    parse_episode_key,
+    pixel_digest,
+    text_digest,
+    utf8,
+)
 
 log = logging.getLogger(__name__)
 
@@ -141,21 +189,126 @@ def _image_bytes(img: Any, compress_level: int) -> bytes:
     return buf.getvalue()
 
 
+def _as_image(img: Any) -> Any:
+    """A PIL image (encoded bytes are decoded: the frame's name is the hash of its pixels)."""
+    if isinstance(img, (bytes, bytearray)):
+        from PIL import Image
+        with Image.open(io.BytesIO(bytes(img))) as im:
+            im.load()
+            return im
+    return img
+
+
+WEBP_MODES = ("RGB", "RGBA")  # what lossless WebP stores exactly; any other mode is kept as PNG
+
+
 # --- writer ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass
 class WriterOptions:
-    fsync: bool = True  # fsync each step line and each image before it is published
-    background: bool = True  # PNG encoding + writes on one writer thread per episode
+    fsync: bool = True  # fsync each step line and each frame before it is published
+    background: bool = True  # hashing, encoding + writes on one writer thread per episode
     queue_size: int = 4  # bounded: write_step blocks when the writer thread is this far behind
-    compress_level: int = 1  # PNG zlib level (1: ~30 ms for a 1080x2400 UI screenshot)
+    compress_level: int = 1  # PNG zlib level (v1 layout, and frames in modes WebP cannot hold exactly)
+    # lossless WebP effort (bench/trajectory.py measures the trade-off on the virtual device's screens)
+    webp_method: int = 1
+    webp_quality: int = 0
+    layout: int = 2  # 2: content-addressed frames/ (default); 1: the old NNN.png / NNN.xml (benchmarks only)
+
+    def __post_init__(self) -> None:
+        if self.layout not in (1, 2):
+            raise ValueError(f"trajectory layout {self.layout!r} is not 1 or 2")
+
+
+def encode_frame(img: Any, options: WriterOptions) -> tuple[str, bytes]:
+    """(extension, bytes) of a screenshot in the v2 layout: lossless WebP for RGB/RGBA, else PNG."""
+    buf = io.BytesIO()
+    if img.mode in WEBP_MODES:
+        img.save(buf, "WEBP", lossless=True, method=options.webp_method, quality=options.webp_quality, exact=True)
+        return "webp", buf.getvalue()
+    img.save(buf, "PNG", compress_level=options.compress_level)
+    return "png", buf.getvalue()
+
+
+@dataclasses.dataclass
+class FrameStats:
+    screenshots: int = 0  # screenshots handed to the writer
+    encoded: int = 0  # ... of which were encoded and written (the others were already on disk)
+    encode_seconds: float = 0.0  # time spent encoding those
+    bytes: int = 0  # bytes written for them
+    hierarchies: int = 0
+    hierarchies_written: int = 0
+
+
+class FrameStore:
+    """`runs/<run_id>/frames/`: screenshots and hierarchies, content-addressed, each written once per run.
+
+    Thread-safe (the writer threads of all episodes share one store). A name is reused only when its file
+    exists, and a file only appears by an atomic replace of a complete temp file, so a step line never names a
+    partial frame."""
+
+    def __init__(self, run_dir: Path, options: WriterOptions) -> None:
+        self.path, self.options = Path(run_dir) / FRAMES_DIR, options
+        self.stats = FrameStats()
+        self._known: set[str] = set()
+        self._lock = threading.Lock()
+
+    def _have(self, name: str) -> bool:
+        with self._lock:
+            if name in self._known:
+                return True
+        if (self.path / name).is_file():  # an earlier invocation (resume) or another episode's thread wrote it
+            with self._lock:
+                self._known.add(name)
+            return True
+        return False
+
+    def _publish(self, name: str, data: bytes) -> None:
+        self.path.mkdir(exist_ok=True)
+        atomic_write_bytes(self.path / name, data, self.options.fsync)
+        with self._lock:
+            self._known.add(name)
+
+    def add_encode(self, seconds: float, nbytes: int) -> None:
+        with self._lock:
+            self.stats.encoded += 1
+            self.stats.encode_seconds += seconds
+            self.stats.bytes += nbytes
+
+    def put_image(self, screenshot: Any) -> str:
+        """Store a screenshot (PIL image or encoded bytes); returns its file name in frames/."""
+        img = _as_image(screenshot)
+        ext = "webp" if img.mode in WEBP_MODES else "png"
+        name = f"{pixel_digest(img)}.{ext}"
+        with self._lock:
+            self.stats.screenshots += 1
+        if not self._have(name):
+            t0 = time.perf_counter()
+            _, data = encode_frame(img, self.options)
+            self.add_encode(time.perf_counter() - t0, len(data))
+            self._publish(name, data)
+        return name
+
+    def put_xml(self, xml: str | bytes) -> str:
+        """Store a hierarchy XML gzip'd; returns its file name in frames/."""
+        data = xml.encode("utf-8") if isinstance(xml, str) else bytes(xml)
+        name = f"{text_digest(data)}.xml.gz"
+        with self._lock:
+            self.stats.hierarchies += 1
+        if not self._have(name):
+            self._publish(name, gzip.compress(data, 6, mtime=0))  # mtime=0: the same XML, the same bytes
+            with self._lock:
+                self.stats.hierarchies_written += 1
+        return name
 
 
 class EpisodeWriter:
     """Writes one episode. `write_step` per step, then `finish(...)` (or the episode stays unfinished)."""
 
     def __init__(self, path: Path, task_id: str, lang: str, options: WriterOptions, *,
-                 category: str | None = None, instruction: str | None = None) -> None:
+                 category: str | None = None, instruction: str | None = None,
+                 frames: FrameStore | None = None) -> None:
         self.path, self.task_id, self.lang, self.options = path, task_id, lang, options
+        self.frames = frames if frames is not None else FrameStore(path.parent.parent, options)
         self.category, self.instruction = category, instruction
         path.mkdir(parents=True, exist_ok=True)
         self._fd = os.open(path / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
@@ -201,19 +354,24 @@ class EpisodeWriter:
             e, self._error = self._error, None
             raise TrajectoryError(f"{self.path}: writing the trajectory failed: {e}") from e
 
-    @staticmethod
-    def _frame_names(step: int, screenshot: Any, xml: Any) -> tuple[str | None, str | None]:
-        name = frame_name(step)
-        return (f"{name}.png" if screenshot is not None else None, f"{name}.xml" if xml is not None else None)
-
-    def _frame_job(self, step: int, screenshot: Any, xml: str | None) -> None:
-        name = frame_name(step)
-        if screenshot is not None:
-            atomic_write_bytes(self.path / f"{name}.png", _image_bytes(screenshot, self.options.compress_level),
-                               self.options.fsync)
-        if xml is not None:
-            atomic_write_bytes(self.path / f"{name}.xml", xml.encode("utf-8") if isinstance(xml, str) else xml,
-                               self.options.fsync)
+    def _store_frame(self, step: int, screenshot: Any, xml: str | bytes | None) -> tuple[str | None, str | None]:
+        """Write the frame's files (on the writer thread) and return the names the record gives them."""
+        if self.options.layout == 1:
+            name = frame_name(step)
+            shot_name = xml_name = None
+            if screenshot is not None:
+                t0 = time.perf_counter()
+                data = _image_bytes(screenshot, self.options.compress_level)
+                self.frames.add_encode(time.perf_counter() - t0, len(data))
+                shot_name = f"{name}.png"
+                atomic_write_bytes(self.path / shot_name, data, self.options.fsync)
+            if xml is not None:
+                xml_name = f"{name}.xml"
+                atomic_write_bytes(self.path / xml_name, xml.encode("utf-8") if isinstance(xml, str) else xml,
+                                   self.options.fsync)
+            return shot_name, xml_name
+        return (self.frames.put_image(screenshot) if screenshot is not None else None,
+                self.frames.put_xml(xml) if xml is not None else None)
 
     def _append(self, line: str) -> None:
         data = utf8(line)
@@ -225,14 +383,15 @@ class EpisodeWriter:
 
     # public -------------------------------------------------------------------------------------------------
     def write_step(self, observation: Any, agent_step: Any, result: Any = None, *, step: int | None = None,
-                   milestones: Any = None, new_hits: Any = None, timings: dict[str, Any] | None = None) -> StepRecord:
+                   milestones: Any = None, new_hits: Any = None, timings: dict[str, Any] | None = None) -> None:
         """Record one step: the observation acted on, the agent's step, the action's result, milestones after it.
 
         `step` defaults to the previous step + 1 (first: 1). `milestones` is the episode's `MilestoneTracker`
         (pass the ids its `update` returned as `new_hits`) or a `MilestoneProgress`. `timings` (seconds) keys:
         capture, agent, actuation, settle, total; missing ones fall back to `observation.timings["total"]` and
         `result.timings["actuation"|"settle"]`. The observation must not be mutated afterwards (it may be
-        written by the writer thread). Returns the record as it is written.
+        written by the writer thread). The record is validated here; its frame names (hashes of the screen) are
+        filled in and the line written on the writer thread.
         """
         if self._closed:
             raise TrajectoryError(f"{self.path}: episode already finished")
@@ -241,7 +400,6 @@ class EpisodeWriter:
             raise TrajectoryError(f"{self.path}: step {step} after step {self._last_step}; steps must increase")
         self._last_step = step
         screenshot, xml = _get(observation, "screenshot"), _get(observation, "xml")
-        png_name, xml_name = self._frame_names(step, screenshot, xml)
         t = dict(timings or {})
         obs_t, res_t = _get(observation, "timings") or {}, _get(result, "timings") or {}
         tim = {"capture": _r(t.get("capture")) if t.get("capture") is not None else _timing(obs_t, "total"),
@@ -254,11 +412,11 @@ class EpisodeWriter:
             parts = [v for k, v in tim.items() if k != "total" and v is not None]
             tim["total"] = _r(sum(parts)) if parts else None
         rec = StepRecord.model_validate({
-            "schema": STEP_SCHEMA, "step": step, "time": _now_iso(),
-            "observation": {"screenshot": png_name, "xml": xml_name, **observation_fields(observation)},
+            "schema": STEP_SCHEMA if self.options.layout == 2 else STEP_SCHEMA_V1, "step": step,
+            "time": _now_iso(),
+            "observation": {"screenshot": None, "xml": None, **observation_fields(observation)},
             "agent": agent_fields(agent_step), "result": result_fields(result),
             "milestones": milestone_fields(milestones, new_hits), "timings": tim})
-        line = _dumps(rec.model_dump(mode="json", by_alias=True)) + "\n"
         # bookkeeping for episode.json
         self._count += 1
         self._invalid += rec.agent.invalid
@@ -269,11 +427,11 @@ class EpisodeWriter:
             self._sums[k] += getattr(rec.timings, k) or 0.0
 
         def job() -> None:
-            self._frame_job(step, screenshot, xml)  # files first, then the line naming them
-            self._append(line)
+            # files first, then the line naming them
+            rec.observation.screenshot, rec.observation.xml = self._store_frame(step, screenshot, xml)
+            self._append(_dumps(rec.model_dump(mode="json", by_alias=True)) + "\n")
 
         self._submit(job)
-        return rec
 
     def flush(self) -> None:
         """Block until every step handed to `write_step` is on disk (fsynced when `fsync`)."""
@@ -293,15 +451,16 @@ class EpisodeWriter:
         """
         if self._closed:
             raise TrajectoryError(f"{self.path}: episode already finished")
-        final = None
+        final, names = None, {}
         if final_observation is not None:
             fstep = (self._last_step or 0) + 1
-            png, xml_name = self._frame_names(fstep, _get(final_observation, "screenshot"),
-                                              _get(final_observation, "xml"))
-            final = {"screenshot": png, "xml": xml_name, **observation_fields(final_observation)}
             shot, xml = _get(final_observation, "screenshot"), _get(final_observation, "xml")
-            self._submit(lambda: self._frame_job(fstep, shot, xml))
-        self.close()
+            final = observation_fields(final_observation)
+            self._submit(lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml),
+                                                                strict=True)))
+        self.close()  # flushes: the final frame is on disk (or the writer's error is raised)
+        if final is not None:
+            final = {"screenshot": names.get("screenshot"), "xml": names.get("xml"), **final}
         ms_status = milestones.status() if hasattr(milestones, "status") else list(milestones or [])
         if progress is None:
             progress = getattr(milestones, "progress", None)
@@ -312,7 +471,8 @@ class EpisodeWriter:
         if not isinstance(dev, dict):
             dev = {"serial": str(dev)}
         meta = EpisodeMeta.model_validate({
-            "schema": EPISODE_SCHEMA, "task_id": self.task_id, "lang": self.lang,
+            "schema": EPISODE_SCHEMA if self.options.layout == 2 else EPISODE_SCHEMA_V1,
+            "task_id": self.task_id, "lang": self.lang,
             "category": category or self.category, "instruction": instruction or self.instruction,
             "apps": apps, "status": status, "success": bool(success), "progress": _r(progress, 6), "milestones": jsonable(ms_status),
             "answer": answer, "error": error, "steps": self._count, "invalid_outputs": self._invalid,
@@ -338,14 +498,14 @@ class EpisodeWriter:
             os.close(self._fd)
         self._raise_pending()
 
-    def __enter__(self) -> "EpisodeWriter":
+    def __enter__(self) -> EpisodeWriter:
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
 
-_LIVE: "weakref.WeakSet[EpisodeWriter]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[EpisodeWriter] = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
 
 
@@ -391,6 +551,7 @@ class RunWriter:
     def __init__(self, run_dir: str | Path, options: WriterOptions | None = None) -> None:
         self.path = Path(run_dir)
         self.options = options or WriterOptions()
+        self.frames = FrameStore(self.path, self.options)  # shared by every episode of the run
         self._open: weakref.WeakSet[EpisodeWriter] = weakref.WeakSet()
         self._lock = threading.Lock()  # episodes are opened from several worker threads
 
@@ -399,7 +560,7 @@ class RunWriter:
                devices: list[Any] | None = None, agent: dict[str, Any] | None = None,
                prompt_hash: str | None = None, seeds: Any = None, suite_name: str | None = None,
                tasks: list[Any] | None = None, languages: list[str] | None = None,
-               cli_args: list[str] | None = None, config: dict[str, Any] | None = None) -> "RunWriter":
+               cli_args: list[str] | None = None, config: dict[str, Any] | None = None) -> RunWriter:
         """Create `runs_dir/run_id` (must not exist) and write its scrubbed `manifest.json`.
 
         `tasks`: `tasks.schema.Task` objects or dicts with id/category/instruction; `agent`: name, model,
@@ -431,7 +592,7 @@ class RunWriter:
         return writer
 
     @classmethod
-    def resume(cls, run_dir: str | Path, options: WriterOptions | None = None) -> "RunWriter":
+    def resume(cls, run_dir: str | Path, options: WriterOptions | None = None) -> RunWriter:
         path = Path(run_dir)
         if not (path / MANIFEST_FILE).is_file():
             raise TrajectoryError(f"{path}: not a run directory (no {MANIFEST_FILE})")
@@ -458,7 +619,8 @@ class RunWriter:
                 while (stale / f"{path.name}.{n}").exists():
                     n += 1
                 shutil.move(str(path), str(stale / f"{path.name}.{n}"))
-            w = EpisodeWriter(path, task_id, lang, self.options, category=category, instruction=instruction)
+            w = EpisodeWriter(path, task_id, lang, self.options, category=category, instruction=instruction,
+                              frames=self.frames)
             self._open.add(w)
         with _LIVE_LOCK:
             _LIVE.add(w)
@@ -490,17 +652,18 @@ class RunWriter:
             except Exception as e:  # noqa: BLE001 - at exit: log, keep going
                 log.warning("trajectory %s: %s", w.path, e)
 
-    def __enter__(self) -> "RunWriter":
+    def __enter__(self) -> RunWriter:
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self._flush_open(close=True)
 
 
-__all__ = ["TrajectoryError", "RunWriter", "EpisodeWriter", "WriterOptions", "StepRecord", "EpisodeMeta",
+__all__ = ["TrajectoryError", "RunWriter", "EpisodeWriter", "WriterOptions", "FrameStore", "FrameStats",
+           "encode_frame", "StepRecord", "EpisodeMeta",
            "Manifest", "ObservationRecord", "AgentRecord", "ResultRecord", "MilestoneProgress", "StepTimings",
            "Usage", "EpisodeRecord", "Run", "ReadStats", "load_run", "load_episode", "iter_steps",
            "completed_episode_keys", "episode_key", "parse_episode_key", "frame_name", "check_schema", "scrub",
            "REDACTED", "jsonable", "atomic_write_bytes", "atomic_write_json", "environment_versions",
            "STEP_SCHEMA", "EPISODE_SCHEMA", "MANIFEST_SCHEMA", "SUMMARY_SCHEMA", "STATUSES", "TIMING_KEYS",
-           "STEPS_FILE", "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR"]
+           "STEPS_FILE", "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR", "FRAMES_DIR"]

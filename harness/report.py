@@ -181,22 +181,35 @@ def _arrow(draw: Any, p: tuple[float, float], q: tuple[float, float], color: tup
         draw.line([q, (q[0] + head * math.cos(ang + da), q[1] + head * math.sin(ang + da))], fill=color, width=width)
 
 
-def thumbnail(ep: EpisodeRecord, step_no: int, step: StepRecord | None = None) -> str | None:
-    """`data:image/jpeg;base64,...` of the screenshot at `step_no` (long side THUMB_LONG_SIDE) with the action
-    of `step` drawn on it (tap dot, long-press ring, swipe arrow); None when there is no screenshot."""
-    from PIL import Image, ImageDraw
-    path = ep.frame_path(step_no, "png")
-    if path is None:
-        return None
+def _small(path: Path) -> Any:
+    """The screenshot file at `path` (WebP, PNG or JPEG: either trajectory layout) decoded and downscaled to
+    THUMB_LONG_SIDE, RGB; None when unreadable."""
+    from PIL import Image
     try:
         im = Image.open(path)
         im.draft("RGB", (THUMB_LONG_SIDE, THUMB_LONG_SIDE))  # JPEG sources decode at a reduced scale
         im.load()  # reads and closes the file
         img = im if im.mode == "RGB" else im.convert("RGB")
         img.thumbnail((THUMB_LONG_SIDE, THUMB_LONG_SIDE), Image.Resampling.BILINEAR, reducing_gap=2.0)
+        return img
     except Exception as exc:  # noqa: BLE001 - a broken image must not break the report
         log.warning("%s: unreadable screenshot: %s", path, exc)
         return None
+
+
+def thumbnail(ep: EpisodeRecord, step_no: int, step: StepRecord | None = None,
+              small: dict[Path, Any] | None = None) -> str | None:
+    """`data:image/jpeg;base64,...` of the screenshot at `step_no` (long side THUMB_LONG_SIDE) with the action
+    of `step` drawn on it (tap dot, long-press ring, swipe arrow); None when there is no screenshot. `small`:
+    already downscaled screens by file (a screen shared by several steps is decoded once)."""
+    from PIL import ImageDraw
+    path = ep.frame_path(step_no, "screenshot")
+    if path is None:
+        return None
+    base = small[path] if small is not None and path in small else _small(path)
+    if base is None:
+        return None
+    img = base.copy()
     if step is not None and step.agent.action:
         w, h = img.size
         pts = [(x * w, y * h) for x, y in _norm_points(step, ep)]
@@ -362,18 +375,20 @@ def _overlay_labels(step: StepRecord) -> str:
 
 
 def _thumbnails(run: Run) -> dict[tuple[str, int], str | None]:
-    """Every thumbnail of the run, made on a thread pool (Pillow decodes and resizes without the GIL)."""
+    """Every thumbnail of the run, made on a thread pool (Pillow decodes and resizes without the GIL). Each
+    distinct screen file is decoded once, however many steps show it."""
     jobs: list[tuple[EpisodeRecord, int, StepRecord | None]] = []
     for ep in run.episodes.values():
         jobs += [(ep, s.step, s) for s in ep.steps]
-        final = ep.meta.final_observation if ep.meta else None
-        if final is not None and final.screenshot and final.screenshot.split(".")[0].isdigit():
-            jobs.append((ep, int(final.screenshot.split(".")[0]), None))
+        if ep.final_step is not None:
+            jobs.append((ep, ep.final_step, None))
     if not jobs:
         return {}
+    paths = list(dict.fromkeys(p for p in (ep.frame_path(n, "screenshot") for ep, n, _ in jobs) if p is not None))
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        urls = list(pool.map(lambda j: thumbnail(*j), jobs))
-    return {(ep.key, n): u for (ep, n, _), u in zip(jobs, urls)}
+        small = dict(zip(paths, pool.map(_small, paths), strict=True))
+        urls = list(pool.map(lambda j: thumbnail(*j, small=small), jobs))
+    return {(ep.key, n): u for (ep, n, _), u in zip(jobs, urls, strict=True)}
 
 
 def _step_card(ep: EpisodeRecord, step: StepRecord, names: dict[str, str], thumbs: dict[tuple[str, int], Any]) -> str:
@@ -455,8 +470,8 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
         info.append(f"<h3>Milestones</h3><ol class=ms>{items}</ol><div class=strip>{strip}</div>")
     cards = [_step_card(ep, s, names, thumbs) for s in ep.steps]
     final = meta.final_observation if meta else None
-    if final is not None and final.screenshot and final.screenshot.split(".")[0].isdigit():
-        src = thumbs.get((ep.key, int(final.screenshot.split(".")[0])))
+    if final is not None and ep.final_step is not None:
+        src = thumbs.get((ep.key, ep.final_step))
         if src:
             cards.append(f"<div class=\"step final\"><div class=shot><img src=\"{e(src)}\" alt=\"final screen\">"
                          f"</div><div><b>final screen</b></div><div class=mut>{e(final.package)}</div></div>")

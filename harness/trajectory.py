@@ -1,14 +1,21 @@
 """The trajectory format: file names, schema versions, the pydantic models of every JSON record, and the reader.
 
 Written by `harness.record` (which re-exports all of this); documented field by field in
-docs/trajectory-format.md. Readers accept any minor version of a schema they know (`droidharness.step/1.x`,
+docs/trajectory-format.md. Readers accept any minor version of a schema they know (`droidharness.step/2.x`,
 extra fields kept) and refuse a newer major version with a `TrajectoryError` naming the file.
+
+Two layouts are read. Version 2 (steps `droidharness.step/2`, episodes `droidharness.episode/2`) stores every
+screen once per run, content-addressed, in `runs/<run_id>/frames/`: `<sha256 of the pixels>.webp` (lossless) and
+`<sha256 of the XML>.xml.gz`; records name those files. Version 1 stored `NNN.png` / `NNN.xml` in the episode
+directory. `EpisodeRecord.frame_path` / `image` / `xml` resolve either.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import gzip
+import hashlib
 import json
 import logging
 import os
@@ -26,13 +33,16 @@ from .scoring import STATUSES
 
 log = logging.getLogger(__name__)
 
-STEP_SCHEMA = "droidharness.step/1"
-EPISODE_SCHEMA = "droidharness.episode/1"
+STEP_SCHEMA = "droidharness.step/2"
+EPISODE_SCHEMA = "droidharness.episode/2"
+STEP_SCHEMA_V1 = "droidharness.step/1"  # the NNN.png / NNN.xml layout (still read; written only on request)
+EPISODE_SCHEMA_V1 = "droidharness.episode/1"
 MANIFEST_SCHEMA = "droidharness.manifest/1"
 SUMMARY_SCHEMA = "droidharness.summary/1"
 STEPS_FILE, EPISODE_FILE = "steps.jsonl", "episode.json"
 MANIFEST_FILE, SUMMARY_FILE = "manifest.json", "summary.json"
 EPISODES_DIR = "episodes"
+FRAMES_DIR = "frames"  # v2: content-addressed screenshots and hierarchies, once per run
 TIMING_KEYS = ("capture", "agent", "actuation", "settle", "total")
 
 
@@ -108,7 +118,26 @@ def parse_episode_key(name: str) -> tuple[str, str]:
 
 
 def frame_name(step: int) -> str:
+    """v1 file stem of the frame of `step` in the episode directory: `003`."""
     return f"{step:03d}"
+
+
+def pixel_digest(img: Any) -> str:
+    """sha256 (hex) of a PIL image's decoded pixels, mode and size: identical screens get the same name whatever
+    encoder wrote them."""
+    h = hashlib.sha256(f"{img.mode} {img.size[0]}x{img.size[1]}\n".encode("ascii"))
+    h.update(img.tobytes())
+    return h.hexdigest()
+
+
+def text_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def schema_major(value: Any) -> int:
+    """N of "droidharness.<kind>/N[.m]" (1 when it cannot be read: the oldest layout)."""
+    m = re.search(r"/(\d+)", str(value or ""))
+    return int(m.group(1)) if m else 1
 
 
 # --- the JSON models (the reader validates with them; the writer produces exactly these shapes) -------------
@@ -117,8 +146,8 @@ class _Rec(BaseModel):
 
 
 class ObservationRecord(_Rec):
-    screenshot: str | None = None  # file name inside the episode dir, e.g. "003.png"
-    xml: str | None = None
+    screenshot: str | None = None  # v2: "<sha256>.webp" in runs/<run_id>/frames/; v1: "003.png" in the episode dir
+    xml: str | None = None  # v2: "<sha256>.xml.gz" in frames/; v1: "003.xml" in the episode dir
     package: str | None = None
     activity: str | None = None
     size: tuple[int, int] | None = None  # (width, height) pixels of the screenshot
@@ -274,7 +303,7 @@ def iter_steps(path: str | Path, *, skip_bad: bool = False, stats: ReadStats | N
                     st.bad_lines.append(lineno)
                     continue
                 raise TrajectoryError(f"{p}:{lineno}: corrupt step line: {e}") from None
-            check_schema(data.get("schema"), "step", 1, f"{p}:{lineno}")
+            check_schema(data.get("schema"), "step", schema_major(STEP_SCHEMA), f"{p}:{lineno}")
             try:
                 yield StepRecord.model_validate(data)
             except ValidationError as e:
@@ -286,7 +315,7 @@ def iter_steps(path: str | Path, *, skip_bad: bool = False, stats: ReadStats | N
                 raise TrajectoryError(f"{p}:{lineno}: invalid step record: {loc}: {first['msg']}") from None
 
 
-def _read_json(path: Path, family: str, model: type[BaseModel]) -> Any:
+def _read_json(path: Path, family: str, model: type[BaseModel], supported: int = 1) -> Any:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
@@ -295,7 +324,7 @@ def _read_json(path: Path, family: str, model: type[BaseModel]) -> Any:
         raise TrajectoryError(f"{path}: not valid JSON: {e}") from None
     if not isinstance(data, dict):
         raise TrajectoryError(f"{path}: expected a JSON object")
-    check_schema(data.get("schema"), family, 1, str(path))
+    check_schema(data.get("schema"), family, supported, str(path))
     try:
         return model.model_validate(data)
     except ValidationError as e:
@@ -328,14 +357,53 @@ class EpisodeRecord:
     def status(self) -> str:
         return self.meta.status if self.meta else "unfinished"
 
-    def frame_path(self, step: int, kind: str = "png") -> Path | None:
-        p = self.path / f"{frame_name(step)}.{kind}"
+    @property
+    def run_path(self) -> Path:
+        """The run directory (episodes/<key>/ and stale/<key>.<n>/ are both two levels below it)."""
+        return self.path.parent.parent
+
+    @property
+    def final_step(self) -> int | None:
+        """The frame number of the final observation (the screen after the last step): last step + 1; None when
+        the episode recorded none."""
+        fo = self.meta.final_observation if self.meta else None
+        if fo is None:
+            return None
+        stem = (fo.screenshot or "").split(".")[0]
+        if schema_major(self.meta.schema_ if self.meta else None) < 2 and stem.isdigit():
+            return int(stem)
+        return (self.steps[-1].step if self.steps else 0) + 1
+
+    def observation(self, step: int) -> tuple[ObservationRecord, int] | None:
+        """The observation record of frame `step` (a step's, or the final one) and its record's schema major."""
+        for s in self.steps:
+            if s.step == step:
+                return s.observation, schema_major(s.schema_)
+        if self.meta is not None and self.meta.final_observation is not None and step == self.final_step:
+            return self.meta.final_observation, schema_major(self.meta.schema_)
+        return None
+
+    def frame_path(self, step: int, kind: str = "screenshot") -> Path | None:
+        """The file holding frame `step`'s screenshot (`kind` "screenshot", or "png" as v1 code says) or its
+        hierarchy ("xml"), in either layout; None when there is none. v2: runs/<run_id>/frames/<name>; v1:
+        <episode>/NNN.png|NNN.xml."""
+        if kind not in ("screenshot", "png", "xml"):
+            raise ValueError(f"frame kind {kind!r} is not screenshot or xml")
+        field = "xml" if kind == "xml" else "screenshot"
+        found = self.observation(step)
+        if found is not None and found[1] >= 2:
+            name = getattr(found[0], field)
+            if not name or "/" in name or "\\" in name or name.startswith("."):
+                return None
+            p = self.run_path / FRAMES_DIR / name
+        else:  # v1: the frame file of the step number, recorded or not (an unfinished episode's last frame)
+            p = self.path / f"{frame_name(step)}.{'xml' if field == 'xml' else 'png'}"
         return p if p.is_file() else None
 
     def image(self, step: int) -> Any:
         """The screenshot the agent acted on at `step` (or the final one, last step + 1), as a PIL image."""
         from PIL import Image
-        p = self.frame_path(step, "png")
+        p = self.frame_path(step, "screenshot")
         if p is None:
             return None
         with Image.open(p) as im:
@@ -343,14 +411,21 @@ class EpisodeRecord:
             return im
 
     def xml(self, step: int) -> str | None:
+        """The hierarchy XML of frame `step` (gunzipped when stored as .gz), or None."""
         p = self.frame_path(step, "xml")
-        return p.read_text(encoding="utf-8") if p else None
+        if p is None:
+            return None
+        data = p.read_bytes()
+        if p.name.endswith(".gz"):
+            data = gzip.decompress(data)
+        return data.decode("utf-8")
 
 
 def load_episode(path: str | Path, *, skip_bad: bool = False) -> EpisodeRecord:
     p = Path(path)
     task_id, lang = parse_episode_key(p.name)
-    meta = _read_json(p / EPISODE_FILE, "episode", EpisodeMeta) if (p / EPISODE_FILE).is_file() else None
+    meta = (_read_json(p / EPISODE_FILE, "episode", EpisodeMeta, schema_major(EPISODE_SCHEMA))
+            if (p / EPISODE_FILE).is_file() else None)
     stats = ReadStats()
     steps = list(iter_steps(p / STEPS_FILE, skip_bad=skip_bad, stats=stats)) if (p / STEPS_FILE).is_file() else []
     if meta is not None:
@@ -398,6 +473,8 @@ def completed_episode_keys(run_dir: str | Path) -> set[tuple[str, str]]:
 __all__ = ["TrajectoryError", "StepRecord", "EpisodeMeta", "Manifest", "ObservationRecord", "AgentRecord",
            "ResultRecord", "MilestoneProgress", "StepTimings", "Usage", "EpisodeRecord", "Run", "ReadStats",
            "load_run", "load_episode", "iter_steps", "completed_episode_keys", "episode_key", "parse_episode_key",
-           "frame_name", "check_schema", "jsonable", "atomic_write_bytes", "atomic_write_json", "STEP_SCHEMA",
+           "frame_name", "pixel_digest", "text_digest", "schema_major", "check_schema", "jsonable",
+           "atomic_write_bytes", "atomic_write_json", "STEP_SCHEMA",
            "EPISODE_SCHEMA", "MANIFEST_SCHEMA", "SUMMARY_SCHEMA", "STATUSES", "TIMING_KEYS", "STEPS_FILE",
-           "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR"]
+           "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR", "FRAMES_DIR", "STEP_SCHEMA_V1",
+           "EPISODE_SCHEMA_V1"]

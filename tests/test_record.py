@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -42,11 +43,13 @@ def test_round_trip(run_dir: Path) -> None:
     assert ep.finished and ep.meta.status == "success" and ep.meta.success
     assert [s.step for s in ep.steps] == [1, 2, 3, 4, 5]
     s1 = ep.steps[0]
-    assert s1.schema_ == "droidharness.step/1"
+    assert s1.schema_ == "droidharness.step/2"
     assert s1.agent.thought == HOSTILE  # verbatim, unicode intact
     assert parse_action(s1.agent.action).type == "CLICK"
     assert s1.agent.action_text == "click (0.500, 0.300)"
-    assert s1.observation.screenshot == "001.png" and s1.observation.size == (1080, 2400)
+    assert re.fullmatch(r"[0-9a-f]{64}\.webp", s1.observation.screenshot) and s1.observation.size == (1080, 2400)
+    assert re.fullmatch(r"[0-9a-f]{64}\.xml\.gz", s1.observation.xml)
+    assert ep.frame_path(1) == run_dir / "frames" / s1.observation.screenshot
     assert s1.observation.paths == {"screenshot": "u2", "hierarchy": "u2"}
     assert s1.result.pixels == [[540, 720]] and s1.result.ok
     assert s1.milestones.new_hits == ["open"] and s1.milestones.hits == {"open": 1}
@@ -62,7 +65,9 @@ def test_round_trip(run_dir: Path) -> None:
     assert ep.meta.device == {"serial": "VIRTUAL0001", "profile": "pixel_7"} and ep.meta.seed == 7
     # images and xml load lazily from disk; the final observation is frame last step + 1
     assert ep.image(1).size == (1080, 2400)
-    assert ep.meta.final_observation.screenshot == "006.png" and ep.image(6) is not None
+    assert ep.final_step == 6 and ep.image(6) is not None
+    assert ep.frame_path(6) == run_dir / "frames" / ep.meta.final_observation.screenshot
+    assert ep.meta.schema_ == "droidharness.episode/2"
     assert ep.xml(1).startswith("<?xml")
     assert ep.image(99) is None
     assert run.summary is not None and run.summary["overall"]["episodes"] == 4
@@ -73,8 +78,9 @@ def test_step_lines_are_single_complete_json_lines(run_dir: Path) -> None:
     assert raw.endswith(b"\n")
     for line in raw.split(b"\n")[:-1]:
         data = json.loads(line)
-        assert data["schema"] == "droidharness.step/1"
-        assert (run_dir / "episodes" / "task-0__en" / data["observation"]["screenshot"]).is_file()
+        assert data["schema"] == "droidharness.step/2"
+        assert (run_dir / "frames" / data["observation"]["screenshot"]).is_file()
+        assert (run_dir / "frames" / data["observation"]["xml"]).is_file()
     assert not list(run_dir.rglob("*.tmp")), "temp files left behind"
 
 
@@ -171,8 +177,9 @@ def test_killed_run_sigkill(tmp_path: Path) -> None:
     assert ep.meta is None and len(ep.steps) >= 6
     assert [s.step for s in ep.steps] == list(range(1, len(ep.steps) + 1))
     for s in ep.steps:
-        assert (ep.path / s.observation.screenshot).is_file() and (ep.path / s.observation.xml).is_file()
-        assert ep.image(s.step).size == (1080, 2400)
+        assert (run.path / "frames" / s.observation.screenshot).is_file()
+        assert (run.path / "frames" / s.observation.xml).is_file()
+        assert ep.image(s.step).size == (1080, 2400) and ep.xml(s.step).startswith("<?xml")
     assert completed_episode_keys(tmp_path / "k") == set()
 
 
@@ -205,13 +212,13 @@ def test_schema_versions(tmp_path: Path, model) -> None:
     steps = run.path / "episodes" / "t__en" / "steps.jsonl"
     first, second = steps.read_text().splitlines()
     newer_minor = json.loads(second)
-    newer_minor["schema"] = "droidharness.step/1.3"
+    newer_minor["schema"] = "droidharness.step/2.3"
     newer_minor["a_new_field"] = {"x": 1}
     steps.write_text(first + "\n" + json.dumps(newer_minor) + "\n")
     assert [s.step for s in iter_steps(steps)] == [1, 2]  # a newer minor version still reads
-    newer_major = dict(newer_minor, schema="droidharness.step/2")
+    newer_major = dict(newer_minor, schema="droidharness.step/3")
     steps.write_text(first + "\n" + json.dumps(newer_major) + "\n")
-    with pytest.raises(TrajectoryError, match=r"steps\.jsonl:2: written with schema droidharness\.step/2"):
+    with pytest.raises(TrajectoryError, match=r"steps\.jsonl:2: written with schema droidharness\.step/3"):
         list(iter_steps(steps))
     steps.write_text(first + "\n" + json.dumps(dict(newer_minor, schema="other/1")) + "\n")
     with pytest.raises(TrajectoryError, match="not droidharness.step"):
@@ -258,21 +265,26 @@ def test_background_and_sync_write_the_same(tmp_path: Path, model) -> None:
     ea, eb = (r.path / "episodes" / "t__en" for r in (a, b))
     assert strip(ea / "steps.jsonl") == strip(eb / "steps.jsonl")
     assert sorted(p.name for p in ea.iterdir()) == sorted(p.name for p in eb.iterdir())
-    assert (ea / "003.png").read_bytes() == (eb / "003.png").read_bytes()
+    shot = json.loads((ea / "steps.jsonl").read_text().splitlines()[2])["observation"]["screenshot"]
+    assert (a.path / "frames" / shot).read_bytes() == (b.path / "frames" / shot).read_bytes()
+    assert sorted(p.name for p in (a.path / "frames").iterdir()) == sorted(
+        p.name for p in (b.path / "frames").iterdir())
 
 
-def test_writer_thread_errors_surface(tmp_path: Path, model) -> None:
-    class Broken:
-        def save(self, *a, **k):
-            raise OSError("disk full")
+def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> None:
+    import harness.record
+
+    def broken(*a, **k):
+        raise OSError("disk full")
 
     run = RunWriter.create(tmp_path, "err")
     ep = run.episode("t", "en")
     obs = observe(model)
-    bad = type(obs)(Broken(), obs.xml, obs.package, obs.activity, obs.size)
-    ep.write_step(bad, FakeAgentStep(None, invalid=True, error="x"))
+    monkeypatch.setattr(harness.record, "atomic_write_bytes", broken)
+    ep.write_step(obs, FakeAgentStep(None, invalid=True, error="x"))
     with pytest.raises(TrajectoryError, match="disk full"):
         ep.flush()
+    monkeypatch.undo()
     with pytest.raises(TrajectoryError, match="steps must increase"):
         ep.write_step(obs, FakeAgentStep(None), step=1)
     ep.close()
@@ -297,13 +309,14 @@ def test_missing_files(tmp_path: Path) -> None:
 
 
 def test_write_step_is_off_the_hot_path(tmp_path: Path, model) -> None:
-    """Not a timing assertion: the background writer returns before the PNG is on disk, flush() waits."""
+    """Not a timing assertion: the background writer returns before the frame is on disk, flush() waits."""
     run = RunWriter.create(tmp_path, "hot", options=WriterOptions(background=True, fsync=True))
     ep = run.episode("t", "en")
     obs = observe(model)
     ep.write_step(obs, FakeAgentStep(None))
     ep.flush()
-    assert (ep.path / "001.png").is_file() and len((ep.path / "steps.jsonl").read_text().splitlines()) == 1
+    (line,) = (ep.path / "steps.jsonl").read_text().splitlines()
+    assert (run.path / "frames" / json.loads(line)["observation"]["screenshot"]).is_file()
     ep.finish("failed")
     assert os.path.isfile(ep.path / "episode.json")
 

@@ -219,4 +219,4 @@ def test_edge_cases_render(tmp_path: Path) -> None:
     run.finish()
     page = (run.path / "report.html").read_text()
     assert page.count("no screenshot") == 2 and "model endpoint returned 500" in page
-    assert not list((run.path / "episodes" / "t__en").glob("*.png"))
+    assert not list((run.path / "episodes" / "t__en").glob("*.png")) and not (run.path / "frames").exists()
