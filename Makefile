@@ -24,6 +24,7 @@ bench: setup
 	$(BIN)/python bench/observe.py
 	$(BIN)/python bench/runner.py
 	$(BIN)/python bench/metrics.py
+	$(BIN)/python bench/trajectory.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
