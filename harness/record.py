@@ -451,7 +451,8 @@ class EpisodeWriter:
         """
         if self._closed:
             raise TrajectoryError(f"{self.path}: episode already finished")
-        final, names = None, {}
+        final: dict[str, Any] | None = None
+        names: dict[str, str | None] = {}
         if final_observation is not None:
             fstep = (self._last_step or 0) + 1
             shot, xml = _get(final_observation, "screenshot"), _get(final_observation, "xml")

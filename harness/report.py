@@ -387,7 +387,7 @@ def _thumbnails(run: Run) -> dict[tuple[str, int], str | None]:
     paths = list(dict.fromkeys(p for p in (ep.frame_path(n, "screenshot") for ep, n, _ in jobs) if p is not None))
     with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
         small = dict(zip(paths, pool.map(_small, paths), strict=True))
-        urls = list(pool.map(lambda j: thumbnail(*j, small=small), jobs))
+        urls = list(pool.map(lambda j: thumbnail(j[0], j[1], j[2], small), jobs))
     return {(ep.key, n): u for (ep, n, _), u in zip(jobs, urls, strict=True)}
 
 
