@@ -48,7 +48,7 @@ def test_aitz_sample_replays_with_full_fidelity(make_vdevice, adb_server, tmp_pa
     assert [s.agent.thought for s in ep_rec.steps] == [f"replay of aitz step {k}" for k in range(4)]
     assert ep_rec.steps[-1].agent.action["type"] == "COMPLETE"
     assert ep_rec.meta.extra["replay"]["fidelity"] == 1.0
-    assert all((ep_rec.path / f"{s.step:03d}.png").is_file() for s in ep_rec.steps)
+    assert all(ep_rec.frame_path(s.step) is not None for s in ep_rec.steps)
     html = write_report(run.path).read_text()
     assert "replay of aitz step 2" in html
 
