@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from harness.errors import ConfigError, EndpointError
+from harness.scrub import redact
 
 try:  # POSIX only; Windows falls back to the in-process lock
     import fcntl
@@ -108,7 +109,7 @@ class Cassette:
         """Append one response (one atomic line)."""
         line = json.dumps({"v": VERSION, "key": key, "step": step, "response": response}, ensure_ascii=False,
                           sort_keys=True, separators=(",", ":")) + "\n"
-        data = line.encode("utf-8")
+        data = redact(line).encode("utf-8", "backslashreplace")  # secrets never reach a cassette either
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

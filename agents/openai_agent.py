@@ -31,12 +31,14 @@ import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from harness.actions import Action, Answer, describe
 from harness.errors import ActionValidationError, ConfigError, EndpointError
+from harness.scrub import register_secret, register_url
 
 from .base import (
     AgentError,
@@ -116,7 +118,15 @@ class OpenAIAgent:
         self._sleep = sleep
         self._rng = random.Random(o.retry_seed)
         self._key = o.api_key.get_secret_value() if o.api_key else os.environ.get("OPENAI_API_KEY")
-        self._base_url = o.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        base_url = o.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        register_secret(self._key)  # never written anywhere: trajectories, reports, cassettes (harness.scrub)
+        register_url(base_url)
+        # a query in the base URL (Azure-style `?api-version=...&api-key=...`) is sent as the client's default
+        # query: the client appends paths to the base URL, which must not hold one
+        parts = urlsplit(base_url)
+        self._default_query = dict(parse_qsl(parts.query)) or None
+        self._base_url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+        self._shown_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, "", ""))  # messages
         self._cassette = Cassette(o.cassette, o.cassette_mode) if o.cassette else None
         if not self._key and not (self._cassette and self._cassette.mode == "replay"):
             raise ConfigError("openai agent: no API key: set OPENAI_API_KEY or pass api_key "
@@ -153,7 +163,7 @@ class OpenAIAgent:
             import openai
 
             self._client = openai.OpenAI(api_key=self._key, base_url=self._base_url, max_retries=0,
-                                         timeout=self.options.timeout)
+                                         timeout=self.options.timeout, default_query=self._default_query)
         return self._client
 
     def reset(self, ctx: EpisodeContext) -> None:
@@ -265,7 +275,7 @@ class OpenAIAgent:
         import openai
 
         o = self.options
-        where = f"openai agent: endpoint {self._base_url} (model {o.model}), step {self._step}"
+        where = f"openai agent: endpoint {self._shown_url} (model {o.model}), step {self._step}"
         for attempt in range(o.max_retries + 1):
             try:
                 try:

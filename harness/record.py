@@ -45,7 +45,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .scrub import REDACTED, scrub
+from .scrub import REDACTED, redact, scrub
 from .trajectory import (
     EPISODE_FILE,
     EPISODE_SCHEMA,
@@ -290,7 +290,7 @@ class FrameStore:
 
     def put_xml(self, xml: str | bytes) -> str:
         """Store a hierarchy XML gzip'd; returns its file name in frames/."""
-        data = xml.encode("utf-8") if isinstance(xml, str) else bytes(xml)
+        data = redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else bytes(xml)
         name = f"{text_digest(data)}.xml.gz"
         with self._lock:
             self.stats.hierarchies += 1
@@ -367,7 +367,8 @@ class EpisodeWriter:
                 atomic_write_bytes(self.path / shot_name, data, self.options.fsync)
             if xml is not None:
                 xml_name = f"{name}.xml"
-                atomic_write_bytes(self.path / xml_name, xml.encode("utf-8") if isinstance(xml, str) else xml,
+                atomic_write_bytes(self.path / xml_name,
+                                   redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else xml,
                                    self.options.fsync)
             return shot_name, xml_name
         return (self.frames.put_image(screenshot) if screenshot is not None else None,

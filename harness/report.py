@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .scoring import UNFINISHED, EpisodeOutcome, Score, Scoreboard, app_bucket, headline, scoreboard
+from .scrub import redact
 from .trajectory import EpisodeRecord, Run, StepRecord, atomic_write_bytes, episode_key, load_run
 
 log = logging.getLogger(__name__)
@@ -526,8 +527,9 @@ def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:
     """Render `run_dir` into `run_dir/report.html` (or `out`), written atomically. Returns the path."""
     run = load_run(run_dir, skip_bad=True)
     path = Path(out) if out is not None else Path(run_dir) / "report.html"
-    # a lone surrogate (model output can hold one) shows as its escape, \\ud800, instead of breaking the page
-    atomic_write_bytes(path, render_report(run).encode("utf-8", "backslashreplace"), fsync=False)
+    # secrets redacted as in every artifact; a lone surrogate (model output can hold one) shows as its escape,
+    # \\ud800, instead of breaking the page
+    atomic_write_bytes(path, redact(render_report(run)).encode("utf-8", "backslashreplace"), fsync=False)
     return path
 
 

@@ -8,13 +8,21 @@
   JWTs, `Bearer ...` / `Basic ...`) are masked in place;
 - URLs lose `user:password@` and query parameters with secret-looking names;
 - in argument lists the value after `--api-key` (or the part after `--api-key=`) is masked.
+
+`redact(text)` is the last line of defence for every artifact the harness writes (step lines, episode and run
+JSON, hierarchy XML, the report, cassettes): the secrets registered with `register_secret` / `register_url`
+(the API key from the environment or a flag; the model endpoint's user, password and query values) are
+replaced wherever they appear, key-shaped strings are masked, and every URL in the text loses its
+`user:password@`; a URL of a registered endpoint loses every query value, any other URL the values of
+secret-named parameters (a search URL an agent typed keeps its `?q=`).
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 _SECRET_KEY = re.compile(r"key|token|secret|passw|pwd|auth|credential|cookie|session", re.IGNORECASE)
 _NOT_SECRET_KEY = re.compile(r"keyboard|keycode|monkey", re.IGNORECASE)
@@ -58,6 +66,64 @@ def _scrub_str(s: str) -> str:
     return s
 
 
+_REGISTERED: set[str] = set()  # secret strings, replaced wherever they appear
+_ENDPOINTS: set[str] = set()  # host[:port] of registered endpoints: their URLs lose every query value
+_LOCK = threading.Lock()
+_URL = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s\"'<>\\]+")
+_MIN_SECRET = 6  # shorter strings ("v1", "true") would redact ordinary words
+
+
+def register_secret(value: str | None) -> None:
+    """Never write `value` anywhere (an API key, a password): `redact` replaces it with ***."""
+    if value and len(value) >= _MIN_SECRET:
+        with _LOCK:
+            _REGISTERED.add(value)
+
+
+def register_url(url: str | None) -> None:
+    """A model endpoint's URL: its user, password and query values become secrets, and any URL of its host loses
+    every query value when written."""
+    if not url:
+        return
+    try:
+        u = urlsplit(url)
+    except ValueError:
+        return
+    for part in (u.username, u.password):
+        register_secret(unquote(part) if part else None)
+    for _, v in parse_qsl(u.query, keep_blank_values=False):
+        register_secret(v)
+    if u.hostname:
+        with _LOCK:
+            _ENDPOINTS.add(u.hostname + (f":{u.port}" if u.port else ""))
+
+
+def _redact_url(url: str) -> str:
+    try:
+        u = urlsplit(url)
+        host = (u.hostname or "") + (f":{u.port}" if u.port else "")
+    except ValueError:
+        return url
+    netloc = u.netloc.rsplit("@", 1)[-1]
+    if "@" in u.netloc:
+        netloc = f"{REDACTED}@{netloc}"
+    endpoint = host in _ENDPOINTS
+    q = "&".join(f"{k}={REDACTED}" if sep and v and (endpoint or _secret_key(unquote(k))) else f"{k}{sep}{v}"
+                 for k, sep, v in (p.partition("=") for p in u.query.split("&") if p)) if u.query else ""
+    return urlunsplit((u.scheme, netloc, u.path, q, u.fragment))
+
+
+def redact(text: str) -> str:
+    """`text` as it may be written: registered secrets, key-shaped strings and URL credentials replaced."""
+    with _LOCK:
+        secrets = sorted(_REGISTERED, key=len, reverse=True)
+    for s in secrets:
+        if s in text:
+            text = text.replace(s, REDACTED)
+    text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", _SECRET_VALUE.sub(REDACTED, text))
+    return _URL.sub(lambda m: _redact_url(m.group(0)), text) if "://" in text else text
+
+
 def scrub(value: Any, key: str = "") -> Any:
     """A copy of `value` (JSON-like) with secrets replaced by "***".
 
@@ -96,4 +162,4 @@ def scrub(value: Any, key: str = "") -> Any:
     return value
 
 
-__all__ = ["scrub", "REDACTED"]
+__all__ = ["scrub", "redact", "register_secret", "register_url", "REDACTED"]

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import HarnessError
 from .scoring import STATUSES
+from .scrub import redact
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,11 @@ def atomic_write_json(path: Path, obj: Any, fsync: bool = True) -> None:
 
 
 def utf8(json_text: str) -> bytes:
+    """The bytes of a JSON text as written to disk: secrets redacted (`harness.scrub.redact`), then UTF-8."""
+    return _utf8(redact(json_text))
+
+
+def _utf8(json_text: str) -> bytes:
     """UTF-8 of a JSON text. A lone surrogate (a model can emit one) cannot be UTF-8: it is written as its JSON
     escape (`\\ud800`), which reads back as the same string; it can only occur inside a JSON string."""
     return json_text.encode("utf-8", "backslashreplace")

@@ -163,7 +163,7 @@ class OpenAIStub:
                 item = self._queue.pop(0) if self._queue else Fault(500, "openai_stub: no scripted response left")
         if self._handler is not None:
             item = self._handler(body)
-        if not h.path.rstrip("/").endswith("/chat/completions"):
+        if not h.path.split("?", 1)[0].rstrip("/").endswith("/chat/completions"):
             h._send(404, json.dumps({"error": {"message": f"openai_stub: no route {h.path}"}}).encode())
             return
         if isinstance(item, Fault):
