@@ -1,4 +1,4 @@
-"""Record and replay model responses, so an episode can be re-run without a network, bit for bit.
+"""Record model responses and play them back, so an episode can be re-run without a network, bit for bit.
 
 A cassette is a JSONL file; each line is one recorded response:
 
@@ -8,7 +8,7 @@ A cassette is a JSONL file; each line is one recorded response:
 The key hashes the request as the model sees it: model, messages (each image replaced by the sha256 of its
 data URL), and sampling options. It never includes the API key, the endpoint URL or headers. The same request
 may occur more than once (two identical episodes); the n-th lookup of a key in a process returns the n-th
-recorded response for it (the last one once they run out), so replays follow the recording.
+recorded response for it (the last one once they run out), so a playback follows the recording.
 
 Record mode appends one line per response with a single `write` on an `O_APPEND` descriptor under an
 exclusive `flock` (where available), so concurrent episodes sharing a cassette never interleave lines. Replay
@@ -34,12 +34,12 @@ try:  # POSIX only; Windows falls back to the in-process lock
 except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]  # reason: no fcntl on Windows; the in-process lock remains
 
-CassetteMode = Literal["record", "replay"]
+CassetteMode = Literal["record", "playback"]
 VERSION = 1
 
 
 class CassetteMissError(EndpointError):
-    """Replay mode found no recorded response for a request (names the cassette, step and key). The cassette
+    """Playback found no recorded response for a request (names the cassette, step and key). The cassette
     stands in for the endpoint, so a miss is an infrastructure failure, listed as such, not the agent's."""
 
 
@@ -66,15 +66,15 @@ def request_key(request: dict[str, Any]) -> str:
 
 class Cassette:
     def __init__(self, path: str | os.PathLike[str], mode: CassetteMode = "record") -> None:
-        if mode not in ("record", "replay"):
-            raise ConfigError(f"cassette_mode must be 'record' or 'replay', got {mode!r}")
+        if mode not in ("record", "playback"):
+            raise ConfigError(f"cassette_mode must be 'record' or 'playback', got {mode!r}")
         self.path = Path(path)
         self.mode: CassetteMode = mode
         self._lock = threading.Lock()
         self._entries: dict[str, list[dict[str, Any]]] = {}
         self._used: Counter[str] = Counter()
-        if mode == "replay" and not self.path.is_file():
-            raise ConfigError(f"cassette {self.path}: file not found (replay mode needs a recorded cassette)")
+        if mode == "playback" and not self.path.is_file():
+            raise ConfigError(f"cassette {self.path}: file not found (playback needs a recorded cassette)")
         if self.path.is_file():
             self._load()
 

@@ -87,7 +87,7 @@ class OpenAIAgentOptions(BaseModel):
     max_repairs: int = Field(1, ge=0, le=10)
     swipe_distance: float = Field(0.3, gt=0, le=1)
     cassette: str | None = None
-    cassette_mode: Literal["record", "replay"] = "record"
+    cassette_mode: Literal["record", "playback"] = "record"
     system_prompt: str | None = None  # path of a prompt file replacing the built-in one for the format
     language: str | None = None  # language of the thought (uitars prompt); default: the episode's
 
@@ -128,7 +128,7 @@ class OpenAIAgent:
         self._base_url = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
         self._shown_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, "", ""))  # messages
         self._cassette = Cassette(o.cassette, o.cassette_mode) if o.cassette else None
-        if not self._key and not (self._cassette and self._cassette.mode == "replay"):
+        if not self._key and not (self._cassette and self._cassette.mode == "playback"):
             raise ConfigError("openai agent: no API key: set OPENAI_API_KEY or pass api_key "
                               "(any non-empty value for endpoints without authentication)")
         if o.system_prompt:
@@ -264,7 +264,7 @@ class OpenAIAgent:
         request = self._request(messages)
         key = request_key(request)
         meta["cassette_keys"].append(key)
-        if self._cassette is not None and self._cassette.mode == "replay":
+        if self._cassette is not None and self._cassette.mode == "playback":
             return self._cassette.lookup(key, self._step)
         response = self._call_with_retries(request, meta)
         if self._cassette is not None:

@@ -1,7 +1,7 @@
 """Find agents by name: the built-ins, plus any package's entry points in the group `droidharness.agents`.
 
     create_agent("openai", model="gpt-4o", output_format="uitars")
-    create_agent("replay")
+    create_agent("reference")
 
 An entry point names a factory (a class or a function) called with the options as keyword arguments and
 returning an object that satisfies `agents.base.Agent`:
@@ -32,7 +32,7 @@ ENTRY_POINT_GROUP = "droidharness.agents"
 
 BUILTIN_AGENTS: dict[str, str] = {
     "openai": "agents.openai_agent:OpenAIAgent",
-    "replay": "agents.replay:ReplayAgent",
+    "reference": "agents.reference:ReferenceAgent",
     "random": "agents.random_agent:RandomAgent",
     "heuristic": "agents.heuristic:HeuristicAgent",
     "human": "agents.human:HumanAgent",

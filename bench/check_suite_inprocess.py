@@ -13,7 +13,7 @@ For every task, language and device profile it
     python bench/check_suite_inprocess.py -p small_phone -l zh  # one profile, one language
     python bench/check_suite_inprocess.py -t notes-wifi-to-message -v   # one task, step by step
 
-The later `droidharness tasks check SUITE` does the same through the real harness (device + replay agent);
+The later `droidharness tasks check SUITE` does the same through the real harness (device + reference agent);
 this tool only needs the task schema, the milestone rules and the virtual device model.
 """
 
@@ -141,7 +141,7 @@ def apply_start(model: VirtualDeviceModel, task: Task) -> None:
 def resolve(screen: Screen, step: ReferenceStep, lang: str) -> Any:
     assert step.locate is not None
     m = step.locate.as_match()
-    # the replay agent's rule: visible elements in reading order (rows top to bottom) when the tree has one
+    # the reference agent's rule: visible elements in reading order (rows top to bottom) when the tree has one
     order = screen.tree.reading_order() if hasattr(screen.tree, "reading_order") else visible(screen)
     hits = [e for e in order if element_matches(e, m, lang, screen.size)]
     if len(hits) <= step.locate.nth:

@@ -2,7 +2,7 @@
 
 Harness overhead per step = the step's wall time minus agent time and device time (actuation, settle, capture):
 milestone checks, recording hand-off, bookkeeping. Per-episode setup (start state) is reported separately.
-Runs the bundled `virtual` suite with the `replay` agent (no model), both languages. Prints figures; no asserts.
+Runs the bundled `virtual` suite with the `reference` agent (no model), both languages. Prints figures; no asserts.
 
     python bench/runner.py [--devices 1 4] [--latency instant]
 """
@@ -32,7 +32,7 @@ def pct(xs: list[float], q: float) -> float:
 
 def measure(devices: int, latency: str, out: Path) -> dict[str, float]:
     t0 = time.perf_counter()
-    res = run_suite(SuiteOptions(agent="replay", devices=devices, latency=latency, out=out,
+    res = run_suite(SuiteOptions(agent="reference", devices=devices, latency=latency, out=out,
                                  run_id=f"bench-{devices}-{latency}", report=False))
     wall = time.perf_counter() - t0
     run = load_run(res.run_dir)

@@ -10,7 +10,7 @@ instant agent, the writer thread's encoding is what the run waits for. Then the
 WebP method/quality sweep behind `WriterOptions.webp_method` / `webp_quality` on distinct screens of the run.
 `--agent heuristic --lang all` measures the demo (`make demo`). Prints figures; no asserts.
 
-    python bench/trajectory.py [--agent replay] [--lang en] [--sweep-frames 8]
+    python bench/trajectory.py [--agent reference] [--lang en] [--sweep-frames 8]
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def sweep(frames_dir: Path, n: int, console: Console) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--agent", default="replay", help="replay (reference solutions) or heuristic (the demo's)")
+    ap.add_argument("--agent", default="reference", help="reference (the reference solutions) or heuristic (the demo's)")
     ap.add_argument("--lang", default="en", choices=["en", "zh", "all"])
     ap.add_argument("--sweep-frames", type=int, default=8, help="distinct screens for the encoder sweep (0: skip)")
     args = ap.parse_args()

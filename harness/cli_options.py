@@ -10,8 +10,8 @@ import typer
 MODEL = typer.Option(None, help="openai agent: model name.")
 BASE_URL = typer.Option(None, help="openai agent: any OpenAI-compatible endpoint.")
 OUTPUT_FORMAT = typer.Option(None, help="openai agent: json, agentcpm, uitars or qwen.")
-CASSETTE = typer.Option(None, help="openai agent: record/replay model responses here.")
-CASSETTE_MODE = typer.Option(None, help="record or replay (with --cassette).")
+CASSETTE = typer.Option(None, help="openai agent: record model responses here, or play them back.")
+CASSETTE_MODE = typer.Option(None, help="record or playback (with --cassette).")
 
 
 def agent_options(agent: Optional[str], model: Optional[str], base_url: Optional[str],

@@ -25,7 +25,7 @@ def eval_command(
     split_label: Optional[str] = typer.Option(None, help="Split label to keep, e.g. test (Odyssey default: test)."),
     images: Optional[Path] = typer.Option(None, help="Odyssey screenshots folder / AITZ images root."),
     lang: str = typer.Option("all", help="AndroidLens: en, zh or all."),
-    agent: Optional[str] = typer.Option(None, help="Agent to run step by step (replay, random, heuristic, openai, "
+    agent: Optional[str] = typer.Option(None, help="Agent to run step by step (reference, random, heuristic, openai, "
                                                    "or a plug-in)."),
     predictions: Optional[Path] = typer.Option(None, help="Score these predictions (JSONL, one line per step) "
                                                           "instead of running an agent."),

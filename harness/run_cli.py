@@ -37,7 +37,7 @@ def _langs(lang: str) -> tuple[str, ...]:
 
 def run(
     suite: str = typer.Option("virtual", help="A bundled suite name or a folder of task JSON files."),
-    agent: str = typer.Option("heuristic", help="Agent: heuristic, replay, random, openai, human, or a plug-in."),
+    agent: str = typer.Option("heuristic", help="Agent: heuristic, reference, random, openai, human, or a plug-in."),
     devices: int = typer.Option(1, help="Number of embedded virtual devices to run in parallel."),
     device: list[str] = typer.Option([], "--device", "-s", help="Serial of a real device (repeatable)."),
     lang: str = typer.Option("all", help="en, zh or all."),

@@ -43,7 +43,7 @@ def check_task(task: Task, lang: str, device: Device) -> CheckResult:
         violations.append("end_state")
     if lang not in task.reference:
         return CheckResult(task.id, lang, violations, 0.0, False, 0, f"no reference solution for {lang!r}")
-    agent = create_agent("replay")
+    agent = create_agent("reference")
     r = run_episode(task, agent, device, lang, Limits(max_steps=len(task.reference[lang]) + 2), seed=0)
     held = None if not task.end_state else bool(r.end_state and r.end_state.get("held"))
     error = r.error

@@ -35,7 +35,7 @@ def _run_with_server_kills(tmp_path: Any, kills_at: set[tuple[str, int]]) -> tup
             name = "reference-that-kills-the-adb-server"
 
             def __init__(self) -> None:
-                self.ref = create_agent("replay")
+                self.ref = create_agent("reference")
                 self.task = ""
 
             def reset(self, ctx: EpisodeContext) -> None:

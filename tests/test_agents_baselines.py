@@ -117,8 +117,8 @@ def test_human_grammar_and_eof() -> None:
 
 # --- registry -----------------------------------------------------------------------------------------------
 def test_registry() -> None:
-    assert {"openai", "replay", "random", "heuristic", "human"} <= set(available_agents())
-    for name in ("replay", "random", "heuristic"):
+    assert {"openai", "reference", "random", "heuristic", "human"} <= set(available_agents())
+    for name in ("reference", "random", "heuristic"):
         agent = create_agent(name)
         assert isinstance(agent, Agent) and agent.name == name
     with pytest.raises(ConfigError, match="unknown agent 'gpt5'.*heuristic"):

@@ -219,14 +219,14 @@ def test_cassette_replays_identically_without_the_server(tmp_path: Path) -> None
         recorded = run(recorder, VirtualDeviceModel(), task)
         stub_url = stub.url
     # the server is stopped: replay must not need it (a wrong base URL and no key prove it)
-    player = OpenAIAgent(base_url=stub_url, cassette=str(cassette), cassette_mode="replay")
+    player = OpenAIAgent(base_url=stub_url, cassette=str(cassette), cassette_mode="playback")
     replayed = run(player, VirtualDeviceModel(), task)
     assert [s.action for s in recorded][-1].type == "COMPLETE"
     assert replayed == recorded  # bit for bit: actions, thoughts, raw outputs, usage, meta
     text = cassette.read_text(encoding="utf-8")
     assert KEY not in text and "base64" not in text and len(text.splitlines()) == 4
     # a request that was never recorded
-    other = OpenAIAgent(cassette=str(cassette), cassette_mode="replay")
+    other = OpenAIAgent(cassette=str(cassette), cassette_mode="playback")
     other.reset(context(make_task("Open Clock")))
     with pytest.raises(CassetteMissError, match=r"step 1 \(key [0-9a-f]{64}\)"):
         other.act(observe(VirtualDeviceModel()), [])

@@ -36,7 +36,7 @@ def test_tasks_list_pipes_ids_into_tasks_check():
 def test_bad_options_are_clear_errors_not_tracebacks(tmp_path):
     r = runner.invoke(app, ["run", "--latency", "warp", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "warp" in r.output and "Traceback" not in r.output
-    r = runner.invoke(app, ["run", "--agent", "replay", "--model", "gpt-4o", "--out", str(tmp_path)])
+    r = runner.invoke(app, ["run", "--agent", "reference", "--model", "gpt-4o", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "--agent openai" in r.output
     r = runner.invoke(app, ["run", "--task", "no-such-task", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "unknown task id" in r.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.replay import ReplayAgent
+from agents.reference import ReferenceAgent
 from harness import actions as A
 from harness.device import Device
 from harness.inprocess import InProcessDevice
@@ -32,7 +32,7 @@ def _dumps(model: Any, mark: int) -> int:
 def _episode(device: Device, model: Any) -> tuple[int, int]:
     task = next(t for t in load_suite("virtual") if t.id == "notes-search-password")
     mark = model.events.mark()
-    r = run_episode(task, ReplayAgent(actions=TEN_STEPS), device, "en", Limits(max_steps=10))
+    r = run_episode(task, ReferenceAgent(actions=TEN_STEPS), device, "en", Limits(max_steps=10))
     assert r.steps == 10 and r.terminated_by == "COMPLETE" and r.invalid_steps == 0, r
     return r.steps, _dumps(model, mark)
 

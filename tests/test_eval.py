@@ -1,4 +1,4 @@
-"""Offline evaluation end to end on generated fixture data: the replay agent fed the gold actions scores 100% on
+"""Offline evaluation end to end on generated fixture data: the reference agent fed the gold actions scores 100% on
 every metric, a deliberately wrong agent the hand-computed lower figures, predictions files both ways, the CLI."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from tests.dataset_fixtures import AITZ_DIR, aitw_step, write_aitw_fixture, writ
 
 
 class GoldReplay:
-    """One `create_agent("replay", actions=<gold actions>)` per episode, switched on every reset (the evaluator
+    """One `create_agent("reference", actions=<gold actions>)` per episode, switched on every reset (the evaluator
     visits episodes in loader order)."""
 
     name = "gold-replay"
@@ -29,7 +29,7 @@ class GoldReplay:
         for ep in episodes:
             gold = [s.action for s in ep.steps]
             assert all(a is not None for a in gold), "fixture steps must all be representable"
-            self._agents.append(create_agent("replay", actions=gold))
+            self._agents.append(create_agent("reference", actions=gold))
         self._i = -1
         self.observations: list[Any] = []
         self.histories: list[int] = []

@@ -13,7 +13,7 @@ TASKS = ["settings-dark-theme", "notes-search-password", "weather-thursday-high"
 
 
 def _cmd(out: Path, *extra: str) -> list[str]:
-    args = [sys.executable, "-m", "harness", "run", "--agent", "replay", "--lang", "en", "--out", str(out),
+    args = [sys.executable, "-m", "harness", "run", "--agent", "reference", "--lang", "en", "--out", str(out),
             "--no-report"]
     for t in TASKS:
         args += ["--task", t]

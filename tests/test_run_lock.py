@@ -32,20 +32,20 @@ def _holder(run_dir: Path) -> subprocess.Popen[str]:
 
 def test_a_second_resume_is_refused_naming_the_holder_then_a_dead_holders_lock_is_taken_over(tmp_path):
     with DevicePool(1, in_process=True) as pool:
-        first = run_suite(SuiteOptions(task_ids=TASK, langs=("en", "zh"), out=tmp_path, run_id="r", agent="replay",
+        first = run_suite(SuiteOptions(task_ids=TASK, langs=("en", "zh"), out=tmp_path, run_id="r", agent="reference",
                                        report=False), pool=pool)
         run_dir = first.run_dir
         (run_dir / "episodes" / "settings-dark-theme__zh" / "episode.json").unlink()  # one episode left to do
         holder = _holder(run_dir)
         try:
             with pytest.raises(ConfigError, match=f"in use by pid {holder.pid}"):
-                run_suite(SuiteOptions(task_ids=TASK, langs=("en", "zh"), resume=run_dir, agent="replay"), pool=pool)
-            cli = CliRunner().invoke(app, ["run", "--agent", "replay", "--task", TASK[0], "--resume", str(run_dir)])
+                run_suite(SuiteOptions(task_ids=TASK, langs=("en", "zh"), resume=run_dir, agent="reference"), pool=pool)
+            cli = CliRunner().invoke(app, ["run", "--agent", "reference", "--task", TASK[0], "--resume", str(run_dir)])
             assert cli.exit_code == 2 and f"pid {holder.pid}" in cli.output
         finally:
             holder.send_signal(signal.SIGKILL)  # the process this test started, by its pid
             holder.wait(10)
-        resumed = run_suite(SuiteOptions(task_ids=TASK, langs=("en", "zh"), resume=run_dir, agent="replay"),
+        resumed = run_suite(SuiteOptions(task_ids=TASK, langs=("en", "zh"), resume=run_dir, agent="reference"),
                             pool=pool)
     assert resumed.skipped == 1 and [r.lang for r in resumed.results] == ["zh"] and resumed.sr == 1.0
 

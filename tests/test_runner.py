@@ -27,7 +27,7 @@ def _opts(tmp_path: Path, agent: str, run_id: str, **kw) -> SuiteOptions:
 def test_replay_random_heuristic_order_and_recorded_runs(tmp_path):
     # the run loop at the `Device` seam, on in-process devices (the adb path: test_resume, the CLI tests)
     with DevicePool(2, in_process=True) as pool:
-        replay = run_suite(_opts(tmp_path, "replay", "replay"), pool=pool)
+        replay = run_suite(_opts(tmp_path, "reference", "reference"), pool=pool)
         rand = run_suite(_opts(tmp_path, "random", "random", limits=Limits(max_steps=8)), pool=pool)
         heur = run_suite(_opts(tmp_path, "heuristic", "heuristic"), pool=pool)
     assert len(replay.results) == 2 * len(SUBSET)  # en and zh
@@ -35,14 +35,14 @@ def test_replay_random_heuristic_order_and_recorded_runs(tmp_path):
     assert rand.sr <= 0.2
     assert heur.atp > rand.atp
 
-    run = load_run(tmp_path / "replay")
+    run = load_run(tmp_path / "reference")
     assert {(e.meta.task_id, e.meta.lang) for e in run.episodes.values()} == {(t, lg) for t in SUBSET for lg in ("en", "zh")}
     ep = run.episode("weather-thursday-high", "zh")
     assert ep.meta.success and ep.meta.answer  # the question task was answered in Chinese correctly
     hits = [s.milestones.new_hits for s in ep.steps if s.milestones and s.milestones.new_hits]
     assert hits, "milestones are scored live, step by step"
-    summary = json.loads((tmp_path / "replay" / "summary.json").read_text())
-    assert summary and (tmp_path / "replay" / "report.html").stat().st_size > 10_000
+    summary = json.loads((tmp_path / "reference" / "summary.json").read_text())
+    assert summary and (tmp_path / "reference" / "report.html").stat().st_size > 10_000
 
 
 def test_a_device_that_dies_mid_episode_is_replaced_and_the_episode_retried(tmp_path):
@@ -52,7 +52,7 @@ def test_a_device_that_dies_mid_episode_is_replaced_and_the_episode_retried(tmp_
         first_device = pool.slot(0).virtual
 
         def factory():
-            replay = create_agent("replay")
+            replay = create_agent("reference")
 
             class Dying:
                 name = "replay-with-a-dying-device"
@@ -84,7 +84,7 @@ def test_unknown_task_id_and_bad_agent_option_are_clear_errors(tmp_path):
     with pytest.raises(ConfigError, match="unknown task id"):
         run_suite(SuiteOptions(task_ids=("nope",), out=tmp_path))
     with pytest.raises(ConfigError):
-        run_suite(SuiteOptions(agent="replay", agent_options={"bogus": 1}, out=tmp_path))
+        run_suite(SuiteOptions(agent="reference", agent_options={"bogus": 1}, out=tmp_path))
     assert not any(tmp_path.iterdir()), "nothing is created before the run can start"
 
 

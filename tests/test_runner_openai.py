@@ -23,7 +23,7 @@ def _oracle(pool: DevicePool, lang: str):
     from agents.base import EpisodeContext
 
     task = next(t for t in load_suite("virtual") if t.id == TASK)
-    replay = create_agent("replay")
+    replay = create_agent("reference")
     replay.reset(EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=0,
                                 max_steps=task.max_steps))
     script = {1: fault(429, "slow down"), 3: fault(500, "boom"), 5: malformed(b'{"choices": "nope"}')}
@@ -69,7 +69,7 @@ def test_openai_agent_completes_a_task_and_the_cassette_replays_it(tmp_path):
     # the server is stopped: the cassette alone reproduces the run, bit for bit in actions and results
     again = run_suite(SuiteOptions(task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="replayed", agent="openai"),
                       agent_factory=lambda: create_agent("openai", base_url="http://127.0.0.1:9/v1",
-                                                         cassette_mode="replay", **opts))
+                                                         cassette_mode="playback", **opts))
     (r2,) = again.results
     assert (r2.success, r2.progress, r2.steps, r2.answer) == (r.success, r.progress, r.steps, r.answer)
     a, b = _episode(tmp_path / "live", "zh"), _episode(tmp_path / "replayed", "zh")

@@ -44,7 +44,7 @@ class Scripted:
 
     def __init__(self, script: dict[int, Callable[[Any, list[HistoryItem]], AgentStep]]) -> None:
         self.script = script
-        self.reference = create_agent("replay")
+        self.reference = create_agent("reference")
         self.histories: list[list[HistoryItem]] = []
 
     def reset(self, ctx: EpisodeContext) -> None:
@@ -294,7 +294,7 @@ def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(poo
 
 def test_the_reference_agent_still_reaches_sr_100_on_these_tasks(pool, tmp_path):
     res = run_suite(SuiteOptions(task_ids=(DARK, "notes-search-password"), out=tmp_path, run_id="ref",
-                                 agent="replay"), pool=pool)
+                                 agent="reference"), pool=pool)
     assert res.sr == 1.0 and res.atp == 1.0 and res.exit_code == 0
     assert threading.active_count() < 50
 

@@ -1,4 +1,4 @@
-"""The `replay` agent: plays a task's reference solution (or any list of unified actions), one per step.
+"""The `reference` agent: plays a task's reference solution (or any list of unified actions), one per step.
 
 A reference step is a unified action whose target may be a `Locator` instead of an index:
 `{"type": "CLICK", "locate": {"resource_id": "fab_add"}}`. At run time the locator resolves to the first
@@ -26,11 +26,11 @@ from tasks.schema import ReferenceStep
 from .base import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
 
 
-class ReplayAgent:
-    """`ReplayAgent()` plays `task.reference[lang]`; `ReplayAgent(actions=[...])` plays the given steps
+class ReferenceAgent:
+    """`ReferenceAgent()` plays `task.reference[lang]`; `ReferenceAgent(actions=[...])` plays the given steps
     (unified `Action`s, action dicts, or `ReferenceStep`s) whatever the task."""
 
-    def __init__(self, actions: Iterable[Any] | None = None, name: str = "replay") -> None:
+    def __init__(self, actions: Iterable[Any] | None = None, name: str = "reference") -> None:
         self.name = name
         self._given = None if actions is None else [self._coerce(a, i) for i, a in enumerate(actions, 1)]
         self._steps: list[ReferenceStep | Action] = []
@@ -46,14 +46,14 @@ class ReplayAgent:
                 try:
                     return ReferenceStep.model_validate(item)
                 except ValidationError as exc:
-                    raise ConfigError(f"replay agent: step {n}: invalid reference step: {exc}") from None
+                    raise ConfigError(f"reference agent: step {n}: invalid reference step: {exc}") from None
             try:
                 return parse_action(item)
             except ActionValidationError as exc:
-                raise ConfigError(f"replay agent: step {n}: {exc}") from None
+                raise ConfigError(f"reference agent: step {n}: {exc}") from None
         if hasattr(item, "type") and hasattr(item, "model_dump"):
             return item  # already an Action
-        raise ConfigError(f"replay agent: step {n}: expected an action or a reference step, got "
+        raise ConfigError(f"reference agent: step {n}: expected an action or a reference step, got "
                           f"{type(item).__name__}")
 
     def reset(self, ctx: EpisodeContext) -> None:
@@ -65,7 +65,7 @@ class ReplayAgent:
         reference = ctx.task.reference
         steps = reference.get(ctx.lang)
         if steps is None:
-            raise AgentError(f"replay agent: task {ctx.task.id} has no reference solution for language "
+            raise AgentError(f"reference agent: task {ctx.task.id} has no reference solution for language "
                              f"{ctx.lang!r} (has: {', '.join(reference) or 'none'})")
         self._steps = list(steps)
 
@@ -92,4 +92,4 @@ class ReplayAgent:
         return resolve_step(step, observation, lang, n)
 
 
-__all__ = ["LOCATABLE", "ReplayAgent", "locate"]
+__all__ = ["LOCATABLE", "ReferenceAgent", "locate"]

@@ -6,7 +6,7 @@ import pytest
 
 from agents.base import AgentError
 from agents.registry import create_agent
-from agents.replay import ReplayAgent
+from agents.reference import ReferenceAgent
 from harness.actions import Answer, Click, Complete, Home, OpenApp, TypeText
 from harness.errors import ConfigError
 
@@ -26,7 +26,7 @@ BLUETOOTH = {
 def test_reference_solution_plays_on_the_virtual_device(lang: str) -> None:
     m = VirtualDeviceModel(locale=lang)
     task = make_task({"en": "Turn on Bluetooth", "zh": "开启蓝牙"}, reference=BLUETOOTH)
-    steps = run(create_agent("replay"), m, task, lang=lang)
+    steps = run(create_agent("reference"), m, task, lang=lang)
     assert [s.action.type for s in steps] == ["OPEN_APP", "CLICK", "CLICK", "COMPLETE"]
     assert not any(s.invalid for s in steps)
     assert m.settings["global"]["bluetooth_on"] == "1"
@@ -37,7 +37,7 @@ def test_locator_resolves_to_the_matching_element_index() -> None:
     m = VirtualDeviceModel()
     m.start_activity("com.android.settings")
     obs = observe(m)
-    agent = ReplayAgent(actions=[{"type": "CLICK", "locate": {"text": "connected", "match": "contains"}},
+    agent = ReferenceAgent(actions=[{"type": "CLICK", "locate": {"text": "connected", "match": "contains"}},
                                  {"type": "LONG_PRESS", "locate": {"class_name": "LinearLayout", "nth": 2}}])
     agent.reset(context(make_task()))
     first = agent.act(obs, [])
@@ -50,7 +50,7 @@ def test_locator_resolves_to_the_matching_element_index() -> None:
 
 def test_missing_locator_is_an_invalid_step_naming_step_and_locator() -> None:
     m = VirtualDeviceModel()
-    agent = ReplayAgent(actions=[Home(), {"type": "CLICK", "locate": {"resource_id": "no_such_id"}},
+    agent = ReferenceAgent(actions=[Home(), {"type": "CLICK", "locate": {"resource_id": "no_such_id"}},
                                  {"type": "TYPE", "text": "hi", "locate": {"text": "Nothing", "nth": 1}}])
     agent.reset(context(make_task()))
     obs = observe(m)
@@ -69,22 +69,22 @@ def test_type_with_locator_and_answer_at_the_end() -> None:
         {"type": "CLICK", "locate": {"desc": "New note"}},
         {"type": "TYPE", "text": "Groceries", "locate": {"resource_id": "note_title_edit"}},
         {"type": "ANSWER", "text": "done"}]})
-    steps = run(ReplayAgent(), m, notes)
+    steps = run(ReferenceAgent(), m, notes)
     assert isinstance(steps[1].action, TypeText) and steps[1].action.element is not None
     assert steps[-1].action == Answer(text="done") and len(steps) == 3  # ANSWER ends it; no extra COMPLETE
     assert m.focused_text() == "Groceries"
 
 
 def test_plain_action_list_and_errors() -> None:
-    agent = create_agent("replay", actions=[{"type": "OPEN_APP", "name": "Clock"}, Click(point=[0.5, 0.5])])
+    agent = create_agent("reference", actions=[{"type": "OPEN_APP", "name": "Clock"}, Click(point=[0.5, 0.5])])
     agent.reset(context(make_task()))
     obs = observe(VirtualDeviceModel())
     assert agent.act(obs, []).action == OpenApp(name="Clock")
     assert agent.act(obs, []).action == Click(point=[0.5, 0.5])
     with pytest.raises(ConfigError, match="step 1"):
-        ReplayAgent(actions=[{"type": "JUMP"}])
+        ReferenceAgent(actions=[{"type": "JUMP"}])
     with pytest.raises(AgentError, match="no reference solution for language 'zh'"):
-        ReplayAgent().reset(context(make_task({"en": "x", "zh": "y"}, reference={"en": BLUETOOTH["en"]}), "zh"))
-    bad = ReplayAgent(actions=[{"type": "HOME", "locate": {"text": "x"}}])
+        ReferenceAgent().reset(context(make_task({"en": "x", "zh": "y"}, reference={"en": BLUETOOTH["en"]}), "zh"))
+    bad = ReferenceAgent(actions=[{"type": "HOME", "locate": {"text": "x"}}])
     bad.reset(context(make_task()))
     assert "cannot have 'locate'" in bad.act(obs, []).error
