@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test bench clean
+.PHONY: setup demo test lint bench clean
 
 $(BIN)/droidharness: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -16,7 +16,12 @@ setup: $(BIN)/droidharness
 demo: setup
 	$(BIN)/droidharness run --out runs --run-id demo-$$(date +%Y%m%d-%H%M%S)
 
-test: setup
+lint: setup
+	$(BIN)/ruff check harness agents tasks
+	$(BIN)/ruff format --check harness agents tasks
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest -q
 
 bench: setup

@@ -3,7 +3,7 @@
 A reference step is a unified action whose target may be a `Locator` instead of an index:
 `{"type": "CLICK", "locate": {"resource_id": "fab_add"}}`. At run time the locator resolves to the first
 matching visible element of the live screen in reading order (`nth` picks a later match), matched with
-`harness.milestones.element_matches` and the locator's `as_match()`, and the step becomes the same action with
+`harness.run.milestones.element_matches` and the locator's `as_match()`, and the step becomes the same action with
 `element=<index>` (CLICK, LONG_PRESS, TYPE, SCROLL). A locator that finds nothing gives an invalid step whose
 error names the step and the locator; the agent then moves on (the runner counts it).
 
@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from harness.actions import Action, Complete, describe, parse_action
 from harness.errors import ActionValidationError, ConfigError
-from harness.locate import LOCATABLE, locate, resolve_step
+from harness.run.locate import LOCATABLE, locate, resolve_step
 from tasks.schema import ReferenceStep
 
 from .base import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
@@ -88,7 +88,7 @@ class ReferenceAgent:
 
     @staticmethod
     def resolve(step: ReferenceStep, observation: Any, lang: str, n: int = 0) -> Action:
-        """The reference step as a unified action on this screen (see `harness.locate.resolve_step`)."""
+        """The reference step as a unified action on this screen (see `harness.run.locate.resolve_step`)."""
         return resolve_step(step, observation, lang, n)
 
 

@@ -3,7 +3,7 @@
 For every task, language and device profile it
   1. builds a fresh `VirtualDeviceModel(profile, locale=lang)` and applies the task's start state
      (pm clear / force-stop / open app / clipboard);
-  2. checks that no FINAL milestone (`harness.milestones.final_milestones`) already holds on the start screen;
+  2. checks that no FINAL milestone (`harness.run.milestones.final_milestones`) already holds on the start screen;
   3. replays the task's reference solution step by step directly on the model (locators resolve to the first
      visible matching element of the current screen, in reading order), scoring every screen with a
      `MilestoneTracker`;
@@ -31,7 +31,7 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from emulator.virtual.model import VirtualDeviceModel
-from harness.milestones import (MilestoneTracker, answer_matches, check_holds, element_matches,
+from harness.run.milestones import (MilestoneTracker, answer_matches, check_holds, element_matches,
                                 final_milestones)
 from tasks.schema import ReferenceStep, Task, localized
 from tasks.suite import load_suite

@@ -41,10 +41,10 @@ from rich.table import Table  # noqa: E402
 
 from emulator.virtual import VirtualDevice  # noqa: E402
 from emulator.virtual.adbserver import PrivateAdbServer  # noqa: E402
-from harness.adbfix import FastAdbDevice, U2Rpc, exec_out  # noqa: E402
-from harness.device import AdbDevice  # noqa: E402
+from harness.device.fastadb import FastAdbDevice, U2Rpc, exec_out  # noqa: E402
+from harness.device.controller import AdbDevice  # noqa: E402
 from harness.hierarchy import UITree  # noqa: E402
-from harness.link import Link  # noqa: E402
+from harness.device.link import Link  # noqa: E402
 
 
 def median_time(fn: Callable[[], object], repeat: int, warmup: int = 1) -> float:
@@ -154,7 +154,7 @@ def bench_profile(latency: str, profile: str, repeat: int, console: Console, in_
 
 
 def _observe_without_app(dev: AdbDevice) -> object:
-    from harness.capture import capture_screen
+    from harness.device.capture import capture_screen
 
     return capture_screen(dev.link, with_app=False)
 

@@ -31,9 +31,9 @@ from PIL import Image  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-import harness.suite_runner as suite_runner  # noqa: E402
-from harness.record import RunWriter, WriterOptions, load_run, pixel_digest  # noqa: E402
-from harness.suite_runner import SuiteOptions, run_suite  # noqa: E402
+import harness.run.suite as suite_runner  # noqa: E402
+from harness.run.record import RunWriter, WriterOptions, load_run, pixel_digest  # noqa: E402
+from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
 
 
 def dir_bytes(path: Path, suffixes: tuple[str, ...] | None = None) -> int:

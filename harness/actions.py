@@ -37,8 +37,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from . import coords
-from .errors import ActionValidationError
+from harness import coords
+from harness.errors import ActionValidationError
 
 _CONFIG = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 

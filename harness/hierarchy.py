@@ -25,7 +25,7 @@ from functools import partial
 
 from lxml import etree
 
-from .errors import HierarchyError
+from harness.errors import HierarchyError
 
 Bounds = tuple[int, int, int, int]
 VOLATILE_PACKAGES: tuple[str, ...] = ("com.android.systemui",)  # status bar clock / battery / signal

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
 
-    from .hierarchy import UITree
+    from harness.hierarchy import UITree
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class ActionResult:
     path: str = ""  # how it was actuated: "u2", "input", "u2_paste", "input_text", "monkey", "launcher", "none"
     typed_text: str | None = None
     readback: str | None = None  # the focused field's text after typing (None: no focused field)
-    readback_matches: bool | None = None  # rule: harness.actuate.readback_matches
+    readback_matches: bool | None = None  # rule: harness.device.actuate.readback_matches
     package: str | None = None  # OPEN_APP: the package brought to the front
     timings: dict[str, float] = field(default_factory=dict)  # "actuation", "settle"
     settled: bool = True

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.device import AdbDevice, DeviceConfig
-from harness.link import LinkConfig
-from harness.settle import SettleConfig
+from harness.device.controller import AdbDevice, DeviceConfig
+from harness.device.link import LinkConfig
+from harness.device.settle import SettleConfig
 
 # (profile, rotation): a phone, a foldable, a tablet (landscape natural) and a phone turned to landscape
 PROFILES = [("medium_phone", 0), ("pixel_fold", 0), ("pixel_tablet", 0), ("pixel_7_pro", 1)]

@@ -11,10 +11,10 @@ from typing import Any
 
 from agents.base import AgentStep, EpisodeContext, HistoryItem
 from agents.registry import create_agent
-from harness.device import DeviceConfig
-from harness.link import LinkConfig
-from harness.pool import DevicePool
-from harness.suite_runner import SuiteOptions, run_suite
+from harness.device.controller import DeviceConfig
+from harness.device.link import LinkConfig
+from harness.run.pool import DevicePool
+from harness.run.suite import SuiteOptions, run_suite
 
 TASKS = ("settings-dark-theme", "notes-search-password", "clock-world-time")
 

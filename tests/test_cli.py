@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 
 runner = CliRunner()
 

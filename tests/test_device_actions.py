@@ -199,7 +199,7 @@ def test_invalid_actions_give_typed_errors(open_dev):
 
 
 def test_open_by_label_searches_the_drawer_page_by_page():
-    from harness.apps import candidate_packages, open_by_label
+    from harness.device.apps import candidate_packages, open_by_label
     from harness.hierarchy import UITree
 
     def screen(*nodes: str) -> UITree:

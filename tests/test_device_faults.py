@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from harness import actions as A
-from harness.capture import hierarchy_dump, hierarchy_part
+from harness.device.capture import hierarchy_dump, hierarchy_part
 from harness.errors import DeviceError, HierarchyError
-from harness.link import DeviceLostError
+from harness.device.link import DeviceLostError
 
 from tests.device_util import open_device
 

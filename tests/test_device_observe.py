@@ -11,12 +11,12 @@ import pytest
 from emulator.virtual import VirtualDevice
 from emulator.virtual.adbserver import PrivateAdbServer
 from harness import actions as A
-from harness.adbfix import FastAdbDevice, U2Rpc, exec_out, read_to_end, shell_v2
-from harness.capture import parse_focus, parse_raw_screencap
-from harness.device import AdbDevice, Device
+from harness.device.fastadb import FastAdbDevice, U2Rpc, exec_out, read_to_end, shell_v2
+from harness.device.capture import parse_focus, parse_raw_screencap
+from harness.device.controller import AdbDevice, Device
 from harness.errors import ConfigError, DeviceError, HierarchyError
 from harness.hierarchy import UITree
-from harness.settle import SettleConfig, wait_until_settled
+from harness.device.settle import SettleConfig, wait_until_settled
 
 from tests.device_util import PROFILES, open_device
 
@@ -101,7 +101,7 @@ def test_streamed_reads_match_adbutils_and_u2_sockets_have_nodelay(adb_server, v
     assert img.size == vdevice.model.display_size and img.mode == "RGB"
     import adbutils
 
-    from harness.link import Link
+    from harness.device.link import Link
 
     link = Link(adb_server.client, vdevice.serial).start()
     try:
@@ -196,7 +196,7 @@ def test_cli_devices_and_observe(adb_server, vdevice, tmp_path, monkeypatch):
     from PIL import Image
     from typer.testing import CliRunner
 
-    from harness.cli import app
+    from harness.cli.main import app
 
     monkeypatch.setenv("COLUMNS", "200")
     runner = CliRunner()

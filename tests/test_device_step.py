@@ -7,9 +7,9 @@ from typing import Any
 
 from agents.reference import ReferenceAgent
 from harness import actions as A
-from harness.device import Device
-from harness.inprocess import InProcessDevice
-from harness.runner import Limits, run_episode
+from harness.device.controller import Device
+from harness.device.inprocess import InProcessDevice
+from harness.run.episode import Limits, run_episode
 from tasks.suite import load_suite
 from tests.device_util import open_device
 

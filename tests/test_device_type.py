@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from harness import actions as A
-from harness.actuate import readback_matches
+from harness.device.actuate import readback_matches
 from harness.errors import DeviceError
 from harness.shellquote import command, input_text_args, quote
 
@@ -147,7 +147,7 @@ def test_without_uiautomator2_ascii_is_typed_and_unicode_is_refused(notes_editor
 # --- the quoting function itself ------------------------------------------------------------------------------
 @pytest.mark.parametrize("text", HOSTILE + ["", "-n", "a\x01b", "'", "''", "\\'"], ids=lambda t: repr(t[:20]))
 def test_quoted_argument_round_trips_through_the_device_shell(adb_server, vdevice, text):
-    from harness.adbfix import FastAdbDevice, shell_v2
+    from harness.device.fastadb import FastAdbDevice, shell_v2
 
     dev = FastAdbDevice(adb_server.client, vdevice.serial)
     mark = vdevice.model.events.mark()

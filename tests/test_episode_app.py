@@ -11,7 +11,7 @@ from emulator.virtual.apps.episode_app import (EpisodeApp, episode_app, episode_
                                                sanitize_package_part)
 from emulator.virtual.model import LAUNCHER_PACKAGE, VirtualDeviceModel
 from harness.hierarchy import UITree
-from harness.replay import HASH_MATCH, hash_distance, recorded_episode
+from harness.eval.replay import HASH_MATCH, hash_distance, recorded_episode
 from tests.test_replay_rules import W0, H0, demo_episode, load_aitz
 
 

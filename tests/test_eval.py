@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from agents.base import AgentStep
 from agents.registry import create_agent
 from harness.actions import Click, Home, action_to_dict
-from harness.evaluate import EvalError, EvalOptions, evaluate, iter_dataset, render, tree_from_elements
+from harness.eval.offline import EvalError, EvalOptions, evaluate, iter_dataset, render, tree_from_elements
 from tasks.datasets import aitw as aitw_ds
 from tests.dataset_fixtures import AITZ_DIR, aitw_step, write_aitw_fixture, write_androidlens, write_odyssey
 
@@ -238,7 +238,7 @@ def test_tree_from_elements_icons() -> None:
 
 # --- CLI --------------------------------------------------------------------------------------------------
 def test_cli_predictions_json(odyssey_root: Path, tmp_path: Path) -> None:
-    from harness.cli import app
+    from harness.cli.main import app
 
     opts = _opts("odyssey", odyssey_root)
     pred = tmp_path / "pred.jsonl"
@@ -255,7 +255,7 @@ def test_cli_predictions_json(odyssey_root: Path, tmp_path: Path) -> None:
 
 
 def test_cli_agent_and_errors(lens_root: Path, tmp_path: Path) -> None:
-    from harness.cli import app
+    from harness.cli.main import app
 
     out = tmp_path / "r.json"
     r = CliRunner().invoke(app, ["eval", "--dataset", "androidlens", "--data", str(lens_root), "--agent", "random",
@@ -296,7 +296,7 @@ def test_aitw_split_label_and_per_split(aitw_dir: Path, tmp_path: Path) -> None:
 
 
 def test_cli_openai_agent_against_a_stub(odyssey_root: Path, tmp_path: Path, monkeypatch: Any) -> None:
-    from harness.cli import app
+    from harness.cli.main import app
     from tests.openai_stub import OpenAIStub
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
@@ -389,7 +389,7 @@ def test_odyssey_predictions_hand_computed(odyssey_small: Path, tmp_path: Path) 
     rep2 = evaluate(EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
                                 split_label="test", metric_rule="distance_only"), predictions=pred)
     assert rep2["metrics"]["AMS"] == pytest.approx(0.8) and rep2["metrics"]["other_rule"]["rule"] == "box_or_distance"
-    from harness.cli import app  # the same choice on the command line
+    from harness.cli.main import app  # the same choice on the command line
     out = tmp_path / "earlier.json"
     r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_small / "annotations"),
                                  "--split", str(odyssey_small / "random_split.json"), "--split-label", "test",
@@ -468,7 +468,7 @@ def test_aitz_missing_step_is_left_out_and_durations(tmp_path: Path) -> None:
 
 
 def test_cli_predictions_odyssey_and_aitz_hand_computed(odyssey_small: Path, tmp_path: Path) -> None:
-    from harness.cli import app
+    from harness.cli.main import app
 
     ody = _jsonl(tmp_path / "ody.jsonl", [
         {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]},

@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from harness.metrics import agentcpm as a
-from harness.metrics import androidlens as al
-from harness.metrics.reference import agentcpm_match_step, episode_goal_progress
+from harness.eval.metrics import agentcpm as a
+from harness.eval.metrics import androidlens as al
+from harness.eval.metrics.reference import agentcpm_match_step, episode_goal_progress
 
 NAN2 = (math.nan, math.nan)
 
@@ -210,7 +210,7 @@ def test_androidlens_atp_sr():
 
 
 def test_androidlens_from_trackers_follows_milestone_tracker():
-    from harness.milestones import MilestoneTracker
+    from harness.run.milestones import MilestoneTracker
     from tasks.schema import ElementMatch, Milestone, MilestoneGroup, ScreenCheck
 
     root = MilestoneGroup(children=(

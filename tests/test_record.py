@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.actions import parse_action
-from harness.record import (REDACTED, RunWriter, TrajectoryError, WriterOptions, completed_episode_keys,
+from harness.run.record import (REDACTED, RunWriter, TrajectoryError, WriterOptions, completed_episode_keys,
                             episode_key, iter_steps, load_run, parse_episode_key, scrub)
 
 from tests.trajectory_fixtures import HOSTILE, FakeAgentStep, build_run, observe, write_episode
@@ -141,7 +141,7 @@ KILL_SCRIPT = textwrap.dedent("""
     import sys, time
     sys.path[:0] = [{root!r}, {tests!r}]
     from emulator.virtual.model import VirtualDeviceModel
-    from harness.record import RunWriter, WriterOptions
+    from harness.run.record import RunWriter, WriterOptions
     from tests.trajectory_fixtures import FakeAgentStep, FakeResult, observe
     from harness.actions import Click
     m = VirtualDeviceModel()
@@ -272,7 +272,7 @@ def test_background_and_sync_write_the_same(tmp_path: Path, model) -> None:
 
 
 def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> None:
-    import harness.record
+    import harness.run.record
 
     def broken(*a, **k):
         raise OSError("disk full")
@@ -280,7 +280,7 @@ def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> Non
     run = RunWriter.create(tmp_path, "err")
     ep = run.episode("t", "en")
     obs = observe(model)
-    monkeypatch.setattr(harness.record, "atomic_write_bytes", broken)
+    monkeypatch.setattr(harness.run.record, "atomic_write_bytes", broken)
     ep.write_step(obs, FakeAgentStep(None, invalid=True, error="x"))
     with pytest.raises(TrajectoryError, match="disk full"):
         ep.flush()
@@ -326,7 +326,7 @@ def test_real_harness_types(tmp_path: Path, model) -> None:
     from agents.base import AgentStep, Usage
     from harness.actions import Click, TypeText
     from harness.hierarchy import UITree
-    from harness.milestones import MilestoneTracker
+    from harness.run.milestones import MilestoneTracker
     from harness.observation import ActionResult, DeviceInfo, Observation
     from tasks.schema import MilestoneGroup
 

@@ -1,4 +1,4 @@
-"""`harness.replay.replay_episode` through the real adb server on virtual devices showing episode-backed apps:
+"""`harness.eval.replay.replay_episode` through the real adb server on virtual devices showing episode-backed apps:
 full fidelity on the recorded path (AITZ sample and a generated episode, with milestones), perturbations caught
 at the right step, cross-resolution replays, re-grounding against moved elements, and the recorded trajectory."""
 
@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from emulator.virtual.apps.episode_app import install_episode_app
-from harness.record import RunWriter, load_run
-from harness.replay import recorded_episode, replay_episode
-from harness.report import write_report
+from harness.run.record import RunWriter, load_run
+from harness.eval.replay import recorded_episode, replay_episode
+from harness.run.report import write_report
 from tests.device_util import open_device
 from tests.test_replay_rules import build_episode, demo_episode, demo_spec, load_aitz, moved, with_action
 

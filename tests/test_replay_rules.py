@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from harness import actions as A
 from harness.hierarchy import UITree
-from harness.replay import (HASH_MATCH, compare_screen, element_overlap, ground_action, hash_distance, kind_desc,
+from harness.eval.replay import (HASH_MATCH, compare_screen, element_overlap, ground_action, hash_distance, kind_desc,
                             recorded_target, swipe_matches, tap_matches)
 from tasks.datasets.base import DatasetEpisode, DatasetStep, UIBox
 

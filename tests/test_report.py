@@ -14,9 +14,9 @@ import lxml.html
 import pytest
 from PIL import Image
 
-from harness import report
+from harness.run import report
 from harness.actions import parse_action
-from harness.record import RunWriter, load_run
+from harness.run.record import RunWriter, load_run
 
 from tests.trajectory_fixtures import HOSTILE, build_run, write_episode
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from harness.cli import app
+from harness.cli.main import app
 from harness.errors import ConfigError
-from harness.pool import DevicePool
-from harness.run_lock import RunLock
-from harness.suite_runner import SuiteOptions, run_suite
+from harness.run.pool import DevicePool
+from harness.run.lock import RunLock
+from harness.run.suite import SuiteOptions, run_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 TASK = ("settings-dark-theme",)
@@ -23,7 +23,7 @@ TASK = ("settings-dark-theme",)
 
 def _holder(run_dir: Path) -> subprocess.Popen[str]:
     """Another process holding the run directory, as a second `droidharness run --resume` would."""
-    code = ("import sys, time\nfrom harness.run_lock import RunLock\n"
+    code = ("import sys, time\nfrom harness.run.lock import RunLock\n"
             f"RunLock({str(run_dir)!r}).acquire()\nprint('locked', flush=True)\ntime.sleep(60)\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "locked"

@@ -9,12 +9,12 @@ import pytest
 
 from agents.base import AgentStep
 from agents.registry import create_agent
-from harness.pool import DevicePool
-from harness.device import DeviceConfig
-from harness.link import LinkConfig
-from harness.record import load_run
-from harness.runner import Limits
-from harness.suite_runner import SuiteOptions, run_suite
+from harness.run.pool import DevicePool
+from harness.device.controller import DeviceConfig
+from harness.device.link import LinkConfig
+from harness.run.record import load_run
+from harness.run.episode import Limits
+from harness.run.suite import SuiteOptions, run_suite
 
 SUBSET = ("settings-dark-theme", "notes-search-password", "weather-thursday-high", "contacts-text-grace",
           "clock-world-time")
@@ -91,7 +91,7 @@ def test_unknown_task_id_and_bad_agent_option_are_clear_errors(tmp_path):
 def test_a_hung_agent_ends_the_episode_as_agent_error_at_the_timeout():
     import threading
 
-    from harness.runner import run_episode
+    from harness.run.episode import run_episode
     from tasks.suite import load_suite
 
     release = threading.Event()

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 from agents.registry import create_agent
-from harness.pool import DevicePool
-from harness.record import load_run
-from harness.suite_runner import SuiteOptions, run_suite
+from harness.run.pool import DevicePool
+from harness.run.record import load_run
+from harness.run.suite import SuiteOptions, run_suite
 from tasks.suite import load_suite
 from tests.openai_stub import OpenAIStub, fault, malformed
 

@@ -18,14 +18,14 @@ from typer.testing import CliRunner
 
 from agents.base import AgentStep, EpisodeContext, HistoryItem, invalid_step
 from agents.registry import _registered, create_agent, register_agent
-from harness.pool import DevicePool
+from harness.run.pool import DevicePool
 from harness.actions import Click, Complete, TypeText
 from harness.errors import EndpointError
-from harness.record import load_run
-from harness.report import run_scoreboard
-from harness.runner import Limits
-from harness.scoring import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
-from harness.suite_runner import SuiteOptions, SuiteResult, run_suite
+from harness.run.record import load_run
+from harness.run.report import run_scoreboard
+from harness.run.episode import Limits
+from harness.run.scoring import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
+from harness.run.suite import SuiteOptions, SuiteResult, run_suite
 
 DARK = "settings-dark-theme"  # reference: OPEN_APP, SCROLL, CLICK Display (milestone 1), CLICK dark row (2)
 
@@ -213,7 +213,7 @@ def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_
     page = (tmp_path / "infra" / "report.html").read_text(encoding="utf-8")
     assert line in page and "Not scored (1)" in page and f"{DARK} [en]" in page
     assert headline(run_scoreboard(load_run(tmp_path / "infra")).overall) == line
-    from harness.cli import app
+    from harness.cli.main import app
     cli = CliRunner().invoke(app, ["report", str(tmp_path / "infra")])
     assert cli.exit_code == 0 and line in cli.output and f"not scored: {DARK} [en] infra_error" in cli.output
 
@@ -230,7 +230,7 @@ def test_a_run_where_nothing_can_be_scored_exits_4_and_prints_no_sr(tmp_path):
 
     register_agent("endpoint-down", EndpointDown)
     try:
-        from harness.cli import app
+        from harness.cli.main import app
         cli = CliRunner().invoke(app, ["run", "--agent", "endpoint-down", "--task", DARK, "--lang", "en",
                                        "--out", str(tmp_path), "--run-id", "down"])
     finally:
@@ -277,7 +277,7 @@ def test_an_end_state_probe_reopens_the_app_and_sees_a_toggle_undone(pool, tmp_p
 
 
 def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(pool):
-    from harness.task_check import check_task
+    from harness.run.task_check import check_task
     from tasks.schema import Task
     from tasks.suite import load_suite
 

@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 
 from agents.registry import create_agent
-from harness.pool import DevicePool
-from harness.runner import Limits
-from harness.suite_runner import SuiteOptions, run_suite
+from harness.run.pool import DevicePool
+from harness.run.episode import Limits
+from harness.run.suite import SuiteOptions, run_suite
 from tests.openai_stub import OpenAIStub
 
 KEY = "sk-live-DO-NOT-WRITE-0123456789abcdef"

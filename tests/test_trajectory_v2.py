@@ -13,9 +13,9 @@ import lxml.html
 import pytest
 from PIL import Image, ImageDraw
 
-from harness import report
+from harness.run import report
 from harness.actions import Click, parse_action
-from harness.record import FrameStore, RunWriter, WriterOptions, load_run, pixel_digest
+from harness.run.record import FrameStore, RunWriter, WriterOptions, load_run, pixel_digest
 from tests.trajectory_fixtures import FakeAgentStep, FakeObservation, FakeResult, observe
 
 XML = ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
@@ -254,20 +254,20 @@ def test_resume_reuses_frames_on_disk(tmp_path: Path) -> None:
 
 def test_a_step_line_never_names_a_missing_frame(tmp_path: Path, monkeypatch) -> None:
     """The frame is written before its line: when writing the frame fails, the line is not written."""
-    import harness.record
+    import harness.run.record
 
     run = RunWriter.create(tmp_path, "order", options=WriterOptions(fsync=False))
     ep = run.episode("t", "en")
     ep.write_step(fake_obs(screen(1)), FakeAgentStep(None))
     ep.flush()
-    real = harness.record.atomic_write_bytes
+    real = harness.run.record.atomic_write_bytes
 
     def failing(path: Path, data: bytes, fsync: bool = True) -> None:
         if path.name.endswith(".webp"):
             raise OSError("disk full")
         real(path, data, fsync)
 
-    monkeypatch.setattr(harness.record, "atomic_write_bytes", failing)
+    monkeypatch.setattr(harness.run.record, "atomic_write_bytes", failing)
     ep.write_step(fake_obs(screen(2)), FakeAgentStep(None))
     with pytest.raises(Exception, match="disk full"):
         ep.flush()

@@ -1,4 +1,4 @@
-"""Builds real trajectories with `harness.record.RunWriter` from synthetic steps on the virtual device model
+"""Builds real trajectories with `harness.run.record.RunWriter` from synthetic steps on the virtual device model
 (used by tests/test_record.py and tests/test_report.py)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.actions import Back, Click, LongPress, Swipe, TypeText, parse_action
-from harness.record import RunWriter, WriterOptions
+from harness.run.record import RunWriter, WriterOptions
 
 HOSTILE = ("<script>document.title='PWNED'</script>\"'><img src=x onerror=\"document.title='PWNED2'\">"
            "</textarea></pre></details>&amp; 中文 ✓ \u202e")
@@ -61,7 +61,7 @@ class FakeResult:
 
 
 class FakeTracker:
-    """Quacks like harness.milestones.MilestoneTracker (hits, progress, status())."""
+    """Quacks like harness.run.milestones.MilestoneTracker (hits, progress, status())."""
 
     def __init__(self, ids: list[str]) -> None:
         self.ids, self.hits = ids, {}

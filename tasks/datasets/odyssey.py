@@ -12,7 +12,7 @@ The screen size is `device_info.w x device_info.h`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,8 @@ DATASET = "odyssey"
 ACTION_FIELDS = ("action", "info")
 V1 = {"type": "TYPE", "impossible": "IMPOSSIBLE", "recent": "KEY_RECENT"}
 V2 = {"type": "TEXT", "impossible": "INCOMPLETE", "recent": "KEY_APPSELECT"}
-KEYS = {"KEY_HOME": Home, "KEY_BACK": Back, "KEY_RECENT": Recent, "KEY_APPSELECT": Recent}
+KEYS: dict[str, Callable[[], Action]] = {"KEY_HOME": Home, "KEY_BACK": Back, "KEY_RECENT": Recent,
+                                         "KEY_APPSELECT": Recent}
 V2_STEP_FIELDS = ("description", "intention", "context", "low_level_instruction", "sam2_bbox")
 EXTRA_FIELDS = ("ps", *V2_STEP_FIELDS)
 
@@ -70,7 +71,8 @@ def to_unified(raw: dict[str, Any]) -> Action | None:
     if act in KEYS:
         return KEYS[act]()
     if act in ("HOME", "BACK", "RECENT", "APPSELECT"):
-        return {"HOME": Home, "BACK": Back}.get(act, Recent)()
+        simple: dict[str, Callable[[], Action]] = {"HOME": Home, "BACK": Back}
+        return simple.get(act, Recent)()
     if act == "CLICK" and key:
         if key not in KEYS:
             raise FieldError("info", f"unknown key {info!r} (known: {', '.join(KEYS)})")
@@ -122,6 +124,7 @@ def from_unified(action: Action, template_raw: dict[str, Any] | None = None, *, 
     words = V1 if (vocab or detect_vocab(template_raw) or "v2") == "v1" else V2
     if isinstance(action, Scroll):
         action = scroll_as_swipe(action, (1000, 1000))
+    info: str | list[list[int]]
     if isinstance(action, (Click, LongPress)):
         p = list(coords.to_1000(target_xy(action, DATASET)))
         act, info = ("CLICK" if isinstance(action, Click) else "LONG_PRESS"), [p, list(p)]
@@ -185,7 +188,8 @@ def load_episode(path: Path, images_dir: Path | None) -> DatasetEpisode:
     except (KeyError, TypeError, ValueError):
         raise error(path, f"screen size w x h must be positive integers, got {dev.get('w')!r} x {dev.get('h')!r}",
                     episode=eid, field_name="device_info.w/h") from None
-    task = data.get("task_info") if isinstance(data.get("task_info"), dict) else {}
+    task_info = data.get("task_info")
+    task: dict[str, Any] = task_info if isinstance(task_info, dict) else {}
     instruction = task.get("instruction") or task.get("task")
     if not isinstance(instruction, str) or not instruction:
         raise error(path, "missing or empty", episode=eid, field_name="task_info.instruction")

@@ -1,0 +1,197 @@
+"""CLI commands of the main job: `run`, `report`, `tasks list|check`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from emulator.virtual.latency import LATENCY_PROFILES
+from emulator.virtual.profiles import DEFAULT_PROFILE
+from harness.cli import options as cli_options
+from harness.errors import HarnessError
+from harness.run.scoring import EXIT_OK, Scoreboard, headline
+
+console = Console()
+tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check them.")
+
+
+def _fail(e: Exception) -> None:
+    console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _langs(lang: str) -> tuple[str, ...]:
+    if lang == "all":
+        return ("en", "zh")
+    if lang not in ("en", "zh"):
+        raise typer.BadParameter(f"{lang!r} is not one of: en, zh, all", param_hint="--lang")
+    return (lang,)
+
+
+def run(
+    suite: str = typer.Option("virtual", help="A bundled suite name or a folder of task JSON files."),
+    agent: str = typer.Option("heuristic", help="Agent: heuristic, reference, random, openai, human, or a plug-in."),
+    devices: int = typer.Option(1, help="Number of embedded virtual devices to run in parallel."),
+    device: list[str] = typer.Option([], "--device", "-s", help="Serial of a real device (repeatable)."),
+    lang: str = typer.Option("all", help="en, zh or all."),
+    task: list[str] = typer.Option([], "--task", "-t", help="Run only this task id (repeatable)."),
+    out: Path = typer.Option(Path("runs"), help="Where run directories are created."),
+    run_id: Optional[str] = typer.Option(None, help="Name of the run directory (default: time-based)."),
+    resume: Optional[Path] = typer.Option(None, help="Resume RUN_DIR: run only the missing episodes."),
+    model: Optional[str] = cli_options.MODEL,
+    base_url: Optional[str] = cli_options.BASE_URL,
+    output_format: Optional[str] = cli_options.OUTPUT_FORMAT,
+    cassette: Optional[Path] = cli_options.CASSETTE,
+    cassette_mode: Optional[str] = cli_options.CASSETTE_MODE,
+    max_steps: Optional[int] = typer.Option(None, help="Override every task's max_steps."),
+    profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
+    latency: str = typer.Option("instant", help="Virtual device latency profile: instant or pixel."),
+    seed: int = typer.Option(0, help="Base seed (per-episode seeds derive from it and are recorded)."),
+    report: bool = typer.Option(True, help="Write report.html at the end."),
+) -> None:
+    """Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,
+    one embedded device, both languages).
+
+    Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
+    infrastructure failures or unfinished (listed, not scored); 4 no episode could be scored."""
+    from harness.run.episode import Limits
+    from harness.run.suite import SuiteOptions, run_suite
+
+    if latency not in LATENCY_PROFILES:
+        raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
+    options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
+    opts = SuiteOptions(suite=suite, langs=_langs(lang), task_ids=tuple(task), agent=agent, agent_options=options,
+                        devices=devices, serials=tuple(device), profile=profile, latency=latency, out=out,
+                        run_id=run_id, resume=resume, limits=Limits(max_steps=max_steps), seed=seed, report=report)
+    try:
+        res = run_suite(opts, console)
+    except HarnessError as e:
+        _fail(e)
+        return
+    _print_board(res.board)
+    if res.skipped:
+        console.print(f"{len(res.results)} episode(s) run now, {res.skipped} already done", highlight=False)
+    console.print(f"run: {res.run_dir}" + (f"   report: {res.run_dir / 'report.html'}" if report else ""))
+    raise typer.Exit(res.exit_code)
+
+
+def _print_board(board: Scoreboard) -> None:
+    """The final line every run prints (the same `harness.run.scoring.headline` as summary.json and the report),
+    then the episodes that were not scored, each with its reason."""
+    style = "bold" if board.exit_code == EXIT_OK else "bold yellow"
+    console.print(f"[{style}]{escape(headline(board.overall))}[/{style}]", highlight=False, soft_wrap=True)
+    for o in board.infra_failures:
+        console.print(escape(f"  not scored: {o.task_id} [{o.lang}] {o.status} after {o.attempts} attempt(s): "
+                             f"{o.error or ''}"), highlight=False, soft_wrap=True)
+
+
+def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:
+    """Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories."""
+    from harness.run.record import RunWriter
+    from harness.run.report import run_scoreboard
+    from harness.run.trajectory import load_run
+
+    try:
+        w = RunWriter.resume(run_dir)
+        w.finish(report=True)
+        board = run_scoreboard(load_run(run_dir, skip_bad=True))
+    except HarnessError as e:
+        _fail(e)
+        return
+    _print_board(board)
+    console.print(f"report: {run_dir / 'report.html'}")
+
+
+@tasks_app.command("list")
+def tasks_list(suite: str = typer.Argument("virtual", help="Suite name or folder."),
+               as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+               ids: Optional[bool] = typer.Option(None, "--ids/--table",
+                                                  help="One task id per line (default when piped) or a table.")
+               ) -> None:
+    """List the tasks of a suite (`droidharness tasks list | droidharness tasks check --task -` checks them)."""
+    from tasks.schema import CATEGORY_NAMES
+    from tasks.suite import load_suite
+
+    try:
+        tasks = load_suite(suite)
+    except HarnessError as e:
+        _fail(e)
+        return
+    if as_json:
+        print(json.dumps([{"id": t.id, "category": t.category, "apps": list(t.apps),
+                           "instruction": t.instruction, "milestones": len(t.milestones.leaves())}
+                          for t in tasks], ensure_ascii=False, indent=1))
+        return
+    if ids or (ids is None and not sys.stdout.isatty()):
+        print("\n".join(t.id for t in tasks))
+        return
+    table = Table("id", "category", "apps", "milestones", "instruction (en)", title=f"suite {suite}")
+    for t in tasks:
+        table.add_row(t.id, f"{t.category} {CATEGORY_NAMES[t.category]}", str(len(t.apps)),
+                      str(len(t.milestones.leaves())), t.instruction.get("en", next(iter(t.instruction.values()))))
+    console.print(table)
+
+
+@tasks_app.command("check")
+def tasks_check(suite: str = typer.Argument("virtual", help="Suite name or folder."),
+                lang: str = typer.Option("all", help="en, zh or all."),
+                profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
+                device: Optional[str] = typer.Option(None, "--device", "-s", help="Check on this real device."),
+                task: list[str] = typer.Option([], "--task", "-t",
+                                               help="Check only this task id (repeatable); '-' reads ids from stdin, "
+                                                    "one per line.")) -> None:
+    """Prove every task sound: no final milestone holds and the end state does not hold at the start, and the
+    reference solution reaches 100% with the end state holding. Exit code 1 when a task is unsound."""
+    from harness.run.pool import DevicePool
+    from harness.run.suite import select_tasks
+    from harness.run.task_check import check_task
+    from tasks.suite import load_suite
+
+    try:
+        tasks = load_suite(suite)
+        wanted = [w for t in task for w in (sys.stdin.read().split() if t == "-" else [t])]
+        tasks = select_tasks(tasks, tuple(dict.fromkeys(wanted)))
+    except HarnessError as e:
+        _fail(e)
+        return
+    langs = _langs(lang)
+    table = Table("task", "lang", "start ok", "reference progress", "steps", "verdict", title=f"tasks check {suite}")
+    bad = 0
+    try:
+        pool = DevicePool(1, [device] if device else [], profile=profile).start()
+    except HarnessError as e:
+        _fail(e)
+        return
+    with pool:
+        for t in tasks:
+            for lg in [x for x in langs if x in t.languages]:
+                try:
+                    pool.reset(0)
+                    pool.ensure_locale(0, lg)
+                    r = check_task(t, lg, pool.slot(0))
+                except HarnessError as e:
+                    bad += 1
+                    table.add_row(t.id, lg, "?", "?", "?", f"[red]error: {escape(str(e))}[/red]")
+                    pool.replace(0)
+                    continue
+                bad += not r.ok
+                start = "yes" if not r.start_violations else f"[red]no: {', '.join(r.start_violations)}[/red]"
+                verdict = ("[green]sound[/green]" if r.ok
+                           else f"[red]unsound{': ' + escape(r.error) if r.error else ''}[/red]")
+                table.add_row(t.id, lg, start, f"{r.progress:.0%}", str(r.steps), verdict)
+    console.print(table)
+    console.print(f"{bad} problem(s)" if bad else "[green]every task is sound[/green]")
+    raise typer.Exit(1 if bad else 0)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(run)
+    app.command()(report)
+    app.add_typer(tasks_app, name="tasks")

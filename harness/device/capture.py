@@ -1,0 +1,222 @@
+"""Screenshot and view-hierarchy capture: the paths, the fallback chain, and the concurrent capture of one screen.
+
+Paths, fastest first (each is a capability `Link` declares at connect):
+
+    screenshot: "u2" (JSON-RPC takeScreenshot, JPEG)  ->  "screencap_raw" (exec-out `screencap`, RGBA, read
+                linearly)  ->  "screencap_png" (`screencap -p`)
+    hierarchy:  "u2" (JSON-RPC dumpWindowHierarchy)    ->  "uiautomator_dump" (`uiautomator dump` to a file +
+                `cat`, one shell call)
+    app:        "dumpsys" (`dumpsys window | grep ...`: focused package and activity); if it fails the package
+                comes from the hierarchy
+
+A path that fails (after the `Link.guard` recovery) is recorded and the next one is tried; a lost device stops
+the chain at once. The parts run concurrently, each in its own thread (uiautomator2 RPCs and shell commands are
+separate adb streams). Decoding (JPEG / RGBA) and XML parsing happen inside each part's thread.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import struct
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from harness.device.fastadb import U2RpcError
+from harness.errors import DeviceError, HierarchyError
+from harness.hierarchy import VOLATILE_PACKAGES, UITree
+from harness.device.link import DeviceLink, DeviceLostError
+from harness.observation import Observation
+from harness.shellquote import command
+
+SCREENSHOT_PATHS = ("u2", "screencap_raw", "screencap_png")
+HIERARCHY_PATHS = ("u2", "uiautomator_dump")
+DUMP_FILE = "/data/local/tmp/droidharness_window_dump.xml"
+JPEG_QUALITY = 80
+_FOCUS_RE = re.compile(r"(mFocusedApp|mCurrentFocus)=\S*\{[^}]*?\bu\d+\s+([\w.$]+)/([\w.$]+)")
+
+
+# --- parsing -------------------------------------------------------------------------------------------------
+def parse_raw_screencap(data: bytes, source: str = "screencap") -> Image.Image:
+    """Raw `screencap` output -> RGB image. Android 9+ writes a 16-byte header (width, height, format,
+    colorspace), older versions 12 bytes; format 1 = RGBA_8888 (also accepted: 2 = RGBX_8888, 5 = BGRA_8888)."""
+    if len(data) < 12:
+        raise DeviceError(f"{source}: raw screencap returned {len(data)} bytes, expected a header")
+    w, h, fmt = struct.unpack_from("<III", data, 0)
+    if not (0 < w <= 16384 and 0 < h <= 16384):
+        raise DeviceError(f"{source}: raw screencap header says {w}x{h}: not a raw frame ({data[:16]!r})")
+    pixels = w * h * 4
+    if len(data) >= 16 + pixels:
+        header = 16
+    elif len(data) == 12 + pixels:  # Android < 9: no colorspace field
+        header = 12
+    else:
+        raise DeviceError(f"{source}: raw screencap is {len(data)} bytes, a {w}x{h} frame needs {16 + pixels}")
+    rawmode = {1: "RGBX", 2: "RGBX", 5: "BGRX"}.get(fmt)  # alpha dropped: screens are opaque
+    if rawmode is None:
+        raise DeviceError(f"{source}: raw screencap pixel format {fmt} is not supported")
+    with memoryview(data) as view:
+        return Image.frombytes("RGB", (w, h), view[header:header + pixels], "raw", rawmode)
+
+
+def decode_image(data: bytes, source: str, lazy: bool = False) -> Image.Image:
+    """PNG / JPEG bytes -> RGB image. With `lazy`, only the header is parsed here and the pixels are decoded on
+    first use (PIL's own lazy loading): the harness itself never needs the pixels, so an observation is not
+    delayed by a full-resolution JPEG decode. The stream is still checked to be a complete JPEG / PNG."""
+    complete = (data[:2] == b"\xff\xd8" and b"\xff\xd9" in data[-4:]) or \
+        (data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" in data[-16:])
+    try:
+        if not complete:
+            raise ValueError("truncated or not a JPEG / PNG stream")
+        img = Image.open(io.BytesIO(data))
+        if lazy and img.mode == "RGB":
+            return img
+        img.load()
+    except Exception as e:  # noqa: BLE001 - PIL raises many kinds
+        raise DeviceError(f"{source}: not a decodable image ({len(data)} bytes): {e}") from None
+    return img if img.mode == "RGB" else img.convert("RGB")
+
+
+def parse_focus(text: str) -> tuple[str, str]:
+    """`dumpsys window` focus lines -> (package, full activity class); ("", "") if none. mFocusedApp (the
+    activity) wins over mCurrentFocus (a window, which may be a dialog or the keyboard)."""
+    found: dict[str, tuple[str, str]] = {}
+    for m in _FOCUS_RE.finditer(text):
+        pkg, act = m.group(2), m.group(3)
+        found.setdefault(m.group(1), (pkg, pkg + act if act.startswith(".") else act))
+    return found.get("mFocusedApp") or found.get("mCurrentFocus") or ("", "")
+
+
+def package_from_tree(tree: UITree) -> str:
+    """The package of the largest visible window root that is not the system UI."""
+    roots = [tree[i] for i in tree.roots if tree[i].package and tree[i].package not in VOLATILE_PACKAGES]
+    return max(roots, key=lambda e: e.area).package if roots else ""
+
+
+# --- the paths -----------------------------------------------------------------------------------------------
+def screenshot_u2(link: DeviceLink) -> Image.Image:
+    data = link.rpc("observe: screenshot via uiautomator2", "takeScreenshot", [1, JPEG_QUALITY])
+    if not data:
+        raise DeviceError(f"device {link.serial}: uiautomator2 takeScreenshot returned nothing")
+    return decode_image(base64.b64decode(data), f"device {link.serial}: uiautomator2 takeScreenshot", lazy=True)
+
+
+def screenshot_raw(link: DeviceLink) -> Image.Image:
+    data = link.exec_out("observe: raw screencap", "screencap")
+    return parse_raw_screencap(data, f"device {link.serial}: screencap")
+
+
+def screenshot_png(link: DeviceLink) -> Image.Image:
+    data = link.exec_out("observe: screencap -p", "screencap -p")
+    return decode_image(data, f"device {link.serial}: screencap -p")
+
+
+def hierarchy_u2(link: DeviceLink) -> str:
+    xml = link.rpc("observe: hierarchy via uiautomator2", "dumpWindowHierarchy", [False, 50])
+    if not isinstance(xml, str):
+        raise DeviceError(f"device {link.serial}: uiautomator2 dumpWindowHierarchy returned {type(xml).__name__}")
+    return xml
+
+
+def hierarchy_dump(link: DeviceLink) -> str:
+    cmd = command("uiautomator", "dump", DUMP_FILE) + " >/dev/null && " + command("cat", DUMP_FILE)
+    res = link.shell("observe: uiautomator dump", cmd)
+    if res.exit_code != 0:
+        raise DeviceError(f"device {link.serial}: uiautomator dump exited {res.exit_code}: "
+                          f"{(res.error_text or res.text)[:200]}")
+    return res.text
+
+
+def foreground_app(link: DeviceLink) -> tuple[str, str]:
+    res = link.shell("observe: focused app", "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'")
+    return parse_focus(res.text)
+
+
+SCREENSHOT_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
+    ("u2", screenshot_u2), ("screencap_raw", screenshot_raw), ("screencap_png", screenshot_png))
+HIERARCHY_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
+    ("u2", hierarchy_u2), ("uiautomator_dump", hierarchy_dump))
+
+
+# --- the chain -----------------------------------------------------------------------------------------------
+@dataclass
+class Part:
+    value: Any
+    path: str
+    seconds: float
+    failures: list[str] = field(default_factory=list)
+
+
+def run_chain(link: DeviceLink, part: str, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]],
+              post: Callable[[Any, str], Any] | None = None) -> Part:
+    """Try each path the device has, in order; `post(value, path)` (decode / parse) counts as part of the path,
+    so malformed output also falls through to the next path."""
+    failures: list[str] = []
+    errors: list[Exception] = []
+    t0 = time.perf_counter()
+    for name, fn in chain:
+        if not link.has(name):
+            continue
+        try:
+            value = fn(link)
+            if post is not None:
+                value = post(value, name)
+        except DeviceLostError:
+            raise
+        except (DeviceError, HierarchyError, U2RpcError) as e:
+            failures.append(f"{part}: {name} failed: {e}")
+            errors.append(e)
+            continue
+        return Part(value, name, time.perf_counter() - t0, failures)
+    tried = "; ".join(failures) or f"the device has none of the paths {[n for n, _ in chain]}"
+    if errors and all(isinstance(e, HierarchyError) for e in errors):
+        raise HierarchyError(f"device {link.serial}: observe: every {part} path returned malformed XML: {tried}")
+    raise DeviceError(f"device {link.serial}: observe: no path could capture the {part}: {tried}")
+
+
+def hierarchy_part(link: DeviceLink, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]] = HIERARCHY_CHAIN) -> Part:
+    """The hierarchy as (xml, UITree), parsed in the calling thread."""
+    def parse(xml: str, path: str) -> tuple[str, UITree]:
+        return xml, UITree.from_xml(xml, source=f"device {link.serial} {path} hierarchy")
+
+    return run_chain(link, "hierarchy", chain, parse)
+
+
+def capture_screen(link: DeviceLink, with_app: bool = True, hierarchy: Part | None = None) -> Observation:
+    """One `Observation`: screenshot, hierarchy (and the focused app) concurrently, each through its fallback
+    chain. `hierarchy`: a (xml, UITree) part already captured on this very screen (the last poll of settling),
+    reused instead of dumping the hierarchy again."""
+    captured_at = time.time()
+    t0 = time.perf_counter()
+    shot_f = link.submit(lambda: run_chain(link, "screenshot", SCREENSHOT_CHAIN))
+    app_f = link.submit(lambda: _timed_app(link)) if with_app else None
+    hier = hierarchy if hierarchy is not None else hierarchy_part(link)  # in this thread: one fewer hand-off
+    shot = shot_f.result()
+    pkg, act, app_s = app_f.result() if app_f is not None else ("", "", 0.0)
+    xml, tree = hier.value
+    if not pkg:
+        pkg = package_from_tree(tree)
+    timings = {"screenshot": shot.seconds, "hierarchy": hier.seconds if hierarchy is None else 0.0, "app": app_s,
+               "total": time.perf_counter() - t0}
+    paths = {"screenshot": shot.path, "hierarchy": hier.path if hierarchy is None else f"{hier.path} (settle)",
+             "app": "dumpsys" if act else "hierarchy"}
+    image: Image.Image = shot.value
+    return Observation(screenshot=image, tree=tree, xml=xml, package=pkg, activity=act, size=image.size,
+                       rotation=tree.rotation, timings=timings, paths=paths, captured_at=captured_at,
+                       fallbacks=tuple(shot.failures + ([] if hierarchy is not None else hier.failures)))
+
+
+def _timed_app(link: DeviceLink) -> tuple[str, str, float]:
+    t = time.perf_counter()
+    try:
+        pkg, act = foreground_app(link)
+    except DeviceLostError:
+        raise
+    except DeviceError:
+        pkg, act = "", ""
+    return pkg, act, time.perf_counter() - t

@@ -1,0 +1,395 @@
+"""The `Device` protocol and `AdbDevice`, its implementation over adbutils + uiautomator2.
+
+    with AdbDevice.connect() as dev:                          # starts the embedded virtual device (owned)
+        obs = dev.observe()                                   # screenshot + hierarchy, concurrently
+        res = dev.execute(Click(element=12), observation=obs, step=3)
+
+    AdbDevice.connect("R58M123ABC")                           # a phone on the adb server (ANDROID_ADB_SERVER_PORT
+    AdbDevice.connect("127.0.0.1:6520", adb_port=5037)        #   or 5037); TCP serials are `adb connect`ed
+    AdbDevice.connect(start_virtual=False)                    # the only device on the adb server
+
+Who owns what: `connect()` with no serial and `start_virtual=True` starts a private adb server and a virtual
+device and `close()` stops both; otherwise nothing is started and `close()` only stops the uiautomator2 server
+it launched. Device calls, timeouts and reconnects go through `harness.device.link.Link.guard`; capture paths are in
+`harness.device.capture`, action semantics in `harness.device.actuate`, settling in `harness.device.settle`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, get_args, runtime_checkable
+
+import adbutils
+
+from harness import actions as A
+from harness.device.actuate import SETTLING, Actuator
+from harness.device.fastadb import U2RpcError
+from harness.device.capture import Part, capture_screen, foreground_app, hierarchy_part
+from harness.errors import ConfigError, DeviceError
+from harness.hierarchy import UITree
+from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
+from harness.observation import ActionResult, DeviceInfo, Observation
+from harness.device.settle import SettleConfig, SettleResult, wait_until_settled
+
+log = logging.getLogger(__name__)
+ACTION_CLASSES: tuple[type, ...] = get_args(get_args(A.Action)[0])  # the classes of the Action union
+__all__ = ["Device", "AdbDevice", "DeviceConfig", "DeviceError", "DeviceLostError", "CapabilityError"]
+
+
+@runtime_checkable
+class Device(Protocol):
+    """What the runner needs from a device. Knows nothing of agents or tasks.
+
+    `step(action)` executes one action, waits for the screen to settle and returns the settled screen as the
+    next observation, captured once (the hierarchy of the settling poll is reused, never dumped again). The
+    start-state operations put a device in a task's start state. `AdbDevice` implements it over adb (a phone,
+    an emulator, the embedded virtual device); `harness.device.inprocess.InProcessDevice` on the virtual device's model
+    in-process (tests of the run loop, milestones and report)."""
+
+    @property
+    def serial(self) -> str: ...
+
+    @property
+    def info(self) -> DeviceInfo: ...
+
+    def observe(self) -> Observation: ...
+
+    def step(self, action: A.Action, observation: Observation | None = None,
+             step: int | None = None) -> tuple[ActionResult, Observation]: ...
+
+    def execute(self, action: A.Action, observation: Observation | None = None,
+                step: int | None = None) -> ActionResult: ...
+
+    def launch(self, app: str) -> ActionResult: ...
+
+    def press_home(self) -> ActionResult: ...
+
+    def clear_app(self, package: str) -> None: ...
+
+    def stop_app(self, package: str) -> None: ...
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None: ...
+
+    def set_clipboard(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class DeviceConfig:
+    link: LinkConfig = field(default_factory=LinkConfig)
+    settle: SettleConfig = field(default_factory=SettleConfig)
+    type_chunk: int = 200  # characters of text per `input text` call
+    capture_app: bool = True  # read the focused activity (dumpsys) concurrently with each observation
+
+
+def _adb_server_address(host: str | None, port: int | None) -> tuple[str, int]:
+    host = host or os.environ.get("ANDROID_ADB_SERVER_HOST") or "127.0.0.1"
+    if port is None:
+        env = os.environ.get("ANDROID_ADB_SERVER_PORT")
+        try:
+            port = int(env) if env else 5037
+        except ValueError:
+            raise ConfigError(f"ANDROID_ADB_SERVER_PORT={env!r} is not a port number") from None
+    return host, port
+
+
+def adb_server_running(host: str, port: int) -> bool:
+    """True when something accepts connections at the adb server address (adbutils would otherwise start a
+    server by itself)."""
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+class AdbDevice:
+    """A live Android device (phone, emulator or the embedded virtual device) behind an adb server."""
+
+    def __init__(self, link: DeviceLink, config: DeviceConfig | None = None,
+                 cleanup: list[Callable[[], None]] | None = None, virtual: Any = None) -> None:
+        self.link = link
+        self._last_poll: Part | None = None  # the latest hierarchy poll (xml, tree): settling's last look
+        self.config = config or DeviceConfig()
+        self.virtual = virtual  # the VirtualDevice this object started, if any
+        self._cleanup = cleanup or []
+        self._closed = False
+        self._actuator = Actuator(link, self._poll_tree, self.settle, self.display_size, self.config.type_chunk)
+        self._info = self._read_info()
+
+    # --- connecting ---------------------------------------------------------------------------------------------
+    @classmethod
+    def connect(cls, serial: str | None = None, *, adb_host: str | None = None, adb_port: int | None = None,
+                start_virtual: bool = True, config: DeviceConfig | None = None, use_u2: bool | None = None,
+                virtual_profile: str = "medium_phone", virtual_locale: str = "en",
+                virtual_latency: str = "instant") -> AdbDevice:
+        """Connect to `serial`; with no serial, start the embedded virtual device behind a private adb server
+        (`start_virtual=True`, owned: `close()` stops both) or pick the only device on the adb server."""
+        config = config or DeviceConfig()
+        if use_u2 is not None:
+            config = DeviceConfig(link=LinkConfig(**{**config.link.__dict__, "use_u2": use_u2}),
+                                  settle=config.settle, type_chunk=config.type_chunk, capture_app=config.capture_app)
+        if serial is None and start_virtual:
+            return cls._connect_virtual(config, virtual_profile, virtual_locale, virtual_latency)
+        host, port = _adb_server_address(adb_host, adb_port)
+        if not adb_server_running(host, port):
+            raise DeviceError(f"no adb server is running at {host}:{port} (start one with `adb start-server`, or "
+                              "connect without a serial to use the embedded virtual device)")
+        client = adbutils.AdbClient(host=host, port=port, socket_timeout=config.link.call_timeout)
+        if serial is None:
+            ready = [d.serial for d in client.list() if d.state == "device"]
+            if not ready:
+                raise DeviceError(f"no device is connected to the adb server at {host}:{port}")
+            if len(ready) > 1:
+                raise ConfigError(f"several devices on the adb server at {host}:{port} ({', '.join(ready)}): "
+                                  "pass serial=...")
+            serial = ready[0]
+        link = Link(client, serial, config.link).start()
+        try:
+            return cls(link, config)
+        except BaseException:
+            link.close()
+            raise
+
+    @classmethod
+    def _connect_virtual(cls, config: DeviceConfig, profile: str, locale: str, latency: str) -> AdbDevice:
+        from emulator.virtual import VirtualDevice
+        from emulator.virtual.adbserver import PrivateAdbServer
+
+        cleanup: list[Callable[[], None]] = []
+
+        def stop_all() -> None:
+            for fn in reversed(cleanup):
+                try:
+                    fn()
+                except Exception as e:  # noqa: BLE001 - best effort teardown
+                    log.debug("cleanup: %s", e)
+
+        try:
+            server = PrivateAdbServer().start()
+            cleanup.append(server.stop)
+            vd = VirtualDevice(profile=profile, locale=locale, latency=latency).start()
+            cleanup.append(vd.stop)
+            server.connect(vd.address)
+            cleanup.append(lambda: server.disconnect(vd.address))
+            link = Link(server.client, vd.serial, config.link).start()
+            cleanup.append(link.close)
+            return cls(link, config, cleanup=cleanup, virtual=vd)
+        except BaseException:
+            stop_all()
+            raise
+
+    # --- identity -----------------------------------------------------------------------------------------------
+    @property
+    def serial(self) -> str:
+        return self.link.serial
+
+    @property
+    def info(self) -> DeviceInfo:
+        return self._info
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        return self.link.capabilities
+
+    def _read_info(self) -> DeviceInfo:
+        sep = "==droidharness=="
+        res = self.link.shell("read device info",
+                              f"getprop; echo {sep}; wm size; echo {sep}; wm density; echo {sep}; "
+                              "dumpsys display | grep orientation=")
+        parts = res.text.split(sep) + ["", "", "", ""]
+        props = dict(re.findall(r"^\[([^\]]+)\]: \[(.*)\]$", parts[0], flags=re.M))
+        size = _wm_value(parts[1], r"(\d+)x(\d+)")
+        dens = _wm_value(parts[2], r"(\d+)")
+        m = re.search(r"orientation=(\d)", parts[3])
+        rotation = int(m.group(1)) if m else 0
+        w, h = (int(size[0]), int(size[1])) if size else (0, 0)
+        if rotation % 2:
+            w, h = h, w
+        try:
+            api = int(props.get("ro.build.version.sdk", "0"))
+        except ValueError:
+            api = 0
+        return DeviceInfo(
+            serial=self.serial, model=props.get("ro.product.model", ""),
+            manufacturer=props.get("ro.product.manufacturer", ""), size=(w, h),
+            density=int(dens[0]) if dens else 0, rotation=rotation, api_level=api,
+            release=props.get("ro.build.version.release", ""),
+            locale=props.get("persist.sys.locale") or props.get("ro.product.locale", ""),
+            state=self.link.state() or "absent", capabilities=self.capabilities)
+
+    def display_size(self) -> tuple[int, int]:
+        """(width, height) in the current rotation, asked from the device now."""
+        if self.link.has("u2"):
+            try:
+                di = self.link.rpc("read display size", "deviceInfo")
+                return int(di["displayWidth"]), int(di["displayHeight"])
+            except DeviceLostError:
+                raise
+            except (DeviceError, KeyError, TypeError, ValueError):
+                pass
+        res = self.link.shell("read display size", "wm size; dumpsys display | grep orientation=")
+        size = _wm_value(res.text, r"(\d+)x(\d+)")
+        if not size:
+            raise DeviceError(f"device {self.serial}: cannot read the display size from `wm size`")
+        m = re.search(r"orientation=(\d)", res.text)
+        w, h = int(size[0]), int(size[1])
+        return (h, w) if m and int(m.group(1)) % 2 else (w, h)
+
+    # --- observe ------------------------------------------------------------------------------------------------
+    def observe(self) -> Observation:
+        self._check_open("observe")
+        return capture_screen(self.link, with_app=self.config.capture_app)
+
+    def _poll_tree(self) -> UITree:
+        part = hierarchy_part(self.link)
+        self._last_poll = part
+        tree: UITree = part.value[1]
+        return tree
+
+    def settle(self) -> SettleResult:
+        """Wait until the screen is stable (see `harness.device.settle`): uiautomator2's `waitForIdle` (the
+        accessibility event stream went quiet: no hierarchy dump at all) when the device has it and the config
+        says "idle", else poll the cheapest hierarchy path until two polls agree."""
+        if self.config.settle.strategy == "idle" and self.link.has("u2"):
+            t0 = time.perf_counter()
+            try:
+                self.link.rpc("settle: wait for idle", "waitForIdle", [int(self.config.settle.timeout * 1000)],
+                              timeout=self.config.settle.timeout + self.config.link.call_timeout)
+                return SettleResult(True, time.perf_counter() - t0, 0, None)
+            except U2RpcError as e:
+                log.info("device %s: waitForIdle failed (%s); polling the hierarchy", self.serial, e)
+        self._last_poll = None
+        return wait_until_settled(self._poll_tree, self.config.settle)
+
+    # --- act ----------------------------------------------------------------------------------------------------
+    def execute(self, action: A.Action | dict[str, Any] | str, observation: Observation | None = None,
+                step: int | None = None) -> ActionResult:
+        """Run one action and wait for the screen to settle. `action` may be an Action or its dict / JSON form
+        (validated by `parse_action`). Element indices refer to `observation.tree`; points are normalized to
+        the current display."""
+        return self._act(action, observation, step)[0]
+
+    def step(self, action: A.Action, observation: Observation | None = None,
+             step: int | None = None) -> tuple[ActionResult, Observation]:
+        """`execute`, then the settled screen as the next observation, captured once: when settling polled the
+        hierarchy, its last (stable) tree is the observation's tree and only the screenshot is taken."""
+        result, settle = self._act(action, observation, step)
+        reuse = self._last_poll if settle is not None and settle.settled and settle.tree is not None else None
+        if reuse is not None and settle is not None and reuse.value[1] is not settle.tree:
+            reuse = None
+        obs = capture_screen(self.link, with_app=self.config.capture_app, hierarchy=reuse)
+        return result, obs
+
+    def _act(self, action: A.Action | dict[str, Any] | str | bytes, observation: Observation | None,
+             step: int | None) -> tuple[ActionResult, SettleResult | None]:
+        self._check_open("execute")
+        if isinstance(action, (dict, str, bytes)):  # the JSON form: validated here
+            action = A.parse_action(action)
+        t0 = time.perf_counter()
+        try:
+            out = self._actuator.run(action, observation, step)
+        except DeviceError as e:
+            where = f"step {step}: " if step is not None else ""
+            raise type(e)(f"{where}{action.type}: {e}") from e
+        t_act = time.perf_counter() - t0
+        settle: SettleResult | None = None
+        if isinstance(action, SETTLING):
+            settle = self.settle()
+        if isinstance(action, A.OpenApp) and out.ok and not out.package:  # opened by label: which app came up?
+            tree = settle.tree if settle is not None else None
+            out.package = _foreground(tree) if tree is not None else foreground_app(self.link)[0] or None
+        timings = {"actuation": t_act, "settle": settle.seconds if settle else 0.0}
+        return ActionResult(action=action, ok=out.ok, pixels=tuple(out.pixels), path=out.path,
+                            typed_text=out.typed_text, readback=out.readback, readback_matches=out.readback_matches,
+                            package=out.package, timings=timings, settled=settle.settled if settle else True,
+                            settle_polls=settle.polls if settle else 0, error=out.error), settle
+
+    def launch(self, app: str) -> ActionResult:
+        """Open an app by package name or launcher label."""
+        from harness.device.apps import looks_like_package
+
+        action = A.OpenApp(package=app) if looks_like_package(app) else A.OpenApp(name=app)
+        return self.execute(action)
+
+    # --- start state (used by the runner to reset a device between episodes) ------------------------------------
+    def press_home(self) -> ActionResult:
+        return self.execute(A.Home())
+
+    def clear_app(self, package: str) -> None:
+        """`pm clear PACKAGE`: fresh app data (the app is stopped too)."""
+        from harness.shellquote import command
+
+        r = self.link.shell(f"clear app {package}", command("pm", "clear", package))
+        out = (r.stdout + r.stderr).decode(errors="replace").strip()
+        if "Success" not in out:
+            raise DeviceError(f"device {self.serial}: pm clear {package} failed: {out or 'no output'}")
+
+    def put_setting(self, namespace: str, key: str, value: str) -> None:
+        """`settings put NAMESPACE KEY VALUE` (system, secure or global)."""
+        from harness.shellquote import command
+
+        r = self.link.shell(f"settings put {namespace} {key}", command("settings", "put", namespace, key, value))
+        if r.exit_code != 0:
+            raise DeviceError(f"device {self.serial}: settings put {namespace} {key} failed: "
+                              f"{(r.stdout + r.stderr).decode(errors='replace').strip()}")
+
+    def stop_app(self, package: str) -> None:
+        from harness.shellquote import command
+
+        self.link.shell(f"stop app {package}", command("am", "force-stop", package))
+
+    def set_clipboard(self, text: str) -> None:
+        """Set the device clipboard (through uiautomator2; phones have no shell command for it)."""
+        try:
+            self.link.rpc("set clipboard", "setClipboard", [None, text])
+        except CapabilityError as e:
+            raise DeviceError(f"device {self.serial}: cannot set the clipboard without uiautomator2: {e}") from e
+
+    # --- lifecycle ----------------------------------------------------------------------------------------------
+    def _check_open(self, op: str) -> None:
+        if self._closed:
+            raise DeviceError(f"device {self.serial}: {op}: the device was closed")
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.link.close()
+        for fn in reversed(self._cleanup):
+            try:
+                fn()
+            except Exception as e:  # noqa: BLE001 - best effort teardown
+                log.debug("device %s: cleanup: %s", self.serial, e)
+
+    def __enter__(self) -> AdbDevice:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"AdbDevice({self.serial}, {sorted(self.capabilities)})"
+
+
+def _wm_value(text: str, pattern: str) -> tuple[str, ...] | None:
+    """`wm size` / `wm density`: an `Override` line wins over the `Physical` one."""
+    found: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        m = re.search(pattern, line)
+        if m:
+            found["override" if "Override" in line else "physical"] = m.groups()
+    return found.get("override") or found.get("physical")
+
+
+def _foreground(tree: UITree) -> str:
+    from harness.device.capture import package_from_tree
+
+    return package_from_tree(tree)

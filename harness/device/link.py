@@ -1,0 +1,274 @@
+"""`Link`: one live connection to one device (adb transport + the uiautomator2 server), with THE reconnect-on-error
+wrapper (`Link.guard`). Every device call in the harness goes through `guard`:
+
+- it runs the call in a worker thread with a deadline (a device call never hangs the harness);
+- on a transport-level failure (adb error, socket error, EOF, timeout, uiautomator2 unreachable) it recovers
+  once: if the adb transport is not `device` any more, `adb disconnect` + `adb connect` for TCP serials (or wait
+  for a USB device to come back); if uiautomator2 does not answer its ping, relaunch it (uiautomator2's own
+  launcher, through `FastAdbDevice`); then it retries the call once;
+- if that fails too, it raises `DeviceError` naming the serial, the operation and both failures. If the device
+  cannot be reached again it raises `DeviceLostError` at once for every waiting call.
+
+Capabilities are declared once at connect (`Link.capabilities`): "u2" (uiautomator2 RPC), "screencap_raw",
+"screencap_png", "uiautomator_dump", "shell_v2". "u2" is withdrawn when its server cannot be relaunched.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import adbutils
+from adbutils.errors import AdbError
+
+from harness.device.fastadb import FastAdbDevice, ShellResult, U2Rpc, U2RpcError, U2Unreachable, exec_out, shell_v1, shell_v2
+from harness.errors import DeviceError
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+_TCP_SERIAL = re.compile(r"^[\w.\-\[\]:]+:\d+$")
+RECOVERABLE: tuple[type[BaseException], ...] = (AdbError, OSError, EOFError, TimeoutError, U2Unreachable)
+
+
+class DeviceLostError(DeviceError):
+    """The device could not be reached again after a failure (offline, unplugged, unauthorized)."""
+
+
+class CapabilityError(DeviceError):
+    """The operation needs a capability this device does not have (e.g. uiautomator2 is unavailable)."""
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    use_u2: bool = True  # False: never start uiautomator2 (shell paths only)
+    u2_port: int = 9008
+    call_timeout: float = 20.0  # deadline of one device call (a shell command, an RPC)
+    reconnect_timeout: float = 10.0  # how long recovery may wait for the transport to come back
+    workers: int = 8
+
+
+@runtime_checkable
+class DeviceLink(Protocol):
+    """The seam below the device controller: what capture, actuation and settling use of a connection.
+    `Link` implements it over adb + uiautomator2; `harness.device.inprocess.InProcessLink` directly on the embedded
+    virtual device's model (no adb server, no sockets), for fast tests of everything above the device."""
+
+    serial: str
+
+    @property
+    def capabilities(self) -> frozenset[str]: ...
+
+    def has(self, capability: str) -> bool: ...
+
+    def shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult: ...
+
+    def exec_out(self, op: str, command: str, timeout: float | None = None) -> bytes: ...
+
+    def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any: ...
+
+    def submit(self, fn: Callable[[], T]) -> Future[T]: ...
+
+    def state(self) -> str | None: ...
+
+    def close(self) -> None: ...
+
+
+def _describe(e: BaseException) -> str:
+    text = str(e).strip() or "no details"
+    return f"{type(e).__name__}: {text}"
+
+
+class Link:
+    def __init__(self, client: adbutils.AdbClient, serial: str, config: LinkConfig | None = None) -> None:
+        self.client = client
+        self.serial = serial
+        self.config = config or LinkConfig()
+        self.adb = FastAdbDevice(client, serial)
+        self.rpc_client = U2Rpc(self.adb, self.config.u2_port)
+        self._u2: Any = None  # uiautomator2.Device (owns the server process)
+        self._caps: set[str] = set()
+        self._features: set[str] = set()
+        self._pool = ThreadPoolExecutor(self.config.workers, thread_name_prefix=f"dh-call-{serial}")
+        self._part_pool = ThreadPoolExecutor(4, thread_name_prefix=f"dh-part-{serial}")
+        self._recover_lock = threading.Lock()
+        self._generation = 0
+        self._lost: dict[int, DeviceLostError] = {}
+        self._closed = False
+
+    # --- setup ---------------------------------------------------------------------------------------------
+    def start(self) -> Link:
+        state = self.state()
+        if state is None and _TCP_SERIAL.match(self.serial):
+            self._adb_connect()
+            state = self.state()
+        if state != "device":
+            hint = {"unauthorized": " (accept the USB debugging prompt on the phone)",
+                    None: " (not known to the adb server: check `droidharness devices`)"}.get(state, "")
+            raise DeviceLostError(f"device {self.serial}: state is {state or 'absent'}, not 'device'{hint}")
+        self._features = set(self.guard("connect: read adb features", self.adb.get_features).split(","))
+        caps = {"screencap_raw", "screencap_png", "uiautomator_dump"}
+        if "shell_v2" in self._features:
+            caps.add("shell_v2")
+        self._caps = caps
+        if self.config.use_u2 and self._launch_u2():
+            self._caps.add("u2")
+        return self
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        return frozenset(self._caps)
+
+    def has(self, capability: str) -> bool:
+        return capability in self._caps
+
+    # --- THE guarded call --------------------------------------------------------------------------------------
+    def guard(self, op: str, fn: Callable[[], T], timeout: float | None = None) -> T:
+        """Run `fn` with a deadline; on a transport failure recover once and retry; else raise DeviceError."""
+        if self._closed:
+            raise DeviceError(f"device {self.serial}: {op}: the connection is closed")
+        deadline = timeout or self.config.call_timeout
+        gen = self._generation
+        try:
+            return self._run(op, fn, deadline)
+        except RECOVERABLE as e:
+            first = e
+        log.info("device %s: %s failed (%s); recovering", self.serial, op, _describe(first))
+        self._recover(op, first, gen)
+        try:
+            return self._run(op, fn, deadline)
+        except RECOVERABLE as e:
+            raise DeviceError(f"device {self.serial}: {op} failed after reconnecting: {_describe(e)} "
+                              f"(first failure: {_describe(first)})") from e
+
+    def _run(self, op: str, fn: Callable[[], T], deadline: float) -> T:
+        fut = self._pool.submit(fn)
+        try:
+            return fut.result(timeout=deadline)
+        except FutureTimeout:
+            fut.cancel()
+            raise TimeoutError(f"{op} did not finish within {deadline:.1f} s") from None
+
+    def _recover(self, op: str, error: BaseException, gen: int) -> None:
+        with self._recover_lock:
+            if gen in self._lost:
+                raise self._lost[gen]
+            if self._generation != gen:
+                return  # another thread recovered meanwhile
+            try:
+                state = self.state()
+                if state != "device":
+                    self._reconnect_transport(op, error, state)
+                if "u2" in self._caps or (self.config.use_u2 and isinstance(error, U2Unreachable)):
+                    if not self.rpc_client.ping(timeout=3.0) and not self._launch_u2():
+                        self._caps.discard("u2")
+                        log.warning("device %s: uiautomator2 cannot be relaunched; using shell paths", self.serial)
+            except DeviceLostError as lost:
+                self._lost[gen] = lost
+                raise
+            self._generation += 1
+
+    def _reconnect_transport(self, op: str, error: BaseException, state: str | None) -> None:
+        deadline = time.monotonic() + self.config.reconnect_timeout
+        tcp = bool(_TCP_SERIAL.match(self.serial))
+        while True:
+            if tcp:
+                try:
+                    self.client.disconnect(self.serial)
+                except (AdbError, OSError):
+                    pass
+                self._adb_connect()
+            state = self.state()
+            if state == "device":
+                log.info("device %s: transport reconnected", self.serial)
+                return
+            if time.monotonic() >= deadline:
+                raise DeviceLostError(
+                    f"device {self.serial}: {op} failed ({_describe(error)}) and the device did not come back "
+                    f"within {self.config.reconnect_timeout:.1f} s (adb state: {state or 'absent'})")
+            threading.Event().wait(0.1)  # poll interval while waiting for the transport (a condition poll)
+
+    def _adb_connect(self) -> None:
+        try:
+            self.client.connect(self.serial, timeout=3.0)  # returns a message instead of raising
+        except (AdbError, OSError) as e:
+            log.debug("adb connect %s: %s", self.serial, e)
+
+    def _launch_u2(self) -> bool:
+        """(Re)start the uiautomator2 server with uiautomator2's own launcher, over `FastAdbDevice`."""
+        try:
+            import uiautomator2 as u2
+
+            if self._u2 is None:
+                self._u2 = u2.connect(self.adb, port=self.config.u2_port)
+            else:
+                self._u2.start_uiautomator()
+            ok = self.rpc_client.ping(timeout=3.0)
+        except Exception as e:  # noqa: BLE001 - any launch failure means "no u2 on this device"
+            log.warning("device %s: uiautomator2 unavailable: %s", self.serial, _describe(e))
+            return False
+        return ok
+
+    # --- adb state -------------------------------------------------------------------------------------------
+    def state(self) -> str | None:
+        try:
+            for info in self.client.list():
+                if info.serial == self.serial:
+                    return info.state
+        except (AdbError, OSError) as e:
+            raise DeviceLostError(f"device {self.serial}: the adb server at {self.client.host}:{self.client.port} "
+                                  f"does not answer: {_describe(e)}") from e
+        return None
+
+    # --- guarded primitives ----------------------------------------------------------------------------------
+    def shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        """Run a (pre-quoted) command line; exit status and stderr with shell v2, else stdout only."""
+        t = timeout or self.config.call_timeout
+        if "shell_v2" in self._caps:
+            return self.guard(op, lambda: shell_v2(self.adb, command, t), t)
+        return self.guard(op, lambda: ShellResult(0, shell_v1(self.adb, command, t), b""), t)
+
+    def exec_out(self, op: str, command: str, timeout: float | None = None) -> bytes:
+        t = timeout or self.config.call_timeout
+        return self.guard(op, lambda: exec_out(self.adb, command, t), t)
+
+    def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
+        """A uiautomator2 JSON-RPC call. Raises CapabilityError when u2 is unavailable, U2RpcError when the
+        server answers with an error (e.g. UiObjectNotFoundException)."""
+        if "u2" not in self._caps:
+            raise CapabilityError(f"device {self.serial}: {op}: uiautomator2 is not available")
+        t = timeout or self.config.call_timeout
+
+        def call() -> Any:
+            if "u2" not in self._caps:  # withdrawn by a recovery in the meantime
+                raise CapabilityError(f"device {self.serial}: {op}: uiautomator2 is not available")
+            return self.rpc_client.call(method, params, timeout=t)
+
+        return self.guard(op, call, t + 1.0)
+
+    def submit(self, fn: Callable[[], T]) -> Future[T]:
+        """Run `fn` in the link's capture pool (parts of one observation run concurrently; each part's device
+        calls are guarded in the call pool, so the two pools never wait on each other)."""
+        return self._part_pool.submit(fn)
+
+    # --- teardown --------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._u2 is not None:
+            try:
+                self._u2.stop_uiautomator(wait=False)
+            except Exception:  # noqa: BLE001 - the device may already be gone
+                pass
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._part_pool.shutdown(wait=False, cancel_futures=True)
+
+
+__all__ = ["DeviceLink", "Link", "LinkConfig", "DeviceLostError", "CapabilityError", "RECOVERABLE", "U2RpcError"]

@@ -1,0 +1,3 @@
+"""Datasets against their official metrics: the metrics (metrics/), offline teacher-forced evaluation
+(offline), and replaying recorded episodes on live devices (replay).
+"""

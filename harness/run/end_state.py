@@ -1,0 +1,67 @@
+"""End-state checks: does the task's goal still hold when the episode ends? (SR requires it; ATP does not.)
+
+A task's `end_state` lists `EndCheck`s (tasks/schema.py). A check without `app` is evaluated on the last screen
+as the agent left it. A check with `app` is a probe: after the episode the harness force-stops and relaunches
+that app (only the data the app keeps survives; unsaved drafts and dialogs do not), plays the probe's reference
+steps (locators resolved live) and evaluates on the screen they reach. Checks on the last screen run first,
+before any probe changes the screen. A probe step that cannot be resolved (the element it looks for is gone)
+means the state does not hold. Device failures propagate (an infrastructure failure, as everywhere).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.device.controller import Device
+from harness.errors import ActionValidationError
+from harness.run.locate import resolve_step
+from harness.run.milestones import Screen, check_holds
+from harness.observation import Observation
+from tasks.schema import EndCheck, Milestone, Task
+
+
+@dataclass(frozen=True)
+class EndStateResult:
+    held: bool
+    failed: tuple[str, ...]  # what did not hold: milestone ids, "check", or "probe <app>: <why>"
+    probes: tuple[str, ...]  # apps reopened to check
+
+    def to_json(self) -> dict[str, object]:
+        return {"held": self.held, "failed": list(self.failed), "probes": list(self.probes)}
+
+
+def _failures(check: EndCheck, screen: Screen, lang: str, leaves: dict[str, Milestone]) -> list[str]:
+    out = [mid for mid in check.milestones if not check_holds(leaves[mid].check, screen, lang)]
+    if check.check is not None and not check_holds(check.check, screen, lang):
+        out.append("check")
+    return out
+
+
+def _probe(check: EndCheck, device: Device, lang: str) -> Observation:
+    assert check.app is not None
+    device.stop_app(check.app)
+    device.launch(check.app)
+    obs = device.observe()
+    for n, step in enumerate(check.steps, 1):
+        action = resolve_step(step, obs, lang, n)
+        _, obs = device.step(action, obs)
+    return obs
+
+
+def evaluate_end_state(task: Task, lang: str, last_screen: Screen, device: Device) -> EndStateResult:
+    """Evaluate every end-state check of `task`; `held` when all hold (vacuously true without checks)."""
+    leaves = {m.id: m for m in task.milestones.leaves()}
+    failed: list[str] = []
+    for check in (c for c in task.end_state if c.app is None):
+        failed += _failures(check, last_screen, lang, leaves)
+    probes: list[str] = []
+    for check in (c for c in task.end_state if c.app is not None):
+        assert check.app is not None
+        probes.append(check.app)
+        try:
+            screen = _probe(check, device, lang)
+        except ActionValidationError as e:
+            failed.append(f"probe {check.app}: {e}")
+            continue
+        failed += [f"{check.app}: {f}" for f in _failures(check, screen, lang, leaves)]
+    return EndStateResult(held=not failed, failed=tuple(failed), probes=tuple(probes))

@@ -1,0 +1,52 @@
+"""Reference steps on a live screen: a `tasks.schema.Locator` -> the index of the element it finds, and a
+`ReferenceStep` -> the unified action it stands for on this screen.
+
+A locator resolves to the `nth` matching VISIBLE element in reading order, matched with
+`harness.run.milestones.element_matches` (the milestone rule). Used by the reference agent and by end-state probes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.actions import Action, parse_action
+from harness.errors import ActionValidationError
+from harness.run.milestones import Screen, element_matches
+from tasks.schema import Locator, ReferenceStep, localized
+
+LOCATABLE = ("CLICK", "LONG_PRESS", "TYPE", "SCROLL")
+_LOCALIZED_FIELDS = ("text", "name", "answer", "reason")
+
+
+def _describe_locator(loc: Locator) -> str:
+    fields = loc.model_dump(exclude_defaults=True)
+    return ", ".join(f"{k}={v!r}" for k, v in fields.items()) or "(empty)"
+
+
+def locate(loc: Locator, screen: Screen, lang: str, n: int = 0) -> int:
+    """Index of the `loc.nth` matching visible element in reading order; `ActionValidationError` if none."""
+    size = screen.size
+    match = loc.as_match()
+    hits = [e.index for e in screen.tree.reading_order() if element_matches(e, match, lang, size)]
+    if len(hits) <= loc.nth:
+        found = f"only {len(hits)} match(es)" if hits else "no visible element matches"
+        raise ActionValidationError(f"reference step {n}: locator {{{_describe_locator(loc)}}}: {found} on the "
+                                    f"screen of {getattr(screen, 'package', '?')}")
+    return hits[loc.nth]
+
+
+def resolve_step(step: ReferenceStep, screen: Screen, lang: str, n: int = 0) -> Action:
+    """The reference step as a unified action on this screen (locator -> element index)."""
+    data: dict[str, Any] = {"type": step.type}
+    for k, v in (step.model_extra or {}).items():
+        data[k] = localized(v, lang) if isinstance(v, dict) and k in _LOCALIZED_FIELDS else v
+    if step.locate is not None:
+        if step.type not in LOCATABLE:
+            raise ActionValidationError(f"reference step {n}: a {step.type} step cannot have 'locate' "
+                                        f"(only {', '.join(LOCATABLE)})")
+        data["element"] = locate(step.locate, screen, lang, n)
+        data.pop("point", None)
+    try:
+        return parse_action(data)
+    except ActionValidationError as exc:
+        raise ActionValidationError(f"reference step {n}: {exc}") from None

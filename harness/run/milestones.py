@@ -1,0 +1,231 @@
+"""Live milestone scoring, modelled on AndroidLens nested sub-targets.
+
+THE HIT RULE (what the docs and the report cite):
+1. Milestones are checked on the observation taken after every action of an episode (step 1, 2, ...). The start
+   screen is not scored: a task starts at 0% progress.
+2. A leaf milestone is HIT at the first step at which its check holds on the live screen:
+   - `package` / `activity`: the foreground app / activity equals it (an activity may be given by its short name);
+   - `element`: at least one VISIBLE element (positive on-screen area) satisfies every given field:
+     text / desc compared after trimming and collapsing whitespace, case-insensitively unless
+     `case_sensitive`, by `match` = equals | contains | regex (`re.search`); `resource_id` equal, or equal to
+     the part after ":id/" when given without a package; `class_name` equal to the full or the short class
+     name; `package` equal; every `states` flag true and every `not_states` flag false; `bbox` (normalized
+     [x1, y1, x2, y2] of the current screen): with `bbox_rule` "center" the element's centre lies inside the
+     box (edges inclusive), with "iou" the element's box and the bbox overlap with IoU >= `iou`;
+   - `all_elements`: each listed match holds for some visible element; `absent`: none of them does.
+   Localized values use the episode's language.
+3. Hits latch: a milestone once hit stays hit, whatever the screen shows later.
+4. In an `ordered` group a child can only be hit after every earlier sibling is complete (a group is complete
+   when all its leaves are hit). Children are evaluated in order within one step, so two consecutive
+   milestones can be hit by the same screen. In an `unordered` group children progress independently. Groups
+   nest; an ordered group's child group starts counting only once its predecessors are complete.
+5. Progress = hit leaves / all leaves. ATP = mean progress over episodes. SR: every leaf hit, the task's end
+   state still holding at the end (`harness.run.end_state`), and, when the task has an `expected_answer`, the
+   agent's answer matches it (`answer_matches`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Protocol
+
+from harness.hierarchy import UITree
+from tasks.schema import ElementMatch, ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
+
+
+class Screen(Protocol):
+    """What a check looks at (an `harness.observation.Observation` satisfies it)."""
+
+    @property
+    def tree(self) -> UITree: ...
+
+    @property
+    def package(self) -> str: ...
+
+    @property
+    def activity(self) -> str: ...
+
+    @property
+    def size(self) -> tuple[int, int]: ...
+
+
+def _norm(s: str, case_sensitive: bool) -> str:
+    s = " ".join(s.split())
+    return s if case_sensitive else s.casefold()
+
+
+@lru_cache(maxsize=1024)
+def _regex(pattern: str, case_sensitive: bool) -> re.Pattern[str]:
+    return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
+
+
+def text_matches(value: str, expected: str, how: str, case_sensitive: bool) -> bool:
+    if how == "regex":  # on the whitespace-normalized text; case via the regex flag
+        return _regex(expected, case_sensitive).search(" ".join(value.split())) is not None
+    v, e = _norm(value, case_sensitive), _norm(expected, case_sensitive)
+    return v == e if how == "equals" else e in v
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int]) -> bool:
+    """Does one UIElement satisfy one ElementMatch (rule 2 above)?"""
+    for value, expected in ((el.text, localized(m.text, lang)), (el.content_desc, localized(m.desc, lang))):
+        if expected is not None and not text_matches(value or "", expected, m.match, m.case_sensitive):
+            return False
+    if m.resource_id is not None:
+        rid = el.resource_id or ""
+        if rid != m.resource_id and (":" in m.resource_id or rid.split(":id/")[-1] != m.resource_id):
+            return False
+    if m.class_name is not None and m.class_name not in (el.class_name, el.class_name.rsplit(".", 1)[-1]):
+        return False
+    if m.package is not None and el.package != m.package:
+        return False
+    if any(not getattr(el, s) for s in m.states) or any(getattr(el, s) for s in m.not_states):
+        return False
+    if m.bbox is not None:
+        w, h = size
+        l, t, r, b = el.bounds
+        box = (l / w, t / h, r / w, b / h)
+        if m.bbox_rule == "center":
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            x1, y1, x2, y2 = m.bbox
+            if not (x1 <= cx <= x2 and y1 <= cy <= y2):
+                return False
+        elif _iou(box, m.bbox) < m.iou:
+            return False
+    return True
+
+
+def _visible(screen: Screen) -> list[Any]:
+    w, h = screen.size
+    out = []
+    for el in screen.tree:
+        l, t, r, b = el.bounds
+        if r > l and b > t and r > 0 and b > 0 and l < w and t < h and getattr(el, "visible_to_user", True):
+            out.append(el)
+    return out
+
+
+def check_holds(check: ScreenCheck, screen: Screen, lang: str) -> bool:
+    if check.package is not None and screen.package != check.package:
+        return False
+    if check.activity is not None:
+        act = screen.activity or ""
+        if act != check.activity and act.rsplit(".", 1)[-1] != check.activity.lstrip("."):
+            return False
+    needs = ([check.element] if check.element else []) + list(check.all_elements)
+    if needs or check.absent:
+        els = _visible(screen)
+        for m in needs:
+            if not any(element_matches(e, m, lang, screen.size) for e in els):
+                return False
+        for m in check.absent:
+            if any(element_matches(e, m, lang, screen.size) for e in els):
+                return False
+    return True
+
+
+@dataclass
+class MilestoneTracker:
+    """Scores one episode live: call `update(screen, step)` after every action."""
+
+    root: MilestoneGroup
+    lang: str = "en"
+    hits: dict[str, int] = field(default_factory=dict)  # milestone id -> step it was hit at
+
+    def __post_init__(self) -> None:
+        self._leaves = self.root.leaves()
+
+    @property
+    def total(self) -> int:
+        return len(self._leaves)
+
+    @property
+    def progress(self) -> float:
+        return len(self.hits) / self.total if self.total else 1.0
+
+    @property
+    def complete(self) -> bool:
+        return len(self.hits) == self.total
+
+    def update(self, screen: Screen, step: int) -> list[str]:
+        """Evaluate on the screen after `step`; returns the ids newly hit at this step."""
+        before = set(self.hits)
+        self._visit(self.root, screen, step)
+        return [m.id for m in self._leaves if m.id in self.hits and m.id not in before]
+
+    def _visit(self, node: Milestone | MilestoneGroup, screen: Screen, step: int) -> bool:
+        if isinstance(node, Milestone):
+            if node.id in self.hits:
+                return True
+            if check_holds(node.check, screen, self.lang):
+                self.hits[node.id] = step
+                return True
+            return False
+        if node.order == "ordered":
+            for child in node.children:
+                if not self._visit(child, screen, step):
+                    return False
+            return True
+        done = [self._visit(child, screen, step) for child in node.children]
+        return all(done)
+
+    def status(self) -> list[dict[str, Any]]:
+        """Per leaf: id, sub-target in the episode's language, hit step or None (for trajectories/reports)."""
+        return [{"id": m.id, "sub_target": localized(m.sub_target, self.lang), "hit_step": self.hits.get(m.id)}
+                for m in self._leaves]
+
+
+def final_milestones(node: Milestone | MilestoneGroup) -> list[Milestone]:
+    """Leaves whose hit completes the task: the last child of ordered groups, every child of unordered ones."""
+    if isinstance(node, Milestone):
+        return [node]
+    if node.order == "ordered":
+        return final_milestones(node.children[-1])
+    return [m for c in node.children for m in final_milestones(c)]
+
+
+_PUNCT = re.compile(r"[^\w\s.]", re.UNICODE)
+
+
+def normalize_answer(s: str) -> str:
+    """Case-fold, NFKC, drop punctuation (keeping decimal points), articles a/an/the, collapse spaces."""
+    s = unicodedata.normalize("NFKC", s).casefold()
+    s = _PUNCT.sub(" ", s)
+    s = re.sub(r"(?<![\w.])\.|\.(?![\w])", " ", s)  # a full stop is punctuation, 12.5 is a number
+    s = re.sub(r"\b(a|an|the)\b", " ", s)
+    return " ".join(s.split())
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def answer_matches(expected: ExpectedAnswer, answer: str | None, lang: str) -> bool:
+    if answer is None:
+        return False
+    got = normalize_answer(answer)
+    for raw in expected.values:
+        want = localized(raw, lang) or ""
+        if expected.match == "regex":
+            if re.search(want, answer, re.IGNORECASE):
+                return True
+        elif expected.match == "number":
+            nums = _NUMBER.findall(answer.replace(",", ""))
+            if nums and float(nums[0]) == float(want):
+                return True
+        elif expected.match == "contains":
+            if normalize_answer(want) in got:
+                return True
+        elif normalize_answer(want) == got:
+            return True
+    return False

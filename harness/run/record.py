@@ -1,0 +1,671 @@
+"""Trajectories on disk: the run writer (off the agent's hot path), plus the reader re-exported from
+`harness.run.trajectory` (the models and `load_run`) and `harness.scrub`. Format: docs/trajectory-format.md.
+
+    runs/<run_id>/manifest.json                         run metadata (secrets scrubbed), written at start
+    runs/<run_id>/summary.json, report.html             written at the end
+    runs/<run_id>/frames/<sha256>.webp                  every distinct screen of the run, once (lossless WebP,
+                                                        named by the hash of its decoded pixels, mode and size)
+    runs/<run_id>/frames/<sha256>.xml.gz                every distinct hierarchy XML, once (gzip, named by the
+                                                        hash of the XML)
+    runs/<run_id>/episodes/<task_id>__<lang>/steps.jsonl   one "droidharness.step/2" JSON line per step, naming
+                                                           the frames the agent acted on
+                                             /episode.json   the episode's result, written LAST
+
+Crash safety: a frame (image or XML) goes to a temp file and is `os.replace`d before the step line that names it
+(a frame already in frames/ is complete: it only ever appears by that replace, so it is reused; two episodes
+writing the same frame at once each replace it with identical bytes); a step line is ONE `os.write` of the whole
+line to a file opened O_APPEND (then fsync, configurable); JSON files are replaced atomically. A killed run
+therefore leaves every finished step readable and at worst a truncated final line, which the reader tolerates
+and reports. Episodes without `episode.json` are unfinished.
+
+Hashing, encoding and writing run on one writer thread per episode, off the agent's hot path. The version 1
+layout (`NNN.png` / `NNN.xml` in the episode directory, `droidharness.step/1`) is still read everywhere and is
+written only with `WriterOptions(layout=1)` (bench/trajectory.py compares the two).
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import gzip
+import io
+import json
+import logging
+import os
+import queue
+import shutil
+import sys
+import threading
+import time
+import weakref
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, cast
+
+from pydantic import BaseModel
+
+from harness.scrub import REDACTED, redact, scrub
+from harness.run.trajectory import (
+    EPISODE_FILE,
+    EPISODE_SCHEMA,
+    EPISODE_SCHEMA_V1,
+    EPISODES_DIR,
+    FRAMES_DIR,
+    MANIFEST_FILE,
+    MANIFEST_SCHEMA,
+    STATUSES,
+    STEP_SCHEMA,
+    STEP_SCHEMA_V1,
+    STEPS_FILE,
+    SUMMARY_FILE,
+    SUMMARY_SCHEMA,
+    TIMING_KEYS,
+    AgentRecord,
+    EpisodeMeta,
+    EpisodeRecord,
+    Manifest,
+    MilestoneProgress,
+    ObservationRecord,
+    ReadStats,
+    ResultRecord,
+    Run,
+    StepRecord,
+    StepTimings,
+    TrajectoryError,
+    Usage,
+    atomic_write_bytes,
+    atomic_write_json,
+    check_schema,
+    completed_episode_keys,
+    episode_key,
+    frame_name,
+    iter_steps,
+    jsonable,
+    load_episode,
+    load_run,
+    parse_episode_key,
+    pixel_digest,
+    text_digest,
+    utf8,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _r(x: Any, nd: int = 4) -> float | None:
+    try:
+        return None if x is None else round(float(x), nd)
+    except (TypeError, ValueError):
+        return None
+
+
+# --- building records from live objects (duck-typed: Observation, AgentStep, ActionResult) ------------------
+def _get(obj: Any, name: str, default: Any = None) -> Any:
+    if obj is None:
+        return default
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def _timing(d: Any, *names: str) -> float | None:
+    if not isinstance(d, dict):
+        return None
+    for n in names:
+        if d.get(n) is not None:
+            return _r(d[n])
+    return None
+
+
+def observation_fields(obs: Any) -> dict[str, Any]:
+    size = _get(obs, "size")
+    return {"package": _get(obs, "package"), "activity": _get(obs, "activity"),
+            "size": list(size) if size is not None else None, "rotation": _get(obs, "rotation"),
+            "paths": jsonable(_get(obs, "paths") or {}), "timings": jsonable(_get(obs, "timings") or {}),
+            **({"captured_at": _r(_get(obs, "captured_at"), 3)} if _get(obs, "captured_at") else {}),
+            **({"fallbacks": jsonable(_get(obs, "fallbacks"))} if _get(obs, "fallbacks") else {})}
+
+
+def agent_fields(agent_step: Any) -> dict[str, Any]:
+    action = _get(agent_step, "action")
+    action_json, text = None, None
+    if action is not None:
+        action_json = jsonable(action.model_dump(mode="json", exclude_none=True)
+                               if isinstance(action, BaseModel) else action)
+        if isinstance(action_json, dict) and "type" in action_json:  # `type` first: easier to read and diff
+            action_json = {"type": action_json["type"], **{k: v for k, v in action_json.items() if k != "type"}}
+        try:
+            from harness.actions import Action, describe
+            text = describe(cast(Action, action)) if isinstance(action, BaseModel) else None
+        except Exception:  # noqa: BLE001 - a description is a nicety
+            text = None
+    usage = _get(agent_step, "usage")
+    return {"thought": _get(agent_step, "thought"), "raw_output": _get(agent_step, "raw_output"),
+            "action": action_json, "action_text": text,
+            "usage": {k: int(_get(usage, k, 0) or 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
+            "invalid": bool(_get(agent_step, "invalid", False)),
+            "error": None if _get(agent_step, "error") is None else str(_get(agent_step, "error")),
+            "repair_attempts": int(_get(agent_step, "repair_attempts", 0) or 0),
+            "meta": jsonable(_get(agent_step, "meta") or {})}
+
+
+def result_fields(result: Any) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    err = _get(result, "error")
+    return {"ok": _get(result, "ok"), "pixels": jsonable(_get(result, "pixels")),
+            "readback": jsonable(_get(result, "readback")), "readback_matches": _get(result, "readback_matches"),
+            "settled": _get(result, "settled"), "error": None if err is None else str(err),
+            "timings": jsonable(_get(result, "timings") or {}),
+            **{k: jsonable(_get(result, k)) for k in ("path", "typed_text", "package", "settle_polls")
+               if _get(result, k) not in (None, "")}}
+
+
+def milestone_fields(milestones: Any, new_hits: Any = None) -> dict[str, Any] | None:
+    """From a `MilestoneTracker` (with the ids `update` returned) or a `MilestoneProgress`/dict."""
+    if milestones is None:
+        return None
+    if isinstance(milestones, (MilestoneProgress, dict)):
+        return MilestoneProgress.model_validate(milestones).model_dump(mode="json")
+    hits = dict(getattr(milestones, "hits", {}))
+    return {"new_hits": list(new_hits or []), "progress": _r(getattr(milestones, "progress", 0.0), 6),
+            "hits": hits}
+
+
+def _image_bytes(img: Any, compress_level: int) -> bytes:
+    if isinstance(img, (bytes, bytearray)):
+        return bytes(img)
+    buf = io.BytesIO()
+    img.save(buf, "PNG", compress_level=compress_level)
+    return buf.getvalue()
+
+
+def _as_image(img: Any) -> Any:
+    """A PIL image (encoded bytes are decoded: the frame's name is the hash of its pixels)."""
+    if isinstance(img, (bytes, bytearray)):
+        from PIL import Image
+        with Image.open(io.BytesIO(bytes(img))) as im:
+            im.load()
+            return im
+    return img
+
+
+WEBP_MODES = ("RGB", "RGBA")  # what lossless WebP stores exactly; any other mode is kept as PNG
+
+
+# --- writer ----------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class WriterOptions:
+    fsync: bool = True  # fsync each step line and each frame before it is published
+    background: bool = True  # hashing, encoding + writes on one writer thread per episode
+    queue_size: int = 4  # bounded: write_step blocks when the writer thread is this far behind
+    compress_level: int = 1  # PNG zlib level (v1 layout, and frames in modes WebP cannot hold exactly)
+    # lossless WebP effort (bench/trajectory.py measures the trade-off on the virtual device's screens)
+    webp_method: int = 1
+    webp_quality: int = 0
+    layout: int = 2  # 2: content-addressed frames/ (default); 1: the old NNN.png / NNN.xml (benchmarks only)
+
+    def __post_init__(self) -> None:
+        if self.layout not in (1, 2):
+            raise ValueError(f"trajectory layout {self.layout!r} is not 1 or 2")
+
+
+def encode_frame(img: Any, options: WriterOptions) -> tuple[str, bytes]:
+    """(extension, bytes) of a screenshot in the v2 layout: lossless WebP for RGB/RGBA, else PNG."""
+    buf = io.BytesIO()
+    if img.mode in WEBP_MODES:
+        img.save(buf, "WEBP", lossless=True, method=options.webp_method, quality=options.webp_quality, exact=True)
+        return "webp", buf.getvalue()
+    img.save(buf, "PNG", compress_level=options.compress_level)
+    return "png", buf.getvalue()
+
+
+@dataclasses.dataclass
+class FrameStats:
+    screenshots: int = 0  # screenshots handed to the writer
+    encoded: int = 0  # ... of which were encoded and written (the others were already on disk)
+    encode_seconds: float = 0.0  # time spent encoding those
+    bytes: int = 0  # bytes written for them
+    hierarchies: int = 0
+    hierarchies_written: int = 0
+
+
+class FrameStore:
+    """`runs/<run_id>/frames/`: screenshots and hierarchies, content-addressed, each written once per run.
+
+    Thread-safe (the writer threads of all episodes share one store). A name is reused only when its file
+    exists, and a file only appears by an atomic replace of a complete temp file, so a step line never names a
+    partial frame."""
+
+    def __init__(self, run_dir: Path, options: WriterOptions) -> None:
+        self.path, self.options = Path(run_dir) / FRAMES_DIR, options
+        self.stats = FrameStats()
+        self._known: set[str] = set()
+        self._lock = threading.Lock()
+
+    def _have(self, name: str) -> bool:
+        with self._lock:
+            if name in self._known:
+                return True
+        if (self.path / name).is_file():  # an earlier invocation (resume) or another episode's thread wrote it
+            with self._lock:
+                self._known.add(name)
+            return True
+        return False
+
+    def _publish(self, name: str, data: bytes) -> None:
+        self.path.mkdir(exist_ok=True)
+        atomic_write_bytes(self.path / name, data, self.options.fsync)
+        with self._lock:
+            self._known.add(name)
+
+    def add_encode(self, seconds: float, nbytes: int) -> None:
+        with self._lock:
+            self.stats.encoded += 1
+            self.stats.encode_seconds += seconds
+            self.stats.bytes += nbytes
+
+    def put_image(self, screenshot: Any) -> str:
+        """Store a screenshot (PIL image or encoded bytes); returns its file name in frames/."""
+        img = _as_image(screenshot)
+        ext = "webp" if img.mode in WEBP_MODES else "png"
+        name = f"{pixel_digest(img)}.{ext}"
+        with self._lock:
+            self.stats.screenshots += 1
+        if not self._have(name):
+            t0 = time.perf_counter()
+            _, data = encode_frame(img, self.options)
+            self.add_encode(time.perf_counter() - t0, len(data))
+            self._publish(name, data)
+        return name
+
+    def put_xml(self, xml: str | bytes) -> str:
+        """Store a hierarchy XML gzip'd; returns its file name in frames/."""
+        data = redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else bytes(xml)
+        name = f"{text_digest(data)}.xml.gz"
+        with self._lock:
+            self.stats.hierarchies += 1
+        if not self._have(name):
+            self._publish(name, gzip.compress(data, 6, mtime=0))  # mtime=0: the same XML, the same bytes
+            with self._lock:
+                self.stats.hierarchies_written += 1
+        return name
+
+
+class EpisodeWriter:
+    """Writes one episode. `write_step` per step, then `finish(...)` (or the episode stays unfinished)."""
+
+    def __init__(self, path: Path, task_id: str, lang: str, options: WriterOptions, *,
+                 category: str | None = None, instruction: str | None = None,
+                 frames: FrameStore | None = None) -> None:
+        self.path, self.task_id, self.lang, self.options = path, task_id, lang, options
+        self.frames = frames if frames is not None else FrameStore(path.parent.parent, options)
+        self.category, self.instruction = category, instruction
+        path.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(path / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        self._started = _now_iso()
+        self._t0 = time.perf_counter()
+        self._last_step: int | None = None
+        self._sums = {k: 0.0 for k in TIMING_KEYS}
+        self._tokens = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+        self._invalid = self._repairs = self._count = 0
+        self._error: BaseException | None = None
+        self._closed = False
+        self._queue: queue.Queue[Any] | None = None
+        self._thread: threading.Thread | None = None
+        if options.background:
+            self._queue = queue.Queue(maxsize=max(1, options.queue_size))
+            self._thread = threading.Thread(target=self._work, name=f"trajectory-{path.name}", daemon=True)
+            self._thread.start()
+
+    # the writer thread ---------------------------------------------------------------------------------
+    def _work(self) -> None:
+        assert self._queue is not None
+        while True:
+            job = self._queue.get()
+            try:
+                if job is None:
+                    return
+                if self._error is None:
+                    job()
+            except BaseException as e:  # noqa: BLE001 - re-raised on the caller's thread
+                self._error = e
+            finally:
+                self._queue.task_done()
+
+    def _submit(self, job: Any) -> None:
+        self._raise_pending()
+        if self._queue is None:
+            job()
+        else:
+            self._queue.put(job)
+
+    def _raise_pending(self) -> None:
+        if self._error is not None:
+            e, self._error = self._error, None
+            raise TrajectoryError(f"{self.path}: writing the trajectory failed: {e}") from e
+
+    def _store_frame(self, step: int, screenshot: Any, xml: str | bytes | None) -> tuple[str | None, str | None]:
+        """Write the frame's files (on the writer thread) and return the names the record gives them."""
+        if self.options.layout == 1:
+            name = frame_name(step)
+            shot_name = xml_name = None
+            if screenshot is not None:
+                t0 = time.perf_counter()
+                data = _image_bytes(screenshot, self.options.compress_level)
+                self.frames.add_encode(time.perf_counter() - t0, len(data))
+                shot_name = f"{name}.png"
+                atomic_write_bytes(self.path / shot_name, data, self.options.fsync)
+            if xml is not None:
+                xml_name = f"{name}.xml"
+                atomic_write_bytes(self.path / xml_name,
+                                   redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else xml,
+                                   self.options.fsync)
+            return shot_name, xml_name
+        return (self.frames.put_image(screenshot) if screenshot is not None else None,
+                self.frames.put_xml(xml) if xml is not None else None)
+
+    def _append(self, line: str) -> None:
+        data = utf8(line)
+        n = os.write(self._fd, data)  # O_APPEND: one write of the whole line
+        if n != len(data):
+            raise OSError(f"short write to {self.path / STEPS_FILE} ({n} of {len(data)} bytes)")
+        if self.options.fsync:
+            os.fsync(self._fd)
+
+    # public -------------------------------------------------------------------------------------------------
+    def write_step(self, observation: Any, agent_step: Any, result: Any = None, *, step: int | None = None,
+                   milestones: Any = None, new_hits: Any = None, timings: dict[str, Any] | None = None) -> None:
+        """Record one step: the observation acted on, the agent's step, the action's result, milestones after it.
+
+        `step` defaults to the previous step + 1 (first: 1). `milestones` is the episode's `MilestoneTracker`
+        (pass the ids its `update` returned as `new_hits`) or a `MilestoneProgress`. `timings` (seconds) keys:
+        capture, agent, actuation, settle, total; missing ones fall back to `observation.timings["total"]` and
+        `result.timings["actuation"|"settle"]`. The observation must not be mutated afterwards (it may be
+        written by the writer thread). The record is validated here; its frame names (hashes of the screen) are
+        filled in and the line written on the writer thread.
+        """
+        if self._closed:
+            raise TrajectoryError(f"{self.path}: episode already finished")
+        step = (self._last_step + 1 if self._last_step is not None else 1) if step is None else int(step)
+        if self._last_step is not None and step <= self._last_step:
+            raise TrajectoryError(f"{self.path}: step {step} after step {self._last_step}; steps must increase")
+        self._last_step = step
+        screenshot, xml = _get(observation, "screenshot"), _get(observation, "xml")
+        t = dict(timings or {})
+        obs_t, res_t = _get(observation, "timings") or {}, _get(result, "timings") or {}
+        tim = {"capture": _r(t.get("capture")) if t.get("capture") is not None else _timing(obs_t, "total"),
+               "agent": _r(t.get("agent")),
+               "actuation": _r(t.get("actuation")) if t.get("actuation") is not None
+               else _timing(res_t, "actuation", "execute"),
+               "settle": _r(t.get("settle")) if t.get("settle") is not None else _timing(res_t, "settle"),
+               "total": _r(t.get("total"))}
+        if tim["total"] is None:
+            parts = [v for k, v in tim.items() if k != "total" and v is not None]
+            tim["total"] = _r(sum(parts)) if parts else None
+        rec = StepRecord.model_validate({
+            "schema": STEP_SCHEMA if self.options.layout == 2 else STEP_SCHEMA_V1, "step": step,
+            "time": _now_iso(),
+            "observation": {"screenshot": None, "xml": None, **observation_fields(observation)},
+            "agent": agent_fields(agent_step), "result": result_fields(result),
+            "milestones": milestone_fields(milestones, new_hits), "timings": tim})
+        # bookkeeping for episode.json
+        self._count += 1
+        self._invalid += rec.agent.invalid
+        self._repairs += rec.agent.repair_attempts
+        for k in self._tokens:
+            self._tokens[k] += getattr(rec.agent.usage, k)
+        for k in TIMING_KEYS:
+            self._sums[k] += getattr(rec.timings, k) or 0.0
+
+        def job() -> None:
+            # files first, then the line naming them
+            rec.observation.screenshot, rec.observation.xml = self._store_frame(step, screenshot, xml)
+            self._append(_dumps(rec.model_dump(mode="json", by_alias=True)) + "\n")
+
+        self._submit(job)
+
+    def flush(self) -> None:
+        """Block until every step handed to `write_step` is on disk (fsynced when `fsync`)."""
+        if self._queue is not None and self._thread is not None and self._thread.is_alive():
+            self._queue.join()
+        self._raise_pending()
+
+    def finish(self, status: str, *, success: bool = False, progress: float | None = None, milestones: Any = None,
+               answer: str | None = None, error: str | None = None, seed: int | None = None, device: Any = None,
+               attempts: int = 1, final_observation: Any = None, category: str | None = None,
+               instruction: str | None = None, apps: int | None = None,
+               extra: dict[str, Any] | None = None) -> EpisodeMeta:
+        """Flush the steps, write the final observation (as frame last step + 1) and then `episode.json`.
+
+        `milestones`: the `MilestoneTracker` (its `status()` and `progress` are recorded) or a list of
+        `status()` dicts. `status`: one of STATUSES (free text is accepted). `device`: a DeviceInfo or dict.
+        """
+        if self._closed:
+            raise TrajectoryError(f"{self.path}: episode already finished")
+        final: dict[str, Any] | None = None
+        names: dict[str, str | None] = {}
+        if final_observation is not None:
+            fstep = (self._last_step or 0) + 1
+            shot, xml = _get(final_observation, "screenshot"), _get(final_observation, "xml")
+            final = observation_fields(final_observation)
+            self._submit(lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml),
+                                                                strict=True)))
+        self.close()  # flushes: the final frame is on disk (or the writer's error is raised)
+        if final is not None:
+            final = {"screenshot": names.get("screenshot"), "xml": names.get("xml"), **final}
+        ms_status = milestones.status() if hasattr(milestones, "status") else list(milestones or [])
+        if progress is None:
+            progress = getattr(milestones, "progress", None)
+            if progress is None:
+                hit = [m for m in ms_status if _get(m, "hit_step") is not None]
+                progress = len(hit) / len(ms_status) if ms_status else 0.0
+        dev = jsonable(device) if device is not None else {}
+        if not isinstance(dev, dict):
+            dev = {"serial": str(dev)}
+        meta = EpisodeMeta.model_validate({
+            "schema": EPISODE_SCHEMA if self.options.layout == 2 else EPISODE_SCHEMA_V1,
+            "task_id": self.task_id, "lang": self.lang,
+            "category": category or self.category, "instruction": instruction or self.instruction,
+            "apps": apps, "status": status, "success": bool(success), "progress": _r(progress, 6), "milestones": jsonable(ms_status),
+            "answer": answer, "error": error, "steps": self._count, "invalid_outputs": self._invalid,
+            "repair_attempts": self._repairs, "tokens": self._tokens,
+            "timings": {**{k: round(v, 4) for k, v in self._sums.items()},
+                        "wall": round(time.perf_counter() - self._t0, 4)},
+            "seed": seed, "device": scrub(dev), "attempts": attempts, "started": self._started,
+            "finished": _now_iso(), "final_observation": final, "extra": scrub(jsonable(extra or {}))})
+        atomic_write_json(self.path / EPISODE_FILE, meta.model_dump(mode="json", by_alias=True), self.options.fsync)
+        return meta
+
+    def close(self) -> None:
+        """Flush and stop the writer thread WITHOUT writing episode.json (the episode stays unfinished)."""
+        if self._closed:
+            return
+        try:
+            self.flush()
+        finally:
+            self._closed = True
+            if self._queue is not None and self._thread is not None:
+                self._queue.put(None)
+                self._thread.join()
+            os.close(self._fd)
+        self._raise_pending()
+
+    def __enter__(self) -> EpisodeWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+_LIVE: weakref.WeakSet[EpisodeWriter] = weakref.WeakSet()
+_LIVE_LOCK = threading.Lock()
+
+
+@atexit.register
+def _flush_live_writers() -> None:
+    """At interpreter exit, put queued steps of still-open episodes on disk (they stay unfinished)."""
+    with _LIVE_LOCK:
+        writers = list(_LIVE)
+    for w in writers:
+        if not w._closed:
+            try:
+                w.flush()
+            except Exception as e:  # noqa: BLE001 - at exit: log, keep going
+                log.warning("trajectory %s: %s", w.path, e)
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def environment_versions() -> dict[str, str | None]:
+    import platform
+    return {"python": platform.python_version(), "platform": platform.platform(),
+            **{d: _version(d) for d in ("adbutils", "uiautomator2", "openai", "pillow", "pydantic")}}
+
+
+def new_run_id() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S-") + f"{os.getpid() % 100000:05d}"
+
+
+class RunWriter:
+    """Creates (or resumes) `runs/<run_id>/` and hands out `EpisodeWriter`s.
+
+        with RunWriter.create("runs", agent={"name": "vlm", "model": m, "base_url": u}, suite=...) as run:
+            ep = run.episode(task.id, "en", category=task.category, instruction=task.instruction_for("en"))
+            ep.write_step(obs, agent_step, result, milestones=tracker, new_hits=new, timings=t)
+            ep.finish("success", success=True, milestones=tracker, final_observation=obs_after)
+    """
+
+    def __init__(self, run_dir: str | Path, options: WriterOptions | None = None) -> None:
+        self.path = Path(run_dir)
+        self.options = options or WriterOptions()
+        self.frames = FrameStore(self.path, self.options)  # shared by every episode of the run
+        self._open: weakref.WeakSet[EpisodeWriter] = weakref.WeakSet()
+        self._lock = threading.Lock()  # episodes are opened from several worker threads
+
+    @classmethod
+    def create(cls, runs_dir: str | Path, run_id: str | None = None, *, options: WriterOptions | None = None,
+               devices: list[Any] | None = None, agent: dict[str, Any] | None = None,
+               prompt_hash: str | None = None, seeds: Any = None, suite_name: str | None = None,
+               tasks: list[Any] | None = None, languages: list[str] | None = None,
+               cli_args: list[str] | None = None, config: dict[str, Any] | None = None) -> RunWriter:
+        """Create `runs_dir/run_id` (must not exist) and write its scrubbed `manifest.json`.
+
+        `tasks`: `tasks.schema.Task` objects or dicts with id/category/instruction; `agent`: name, model,
+        base_url, ... (keys and tokens are scrubbed anyway); `devices`: DeviceInfo objects or dicts.
+        """
+        run_id = run_id or new_run_id()
+        if not run_id or "/" in run_id or run_id in (".", ".."):
+            raise TrajectoryError(f"run id {run_id!r} cannot name a directory")
+        path = Path(runs_dir) / run_id
+        try:
+            path.mkdir(parents=True)
+        except FileExistsError:
+            raise TrajectoryError(f"{path}: run directory already exists (resume it with RunWriter.resume)") \
+                from None
+        (path / EPISODES_DIR).mkdir()
+        writer = cls(path, options)
+        task_rows = [{"id": _get(t, "id"), "category": _get(t, "category"),
+                      "instruction": jsonable(_get(t, "instruction")), "apps": jsonable(_get(t, "apps", []))}
+                     for t in (tasks or [])]
+        from harness import __version__
+        manifest = {
+            "schema": MANIFEST_SCHEMA, "run_id": run_id, "created": _now_iso(), "droidharness_version": __version__,
+            "versions": environment_versions(), "devices": [jsonable(d) for d in (devices or [])],
+            "agent": jsonable(agent or {}), "prompt_hash": prompt_hash, "seeds": jsonable(seeds),
+            "suite": {"name": suite_name, "task_ids": [r["id"] for r in task_rows], "languages": list(languages or [])},
+            "tasks": task_rows, "cli_args": [str(a) for a in (cli_args if cli_args is not None else sys.argv[1:])],
+            "config": jsonable(config or {})}
+        writer.write_manifest(manifest)
+        return writer
+
+    @classmethod
+    def resume(cls, run_dir: str | Path, options: WriterOptions | None = None) -> RunWriter:
+        path = Path(run_dir)
+        if not (path / MANIFEST_FILE).is_file():
+            raise TrajectoryError(f"{path}: not a run directory (no {MANIFEST_FILE})")
+        (path / EPISODES_DIR).mkdir(exist_ok=True)
+        return cls(path, options)
+
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
+        clean = scrub(jsonable(manifest))
+        Manifest.model_validate(clean)
+        atomic_write_json(self.path / MANIFEST_FILE, clean, self.options.fsync)
+
+    def episode(self, task_id: str, lang: str, *, category: str | None = None,
+                instruction: str | None = None) -> EpisodeWriter:
+        """A writer for `episodes/<task_id>__<lang>/`. A leftover unfinished attempt (a resumed run) is moved to
+        `stale/<task_id>__<lang>.<n>/`; a finished one raises (it is complete: skip it)."""
+        path = self.path / EPISODES_DIR / episode_key(task_id, lang)
+        with self._lock:
+            if (path / EPISODE_FILE).exists():
+                raise TrajectoryError(f"{path}: episode already finished")
+            if path.exists():
+                stale = self.path / "stale"
+                stale.mkdir(exist_ok=True)
+                n = 1
+                while (stale / f"{path.name}.{n}").exists():
+                    n += 1
+                shutil.move(str(path), str(stale / f"{path.name}.{n}"))
+            w = EpisodeWriter(path, task_id, lang, self.options, category=category, instruction=instruction,
+                              frames=self.frames)
+            self._open.add(w)
+        with _LIVE_LOCK:
+            _LIVE.add(w)
+        return w
+
+    def write_summary(self, summary: dict[str, Any] | None = None) -> Path:
+        """Write `summary.json` (default: `harness.run.report.summarize` of what is on disk)."""
+        if summary is None:
+            from harness.run.report import summarize
+            summary = summarize(load_run(self.path, skip_bad=True))
+        out = self.path / SUMMARY_FILE
+        atomic_write_json(out, {"schema": SUMMARY_SCHEMA, **jsonable(summary)}, self.options.fsync)
+        return out
+
+    def finish(self, summary: dict[str, Any] | None = None, report: bool = True) -> None:
+        """Close open episodes (unfinished ones stay unfinished), write summary.json and report.html."""
+        self._flush_open(close=True)
+        self.write_summary(summary)
+        if report:
+            from harness.run.report import write_report
+            write_report(self.path)
+
+    def _flush_open(self, close: bool = False) -> None:
+        with self._lock:
+            writers = list(self._open)
+        for w in writers:
+            try:
+                w.close() if close else w.flush()
+            except Exception as e:  # noqa: BLE001 - at exit: log, keep going
+                log.warning("trajectory %s: %s", w.path, e)
+
+    def __enter__(self) -> RunWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._flush_open(close=True)
+
+
+__all__ = ["TrajectoryError", "RunWriter", "EpisodeWriter", "WriterOptions", "FrameStore", "FrameStats",
+           "encode_frame", "StepRecord", "EpisodeMeta",
+           "Manifest", "ObservationRecord", "AgentRecord", "ResultRecord", "MilestoneProgress", "StepTimings",
+           "Usage", "EpisodeRecord", "Run", "ReadStats", "load_run", "load_episode", "iter_steps",
+           "completed_episode_keys", "episode_key", "parse_episode_key", "frame_name", "check_schema", "scrub",
+           "REDACTED", "jsonable", "atomic_write_bytes", "atomic_write_json", "environment_versions",
+           "STEP_SCHEMA", "EPISODE_SCHEMA", "MANIFEST_SCHEMA", "SUMMARY_SCHEMA", "STATUSES", "TIMING_KEYS",
+           "STEPS_FILE", "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR", "FRAMES_DIR"]

@@ -1,0 +1,53 @@
+"""`droidharness tasks check SUITE`: prove every task of a suite sound on a live device.
+
+Sound = (1) on the start state no FINAL milestone holds and the end state does not hold (the task is not
+already done), and (2) the task's reference solution, played by the reference agent through the normal episode
+loop, reaches 100% progress and success - every milestone, the end state still holding at the end, and the
+expected answer - in every language the task has. Together: the end-state check is reachable, and it fails on
+a device where the goal is not (or no longer) achieved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents.registry import create_agent
+from harness.device.controller import Device
+from harness.run.end_state import evaluate_end_state
+from harness.run.milestones import check_holds, final_milestones
+from harness.run.episode import Limits, prepare_start, run_episode
+from tasks.schema import Task
+
+
+@dataclass
+class CheckResult:
+    task_id: str
+    lang: str
+    start_violations: list[str]  # final milestones (and "end_state") that already hold on the start screen
+    progress: float
+    success: bool
+    steps: int
+    error: str | None = None
+    end_state_held: bool | None = None  # after the reference solution; None: the task declares no end state
+
+    @property
+    def ok(self) -> bool:
+        return not self.start_violations and self.success and self.error is None
+
+
+def check_task(task: Task, lang: str, device: Device) -> CheckResult:
+    prepare_start(device, task.start)
+    start = device.observe()
+    violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang)]
+    if task.end_state and evaluate_end_state(task, lang, start, device).held:
+        violations.append("end_state")
+    if lang not in task.reference:
+        return CheckResult(task.id, lang, violations, 0.0, False, 0, f"no reference solution for {lang!r}")
+    agent = create_agent("reference")
+    r = run_episode(task, agent, device, lang, Limits(max_steps=len(task.reference[lang]) + 2), seed=0)
+    held = None if not task.end_state else bool(r.end_state and r.end_state.get("held"))
+    error = r.error
+    if held is False and error is None:
+        error = "end state does not hold after the reference solution: " + "; ".join(
+            map(str, (r.end_state or {}).get("failed", [])))
+    return CheckResult(task.id, lang, violations, r.progress, r.success, r.steps, error, held)

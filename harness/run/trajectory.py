@@ -1,0 +1,486 @@
+"""The trajectory format: file names, schema versions, the pydantic models of every JSON record, and the reader.
+
+Written by `harness.run.record` (which re-exports all of this); documented field by field in
+docs/trajectory-format.md. Readers accept any minor version of a schema they know (`droidharness.step/2.x`,
+extra fields kept) and refuse a newer major version with a `TrajectoryError` naming the file.
+
+Two layouts are read. Version 2 (steps `droidharness.step/2`, episodes `droidharness.episode/2`) stores every
+screen once per run, content-addressed, in `runs/<run_id>/frames/`: `<sha256 of the pixels>.webp` (lossless) and
+`<sha256 of the XML>.xml.gz`; records name those files. Version 1 stored `NNN.png` / `NNN.xml` in the episode
+directory. `EpisodeRecord.frame_path` / `image` / `xml` resolve either.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import gzip
+import hashlib
+import json
+import logging
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from harness.errors import HarnessError
+from harness.run.scoring import STATUSES
+from harness.scrub import redact
+
+log = logging.getLogger(__name__)
+
+STEP_SCHEMA = "droidharness.step/2"
+EPISODE_SCHEMA = "droidharness.episode/2"
+STEP_SCHEMA_V1 = "droidharness.step/1"  # the NNN.png / NNN.xml layout (still read; written only on request)
+EPISODE_SCHEMA_V1 = "droidharness.episode/1"
+MANIFEST_SCHEMA = "droidharness.manifest/1"
+SUMMARY_SCHEMA = "droidharness.summary/1"
+STEPS_FILE, EPISODE_FILE = "steps.jsonl", "episode.json"
+MANIFEST_FILE, SUMMARY_FILE = "manifest.json", "summary.json"
+EPISODES_DIR = "episodes"
+FRAMES_DIR = "frames"  # v2: content-addressed screenshots and hierarchies, once per run
+TIMING_KEYS = ("capture", "agent", "actuation", "settle", "total")
+
+
+class TrajectoryError(HarnessError):
+    """A trajectory file is unreadable, corrupt or too new (names the file and, for steps, the line)."""
+
+
+# --- JSON helpers -------------------------------------------------------------------------------------------
+def jsonable(obj: Any) -> Any:
+    """Plain JSON data from pydantic models, dataclasses, tuples, paths, bytes (described), enums."""
+    if obj is None or isinstance(obj, (bool, int, str)):
+        return obj
+    if isinstance(obj, float):
+        return obj if obj == obj and obj not in (float("inf"), float("-inf")) else None
+    if isinstance(obj, BaseModel):
+        return jsonable(obj.model_dump(mode="json"))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (set, frozenset)):
+        return sorted((jsonable(v) for v in obj), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, (bytes, bytearray)):
+        return f"<{len(obj)} bytes>"
+    if isinstance(obj, enum.Enum):
+        return jsonable(obj.value)
+    return str(obj)
+
+
+def atomic_write_bytes(path: Path, data: bytes, fsync: bool = True) -> None:
+    """Write `data` to a temp file next to `path`, fsync (optional), then `os.replace` it into place."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        if fsync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+
+
+def atomic_write_json(path: Path, obj: Any, fsync: bool = True) -> None:
+    text = json.dumps(jsonable(obj), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    atomic_write_bytes(path, utf8(text), fsync)
+
+
+def utf8(json_text: str) -> bytes:
+    """The bytes of a JSON text as written to disk: secrets redacted (`harness.scrub.redact`), then UTF-8."""
+    return _utf8(redact(json_text))
+
+
+def _utf8(json_text: str) -> bytes:
+    """UTF-8 of a JSON text. A lone surrogate (a model can emit one) cannot be UTF-8: it is written as its JSON
+    escape (`\\ud800`), which reads back as the same string; it can only occur inside a JSON string."""
+    return json_text.encode("utf-8", "backslashreplace")
+
+
+def episode_key(task_id: str, lang: str) -> str:
+    """Directory name of an episode: `<task_id>__<lang>` (unsafe characters %-escaped)."""
+    for what, v in (("task_id", task_id), ("lang", lang)):
+        if not v or v in (".", ".."):
+            raise TrajectoryError(f"episode {what} {v!r} cannot name a directory")
+    if "__" in lang:
+        raise TrajectoryError(f"episode lang {lang!r} must not contain '__'")
+    return f"{quote(task_id, safe='-_.')}__{quote(lang, safe='-_.')}"
+
+
+def parse_episode_key(name: str) -> tuple[str, str]:
+    task, sep, lang = name.rpartition("__")
+    if not sep or not task:
+        raise TrajectoryError(f"{name!r} is not an episode directory name (<task_id>__<lang>)")
+    return unquote(task), unquote(lang)
+
+
+def frame_name(step: int) -> str:
+    """v1 file stem of the frame of `step` in the episode directory: `003`."""
+    return f"{step:03d}"
+
+
+def pixel_digest(img: Any) -> str:
+    """sha256 (hex) of a PIL image's decoded pixels, mode and size: identical screens get the same name whatever
+    encoder wrote them."""
+    h = hashlib.sha256(f"{img.mode} {img.size[0]}x{img.size[1]}\n".encode("ascii"))
+    h.update(img.tobytes())
+    return h.hexdigest()
+
+
+def text_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def schema_major(value: Any) -> int:
+    """N of "droidharness.<kind>/N[.m]" (1 when it cannot be read: the oldest layout)."""
+    m = re.search(r"/(\d+)", str(value or ""))
+    return int(m.group(1)) if m else 1
+
+
+# --- the JSON models (the reader validates with them; the writer produces exactly these shapes) -------------
+class _Rec(BaseModel):
+    model_config = ConfigDict(extra="allow")  # minor schema versions may add fields
+
+
+class ObservationRecord(_Rec):
+    screenshot: str | None = None  # v2: "<sha256>.webp" in runs/<run_id>/frames/; v1: "003.png" in the episode dir
+    xml: str | None = None  # v2: "<sha256>.xml.gz" in frames/; v1: "003.xml" in the episode dir
+    package: str | None = None
+    activity: str | None = None
+    size: tuple[int, int] | None = None  # (width, height) pixels of the screenshot
+    rotation: int | None = None  # 0..3 (quarter turns)
+    paths: dict[str, Any] = {}  # which capture path served each capability
+    timings: dict[str, Any] = {}  # the device layer's capture timings, seconds
+
+
+class Usage(_Rec):
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+class AgentRecord(_Rec):
+    thought: str | None = None
+    raw_output: str | None = None
+    action: dict[str, Any] | None = None  # the parsed action (harness.actions JSON), None when invalid
+    action_text: str | None = None  # harness.actions.describe(action)
+    usage: Usage = Usage()
+    invalid: bool = False
+    error: str | None = None
+    repair_attempts: int = 0
+    meta: dict[str, Any] = {}
+
+
+class ResultRecord(_Rec):
+    ok: bool | None = None
+    pixels: Any = None  # pixel coordinates the action used (tap point, [start, end] of a swipe, ...)
+    readback: Any = None
+    readback_matches: bool | None = None
+    settled: bool | None = None
+    error: str | None = None
+    timings: dict[str, Any] = {}
+
+
+class MilestoneProgress(_Rec):
+    new_hits: list[str] = []  # ids newly hit by this step
+    progress: float = 0.0  # hit leaves / all leaves after this step
+    hits: dict[str, int] = {}  # every leaf hit so far -> step it was hit at
+
+
+class StepTimings(_Rec):
+    capture: float | None = None
+    agent: float | None = None
+    actuation: float | None = None
+    settle: float | None = None
+    total: float | None = None
+
+
+class StepRecord(_Rec):
+    schema_: str = Field(STEP_SCHEMA, alias="schema")
+    step: int
+    time: str | None = None  # ISO 8601 UTC when the step line was produced
+    observation: ObservationRecord = ObservationRecord()
+    agent: AgentRecord = AgentRecord()
+    result: ResultRecord | None = None  # None when nothing was executed (invalid output, terminal action)
+    milestones: MilestoneProgress | None = None
+    timings: StepTimings = StepTimings()
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class EpisodeMeta(_Rec):
+    schema_: str = Field(EPISODE_SCHEMA, alias="schema")
+    task_id: str
+    lang: str
+    category: str | None = None
+    instruction: str | None = None
+    apps: int | None = None  # number of apps the task uses (scoring's by-app-count breakdown)
+    status: str
+    success: bool = False  # the SR flag
+    progress: float = 0.0
+    milestones: list[dict[str, Any]] = []  # MilestoneTracker.status(): id, sub_target, hit_step
+    answer: str | None = None
+    error: str | None = None
+    steps: int = 0
+    invalid_outputs: int = 0
+    repair_attempts: int = 0
+    tokens: Usage = Usage()
+    timings: dict[str, float] = {}  # sums over steps (seconds) + "wall"
+    seed: int | None = None
+    device: dict[str, Any] = {}
+    attempts: int = 1
+    started: str | None = None
+    finished: str | None = None
+    final_observation: ObservationRecord | None = None
+    extra: dict[str, Any] = {}
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+class Manifest(_Rec):
+    schema_: str = Field(MANIFEST_SCHEMA, alias="schema")
+    run_id: str
+    created: str
+    droidharness_version: str | None = None
+    versions: dict[str, str | None] = {}
+    devices: list[dict[str, Any]] = []
+    agent: dict[str, Any] = {}
+    prompt_hash: str | None = None
+    seeds: Any = None
+    suite: dict[str, Any] = {}  # name, task_ids, languages
+    tasks: list[dict[str, Any]] = []  # id, category, instruction {lang: text}
+    cli_args: list[str] = []
+    config: dict[str, Any] = {}
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+
+def check_schema(value: Any, family: str, supported: int, where: str) -> None:
+    """Raise TrajectoryError unless `value` is "droidharness.<family>/N" with N <= supported."""
+    m = re.fullmatch(rf"droidharness\.{re.escape(family)}/(\d+)(?:\.\d+)*", str(value)) if value else None
+    if m is None:
+        raise TrajectoryError(f"{where}: schema {value!r} is not droidharness.{family}/<version>")
+    if int(m.group(1)) > supported:
+        raise TrajectoryError(f"{where}: written with schema {value} but this droidharness reads "
+                              f"droidharness.{family}/{supported} at most; upgrade droidharness to read it")
+
+
+# --- reader --------------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class ReadStats:
+    lines: int = 0
+    bad_lines: list[int] = dataclasses.field(default_factory=list)  # skipped corrupt lines (1-based)
+    truncated: bool = False  # the last line was cut off (a killed writer)
+
+
+def iter_steps(path: str | Path, *, skip_bad: bool = False, stats: ReadStats | None = None) -> Iterator[StepRecord]:
+    """Stream the steps of a steps.jsonl. A corrupt line raises TrajectoryError naming file and line (or, with
+    `skip_bad`, is counted in `stats.bad_lines`); a cut-off final line is tolerated (`stats.truncated`)."""
+    p = Path(path)
+    st = stats if stats is not None else ReadStats()
+    try:
+        f = open(p, "rb")
+    except OSError as e:
+        raise TrajectoryError(f"{p}: cannot read: {e.strerror or e}") from None
+    with f:
+        lineno = 0
+        for raw in f:
+            lineno += 1
+            last = not raw.endswith(b"\n")
+            if not raw.strip():
+                continue
+            st.lines += 1
+            try:
+                data = json.loads(raw.decode("utf-8"))
+                if not isinstance(data, dict):
+                    raise ValueError(f"a step line must be a JSON object, got {type(data).__name__}")
+            except (ValueError, UnicodeDecodeError) as e:
+                if last:
+                    st.truncated = True
+                    log.warning("%s:%d: truncated final line ignored (the writer was killed?)", p, lineno)
+                    return
+                if skip_bad:
+                    st.bad_lines.append(lineno)
+                    continue
+                raise TrajectoryError(f"{p}:{lineno}: corrupt step line: {e}") from None
+            check_schema(data.get("schema"), "step", schema_major(STEP_SCHEMA), f"{p}:{lineno}")
+            try:
+                yield StepRecord.model_validate(data)
+            except ValidationError as e:
+                if skip_bad:
+                    st.bad_lines.append(lineno)
+                    continue
+                first = e.errors()[0]
+                loc = ".".join(str(x) for x in first["loc"])
+                raise TrajectoryError(f"{p}:{lineno}: invalid step record: {loc}: {first['msg']}") from None
+
+
+def _read_json(path: Path, family: str, model: type[BaseModel], supported: int = 1) -> Any:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise TrajectoryError(f"{path}: cannot read: {e.strerror or e}") from None
+    except (ValueError, UnicodeDecodeError) as e:
+        raise TrajectoryError(f"{path}: not valid JSON: {e}") from None
+    if not isinstance(data, dict):
+        raise TrajectoryError(f"{path}: expected a JSON object")
+    check_schema(data.get("schema"), family, supported, str(path))
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        raise TrajectoryError(f"{path}: {'.'.join(str(x) for x in first['loc'])}: {first['msg']}") from None
+
+
+class _Summary(_Rec):
+    schema_: str = Field(SUMMARY_SCHEMA, alias="schema")
+
+
+@dataclasses.dataclass
+class EpisodeRecord:
+    path: Path
+    task_id: str
+    lang: str
+    meta: EpisodeMeta | None  # None: unfinished (killed, or still running)
+    steps: list[StepRecord]
+    stats: ReadStats
+
+    @property
+    def key(self) -> str:
+        return self.path.name
+
+    @property
+    def finished(self) -> bool:
+        return self.meta is not None
+
+    @property
+    def status(self) -> str:
+        return self.meta.status if self.meta else "unfinished"
+
+    @property
+    def run_path(self) -> Path:
+        """The run directory (episodes/<key>/ and stale/<key>.<n>/ are both two levels below it)."""
+        return self.path.parent.parent
+
+    @property
+    def final_step(self) -> int | None:
+        """The frame number of the final observation (the screen after the last step): last step + 1; None when
+        the episode recorded none."""
+        fo = self.meta.final_observation if self.meta else None
+        if fo is None:
+            return None
+        stem = (fo.screenshot or "").split(".")[0]
+        if schema_major(self.meta.schema_ if self.meta else None) < 2 and stem.isdigit():
+            return int(stem)
+        return (self.steps[-1].step if self.steps else 0) + 1
+
+    def observation(self, step: int) -> tuple[ObservationRecord, int] | None:
+        """The observation record of frame `step` (a step's, or the final one) and its record's schema major."""
+        for s in self.steps:
+            if s.step == step:
+                return s.observation, schema_major(s.schema_)
+        if self.meta is not None and self.meta.final_observation is not None and step == self.final_step:
+            return self.meta.final_observation, schema_major(self.meta.schema_)
+        return None
+
+    def frame_path(self, step: int, kind: str = "screenshot") -> Path | None:
+        """The file holding frame `step`'s screenshot (`kind` "screenshot", or "png" as v1 code says) or its
+        hierarchy ("xml"), in either layout; None when there is none. v2: runs/<run_id>/frames/<name>; v1:
+        <episode>/NNN.png|NNN.xml."""
+        if kind not in ("screenshot", "png", "xml"):
+            raise ValueError(f"frame kind {kind!r} is not screenshot or xml")
+        field = "xml" if kind == "xml" else "screenshot"
+        found = self.observation(step)
+        if found is not None and found[1] >= 2:
+            name = getattr(found[0], field)
+            if not name or "/" in name or "\\" in name or name.startswith("."):
+                return None
+            p = self.run_path / FRAMES_DIR / name
+        else:  # v1: the frame file of the step number, recorded or not (an unfinished episode's last frame)
+            p = self.path / f"{frame_name(step)}.{'xml' if field == 'xml' else 'png'}"
+        return p if p.is_file() else None
+
+    def image(self, step: int) -> Any:
+        """The screenshot the agent acted on at `step` (or the final one, last step + 1), as a PIL image."""
+        from PIL import Image
+        p = self.frame_path(step, "screenshot")
+        if p is None:
+            return None
+        with Image.open(p) as im:
+            im.load()
+            return im
+
+    def xml(self, step: int) -> str | None:
+        """The hierarchy XML of frame `step` (gunzipped when stored as .gz), or None."""
+        p = self.frame_path(step, "xml")
+        if p is None:
+            return None
+        data = p.read_bytes()
+        if p.name.endswith(".gz"):
+            data = gzip.decompress(data)
+        return data.decode("utf-8")
+
+
+def load_episode(path: str | Path, *, skip_bad: bool = False) -> EpisodeRecord:
+    p = Path(path)
+    task_id, lang = parse_episode_key(p.name)
+    meta = (_read_json(p / EPISODE_FILE, "episode", EpisodeMeta, schema_major(EPISODE_SCHEMA))
+            if (p / EPISODE_FILE).is_file() else None)
+    stats = ReadStats()
+    steps = list(iter_steps(p / STEPS_FILE, skip_bad=skip_bad, stats=stats)) if (p / STEPS_FILE).is_file() else []
+    if meta is not None:
+        task_id, lang = meta.task_id, meta.lang
+    return EpisodeRecord(p, task_id, lang, meta, steps, stats)
+
+
+@dataclasses.dataclass
+class Run:
+    path: Path
+    manifest: Manifest | None
+    summary: dict[str, Any] | None
+    episodes: dict[str, EpisodeRecord]  # by directory name "<task_id>__<lang>", sorted
+
+    def episode(self, task_id: str, lang: str) -> EpisodeRecord:
+        return self.episodes[episode_key(task_id, lang)]
+
+
+def load_run(run_dir: str | Path, *, skip_bad: bool = False) -> Run:
+    """Read a run directory (finished or not). Raises TrajectoryError naming the offending file."""
+    p = Path(run_dir)
+    if not p.is_dir():
+        raise TrajectoryError(f"{p}: no such run directory")
+    manifest = _read_json(p / MANIFEST_FILE, "manifest", Manifest) if (p / MANIFEST_FILE).is_file() else None
+    summary = None
+    if (p / SUMMARY_FILE).is_file():
+        summary = _read_json(p / SUMMARY_FILE, "summary", _Summary).model_dump(mode="json", by_alias=True)
+    eps: dict[str, EpisodeRecord] = {}
+    root = p / EPISODES_DIR
+    for d in sorted(root.iterdir()) if root.is_dir() else []:
+        if d.is_dir() and "__" in d.name and not d.name.startswith("."):
+            eps[d.name] = load_episode(d, skip_bad=skip_bad)
+    return Run(p, manifest, summary, eps)
+
+
+def completed_episode_keys(run_dir: str | Path) -> set[tuple[str, str]]:
+    """(task_id, lang) of every episode whose episode.json exists: `--resume` skips these."""
+    root = Path(run_dir) / EPISODES_DIR
+    if not root.is_dir():
+        return set()
+    return {parse_episode_key(d.name) for d in root.iterdir()
+            if "__" in d.name and not d.name.startswith(".") and (d / EPISODE_FILE).is_file()}
+
+
+__all__ = ["TrajectoryError", "StepRecord", "EpisodeMeta", "Manifest", "ObservationRecord", "AgentRecord",
+           "ResultRecord", "MilestoneProgress", "StepTimings", "Usage", "EpisodeRecord", "Run", "ReadStats",
+           "load_run", "load_episode", "iter_steps", "completed_episode_keys", "episode_key", "parse_episode_key",
+           "frame_name", "pixel_digest", "text_digest", "schema_major", "check_schema", "jsonable",
+           "atomic_write_bytes", "atomic_write_json", "STEP_SCHEMA",
+           "EPISODE_SCHEMA", "MANIFEST_SCHEMA", "SUMMARY_SCHEMA", "STATUSES", "TIMING_KEYS", "STEPS_FILE",
+           "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR", "FRAMES_DIR", "STEP_SCHEMA_V1",
+           "EPISODE_SCHEMA_V1"]
