@@ -22,7 +22,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 bench: setup
 	$(BIN)/python bench/virtual_device.py

@@ -98,17 +98,26 @@ class Cassette:
         with self._lock:
             entries = self._entries.get(key)
             if not entries:
-                raise CassetteMissError(f"cassette {self.path}: no recorded response for the request of step "
-                                        f"{step} (key {key}); the prompt, screenshot or options differ from the "
-                                        f"recording, or it was never recorded")
+                raise CassetteMissError(
+                    f"cassette {self.path}: no recorded response for the request of step "
+                    f"{step} (key {key}); the prompt, screenshot or options differ from the "
+                    f"recording, or it was never recorded"
+                )
             n = self._used[key]
             self._used[key] += 1
             return entries[min(n, len(entries) - 1)]
 
     def record(self, key: str, response: dict[str, Any], step: int | str) -> None:
         """Append one response (one atomic line)."""
-        line = json.dumps({"v": VERSION, "key": key, "step": step, "response": response}, ensure_ascii=False,
-                          sort_keys=True, separators=(",", ":")) + "\n"
+        line = (
+            json.dumps(
+                {"v": VERSION, "key": key, "step": step, "response": response},
+                ensure_ascii=False,
+                sort_keys=True,
+                separators=(",", ":"),
+            )
+            + "\n"
+        )
         data = redact(line).encode("utf-8", "backslashreplace")  # secrets never reach a cassette either
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -30,26 +30,132 @@ from .base import AgentStep, EpisodeContext, HistoryItem
 _QUOTES = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|‘([^’]+)’|『([^』]+)』")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")
 _CJK = re.compile(r"[\u3400-\u9fff]")
-STOPWORDS = frozenset(["a", "an", "the", "and", "or", "then", "to", "in", "on", "off", "of", "for", "with", "from", "into", "at", "by", "it", "its", "is", "are", "be", "this", "that", "please", "app", "application", "open", "launch", "go", "tap", "click", "press", "turn", "switch", "enable", "disable", "set", "sure", "your", "my", "me"])
-_SYNONYMS = [frozenset(g) for g in (
-    {"create", "new", "add", "compose", "write", "make", "+"},
-    {"delete", "remove", "trash", "discard"},
-    {"search", "find", "look"},
-    {"send", "submit"},
-    {"edit", "change", "modify", "rename"},
-)]
-TYPE_VERBS_EN = re.compile(r"\b(type|enter|write|titled|title|named|name|called|search|input|fill|saying|text|"
-                           r"message|rename)\b", re.IGNORECASE)
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "then",
+        "to",
+        "in",
+        "on",
+        "off",
+        "of",
+        "for",
+        "with",
+        "from",
+        "into",
+        "at",
+        "by",
+        "it",
+        "its",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "please",
+        "app",
+        "application",
+        "open",
+        "launch",
+        "go",
+        "tap",
+        "click",
+        "press",
+        "turn",
+        "switch",
+        "enable",
+        "disable",
+        "set",
+        "sure",
+        "your",
+        "my",
+        "me",
+    ]
+)
+_SYNONYMS = [
+    frozenset(g)
+    for g in (
+        {"create", "new", "add", "compose", "write", "make", "+"},
+        {"delete", "remove", "trash", "discard"},
+        {"search", "find", "look"},
+        {"send", "submit"},
+        {"edit", "change", "modify", "rename"},
+    )
+]
+TYPE_VERBS_EN = re.compile(
+    r"\b(type|enter|write|titled|title|named|name|called|search|input|fill|saying|text|"
+    r"message|rename)\b",
+    re.IGNORECASE,
+)
 TYPE_VERBS_ZH = re.compile(r"输入|标题|名为|命名|搜索|填写|写|内容|叫做|发送")
-CONFIRM = frozenset({"save", "done", "ok", "okay", "confirm", "create", "add", "send", "apply", "保存", "完成",
-                     "确定", "确认", "创建", "添加", "发送"})
-ZH_STOP = ("打开", "开启", "关闭", "启用", "停用", "点击", "进入", "然后", "并且", "并", "再", "把", "和", "的", "为",
-           "一条", "一个", "一下", "请", "在", "中", "里")
+CONFIRM = frozenset(
+    {
+        "save",
+        "done",
+        "ok",
+        "okay",
+        "confirm",
+        "create",
+        "add",
+        "send",
+        "apply",
+        "保存",
+        "完成",
+        "确定",
+        "确认",
+        "创建",
+        "添加",
+        "发送",
+    }
+)
+ZH_STOP = (
+    "打开",
+    "开启",
+    "关闭",
+    "启用",
+    "停用",
+    "点击",
+    "进入",
+    "然后",
+    "并且",
+    "并",
+    "再",
+    "把",
+    "和",
+    "的",
+    "为",
+    "一条",
+    "一个",
+    "一下",
+    "请",
+    "在",
+    "中",
+    "里",
+)
 SKIP_PACKAGES = ("com.android.systemui",)
 # apps the instruction may need without naming them: launcher label -> topic words (en words, zh substrings)
 APP_TOPICS: dict[tuple[str, ...], tuple[str, ...]] = {
-    ("settings", "设置"): ("bluetooth", "wi-fi", "wifi", "wlan", "airplane", "dark", "theme", "brightness",
-                         "display", "蓝牙", "飞行", "深色", "主题", "亮度", "显示"),
+    ("settings", "设置"): (
+        "bluetooth",
+        "wi-fi",
+        "wifi",
+        "wlan",
+        "airplane",
+        "dark",
+        "theme",
+        "brightness",
+        "display",
+        "蓝牙",
+        "飞行",
+        "深色",
+        "主题",
+        "亮度",
+        "显示",
+    ),
 }
 MAX_EXPLORE_BACKS = 3
 
@@ -69,7 +175,7 @@ def zh_bigrams(text: str) -> set[str]:
     for seg in re.split(r"[^\u3400-\u9fff]+", text):
         if len(seg) == 1:
             out.add(seg)
-        out.update(seg[i:i + 2] for i in range(len(seg) - 1))
+        out.update(seg[i : i + 2] for i in range(len(seg) - 1))
     return out
 
 
@@ -100,10 +206,15 @@ class HeuristicAgent:
             self.turn = "off"
         else:
             self.turn = None
-        m = (re.search(r"打开[“\"「]?([\u3400-\u9fffA-Za-z0-9 ]+?)(?:应用|app|[，,。并和然后]|$)", instruction)
-             if self.zh else
-             re.search(r"\b(?i:open|launch|start|go to)\s+(?i:the\s+)?([A-Z][\w&\- ]*?)(?:\s+app\b|[,.;!]|\s+and\b|"
-                       r"\s+then\b|\s+to\b|$)", instruction))
+        m = (
+            re.search(r"打开[“\"「]?([\u3400-\u9fffA-Za-z0-9 ]+?)(?:应用|app|[，,。并和然后]|$)", instruction)
+            if self.zh
+            else re.search(
+                r"\b(?i:open|launch|start|go to)\s+(?i:the\s+)?([A-Z][\w&\- ]*?)(?:\s+app\b|[,.;!]|\s+and\b|"
+                r"\s+then\b|\s+to\b|$)",
+                instruction,
+            )
+        )
         self.app_hint = m.group(1).strip() if m else None
         self.app_done = False
         self.app_label: str | None = None
@@ -194,9 +305,14 @@ class HeuristicAgent:
         return checked if self.turn == "on" else not checked
 
     def _candidates(self, obs: Any) -> list[Any]:
-        return [e for e in obs.tree.reading_order()
-                if e.enabled and (e.clickable or e.checkable) and e.package not in SKIP_PACKAGES
-                and "inputmethod" not in e.package]
+        return [
+            e
+            for e in obs.tree.reading_order()
+            if e.enabled
+            and (e.clickable or e.checkable)
+            and e.package not in SKIP_PACKAGES
+            and "inputmethod" not in e.package
+        ]
 
     # --- steps ---------------------------------------------------------------------------------------------
     def _step(self, action: Any, thought: str) -> AgentStep:
@@ -211,8 +327,11 @@ class HeuristicAgent:
                 label = (el.text or el.content_desc).strip()
                 if not label:
                     continue
-                hit = (label in self.instruction) if self.zh else (
-                    bool(en_words(label)) and en_words(label) <= en_words(self.instruction))
+                hit = (
+                    (label in self.instruction)
+                    if self.zh
+                    else (bool(en_words(label)) and en_words(label) <= en_words(self.instruction))
+                )
                 if hit:
                     self._drop_app_words(label)
                     self.clicked.add(self._key(obs, el, label))
@@ -225,8 +344,11 @@ class HeuristicAgent:
                     return self._step(Click(element=el.index), f"open {label!r}: the task is about its topics")
         topic_words = {t for topics in APP_TOPICS.values() for t in topics}
         if self.app_hint and not any(t in self.app_hint.casefold() for t in topic_words):
-            on_screen = any(self.app_hint.casefold() == (e.text or "").strip().casefold() for e in tree.visible()
-                            if e.package not in SKIP_PACKAGES and "launcher" not in e.package)
+            on_screen = any(
+                self.app_hint.casefold() == (e.text or "").strip().casefold()
+                for e in tree.visible()
+                if e.package not in SKIP_PACKAGES and "launcher" not in e.package
+            )
             self._drop_app_words(self.app_hint)
             if not on_screen:
                 return self._step(OpenApp(name=self.app_hint), f"open the app {self.app_hint!r}")
@@ -255,8 +377,7 @@ class HeuristicAgent:
         if not searchy and len(self.typed) == len(self.quoted):
             self.pending_commit = True
         clear = bool(target.text) and target.text != target.hint
-        return self._step(TypeText(element=target.index, text=text, clear=clear, submit=searchy),
-                          f"type {text!r}")
+        return self._step(TypeText(element=target.index, text=text, clear=clear, submit=searchy), f"type {text!r}")
 
     def _commit(self, obs: Any) -> AgentStep:
         self.pending_commit = False

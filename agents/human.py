@@ -158,8 +158,13 @@ def parse_command(line: str, size: tuple[int, int], n_elements: int) -> Any:
 
 
 class HumanAgent:
-    def __init__(self, input_fn: Callable[[str], str] | None = None, console: Any = None,
-                 show_elements: bool = True, name: str = "human") -> None:
+    def __init__(
+        self,
+        input_fn: Callable[[str], str] | None = None,
+        console: Any = None,
+        show_elements: bool = True,
+        name: str = "human",
+    ) -> None:
         from rich.console import Console
 
         self.name = name
@@ -185,8 +190,14 @@ class HumanAgent:
         from rich.panel import Panel
 
         tree = observation.tree
-        self.console.print(Panel(tree.to_prompt() or "(no elements)", title=f"{observation.package}",
-                                 subtitle=f"{observation.size[0]}x{observation.size[1]}"), markup=False)
+        self.console.print(
+            Panel(
+                tree.to_prompt() or "(no elements)",
+                title=f"{observation.package}",
+                subtitle=f"{observation.size[0]}x{observation.size[1]}",
+            ),
+            markup=False,
+        )
 
     def act(self, observation: Any, history: list[HistoryItem]) -> AgentStep:
         from rich.markup import escape

@@ -26,8 +26,9 @@ MIN_PIXELS = 100 * 28 * 28
 MAX_PIXELS = 16384 * 28 * 28
 
 
-def smart_resize(height: int, width: int, factor: int = IMAGE_FACTOR, min_pixels: int = MIN_PIXELS,
-                 max_pixels: int = MAX_PIXELS) -> tuple[int, int]:
+def smart_resize(
+    height: int, width: int, factor: int = IMAGE_FACTOR, min_pixels: int = MIN_PIXELS, max_pixels: int = MAX_PIXELS
+) -> tuple[int, int]:
     """(height, width) rounded to multiples of `factor` with min_pixels <= h*w <= max_pixels."""
     if height <= 0 or width <= 0:
         raise ValueError(f"image size must be positive, got {width}x{height}")
@@ -54,8 +55,9 @@ def target_size(size: tuple[int, int], max_side: int, smart: bool) -> tuple[int,
     return tw, th
 
 
-def prepare_image(screenshot: Image.Image, device_size: tuple[int, int], max_side: int,
-                  smart: bool = False) -> tuple[Image.Image, ScreenMapping]:
+def prepare_image(
+    screenshot: Image.Image, device_size: tuple[int, int], max_side: int, smart: bool = False
+) -> tuple[Image.Image, ScreenMapping]:
     """The image to send and the mapping device <-> image pixels."""
     size = target_size(screenshot.size, max_side, smart)
     img = screenshot.convert("RGB")

@@ -31,8 +31,8 @@ import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
 from typing import Any, Literal
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
@@ -55,8 +55,12 @@ from .parsers import PIXEL_FORMATS, ParseContext, parse_output
 log = logging.getLogger(__name__)
 
 OutputFormat = Literal["json", "agentcpm", "uitars", "qwen"]
-SYSTEM_PROMPTS = {"json": "system_json.md", "agentcpm": "system_agentcpm.md", "uitars": "system_uitars.md",
-                  "qwen": "system_qwen.md"}
+SYSTEM_PROMPTS = {
+    "json": "system_json.md",
+    "agentcpm": "system_agentcpm.md",
+    "uitars": "system_uitars.md",
+    "qwen": "system_qwen.md",
+}
 _KEYLIKE = re.compile(r"\b(sk|hf|gsk|key)-[A-Za-z0-9_\-*.]{6,}")
 
 
@@ -110,8 +114,9 @@ class OpenAIAgent:
         try:
             self.options = OpenAIAgentOptions(**options)
         except ValidationError as exc:
-            msgs = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}"
-                             for e in exc.errors(include_url=False))
+            msgs = "; ".join(
+                f"{'.'.join(map(str, e['loc'])) or 'options'}: {e['msg']}" for e in exc.errors(include_url=False)
+            )
             raise ConfigError(f"openai agent: invalid option(s): {msgs}") from None
         o = self.options
         self.name = "openai"
@@ -129,8 +134,10 @@ class OpenAIAgent:
         self._shown_url = urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, "", ""))  # messages
         self._cassette = Cassette(o.cassette, o.cassette_mode) if o.cassette else None
         if not self._key and not (self._cassette and self._cassette.mode == "playback"):
-            raise ConfigError("openai agent: no API key: set OPENAI_API_KEY or pass api_key "
-                              "(any non-empty value for endpoints without authentication)")
+            raise ConfigError(
+                "openai agent: no API key: set OPENAI_API_KEY or pass api_key "
+                "(any non-empty value for endpoints without authentication)"
+            )
         if o.system_prompt:
             try:
                 self._system = Path(o.system_prompt).read_text(encoding="utf-8")
@@ -148,12 +155,22 @@ class OpenAIAgent:
 
     # --- setup -----------------------------------------------------------------------------------------
     def _prompt_hash(self) -> str:
-        opts = self.options.model_dump(mode="json", exclude={"api_key", "base_url", "cassette", "cassette_mode",
-                                                              "retry_seed", "timeout", "max_retries",
-                                                              "backoff_base", "backoff_max"})
+        opts = self.options.model_dump(
+            mode="json",
+            exclude={
+                "api_key",
+                "base_url",
+                "cassette",
+                "cassette_mode",
+                "retry_seed",
+                "timeout",
+                "max_retries",
+                "backoff_base",
+                "backoff_max",
+            },
+        )
         h = hashlib.sha256()
-        for part in (self._system, self._user, self._elements_block, self._repair,
-                     json.dumps(opts, sort_keys=True)):
+        for part in (self._system, self._user, self._elements_block, self._repair, json.dumps(opts, sort_keys=True)):
             h.update(part.encode("utf-8"))
             h.update(b"\x00")
         return h.hexdigest()
@@ -162,8 +179,13 @@ class OpenAIAgent:
         if self._client is None:
             import openai
 
-            self._client = openai.OpenAI(api_key=self._key, base_url=self._base_url, max_retries=0,
-                                         timeout=self.options.timeout, default_query=self._default_query)
+            self._client = openai.OpenAI(
+                api_key=self._key,
+                base_url=self._base_url,
+                max_retries=0,
+                timeout=self.options.timeout,
+                default_query=self._default_query,
+            )
         return self._client
 
     def reset(self, ctx: EpisodeContext) -> None:
@@ -177,24 +199,37 @@ class OpenAIAgent:
         self._step = len(history) + 1  # the runner numbers steps from 1
         o = self.options
         pixel_frame = o.output_format in PIXEL_FORMATS and o.coordinate_space == "image_pixels"
-        img, mapping = prepare_image(observation.screenshot, tuple(observation.size), o.max_image_side,
-                                     smart=pixel_frame)
+        img, mapping = prepare_image(
+            observation.screenshot, tuple(observation.size), o.max_image_side, smart=pixel_frame
+        )
         tree = observation.tree
         if o.set_of_marks:
             img = draw_marks(img, tree.prompt_elements(), mapping)
         url, image_sha = encode_image(img, o.image_format, o.jpeg_quality)
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": self._render_system(mapping.image_size)},
-            {"role": "user", "content": [{"type": "text", "text": self._render_user(observation, history,
-                                                                                      mapping.image_size)},
-                                         {"type": "image_url", "image_url": {"url": url}}]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": self._render_user(observation, history, mapping.image_size)},
+                    {"type": "image_url", "image_url": {"url": url}},
+                ],
+            },
         ]
-        pctx = ParseContext(mapping=mapping, coordinate_space=o.coordinate_space if o.output_format in PIXEL_FORMATS
-                            else "image_pixels", tree=tree, swipe_distance=o.swipe_distance)
+        pctx = ParseContext(
+            mapping=mapping,
+            coordinate_space=o.coordinate_space if o.output_format in PIXEL_FORMATS else "image_pixels",
+            tree=tree,
+            swipe_distance=o.swipe_distance,
+        )
         meta: dict[str, Any] = {
-            "model": o.model, "output_format": o.output_format, "prompt_hash": self.prompt_hash,
+            "model": o.model,
+            "output_format": o.output_format,
+            "prompt_hash": self.prompt_hash,
             "screen_mapping": {"device_size": list(mapping.device_size), "image_size": list(mapping.image_size)},
-            "image_sha256": image_sha, "retries": 0, "cassette_keys": [],
+            "image_sha256": image_sha,
+            "retries": 0,
+            "cassette_keys": [],
         }
         if o.output_format in PIXEL_FORMATS:
             meta["coordinate_space"] = o.coordinate_space
@@ -202,8 +237,12 @@ class OpenAIAgent:
         raw, error, thought = "", "", ""
         for attempt in range(o.max_repairs + 1):
             response = self._complete(messages, meta)
-            usage = usage + Usage(**{k: int(response.get("usage", {}).get(k) or 0)
-                                     for k in ("prompt_tokens", "completion_tokens", "total_tokens")})
+            usage = usage + Usage(
+                **{
+                    k: int(response.get("usage", {}).get(k) or 0)
+                    for k in ("prompt_tokens", "completion_tokens", "total_tokens")
+                }
+            )
             raw = response.get("content") or ""
             tool_calls = response.get("tool_calls") or None
             try:
@@ -211,49 +250,76 @@ class OpenAIAgent:
                 _check_targets(parsed.action, tree)
             except ActionValidationError as exc:
                 error = str(exc)
-                log.info("step %d: invalid %s output (attempt %d): %s", self._step, o.output_format, attempt + 1,
-                         error)
+                log.info("step %d: invalid %s output (attempt %d): %s", self._step, o.output_format, attempt + 1, error)
                 if attempt < o.max_repairs:
                     messages = messages + [
                         {"role": "assistant", "content": raw or json.dumps(tool_calls, ensure_ascii=False)},
                         {"role": "user", "content": string.Template(self._repair).safe_substitute(error=error)},
                     ]
                 continue
-            return AgentStep(action=parsed.action, thought=parsed.thought, raw_output=raw, usage=usage,
-                             repair_attempts=attempt, meta=meta)
-        return AgentStep(action=None, thought=thought, raw_output=raw, usage=usage, invalid=True, error=error,
-                         repair_attempts=o.max_repairs, meta=meta)
+            return AgentStep(
+                action=parsed.action,
+                thought=parsed.thought,
+                raw_output=raw,
+                usage=usage,
+                repair_attempts=attempt,
+                meta=meta,
+            )
+        return AgentStep(
+            action=None,
+            thought=thought,
+            raw_output=raw,
+            usage=usage,
+            invalid=True,
+            error=error,
+            repair_attempts=o.max_repairs,
+            meta=meta,
+        )
 
     # --- prompts -------------------------------------------------------------------------------------
     def _render_system(self, image_size: tuple[int, int]) -> str:
         o = self.options
         lang = o.language or {"zh": "Chinese"}.get(self._ctx.lang if self._ctx else "en", "English")
-        note = ("integers in [0, 1000] relative to the screenshot, x first." if o.coordinate_space == "relative_1000"
-                else f"absolute pixels of the {image_size[0]}x{image_size[1]} screenshot, x first.")
+        note = (
+            "integers in [0, 1000] relative to the screenshot, x first."
+            if o.coordinate_space == "relative_1000"
+            else f"absolute pixels of the {image_size[0]}x{image_size[1]} screenshot, x first."
+        )
         return string.Template(self._system).safe_substitute(
-            image_width=image_size[0], image_height=image_size[1], language=lang, coordinate_note=note)
+            image_width=image_size[0], image_height=image_size[1], language=lang, coordinate_note=note
+        )
 
     def _render_user(self, obs: Any, history: list[HistoryItem], image_size: tuple[int, int]) -> str:
         o = self.options
-        shown = history[-o.max_history:] if o.max_history else []
+        shown = history[-o.max_history :] if o.max_history else []
         lines = [_history_line(h) for h in shown]
         if len(history) > len(shown):
             lines.insert(0, f"({len(history) - len(shown)} earlier actions not shown)")
         elements = ""
         if o.include_elements:
             elements = string.Template(self._elements_block).safe_substitute(
-                elements=obs.tree.to_prompt(max_len=o.max_elements_chars) or "(none)")
+                elements=obs.tree.to_prompt(max_len=o.max_elements_chars) or "(none)"
+            )
         assert self._ctx is not None
         return string.Template(self._user).safe_substitute(
-            instruction=self._ctx.instruction, history="\n".join(lines) or "(none yet)", history_count=len(shown),
-            package=getattr(obs, "package", "") or "(unknown)", elements_block=elements,
-            image_width=image_size[0], image_height=image_size[1])
+            instruction=self._ctx.instruction,
+            history="\n".join(lines) or "(none yet)",
+            history_count=len(shown),
+            package=getattr(obs, "package", "") or "(unknown)",
+            elements_block=elements,
+            image_width=image_size[0],
+            image_height=image_size[1],
+        )
 
     # --- the model call, with retries and the cassette ----------------------------------------------------
     def _request(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
         o = self.options
-        req: dict[str, Any] = {"model": o.model, "messages": messages, "temperature": o.temperature,
-                               "max_tokens": o.max_tokens}
+        req: dict[str, Any] = {
+            "model": o.model,
+            "messages": messages,
+            "temperature": o.temperature,
+            "max_tokens": o.max_tokens,
+        }
         if o.seed is not None:
             req["seed"] = o.seed
         if o.output_format == "json":
@@ -283,8 +349,14 @@ class OpenAIAgent:
                 except json.JSONDecodeError as exc:  # a 2xx body that is not JSON
                     raise _Malformed(f"the response body is not JSON: {exc.msg}") from None
                 return _normalize(completion)
-            except (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError,
-                    openai.APIConnectionError, openai.APIResponseValidationError, _Malformed) as exc:
+            except (
+                openai.RateLimitError,
+                openai.InternalServerError,
+                openai.APITimeoutError,
+                openai.APIConnectionError,
+                openai.APIResponseValidationError,
+                _Malformed,
+            ) as exc:
                 reason = redact(_describe_error(exc), self._key)
                 if attempt == o.max_retries:
                     raise EndpointError(f"{where}: gave up after {attempt + 1} attempts: {reason}") from None
@@ -300,7 +372,7 @@ class OpenAIAgent:
 
     def _backoff(self, attempt: int, exc: Exception) -> float:
         o = self.options
-        delay = min(o.backoff_max, o.backoff_base * (2 ** attempt)) * (0.5 + 0.5 * self._rng.random())
+        delay = min(o.backoff_max, o.backoff_base * (2**attempt)) * (0.5 + 0.5 * self._rng.random())
         response = getattr(exc, "response", None)
         retry_after = response.headers.get("retry-after") if response is not None else None
         if retry_after:
@@ -332,9 +404,15 @@ def _normalize(completion: Any) -> dict[str, Any]:
         raise _Malformed("the first choice has no message")
     tool_calls = None
     if getattr(message, "tool_calls", None):
-        tool_calls = [{"id": getattr(tc, "id", None), "type": "function",
-                       "function": {"name": tc.function.name, "arguments": tc.function.arguments}}
-                      for tc in message.tool_calls if getattr(tc, "function", None) is not None]
+        tool_calls = [
+            {
+                "id": getattr(tc, "id", None),
+                "type": "function",
+                "function": {"name": tc.function.name, "arguments": tc.function.arguments},
+            }
+            for tc in message.tool_calls
+            if getattr(tc, "function", None) is not None
+        ]
     usage = getattr(completion, "usage", None)
     return {
         "content": message.content if isinstance(message.content, str) else None,
@@ -342,7 +420,8 @@ def _normalize(completion: Any) -> dict[str, Any]:
         "finish_reason": getattr(choices[0], "finish_reason", None),
         "model": getattr(completion, "model", None),
         "usage": {k: int(getattr(usage, k, 0) or 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")}
-        if usage is not None else {},
+        if usage is not None
+        else {},
     }
 
 
@@ -352,8 +431,9 @@ def _check_targets(action: Action, tree: Any) -> None:
     indices = list(action.elements or []) if isinstance(action, Answer) else [getattr(action, "element", None)]
     for idx in indices:
         if idx is not None and idx >= n:
-            raise ActionValidationError(f"element {idx} does not exist: the element indices of this screen are "
-                                        f"0..{n - 1}")
+            raise ActionValidationError(
+                f"element {idx} does not exist: the element indices of this screen are 0..{n - 1}"
+            )
 
 
 def _history_line(item: HistoryItem) -> str:

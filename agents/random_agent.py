@@ -19,9 +19,17 @@ _ALPHABET = string.ascii_letters + string.digits + " "
 
 
 class RandomAgent:
-    def __init__(self, min_steps: int = 5, complete_prob: float = 0.05, click_weight: float = 0.6,
-                 type_weight: float = 0.1, scroll_weight: float = 0.15, back_weight: float = 0.1,
-                 max_text_len: int = 12, name: str = "random") -> None:
+    def __init__(
+        self,
+        min_steps: int = 5,
+        complete_prob: float = 0.05,
+        click_weight: float = 0.6,
+        type_weight: float = 0.1,
+        scroll_weight: float = 0.15,
+        back_weight: float = 0.1,
+        max_text_len: int = 12,
+        name: str = "random",
+    ) -> None:
         if min_steps < 0 or not 0 <= complete_prob <= 1:
             raise ValueError("random agent: min_steps must be >= 0 and complete_prob in [0, 1]")
         self.name = name

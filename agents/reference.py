@@ -53,8 +53,9 @@ class ReferenceAgent:
                 raise ConfigError(f"reference agent: step {n}: {exc}") from None
         if hasattr(item, "type") and hasattr(item, "model_dump"):
             return item  # already an Action
-        raise ConfigError(f"reference agent: step {n}: expected an action or a reference step, got "
-                          f"{type(item).__name__}")
+        raise ConfigError(
+            f"reference agent: step {n}: expected an action or a reference step, got {type(item).__name__}"
+        )
 
     def reset(self, ctx: EpisodeContext) -> None:
         self._lang = ctx.lang
@@ -65,16 +66,21 @@ class ReferenceAgent:
         reference = ctx.task.reference
         steps = reference.get(ctx.lang)
         if steps is None:
-            raise AgentError(f"reference agent: task {ctx.task.id} has no reference solution for language "
-                             f"{ctx.lang!r} (has: {', '.join(reference) or 'none'})")
+            raise AgentError(
+                f"reference agent: task {ctx.task.id} has no reference solution for language "
+                f"{ctx.lang!r} (has: {', '.join(reference) or 'none'})"
+            )
         self._steps = list(steps)
 
     def act(self, observation: Any, history: list[HistoryItem]) -> AgentStep:
         n = self._pos + 1
         if self._pos >= len(self._steps):
             # past the end: COMPLETE (a terminal last step has already ended the episode in a runner)
-            return AgentStep(action=Complete(), thought="reference solution finished",
-                             meta={"reference_step": None, "reference_steps": len(self._steps)})
+            return AgentStep(
+                action=Complete(),
+                thought="reference solution finished",
+                meta={"reference_step": None, "reference_steps": len(self._steps)},
+            )
         step = self._steps[self._pos]
         self._pos += 1
         meta = {"reference_step": n, "reference_steps": len(self._steps)}

@@ -87,8 +87,9 @@ def _check_options(name: str, factory: Callable[..., Agent], options: dict[str, 
     known = {n for n, p in params.items() if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and n != "self"}
     unknown = sorted(set(options) - known)
     if unknown:
-        raise ConfigError(f"agent {name!r}: unknown option(s) {', '.join(unknown)}; "
-                          f"accepted: {', '.join(sorted(known)) or 'none'}")
+        raise ConfigError(
+            f"agent {name!r}: unknown option(s) {', '.join(unknown)}; accepted: {', '.join(sorted(known)) or 'none'}"
+        )
 
 
 def create_agent(name: str, **options: Any) -> Agent:
@@ -97,6 +98,7 @@ def create_agent(name: str, **options: Any) -> Agent:
     _check_options(name, factory, options)
     agent = factory(**options)
     if not isinstance(agent, Agent):
-        raise ConfigError(f"agent {name!r}: the factory returned {type(agent).__name__}, which lacks "
-                          f"name / reset / act")
+        raise ConfigError(
+            f"agent {name!r}: the factory returned {type(agent).__name__}, which lacks name / reset / act"
+        )
     return agent

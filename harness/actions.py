@@ -66,8 +66,7 @@ class Point(BaseModel):
     def _from_list(cls, data: Any) -> Any:
         if isinstance(data, (list, tuple)):
             if len(data) != 2:
-                raise PydanticCustomError("point_len", "a point list must be [x, y], got {n} numbers",
-                                          {"n": len(data)})
+                raise PydanticCustomError("point_len", "a point list must be [x, y], got {n} numbers", {"n": len(data)})
             return {"x": data[0], "y": data[1]}
         return data
 
@@ -160,8 +159,9 @@ class Scroll(_Action):
     def finger_direction(self) -> FingerDirection:
         return _OPPOSITE[self.direction]
 
-    def to_swipe(self, area_bounds_px: tuple[int, int, int, int] | None,
-                 screen_size: tuple[int, int], duration: float = 0.3) -> Swipe:
+    def to_swipe(
+        self, area_bounds_px: tuple[int, int, int, int] | None, screen_size: tuple[int, int], duration: float = 0.3
+    ) -> Swipe:
         """The finger `Swipe` performing this scroll over `area_bounds_px` (l, t, r, b) or the whole screen.
 
         The swipe is centred on the area and stays inside it with a `SCROLL_MARGIN` margin on each side.
@@ -206,8 +206,11 @@ class TypeText(_Target):
         bad = untypeable(text)
         if bad is not None:
             pos, ch = bad
-            raise PydanticCustomError("untypeable_text", "'text' has {what} at position {pos}: no device can type "
-                                      "it", {"what": describe_char(ch), "pos": pos})
+            raise PydanticCustomError(
+                "untypeable_text",
+                "'text' has {what} at position {pos}: no device can type it",
+                {"what": describe_char(ch), "pos": pos},
+            )
         return text
 
     @model_validator(mode="after")
@@ -294,11 +297,38 @@ class Answer(_Action):
 
 
 Action = Annotated[
-    Click | LongPress | Swipe | Scroll | TypeText | Back | Home | Enter | Recent | Wait | OpenApp | Complete | Impossible | Answer,
+    Click
+    | LongPress
+    | Swipe
+    | Scroll
+    | TypeText
+    | Back
+    | Home
+    | Enter
+    | Recent
+    | Wait
+    | OpenApp
+    | Complete
+    | Impossible
+    | Answer,
     Field(discriminator="type"),
 ]
-ACTION_TYPES: tuple[str, ...] = ("CLICK", "LONG_PRESS", "SWIPE", "SCROLL", "TYPE", "BACK", "HOME", "ENTER",
-                                 "RECENT", "WAIT", "OPEN_APP", "COMPLETE", "IMPOSSIBLE", "ANSWER")
+ACTION_TYPES: tuple[str, ...] = (
+    "CLICK",
+    "LONG_PRESS",
+    "SWIPE",
+    "SCROLL",
+    "TYPE",
+    "BACK",
+    "HOME",
+    "ENTER",
+    "RECENT",
+    "WAIT",
+    "OPEN_APP",
+    "COMPLETE",
+    "IMPOSSIBLE",
+    "ANSWER",
+)
 TERMINAL_TYPES: frozenset[str] = frozenset({"COMPLETE", "IMPOSSIBLE", "ANSWER"})
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
@@ -398,8 +428,9 @@ def describe(action: Action) -> str:
     if isinstance(action, Wait):
         return f"wait {action.duration:g}s"
     if isinstance(action, OpenApp):
-        return "open app " + " ".join(p for p in (action.name and _clip(action.name), action.package and
-                                                  f"({action.package})") if p)
+        return "open app " + " ".join(
+            p for p in (action.name and _clip(action.name), action.package and f"({action.package})") if p
+        )
     if isinstance(action, Complete):
         return "complete" + (f": {_clip(action.answer)}" if action.answer else "")
     if isinstance(action, Impossible):
@@ -410,4 +441,3 @@ def describe(action: Action) -> str:
             parts.append("elements " + ",".join(f"[{i}]" for i in action.elements))
         return "answer " + " ".join(parts)
     return {"BACK": "press back", "HOME": "press home", "ENTER": "press enter", "RECENT": "open recents"}.get(t, t)
-

@@ -36,9 +36,17 @@ _LXML_WHERE_RE = re.compile(r"(,\s*line \d+,\s*column \d+\s*)+$")
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
 # XML attribute -> UIElement field, for booleans; `visible-to-user` defaults to true when absent (old dumps)
 _BOOL_ATTRS = {
-    "checkable": "checkable", "checked": "checked", "clickable": "clickable", "long-clickable": "long_clickable",
-    "enabled": "enabled", "focusable": "focusable", "focused": "focused", "scrollable": "scrollable",
-    "selected": "selected", "password": "password", "visible-to-user": "visible_to_user",
+    "checkable": "checkable",
+    "checked": "checked",
+    "clickable": "clickable",
+    "long-clickable": "long_clickable",
+    "enabled": "enabled",
+    "focusable": "focusable",
+    "focused": "focused",
+    "scrollable": "scrollable",
+    "selected": "selected",
+    "password": "password",
+    "visible-to-user": "visible_to_user",
 }
 STATE_NAMES: frozenset[str] = frozenset(_BOOL_ATTRS.values())
 
@@ -89,12 +97,12 @@ class UIElement:
 
     @property
     def short_class(self) -> str:
-        """"Button" for "android.widget.Button"; inner classes keep their `$` part."""
+        """ "Button" for "android.widget.Button"; inner classes keep their `$` part."""
         return self.class_name.rsplit(".", 1)[-1]
 
     @property
     def resource_name(self) -> str:
-        """"save" for "com.app:id/save"."""
+        """ "save" for "com.app:id/save"."""
         return self.resource_id.split(":id/", 1)[-1] if self.resource_id else ""
 
     @property
@@ -112,8 +120,9 @@ class UIElement:
 
     @property
     def is_interactable(self) -> bool:
-        return self.enabled and (self.clickable or self.long_clickable or self.checkable or self.scrollable
-                                 or self.is_editable)
+        return self.enabled and (
+            self.clickable or self.long_clickable or self.checkable or self.scrollable or self.is_editable
+        )
 
     def contains(self, x: float, y: float) -> bool:
         l, t, r, b = self.bounds
@@ -121,8 +130,15 @@ class UIElement:
 
 
 def _parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False,
-                           dtd_validation=False, remove_comments=True, remove_pis=True)
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        huge_tree=False,
+        load_dtd=False,
+        dtd_validation=False,
+        remove_comments=True,
+        remove_pis=True,
+    )
 
 
 def _decode(xml: str | bytes, source: str) -> str:
@@ -133,8 +149,9 @@ def _decode(xml: str | bytes, source: str) -> str:
         try:
             text = data.decode("utf-16" if data.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise HierarchyError(f"{source}: not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 4]!r})") \
-                from None
+            raise HierarchyError(
+                f"{source}: not UTF-8 text (byte {exc.start}: {data[exc.start : exc.start + 4]!r})"
+            ) from None
     elif isinstance(xml, str):
         text = xml.lstrip("\ufeff")
     else:
@@ -180,7 +197,7 @@ class UITree:
         try:
             root = etree.fromstring(text, _parser())
         except etree.XMLSyntaxError as exc:
-            line, col = (exc.position if exc.position else (exc.lineno, 0))
+            line, col = exc.position if exc.position else (exc.lineno, 0)
             msg = _LXML_WHERE_RE.sub("", " ".join(str(exc.msg).split()))
             raise HierarchyError(f"{source}: not well-formed XML at line {line}, column {col}: {msg}") from None
         except ValueError as exc:  # lxml refuses NUL bytes and some control characters in str input
@@ -188,8 +205,9 @@ class UITree:
         if root is None or root.getroottree().docinfo.doctype:
             raise HierarchyError(f"{source}: not a hierarchy dump")
         if root.tag != "hierarchy":
-            raise HierarchyError(f"{source}: root element is <{root.tag!s}>, expected <hierarchy> "
-                                 f"(line {root.sourceline})")
+            raise HierarchyError(
+                f"{source}: root element is <{root.tag!s}>, expected <hierarchy> (line {root.sourceline})"
+            )
         rot_attr = root.get("rotation", "0")
         if rot_attr.strip() not in ("0", "1", "2", "3"):
             raise HierarchyError(f"{source}: line {root.sourceline}: attribute rotation={rot_attr!r} is not 0..3")
@@ -260,8 +278,11 @@ class UITree:
         (itself included) when there is one."""
         best: UIElement | None = None
         for e in self._elements:
-            if e.is_visible and e.contains(x_px, y_px) and (
-                    best is None or (e.depth, -e.area) >= (best.depth, -best.area)):
+            if (
+                e.is_visible
+                and e.contains(x_px, y_px)
+                and (best is None or (e.depth, -e.area) >= (best.depth, -best.area))
+            ):
                 best = e
         if best is None or not prefer_clickable:
             return best
@@ -270,19 +291,29 @@ class UITree:
                 return e
         return best
 
-    def find(self, text: str | None = None, text_contains: str | None = None, resource_id: str | None = None,
-             class_name: str | None = None, content_desc: str | None = None, package: str | None = None,
-             **states: bool) -> list[UIElement]:
+    def find(
+        self,
+        text: str | None = None,
+        text_contains: str | None = None,
+        resource_id: str | None = None,
+        class_name: str | None = None,
+        content_desc: str | None = None,
+        package: str | None = None,
+        **states: bool,
+    ) -> list[UIElement]:
         """Elements matching every given criterion. `resource_id` matches the full id or its tail after
         ":id/"; `class_name` the full or the short class; `states` are boolean fields (`checked=True`, ...)."""
         unknown = set(states) - STATE_NAMES
         if unknown:
             raise TypeError(f"find(): unknown state(s) {sorted(unknown)}; expected some of {sorted(STATE_NAMES)}")
         given: list[tuple[str | None, Callable[[UIElement, str], bool]]] = [
-            (text, lambda e, v: e.text == v), (text_contains, lambda e, v: v in e.text),
+            (text, lambda e, v: e.text == v),
+            (text_contains, lambda e, v: v in e.text),
             (resource_id, lambda e, v: v in (e.resource_id, e.resource_name)),
             (class_name, lambda e, v: v in (e.class_name, e.short_class)),
-            (content_desc, lambda e, v: e.content_desc == v), (package, lambda e, v: e.package == v)]
+            (content_desc, lambda e, v: e.content_desc == v),
+            (package, lambda e, v: e.package == v),
+        ]
         tests: list[Callable[[UIElement], bool]] = [_bound(f, v) for v, f in given if v is not None]
         tests += [partial(_state_is, name=k, value=bool(v)) for k, v in states.items()]
         return [e for e in self._elements if all(t(e) for t in tests)]
@@ -291,11 +322,17 @@ class UITree:
     def prompt_elements(self) -> list[UIElement]:
         """What `to_prompt` lists by default: visible elements that are interactable or carry text / a
         description, in reading order."""
-        return self.reading_order(e for e in self._elements
-                                  if e.is_visible and (e.is_interactable or e.text or e.content_desc))
+        return self.reading_order(
+            e for e in self._elements if e.is_visible and (e.is_interactable or e.text or e.content_desc)
+        )
 
-    def to_prompt(self, elements: Iterable[UIElement] | None = None, max_len: int | None = None,
-                  with_bounds: bool = False, max_text: int = 80) -> str:
+    def to_prompt(
+        self,
+        elements: Iterable[UIElement] | None = None,
+        max_len: int | None = None,
+        with_bounds: bool = False,
+        max_text: int = 80,
+    ) -> str:
         """One line per element, `[index] ShortClass "text" desc="..." hint="..." (states)`. The numbers are
         element indices (`Click(element=12)`). `max_len` caps the whole text in characters (whole lines are
         dropped and a final "... N more elements" line says so); `max_text` clips each string."""
@@ -331,6 +368,7 @@ class UITree:
     def diff(self, other: UITree) -> TreeDiff:
         """Counts of elements added / removed / changed (same class, id, texts and depth; moved or changed
         state) going from `self` to `other`."""
+
         def index(tree: UITree) -> dict[tuple, list[UIElement]]:
             groups: dict[tuple, list[UIElement]] = {}
             for e in tree:
@@ -342,7 +380,9 @@ class UITree:
         cb = Counter({k: len(v) for k, v in b.items()})
         changed = 0
         for k in a.keys() & b.keys():
-            changed += sum(1 for x, y in zip(a[k], b[k]) if x.bounds != y.bounds or _states(x) != _states(y))
+            changed += sum(
+                1 for x, y in zip(a[k], b[k], strict=False) if x.bounds != y.bounds or _states(x) != _states(y)
+            )
         return TreeDiff(added=sum((cb - ca).values()), removed=sum((ca - cb).values()), changed=changed)
 
 
@@ -387,11 +427,21 @@ def format_element(e: UIElement, with_bounds: bool = False, max_text: int = 80) 
         parts.append("hint=" + _quote(e.hint, max_text))
     if not (e.text or e.content_desc) and e.resource_name:
         parts.append("id=" + e.resource_name)
-    states = [name for name, on in (
-        ("clickable", e.clickable), ("long-clickable", e.long_clickable), ("scrollable", e.scrollable),
-        ("editable", e.is_editable), ("focused", e.focused), ("selected", e.selected),
-        ("checked" if e.checked else "unchecked", e.checkable), ("password", e.password),
-        ("disabled", not e.enabled)) if on]
+    states = [
+        name
+        for name, on in (
+            ("clickable", e.clickable),
+            ("long-clickable", e.long_clickable),
+            ("scrollable", e.scrollable),
+            ("editable", e.is_editable),
+            ("focused", e.focused),
+            ("selected", e.selected),
+            ("checked" if e.checked else "unchecked", e.checkable),
+            ("password", e.password),
+            ("disabled", not e.enabled),
+        )
+        if on
+    ]
     if states:
         parts.append("(" + ", ".join(states) + ")")
     if with_bounds:
@@ -404,8 +454,7 @@ def _walk(root: etree._Element, source: str) -> list[UIElement]:
     """One iterative pre-order pass over every `<node>` (no XPath), then one construction pass."""
     order: list[tuple[etree._Element, int | None, int]] = []
     kids: list[list[int]] = []
-    stack: list[tuple[etree._Element, int | None, int]] = [
-        (c, None, 0) for c in reversed(root) if c.tag == "node"]
+    stack: list[tuple[etree._Element, int | None, int]] = [(c, None, 0) for c in reversed(root) if c.tag == "node"]
     while stack:
         node, parent, depth = stack.pop()
         idx = len(order)
@@ -414,26 +463,35 @@ def _walk(root: etree._Element, source: str) -> list[UIElement]:
         if parent is not None:
             kids[parent].append(idx)
         stack.extend((c, idx, depth + 1) for c in reversed(node) if c.tag == "node")
-    return [_element(node, i, parent, depth, tuple(kids[i]), source)
-            for i, (node, parent, depth) in enumerate(order)]
+    return [_element(node, i, parent, depth, tuple(kids[i]), source) for i, (node, parent, depth) in enumerate(order)]
 
 
-def _element(node: etree._Element, idx: int, parent: int | None, depth: int, children: tuple[int, ...],
-             source: str) -> UIElement:
+def _element(
+    node: etree._Element, idx: int, parent: int | None, depth: int, children: tuple[int, ...], source: str
+) -> UIElement:
     a = node.attrib
     raw = a.get("bounds")
     if raw is None:
         raise HierarchyError(f"{source}: line {node.sourceline}: node {idx} has no 'bounds' attribute")
     m = _BOUNDS_RE.match(raw)
     if not m:
-        raise HierarchyError(f"{source}: line {node.sourceline}: attribute bounds={raw!r} of node {idx} is not "
-                             f"'[left,top][right,bottom]'")
+        raise HierarchyError(
+            f"{source}: line {node.sourceline}: attribute bounds={raw!r} of node {idx} is not "
+            f"'[left,top][right,bottom]'"
+        )
     order = a.get("drawing-order")
     return UIElement(
-        index=idx, bounds=(int(m[1]), int(m[2]), int(m[3]), int(m[4])),
-        text=a.get("text", ""), content_desc=a.get("content-desc", ""), resource_id=a.get("resource-id", ""),
-        class_name=a.get("class", ""), package=a.get("package", ""), hint=a.get("hint", ""),
-        depth=depth, parent=parent, children=children,
+        index=idx,
+        bounds=(int(m[1]), int(m[2]), int(m[3]), int(m[4])),
+        text=a.get("text", ""),
+        content_desc=a.get("content-desc", ""),
+        resource_id=a.get("resource-id", ""),
+        class_name=a.get("class", ""),
+        package=a.get("package", ""),
+        hint=a.get("hint", ""),
+        depth=depth,
+        parent=parent,
+        children=children,
         drawing_order=int(order) if order is not None and order.strip().lstrip("-").isdigit() else None,
         **{f: _bool(a.get(attr), f in ("enabled", "visible_to_user")) for attr, f in _BOOL_ATTRS.items()},
     )

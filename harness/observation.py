@@ -32,8 +32,10 @@ class DeviceInfo:
 
     def describe(self) -> str:
         w, h = self.size
-        return (f"{self.serial}: {self.manufacturer} {self.model}, {w}x{h} @{self.density}dpi, rotation "
-                f"{self.rotation}, Android {self.release} (API {self.api_level}), {self.locale}")
+        return (
+            f"{self.serial}: {self.manufacturer} {self.model}, {w}x{h} @{self.density}dpi, rotation "
+            f"{self.rotation}, Android {self.release} (API {self.api_level}), {self.locale}"
+        )
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,11 @@ from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 _SECRET_KEY = re.compile(r"key|token|secret|passw|pwd|auth|credential|cookie|session", re.IGNORECASE)
 _NOT_SECRET_KEY = re.compile(r"keyboard|keycode|monkey", re.IGNORECASE)
 _COUNT_KEY = re.compile(r"tokens?$|tokens?[_-]", re.IGNORECASE)  # max_tokens, prompt_tokens: numbers stay
-_SECRET_VALUE = re.compile(r"\b(?:sk-[A-Za-z0-9_\-]{12,}|sk_[A-Za-z0-9]{16,}|hf_[A-Za-z0-9]{16,}"
-                           r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abpr]-[A-Za-z0-9\-]{10,}|AIza[A-Za-z0-9_\-]{30,}"
-                           r"|AKIA[A-Z0-9]{16}|eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]+)")
+_SECRET_VALUE = re.compile(
+    r"\b(?:sk-[A-Za-z0-9_\-]{12,}|sk_[A-Za-z0-9]{16,}|hf_[A-Za-z0-9]{16,}"
+    r"|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abpr]-[A-Za-z0-9\-]{10,}|AIza[A-Za-z0-9_\-]{30,}"
+    r"|AKIA[A-Z0-9]{16}|eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]+)"
+)
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}")
 REDACTED = "***"
 
@@ -58,8 +60,14 @@ def _scrub_str(s: str) -> str:
             netloc = u.netloc.rsplit("@", 1)[-1] if "@" in u.netloc else u.netloc
             if "@" in u.netloc:
                 netloc = f"{REDACTED}@{netloc}"
-            q = "&".join(f"{k}={REDACTED}" if _secret_key(unquote(k)) else (f"{k}={v}" if sep else k)
-                         for k, sep, v in (p.partition("=") for p in u.query.split("&") if p)) if u.query else ""
+            q = (
+                "&".join(
+                    f"{k}={REDACTED}" if _secret_key(unquote(k)) else (f"{k}={v}" if sep else k)
+                    for k, sep, v in (p.partition("=") for p in u.query.split("&") if p)
+                )
+                if u.query
+                else ""
+            )
             s = urlunsplit((u.scheme, netloc, u.path, q, u.fragment))
         except ValueError:
             pass
@@ -108,8 +116,14 @@ def _redact_url(url: str) -> str:
     if "@" in u.netloc:
         netloc = f"{REDACTED}@{netloc}"
     endpoint = host in _ENDPOINTS
-    q = "&".join(f"{k}={REDACTED}" if sep and v and (endpoint or _secret_key(unquote(k))) else f"{k}{sep}{v}"
-                 for k, sep, v in (p.partition("=") for p in u.query.split("&") if p)) if u.query else ""
+    q = (
+        "&".join(
+            f"{k}={REDACTED}" if sep and v and (endpoint or _secret_key(unquote(k))) else f"{k}{sep}{v}"
+            for k, sep, v in (p.partition("=") for p in u.query.split("&") if p)
+        )
+        if u.query
+        else ""
+    )
     return urlunsplit((u.scheme, netloc, u.path, q, u.fragment))
 
 
@@ -128,9 +142,9 @@ def scrub(value: Any, key: str = "") -> Any:
     """A copy of `value` (JSON-like) with secrets replaced by "***".
 
     Anything under a key named like *key*, *token*, *secret*, *password*, *auth*, *credential*, *cookie* is
-    replaced whole (token COUNTS -- numbers under `max_tokens`, `prompt_tokens`, ... -- stay); strings anywhere that look like API
-    keys (sk-..., hf_..., ghp_..., Bearer ..., JWTs) are masked; URLs lose user:password@ and secret query
-    parameters; in argument lists the value after `--api-key` (or `--api-key=...`) is masked.
+    replaced whole (token COUNTS -- numbers under `max_tokens`, `prompt_tokens`, ... -- stay); strings anywhere
+    that look like API keys (sk-..., hf_..., ghp_..., Bearer ..., JWTs) are masked; URLs lose user:password@ and
+    secret query parameters; in argument lists the value after `--api-key` (or `--api-key=...`) is masked.
     """
     if key and value not in (None, "", [], {}) and not isinstance(value, bool) and _secret_key(key, value):
         return REDACTED
@@ -149,8 +163,7 @@ def scrub(value: Any, key: str = "") -> Any:
                     out.append(f"{item.split('=', 1)[0]}={REDACTED}")
                     i += 1
                     continue
-                if (not eq and isinstance(nxt, str) and nxt and not nxt.startswith("-")
-                        and _secret_key(opt, nxt)):
+                if not eq and isinstance(nxt, str) and nxt and not nxt.startswith("-") and _secret_key(opt, nxt):
                     out += [item, REDACTED]
                     i += 2
                     continue

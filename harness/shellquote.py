@@ -63,7 +63,7 @@ def input_text_args(text: str, max_chars: int = 200) -> list[str]:
     out: list[str] = []
     for piece in pieces:
         for i in range(0, len(piece), max_chars):
-            chunk = piece[i:i + max_chars]
+            chunk = piece[i : i + max_chars]
             if chunk:
                 out.append(chunk.replace(" ", "%s"))
     return out

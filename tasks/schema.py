@@ -30,13 +30,27 @@ from harness.errors import HarnessError
 LANGS = ("en", "zh")
 CATEGORIES = ("1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "3-1", "3-2")
 CATEGORY_NAMES = {
-    "1-1": "single-app, unrelated steps", "1-2": "single-app, related steps",
-    "1-3": "cross-app, unrelated", "1-4": "cross-app, related",
-    "2-1": "operation-level constraints", "2-2": "page-level constraints",
-    "3-1": "batch operations", "3-2": "needs VLM abilities",
+    "1-1": "single-app, unrelated steps",
+    "1-2": "single-app, related steps",
+    "1-3": "cross-app, unrelated",
+    "1-4": "cross-app, related",
+    "2-1": "operation-level constraints",
+    "2-2": "page-level constraints",
+    "3-1": "batch operations",
+    "3-2": "needs VLM abilities",
 }
-STATES = ("checked", "selected", "focused", "enabled", "clickable", "long_clickable", "checkable", "scrollable",
-          "password", "focusable")
+STATES = (
+    "checked",
+    "selected",
+    "focused",
+    "enabled",
+    "clickable",
+    "long_clickable",
+    "checkable",
+    "scrollable",
+    "password",
+    "focusable",
+)
 
 Localized = Union[str, dict[str, str]]  # one value for every language, or one per language
 
@@ -58,7 +72,7 @@ def localized(value: Localized | None, lang: str) -> str | None:
 
 def _check_regexes(values: list[Localized | None]) -> None:
     for v in values:
-        for pattern in ([v] if isinstance(v, str) else list((v or {}).values())):
+        for pattern in [v] if isinstance(v, str) else list((v or {}).values()):
             try:
                 re.compile(pattern)
             except re.error as e:
@@ -106,10 +120,22 @@ class ElementMatch(_Model):
 
     @model_validator(mode="after")
     def _not_empty(self) -> ElementMatch:
-        if not any([self.text, self.desc, self.resource_id, self.class_name, self.package, self.states,
-                    self.not_states, self.bbox]):
-            raise ValueError("an element match needs at least one of text, desc, resource_id, class_name, "
-                             "package, states, not_states, bbox")
+        if not any(
+            [
+                self.text,
+                self.desc,
+                self.resource_id,
+                self.class_name,
+                self.package,
+                self.states,
+                self.not_states,
+                self.bbox,
+            ]
+        ):
+            raise ValueError(
+                "an element match needs at least one of text, desc, resource_id, class_name, "
+                "package, states, not_states, bbox"
+            )
         return self
 
 
@@ -152,9 +178,13 @@ class MilestoneGroup(_Model):
     id: str = "root"
     order: Literal["ordered", "unordered"] = "ordered"
     sub_target: Localized | None = None
-    children: tuple[Annotated[Union[Annotated[Milestone, Tag("milestone")],
-                                    Annotated[MilestoneGroup, Tag("group")]],
-                              Discriminator(_milestone_kind)], ...]
+    children: tuple[
+        Annotated[
+            Union[Annotated[Milestone, Tag("milestone")], Annotated[MilestoneGroup, Tag("group")]],
+            Discriminator(_milestone_kind),
+        ],
+        ...,
+    ]
 
     @field_validator("children")
     @classmethod
@@ -200,7 +230,6 @@ class StartState(_Model):
     open_app: str | None = None  # package to launch after the reset (default: the home screen)
     clipboard: str | None = None
 
-
     @field_validator("settings")
     @classmethod
     def _namespaced(cls, v: dict[str, str]) -> dict[str, str]:
@@ -222,8 +251,9 @@ class Locator(_Model):
     nth: int = 0
 
     def as_match(self) -> ElementMatch:
-        return ElementMatch(text=self.text, desc=self.desc, resource_id=self.resource_id,
-                            class_name=self.class_name, match=self.match)
+        return ElementMatch(
+            text=self.text, desc=self.desc, resource_id=self.resource_id, class_name=self.class_name, match=self.match
+        )
 
 
 class ReferenceStep(_Model):
@@ -309,8 +339,7 @@ class Task(_Model):
         try:
             return self.instruction[lang]
         except KeyError:
-            raise TaskError(f"task {self.id} has no instruction in {lang!r} (has {list(self.instruction)})") \
-                from None
+            raise TaskError(f"task {self.id} has no instruction in {lang!r} (has {list(self.instruction)})") from None
 
 
 def _explain(e: ValidationError) -> str:

@@ -18,8 +18,10 @@ def suite_path(name_or_path: str | Path) -> Path:
     if bundled.is_dir():
         return bundled
     names = sorted(d.name for d in SUITES_DIR.iterdir() if d.is_dir()) if SUITES_DIR.is_dir() else []
-    raise TaskError(f"no task suite {str(name_or_path)!r}: not a folder, and not a bundled suite "
-                    f"({', '.join(names) or 'none bundled'})")
+    raise TaskError(
+        f"no task suite {str(name_or_path)!r}: not a folder, and not a bundled suite "
+        f"({', '.join(names) or 'none bundled'})"
+    )
 
 
 def load_suite(name_or_path: str | Path) -> list[Task]:

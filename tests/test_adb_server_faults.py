@@ -15,6 +15,7 @@ from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
+from tests.run_util import FAST_WRITER
 
 TASKS = ("settings-dark-theme", "notes-search-password", "clock-world-time")
 
@@ -52,7 +53,7 @@ def _run_with_server_kills(tmp_path: Any, kills_at: set[tuple[str, int]]) -> tup
                     killed.append(pid)
                 return self.ref.act(obs, history)
 
-        res = run_suite(SuiteOptions(task_ids=TASKS, langs=("en",), out=tmp_path, run_id="r", infra_retries=2),
+        res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=TASKS, langs=("en",), out=tmp_path, run_id="r", infra_retries=2),
                         agent_factory=KillsTheServer, pool=pool)
         assert pool._server.alive() and pool._server.port == port, "restarted on the same private port"
     return res, pool, port, killed

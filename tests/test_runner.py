@@ -15,21 +15,22 @@ from harness.device.link import LinkConfig
 from harness.run.record import load_run
 from harness.run.episode import Limits
 from harness.run.suite import SuiteOptions, run_suite
+from tests.run_util import FAST_WRITER
 
 SUBSET = ("settings-dark-theme", "notes-search-password", "weather-thursday-high", "contacts-text-grace",
           "clock-world-time")
 
 
 def _opts(tmp_path: Path, agent: str, run_id: str, **kw) -> SuiteOptions:
-    return SuiteOptions(task_ids=SUBSET, agent=agent, out=tmp_path, run_id=run_id, **kw)
+    return SuiteOptions(writer=FAST_WRITER, task_ids=SUBSET, agent=agent, out=tmp_path, run_id=run_id, **kw)
 
 
 def test_replay_random_heuristic_order_and_recorded_runs(tmp_path):
     # the run loop at the `Device` seam, on in-process devices (the adb path: test_resume, the CLI tests)
     with DevicePool(2, in_process=True) as pool:
         replay = run_suite(_opts(tmp_path, "reference", "reference"), pool=pool)
-        rand = run_suite(_opts(tmp_path, "random", "random", limits=Limits(max_steps=8)), pool=pool)
-        heur = run_suite(_opts(tmp_path, "heuristic", "heuristic"), pool=pool)
+        rand = run_suite(_opts(tmp_path, "random", "random", limits=Limits(max_steps=8), langs=("en",)), pool=pool)
+        heur = run_suite(_opts(tmp_path, "heuristic", "heuristic", langs=("en",)), pool=pool)
     assert len(replay.results) == 2 * len(SUBSET)  # en and zh
     assert replay.sr == 1.0 and replay.atp == 1.0, [(r.task_id, r.lang, r.progress) for r in replay.results]
     assert rand.sr <= 0.2
@@ -68,7 +69,7 @@ def test_a_device_that_dies_mid_episode_is_replaced_and_the_episode_retried(tmp_
 
             return Dying()
 
-        res = run_suite(SuiteOptions(task_ids=("settings-dark-theme",), langs=("en",), out=tmp_path, run_id="r"),
+        res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=("settings-dark-theme",), langs=("en",), out=tmp_path, run_id="r"),
                         agent_factory=factory, pool=pool)
         assert pool.slot(0).virtual is not first_device
     (r,) = res.results
@@ -82,9 +83,9 @@ def test_unknown_task_id_and_bad_agent_option_are_clear_errors(tmp_path):
     from harness.errors import ConfigError
 
     with pytest.raises(ConfigError, match="unknown task id"):
-        run_suite(SuiteOptions(task_ids=("nope",), out=tmp_path))
+        run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=("nope",), out=tmp_path))
     with pytest.raises(ConfigError):
-        run_suite(SuiteOptions(agent="reference", agent_options={"bogus": 1}, out=tmp_path))
+        run_suite(SuiteOptions(writer=FAST_WRITER, agent="reference", agent_options={"bogus": 1}, out=tmp_path))
     assert not any(tmp_path.iterdir()), "nothing is created before the run can start"
 
 

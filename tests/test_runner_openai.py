@@ -11,6 +11,7 @@ from agents.registry import create_agent
 from harness.run.pool import DevicePool
 from harness.run.record import load_run
 from harness.run.suite import SuiteOptions, run_suite
+from tests.run_util import FAST_WRITER
 from tasks.suite import load_suite
 from tests.openai_stub import OpenAIStub, fault, malformed
 
@@ -51,7 +52,7 @@ def test_openai_agent_completes_a_task_and_the_cassette_replays_it(tmp_path):
                 backoff_max=0.01, retry_seed=1, max_repairs=1)
     with DevicePool(1) as pool:
         with OpenAIStub(handler=_oracle(pool, "zh")) as stub:
-            rec = run_suite(SuiteOptions(task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="live",
+            rec = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="live",
                                          agent="openai"), pool=pool,
                             agent_factory=lambda: create_agent("openai", base_url=stub.url,
                                                                cassette_mode="record", **opts))
@@ -67,7 +68,7 @@ def test_openai_agent_completes_a_task_and_the_cassette_replays_it(tmp_path):
             assert KEY not in f.read_text(errors="replace"), f"API key leaked into {f}"
 
     # the server is stopped: the cassette alone reproduces the run, bit for bit in actions and results
-    again = run_suite(SuiteOptions(task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="replayed", agent="openai"),
+    again = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="replayed", agent="openai"),
                       agent_factory=lambda: create_agent("openai", base_url="http://127.0.0.1:9/v1",
                                                          cassette_mode="playback", **opts))
     (r2,) = again.results

@@ -26,6 +26,7 @@ from harness.run.report import run_scoreboard
 from harness.run.episode import Limits
 from harness.run.scoring import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
 from harness.run.suite import SuiteOptions, SuiteResult, run_suite
+from tests.run_util import FAST_WRITER
 
 DARK = "settings-dark-theme"  # reference: OPEN_APP, SCROLL, CLICK Display (milestone 1), CLICK dark row (2)
 
@@ -60,7 +61,7 @@ class Scripted:
 
 def _run(pool: DevicePool, tmp_path: Path, run_id: str, factory: Callable[[], Any], task: str = DARK,
          langs: tuple[str, ...] = ("en",), **kw: Any) -> SuiteResult:
-    return run_suite(SuiteOptions(task_ids=(task,), langs=langs, out=tmp_path, run_id=run_id, **kw),
+    return run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(task,), langs=langs, out=tmp_path, run_id=run_id, **kw),
                      agent_factory=factory, pool=pool)
 
 
@@ -193,7 +194,7 @@ def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_
             return super().act(obs, history)
 
     out = io.StringIO()
-    res = run_suite(SuiteOptions(task_ids=(DARK, "notes-search-password"), langs=("en",), out=tmp_path,
+    res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(DARK, "notes-search-password"), langs=("en",), out=tmp_path,
                                  run_id="infra", infra_retries=1), console=Console(file=out, width=200),
                     agent_factory=Killer, pool=pool)
     by_task = {r.task_id: r for r in res.results}
@@ -293,7 +294,7 @@ def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(poo
 
 
 def test_the_reference_agent_still_reaches_sr_100_on_these_tasks(pool, tmp_path):
-    res = run_suite(SuiteOptions(task_ids=(DARK, "notes-search-password"), out=tmp_path, run_id="ref",
+    res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(DARK, "notes-search-password"), out=tmp_path, run_id="ref",
                                  agent="reference"), pool=pool)
     assert res.sr == 1.0 and res.atp == 1.0 and res.exit_code == 0
     assert threading.active_count() < 50

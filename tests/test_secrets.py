@@ -12,6 +12,7 @@ from agents.registry import create_agent
 from harness.run.pool import DevicePool
 from harness.run.episode import Limits
 from harness.run.suite import SuiteOptions, run_suite
+from tests.run_util import FAST_WRITER
 from tests.openai_stub import OpenAIStub
 
 KEY = "sk-live-DO-NOT-WRITE-0123456789abcdef"
@@ -40,7 +41,7 @@ def test_keys_and_url_credentials_are_in_no_artifact_even_when_the_model_echoes_
     with OpenAIStub(handler=lambda body: answer) as stub:
         base = f"http://bob:{PASSWORD}@127.0.0.1:{stub.port}/v1?api-version=2024-06-01&api-key={QUERY_SECRET}"
         with DevicePool(1, in_process=True) as pool:
-            res = run_suite(SuiteOptions(task_ids=(TASK,), langs=("en",), out=tmp_path, run_id="s", agent="openai",
+            res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(TASK,), langs=("en",), out=tmp_path, run_id="s", agent="openai",
                                          agent_options={"model": "stub", "base_url": base},
                                          limits=Limits(max_steps=2)),
                             pool=pool, agent_factory=lambda: create_agent("openai", model="stub", base_url=base,

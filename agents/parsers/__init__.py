@@ -36,12 +36,14 @@ def get_parser(output_format: str) -> Parser:
     try:
         return PARSERS[output_format]
     except KeyError:
-        raise OutputParseError(f"unknown output_format {output_format!r}; expected one of "
-                               f"{', '.join(PARSERS)}") from None
+        raise OutputParseError(
+            f"unknown output_format {output_format!r}; expected one of {', '.join(PARSERS)}"
+        ) from None
 
 
-def parse_output(output_format: str, text: str, ctx: ParseContext,
-                 tool_calls: list[dict[str, Any]] | None = None) -> Parsed:
+def parse_output(
+    output_format: str, text: str, ctx: ParseContext, tool_calls: list[dict[str, Any]] | None = None
+) -> Parsed:
     return get_parser(output_format)(text, ctx, tool_calls)
 
 

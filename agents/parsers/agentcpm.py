@@ -63,15 +63,18 @@ def parse_agentcpm(text: str, ctx: ParseContext, tool_calls: list[dict[str, Any]
     obj = extract_json_object(text, FMT)
     unknown = [k for k in obj if k not in KEYS]
     if unknown:
-        raise OutputParseError(f"{FMT} output: unknown key(s) {', '.join(map(repr, unknown))}; "
-                               f"allowed: {', '.join(KEYS)}")
+        raise OutputParseError(
+            f"{FMT} output: unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(KEYS)}"
+        )
     thought = obj.get("thought", "")
     if not isinstance(thought, str):
         raise OutputParseError(f"{FMT} output: 'thought' must be a string")
     status = obj.get("STATUS", "continue")
     if not isinstance(status, str) or status not in ("continue", *STOP_COMPLETE, *STOP_IMPOSSIBLE):
-        raise OutputParseError(f"{FMT} output: STATUS {status!r:.40} is not one of continue, finish, satisfied, "
-                               f"impossible, interrupt, need_feedback")
+        raise OutputParseError(
+            f"{FMT} output: STATUS {status!r:.40} is not one of continue, finish, satisfied, "
+            f"impossible, interrupt, need_feedback"
+        )
     if status in STOP_COMPLETE:
         return Parsed(Complete(), thought)
     if status in STOP_IMPOSSIBLE:

@@ -70,7 +70,7 @@ def _balanced_object(text: str, start: int) -> str | None:
         elif ch == "}":
             depth -= 1
             if depth == 0:
-                return text[start:i + 1]
+                return text[start : i + 1]
     return None
 
 
@@ -117,8 +117,8 @@ def unescape_literal(body: str) -> str:
         if nxt in _ESCAPES:
             out.append(_ESCAPES[nxt])
             i += 2
-        elif nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2:i + 6] or ""):
-            out.append(chr(int(body[i + 2:i + 6], 16)))
+        elif nxt == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", body[i + 2 : i + 6] or ""):
+            out.append(chr(int(body[i + 2 : i + 6], 16)))
             i += 6
         else:
             out.append(ch)
@@ -156,8 +156,9 @@ def point_from_image(x: float, y: float, ctx: ParseContext, what: str, fmt: str)
         nx, ny = coords.from_pixels(dev, ctx.mapping.device_size)
     except ValueError as exc:
         w, h = ctx.mapping.image_size
-        raise OutputParseError(f"{fmt} output: {what} ({x:g}, {y:g}) is not a pixel of the {w}x{h} image: "
-                               f"{exc}") from None
+        raise OutputParseError(
+            f"{fmt} output: {what} ({x:g}, {y:g}) is not a pixel of the {w}x{h} image: {exc}"
+        ) from None
     return Point(x=nx, y=ny)
 
 
@@ -208,6 +209,7 @@ def build(fmt: str, cls: type, **fields: Any) -> Action:
     try:
         return cls(**fields)
     except ValidationError as exc:
-        msgs = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'action'}: {e['msg']}"
-                         for e in exc.errors(include_url=False))
+        msgs = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']) or 'action'}: {e['msg']}" for e in exc.errors(include_url=False)
+        )
         raise OutputParseError(f"{fmt} output: invalid {cls.__name__} action: {msgs}") from exc

@@ -25,8 +25,9 @@ def parse_json(text: str, ctx: ParseContext, tool_calls: list[dict[str, Any]] | 
     if action is None and "type" in obj:
         action = {k: v for k, v in obj.items() if k != "thought"}
     if action is None:
-        raise OutputParseError(f"{FMT} output: missing field 'action' (expected "
-                               '{"thought": "...", "action": {"type": ...}})')
+        raise OutputParseError(
+            f'{FMT} output: missing field \'action\' (expected {{"thought": "...", "action": {{"type": ...}}}})'
+        )
     try:
         return Parsed(parse_action(action), thought)
     except ActionValidationError as exc:

@@ -55,8 +55,15 @@ FMT = "qwen"
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
 _THINK = re.compile(r"</?(thinking|think|conclusion)>", re.IGNORECASE)
 _BUTTONS = {"back": Back, "home": Home, "enter": Enter, "recent": Recent, "app_switch": Recent}
-_KEYS = {"back": Back, "keycode_back": Back, "home": Home, "keycode_home": Home, "enter": Enter,
-         "keycode_enter": Enter, "keycode_app_switch": Recent}
+_KEYS = {
+    "back": Back,
+    "keycode_back": Back,
+    "home": Home,
+    "keycode_home": Home,
+    "enter": Enter,
+    "keycode_enter": Enter,
+    "keycode_app_switch": Recent,
+}
 
 
 def _seconds(args: dict[str, Any], default: float) -> float:
@@ -104,8 +111,9 @@ def to_action(args: dict[str, Any], ctx: ParseContext) -> Any:
     if act == "system_button":
         button = _text(args, "button").strip().lower()
         if button == "menu":
-            raise OutputParseError(f"{FMT} output: system_button 'Menu' has no equivalent here; use Back, Home "
-                                   f"or Enter")
+            raise OutputParseError(
+                f"{FMT} output: system_button 'Menu' has no equivalent here; use Back, Home or Enter"
+            )
         if button not in _BUTTONS:
             raise OutputParseError(f"{FMT} output: system_button {button!r:.30} is not Back, Home or Enter")
         return _BUTTONS[button]()
@@ -122,8 +130,10 @@ def to_action(args: dict[str, Any], ctx: ParseContext) -> Any:
         raise OutputParseError(f"{FMT} output: terminate status {status!r:.30} is not success or failure")
     if act == "answer":
         return build(FMT, Answer, text=_text(args))
-    raise OutputParseError(f"{FMT} output: unknown action {act!r:.40}; expected one of click, long_press, swipe, "
-                           f"type, key, system_button, open, wait, terminate, answer")
+    raise OutputParseError(
+        f"{FMT} output: unknown action {act!r:.40}; expected one of click, long_press, swipe, "
+        f"type, key, system_button, open, wait, terminate, answer"
+    )
 
 
 def _arguments(call: Any) -> dict[str, Any]:
@@ -146,7 +156,7 @@ def _arguments(call: Any) -> dict[str, Any]:
 def parse_qwen(text: str, ctx: ParseContext, tool_calls: list[dict[str, Any]] | None = None) -> Parsed:
     text = text or ""
     m = _TOOL_CALL.search(text)
-    thought = _THINK.sub("", text[:m.start()] if m else "").strip()
+    thought = _THINK.sub("", text[: m.start()] if m else "").strip()
     thought = re.sub(r"^\s*Thought\s*:\s*", "", thought)
     if tool_calls:
         fn = tool_calls[0].get("function") or {}

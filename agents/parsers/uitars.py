@@ -57,9 +57,30 @@ from .common import (
 
 FMT = "uitars"
 WAIT_SECONDS = 5.0  # the UI-TARS prompt: wait() = "Sleep for 5s and take a screenshot"
-ACTION_NAMES = ("click", "left_single", "left_double", "tap", "long_press", "type", "scroll", "drag", "swipe",
-                "press_home", "press_back", "press_enter", "press_recent", "home", "back", "enter", "hotkey",
-                "press", "open_app", "wait", "finished", "call_user")
+ACTION_NAMES = (
+    "click",
+    "left_single",
+    "left_double",
+    "tap",
+    "long_press",
+    "type",
+    "scroll",
+    "drag",
+    "swipe",
+    "press_home",
+    "press_back",
+    "press_enter",
+    "press_recent",
+    "home",
+    "back",
+    "enter",
+    "hotkey",
+    "press",
+    "open_app",
+    "wait",
+    "finished",
+    "call_user",
+)
 _ACTION_START = re.compile(r"\b(" + "|".join(ACTION_NAMES) + r")\s*\(")
 _THOUGHT_PREFIX = re.compile(r"^\s*(Thought|Reflection|Action_Summary)\s*:\s*", re.IGNORECASE)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -84,7 +105,7 @@ class _Tokens:
     def expect(self, ch: str, what: str) -> None:
         self.ws()
         if self.peek() != ch:
-            got = self.s[self.i:self.i + 20] or "end of text"
+            got = self.s[self.i : self.i + 20] or "end of text"
             raise OutputParseError(f"{FMT} output: expected {ch!r} {what}, got {got!r}")
         self.i += 1
 
@@ -92,7 +113,7 @@ class _Tokens:
         self.ws()
         m = _IDENT.match(self.s, self.i)
         if not m:
-            raise OutputParseError(f"{FMT} output: expected {what}, got {self.s[self.i:self.i + 20]!r}")
+            raise OutputParseError(f"{FMT} output: expected {what}, got {self.s[self.i : self.i + 20]!r}")
         self.i = m.end()
         return m.group(0)
 
@@ -109,11 +130,11 @@ class _Tokens:
                 while k < len(self.s) and self.s[k].isspace():
                     k += 1
                 if k >= len(self.s) or self.s[k] in ",)":
-                    body = self.s[self.i + 1:j]
+                    body = self.s[self.i + 1 : j]
                     self.i = j + 1
                     return unescape_literal(body)
             j += 1
-        raise OutputParseError(f"{FMT} output: unterminated string starting at {self.s[self.i:self.i + 20]!r}")
+        raise OutputParseError(f"{FMT} output: unterminated string starting at {self.s[self.i : self.i + 20]!r}")
 
     def bare(self) -> str:
         depth, j = 0, self.i
@@ -128,7 +149,7 @@ class _Tokens:
             elif ch == "," and depth == 0:
                 break
             j += 1
-        value = self.s[self.i:j].strip()
+        value = self.s[self.i : j].strip()
         self.i = j
         return value
 
@@ -164,21 +185,21 @@ def parse_call(s: str) -> tuple[str, dict[str, str]]:
         if t.peek() == ",":
             t.i += 1
         elif t.peek() != ")":
-            raise OutputParseError(f"{FMT} output: expected ',' or ')' in {name}(...), got "
-                                   f"{t.s[t.i:t.i + 20]!r}")
+            raise OutputParseError(f"{FMT} output: expected ',' or ')' in {name}(...), got {t.s[t.i : t.i + 20]!r}")
 
 
 def split_output(text: str) -> tuple[str, str]:
     """(thought, action string) of a UI-TARS response."""
     idx = text.rfind("Action:")
     if idx != -1:
-        thought, action = text[:idx], text[idx + len("Action:"):]
+        thought, action = text[:idx], text[idx + len("Action:") :]
     else:
         m = _ACTION_START.search(text)
         if not m:
-            raise OutputParseError(f"{FMT} output: no 'Action:' line and no known action call "
-                                   f"({', '.join(ACTION_NAMES[:12])}, ...)")
-        thought, action = text[:m.start()], text[m.start():]
+            raise OutputParseError(
+                f"{FMT} output: no 'Action:' line and no known action call ({', '.join(ACTION_NAMES[:12])}, ...)"
+            )
+        thought, action = text[: m.start()], text[m.start() :]
     thought = _THOUGHT_PREFIX.sub("", thought.strip(), count=1).strip()
     return thought, action.strip()
 
@@ -206,8 +227,16 @@ def _seconds(value: str | None, default: float, what: str) -> float:
     return min(max(number(float(m.group(0)), what, FMT), 0.001), 60.0)
 
 
-_KEYS = {"home": Home, "back": Back, "escape": Back, "esc": Back, "enter": Enter, "return": Enter,
-         "recent": Recent, "app_switch": Recent}
+_KEYS = {
+    "home": Home,
+    "back": Back,
+    "escape": Back,
+    "esc": Back,
+    "enter": Enter,
+    "return": Enter,
+    "recent": Recent,
+    "app_switch": Recent,
+}
 
 
 def to_action(name: str, args: dict[str, str], ctx: ParseContext) -> Any:
@@ -220,8 +249,9 @@ def to_action(name: str, args: dict[str, str], ctx: ParseContext) -> Any:
     if name == "long_press":
         if start is None:
             raise OutputParseError(f"{FMT} output: long_press() needs start_box")
-        return build(FMT, LongPress, point=_box_point(start, "start_box", ctx),
-                     duration=_seconds(args.get("time"), 1.0, "time"))
+        return build(
+            FMT, LongPress, point=_box_point(start, "start_box", ctx), duration=_seconds(args.get("time"), 1.0, "time")
+        )
     if name == "type":
         content = args.get("content", args.get("_0"))
         if content is None:
@@ -252,8 +282,9 @@ def to_action(name: str, args: dict[str, str], ctx: ParseContext) -> Any:
     if name in ("hotkey", "press"):
         key = (args.get("key") or args.get("_0") or "").strip().lower()
         if key not in _KEYS:
-            raise OutputParseError(f"{FMT} output: {name}(key={key!r:.30}) is not a phone key "
-                                   f"(home, back, enter, recent)")
+            raise OutputParseError(
+                f"{FMT} output: {name}(key={key!r:.30}) is not a phone key (home, back, enter, recent)"
+            )
         return _KEYS[key]()
     if name == "open_app":
         app = args.get("app_name", args.get("_0", ""))
@@ -265,8 +296,10 @@ def to_action(name: str, args: dict[str, str], ctx: ParseContext) -> Any:
         return Complete(answer=content or None)
     if name == "call_user":
         return Impossible(reason="call_user: the model asked for the user's help")
-    raise OutputParseError(f"{FMT} output: unknown action {name!r}; expected one of click, long_press, type, "
-                           f"scroll, drag, press_home, press_back, open_app, wait, finished, call_user")
+    raise OutputParseError(
+        f"{FMT} output: unknown action {name!r}; expected one of click, long_press, type, "
+        f"scroll, drag, press_home, press_back, open_app, wait, finished, call_user"
+    )
 
 
 def parse_uitars(text: str, ctx: ParseContext, tool_calls: list[dict[str, Any]] | None = None) -> Parsed:

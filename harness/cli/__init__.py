@@ -1,2 +1,1 @@
-"""The `droidharness` command line: the composition root, the one place that may import every package.
-"""
+"""The `droidharness` command line: the composition root, the one place that may import every package."""

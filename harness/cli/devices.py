@@ -16,14 +16,16 @@ def list_devices(console: Console, adb_host: str | None, adb_port: int | None) -
     """Rich table of the adb server's devices; exit status 1 when no server runs."""
     import adbutils
 
-    from harness.device.fastadb import FastAdbDevice, shell_v2
     from harness.device.controller import _adb_server_address, _wm_value, adb_server_running
+    from harness.device.fastadb import FastAdbDevice, shell_v2
 
     host, port = _adb_server_address(adb_host, adb_port)
     if not adb_server_running(host, port):
-        console.print(f"[red]No adb server is running at {host}:{port}.[/red] Start one with `adb start-server` "
-                      "(or set ANDROID_ADB_SERVER_PORT); `droidharness observe` without --device uses the embedded "
-                      "virtual device instead.")
+        console.print(
+            f"[red]No adb server is running at {host}:{port}.[/red] Start one with `adb start-server` "
+            "(or set ANDROID_ADB_SERVER_PORT); `droidharness observe` without --device uses the embedded "
+            "virtual device instead."
+        )
         return 1
     client = adbutils.AdbClient(host=host, port=port, socket_timeout=10)
     infos = client.list()
@@ -48,18 +50,22 @@ def list_devices(console: Console, adb_host: str | None, adb_port: int | None) -
     return 0
 
 
-def observe_once(console: Console, serial: str | None, out: Path, adb_port: int | None, profile: str,
-                 locale: str) -> int:
+def observe_once(
+    console: Console, serial: str | None, out: Path, adb_port: int | None, profile: str, locale: str
+) -> int:
     """Connect (or start the virtual device), observe once, save screen.png, screen.xml and overlay.png."""
     from harness.device.controller import AdbDevice
     from harness.observation import draw_overlay
 
     if serial is None:
-        console.print(f"No --device given: starting the embedded virtual device ({profile}, {locale}) behind a "
-                      "private adb server.")
+        console.print(
+            f"No --device given: starting the embedded virtual device ({profile}, {locale}) behind a "
+            "private adb server."
+        )
     try:
-        with AdbDevice.connect(serial, adb_port=adb_port, start_virtual=serial is None, virtual_profile=profile,
-                               virtual_locale=locale) as dev:
+        with AdbDevice.connect(
+            serial, adb_port=adb_port, start_virtual=serial is None, virtual_profile=profile, virtual_locale=locale
+        ) as dev:
             console.print(f"[bold]{dev.info.describe()}[/bold]")
             console.print(f"capabilities: {', '.join(sorted(dev.capabilities))}")
             obs = dev.observe()
@@ -76,6 +82,8 @@ def observe_once(console: Console, serial: str | None, out: Path, adb_port: int 
         table.add_row(part, obs.paths.get(part, ""), f"{obs.timings.get(part, 0) * 1000:.1f}")
     table.add_row("total", "", f"{obs.timings.get('total', 0) * 1000:.1f}")
     console.print(table)
-    console.print(f"{len(obs.tree)} elements, screen {obs.size[0]}x{obs.size[1]} rotation {obs.rotation}; wrote "
-                  f"{out / 'screen.png'}, {out / 'screen.xml'}, {out / 'overlay.png'}, {out / 'elements.txt'}")
+    console.print(
+        f"{len(obs.tree)} elements, screen {obs.size[0]}x{obs.size[1]} rotation {obs.rotation}; wrote "
+        f"{out / 'screen.png'}, {out / 'screen.xml'}, {out / 'overlay.png'}, {out / 'elements.txt'}"
+    )
     return 0

@@ -8,27 +8,36 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from harness.cli import options as cli_options
 from harness.errors import HarnessError
 
 console = Console()
-RULES = {"odyssey": ("box_or_distance", "distance_only"), "aitz": ("default", "android_control"),
-         "androidlens": ("default", "android_control")}
+RULES = {
+    "odyssey": ("box_or_distance", "distance_only"),
+    "aitz": ("default", "android_control"),
+    "androidlens": ("default", "android_control"),
+}
 
 
 def eval_command(
     dataset: str = typer.Option(..., help="aitw, odyssey, androidlens or aitz."),
-    data: Path = typer.Option(..., help="Dataset location: AitW shards (file or folder), Odyssey annotations "
-                                        "folder, AndroidLens root (holding test/), AITZ JSON files or folder."),
+    data: Path = typer.Option(
+        ...,
+        help="Dataset location: AitW shards (file or folder), Odyssey annotations "
+        "folder, AndroidLens root (holding test/), AITZ JSON files or folder.",
+    ),
     split: Optional[Path] = typer.Option(None, help="Split JSON (AitW: label -> episode ids; Odyssey: *_split.json)."),
     split_label: Optional[str] = typer.Option(None, help="Split label to keep, e.g. test (Odyssey default: test)."),
     images: Optional[Path] = typer.Option(None, help="Odyssey screenshots folder / AITZ images root."),
     lang: str = typer.Option("all", help="AndroidLens: en, zh or all."),
-    agent: Optional[str] = typer.Option(None, help="Agent to run step by step (reference, random, heuristic, openai, "
-                                                   "or a plug-in)."),
-    predictions: Optional[Path] = typer.Option(None, help="Score these predictions (JSONL, one line per step) "
-                                                          "instead of running an agent."),
+    agent: Optional[str] = typer.Option(
+        None, help="Agent to run step by step (reference, random, heuristic, openai, or a plug-in)."
+    ),
+    predictions: Optional[Path] = typer.Option(
+        None, help="Score these predictions (JSONL, one line per step) instead of running an agent."
+    ),
     model: Optional[str] = cli_options.MODEL,
     base_url: Optional[str] = cli_options.BASE_URL,
     output_format: Optional[str] = cli_options.OUTPUT_FORMAT,
@@ -37,10 +46,13 @@ def eval_command(
     max_episodes: Optional[int] = typer.Option(None, help="Evaluate at most this many episodes."),
     skip_bad: bool = typer.Option(False, help="Skip corrupt records instead of failing."),
     seed: int = typer.Option(0, help="Seed passed to the agent."),
-    rule: Optional[str] = typer.Option(None, help="The official rule variant: odyssey box_or_distance (latest "
-                                                  "release, default) or distance_only (earlier release); aitz / "
-                                                  "androidlens default or android_control (AgentCPM-GUI's "
-                                                  "AndroidControl mode). docs/datasets.md."),
+    rule: Optional[str] = typer.Option(
+        None,
+        help="The official rule variant: odyssey box_or_distance (latest "
+        "release, default) or distance_only (earlier release); aitz / "
+        "androidlens default or android_control (AgentCPM-GUI's "
+        "AndroidControl mode). docs/datasets.md.",
+    ),
     out: Optional[Path] = typer.Option(None, "--out", "--json", help="Write every figure as JSON here."),
 ) -> None:
     """Score an agent (or a predictions file) offline with the dataset's official metric."""
@@ -54,12 +66,22 @@ def eval_command(
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh, all", param_hint="--lang")
     rules = RULES.get(dataset, ())
     if rule is not None and rule not in rules:
-        raise typer.BadParameter(f"{rule!r} is not a rule of {dataset} (choose from: {', '.join(rules) or 'none'})",
-                                 param_hint="--rule")
+        raise typer.BadParameter(
+            f"{rule!r} is not a rule of {dataset} (choose from: {', '.join(rules) or 'none'})", param_hint="--rule"
+        )
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
-    opts = EvalOptions(dataset=dataset, data=data, split=split, split_label=split_label, images=images,
-                       langs=("en", "zh") if lang == "all" else (lang,), max_episodes=max_episodes,
-                       skip_bad=skip_bad, seed=seed, metric_rule=rule)
+    opts = EvalOptions(
+        dataset=dataset,
+        data=data,
+        split=split,
+        split_label=split_label,
+        images=images,
+        langs=("en", "zh") if lang == "all" else (lang,),
+        max_episodes=max_episodes,
+        skip_bad=skip_bad,
+        seed=seed,
+        metric_rule=rule,
+    )
     try:
         agent_obj = None
         if agent is not None:
@@ -67,10 +89,14 @@ def eval_command(
 
             agent_obj = create_agent(agent, **options)
         with console.status("evaluating...") as status:
-            report = evaluate(opts, agent=agent_obj, predictions=predictions,
-                              progress=lambda msg: status.update(f"evaluating... {msg}"))
+            report = evaluate(
+                opts,
+                agent=agent_obj,
+                predictions=predictions,
+                progress=lambda msg: status.update(f"evaluating... {msg}"),
+            )
     except HarnessError as e:
-        console.print(f"[red]error:[/red] {e}", highlight=False)
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     render(report, console)
     if out is not None:

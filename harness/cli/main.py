@@ -14,8 +14,7 @@ from rich.table import Table
 from emulator.virtual.latency import LATENCY_PROFILES
 from emulator.virtual.profiles import DEFAULT_PROFILE, PROFILES
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Run and score GUI agents on live Android devices.")
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run and score GUI agents on live Android devices.")
 virtual_app = typer.Typer(no_args_is_help=True, help="The embedded virtual Android device.")
 app.add_typer(virtual_app, name="virtual")
 console = Console()
@@ -33,12 +32,14 @@ def virtual_start(
     profile: str = typer.Option(DEFAULT_PROFILE, help="Hardware profile (see `droidharness virtual profiles`)."),
     locale: str = typer.Option("en", help="System language: en or zh."),
     latency: str = typer.Option("instant", help="Latency profile: instant or pixel."),
-    emulator_console: bool = typer.Option(False, "--emulator-console",
-                                          help="Listen on 5555 with an emulator console on 5554 (emulator-5554)."),
+    emulator_console: bool = typer.Option(
+        False, "--emulator-console", help="Listen on 5555 with an emulator console on 5554 (emulator-5554)."
+    ),
     console_port: int = typer.Option(5554, help="Console port with --emulator-console (adb port = +1)."),
     auth: str = typer.Option("none", help="adb authentication: none, accept or unauthorized."),
-    adb_server_port: Optional[int] = typer.Option(None, envvar="ANDROID_ADB_SERVER_PORT",
-                                                  help="adb server to announce an emulator identity to."),
+    adb_server_port: Optional[int] = typer.Option(
+        None, envvar="ANDROID_ADB_SERVER_PORT", help="adb server to announce an emulator identity to."
+    ),
 ) -> None:
     """Run a virtual device in the foreground until SIGINT/SIGTERM; prints its serial."""
     from emulator.virtual import VirtualDevice
@@ -47,14 +48,22 @@ def virtual_start(
     _check_choice(locale, ["en", "zh"], "--locale")
     _check_choice(latency, list(LATENCY_PROFILES), "--latency")
     _check_choice(auth, ["none", "accept", "unauthorized"], "--auth")
-    vd = VirtualDevice(profile=profile, locale=locale, latency=latency, port=port, auth=auth,
-                       emulator_console=emulator_console, console_port=console_port,
-                       adb_server_port=adb_server_port or (5037 if emulator_console else None))
+    vd = VirtualDevice(
+        profile=profile,
+        locale=locale,
+        latency=latency,
+        port=port,
+        auth=auth,
+        emulator_console=emulator_console,
+        console_port=console_port,
+        adb_server_port=adb_server_port or (5037 if emulator_console else None),
+    )
     try:
         vd.start()
     except OSError as e:
-        raise typer.BadParameter(f"cannot listen on port {vd._requested_port}: {e.strerror}",
-                                 param_hint="--port") from None
+        raise typer.BadParameter(
+            f"cannot listen on port {vd._requested_port}: {e.strerror}", param_hint="--port"
+        ) from None
     done = threading.Event()
 
     def _stop(signum: int, frame: object) -> None:
@@ -63,9 +72,11 @@ def virtual_start(
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
     print(vd.serial, flush=True)
-    console.print(f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
-                  f"locale={locale} latency={latency}; `adb connect {vd.address}`; Ctrl-C stops[/dim]",
-                  highlight=False)
+    console.print(
+        f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
+        f"locale={locale} latency={latency}; `adb connect {vd.address}`; Ctrl-C stops[/dim]",
+        highlight=False,
+    )
     while not done.wait(0.2) and not vd.wait(0):
         pass
     vd.stop()
@@ -81,7 +92,9 @@ def virtual_profiles() -> None:
 
 
 @virtual_app.command("tour")
-def virtual_tour(out: Path = typer.Option(Path("out/tour"), help="Where to write the tour's screenshots and XML.")) -> None:
+def virtual_tour(
+    out: Path = typer.Option(Path("out/tour"), help="Where to write the tour's screenshots and XML."),
+) -> None:
     """Start a virtual device behind a private adb server and drive it with the real adbutils and uiautomator2."""
     from harness.cli.tour import run_tour
 
@@ -89,10 +102,14 @@ def virtual_tour(out: Path = typer.Option(Path("out/tour"), help="Where to write
 
 
 @app.command()
-def devices(adb_host: Optional[str] = typer.Option(None, envvar="ANDROID_ADB_SERVER_HOST",
-                                                   help="adb server host (default 127.0.0.1)."),
-            adb_port: Optional[int] = typer.Option(None, envvar="ANDROID_ADB_SERVER_PORT",
-                                                   help="adb server port (default 5037).")) -> None:
+def devices(
+    adb_host: Optional[str] = typer.Option(
+        None, envvar="ANDROID_ADB_SERVER_HOST", help="adb server host (default 127.0.0.1)."
+    ),
+    adb_port: Optional[int] = typer.Option(
+        None, envvar="ANDROID_ADB_SERVER_PORT", help="adb server port (default 5037)."
+    ),
+) -> None:
     """List the devices connected to the adb server: serial, state, model, size, API level."""
     from harness.cli.devices import list_devices
 
@@ -100,15 +117,20 @@ def devices(adb_host: Optional[str] = typer.Option(None, envvar="ANDROID_ADB_SER
 
 
 @app.command()
-def observe(device: Optional[str] = typer.Option(None, "--device", "-s",
-                                                 help="Serial of a device on the adb server; without it the "
-                                                      "embedded virtual device is started."),
-            out: Path = typer.Option(Path("out/observe"), help="Directory for screen.png, screen.xml, overlay.png."),
-            adb_port: Optional[int] = typer.Option(None, envvar="ANDROID_ADB_SERVER_PORT",
-                                                   help="adb server port (with --device; default 5037)."),
-            profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile (without --device)."),
-            locale: str = typer.Option("en", help="Virtual device locale en|zh (without --device)."),
-            ) -> None:
+def observe(
+    device: Optional[str] = typer.Option(
+        None,
+        "--device",
+        "-s",
+        help="Serial of a device on the adb server; without it the embedded virtual device is started.",
+    ),
+    out: Path = typer.Option(Path("out/observe"), help="Directory for screen.png, screen.xml, overlay.png."),
+    adb_port: Optional[int] = typer.Option(
+        None, envvar="ANDROID_ADB_SERVER_PORT", help="adb server port (with --device; default 5037)."
+    ),
+    profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile (without --device)."),
+    locale: str = typer.Option("en", help="Virtual device locale en|zh (without --device)."),
+) -> None:
     """Capture one observation: screenshot PNG, hierarchy XML and a numbered-element overlay PNG."""
     from harness.cli.devices import observe_once
 

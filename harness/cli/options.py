@@ -14,14 +14,29 @@ CASSETTE = typer.Option(None, help="openai agent: record model responses here, o
 CASSETTE_MODE = typer.Option(None, help="record or playback (with --cassette).")
 
 
-def agent_options(agent: Optional[str], model: Optional[str], base_url: Optional[str],
-                  output_format: Optional[str], cassette: Optional[Path],
-                  cassette_mode: Optional[str]) -> dict[str, Any]:
+def agent_options(
+    agent: Optional[str],
+    model: Optional[str],
+    base_url: Optional[str],
+    output_format: Optional[str],
+    cassette: Optional[Path],
+    cassette_mode: Optional[str],
+) -> dict[str, Any]:
     """The openai agent's options given on the command line; an error naming them for any other agent."""
-    options = {k: v for k, v in {"model": model, "base_url": base_url, "output_format": output_format,
-                                 "cassette": str(cassette) if cassette else None,
-                                 "cassette_mode": cassette_mode}.items() if v is not None}
+    options = {
+        k: v
+        for k, v in {
+            "model": model,
+            "base_url": base_url,
+            "output_format": output_format,
+            "cassette": str(cassette) if cassette else None,
+            "cassette_mode": cassette_mode,
+        }.items()
+        if v is not None
+    }
     if options and agent != "openai":
-        raise typer.BadParameter(f"{', '.join('--' + k.replace('_', '-') for k in options)} only apply to "
-                                 f"--agent openai", param_hint="--agent")
+        raise typer.BadParameter(
+            f"{', '.join('--' + k.replace('_', '-') for k in options)} only apply to --agent openai",
+            param_hint="--agent",
+        )
     return options

@@ -23,7 +23,7 @@ tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check 
 
 
 def _fail(e: Exception) -> None:
-    console.print(f"[red]error:[/red] {e}", highlight=False, soft_wrap=True)
+    console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
     raise typer.Exit(2)
 
 
@@ -67,9 +67,23 @@ def run(
     if latency not in LATENCY_PROFILES:
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
-    opts = SuiteOptions(suite=suite, langs=_langs(lang), task_ids=tuple(task), agent=agent, agent_options=options,
-                        devices=devices, serials=tuple(device), profile=profile, latency=latency, out=out,
-                        run_id=run_id, resume=resume, limits=Limits(max_steps=max_steps), seed=seed, report=report)
+    opts = SuiteOptions(
+        suite=suite,
+        langs=_langs(lang),
+        task_ids=tuple(task),
+        agent=agent,
+        agent_options=options,
+        devices=devices,
+        serials=tuple(device),
+        profile=profile,
+        latency=latency,
+        out=out,
+        run_id=run_id,
+        resume=resume,
+        limits=Limits(max_steps=max_steps),
+        seed=seed,
+        report=report,
+    )
     try:
         res = run_suite(opts, console)
     except HarnessError as e:
@@ -88,8 +102,11 @@ def _print_board(board: Scoreboard) -> None:
     style = "bold" if board.exit_code == EXIT_OK else "bold yellow"
     console.print(f"[{style}]{escape(headline(board.overall))}[/{style}]", highlight=False, soft_wrap=True)
     for o in board.infra_failures:
-        console.print(escape(f"  not scored: {o.task_id} [{o.lang}] {o.status} after {o.attempts} attempt(s): "
-                             f"{o.error or ''}"), highlight=False, soft_wrap=True)
+        console.print(
+            escape(f"  not scored: {o.task_id} [{o.lang}] {o.status} after {o.attempts} attempt(s): {o.error or ''}"),
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:
@@ -110,11 +127,13 @@ def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_
 
 
 @tasks_app.command("list")
-def tasks_list(suite: str = typer.Argument("virtual", help="Suite name or folder."),
-               as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
-               ids: Optional[bool] = typer.Option(None, "--ids/--table",
-                                                  help="One task id per line (default when piped) or a table.")
-               ) -> None:
+def tasks_list(
+    suite: str = typer.Argument("virtual", help="Suite name or folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    ids: Optional[bool] = typer.Option(
+        None, "--ids/--table", help="One task id per line (default when piped) or a table."
+    ),
+) -> None:
     """List the tasks of a suite (`droidharness tasks list | droidharness tasks check --task -` checks them)."""
     from tasks.schema import CATEGORY_NAMES
     from tasks.suite import load_suite
@@ -125,28 +144,48 @@ def tasks_list(suite: str = typer.Argument("virtual", help="Suite name or folder
         _fail(e)
         return
     if as_json:
-        print(json.dumps([{"id": t.id, "category": t.category, "apps": list(t.apps),
-                           "instruction": t.instruction, "milestones": len(t.milestones.leaves())}
-                          for t in tasks], ensure_ascii=False, indent=1))
+        print(
+            json.dumps(
+                [
+                    {
+                        "id": t.id,
+                        "category": t.category,
+                        "apps": list(t.apps),
+                        "instruction": t.instruction,
+                        "milestones": len(t.milestones.leaves()),
+                    }
+                    for t in tasks
+                ],
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
         return
     if ids or (ids is None and not sys.stdout.isatty()):
         print("\n".join(t.id for t in tasks))
         return
     table = Table("id", "category", "apps", "milestones", "instruction (en)", title=f"suite {suite}")
     for t in tasks:
-        table.add_row(t.id, f"{t.category} {CATEGORY_NAMES[t.category]}", str(len(t.apps)),
-                      str(len(t.milestones.leaves())), t.instruction.get("en", next(iter(t.instruction.values()))))
+        table.add_row(
+            t.id,
+            f"{t.category} {CATEGORY_NAMES[t.category]}",
+            str(len(t.apps)),
+            str(len(t.milestones.leaves())),
+            t.instruction.get("en", next(iter(t.instruction.values()))),
+        )
     console.print(table)
 
 
 @tasks_app.command("check")
-def tasks_check(suite: str = typer.Argument("virtual", help="Suite name or folder."),
-                lang: str = typer.Option("all", help="en, zh or all."),
-                profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
-                device: Optional[str] = typer.Option(None, "--device", "-s", help="Check on this real device."),
-                task: list[str] = typer.Option([], "--task", "-t",
-                                               help="Check only this task id (repeatable); '-' reads ids from stdin, "
-                                                    "one per line.")) -> None:
+def tasks_check(
+    suite: str = typer.Argument("virtual", help="Suite name or folder."),
+    lang: str = typer.Option("all", help="en, zh or all."),
+    profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
+    device: Optional[str] = typer.Option(None, "--device", "-s", help="Check on this real device."),
+    task: list[str] = typer.Option(
+        [], "--task", "-t", help="Check only this task id (repeatable); '-' reads ids from stdin, one per line."
+    ),
+) -> None:
     """Prove every task sound: no final milestone holds and the end state does not hold at the start, and the
     reference solution reaches 100% with the end state holding. Exit code 1 when a task is unsound."""
     from harness.run.pool import DevicePool
@@ -183,8 +222,9 @@ def tasks_check(suite: str = typer.Argument("virtual", help="Suite name or folde
                     continue
                 bad += not r.ok
                 start = "yes" if not r.start_violations else f"[red]no: {', '.join(r.start_violations)}[/red]"
-                verdict = ("[green]sound[/green]" if r.ok
-                           else f"[red]unsound{': ' + escape(r.error) if r.error else ''}[/red]")
+                verdict = (
+                    "[green]sound[/green]" if r.ok else f"[red]unsound{': ' + escape(r.error) if r.error else ''}[/red]"
+                )
                 table.add_row(t.id, lg, start, f"{r.progress:.0%}", str(r.steps), verdict)
     console.print(table)
     console.print(f"{bad} problem(s)" if bad else "[green]every task is sound[/green]")

@@ -1,4 +1,5 @@
-"""The virtual device tour: a virtual device behind a private, real adb server, driven by the real adbutils and uiautomator2.
+"""The virtual device tour: a virtual device behind a private, real adb server, driven by the real adbutils and
+uiautomator2.
 
 No emulator, no API key: it opens Notes from the launcher, writes a note in Chinese and English, and saves the
 screenshot and view hierarchy of each step under `out/`.
@@ -22,15 +23,21 @@ def run_tour(out: Path, console: Console) -> None:
     with PrivateAdbServer() as server, VirtualDevice(profile="medium_phone") as vd:
         t0 = time.perf_counter()
         adb = vd.connect(server)
-        console.print(f"adb server on port {server.port}: device [bold]{vd.serial}[/bold] "
-                      f"{adb.getprop('ro.product.model')} API {adb.getprop('ro.build.version.sdk')}")
+        console.print(
+            f"adb server on port {server.port}: device [bold]{vd.serial}[/bold] "
+            f"{adb.getprop('ro.product.model')} API {adb.getprop('ro.build.version.sdk')}"
+        )
 
         import uiautomator2 as u2
 
         d = u2.connect(adb)
         info = d.info
-        steps.add_row("0", f"connect + u2 server ({info['displayWidth']}x{info['displayHeight']})",
-                      f"{time.perf_counter() - t0:.2f}", "")
+        steps.add_row(
+            "0",
+            f"connect + u2 server ({info['displayWidth']}x{info['displayHeight']})",
+            f"{time.perf_counter() - t0:.2f}",
+            "",
+        )
 
         def snap(i: int, what: str, t: float) -> None:
             png = out / f"{i:03d}.png"

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness import actions as A
+from harness.coords import to_pixels
 from harness.device import apps
 from harness.device.fastadb import U2RpcError
-from harness.coords import to_pixels
+from harness.device.link import DeviceLink, DeviceLostError
 from harness.errors import ActionValidationError, DeviceError
 from harness.hierarchy import UITree
-from harness.device.link import DeviceLink, DeviceLostError
 from harness.observation import Observation
 from harness.shellquote import command, input_text_args, is_input_text_typeable, join_commands
 
@@ -64,8 +64,14 @@ class Outcome:
 class Actuator:
     """Runs actions on a `Link`. `poll_tree` is the cheap hierarchy capture (for settling and label lookup)."""
 
-    def __init__(self, link: DeviceLink, poll_tree: Callable[[], UITree], settle: Callable[[], Any],
-                 display_size: Callable[[], tuple[int, int]], type_chunk: int = 200) -> None:
+    def __init__(
+        self,
+        link: DeviceLink,
+        poll_tree: Callable[[], UITree],
+        settle: Callable[[], Any],
+        display_size: Callable[[], tuple[int, int]],
+        type_chunk: int = 200,
+    ) -> None:
         self.link = link
         self.poll_tree = poll_tree
         self.settle = settle
@@ -73,19 +79,30 @@ class Actuator:
         self.type_chunk = type_chunk
         self._size: tuple[int, int] | None = None
         self._handlers: dict[type, Callable[[Any, Outcome], None]] = {
-            A.Click: self._click, A.LongPress: self._long_press, A.Swipe: self._swipe, A.Scroll: self._scroll,
-            A.TypeText: self._type, A.Back: lambda a, o: self._key("back", o),
-            A.Home: lambda a, o: self._key("home", o), A.Enter: lambda a, o: self._key("enter", o),
-            A.Recent: lambda a, o: self._key("recent", o), A.Wait: self._wait, A.OpenApp: self._open_app,
-            A.Complete: self._noop, A.Impossible: self._noop, A.Answer: self._noop,
+            A.Click: self._click,
+            A.LongPress: self._long_press,
+            A.Swipe: self._swipe,
+            A.Scroll: self._scroll,
+            A.TypeText: self._type,
+            A.Back: lambda a, o: self._key("back", o),
+            A.Home: lambda a, o: self._key("home", o),
+            A.Enter: lambda a, o: self._key("enter", o),
+            A.Recent: lambda a, o: self._key("recent", o),
+            A.Wait: self._wait,
+            A.OpenApp: self._open_app,
+            A.Complete: self._noop,
+            A.Impossible: self._noop,
+            A.Answer: self._noop,
         }
 
     # --- entry ------------------------------------------------------------------------------------------------
     def run(self, action: Any, observation: Observation | None, step: int | None) -> Outcome:
         handler = self._handlers.get(type(action))
         if handler is None:
-            raise ActionValidationError(f"{self._where(step)}: {type(action).__name__} is not an action "
-                                        f"(expected one of {', '.join(A.ACTION_TYPES)})")
+            raise ActionValidationError(
+                f"{self._where(step)}: {type(action).__name__} is not an action "
+                f"(expected one of {', '.join(A.ACTION_TYPES)})"
+            )
         self._obs, self._step = observation, step
         self._size = observation.size if observation is not None else None
         out = Outcome()
@@ -110,21 +127,27 @@ class Actuator:
     def _element_bounds(self, action: Any, index: int) -> tuple[int, int, int, int]:
         obs = self._obs
         if obs is None:
-            raise ActionValidationError(f"{self._where(self._step)}: {action.type}.element [{index}] needs the "
-                                        "observation its index refers to (pass observation=...)")
+            raise ActionValidationError(
+                f"{self._where(self._step)}: {action.type}.element [{index}] needs the "
+                "observation its index refers to (pass observation=...)"
+            )
         try:
             el = obs.tree[index]
         except IndexError:
             el = None
         if el is None:
-            raise ActionValidationError(f"{self._where(self._step)}: {action.type}.element: no element "
-                                        f"[{index}] in the observation's tree (it has {len(obs.tree)} elements)")
+            raise ActionValidationError(
+                f"{self._where(self._step)}: {action.type}.element: no element "
+                f"[{index}] in the observation's tree (it has {len(obs.tree)} elements)"
+            )
         w, h = obs.size
         l, t, r, b = el.bounds
         l, t, r, b = max(l, 0), max(t, 0), min(r, w), min(b, h)
         if r <= l or b <= t:
-            raise ActionValidationError(f"{self._where(self._step)}: {action.type}.element [{index}] is off "
-                                        f"screen (bounds {el.bounds} on a {w}x{h} display)")
+            raise ActionValidationError(
+                f"{self._where(self._step)}: {action.type}.element [{index}] is off "
+                f"screen (bounds {el.bounds} on a {w}x{h} display)"
+            )
         return l, t, r, b
 
     def _element_center(self, action: Any, index: int, what: str = "") -> tuple[int, int]:
@@ -143,8 +166,10 @@ class Actuator:
                 pass  # fall through to the shell
         res = self.link.shell(op, shell_cmd)
         if res.exit_code != 0:
-            raise DeviceError(f"device {self.link.serial}: {op}: `{shell_cmd[:80]}` exited {res.exit_code}: "
-                              f"{(res.error_text or res.text)[:200]}")
+            raise DeviceError(
+                f"device {self.link.serial}: {op}: `{shell_cmd[:80]}` exited {res.exit_code}: "
+                f"{(res.error_text or res.text)[:200]}"
+            )
         return "input"
 
     def tap(self, x: int, y: int) -> str:
@@ -202,8 +227,10 @@ class Actuator:
     def _type(self, a: A.TypeText, out: Outcome) -> None:
         bad = A.untypeable(a.text)  # the schema refuses these; an action built without validation must not pass
         if bad is not None:
-            raise ActionValidationError(f"{self._where(self._step)}: TYPE.text has {A.describe_char(bad[1])} at "
-                                        f"position {bad[0]}: no device can type it")
+            raise ActionValidationError(
+                f"{self._where(self._step)}: TYPE.text has {A.describe_char(bad[1])} at "
+                f"position {bad[0]}: no device can type it"
+            )
         if a.target is not None:
             x, y = self._point(a)
             out.pixels.append((x, y))
@@ -231,8 +258,10 @@ class Actuator:
         for line in join_commands(cmds):
             res = self.link.shell("type text (input text)", line)
             if res.exit_code != 0:
-                raise DeviceError(f"device {self.link.serial}: input text exited {res.exit_code}: "
-                                  f"{(res.error_text or res.text)[:200]}")
+                raise DeviceError(
+                    f"device {self.link.serial}: input text exited {res.exit_code}: "
+                    f"{(res.error_text or res.text)[:200]}"
+                )
         return "input_text"
 
     def _input_text_degraded(self, text: str) -> str:
@@ -240,8 +269,10 @@ class Actuator:
         characters cannot be typed by `input text` on a phone: refused with a clear error."""
         bad = sorted({c for c in text if not (is_input_text_typeable(c) or c in "\n\t")})
         if bad:
-            raise DeviceError(f"device {self.link.serial}: TYPE: cannot type {''.join(bad[:5])!r} without "
-                              "uiautomator2 (`input text` only types printable ASCII)")
+            raise DeviceError(
+                f"device {self.link.serial}: TYPE: cannot type {''.join(bad[:5])!r} without "
+                "uiautomator2 (`input text` only types printable ASCII)"
+            )
         run = ""
         for c in text + "\0":
             if c in "\n\t\0":
@@ -276,8 +307,9 @@ class Actuator:
                 return "u2_clear"  # no focused field: nothing to clear (the read-back will say so)
         current = self.read_focused() or ""
         if current:
-            self.link.shell("clear text", command("input", "keyevent", "KEYCODE_MOVE_END",
-                                                  *(["KEYCODE_DEL"] * len(current))))
+            self.link.shell(
+                "clear text", command("input", "keyevent", "KEYCODE_MOVE_END", *(["KEYCODE_DEL"] * len(current)))
+            )
         return "input_keys_clear"
 
     def read_focused(self) -> str | None:
@@ -322,21 +354,24 @@ class Actuator:
 
     def installed_packages(self) -> list[str]:
         res = self.link.shell("list packages", "pm list packages")
-        return [line[len("package:"):].strip() for line in res.text.splitlines() if line.startswith("package:")]
+        return [line[len("package:") :].strip() for line in res.text.splitlines() if line.startswith("package:")]
 
     def launch_package(self, package: str) -> str:
-        res = self.link.shell("resolve launcher activity",
-                              command("cmd", "package", "resolve-activity", "--brief", package))
+        res = self.link.shell(
+            "resolve launcher activity", command("cmd", "package", "resolve-activity", "--brief", package)
+        )
         comp = res.text.strip().splitlines()[-1].strip() if res.text.strip() else ""
         if res.exit_code == 0 and "/" in comp:
             started = self.link.shell("start activity", command("am", "start", "-n", comp))
             if started.exit_code == 0 and "Error" not in started.text:
                 return "am_start"
-        res = self.link.shell("launch with monkey", command("monkey", "-p", package, "-c",
-                                                             "android.intent.category.LAUNCHER", "1"))
+        res = self.link.shell(
+            "launch with monkey", command("monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1")
+        )
         if res.exit_code != 0 or "aborted" in res.text:
-            raise DeviceError(f"device {self.link.serial}: OPEN_APP: cannot launch {package}: "
-                              f"{(res.error_text or res.text)[-200:]}")
+            raise DeviceError(
+                f"device {self.link.serial}: OPEN_APP: cannot launch {package}: {(res.error_text or res.text)[-200:]}"
+            )
         return "monkey"
 
 

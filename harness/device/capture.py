@@ -28,9 +28,9 @@ from typing import Any
 from PIL import Image
 
 from harness.device.fastadb import U2RpcError
+from harness.device.link import DeviceLink, DeviceLostError
 from harness.errors import DeviceError, HierarchyError
 from harness.hierarchy import VOLATILE_PACKAGES, UITree
-from harness.device.link import DeviceLink, DeviceLostError
 from harness.observation import Observation
 from harness.shellquote import command
 
@@ -61,15 +61,16 @@ def parse_raw_screencap(data: bytes, source: str = "screencap") -> Image.Image:
     if rawmode is None:
         raise DeviceError(f"{source}: raw screencap pixel format {fmt} is not supported")
     with memoryview(data) as view:
-        return Image.frombytes("RGB", (w, h), view[header:header + pixels], "raw", rawmode)
+        return Image.frombytes("RGB", (w, h), view[header : header + pixels], "raw", rawmode)
 
 
 def decode_image(data: bytes, source: str, lazy: bool = False) -> Image.Image:
     """PNG / JPEG bytes -> RGB image. With `lazy`, only the header is parsed here and the pixels are decoded on
     first use (PIL's own lazy loading): the harness itself never needs the pixels, so an observation is not
     delayed by a full-resolution JPEG decode. The stream is still checked to be a complete JPEG / PNG."""
-    complete = (data[:2] == b"\xff\xd8" and b"\xff\xd9" in data[-4:]) or \
-        (data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" in data[-16:])
+    complete = (data[:2] == b"\xff\xd8" and b"\xff\xd9" in data[-4:]) or (
+        data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" in data[-16:]
+    )
     try:
         if not complete:
             raise ValueError("truncated or not a JPEG / PNG stream")
@@ -127,8 +128,9 @@ def hierarchy_dump(link: DeviceLink) -> str:
     cmd = command("uiautomator", "dump", DUMP_FILE) + " >/dev/null && " + command("cat", DUMP_FILE)
     res = link.shell("observe: uiautomator dump", cmd)
     if res.exit_code != 0:
-        raise DeviceError(f"device {link.serial}: uiautomator dump exited {res.exit_code}: "
-                          f"{(res.error_text or res.text)[:200]}")
+        raise DeviceError(
+            f"device {link.serial}: uiautomator dump exited {res.exit_code}: {(res.error_text or res.text)[:200]}"
+        )
     return res.text
 
 
@@ -138,9 +140,14 @@ def foreground_app(link: DeviceLink) -> tuple[str, str]:
 
 
 SCREENSHOT_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
-    ("u2", screenshot_u2), ("screencap_raw", screenshot_raw), ("screencap_png", screenshot_png))
+    ("u2", screenshot_u2),
+    ("screencap_raw", screenshot_raw),
+    ("screencap_png", screenshot_png),
+)
 HIERARCHY_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
-    ("u2", hierarchy_u2), ("uiautomator_dump", hierarchy_dump))
+    ("u2", hierarchy_u2),
+    ("uiautomator_dump", hierarchy_dump),
+)
 
 
 # --- the chain -----------------------------------------------------------------------------------------------
@@ -152,8 +159,12 @@ class Part:
     failures: list[str] = field(default_factory=list)
 
 
-def run_chain(link: DeviceLink, part: str, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]],
-              post: Callable[[Any, str], Any] | None = None) -> Part:
+def run_chain(
+    link: DeviceLink,
+    part: str,
+    chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]],
+    post: Callable[[Any, str], Any] | None = None,
+) -> Part:
     """Try each path the device has, in order; `post(value, path)` (decode / parse) counts as part of the path,
     so malformed output also falls through to the next path."""
     failures: list[str] = []
@@ -179,8 +190,11 @@ def run_chain(link: DeviceLink, part: str, chain: Sequence[tuple[str, Callable[[
     raise DeviceError(f"device {link.serial}: observe: no path could capture the {part}: {tried}")
 
 
-def hierarchy_part(link: DeviceLink, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]] = HIERARCHY_CHAIN) -> Part:
+def hierarchy_part(
+    link: DeviceLink, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]] = HIERARCHY_CHAIN
+) -> Part:
     """The hierarchy as (xml, UITree), parsed in the calling thread."""
+
     def parse(xml: str, path: str) -> tuple[str, UITree]:
         return xml, UITree.from_xml(xml, source=f"device {link.serial} {path} hierarchy")
 
@@ -201,14 +215,31 @@ def capture_screen(link: DeviceLink, with_app: bool = True, hierarchy: Part | No
     xml, tree = hier.value
     if not pkg:
         pkg = package_from_tree(tree)
-    timings = {"screenshot": shot.seconds, "hierarchy": hier.seconds if hierarchy is None else 0.0, "app": app_s,
-               "total": time.perf_counter() - t0}
-    paths = {"screenshot": shot.path, "hierarchy": hier.path if hierarchy is None else f"{hier.path} (settle)",
-             "app": "dumpsys" if act else "hierarchy"}
+    timings = {
+        "screenshot": shot.seconds,
+        "hierarchy": hier.seconds if hierarchy is None else 0.0,
+        "app": app_s,
+        "total": time.perf_counter() - t0,
+    }
+    paths = {
+        "screenshot": shot.path,
+        "hierarchy": hier.path if hierarchy is None else f"{hier.path} (settle)",
+        "app": "dumpsys" if act else "hierarchy",
+    }
     image: Image.Image = shot.value
-    return Observation(screenshot=image, tree=tree, xml=xml, package=pkg, activity=act, size=image.size,
-                       rotation=tree.rotation, timings=timings, paths=paths, captured_at=captured_at,
-                       fallbacks=tuple(shot.failures + ([] if hierarchy is not None else hier.failures)))
+    return Observation(
+        screenshot=image,
+        tree=tree,
+        xml=xml,
+        package=pkg,
+        activity=act,
+        size=image.size,
+        rotation=tree.rotation,
+        timings=timings,
+        paths=paths,
+        captured_at=captured_at,
+        fallbacks=tuple(shot.failures + ([] if hierarchy is not None else hier.failures)),
+    )
 
 
 def _timed_app(link: DeviceLink) -> tuple[str, str, float]:

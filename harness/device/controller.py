@@ -29,13 +29,13 @@ import adbutils
 
 from harness import actions as A
 from harness.device.actuate import SETTLING, Actuator
-from harness.device.fastadb import U2RpcError
 from harness.device.capture import Part, capture_screen, foreground_app, hierarchy_part
+from harness.device.fastadb import U2RpcError
+from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
+from harness.device.settle import SettleConfig, SettleResult, wait_until_settled
 from harness.errors import ConfigError, DeviceError
 from harness.hierarchy import UITree
-from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
 from harness.observation import ActionResult, DeviceInfo, Observation
-from harness.device.settle import SettleConfig, SettleResult, wait_until_settled
 
 log = logging.getLogger(__name__)
 ACTION_CLASSES: tuple[type, ...] = get_args(get_args(A.Action)[0])  # the classes of the Action union
@@ -60,11 +60,13 @@ class Device(Protocol):
 
     def observe(self) -> Observation: ...
 
-    def step(self, action: A.Action, observation: Observation | None = None,
-             step: int | None = None) -> tuple[ActionResult, Observation]: ...
+    def step(
+        self, action: A.Action, observation: Observation | None = None, step: int | None = None
+    ) -> tuple[ActionResult, Observation]: ...
 
-    def execute(self, action: A.Action, observation: Observation | None = None,
-                step: int | None = None) -> ActionResult: ...
+    def execute(
+        self, action: A.Action, observation: Observation | None = None, step: int | None = None
+    ) -> ActionResult: ...
 
     def launch(self, app: str) -> ActionResult: ...
 
@@ -113,8 +115,13 @@ def adb_server_running(host: str, port: int) -> bool:
 class AdbDevice:
     """A live Android device (phone, emulator or the embedded virtual device) behind an adb server."""
 
-    def __init__(self, link: DeviceLink, config: DeviceConfig | None = None,
-                 cleanup: list[Callable[[], None]] | None = None, virtual: Any = None) -> None:
+    def __init__(
+        self,
+        link: DeviceLink,
+        config: DeviceConfig | None = None,
+        cleanup: list[Callable[[], None]] | None = None,
+        virtual: Any = None,
+    ) -> None:
         self.link = link
         self._last_poll: Part | None = None  # the latest hierarchy poll (xml, tree): settling's last look
         self.config = config or DeviceConfig()
@@ -126,30 +133,46 @@ class AdbDevice:
 
     # --- connecting ---------------------------------------------------------------------------------------------
     @classmethod
-    def connect(cls, serial: str | None = None, *, adb_host: str | None = None, adb_port: int | None = None,
-                start_virtual: bool = True, config: DeviceConfig | None = None, use_u2: bool | None = None,
-                virtual_profile: str = "medium_phone", virtual_locale: str = "en",
-                virtual_latency: str = "instant") -> AdbDevice:
+    def connect(
+        cls,
+        serial: str | None = None,
+        *,
+        adb_host: str | None = None,
+        adb_port: int | None = None,
+        start_virtual: bool = True,
+        config: DeviceConfig | None = None,
+        use_u2: bool | None = None,
+        virtual_profile: str = "medium_phone",
+        virtual_locale: str = "en",
+        virtual_latency: str = "instant",
+    ) -> AdbDevice:
         """Connect to `serial`; with no serial, start the embedded virtual device behind a private adb server
         (`start_virtual=True`, owned: `close()` stops both) or pick the only device on the adb server."""
         config = config or DeviceConfig()
         if use_u2 is not None:
-            config = DeviceConfig(link=LinkConfig(**{**config.link.__dict__, "use_u2": use_u2}),
-                                  settle=config.settle, type_chunk=config.type_chunk, capture_app=config.capture_app)
+            config = DeviceConfig(
+                link=LinkConfig(**{**config.link.__dict__, "use_u2": use_u2}),
+                settle=config.settle,
+                type_chunk=config.type_chunk,
+                capture_app=config.capture_app,
+            )
         if serial is None and start_virtual:
             return cls._connect_virtual(config, virtual_profile, virtual_locale, virtual_latency)
         host, port = _adb_server_address(adb_host, adb_port)
         if not adb_server_running(host, port):
-            raise DeviceError(f"no adb server is running at {host}:{port} (start one with `adb start-server`, or "
-                              "connect without a serial to use the embedded virtual device)")
+            raise DeviceError(
+                f"no adb server is running at {host}:{port} (start one with `adb start-server`, or "
+                "connect without a serial to use the embedded virtual device)"
+            )
         client = adbutils.AdbClient(host=host, port=port, socket_timeout=config.link.call_timeout)
         if serial is None:
             ready = [d.serial for d in client.list() if d.state == "device"]
             if not ready:
                 raise DeviceError(f"no device is connected to the adb server at {host}:{port}")
             if len(ready) > 1:
-                raise ConfigError(f"several devices on the adb server at {host}:{port} ({', '.join(ready)}): "
-                                  "pass serial=...")
+                raise ConfigError(
+                    f"several devices on the adb server at {host}:{port} ({', '.join(ready)}): pass serial=..."
+                )
             serial = ready[0]
         link = Link(client, serial, config.link).start()
         try:
@@ -201,9 +224,10 @@ class AdbDevice:
 
     def _read_info(self) -> DeviceInfo:
         sep = "==droidharness=="
-        res = self.link.shell("read device info",
-                              f"getprop; echo {sep}; wm size; echo {sep}; wm density; echo {sep}; "
-                              "dumpsys display | grep orientation=")
+        res = self.link.shell(
+            "read device info",
+            f"getprop; echo {sep}; wm size; echo {sep}; wm density; echo {sep}; dumpsys display | grep orientation=",
+        )
         parts = res.text.split(sep) + ["", "", "", ""]
         props = dict(re.findall(r"^\[([^\]]+)\]: \[(.*)\]$", parts[0], flags=re.M))
         size = _wm_value(parts[1], r"(\d+)x(\d+)")
@@ -218,12 +242,18 @@ class AdbDevice:
         except ValueError:
             api = 0
         return DeviceInfo(
-            serial=self.serial, model=props.get("ro.product.model", ""),
-            manufacturer=props.get("ro.product.manufacturer", ""), size=(w, h),
-            density=int(dens[0]) if dens else 0, rotation=rotation, api_level=api,
+            serial=self.serial,
+            model=props.get("ro.product.model", ""),
+            manufacturer=props.get("ro.product.manufacturer", ""),
+            size=(w, h),
+            density=int(dens[0]) if dens else 0,
+            rotation=rotation,
+            api_level=api,
             release=props.get("ro.build.version.release", ""),
             locale=props.get("persist.sys.locale") or props.get("ro.product.locale", ""),
-            state=self.link.state() or "absent", capabilities=self.capabilities)
+            state=self.link.state() or "absent",
+            capabilities=self.capabilities,
+        )
 
     def display_size(self) -> tuple[int, int]:
         """(width, height) in the current rotation, asked from the device now."""
@@ -261,8 +291,12 @@ class AdbDevice:
         if self.config.settle.strategy == "idle" and self.link.has("u2"):
             t0 = time.perf_counter()
             try:
-                self.link.rpc("settle: wait for idle", "waitForIdle", [int(self.config.settle.timeout * 1000)],
-                              timeout=self.config.settle.timeout + self.config.link.call_timeout)
+                self.link.rpc(
+                    "settle: wait for idle",
+                    "waitForIdle",
+                    [int(self.config.settle.timeout * 1000)],
+                    timeout=self.config.settle.timeout + self.config.link.call_timeout,
+                )
                 return SettleResult(True, time.perf_counter() - t0, 0, None)
             except U2RpcError as e:
                 log.info("device %s: waitForIdle failed (%s); polling the hierarchy", self.serial, e)
@@ -270,15 +304,17 @@ class AdbDevice:
         return wait_until_settled(self._poll_tree, self.config.settle)
 
     # --- act ----------------------------------------------------------------------------------------------------
-    def execute(self, action: A.Action | dict[str, Any] | str, observation: Observation | None = None,
-                step: int | None = None) -> ActionResult:
+    def execute(
+        self, action: A.Action | dict[str, Any] | str, observation: Observation | None = None, step: int | None = None
+    ) -> ActionResult:
         """Run one action and wait for the screen to settle. `action` may be an Action or its dict / JSON form
         (validated by `parse_action`). Element indices refer to `observation.tree`; points are normalized to
         the current display."""
         return self._act(action, observation, step)[0]
 
-    def step(self, action: A.Action, observation: Observation | None = None,
-             step: int | None = None) -> tuple[ActionResult, Observation]:
+    def step(
+        self, action: A.Action, observation: Observation | None = None, step: int | None = None
+    ) -> tuple[ActionResult, Observation]:
         """`execute`, then the settled screen as the next observation, captured once: when settling polled the
         hierarchy, its last (stable) tree is the observation's tree and only the screenshot is taken."""
         result, settle = self._act(action, observation, step)
@@ -288,8 +324,9 @@ class AdbDevice:
         obs = capture_screen(self.link, with_app=self.config.capture_app, hierarchy=reuse)
         return result, obs
 
-    def _act(self, action: A.Action | dict[str, Any] | str | bytes, observation: Observation | None,
-             step: int | None) -> tuple[ActionResult, SettleResult | None]:
+    def _act(
+        self, action: A.Action | dict[str, Any] | str | bytes, observation: Observation | None, step: int | None
+    ) -> tuple[ActionResult, SettleResult | None]:
         self._check_open("execute")
         if isinstance(action, (dict, str, bytes)):  # the JSON form: validated here
             action = A.parse_action(action)
@@ -307,10 +344,20 @@ class AdbDevice:
             tree = settle.tree if settle is not None else None
             out.package = _foreground(tree) if tree is not None else foreground_app(self.link)[0] or None
         timings = {"actuation": t_act, "settle": settle.seconds if settle else 0.0}
-        return ActionResult(action=action, ok=out.ok, pixels=tuple(out.pixels), path=out.path,
-                            typed_text=out.typed_text, readback=out.readback, readback_matches=out.readback_matches,
-                            package=out.package, timings=timings, settled=settle.settled if settle else True,
-                            settle_polls=settle.polls if settle else 0, error=out.error), settle
+        return ActionResult(
+            action=action,
+            ok=out.ok,
+            pixels=tuple(out.pixels),
+            path=out.path,
+            typed_text=out.typed_text,
+            readback=out.readback,
+            readback_matches=out.readback_matches,
+            package=out.package,
+            timings=timings,
+            settled=settle.settled if settle else True,
+            settle_polls=settle.polls if settle else 0,
+            error=out.error,
+        ), settle
 
     def launch(self, app: str) -> ActionResult:
         """Open an app by package name or launcher label."""
@@ -338,8 +385,10 @@ class AdbDevice:
 
         r = self.link.shell(f"settings put {namespace} {key}", command("settings", "put", namespace, key, value))
         if r.exit_code != 0:
-            raise DeviceError(f"device {self.serial}: settings put {namespace} {key} failed: "
-                              f"{(r.stdout + r.stderr).decode(errors='replace').strip()}")
+            raise DeviceError(
+                f"device {self.serial}: settings put {namespace} {key} failed: "
+                f"{(r.stdout + r.stderr).decode(errors='replace').strip()}"
+            )
 
     def stop_app(self, package: str) -> None:
         from harness.shellquote import command

@@ -75,8 +75,9 @@ class FastAdbDevice(adbutils.AdbDevice):
         set_nodelay(c.conn)
         try:
             if command:
-                target = (f"host-transport-id:{self._transport_id}:" if self._transport_id
-                          else f"host-serial:{self._serial}:")
+                target = (
+                    f"host-transport-id:{self._transport_id}:" if self._transport_id else f"host-serial:{self._serial}:"
+                )
                 c.send_command(target + command)
                 c.check_okay()
             elif self._transport_id:
@@ -176,7 +177,7 @@ def shell_v2(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> Sh
     i = 0
     while i + 5 <= len(data):
         kind, length = data[i], struct.unpack_from("<I", data, i + 1)[0]
-        payload = data[i + 5:i + 5 + length]
+        payload = data[i + 5 : i + 5 + length]
         i += 5 + length
         if kind == _SHELL_V2_STDOUT:
             out += payload
@@ -226,9 +227,11 @@ class U2Rpc:
         set_nodelay(sock)
         try:
             sock.settimeout(timeout)
-            head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUser-Agent: droidharness\r\n"
-                    f"Accept-Encoding: \r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-                    "Connection: close\r\n\r\n").encode("ascii")
+            head = (
+                f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUser-Agent: droidharness\r\n"
+                f"Accept-Encoding: \r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+                "Connection: close\r\n\r\n"
+            ).encode("ascii")
             sock.sendall(head + body)
             raw = read_to_end(sock)
         except TimeoutError as e:
@@ -240,12 +243,12 @@ class U2Rpc:
         head_end = raw.find(b"\r\n\r\n")
         if head_end < 0:
             raise U2Unreachable(f"uiautomator2 server closed the connection without a reply ({len(raw)} bytes)")
-        status_line = raw[:raw.find(b"\r\n")].decode("iso-8859-1")
+        status_line = raw[: raw.find(b"\r\n")].decode("iso-8859-1")
         try:
             status = int(status_line.split()[1])
         except (IndexError, ValueError):
             raise U2Unreachable(f"bad HTTP status line from uiautomator2: {status_line!r}") from None
-        return status, raw[head_end + 4:]
+        return status, raw[head_end + 4 :]
 
     def ping(self, timeout: float = 3.0) -> bool:
         try:

@@ -23,9 +23,8 @@ from typing import Any, TypeVar
 from emulator.virtual import VirtualDeviceModel
 from emulator.virtual.services.shell_service import run_command
 from emulator.virtual.u2.rpc import RpcService, ServerKilled
-
-from harness.device.fastadb import ShellResult, U2RpcError
 from harness.device.controller import AdbDevice, DeviceConfig
+from harness.device.fastadb import ShellResult, U2RpcError
 from harness.device.link import DeviceLostError
 
 T = TypeVar("T")
@@ -77,8 +76,9 @@ class InProcessLink:
 
     def _check(self, op: str) -> None:
         if self._closed or self.model.faults.offline:
-            raise DeviceLostError(f"device {self.serial}: {op}: the device is "
-                                  f"{'closed' if self._closed else 'offline'}")
+            raise DeviceLostError(
+                f"device {self.serial}: {op}: the device is {'closed' if self._closed else 'offline'}"
+            )
 
     def shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
         self._check(op)
@@ -92,8 +92,9 @@ class InProcessLink:
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
         self._check(op)
         self._ids += 1
-        body = json.dumps({"jsonrpc": "2.0", "id": self._ids, "method": method,
-                           "params": [] if params is None else params}).encode("utf-8")
+        body = json.dumps(
+            {"jsonrpc": "2.0", "id": self._ids, "method": method, "params": [] if params is None else params}
+        ).encode("utf-8")
         try:
             answer = json.loads(self._rpc.handle(body))
         except ServerKilled:
@@ -118,8 +119,14 @@ class InProcessLink:
 class InProcessDevice(AdbDevice):
     """A `Device` on a fresh embedded virtual device model, in this process (`.model` is that model)."""
 
-    def __init__(self, profile: str = "medium_phone", locale: str = "en", latency: str = "instant",
-                 serial: str = "INPROC0001", config: DeviceConfig | None = None) -> None:
+    def __init__(
+        self,
+        profile: str = "medium_phone",
+        locale: str = "en",
+        latency: str = "instant",
+        serial: str = "INPROC0001",
+        config: DeviceConfig | None = None,
+    ) -> None:
         self.model = VirtualDeviceModel(profile=profile, locale=locale, latency=latency, serial=serial)
         link = InProcessLink(self.model)
         super().__init__(link, config, cleanup=[link.close])

@@ -28,7 +28,16 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import adbutils
 from adbutils.errors import AdbError
 
-from harness.device.fastadb import FastAdbDevice, ShellResult, U2Rpc, U2RpcError, U2Unreachable, exec_out, shell_v1, shell_v2
+from harness.device.fastadb import (
+    FastAdbDevice,
+    ShellResult,
+    U2Rpc,
+    U2RpcError,
+    U2Unreachable,
+    exec_out,
+    shell_v1,
+    shell_v2,
+)
 from harness.errors import DeviceError
 
 log = logging.getLogger(__name__)
@@ -109,8 +118,10 @@ class Link:
             self._adb_connect()
             state = self.state()
         if state != "device":
-            hint = {"unauthorized": " (accept the USB debugging prompt on the phone)",
-                    None: " (not known to the adb server: check `droidharness devices`)"}.get(state, "")
+            hint = {
+                "unauthorized": " (accept the USB debugging prompt on the phone)",
+                None: " (not known to the adb server: check `droidharness devices`)",
+            }.get(state, "")
             raise DeviceLostError(f"device {self.serial}: state is {state or 'absent'}, not 'device'{hint}")
         self._features = set(self.guard("connect: read adb features", self.adb.get_features).split(","))
         caps = {"screencap_raw", "screencap_png", "uiautomator_dump"}
@@ -144,8 +155,10 @@ class Link:
         try:
             return self._run(op, fn, deadline)
         except RECOVERABLE as e:
-            raise DeviceError(f"device {self.serial}: {op} failed after reconnecting: {_describe(e)} "
-                              f"(first failure: {_describe(first)})") from e
+            raise DeviceError(
+                f"device {self.serial}: {op} failed after reconnecting: {_describe(e)} "
+                f"(first failure: {_describe(first)})"
+            ) from e
 
     def _run(self, op: str, fn: Callable[[], T], deadline: float) -> T:
         fut = self._pool.submit(fn)
@@ -191,7 +204,8 @@ class Link:
             if time.monotonic() >= deadline:
                 raise DeviceLostError(
                     f"device {self.serial}: {op} failed ({_describe(error)}) and the device did not come back "
-                    f"within {self.config.reconnect_timeout:.1f} s (adb state: {state or 'absent'})")
+                    f"within {self.config.reconnect_timeout:.1f} s (adb state: {state or 'absent'})"
+                )
             threading.Event().wait(0.1)  # poll interval while waiting for the transport (a condition poll)
 
     def _adb_connect(self) -> None:
@@ -222,8 +236,10 @@ class Link:
                 if info.serial == self.serial:
                     return info.state
         except (AdbError, OSError) as e:
-            raise DeviceLostError(f"device {self.serial}: the adb server at {self.client.host}:{self.client.port} "
-                                  f"does not answer: {_describe(e)}") from e
+            raise DeviceLostError(
+                f"device {self.serial}: the adb server at {self.client.host}:{self.client.port} "
+                f"does not answer: {_describe(e)}"
+            ) from e
         return None
 
     # --- guarded primitives ----------------------------------------------------------------------------------

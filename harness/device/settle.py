@@ -39,8 +39,9 @@ class SettleResult:
     tree: UITree | None  # the last tree polled (None if every poll failed to parse)
 
 
-def wait_until_settled(poll: Callable[[], UITree], config: SettleConfig | None = None,
-                       clock: Callable[[], float] = time.monotonic) -> SettleResult:
+def wait_until_settled(
+    poll: Callable[[], UITree], config: SettleConfig | None = None, clock: Callable[[], float] = time.monotonic
+) -> SettleResult:
     """Poll `poll()` until `config.stable_polls` consecutive signatures are equal or `config.timeout` passes.
     Device errors from `poll` propagate (they are typed `DeviceError`s already)."""
     cfg = config or SettleConfig()

@@ -95,8 +95,17 @@ def tree_from_elements(elements: Iterable[Any], source: str = "<dataset step>") 
         kind = str(getattr(b, "kind", "") or "")
         desc = kind[5:].lower().replace("_", " ") if kind.upper().startswith("ICON_") and not b.text else ""
         l, t, r, bt = (int(v) for v in b.bounds)
-        out.append(UIElement(index=i, bounds=(l, t, r, bt), text=b.text or "", content_desc=desc, class_name=kind,
-                             clickable=True, enabled=True))
+        out.append(
+            UIElement(
+                index=i,
+                bounds=(l, t, r, bt),
+                text=b.text or "",
+                content_desc=desc,
+                class_name=kind,
+                clickable=True,
+                enabled=True,
+            )
+        )
     return UITree(out, 0, source)
 
 
@@ -107,9 +116,16 @@ def observation_for(step: Any, episode: Any) -> Any:
     img = step.image()
     size = (step.width, step.height) if step.width and step.height else img.size
     activity = str(step.extras.get("current_activity") or "") if isinstance(step.extras, dict) else ""
-    return Observation(screenshot=img, tree=tree_from_elements(step.elements, f"{episode.episode_id}#{step.index}"),
-                       xml="", package=activity.split("/")[0] if "/" in activity else "", activity=activity,
-                       size=tuple(size), rotation=0, paths={"screenshot": "dataset", "hierarchy": "dataset"})
+    return Observation(
+        screenshot=img,
+        tree=tree_from_elements(step.elements, f"{episode.episode_id}#{step.index}"),
+        xml="",
+        package=activity.split("/")[0] if "/" in activity else "",
+        activity=activity,
+        size=tuple(size),
+        rotation=0,
+        paths={"screenshot": "dataset", "hierarchy": "dataset"},
+    )
 
 
 def task_for(episode: Any) -> Any:
@@ -125,11 +141,20 @@ def task_for(episode: Any) -> Any:
             pass
     lang = episode.lang if episode.lang in LANGS else "en"
     safe = "".join(c if c.isalnum() or c in "_.-" else "_" for c in f"{episode.dataset}-{episode.episode_id}")
-    return Task(id=safe, instruction={lang: episode.instruction}, category="1-1",
-                max_steps=max(1, min(200, len(episode.steps))),
-                milestones=MilestoneGroup(children=(Milestone(id="offline", sub_target="offline evaluation",
-                                                              check=ScreenCheck(package="offline.evaluation")),)),
-                tags=("offline", episode.dataset))
+    return Task(
+        id=safe,
+        instruction={lang: episode.instruction},
+        category="1-1",
+        max_steps=max(1, min(200, len(episode.steps))),
+        milestones=MilestoneGroup(
+            children=(
+                Milestone(
+                    id="offline", sub_target="offline evaluation", check=ScreenCheck(package="offline.evaluation")
+                ),
+            )
+        ),
+        tags=("offline", episode.dataset),
+    )
 
 
 # --- predicted action -> dataset record ---------------------------------------------------------------------
@@ -186,8 +211,9 @@ class _Collector:
         self.groups: dict[str, list[Any]] = {}
 
     def _meta(self, episode: Any, group_values: dict[str, Any]) -> None:
-        self.episode.append(f"{episode.lang}/{episode.episode_id}" if episode.dataset == "androidlens"
-                            else str(episode.episode_id))
+        self.episode.append(
+            f"{episode.lang}/{episode.episode_id}" if episode.dataset == "androidlens" else str(episode.episode_id)
+        )
         for k, v in group_values.items():
             self.groups.setdefault(k, []).append(v)
 
@@ -224,6 +250,7 @@ class AitwCollector(_Collector):
         def pt(name: str) -> tuple[float, float]:
             v = raw.get(name)
             return (float(v[0]), float(v[1])) if isinstance(v, (list, tuple)) and len(v) == 2 else (-1.0, -1.0)
+
         return code, pt("results/yx_touch"), pt("results/yx_lift")
 
     def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None) -> None:
@@ -236,17 +263,24 @@ class AitwCollector(_Collector):
         self.pred_type.append(t)
         self.pred_touch.append(a)
         self.pred_lift.append(b)
-        self.boxes.append(np.asarray(step.raw.get("image/ui_annotations_positions", ()),
-                                     dtype=np.float64).reshape(-1, 4))
+        self.boxes.append(
+            np.asarray(step.raw.get("image/ui_annotations_positions", ()), dtype=np.float64).reshape(-1, 4)
+        )
 
     def matches(self) -> np.ndarray:
         offsets = np.zeros(len(self.boxes) + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(b) for b in self.boxes])
         flat = np.concatenate(self.boxes) if self.boxes else np.zeros((0, 4))
-        return aitw.match_actions(self.pred_type, np.array(self.pred_touch).reshape(-1, 2),
-                                  np.array(self.pred_lift).reshape(-1, 2), self.gt_type,
-                                  np.array(self.gt_touch).reshape(-1, 2), np.array(self.gt_lift).reshape(-1, 2),
-                                  flat, gt_box_offsets=offsets)
+        return aitw.match_actions(
+            self.pred_type,
+            np.array(self.pred_touch).reshape(-1, 2),
+            np.array(self.pred_lift).reshape(-1, 2),
+            self.gt_type,
+            np.array(self.gt_touch).reshape(-1, 2),
+            np.array(self.gt_lift).reshape(-1, 2),
+            flat,
+            gt_box_offsets=offsets,
+        )
 
     def score(self, split_file: str | None = None) -> dict[str, Any]:
         m = self.matches()
@@ -254,9 +288,14 @@ class AitwCollector(_Collector):
         splits = [s for s in self.groups.get("split", []) if s is not None]
         if splits and len(set(splits)) > 1:
             lab = np.array([str(s) for s in self.groups["split"]], dtype=object)
-            res["per_split"] = {s: aitw.score(m[lab == s], np.asarray(self.episode, dtype=object)[lab == s],
-                                              np.asarray(self.groups["subset"], dtype=object)[lab == s])
-                                for s in sorted(set(lab.tolist()))}
+            res["per_split"] = {
+                s: aitw.score(
+                    m[lab == s],
+                    np.asarray(self.episode, dtype=object)[lab == s],
+                    np.asarray(self.groups["subset"], dtype=object)[lab == s],
+                )
+                for s in sorted(set(lab.tolist()))
+            }
         return {"metric_family": "AitW action matching", **res}
 
 
@@ -270,8 +309,20 @@ class OdysseyCollector(_Collector):
             raise EvalError(f"odyssey metric rule must be one of {', '.join(odyssey.CLICK_RULES)}, got {rule!r}")
         self.rule = rule
         self.scored: list[bool] = []
-        self.rows: dict[str, list[Any]] = {k: [] for k in ("gt_type", "gt_point", "gt_end", "gt_text", "gt_box",
-                                                           "pred_type", "pred_point", "pred_end", "pred_text")}
+        self.rows: dict[str, list[Any]] = {
+            k: []
+            for k in (
+                "gt_type",
+                "gt_point",
+                "gt_end",
+                "gt_text",
+                "gt_box",
+                "pred_type",
+                "pred_point",
+                "pred_end",
+                "pred_text",
+            )
+        }
 
     @staticmethod
     def _fields(raw: dict[str, Any] | None) -> odyssey.Parsed:
@@ -280,8 +331,7 @@ class OdysseyCollector(_Collector):
         return odyssey.parse_info(raw.get("action", ""), raw.get("info", ""))
 
     def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None, scored: bool = True) -> None:
-        self._meta(episode, {"category": episode.meta.get("category") or "unknown",
-                             "split": episode.meta.get("split")})
+        self._meta(episode, {"category": episode.meta.get("category") or "unknown", "split": episode.meta.get("split")})
         self.scored.append(scored)
         nan2 = (math.nan, math.nan)
         for side, raw in (("gt", step.raw), ("pred", pred_raw)):
@@ -299,16 +349,24 @@ class OdysseyCollector(_Collector):
 
     def matches(self, rule: str | None = None) -> np.ndarray:
         r = self.rows
-        return odyssey.match_actions(r["pred_type"], np.array(r["pred_point"]).reshape(-1, 2),
-                                     np.array(r["pred_end"]).reshape(-1, 2), r["gt_type"],
-                                     np.array(r["gt_point"]).reshape(-1, 2), np.array(r["gt_end"]).reshape(-1, 2),
-                                     gt_box=np.array(r["gt_box"]).reshape(-1, 4), pred_text=r["pred_text"],
-                                     gt_text=r["gt_text"], rule=rule or self.rule)  # type: ignore[arg-type]
+        return odyssey.match_actions(
+            r["pred_type"],
+            np.array(r["pred_point"]).reshape(-1, 2),
+            np.array(r["pred_end"]).reshape(-1, 2),
+            r["gt_type"],
+            np.array(r["gt_point"]).reshape(-1, 2),
+            np.array(r["gt_end"]).reshape(-1, 2),
+            gt_box=np.array(r["gt_box"]).reshape(-1, 4),
+            pred_text=r["pred_text"],
+            gt_text=r["gt_text"],
+            rule=rule or self.rule,  # type: ignore[arg-type]  # reason: validated against the rule names above
+        )
 
     def score(self, split_file: str | None = None) -> dict[str, Any]:
         cats = self.groups.get("category")
-        official: odyssey.Aggregate = ("per_category_mean" if split_file and "random" in Path(split_file).name.lower()
-                                       else "pooled")
+        official: odyssey.Aggregate = (
+            "per_category_mean" if split_file and "random" in Path(split_file).name.lower() else "pooled"
+        )
         r = self.rows
         type_ok = odyssey.type_matches(r["pred_type"], r["gt_type"])
         bad = odyssey.undecodable(r["pred_type"], np.array(r["pred_point"]).reshape(-1, 2))
@@ -317,15 +375,27 @@ class OdysseyCollector(_Collector):
             m = self.matches(rule)
             both = odyssey.score_both(m, self.episode, cats, self.scored)
             acc = odyssey.accuracies(m, type_ok, r["gt_type"], bad, self.scored)
-            by_rule[rule] = {**both, **acc, "official_printout": odyssey.official_figures(
-                m, self.episode, cats, official, acc, self.scored)}
+            by_rule[rule] = {
+                **both,
+                **acc,
+                "official_printout": odyssey.official_figures(m, self.episode, cats, official, acc, self.scored),
+            }
         head = by_rule[self.rule]
         other = next(k for k in odyssey.CLICK_RULES if k != self.rule)
-        return {"metric_family": "GUI Odyssey AMS / SR", "rule": self.rule, "official_aggregate": official,
-                "AMS": head[official]["AMS"], "SR": head[official]["SR"],
-                "episodes_left_out": head["pooled"]["episodes_left_out"], **head,
-                "other_rule": {"rule": other, "pooled": by_rule[other]["pooled"],
-                               "per_category_mean": by_rule[other]["per_category_mean"]}}
+        return {
+            "metric_family": "GUI Odyssey AMS / SR",
+            "rule": self.rule,
+            "official_aggregate": official,
+            "AMS": head[official]["AMS"],
+            "SR": head[official]["SR"],
+            "episodes_left_out": head["pooled"]["episodes_left_out"],
+            **head,
+            "other_rule": {
+                "rule": other,
+                "pooled": by_rule[other]["pooled"],
+                "per_category_mean": by_rule[other]["per_category_mean"],
+            },
+        }
 
 
 _KEY_CODES = {"BACK": agentcpm.BACK, "HOME": agentcpm.HOME, "ENTER": agentcpm.ENTER, "RECENT": agentcpm.RECENT}
@@ -345,20 +415,31 @@ def agentcpm_fields(action: Action | None) -> dict[str, Any]:
     """A unified action -> the AgentCPM evaluator's row (type, point (x, y), direction, key, text), as the evaluator
     would read the same action in AgentCPM-GUI's output: a long press of 200 ms is its click and a shorter one its
     wait (STOP); a swipe's direction is found in the model's [0, 1000] space."""
-    row: dict[str, Any] = {"type": agentcpm.INVALID, "point": (math.nan, math.nan), "dir": agentcpm.NO_DIRECTION,
-                           "key": -1, "text": ""}
+    row: dict[str, Any] = {
+        "type": agentcpm.INVALID,
+        "point": (math.nan, math.nan),
+        "dir": agentcpm.NO_DIRECTION,
+        "key": -1,
+        "text": "",
+    }
     if action is None:
         return row
     if isinstance(action, (Click, LongPress)) and action.point is not None:
         code = agentcpm.CLICK
         if isinstance(action, LongPress):
             ms = action.duration * 1000
-            code = (agentcpm.LONG_PRESS if ms > agentcpm.DEFAULT_DURATION_MS + 1e-6 else
-                    agentcpm.CLICK if ms >= agentcpm.DEFAULT_DURATION_MS - 1e-6 else agentcpm.STOP)
+            code = (
+                agentcpm.LONG_PRESS
+                if ms > agentcpm.DEFAULT_DURATION_MS + 1e-6
+                else agentcpm.CLICK
+                if ms >= agentcpm.DEFAULT_DURATION_MS - 1e-6
+                else agentcpm.STOP
+            )
         row.update(type=code, point=action.point.as_tuple() if code != agentcpm.STOP else (math.nan, math.nan))
     elif isinstance(action, Swipe):
-        row.update(type=agentcpm.SCROLL,
-                   dir=int(agentcpm.finger_direction(_snap1000(action.start), _snap1000(action.end))[0]))
+        row.update(
+            type=agentcpm.SCROLL, dir=int(agentcpm.finger_direction(_snap1000(action.start), _snap1000(action.end))[0])
+        )
     elif isinstance(action, Scroll):
         row.update(type=agentcpm.SCROLL, dir=_DIR_CODES[action.finger_direction])
     elif isinstance(action, TypeText):
@@ -406,8 +487,9 @@ class AgentCPMCollector(_Collector):
         self.mode = mode
         self.scored: list[bool] = []
         self.boxes_unavailable = 0
-        self.rows: dict[str, list[Any]] = {f"{s}_{k}": [] for s in ("gt", "pred")
-                                           for k in ("type", "point", "dir", "key", "text")}
+        self.rows: dict[str, list[Any]] = {
+            f"{s}_{k}": [] for s in ("gt", "pred") for k in ("type", "point", "dir", "key", "text")
+        }
         self.boxes: list[np.ndarray] = []
 
     def _pred(self, raw: dict[str, Any] | None) -> dict[str, Any]:
@@ -425,8 +507,14 @@ class AgentCPMCollector(_Collector):
             return agentcpm_fields(None)
         return _row_dict(agentcpm.gt_from_record(raw, dialect))
 
-    def add(self, episode: Any, step: Any, pred_raw: dict[str, Any] | None, scored: bool = True,
-            action: Action | None = None) -> None:
+    def add(
+        self,
+        episode: Any,
+        step: Any,
+        pred_raw: dict[str, Any] | None,
+        scored: bool = True,
+        action: Action | None = None,
+    ) -> None:
         if self.dataset == "androidlens":
             types = [str(t) for t in episode.meta.get("types") or []]
             group = {"category": types[0] if types else "unknown", "lang": episode.lang}
@@ -468,10 +556,21 @@ class AgentCPMCollector(_Collector):
         offsets = np.zeros(len(self.boxes) + 1, dtype=np.int64)
         offsets[1:] = np.cumsum([len(b) for b in self.boxes])
         flat = np.concatenate(self.boxes) if self.boxes else np.zeros((0, 4))
-        return agentcpm.evaluate_steps(r["pred_type"], r["gt_type"], np.array(r["pred_point"]).reshape(-1, 2),
-                                       np.array(r["gt_point"]).reshape(-1, 2), r["pred_dir"], r["gt_dir"],
-                                       r["pred_key"], r["gt_key"], r["pred_text"], r["gt_text"], flat,
-                                       gt_box_offsets=offsets, mode=mode or self.mode)  # type: ignore[arg-type]
+        return agentcpm.evaluate_steps(
+            r["pred_type"],
+            r["gt_type"],
+            np.array(r["pred_point"]).reshape(-1, 2),
+            np.array(r["gt_point"]).reshape(-1, 2),
+            r["pred_dir"],
+            r["gt_dir"],
+            r["pred_key"],
+            r["gt_key"],
+            r["pred_text"],
+            r["gt_text"],
+            flat,
+            gt_box_offsets=offsets,
+            mode=mode or self.mode,  # type: ignore[arg-type]  # reason: validated against the mode names above
+        )
 
     def steps(self) -> tuple[np.ndarray, np.ndarray]:
         res = self.results()
@@ -484,18 +583,24 @@ class AgentCPMCollector(_Collector):
         ids = np.asarray(self.episode, dtype=object)[keep]
         tm, em = res.type_match, res.exact_match
         at = agentcpm.atomic(res)
-        out: dict[str, Any] = {"metric_family": "AgentCPM-GUI static evaluator", "mode": self.mode,
-                               **agentcpm.score(tm, em, ids), "per_type": at["per_type"],
-                               "hit_rate": at["hit_rate"], "text_dist_avg": at["text_similarity_avg"],
-                               "point_dist_avg": at["point_distance_avg"],
-                               "point_dist_median": at["point_distance_median"],
-                               "official_summary": agentcpm.official_summary(res, ids),
-                               "steps_without_box_size": self.boxes_unavailable}
+        out: dict[str, Any] = {
+            "metric_family": "AgentCPM-GUI static evaluator",
+            "mode": self.mode,
+            **agentcpm.score(tm, em, ids),
+            "per_type": at["per_type"],
+            "hit_rate": at["hit_rate"],
+            "text_dist_avg": at["text_similarity_avg"],
+            "point_dist_avg": at["point_distance_avg"],
+            "point_dist_median": at["point_distance_median"],
+            "official_summary": agentcpm.official_summary(res, ids),
+            "steps_without_box_size": self.boxes_unavailable,
+        }
         for key in ("category", "lang", "subset"):
             if key in self.groups:
                 lab = np.asarray([str(v) for v in self.groups[key]], dtype=object)[keep]
-                out[f"per_{key}"] = {g: agentcpm.score(tm[lab == g], em[lab == g], ids[lab == g])
-                                     for g in sorted(set(lab.tolist()))}
+                out[f"per_{key}"] = {
+                    g: agentcpm.score(tm[lab == g], em[lab == g], ids[lab == g]) for g in sorted(set(lab.tolist()))
+                }
         return out
 
 
@@ -535,10 +640,10 @@ def read_predictions(path: str | Path, dataset: str) -> dict[tuple[str, int], di
         except json.JSONDecodeError as exc:
             raise EvalError(f"{p}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
         if not isinstance(rec, dict) or "episode_id" not in rec or "step" not in rec:
-            raise EvalError(f"{p}:{n}: a prediction needs \"episode_id\" and \"step\"")
+            raise EvalError(f'{p}:{n}: a prediction needs "episode_id" and "step"')
         step = rec["step"]
         if isinstance(step, bool) or not isinstance(step, int) or step < 0:
-            raise EvalError(f"{p}:{n}: \"step\" must be a 0-based integer, got {step!r}")
+            raise EvalError(f'{p}:{n}: "step" must be a 0-based integer, got {step!r}')
         key = str(rec["episode_id"])
         if dataset == "androidlens" and rec.get("lang"):
             key = f"{rec['lang']}/{key}"
@@ -555,8 +660,10 @@ def read_predictions(path: str | Path, dataset: str) -> dict[tuple[str, int], di
         elif (dataset == "odyssey" and isinstance(act, str)) or any(k in rec for k in native if k != "action"):
             entry = {"raw": {k: v for k, v in rec.items() if k not in ("episode_id", "step", "lang")}}
         else:
-            raise EvalError(f"{p}:{n}: expected \"action\" (a unified action object, or null) or the dataset's "
-                            f"native fields ({', '.join(native)})")
+            raise EvalError(
+                f'{p}:{n}: expected "action" (a unified action object, or null) or the dataset\'s '
+                f"native fields ({', '.join(native)})"
+            )
         if (key, step) in out:
             raise EvalError(f"{p}:{n}: a second prediction for episode {key} step {step}")
         out[(key, step)] = entry
@@ -614,8 +721,12 @@ def _episode_key(ep: Any) -> str:
     return f"{ep.lang}/{ep.episode_id}" if ep.dataset == "androidlens" else str(ep.episode_id)
 
 
-def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | None = None,
-             progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+def evaluate(
+    opts: EvalOptions,
+    agent: Any = None,
+    predictions: str | Path | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Run `agent` teacher-forced over the dataset (or score `predictions`); returns the JSON-ready report."""
     from agents.base import AgentStep, EpisodeContext, HistoryItem
 
@@ -630,8 +741,11 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
         counts["episodes"] += 1
         key = _episode_key(ep)
         if agent is not None:
-            agent.reset(EpisodeContext(task=task_for(ep), lang=ep.lang, instruction=ep.instruction, seed=opts.seed,
-                                       max_steps=len(ep.steps)))
+            agent.reset(
+                EpisodeContext(
+                    task=task_for(ep), lang=ep.lang, instruction=ep.instruction, seed=opts.seed, max_steps=len(ep.steps)
+                )
+            )
         history: list[Any] = []
         for step in ep.steps:
             counts["steps"] += 1
@@ -640,8 +754,11 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
             native = False
             if agent is not None:
                 out = agent.act(observation_for(step, ep), list(history))
-                history.append(HistoryItem(step=step.index + 1, agent_step=AgentStep(action=step.action,
-                                                                                     thought="(recorded step)")))
+                history.append(
+                    HistoryItem(
+                        step=step.index + 1, agent_step=AgentStep(action=step.action, thought="(recorded step)")
+                    )
+                )
                 action = out.action
                 if action is None:
                     counts["invalid"] += 1
@@ -650,8 +767,9 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
                     counts["unexpressible"] += 1
             else:
                 assert preds is not None
-                entry = preds.get((key, step.index)) or (preds.get((str(ep.episode_id), step.index))
-                                                         if opts.dataset == "androidlens" else None)
+                entry = preds.get((key, step.index)) or (
+                    preds.get((str(ep.episode_id), step.index)) if opts.dataset == "androidlens" else None
+                )
                 if entry is None:
                     counts["missing"] += 1
                     col.add_missing(ep, step)
@@ -673,10 +791,16 @@ def evaluate(opts: EvalOptions, agent: Any = None, predictions: str | Path | Non
             progress(f"{counts['episodes']} episodes, {counts['steps']} steps")
     if counts["steps"] == 0:
         raise EvalError(f"{opts.data}: no steps to evaluate (check --data, --split and --split-label)")
-    report = {"dataset": opts.dataset, "data": str(opts.data), "split": str(opts.split) if opts.split else None,
-              "split_label": opts.split_label, "source": "agent" if agent is not None else str(predictions),
-              "agent": getattr(agent, "name", None), **counts,
-              "metrics": col.score(str(opts.split) if opts.split else None)}
+    report = {
+        "dataset": opts.dataset,
+        "data": str(opts.data),
+        "split": str(opts.split) if opts.split else None,
+        "split_label": opts.split_label,
+        "source": "agent" if agent is not None else str(predictions),
+        "agent": getattr(agent, "name", None),
+        **counts,
+        "metrics": col.score(str(opts.split) if opts.split else None),
+    }
     return _jsonable(report)
 
 
@@ -703,50 +827,97 @@ def render(report: dict[str, Any], console: Any) -> None:
 
     m = report["metrics"]
     ds = report["dataset"]
-    head = (f"{ds}: {report['episodes']} episodes, {report['steps']} steps; invalid {report['invalid']}, "
-            f"not expressible {report['unexpressible']}, missing {report['missing']}")
+    head = (
+        f"{ds}: {report['episodes']} episodes, {report['steps']} steps; invalid {report['invalid']}, "
+        f"not expressible {report['unexpressible']}, missing {report['missing']}"
+    )
     console.print(head, highlight=False)
     if ds == "aitw":
-        t = Table("subset", "episodes", "steps", "action matching acc. (%)", "step acc. (%)",
-                  title="AitW action matching (per-episode partial accuracy)")
+        t = Table(
+            "subset",
+            "episodes",
+            "steps",
+            "action matching acc. (%)",
+            "step acc. (%)",
+            title="AitW action matching (per-episode partial accuracy)",
+        )
         for sub, v in m["per_subset"].items():
-            t.add_row(sub, str(v["episodes"]), str(v["steps"]), _pct(v["action_matching_accuracy"]),
-                      _pct(v["step_accuracy"]))
-        t.add_row("[bold]overall[/bold] (mean of subsets)", str(m["episodes"]), str(m["steps"]),
-                  f"[bold]{_pct(m['overall'])}[/bold]", _pct(m["step_accuracy"]))
+            t.add_row(
+                sub, str(v["episodes"]), str(v["steps"]), _pct(v["action_matching_accuracy"]), _pct(v["step_accuracy"])
+            )
+        t.add_row(
+            "[bold]overall[/bold] (mean of subsets)",
+            str(m["episodes"]),
+            str(m["steps"]),
+            f"[bold]{_pct(m['overall'])}[/bold]",
+            _pct(m["step_accuracy"]),
+        )
         console.print(t)
         for split, v in (m.get("per_split") or {}).items():
-            console.print(f"split {split}: overall {_pct(v['overall'])}% over {v['episodes']} episodes",
-                          highlight=False)
+            console.print(
+                f"split {split}: overall {_pct(v['overall'])}% over {v['episodes']} episodes", highlight=False
+            )
     elif ds == "odyssey":
-        t = Table("category", "episodes (left out)", "steps (scored)", "AMS (%)", "SR (%)",
-                  title=f"GUI Odyssey, rule {m['rule']}")
+        t = Table(
+            "category",
+            "episodes (left out)",
+            "steps (scored)",
+            "AMS (%)",
+            "SR (%)",
+            title=f"GUI Odyssey, rule {m['rule']}",
+        )
 
         def row(name: str, v: dict[str, Any]) -> None:
-            t.add_row(name, f"{v['episodes']} ({v['episodes_left_out']})", f"{v['steps']} ({v['steps_scored']})",
-                      _pct(v["AMS"]), _pct(v["SR"]))
+            t.add_row(
+                name,
+                f"{v['episodes']} ({v['episodes_left_out']})",
+                f"{v['steps']} ({v['steps_scored']})",
+                _pct(v["AMS"]),
+                _pct(v["SR"]),
+            )
+
         for cat, v in m["per_category"].items():
             row(cat, v)
         row("[bold]pooled[/bold]", m["pooled"])
         if m.get("per_category_mean"):
             row("[bold]per-category mean[/bold]", m["per_category_mean"])
         console.print(t)
-        console.print(f"official aggregation for this split: {m['official_aggregate']} -> AMS {_pct(m['AMS'])}%, "
-                      f"SR {_pct(m['SR'])}% ({m['episodes_left_out']} episodes left out of SR: a step without "
-                      f"a prediction); action type {_pct(m['action_type_accuracy'])}%, text "
-                      f"{_pct(m['text_accuracy'])}% ({m['text_correct']} / {m['text_total']})", highlight=False)
+        console.print(
+            f"official aggregation for this split: {m['official_aggregate']} -> AMS {_pct(m['AMS'])}%, "
+            f"SR {_pct(m['SR'])}% ({m['episodes_left_out']} episodes left out of SR: a step without "
+            f"a prediction); action type {_pct(m['action_type_accuracy'])}%, text "
+            f"{_pct(m['text_accuracy'])}% ({m['text_correct']} / {m['text_total']})",
+            highlight=False,
+        )
         o = m["other_rule"]
-        console.print(f"rule {o['rule']}: pooled AMS {_pct(o['pooled']['AMS'])}%, SR {_pct(o['pooled']['SR'])}%",
-                      highlight=False)
+        console.print(
+            f"rule {o['rule']}: pooled AMS {_pct(o['pooled']['AMS'])}%, SR {_pct(o['pooled']['SR'])}%", highlight=False
+        )
     else:
         group = "category" if "per_category" in m else "subset"
-        t = Table(group, "episodes", "steps", "TM (%)", "EM (%)", "SR (%)", "GP (%)",
-                  title=f"{ds}: AgentCPM-GUI static evaluator")
+        t = Table(
+            group,
+            "episodes",
+            "steps",
+            "TM (%)",
+            "EM (%)",
+            "SR (%)",
+            "GP (%)",
+            title=f"{ds}: AgentCPM-GUI static evaluator",
+        )
         for g, v in (m.get(f"per_{group}") or {}).items():
-            t.add_row(g, str(v["episodes"]), str(v["steps"]), _pct(v["TM"]), _pct(v["EM"]), _pct(v["SR"]),
-                      _pct(v["GP"]))
-        t.add_row("[bold]all[/bold]", str(m["episodes"]), str(m["steps"]), _pct(m["TM"]), _pct(m["EM"]),
-                  _pct(m["SR"]), _pct(m["GP"]))
+            t.add_row(
+                g, str(v["episodes"]), str(v["steps"]), _pct(v["TM"]), _pct(v["EM"]), _pct(v["SR"]), _pct(v["GP"])
+            )
+        t.add_row(
+            "[bold]all[/bold]",
+            str(m["episodes"]),
+            str(m["steps"]),
+            _pct(m["TM"]),
+            _pct(m["EM"]),
+            _pct(m["SR"]),
+            _pct(m["GP"]),
+        )
         console.print(t)
         pt = Table("GT action type", "steps", "TM (%)", "EM (%)", title=f"per action type (mode {m['mode']})")
         for name, v in m["per_type"].items():
@@ -754,10 +925,12 @@ def render(report: dict[str, Any], console: Any) -> None:
         console.print(pt)
         pd = m["point_dist_avg"]
         td = m["text_dist_avg"]
-        console.print(f"hit rate {_pct(m['hit_rate'])}%, avg text distance (Levenshtein ratio) "
-                      f"{'-' if td is None else f'{td:.4f}'}, avg point distance "
-                      f"{'-' if pd is None else f'{pd:.1f}'} (of 1000); steps without a prediction are left out",
-                      highlight=False)
+        console.print(
+            f"hit rate {_pct(m['hit_rate'])}%, avg text distance (Levenshtein ratio) "
+            f"{'-' if td is None else f'{td:.4f}'}, avg point distance "
+            f"{'-' if pd is None else f'{pd:.1f}'} (of 1000); steps without a prediction are left out",
+            highlight=False,
+        )
         if len(m.get("per_lang") or {}) > 1:
             for lang, v in m["per_lang"].items():
                 console.print(f"{lang}: EM {_pct(v['EM'])}%  SR {_pct(v['SR'])}%", highlight=False)

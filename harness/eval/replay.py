@@ -24,9 +24,9 @@ installed from `recorded_episode(episode)`, whose tap and swipe predicates are t
   (`kind_desc`: "ICON_THREE_DOTS" -> "three dots"); comparison after trimming, collapsing whitespace and
   casefolding; when nothing is equal, containment either way for texts of 3+ characters. If a candidate's box
   is as close to the recorded point as the recorded target's box was (0 when the point was inside it; slack
-  `CONFIRM_SLACK`, the `tolerance` argument), the layouts agree and the recorded point is played ("confirmed"); else the action targets
-  the candidate whose centre is nearest to the recorded point ("re-grounded", played as `element=<index>`);
-  no candidate: the recorded point is played.
+  `CONFIRM_SLACK`, the `tolerance` argument), the layouts agree and the recorded point is played ("confirmed");
+  else the action targets the candidate whose centre is nearest to the recorded point ("re-grounded", played as
+  `element=<index>`); no candidate: the recorded point is played.
 - Screen comparison (`compare_screen`), live screen after step k vs the recorded screen of step k + 1:
   * perceptual hash: grey image, the top and bottom `BAR_CROP` (system bars) cut off, an average hash on a
     16x16 grid plus a difference hash on 17x16 (512 bits); distance = differing bits / 512 in [0, 1];
@@ -63,9 +63,8 @@ from harness.coords import from_pixels
 from harness.errors import HarnessError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from tasks.datasets.base import DatasetEpisode
-
     from harness.device.controller import Device
+    from tasks.datasets.base import DatasetEpisode
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +96,9 @@ def recorded_episode(episode: Any, tolerance: float = TAP_TOLERANCE) -> Any:
 
     def element(box: Any) -> RecordedElement:
         desc = kind_desc(box.kind)
-        cls = "android.widget.ImageView" if desc else (box.kind if "." in (box.kind or "") else
-                                                       "android.widget.TextView")
+        cls = (
+            "android.widget.ImageView" if desc else (box.kind if "." in (box.kind or "") else "android.widget.TextView")
+        )
         return RecordedElement(tuple(box.bounds), box.text or "", desc, cls, box.text or desc or box.kind or "")
 
     def marks(step: Any) -> tuple[RecordedMark, ...]:
@@ -112,8 +112,7 @@ def recorded_episode(episode: Any, tolerance: float = TAP_TOLERANCE) -> Any:
             except (TypeError, ValueError):
                 continue
             words = item.get("state")
-            pos, neg, _ = map_states([str(w) for w in (words if isinstance(words, list) else [words] if words
-                                                       else [])])
+            pos, neg, _ = map_states([str(w) for w in (words if isinstance(words, list) else [words] if words else [])])
             flags = {**{n: False for n in neg}, **{n: True for n in pos}}
             out.append(RecordedMark((x1, y1, x2, y2), str(item.get("text") or ""), flags))
         return tuple(out)
@@ -122,16 +121,22 @@ def recorded_episode(episode: Any, tolerance: float = TAP_TOLERANCE) -> Any:
         a = step.action
         kind = getattr(a, "type", "")
         return RecordedScreen(
-            image=step.image, size=(int(step.width), int(step.height)), action=kind,
+            image=step.image,
+            size=(int(step.width), int(step.height)),
+            action=kind,
             description="does: " + (A.describe(a) if a is not None else "nothing representable"),
-            elements=tuple(element(b) for b in step.elements), marks=marks(step),
-            text=getattr(a, "text", "") or "" if kind == "TYPE" else "", submit=bool(getattr(a, "submit", False)),
+            elements=tuple(element(b) for b in step.elements),
+            marks=marks(step),
+            text=getattr(a, "text", "") or "" if kind == "TYPE" else "",
+            submit=bool(getattr(a, "submit", False)),
             wait=float(getattr(a, "duration", 0.0) or 0.0) if kind == "WAIT" else 0.0,
             hits=_tap_rule(step, tolerance) if kind in ("CLICK", "LONG_PRESS") else None,
-            swipe=_swipe_rule(a) if kind in ("SWIPE", "SCROLL") else None)
+            swipe=_swipe_rule(a) if kind in ("SWIPE", "SCROLL") else None,
+        )
 
-    return RecordedEpisode(str(episode.episode_id), episode.instruction or "",
-                           tuple(screen(st) for st in episode.steps))
+    return RecordedEpisode(
+        str(episode.episode_id), episode.instruction or "", tuple(screen(st) for st in episode.steps)
+    )
 
 
 def _tap_rule(step: Any, tolerance: float) -> Callable[[float, float], bool]:
@@ -267,8 +272,9 @@ def live_elements(tree: Any, size: Sequence[int]) -> list[Any]:
     return out
 
 
-def element_overlap(live: Sequence[Any], live_size: Sequence[int], boxes: Sequence[Any],
-                    rec_size: Sequence[int]) -> tuple[float | None, float | None]:
+def element_overlap(
+    live: Sequence[Any], live_size: Sequence[int], boxes: Sequence[Any], rec_size: Sequence[int]
+) -> tuple[float | None, float | None]:
     """(text Jaccard, share of recorded boxes matched by a live box with IoU >= IOU_MATCH); None when a side
     has nothing to compare."""
     if not boxes or not live:
@@ -292,8 +298,9 @@ class ScreenSimilarity:
     matched: bool
 
 
-def compare_screen(image: Image.Image, tree: Any, size: Sequence[int], recorded: Any,
-                   recorded_image: Image.Image | None = None) -> ScreenSimilarity:
+def compare_screen(
+    image: Image.Image, tree: Any, size: Sequence[int], recorded: Any, recorded_image: Image.Image | None = None
+) -> ScreenSimilarity:
     """Compare a live screen (screenshot, UITree, size) with a recorded step's screen (module rule)."""
     ref = recorded_image if recorded_image is not None else recorded.image()
     d = hash_distance(image, ref)
@@ -444,9 +451,16 @@ def _played(action: Any, max_wait: float) -> Any:
     return action
 
 
-def replay_episode(episode: DatasetEpisode, device: Device, *, regrounding: bool = True, writer: Any = None,
-                   tolerance: float = CONFIRM_SLACK, max_wait: float = 3.0,
-                   stop_at_divergence: bool = False) -> ReplayReport:
+def replay_episode(
+    episode: DatasetEpisode,
+    device: Device,
+    *,
+    regrounding: bool = True,
+    writer: Any = None,
+    tolerance: float = CONFIRM_SLACK,
+    max_wait: float = 3.0,
+    stop_at_divergence: bool = False,
+) -> ReplayReport:
     """Play `episode`'s recorded actions on `device` (an `AdbDevice` already showing the episode's start screen)
     and compare each screen reached with the recorded next one (module rules).
 
@@ -467,9 +481,12 @@ def replay_episode(episode: DatasetEpisode, device: Device, *, regrounding: bool
     tracker = MilestoneTracker(task.milestones, lang) if task is not None else None
     ep_writer = writer
     if writer is not None and hasattr(writer, "episode") and not hasattr(writer, "write_step"):
-        ep_writer = writer.episode(task.id if task is not None else replay_task_id(episode), lang,
-                                   category=task.category if task is not None else None,
-                                   instruction=episode.instruction)
+        ep_writer = writer.episode(
+            task.id if task is not None else replay_task_id(episode),
+            lang,
+            category=task.category if task is not None else None,
+            instruction=episode.instruction,
+        )
     out: list[StepReplay] = []
     obs = device.observe()
     start_d = _safe_distance(obs.screenshot, steps[0])
@@ -509,47 +526,84 @@ def replay_episode(episode: DatasetEpisode, device: Device, *, regrounding: bool
             rec.matched = sim.matched and rec.ok
             rec.reason = _reason(rec, sim)
         else:
-            rec.reason = ("terminal action" if terminal else "no recorded screen after the last step"
-                          if k + 1 >= len(steps) else f"the recorded screenshot of step {k + 1} cannot be read")
+            rec.reason = (
+                "terminal action"
+                if terminal
+                else "no recorded screen after the last step"
+                if k + 1 >= len(steps)
+                else f"the recorded screenshot of step {k + 1} cannot be read"
+            )
         if rec.matched is False and divergence is None:
             divergence = Divergence(step.index, n, rec.reason)
         out.append(rec)
         if ep_writer is not None:
-            meta = {"dataset": episode.dataset, "episode_id": episode.episode_id, "dataset_step": step.index,
-                    "recorded_action": A.action_to_dict(step.action), "regrounded": g.regrounded,
-                    "grounding": g.note, "matched": rec.matched, "hash_distance": rec.hash_distance,
-                    "element_overlap": rec.element_overlap, "similarity": rec.similarity}
-            agent_step = AgentStep(action=action, thought=f"replay of {episode.dataset} step {step.index}",
-                                   meta=meta)
-            timings = {"agent": 0.0, "actuation": result.timings.get("actuation", 0.0),
-                       "settle": result.timings.get("settle", 0.0), "capture": t_capture,
-                       "total": time.perf_counter() - t0}
-            ep_writer.write_step(obs, agent_step, result, step=n, milestones=tracker, new_hits=newly,
-                                 timings=timings)
+            meta = {
+                "dataset": episode.dataset,
+                "episode_id": episode.episode_id,
+                "dataset_step": step.index,
+                "recorded_action": A.action_to_dict(step.action),
+                "regrounded": g.regrounded,
+                "grounding": g.note,
+                "matched": rec.matched,
+                "hash_distance": rec.hash_distance,
+                "element_overlap": rec.element_overlap,
+                "similarity": rec.similarity,
+            }
+            agent_step = AgentStep(action=action, thought=f"replay of {episode.dataset} step {step.index}", meta=meta)
+            timings = {
+                "agent": 0.0,
+                "actuation": result.timings.get("actuation", 0.0),
+                "settle": result.timings.get("settle", 0.0),
+                "capture": t_capture,
+                "total": time.perf_counter() - t0,
+            }
+            ep_writer.write_step(obs, agent_step, result, step=n, milestones=tracker, new_hits=newly, timings=timings)
         obs = new_obs
         if terminal or (stop_at_divergence and divergence is not None):
             break
     compared = [s for s in out if s.matched is not None]
     matched = sum(1 for s in compared if s.matched)
     report = ReplayReport(
-        episode.dataset, str(episode.episode_id), episode.instruction, out, len(compared), matched,
-        matched / len(compared) if compared else 1.0, divergence, regrounding, start_d,
+        episode.dataset,
+        str(episode.episode_id),
+        episode.instruction,
+        out,
+        len(compared),
+        matched,
+        matched / len(compared) if compared else 1.0,
+        divergence,
+        regrounding,
+        start_d,
         milestone_progress=tracker.progress if tracker is not None else None,
         milestones_hit=sorted(tracker.hits) if tracker is not None else [],
         milestones_total=tracker.total if tracker is not None else None,
         episode_dir=getattr(ep_writer, "path", None),
-        rules={"tap_tolerance": TAP_TOLERANCE, "target_radius": TARGET_RADIUS, "reground_slack": tolerance,
-               "hash_match": HASH_MATCH, "hash_loose": HASH_LOOSE, "element_match": ELEMENT_MATCH,
-               "iou_match": IOU_MATCH, "bar_crop": BAR_CROP})
+        rules={
+            "tap_tolerance": TAP_TOLERANCE,
+            "target_radius": TARGET_RADIUS,
+            "reground_slack": tolerance,
+            "hash_match": HASH_MATCH,
+            "hash_loose": HASH_LOOSE,
+            "element_match": ELEMENT_MATCH,
+            "iou_match": IOU_MATCH,
+            "bar_crop": BAR_CROP,
+        },
+    )
     if ep_writer is not None:
         success = report.fidelity == 1.0 and (tracker is None or tracker.complete)
         progress = tracker.progress if tracker is not None else report.fidelity
-        ep_writer.finish("success" if success else "failed", success=success, progress=progress,
-                         milestones=tracker if tracker is not None else [], seed=0,
-                         device=getattr(device, "info", None), final_observation=obs,
-                         category=task.category if task is not None else None, instruction=episode.instruction,
-                         extra={"replay": {k: v for k, v in report.to_json().items() if k != "steps"},
-                                "terminated_by": "replay"})
+        ep_writer.finish(
+            "success" if success else "failed",
+            success=success,
+            progress=progress,
+            milestones=tracker if tracker is not None else [],
+            seed=0,
+            device=getattr(device, "info", None),
+            final_observation=obs,
+            category=task.category if task is not None else None,
+            instruction=episode.instruction,
+            extra={"replay": {k: v for k, v in report.to_json().items() if k != "steps"}, "terminated_by": "replay"},
+        )
     return report
 
 
@@ -581,8 +635,30 @@ def _reason(rec: StepReplay, sim: ScreenSimilarity) -> str:
     return why
 
 
-__all__ = ["replay_episode", "ReplayReport", "StepReplay", "Divergence", "ReplayError", "ScreenSimilarity",
-           "compare_screen", "screen_hash", "hash_distance", "element_overlap", "ground_action", "Grounding",
-           "recorded_target", "recorded_point", "tap_matches", "swipe_matches", "kind_desc", "finger_direction",
-           "replay_task_id", "TAP_TOLERANCE", "TARGET_RADIUS", "HASH_MATCH", "HASH_LOOSE", "ELEMENT_MATCH",
-           "IOU_MATCH"]
+__all__ = [
+    "replay_episode",
+    "ReplayReport",
+    "StepReplay",
+    "Divergence",
+    "ReplayError",
+    "ScreenSimilarity",
+    "compare_screen",
+    "screen_hash",
+    "hash_distance",
+    "element_overlap",
+    "ground_action",
+    "Grounding",
+    "recorded_target",
+    "recorded_point",
+    "tap_matches",
+    "swipe_matches",
+    "kind_desc",
+    "finger_direction",
+    "replay_task_id",
+    "TAP_TOLERANCE",
+    "TARGET_RADIUS",
+    "HASH_MATCH",
+    "HASH_LOOSE",
+    "ELEMENT_MATCH",
+    "IOU_MATCH",
+]

@@ -13,6 +13,7 @@ import time
 import zlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
@@ -20,14 +21,15 @@ from pydantic import BaseModel
 from agents.base import Agent, AgentError, AgentStep, EpisodeContext, HistoryItem
 from harness.actions import Action, Answer, Complete, Impossible, parse_action
 from harness.device.controller import Device
-from harness.run.end_state import evaluate_end_state
 from harness.errors import ActionValidationError, HarnessError, InfrastructureError
-from harness.run.milestones import MilestoneTracker, answer_matches
 from harness.observation import ActionResult, Observation
+from harness.run.end_state import evaluate_end_state
+from harness.run.milestones import MilestoneTracker, answer_matches
 from harness.run.scoring import AGENT_ERROR, FAILED, SUCCESS
 from tasks.schema import StartState, Task
 
 log = logging.getLogger(__name__)
+
 
 class AgentTimeout(AgentError):
     """The agent did not answer within the per-call timeout."""
@@ -129,8 +131,9 @@ def _revalidate(action: Action) -> Action:
         raise ActionValidationError(f"invalid action {type(action).__name__}: {e}") from None
 
 
-def _apply(device: Device, agent_step: AgentStep, obs: Observation,
-           step: int) -> tuple[AgentStep, ActionResult | None, Observation]:
+def _apply(
+    device: Device, agent_step: AgentStep, obs: Observation, step: int
+) -> tuple[AgentStep, ActionResult | None, Observation]:
     """Execute the agent's action; returns the step as recorded, the action's result and the next observation
     (the settled screen, captured once by `Device.step`). An action that cannot apply to this observation
     (fails validation, an element index not on the screen, ...) is the agent's invalid step: recorded with why,
@@ -142,8 +145,11 @@ def _apply(device: Device, agent_step: AgentStep, obs: Observation,
         action = _revalidate(agent_step.action)
     except ActionValidationError as e:
         why = f"step {step}: {e}"
-        return (replace(agent_step, action=None, invalid=True, error=why),
-                ActionResult(action=None, ok=False, error=why), obs)
+        return (
+            replace(agent_step, action=None, invalid=True, error=why),
+            ActionResult(action=None, ok=False, error=why),
+            obs,
+        )
     try:
         result, new_obs = device.step(action, obs, step)
         return agent_step, result, new_obs
@@ -152,8 +158,16 @@ def _apply(device: Device, agent_step: AgentStep, obs: Observation,
         return replace(agent_step, invalid=True, error=why), ActionResult(action=action, ok=False, error=why), obs
 
 
-def run_episode(task: Task, agent: Agent, device: Device, lang: str = "en", limits: Limits = Limits(),
-                seed: int = 0, writer: Any = None, attempt: int = 1) -> EpisodeResult:
+def run_episode(
+    task: Task,
+    agent: Agent,
+    device: Device,
+    lang: str = "en",
+    limits: Limits = Limits(),
+    seed: int = 0,
+    writer: Any = None,
+    attempt: int = 1,
+) -> EpisodeResult:
     """Run one task on one device with one agent (a fresh instance: see `harness.run.suite`).
 
     The failure taxonomy (docs/scoring.md): an `InfrastructureError` (device, adb server, transport, model
@@ -164,14 +178,24 @@ def run_episode(task: Task, agent: Agent, device: Device, lang: str = "en", limi
     as it happens and the episode is finished (episode.json) before returning."""
     max_steps = limits.max_steps or task.max_steps
     tracker = MilestoneTracker(task.milestones, lang)
-    result = EpisodeResult(task.id, lang, task.category, FAILED, 0.0, False, tracker.status(), 0, seed=seed,
-                           serial=getattr(device, "serial", ""), apps=len(task.apps) or 1)
+    result = EpisodeResult(
+        task.id,
+        lang,
+        task.category,
+        FAILED,
+        0.0,
+        False,
+        tracker.status(),
+        0,
+        seed=seed,
+        serial=getattr(device, "serial", ""),
+        apps=len(task.apps) or 1,
+    )
     totals: dict[str, float] = {}
     prepare_start(device, task.start)
     history: list[HistoryItem] = []
     obs = device.observe()
-    ctx = EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=seed,
-                         max_steps=max_steps)
+    ctx = EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=seed, max_steps=max_steps)
     try:
         agent.reset(ctx)
     except InfrastructureError:
@@ -184,7 +208,7 @@ def run_episode(task: Task, agent: Agent, device: Device, lang: str = "en", limi
             break
         t0 = time.perf_counter()
         try:
-            agent_step = _call_with_timeout(lambda: agent.act(obs, list(history)), limits.agent_timeout, step)
+            agent_step = _call_with_timeout(partial(agent.act, obs, list(history)), limits.agent_timeout, step)
         except InfrastructureError:
             raise
         except Exception as e:  # noqa: BLE001 - an agent's exception or timeout is the agent's failure
@@ -204,13 +228,19 @@ def run_episode(task: Task, agent: Agent, device: Device, lang: str = "en", limi
         else:
             invalid_run = 0
         newly = tracker.update(new_obs, step)
-        timings = {"agent": t_agent, "actuation": t_act, "settle": t_settle, "capture": t_capture,
-                   "total": time.perf_counter() - t0}
+        timings = {
+            "agent": t_agent,
+            "actuation": t_act,
+            "settle": t_settle,
+            "capture": t_capture,
+            "total": time.perf_counter() - t0,
+        }
         for k, v in timings.items():
             totals[k] = totals.get(k, 0.0) + v
         if writer is not None:
-            writer.write_step(obs, agent_step, action_result, step=step, milestones=tracker, new_hits=newly,
-                              timings=timings)
+            writer.write_step(
+                obs, agent_step, action_result, step=step, milestones=tracker, new_hits=newly, timings=timings
+            )
         history.append(HistoryItem(step=step, agent_step=agent_step, result=action_result))
         result.steps = step
         obs = new_obs
@@ -231,16 +261,28 @@ def run_episode(task: Task, agent: Agent, device: Device, lang: str = "en", limi
     _judge(result, task, tracker, lang, obs, device)
     if writer is not None:
         info = getattr(device, "info", None)
-        writer.finish(result.status, success=result.success, progress=result.progress, milestones=tracker,
-                      answer=result.answer, error=result.error, seed=seed, device=info, attempts=attempt,
-                      final_observation=obs, category=task.category, instruction=task.instruction_for(lang),
-                      apps=result.apps, extra={"terminated_by": result.terminated_by,
-                                               "end_state": result.end_state})
+        writer.finish(
+            result.status,
+            success=result.success,
+            progress=result.progress,
+            milestones=tracker,
+            answer=result.answer,
+            error=result.error,
+            seed=seed,
+            device=info,
+            attempts=attempt,
+            final_observation=obs,
+            category=task.category,
+            instruction=task.instruction_for(lang),
+            apps=result.apps,
+            extra={"terminated_by": result.terminated_by, "end_state": result.end_state},
+        )
     return result
 
 
-def _judge(result: EpisodeResult, task: Task, tracker: MilestoneTracker, lang: str, last: Observation,
-           device: Device) -> None:
+def _judge(
+    result: EpisodeResult, task: Task, tracker: MilestoneTracker, lang: str, last: Observation, device: Device
+) -> None:
     """SR: every milestone hit (latching), the end state still holding on the last screen / in the app's data,
     the expected answer given, and no agent error. Sets `success`, `status` and `end_state`."""
     if result.status == AGENT_ERROR:

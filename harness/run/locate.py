@@ -30,8 +30,10 @@ def locate(loc: Locator, screen: Screen, lang: str, n: int = 0) -> int:
     hits = [e.index for e in screen.tree.reading_order() if element_matches(e, match, lang, size)]
     if len(hits) <= loc.nth:
         found = f"only {len(hits)} match(es)" if hits else "no visible element matches"
-        raise ActionValidationError(f"reference step {n}: locator {{{_describe_locator(loc)}}}: {found} on the "
-                                    f"screen of {getattr(screen, 'package', '?')}")
+        raise ActionValidationError(
+            f"reference step {n}: locator {{{_describe_locator(loc)}}}: {found} on the "
+            f"screen of {getattr(screen, 'package', '?')}"
+        )
     return hits[loc.nth]
 
 
@@ -42,8 +44,9 @@ def resolve_step(step: ReferenceStep, screen: Screen, lang: str, n: int = 0) -> 
         data[k] = localized(v, lang) if isinstance(v, dict) and k in _LOCALIZED_FIELDS else v
     if step.locate is not None:
         if step.type not in LOCATABLE:
-            raise ActionValidationError(f"reference step {n}: a {step.type} step cannot have 'locate' "
-                                        f"(only {', '.join(LOCATABLE)})")
+            raise ActionValidationError(
+                f"reference step {n}: a {step.type} step cannot have 'locate' (only {', '.join(LOCATABLE)})"
+            )
         data["element"] = locate(step.locate, screen, lang, n)
         data.pop("point", None)
     try:

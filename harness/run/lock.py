@@ -33,8 +33,10 @@ class RunLock:
             except BlockingIOError:
                 holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
                 os.close(fd)
-                raise ConfigError(f"{self.path.parent}: the run directory is in use by pid {holder} (a run or "
-                                  "--resume is still writing there); wait for it or stop it first") from None
+                raise ConfigError(
+                    f"{self.path.parent}: the run directory is in use by pid {holder} (a run or "
+                    "--resume is still writing there); wait for it or stop it first"
+                ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._fd = fd
@@ -48,6 +50,7 @@ class RunLock:
     def __enter__(self) -> RunLock:
         return self.acquire()
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.release()

@@ -182,8 +182,10 @@ class MilestoneTracker:
 
     def status(self) -> list[dict[str, Any]]:
         """Per leaf: id, sub-target in the episode's language, hit step or None (for trajectories/reports)."""
-        return [{"id": m.id, "sub_target": localized(m.sub_target, self.lang), "hit_step": self.hits.get(m.id)}
-                for m in self._leaves]
+        return [
+            {"id": m.id, "sub_target": localized(m.sub_target, self.lang), "hit_step": self.hits.get(m.id)}
+            for m in self._leaves
+        ]
 
 
 def final_milestones(node: Milestone | MilestoneGroup) -> list[Milestone]:

@@ -13,7 +13,6 @@ import threading
 from typing import Any
 
 from emulator.virtual import VirtualDeviceModel
-
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.errors import ConfigError, DeviceError
 
@@ -21,9 +20,16 @@ log = logging.getLogger(__name__)
 
 
 class DevicePool:
-    def __init__(self, count: int = 1, serials: list[str] | None = None, profile: str = "medium_phone",
-                 locale: str = "en", latency: str = "instant", config: DeviceConfig | None = None,
-                 in_process: bool = False) -> None:
+    def __init__(
+        self,
+        count: int = 1,
+        serials: list[str] | None = None,
+        profile: str = "medium_phone",
+        locale: str = "en",
+        latency: str = "instant",
+        config: DeviceConfig | None = None,
+        in_process: bool = False,
+    ) -> None:
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
         if count < 1:
@@ -66,17 +72,18 @@ class DevicePool:
         if self.in_process:
             from harness.device.inprocess import InProcessDevice
 
-            dev = InProcessDevice(self.profile, self.locale, self.latency, serial=f"INPROC{i + 1:04d}",
-                                  config=self.config)
+            dev = InProcessDevice(
+                self.profile, self.locale, self.latency, serial=f"INPROC{i + 1:04d}", config=self.config
+            )
             self._models[i] = dev.model
             self._baselines[i] = dev.model.snapshot()
             return dev
         from emulator.virtual import VirtualDevice
-
         from harness.device.link import Link
 
-        vd = VirtualDevice(profile=self.profile, locale=self.locale, latency=self.latency,
-                           serial=f"VIRTUAL{i + 1:04d}").start()
+        vd = VirtualDevice(
+            profile=self.profile, locale=self.locale, latency=self.latency, serial=f"VIRTUAL{i + 1:04d}"
+        ).start()
         try:
             self._server.connect(vd.address)
             link = Link(self._server.client, vd.address, self.config.link).start()
@@ -86,8 +93,9 @@ class DevicePool:
         self._virtual[i] = vd
         self._models[i] = vd.model
         self._baselines[i] = vd.model.snapshot()
-        return AdbDevice(link, self.config, cleanup=[link.close, lambda: self._server.disconnect(vd.address)],
-                         virtual=vd)
+        return AdbDevice(
+            link, self.config, cleanup=[link.close, lambda: self._server.disconnect(vd.address)], virtual=vd
+        )
 
     def slot(self, i: int) -> AdbDevice:
         return self._devices[i]
@@ -117,8 +125,10 @@ class DevicePool:
             return
         locale = self._devices[i].info.locale or ""
         if not locale.lower().startswith(lang):
-            raise ConfigError(f"device {self._devices[i].serial} runs in {locale or 'an unknown locale'}, but this "
-                              f"episode is in {lang!r}: switch the phone's language or choose --lang")
+            raise ConfigError(
+                f"device {self._devices[i].serial} runs in {locale or 'an unknown locale'}, but this "
+                f"episode is in {lang!r}: switch the phone's language or choose --lang"
+            )
 
     def replace(self, i: int) -> AdbDevice:
         """Close slot i's device and open a fresh one (a new virtual device, or a reconnection)."""
@@ -151,8 +161,9 @@ class DevicePool:
         try:
             self._server.restart()
         except Exception as e:  # noqa: BLE001 - name the server in the error the slot reports
-            raise DeviceError(f"the private adb server at 127.0.0.1:{self._server.port} died and could not be "
-                              f"restarted: {e}") from e
+            raise DeviceError(
+                f"the private adb server at 127.0.0.1:{self._server.port} died and could not be restarted: {e}"
+            ) from e
 
     def close(self) -> None:
         for dev in self._devices.values():

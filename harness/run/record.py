@@ -45,7 +45,6 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
-from harness.scrub import REDACTED, redact, scrub
 from harness.run.trajectory import (
     EPISODE_FILE,
     EPISODE_SCHEMA,
@@ -89,6 +88,7 @@ from harness.run.trajectory import (
     text_digest,
     utf8,
 )
+from harness.scrub import REDACTED, redact, scrub
 
 log = logging.getLogger(__name__)
 
@@ -128,46 +128,65 @@ def _timing(d: Any, *names: str) -> float | None:
 
 def observation_fields(obs: Any) -> dict[str, Any]:
     size = _get(obs, "size")
-    return {"package": _get(obs, "package"), "activity": _get(obs, "activity"),
-            "size": list(size) if size is not None else None, "rotation": _get(obs, "rotation"),
-            "paths": jsonable(_get(obs, "paths") or {}), "timings": jsonable(_get(obs, "timings") or {}),
-            **({"captured_at": _r(_get(obs, "captured_at"), 3)} if _get(obs, "captured_at") else {}),
-            **({"fallbacks": jsonable(_get(obs, "fallbacks"))} if _get(obs, "fallbacks") else {})}
+    return {
+        "package": _get(obs, "package"),
+        "activity": _get(obs, "activity"),
+        "size": list(size) if size is not None else None,
+        "rotation": _get(obs, "rotation"),
+        "paths": jsonable(_get(obs, "paths") or {}),
+        "timings": jsonable(_get(obs, "timings") or {}),
+        **({"captured_at": _r(_get(obs, "captured_at"), 3)} if _get(obs, "captured_at") else {}),
+        **({"fallbacks": jsonable(_get(obs, "fallbacks"))} if _get(obs, "fallbacks") else {}),
+    }
 
 
 def agent_fields(agent_step: Any) -> dict[str, Any]:
     action = _get(agent_step, "action")
     action_json, text = None, None
     if action is not None:
-        action_json = jsonable(action.model_dump(mode="json", exclude_none=True)
-                               if isinstance(action, BaseModel) else action)
+        action_json = jsonable(
+            action.model_dump(mode="json", exclude_none=True) if isinstance(action, BaseModel) else action
+        )
         if isinstance(action_json, dict) and "type" in action_json:  # `type` first: easier to read and diff
             action_json = {"type": action_json["type"], **{k: v for k, v in action_json.items() if k != "type"}}
         try:
             from harness.actions import Action, describe
+
             text = describe(cast(Action, action)) if isinstance(action, BaseModel) else None
         except Exception:  # noqa: BLE001 - a description is a nicety
             text = None
     usage = _get(agent_step, "usage")
-    return {"thought": _get(agent_step, "thought"), "raw_output": _get(agent_step, "raw_output"),
-            "action": action_json, "action_text": text,
-            "usage": {k: int(_get(usage, k, 0) or 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
-            "invalid": bool(_get(agent_step, "invalid", False)),
-            "error": None if _get(agent_step, "error") is None else str(_get(agent_step, "error")),
-            "repair_attempts": int(_get(agent_step, "repair_attempts", 0) or 0),
-            "meta": jsonable(_get(agent_step, "meta") or {})}
+    return {
+        "thought": _get(agent_step, "thought"),
+        "raw_output": _get(agent_step, "raw_output"),
+        "action": action_json,
+        "action_text": text,
+        "usage": {k: int(_get(usage, k, 0) or 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
+        "invalid": bool(_get(agent_step, "invalid", False)),
+        "error": None if _get(agent_step, "error") is None else str(_get(agent_step, "error")),
+        "repair_attempts": int(_get(agent_step, "repair_attempts", 0) or 0),
+        "meta": jsonable(_get(agent_step, "meta") or {}),
+    }
 
 
 def result_fields(result: Any) -> dict[str, Any] | None:
     if result is None:
         return None
     err = _get(result, "error")
-    return {"ok": _get(result, "ok"), "pixels": jsonable(_get(result, "pixels")),
-            "readback": jsonable(_get(result, "readback")), "readback_matches": _get(result, "readback_matches"),
-            "settled": _get(result, "settled"), "error": None if err is None else str(err),
-            "timings": jsonable(_get(result, "timings") or {}),
-            **{k: jsonable(_get(result, k)) for k in ("path", "typed_text", "package", "settle_polls")
-               if _get(result, k) not in (None, "")}}
+    return {
+        "ok": _get(result, "ok"),
+        "pixels": jsonable(_get(result, "pixels")),
+        "readback": jsonable(_get(result, "readback")),
+        "readback_matches": _get(result, "readback_matches"),
+        "settled": _get(result, "settled"),
+        "error": None if err is None else str(err),
+        "timings": jsonable(_get(result, "timings") or {}),
+        **{
+            k: jsonable(_get(result, k))
+            for k in ("path", "typed_text", "package", "settle_polls")
+            if _get(result, k) not in (None, "")
+        },
+    }
 
 
 def milestone_fields(milestones: Any, new_hits: Any = None) -> dict[str, Any] | None:
@@ -177,8 +196,7 @@ def milestone_fields(milestones: Any, new_hits: Any = None) -> dict[str, Any] | 
     if isinstance(milestones, (MilestoneProgress, dict)):
         return MilestoneProgress.model_validate(milestones).model_dump(mode="json")
     hits = dict(getattr(milestones, "hits", {}))
-    return {"new_hits": list(new_hits or []), "progress": _r(getattr(milestones, "progress", 0.0), 6),
-            "hits": hits}
+    return {"new_hits": list(new_hits or []), "progress": _r(getattr(milestones, "progress", 0.0), 6), "hits": hits}
 
 
 def _image_bytes(img: Any, compress_level: int) -> bytes:
@@ -193,6 +211,7 @@ def _as_image(img: Any) -> Any:
     """A PIL image (encoded bytes are decoded: the frame's name is the hash of its pixels)."""
     if isinstance(img, (bytes, bytearray)):
         from PIL import Image
+
         with Image.open(io.BytesIO(bytes(img))) as im:
             im.load()
             return im
@@ -304,9 +323,17 @@ class FrameStore:
 class EpisodeWriter:
     """Writes one episode. `write_step` per step, then `finish(...)` (or the episode stays unfinished)."""
 
-    def __init__(self, path: Path, task_id: str, lang: str, options: WriterOptions, *,
-                 category: str | None = None, instruction: str | None = None,
-                 frames: FrameStore | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        task_id: str,
+        lang: str,
+        options: WriterOptions,
+        *,
+        category: str | None = None,
+        instruction: str | None = None,
+        frames: FrameStore | None = None,
+    ) -> None:
         self.path, self.task_id, self.lang, self.options = path, task_id, lang, options
         self.frames = frames if frames is not None else FrameStore(path.parent.parent, options)
         self.category, self.instruction = category, instruction
@@ -367,12 +394,16 @@ class EpisodeWriter:
                 atomic_write_bytes(self.path / shot_name, data, self.options.fsync)
             if xml is not None:
                 xml_name = f"{name}.xml"
-                atomic_write_bytes(self.path / xml_name,
-                                   redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else xml,
-                                   self.options.fsync)
+                atomic_write_bytes(
+                    self.path / xml_name,
+                    redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else xml,
+                    self.options.fsync,
+                )
             return shot_name, xml_name
-        return (self.frames.put_image(screenshot) if screenshot is not None else None,
-                self.frames.put_xml(xml) if xml is not None else None)
+        return (
+            self.frames.put_image(screenshot) if screenshot is not None else None,
+            self.frames.put_xml(xml) if xml is not None else None,
+        )
 
     def _append(self, line: str) -> None:
         data = utf8(line)
@@ -383,8 +414,17 @@ class EpisodeWriter:
             os.fsync(self._fd)
 
     # public -------------------------------------------------------------------------------------------------
-    def write_step(self, observation: Any, agent_step: Any, result: Any = None, *, step: int | None = None,
-                   milestones: Any = None, new_hits: Any = None, timings: dict[str, Any] | None = None) -> None:
+    def write_step(
+        self,
+        observation: Any,
+        agent_step: Any,
+        result: Any = None,
+        *,
+        step: int | None = None,
+        milestones: Any = None,
+        new_hits: Any = None,
+        timings: dict[str, Any] | None = None,
+    ) -> None:
         """Record one step: the observation acted on, the agent's step, the action's result, milestones after it.
 
         `step` defaults to the previous step + 1 (first: 1). `milestones` is the episode's `MilestoneTracker`
@@ -403,21 +443,30 @@ class EpisodeWriter:
         screenshot, xml = _get(observation, "screenshot"), _get(observation, "xml")
         t = dict(timings or {})
         obs_t, res_t = _get(observation, "timings") or {}, _get(result, "timings") or {}
-        tim = {"capture": _r(t.get("capture")) if t.get("capture") is not None else _timing(obs_t, "total"),
-               "agent": _r(t.get("agent")),
-               "actuation": _r(t.get("actuation")) if t.get("actuation") is not None
-               else _timing(res_t, "actuation", "execute"),
-               "settle": _r(t.get("settle")) if t.get("settle") is not None else _timing(res_t, "settle"),
-               "total": _r(t.get("total"))}
+        tim = {
+            "capture": _r(t.get("capture")) if t.get("capture") is not None else _timing(obs_t, "total"),
+            "agent": _r(t.get("agent")),
+            "actuation": _r(t.get("actuation"))
+            if t.get("actuation") is not None
+            else _timing(res_t, "actuation", "execute"),
+            "settle": _r(t.get("settle")) if t.get("settle") is not None else _timing(res_t, "settle"),
+            "total": _r(t.get("total")),
+        }
         if tim["total"] is None:
             parts = [v for k, v in tim.items() if k != "total" and v is not None]
             tim["total"] = _r(sum(parts)) if parts else None
-        rec = StepRecord.model_validate({
-            "schema": STEP_SCHEMA if self.options.layout == 2 else STEP_SCHEMA_V1, "step": step,
-            "time": _now_iso(),
-            "observation": {"screenshot": None, "xml": None, **observation_fields(observation)},
-            "agent": agent_fields(agent_step), "result": result_fields(result),
-            "milestones": milestone_fields(milestones, new_hits), "timings": tim})
+        rec = StepRecord.model_validate(
+            {
+                "schema": STEP_SCHEMA if self.options.layout == 2 else STEP_SCHEMA_V1,
+                "step": step,
+                "time": _now_iso(),
+                "observation": {"screenshot": None, "xml": None, **observation_fields(observation)},
+                "agent": agent_fields(agent_step),
+                "result": result_fields(result),
+                "milestones": milestone_fields(milestones, new_hits),
+                "timings": tim,
+            }
+        )
         # bookkeeping for episode.json
         self._count += 1
         self._invalid += rec.agent.invalid
@@ -440,11 +489,24 @@ class EpisodeWriter:
             self._queue.join()
         self._raise_pending()
 
-    def finish(self, status: str, *, success: bool = False, progress: float | None = None, milestones: Any = None,
-               answer: str | None = None, error: str | None = None, seed: int | None = None, device: Any = None,
-               attempts: int = 1, final_observation: Any = None, category: str | None = None,
-               instruction: str | None = None, apps: int | None = None,
-               extra: dict[str, Any] | None = None) -> EpisodeMeta:
+    def finish(
+        self,
+        status: str,
+        *,
+        success: bool = False,
+        progress: float | None = None,
+        milestones: Any = None,
+        answer: str | None = None,
+        error: str | None = None,
+        seed: int | None = None,
+        device: Any = None,
+        attempts: int = 1,
+        final_observation: Any = None,
+        category: str | None = None,
+        instruction: str | None = None,
+        apps: int | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> EpisodeMeta:
         """Flush the steps, write the final observation (as frame last step + 1) and then `episode.json`.
 
         `milestones`: the `MilestoneTracker` (its `status()` and `progress` are recorded) or a list of
@@ -458,8 +520,9 @@ class EpisodeWriter:
             fstep = (self._last_step or 0) + 1
             shot, xml = _get(final_observation, "screenshot"), _get(final_observation, "xml")
             final = observation_fields(final_observation)
-            self._submit(lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml),
-                                                                strict=True)))
+            self._submit(
+                lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml), strict=True))
+            )
         self.close()  # flushes: the final frame is on disk (or the writer's error is raised)
         if final is not None:
             final = {"screenshot": names.get("screenshot"), "xml": names.get("xml"), **final}
@@ -472,17 +535,37 @@ class EpisodeWriter:
         dev = jsonable(device) if device is not None else {}
         if not isinstance(dev, dict):
             dev = {"serial": str(dev)}
-        meta = EpisodeMeta.model_validate({
-            "schema": EPISODE_SCHEMA if self.options.layout == 2 else EPISODE_SCHEMA_V1,
-            "task_id": self.task_id, "lang": self.lang,
-            "category": category or self.category, "instruction": instruction or self.instruction,
-            "apps": apps, "status": status, "success": bool(success), "progress": _r(progress, 6), "milestones": jsonable(ms_status),
-            "answer": answer, "error": error, "steps": self._count, "invalid_outputs": self._invalid,
-            "repair_attempts": self._repairs, "tokens": self._tokens,
-            "timings": {**{k: round(v, 4) for k, v in self._sums.items()},
-                        "wall": round(time.perf_counter() - self._t0, 4)},
-            "seed": seed, "device": scrub(dev), "attempts": attempts, "started": self._started,
-            "finished": _now_iso(), "final_observation": final, "extra": scrub(jsonable(extra or {}))})
+        meta = EpisodeMeta.model_validate(
+            {
+                "schema": EPISODE_SCHEMA if self.options.layout == 2 else EPISODE_SCHEMA_V1,
+                "task_id": self.task_id,
+                "lang": self.lang,
+                "category": category or self.category,
+                "instruction": instruction or self.instruction,
+                "apps": apps,
+                "status": status,
+                "success": bool(success),
+                "progress": _r(progress, 6),
+                "milestones": jsonable(ms_status),
+                "answer": answer,
+                "error": error,
+                "steps": self._count,
+                "invalid_outputs": self._invalid,
+                "repair_attempts": self._repairs,
+                "tokens": self._tokens,
+                "timings": {
+                    **{k: round(v, 4) for k, v in self._sums.items()},
+                    "wall": round(time.perf_counter() - self._t0, 4),
+                },
+                "seed": seed,
+                "device": scrub(dev),
+                "attempts": attempts,
+                "started": self._started,
+                "finished": _now_iso(),
+                "final_observation": final,
+                "extra": scrub(jsonable(extra or {})),
+            }
+        )
         atomic_write_json(self.path / EPISODE_FILE, meta.model_dump(mode="json", by_alias=True), self.options.fsync)
         return meta
 
@@ -533,8 +616,12 @@ def _version(dist: str) -> str | None:
 
 def environment_versions() -> dict[str, str | None]:
     import platform
-    return {"python": platform.python_version(), "platform": platform.platform(),
-            **{d: _version(d) for d in ("adbutils", "uiautomator2", "openai", "pillow", "pydantic")}}
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        **{d: _version(d) for d in ("adbutils", "uiautomator2", "openai", "pillow", "pydantic")},
+    }
 
 
 def new_run_id() -> str:
@@ -544,10 +631,10 @@ def new_run_id() -> str:
 class RunWriter:
     """Creates (or resumes) `runs/<run_id>/` and hands out `EpisodeWriter`s.
 
-        with RunWriter.create("runs", agent={"name": "vlm", "model": m, "base_url": u}, suite=...) as run:
-            ep = run.episode(task.id, "en", category=task.category, instruction=task.instruction_for("en"))
-            ep.write_step(obs, agent_step, result, milestones=tracker, new_hits=new, timings=t)
-            ep.finish("success", success=True, milestones=tracker, final_observation=obs_after)
+    with RunWriter.create("runs", agent={"name": "vlm", "model": m, "base_url": u}, suite=...) as run:
+        ep = run.episode(task.id, "en", category=task.category, instruction=task.instruction_for("en"))
+        ep.write_step(obs, agent_step, result, milestones=tracker, new_hits=new, timings=t)
+        ep.finish("success", success=True, milestones=tracker, final_observation=obs_after)
     """
 
     def __init__(self, run_dir: str | Path, options: WriterOptions | None = None) -> None:
@@ -558,11 +645,22 @@ class RunWriter:
         self._lock = threading.Lock()  # episodes are opened from several worker threads
 
     @classmethod
-    def create(cls, runs_dir: str | Path, run_id: str | None = None, *, options: WriterOptions | None = None,
-               devices: list[Any] | None = None, agent: dict[str, Any] | None = None,
-               prompt_hash: str | None = None, seeds: Any = None, suite_name: str | None = None,
-               tasks: list[Any] | None = None, languages: list[str] | None = None,
-               cli_args: list[str] | None = None, config: dict[str, Any] | None = None) -> RunWriter:
+    def create(
+        cls,
+        runs_dir: str | Path,
+        run_id: str | None = None,
+        *,
+        options: WriterOptions | None = None,
+        devices: list[Any] | None = None,
+        agent: dict[str, Any] | None = None,
+        prompt_hash: str | None = None,
+        seeds: Any = None,
+        suite_name: str | None = None,
+        tasks: list[Any] | None = None,
+        languages: list[str] | None = None,
+        cli_args: list[str] | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> RunWriter:
         """Create `runs_dir/run_id` (must not exist) and write its scrubbed `manifest.json`.
 
         `tasks`: `tasks.schema.Task` objects or dicts with id/category/instruction; `agent`: name, model,
@@ -575,21 +673,35 @@ class RunWriter:
         try:
             path.mkdir(parents=True)
         except FileExistsError:
-            raise TrajectoryError(f"{path}: run directory already exists (resume it with RunWriter.resume)") \
-                from None
+            raise TrajectoryError(f"{path}: run directory already exists (resume it with RunWriter.resume)") from None
         (path / EPISODES_DIR).mkdir()
         writer = cls(path, options)
-        task_rows = [{"id": _get(t, "id"), "category": _get(t, "category"),
-                      "instruction": jsonable(_get(t, "instruction")), "apps": jsonable(_get(t, "apps", []))}
-                     for t in (tasks or [])]
+        task_rows = [
+            {
+                "id": _get(t, "id"),
+                "category": _get(t, "category"),
+                "instruction": jsonable(_get(t, "instruction")),
+                "apps": jsonable(_get(t, "apps", [])),
+            }
+            for t in (tasks or [])
+        ]
         from harness import __version__
+
         manifest = {
-            "schema": MANIFEST_SCHEMA, "run_id": run_id, "created": _now_iso(), "droidharness_version": __version__,
-            "versions": environment_versions(), "devices": [jsonable(d) for d in (devices or [])],
-            "agent": jsonable(agent or {}), "prompt_hash": prompt_hash, "seeds": jsonable(seeds),
+            "schema": MANIFEST_SCHEMA,
+            "run_id": run_id,
+            "created": _now_iso(),
+            "droidharness_version": __version__,
+            "versions": environment_versions(),
+            "devices": [jsonable(d) for d in (devices or [])],
+            "agent": jsonable(agent or {}),
+            "prompt_hash": prompt_hash,
+            "seeds": jsonable(seeds),
             "suite": {"name": suite_name, "task_ids": [r["id"] for r in task_rows], "languages": list(languages or [])},
-            "tasks": task_rows, "cli_args": [str(a) for a in (cli_args if cli_args is not None else sys.argv[1:])],
-            "config": jsonable(config or {})}
+            "tasks": task_rows,
+            "cli_args": [str(a) for a in (cli_args if cli_args is not None else sys.argv[1:])],
+            "config": jsonable(config or {}),
+        }
         writer.write_manifest(manifest)
         return writer
 
@@ -606,8 +718,9 @@ class RunWriter:
         Manifest.model_validate(clean)
         atomic_write_json(self.path / MANIFEST_FILE, clean, self.options.fsync)
 
-    def episode(self, task_id: str, lang: str, *, category: str | None = None,
-                instruction: str | None = None) -> EpisodeWriter:
+    def episode(
+        self, task_id: str, lang: str, *, category: str | None = None, instruction: str | None = None
+    ) -> EpisodeWriter:
         """A writer for `episodes/<task_id>__<lang>/`. A leftover unfinished attempt (a resumed run) is moved to
         `stale/<task_id>__<lang>.<n>/`; a finished one raises (it is complete: skip it)."""
         path = self.path / EPISODES_DIR / episode_key(task_id, lang)
@@ -621,8 +734,9 @@ class RunWriter:
                 while (stale / f"{path.name}.{n}").exists():
                     n += 1
                 shutil.move(str(path), str(stale / f"{path.name}.{n}"))
-            w = EpisodeWriter(path, task_id, lang, self.options, category=category, instruction=instruction,
-                              frames=self.frames)
+            w = EpisodeWriter(
+                path, task_id, lang, self.options, category=category, instruction=instruction, frames=self.frames
+            )
             self._open.add(w)
         with _LIVE_LOCK:
             _LIVE.add(w)
@@ -632,6 +746,7 @@ class RunWriter:
         """Write `summary.json` (default: `harness.run.report.summarize` of what is on disk)."""
         if summary is None:
             from harness.run.report import summarize
+
             summary = summarize(load_run(self.path, skip_bad=True))
         out = self.path / SUMMARY_FILE
         atomic_write_json(out, {"schema": SUMMARY_SCHEMA, **jsonable(summary)}, self.options.fsync)
@@ -643,6 +758,7 @@ class RunWriter:
         self.write_summary(summary)
         if report:
             from harness.run.report import write_report
+
             write_report(self.path)
 
     def _flush_open(self, close: bool = False) -> None:
@@ -661,11 +777,50 @@ class RunWriter:
         self._flush_open(close=True)
 
 
-__all__ = ["TrajectoryError", "RunWriter", "EpisodeWriter", "WriterOptions", "FrameStore", "FrameStats",
-           "encode_frame", "StepRecord", "EpisodeMeta",
-           "Manifest", "ObservationRecord", "AgentRecord", "ResultRecord", "MilestoneProgress", "StepTimings",
-           "Usage", "EpisodeRecord", "Run", "ReadStats", "load_run", "load_episode", "iter_steps",
-           "completed_episode_keys", "episode_key", "parse_episode_key", "frame_name", "check_schema", "scrub",
-           "REDACTED", "jsonable", "atomic_write_bytes", "atomic_write_json", "environment_versions",
-           "STEP_SCHEMA", "EPISODE_SCHEMA", "MANIFEST_SCHEMA", "SUMMARY_SCHEMA", "STATUSES", "TIMING_KEYS",
-           "STEPS_FILE", "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR", "FRAMES_DIR"]
+__all__ = [
+    "TrajectoryError",
+    "RunWriter",
+    "EpisodeWriter",
+    "WriterOptions",
+    "FrameStore",
+    "FrameStats",
+    "encode_frame",
+    "StepRecord",
+    "EpisodeMeta",
+    "Manifest",
+    "ObservationRecord",
+    "AgentRecord",
+    "ResultRecord",
+    "MilestoneProgress",
+    "StepTimings",
+    "Usage",
+    "EpisodeRecord",
+    "Run",
+    "ReadStats",
+    "load_run",
+    "load_episode",
+    "iter_steps",
+    "completed_episode_keys",
+    "episode_key",
+    "parse_episode_key",
+    "frame_name",
+    "check_schema",
+    "scrub",
+    "REDACTED",
+    "jsonable",
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "environment_versions",
+    "STEP_SCHEMA",
+    "EPISODE_SCHEMA",
+    "MANIFEST_SCHEMA",
+    "SUMMARY_SCHEMA",
+    "STATUSES",
+    "TIMING_KEYS",
+    "STEPS_FILE",
+    "EPISODE_FILE",
+    "MANIFEST_FILE",
+    "SUMMARY_FILE",
+    "EPISODES_DIR",
+    "FRAMES_DIR",
+]

@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.run.scoring import UNFINISHED, EpisodeOutcome, Score, Scoreboard, app_bucket, headline, scoreboard
-from harness.scrub import redact
 from harness.run.trajectory import EpisodeRecord, Run, StepRecord, atomic_write_bytes, episode_key, load_run
+from harness.scrub import redact
 
 log = logging.getLogger(__name__)
 
@@ -97,12 +97,19 @@ def _apps(run: Run, ep: EpisodeRecord) -> int:
 def outcome(run: Run, ep: EpisodeRecord) -> EpisodeOutcome:
     """The scoring view of a recorded episode (an unfinished one is `unfinished`, never scored)."""
     m = ep.meta
-    return EpisodeOutcome(task_id=ep.task_id, lang=ep.lang, category=_category(run, ep), apps=_apps(run, ep),
-                          status=m.status if m else UNFINISHED, success=bool(m and m.success), progress=_progress(ep),
-                          steps=m.steps if m else len(ep.steps),
-                          invalid_steps=m.invalid_outputs if m else sum(s.agent.invalid for s in ep.steps),
-                          error=m.error if m else "unfinished: no episode.json (the run was interrupted)",
-                          attempts=m.attempts if m else 1)
+    return EpisodeOutcome(
+        task_id=ep.task_id,
+        lang=ep.lang,
+        category=_category(run, ep),
+        apps=_apps(run, ep),
+        status=m.status if m else UNFINISHED,
+        success=bool(m and m.success),
+        progress=_progress(ep),
+        steps=m.steps if m else len(ep.steps),
+        invalid_steps=m.invalid_outputs if m else sum(s.agent.invalid for s in ep.steps),
+        error=m.error if m else "unfinished: no episode.json (the run was interrupted)",
+        attempts=m.attempts if m else 1,
+    )
 
 
 def run_scoreboard(run: Run) -> Scoreboard:
@@ -115,10 +122,20 @@ def _row(score: Score, eps: list[EpisodeRecord]) -> dict[str, Any]:
     """A table row: the score, plus the step-level figures of the same episodes (tokens, timings)."""
     steps = [s for ep in eps for s in ep.steps]
     tokens = sum(s.agent.usage.total_tokens for s in steps)
-    timings = {ph: {"p50": percentile([getattr(s.timings, ph) for s in steps], 50),
-                    "p95": percentile([getattr(s.timings, ph) for s in steps], 95)} for ph in TIMING_PHASES}
-    return {**score.to_json(), "steps": len(steps), "tokens": tokens,
-            "tokens_per_episode": tokens / len(eps) if eps else None, "timings": timings}
+    timings = {
+        ph: {
+            "p50": percentile([getattr(s.timings, ph) for s in steps], 50),
+            "p95": percentile([getattr(s.timings, ph) for s in steps], 95),
+        }
+        for ph in TIMING_PHASES
+    }
+    return {
+        **score.to_json(),
+        "steps": len(steps),
+        "tokens": tokens,
+        "tokens_per_episode": tokens / len(eps) if eps else None,
+        "timings": timings,
+    }
 
 
 def summarize(run: Run) -> dict[str, Any]:
@@ -126,21 +143,25 @@ def summarize(run: Run) -> dict[str, Any]:
     nothing was scored), all from `run_scoreboard`."""
     board = run_scoreboard(run)
     eps = list(run.episodes.values())
-    groups: dict[str, dict[str, list[EpisodeRecord]]] = {"by_category": defaultdict(list),
-                                                          "by_language": defaultdict(list),
-                                                          "by_app_count": defaultdict(list)}
+    groups: dict[str, dict[str, list[EpisodeRecord]]] = {
+        "by_category": defaultdict(list),
+        "by_language": defaultdict(list),
+        "by_app_count": defaultdict(list),
+    }
     for ep in eps:
         groups["by_category"][_category(run, ep)].append(ep)
         groups["by_language"][ep.lang].append(ep)
         groups["by_app_count"][app_bucket(_apps(run, ep))].append(ep)
-    scores = {"by_category": board.by_category, "by_language": board.by_language,
-              "by_app_count": board.by_app_count}
-    return {"run_id": run.manifest.run_id if run.manifest else run.path.name,
-            "headline": headline(board.overall), "exit_code": board.exit_code,
-            "overall": _row(board.overall, eps),
-            **{name: {k: _row(scores[name][k], v) for k, v in sorted(g.items())} for name, g in groups.items()},
-            "infra_failures": board.to_json()["infra_failures"],
-            "statuses": dict(sorted(Counter(ep.status for ep in eps).items()))}
+    scores = {"by_category": board.by_category, "by_language": board.by_language, "by_app_count": board.by_app_count}
+    return {
+        "run_id": run.manifest.run_id if run.manifest else run.path.name,
+        "headline": headline(board.overall),
+        "exit_code": board.exit_code,
+        "overall": _row(board.overall, eps),
+        **{name: {k: _row(scores[name][k], v) for k, v in sorted(g.items())} for name, g in groups.items()},
+        "infra_failures": board.to_json()["infra_failures"],
+        "statuses": dict(sorted(Counter(ep.status for ep in eps).items())),
+    }
 
 
 # --- thumbnails with the action drawn on them -----------------------------------------------------------------
@@ -167,6 +188,7 @@ def _norm_points(step: StepRecord, ep: EpisodeRecord) -> list[tuple[float, float
         if xml:
             try:
                 from harness.hierarchy import UITree
+
                 cx, cy = UITree.from_xml(xml)[a["element"]].center
                 return [(cx / size[0], cy / size[1])]
             except Exception:  # noqa: BLE001 - no overlay rather than no report
@@ -186,6 +208,7 @@ def _small(path: Path) -> Any:
     """The screenshot file at `path` (WebP, PNG or JPEG: either trajectory layout) decoded and downscaled to
     THUMB_LONG_SIDE, RGB; None when unreadable."""
     from PIL import Image
+
     try:
         im = Image.open(path)
         im.draft("RGB", (THUMB_LONG_SIDE, THUMB_LONG_SIDE))  # JPEG sources decode at a reduced scale
@@ -198,12 +221,14 @@ def _small(path: Path) -> Any:
         return None
 
 
-def thumbnail(ep: EpisodeRecord, step_no: int, step: StepRecord | None = None,
-              small: dict[Path, Any] | None = None) -> str | None:
+def thumbnail(
+    ep: EpisodeRecord, step_no: int, step: StepRecord | None = None, small: dict[Path, Any] | None = None
+) -> str | None:
     """`data:image/jpeg;base64,...` of the screenshot at `step_no` (long side THUMB_LONG_SIDE) with the action
     of `step` drawn on it (tap dot, long-press ring, swipe arrow); None when there is no screenshot. `small`:
     already downscaled screens by file (a screen shared by several steps is decoded once)."""
     from PIL import ImageDraw
+
     path = ep.frame_path(step_no, "screenshot")
     if path is None:
         return None
@@ -274,15 +299,19 @@ line-height:14px;text-align:center;background:#e4e7ec;border-radius:2px}.strip s
 .u,.thought,pre,code,.cap,.act,.strip span{unicode-bidi:isolate}
 """
 
-_JS = ("document.querySelectorAll('button[data-toggle]').forEach(function(b){b.addEventListener('click',"
-       "function(){var o=b.getAttribute('data-toggle')==='open';"
-       "document.querySelectorAll('details.episode').forEach(function(d){d.open=o;});});});")
+_JS = (
+    "document.querySelectorAll('button[data-toggle]').forEach(function(b){b.addEventListener('click',"
+    "function(){var o=b.getAttribute('data-toggle')==='open';"
+    "document.querySelectorAll('details.episode').forEach(function(d){d.open=o;});});});"
+)
 
 
 def _csp() -> str:
     digest = base64.b64encode(hashlib.sha256(_JS.encode("utf-8")).digest()).decode("ascii")
-    return (f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
-            "base-uri 'none'; form-action 'none'")
+    return (
+        f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; "
+        "base-uri 'none'; form-action 'none'"
+    )
 
 
 def _pct(x: float | None) -> str:
@@ -298,25 +327,32 @@ def _ms(x: float | None) -> str:
 
 
 def _table(title_col: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
-    head = ("<tr><th class=l rowspan=2>" + e(title_col) + "</th><th rowspan=2>episodes</th><th rowspan=2>scored"
-            "</th><th rowspan=2>SR</th><th rowspan=2>ATP</th><th rowspan=2>mean steps</th><th rowspan=2>invalid "
-            "steps</th><th rowspan=2>agent errors</th><th rowspan=2>tokens</th><th rowspan=2>tokens / ep.</th>"
-            + "".join(f"<th colspan=2>{e(p)} ms</th>" for p in TIMING_PHASES) + "</tr><tr>"
-            + "<th>p50</th><th>p95</th>" * len(TIMING_PHASES) + "</tr>")
+    head = (
+        "<tr><th class=l rowspan=2>" + e(title_col) + "</th><th rowspan=2>episodes</th><th rowspan=2>scored"
+        "</th><th rowspan=2>SR</th><th rowspan=2>ATP</th><th rowspan=2>mean steps</th><th rowspan=2>invalid "
+        "steps</th><th rowspan=2>agent errors</th><th rowspan=2>tokens</th><th rowspan=2>tokens / ep.</th>"
+        + "".join(f"<th colspan=2>{e(p)} ms</th>" for p in TIMING_PHASES)
+        + "</tr><tr>"
+        + "<th>p50</th><th>p95</th>" * len(TIMING_PHASES)
+        + "</tr>"
+    )
     body = []
     for label, r in rows:
-        tim = "".join(f"<td>{_ms(r['timings'][p]['p50'])}</td><td>{_ms(r['timings'][p]['p95'])}</td>"
-                      for p in TIMING_PHASES)
+        tim = "".join(
+            f"<td>{_ms(r['timings'][p]['p50'])}</td><td>{_ms(r['timings'][p]['p95'])}</td>" for p in TIMING_PHASES
+        )
         extra = []
         if r["unfinished"]:
             extra.append(f"{r['unfinished']} unfinished")
         if r["infra_errors"]:
             extra.append(f"{r['infra_errors']} infrastructure failures")
         note = f" <span class=mut>({e(', '.join(extra))})</span>" if extra else ""
-        body.append(f"<tr><td class=l>{label}</td><td>{r['episodes']}{note}</td><td>{r['scored']}</td>"
-                    f"<td>{_pct(r['sr'])}</td><td>{_pct(r['atp'])}</td><td>{_num(r['mean_steps'])}</td>"
-                    f"<td>{r['invalid_steps']}</td><td>{r['agent_errors']}</td><td>{r['tokens']:,}</td>"
-                    f"<td>{_num(r['tokens_per_episode'], '{:,.0f}')}</td>{tim}</tr>")
+        body.append(
+            f"<tr><td class=l>{label}</td><td>{r['episodes']}{note}</td><td>{r['scored']}</td>"
+            f"<td>{_pct(r['sr'])}</td><td>{_pct(r['atp'])}</td><td>{_num(r['mean_steps'])}</td>"
+            f"<td>{r['invalid_steps']}</td><td>{r['agent_errors']}</td><td>{r['tokens']:,}</td>"
+            f"<td>{_num(r['tokens_per_episode'], '{:,.0f}')}</td>{tim}</tr>"
+        )
     return f"<table>{head}{''.join(body)}</table>"
 
 
@@ -336,9 +372,12 @@ def _header(run: Run) -> str:
     if devs:
         bits.append(f"devices {e(devs)}")
     ver = ", ".join(f"{k} {v}" for k, v in m.versions.items() if v and k != "platform")
-    return (f"<h1>Run {e(m.run_id)}</h1><p>{' · '.join(bits)}</p>"
-            f"<p class=mut>created {e(m.created)} · droidharness {e(m.droidharness_version)} · {e(ver)}"
-            + (f" · prompt {e(m.prompt_hash[:12])}" if m.prompt_hash else "") + "</p>")
+    return (
+        f"<h1>Run {e(m.run_id)}</h1><p>{' · '.join(bits)}</p>"
+        f"<p class=mut>created {e(m.created)} · droidharness {e(m.droidharness_version)} · {e(ver)}"
+        + (f" · prompt {e(m.prompt_hash[:12])}" if m.prompt_hash else "")
+        + "</p>"
+    )
 
 
 def _result_html(step: StepRecord) -> str:
@@ -349,8 +388,10 @@ def _result_html(step: StepRecord) -> str:
         return "<div class=mut>not executed</div>"
     parts = [f"<span class={'res-ok' if r.ok else 'res-bad'}>{'ok' if r.ok else 'failed'}</span>"]
     if r.readback_matches is not None:
-        parts.append(f"<span class={'res-ok' if r.readback_matches else 'res-bad'}>readback "
-                     f"{'matches' if r.readback_matches else 'differs'}</span>")
+        parts.append(
+            f"<span class={'res-ok' if r.readback_matches else 'res-bad'}>readback "
+            f"{'matches' if r.readback_matches else 'differs'}</span>"
+        )
         if not r.readback_matches and r.readback is not None:
             parts.append(f"<code>{e(r.readback)}</code>")
     if r.settled is False:
@@ -394,8 +435,11 @@ def _thumbnails(run: Run) -> dict[tuple[str, int], str | None]:
 
 def _step_card(ep: EpisodeRecord, step: StepRecord, names: dict[str, str], thumbs: dict[tuple[str, int], Any]) -> str:
     src = thumbs.get((ep.key, step.step))
-    img = (f"<img src=\"{e(src)}\" alt=\"{e(f'step {step.step} screen')}\">" if src
-           else "<div class=noshot>no screenshot</div>")
+    img = (
+        f'<img src="{e(src)}" alt="{e(f"step {step.step} screen")}">'
+        if src
+        else "<div class=noshot>no screenshot</div>"
+    )
     a = step.agent
     action = a.action_text or (a.action.get("type") if a.action else "no action")
     hits = step.milestones.new_hits if step.milestones else []
@@ -407,13 +451,17 @@ def _step_card(ep: EpisodeRecord, step: StepRecord, names: dict[str, str], thumb
         details.append(f"<div class=mut>action</div><pre>{e(json.dumps(a.action, ensure_ascii=False))}</pre>")
     if a.raw_output:
         details.append(f"<div class=mut>raw output</div><pre>{e(a.raw_output)}</pre>")
-    details.append(f"<div class=mut>{e(step.observation.package)} / {e(step.observation.activity)} · tokens "
-                   f"{a.usage.total_tokens} · capture {_ms(tim.capture)} ms · agent {_ms(tim.agent)} ms · "
-                   f"actuation {_ms(tim.actuation)} ms · settle {_ms(tim.settle)} ms</div>")
-    return (f"<div class=\"step{' invalid' if a.invalid else ''}\" id=\"{e(ep.key)}-s{step.step}\">"
-            f"<div class=shot>{img}{_overlay_labels(step)}</div>"
-            f"<div><b>#{step.step}</b> <span class=act>{e(action)}</span></div>{_result_html(step)}{hit_html}"
-            f"{thought}<details>{''.join(details)}</details></div>")
+    details.append(
+        f"<div class=mut>{e(step.observation.package)} / {e(step.observation.activity)} · tokens "
+        f"{a.usage.total_tokens} · capture {_ms(tim.capture)} ms · agent {_ms(tim.agent)} ms · "
+        f"actuation {_ms(tim.actuation)} ms · settle {_ms(tim.settle)} ms</div>"
+    )
+    return (
+        f'<div class="step{" invalid" if a.invalid else ""}" id="{e(ep.key)}-s{step.step}">'
+        f"<div class=shot>{img}{_overlay_labels(step)}</div>"
+        f"<div><b>#{step.step}</b> <span class=act>{e(action)}</span></div>{_result_html(step)}{hit_html}"
+        f"{thought}<details>{''.join(details)}</details></div>"
+    )
 
 
 def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) -> str:
@@ -426,18 +474,25 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
     if not milestones:  # unfinished: what the last step knew
         last = next((s.milestones for s in reversed(ep.steps) if s.milestones is not None), None)
         milestones = [{"id": k, "sub_target": k, "hit_step": v} for k, v in (last.hits if last else {}).items()]
-    summary = (f"<summary><span class=\"badge s-{e(status)}\">{e(status)}</span><b>{e(ep.task_id)}</b>"
-               f"<span class=mut>{e(ep.lang)} · {e(cat)}</span><span class=bar><span style=\"width:"
-               f"{100 * prog:.0f}%\"></span></span><span>{100 * prog:.0f}%</span>"
-               f"<span class=mut>{len(ep.steps)} steps</span>"
-               + (" <span class=\"badge s-success\">SR</span>" if meta and meta.success else "") + "</summary>")
+    summary = (
+        f'<summary><span class="badge s-{e(status)}">{e(status)}</span><b>{e(ep.task_id)}</b>'
+        f'<span class=mut>{e(ep.lang)} · {e(cat)}</span><span class=bar><span style="width:'
+        f'{100 * prog:.0f}%"></span></span><span>{100 * prog:.0f}%</span>'
+        f"<span class=mut>{len(ep.steps)} steps</span>"
+        + (' <span class="badge s-success">SR</span>' if meta and meta.success else "")
+        + "</summary>"
+    )
     info = []
     ins = _instruction(run, ep)
     if ins:
         info.append(f"<p><b>Instruction:</b> <span class=u>{e(ins)}</span></p>")
     if meta:
-        facts = [f"tokens {meta.tokens.total_tokens:,}", f"invalid steps {meta.invalid_outputs}",
-                 f"attempts {meta.attempts}", f"wall {_num(meta.timings.get('wall'))} s"]
+        facts = [
+            f"tokens {meta.tokens.total_tokens:,}",
+            f"invalid steps {meta.invalid_outputs}",
+            f"attempts {meta.attempts}",
+            f"wall {_num(meta.timings.get('wall'))} s",
+        ]
         if meta.seed is not None:
             facts.append(f"seed {meta.seed}")
         if meta.device.get("serial"):
@@ -449,65 +504,85 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
             info.append(f"<p class=res-bad><b>Error:</b> <span class=u>{e(meta.error)}</span></p>")
         end = meta.extra.get("end_state")
         if isinstance(end, dict):
-            verdict = "still holds" if end.get("held") else "does NOT hold: " + "; ".join(map(str, end.get("failed", [])))
+            verdict = (
+                "still holds" if end.get("held") else "does NOT hold: " + "; ".join(map(str, end.get("failed", [])))
+            )
             info.append(f"<p class={'res-ok' if end.get('held') else 'res-bad'}><b>End state:</b> {e(verdict)}</p>")
     else:
-        info.append("<p class=res-bad>Unfinished: no episode.json (the run was interrupted or is still going)."
-                    + (f" {len(ep.stats.bad_lines)} corrupt line(s) skipped." if ep.stats.bad_lines else "")
-                    + (" The last step line was cut off." if ep.stats.truncated else "") + "</p>")
+        info.append(
+            "<p class=res-bad>Unfinished: no episode.json (the run was interrupted or is still going)."
+            + (f" {len(ep.stats.bad_lines)} corrupt line(s) skipped." if ep.stats.bad_lines else "")
+            + (" The last step line was cut off." if ep.stats.truncated else "")
+            + "</p>"
+        )
     if milestones:
         items = "".join(
             f"<li class={'hit' if m.get('hit_step') is not None else 'miss'}>"
             + (f"step {e(m.get('hit_step'))}: " if m.get("hit_step") is not None else "not hit: ")
-            + f"{e(m.get('sub_target'))} <span class=mut>({e(m.get('id'))})</span></li>" for m in milestones)
+            + f"{e(m.get('sub_target'))} <span class=mut>({e(m.get('id'))})</span></li>"
+            for m in milestones
+        )
         hit_at: dict[int, list[str]] = defaultdict(list)
         for m in milestones:
             if m.get("hit_step") is not None:
                 hit_at[int(m["hit_step"])].append(str(m.get("id")))
         strip = "".join(
-            f"<span class=\"{'h' if s.step in hit_at else 'x' if s.agent.invalid else ''}\" "
-            f"title=\"{e(f'step {s.step}: ' + (', '.join(hit_at[s.step]) or (s.agent.action_text or '')))}\">"
-            f"{s.step}</span>" for s in ep.steps)
+            f'<span class="{"h" if s.step in hit_at else "x" if s.agent.invalid else ""}" '
+            f'title="{e(f"step {s.step}: " + (", ".join(hit_at[s.step]) or (s.agent.action_text or "")))}">'
+            f"{s.step}</span>"
+            for s in ep.steps
+        )
         info.append(f"<h3>Milestones</h3><ol class=ms>{items}</ol><div class=strip>{strip}</div>")
     cards = [_step_card(ep, s, names, thumbs) for s in ep.steps]
     final = meta.final_observation if meta else None
     if final is not None and ep.final_step is not None:
         src = thumbs.get((ep.key, ep.final_step))
         if src:
-            cards.append(f"<div class=\"step final\"><div class=shot><img src=\"{e(src)}\" alt=\"final screen\">"
-                         f"</div><div><b>final screen</b></div><div class=mut>{e(final.package)}</div></div>")
+            cards.append(
+                f'<div class="step final"><div class=shot><img src="{e(src)}" alt="final screen">'
+                f"</div><div><b>final screen</b></div><div class=mut>{e(final.package)}</div></div>"
+            )
     steps_html = f"<h3>Steps</h3><div class=steps>{''.join(cards)}</div>" if cards else "<p class=mut>no steps</p>"
-    return (f"<details class=episode id=\"ep-{e(ep.key)}\">{summary}<div class=body>{''.join(info)}"
-            f"{steps_html}</div></details>")
+    return (
+        f'<details class=episode id="ep-{e(ep.key)}">{summary}<div class=body>{"".join(info)}'
+        f"{steps_html}</div></details>"
+    )
 
 
 def _infra_list(s: dict[str, Any]) -> str:
     rows = s["infra_failures"]
     if not rows:
         return ""
-    items = "".join(f"<li><a href=\"#ep-{e(episode_key(r['task_id'], r['lang']))}\">{e(r['task_id'])} "
-                    f"[{e(r['lang'])}]</a> <span class=\"badge s-{e(r['status'])}\">{e(r['status'])}</span> "
-                    f"after {e(r['attempts'])} attempt(s): <span class=u>{e(r['error'])}</span></li>" for r in rows)
-    return (f"<div class=infra><b>Not scored ({len(rows)}): infrastructure failures and unfinished episodes"
-            f"</b><ul>{items}</ul></div>")
+    items = "".join(
+        f'<li><a href="#ep-{e(episode_key(r["task_id"], r["lang"]))}">{e(r["task_id"])} '
+        f'[{e(r["lang"])}]</a> <span class="badge s-{e(r["status"])}">{e(r["status"])}</span> '
+        f"after {e(r['attempts'])} attempt(s): <span class=u>{e(r['error'])}</span></li>"
+        for r in rows
+    )
+    return (
+        f"<div class=infra><b>Not scored ({len(rows)}): infrastructure failures and unfinished episodes"
+        f"</b><ul>{items}</ul></div>"
+    )
 
 
 def render_report(run: Run) -> str:
     """The whole report as one HTML string (no external resources)."""
     from tasks.schema import CATEGORY_NAMES
+
     s = summarize(run)
-    cat_rows = [(f"{e(c)} <span class=mut>{e(CATEGORY_NAMES.get(c, ''))}</span>", r)
-                for c, r in s["by_category"].items()]
+    cat_rows = [
+        (f"{e(c)} <span class=mut>{e(CATEGORY_NAMES.get(c, ''))}</span>", r) for c, r in s["by_category"].items()
+    ]
     lang_rows = [(e(lg), r) for lg, r in s["by_language"].items()]
     app_rows = [(e(k), r) for k, r in s["by_app_count"].items()]
-    statuses = " · ".join(f"<span class=\"badge s-{e(k)}\">{e(k)}</span> {v}" for k, v in s["statuses"].items())
+    statuses = " · ".join(f'<span class="badge s-{e(k)}">{e(k)}</span> {v}' for k, v in s["statuses"].items())
     thumbs = _thumbnails(run)
     episodes = "".join(_episode(run, ep, thumbs) for ep in run.episodes.values())
     title = f"DroidHarness report · {run.manifest.run_id if run.manifest else run.path.name}"
     return (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{e(_csp())}\">"
-        "<meta name=viewport content=\"width=device-width,initial-scale=1\">"
+        f'<meta http-equiv="Content-Security-Policy" content="{e(_csp())}">'
+        '<meta name=viewport content="width=device-width,initial-scale=1">'
         f"<title>{e(title)}</title><style>{_CSS}</style></head><body>"
         f"{_header(run)}<h2>Summary</h2><p class=headline><b>{e(s['headline'])}</b></p>{_infra_list(s)}"
         f"{_table('overall', [('all', s['overall'])])}"
@@ -520,7 +595,8 @@ def render_report(run: Run) -> str:
         "milliseconds.</p>"
         f"<h2>Episodes ({len(run.episodes)})</h2><div class=toolbar><button type=button data-toggle=open>"
         "expand all</button><button type=button data-toggle=close>collapse all</button></div>"
-        f"{episodes}<script>{_JS}</script></body></html>")
+        f"{episodes}<script>{_JS}</script></body></html>"
+    )
 
 
 def write_report(run_dir: str | Path, out: str | Path | None = None) -> Path:

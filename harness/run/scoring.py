@@ -77,11 +77,17 @@ def score(outcomes: Iterable[EpisodeOutcome]) -> Score:
     n = len(scored)
     successes = sum(o.success for o in scored)
     return Score(
-        episodes=len(eps), scored=n, successes=successes,
-        sr=successes / n if n else None, atp=sum(o.progress for o in scored) / n if n else None,
-        agent_errors=sum(o.status == AGENT_ERROR for o in eps), infra_errors=sum(o.status == INFRA_ERROR for o in eps),
-        unfinished=sum(o.status == UNFINISHED for o in eps), invalid_steps=sum(o.invalid_steps for o in scored),
-        mean_steps=sum(o.steps for o in scored) / n if n else None)
+        episodes=len(eps),
+        scored=n,
+        successes=successes,
+        sr=successes / n if n else None,
+        atp=sum(o.progress for o in scored) / n if n else None,
+        agent_errors=sum(o.status == AGENT_ERROR for o in eps),
+        infra_errors=sum(o.status == INFRA_ERROR for o in eps),
+        unfinished=sum(o.status == UNFINISHED for o in eps),
+        invalid_steps=sum(o.invalid_steps for o in scored),
+        mean_steps=sum(o.steps for o in scored) / n if n else None,
+    )
 
 
 def app_bucket(apps: int) -> str:
@@ -97,12 +103,16 @@ class Scoreboard:
     infra_failures: tuple[EpisodeOutcome, ...]  # infra_error and unfinished episodes: listed on every surface
 
     def to_json(self) -> dict[str, object]:
-        return {"overall": self.overall.to_json(),
-                "by_category": {k: v.to_json() for k, v in self.by_category.items()},
-                "by_language": {k: v.to_json() for k, v in self.by_language.items()},
-                "by_app_count": {k: v.to_json() for k, v in self.by_app_count.items()},
-                "infra_failures": [{"task_id": o.task_id, "lang": o.lang, "status": o.status, "error": o.error,
-                                    "attempts": o.attempts} for o in self.infra_failures]}
+        return {
+            "overall": self.overall.to_json(),
+            "by_category": {k: v.to_json() for k, v in self.by_category.items()},
+            "by_language": {k: v.to_json() for k, v in self.by_language.items()},
+            "by_app_count": {k: v.to_json() for k, v in self.by_app_count.items()},
+            "infra_failures": [
+                {"task_id": o.task_id, "lang": o.lang, "status": o.status, "error": o.error, "attempts": o.attempts}
+                for o in self.infra_failures
+            ],
+        }
 
     @property
     def exit_code(self) -> int:
@@ -118,8 +128,13 @@ def _group(outcomes: list[EpisodeOutcome], key: str) -> dict[str, Score]:
 
 def scoreboard(outcomes: Iterable[EpisodeOutcome]) -> Scoreboard:
     eps = sorted(outcomes, key=lambda o: (o.task_id, o.lang))
-    return Scoreboard(overall=score(eps), by_category=_group(eps, "category"), by_language=_group(eps, "lang"),
-                      by_app_count=_group(eps, "apps"), infra_failures=tuple(o for o in eps if not o.scored))
+    return Scoreboard(
+        overall=score(eps),
+        by_category=_group(eps, "category"),
+        by_language=_group(eps, "lang"),
+        by_app_count=_group(eps, "apps"),
+        infra_failures=tuple(o for o in eps if not o.scored),
+    )
 
 
 def exit_code(s: Score) -> int:
@@ -140,5 +155,4 @@ def headline(s: Score) -> str:
     if s.sr is None or s.atp is None:
         return f"no episode could be scored (of {s.episodes}){tail}"
     agent = f", {s.agent_errors} ended by an agent error" if s.agent_errors else ""
-    return (f"SR {s.sr:.1%}  ATP {s.atp:.1%}  over {s.scored} scored episode{'s' if s.scored != 1 else ''}"
-            f"{agent}{tail}")
+    return f"SR {s.sr:.1%}  ATP {s.atp:.1%}  over {s.scored} scored episode{'s' if s.scored != 1 else ''}{agent}{tail}"

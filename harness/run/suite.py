@@ -25,11 +25,11 @@ from rich.table import Table
 
 from agents.registry import create_agent
 from harness.errors import ConfigError, HarnessError
-from harness.run.pool import DevicePool
-from harness.run.record import RunWriter
-from harness.run.report import outcome, run_scoreboard
-from harness.run.lock import RunLock
 from harness.run.episode import EpisodeResult, Limits, episode_seed, run_episode
+from harness.run.lock import RunLock
+from harness.run.pool import DevicePool
+from harness.run.record import RunWriter, WriterOptions
+from harness.run.report import outcome, run_scoreboard
 from harness.run.scoring import INFRA_ERROR, EpisodeOutcome, Scoreboard, headline, score
 from harness.run.trajectory import completed_episode_keys, load_run
 from tasks.schema import Task
@@ -56,6 +56,7 @@ class SuiteOptions:
     seed: int = 0
     infra_retries: int = 2
     report: bool = True
+    writer: WriterOptions = field(default_factory=WriterOptions)  # trajectory storage (fsync, frame encoding)
 
 
 @dataclass
@@ -80,9 +81,19 @@ class SuiteResult:
 
 def outcome_of(r: EpisodeResult) -> EpisodeOutcome:
     """The scoring view of a live result (the same fields `harness.run.report.outcome` reads back from disk)."""
-    return EpisodeOutcome(task_id=r.task_id, lang=r.lang, category=r.category, apps=r.apps, status=r.status,
-                          success=r.success, progress=r.progress, steps=r.steps, invalid_steps=r.invalid_steps,
-                          error=r.error, attempts=r.attempts)
+    return EpisodeOutcome(
+        task_id=r.task_id,
+        lang=r.lang,
+        category=r.category,
+        apps=r.apps,
+        status=r.status,
+        success=r.success,
+        progress=r.progress,
+        steps=r.steps,
+        invalid_steps=r.invalid_steps,
+        error=r.error,
+        attempts=r.attempts,
+    )
 
 
 def select_tasks(tasks: list[Task], task_ids: tuple[str, ...]) -> list[Task]:
@@ -104,8 +115,14 @@ class _Live:
 
     def __init__(self, console: Console | None, total: int, slots: int, earlier: list[EpisodeOutcome]) -> None:
         self.console = console
-        self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), console=console, transient=False)
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        )
         self.bar = self.progress.add_task("episodes", total=total)
         self.status = {i: "starting" for i in range(slots)}
         self.results: list[EpisodeResult] = []
@@ -146,8 +163,12 @@ class _Live:
             self._live.__exit__(*exc)
 
 
-def run_suite(opts: SuiteOptions, console: Console | None = None,
-              agent_factory: Callable[[], Any] | None = None, pool: DevicePool | None = None) -> SuiteResult:
+def run_suite(
+    opts: SuiteOptions,
+    console: Console | None = None,
+    agent_factory: Callable[[], Any] | None = None,
+    pool: DevicePool | None = None,
+) -> SuiteResult:
     """Run the suite. Every episode attempt gets a FRESH agent from `agent_factory` (default: `opts.agent`
     with its options), so nothing an agent kept - not even a timed-out call still running in its abandoned
     thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
@@ -159,7 +180,7 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
     earlier: list[EpisodeOutcome] = []
     lock: RunLock | None = None  # one writer per run directory: a second --resume is refused, naming the pid
     if opts.resume:
-        writer = RunWriter.resume(opts.resume)
+        writer = RunWriter.resume(opts.resume, opts.writer)
         lock = RunLock(writer.path).acquire()
         done = set(completed_episode_keys(opts.resume))
         todo = [(t, lang) for t, lang in episodes if (t.id, lang) not in done]
@@ -173,21 +194,37 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
             pool = DevicePool(opts.devices, list(opts.serials), profile=opts.profile, latency=opts.latency).start()
         if not opts.resume:
             writer = RunWriter.create(
-                opts.out, opts.run_id, devices=[pool.slot(i).info for i in range(pool.size)],
-                agent={"name": opts.agent, **opts.agent_options}, prompt_hash=getattr(probe, "prompt_hash", None),
-                seeds={"base": opts.seed}, suite_name=opts.suite, tasks=[t for t, _ in episodes],
+                opts.out,
+                opts.run_id,
+                options=opts.writer,
+                devices=[pool.slot(i).info for i in range(pool.size)],
+                agent={"name": opts.agent, **opts.agent_options},
+                prompt_hash=getattr(probe, "prompt_hash", None),
+                seeds={"base": opts.seed},
+                suite_name=opts.suite,
+                tasks=[t for t, _ in episodes],
                 languages=list(opts.langs),
-                config={"profile": opts.profile, "latency": opts.latency, "devices": pool.size,
-                        "max_steps": opts.limits.max_steps, "agent_timeout": opts.limits.agent_timeout,
-                        "infra_retries": opts.infra_retries})
+                config={
+                    "profile": opts.profile,
+                    "latency": opts.latency,
+                    "devices": pool.size,
+                    "max_steps": opts.limits.max_steps,
+                    "agent_timeout": opts.limits.agent_timeout,
+                    "infra_retries": opts.infra_retries,
+                },
+            )
             lock = RunLock(writer.path).acquire()
         work: queue.Queue[tuple[Task, str]] = queue.Queue()
         for ep in todo:
             work.put(ep)
         live = _Live(console, len(todo), pool.size, earlier)
         with live:
-            threads = [threading.Thread(target=_worker, args=(i, pool, make_agent, work, writer, opts, live),
-                                        name=f"suite-{i}", daemon=True) for i in range(pool.size)]
+            threads = [
+                threading.Thread(
+                    target=_worker, args=(i, pool, make_agent, work, writer, opts, live), name=f"suite-{i}", daemon=True
+                )
+                for i in range(pool.size)
+            ]
             for th in threads:
                 th.start()
             for th in threads:
@@ -205,30 +242,58 @@ def run_suite(opts: SuiteOptions, console: Console | None = None,
             lock.release()
 
 
-def _record_infra_error(task: Task, lang: str, error: str, attempts: int, writer: RunWriter,
-                        opts: SuiteOptions) -> EpisodeResult:
+def _record_infra_error(
+    task: Task, lang: str, error: str, attempts: int, writer: RunWriter, opts: SuiteOptions
+) -> EpisodeResult:
     seed = episode_seed(opts.seed, task.id, lang)
-    result = EpisodeResult(task.id, lang, task.category, INFRA_ERROR, 0.0, False, [], 0, error=error, seed=seed,
-                           attempts=attempts, terminated_by="error", apps=len(task.apps) or 1)
+    result = EpisodeResult(
+        task.id,
+        lang,
+        task.category,
+        INFRA_ERROR,
+        0.0,
+        False,
+        [],
+        0,
+        error=error,
+        seed=seed,
+        attempts=attempts,
+        terminated_by="error",
+        apps=len(task.apps) or 1,
+    )
     ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
     ep.finish(INFRA_ERROR, error=error, seed=seed, attempts=attempts, apps=result.apps)
     return result
 
 
-def _no_device_left(work: queue.Queue[tuple[Task, str]], writer: RunWriter, opts: SuiteOptions,
-                    live: _Live) -> None:
+def _no_device_left(work: queue.Queue[tuple[Task, str]], writer: RunWriter, opts: SuiteOptions, live: _Live) -> None:
     """Episodes still queued when every device slot has died: infrastructure failures, recorded and listed."""
     while True:
         try:
             task, lang = work.get_nowait()
         except queue.Empty:
             return
-        live.done(_record_infra_error(task, lang, "no working device left: every device slot failed and could "
-                                      "not be replaced", 0, writer, opts))
+        live.done(
+            _record_infra_error(
+                task,
+                lang,
+                "no working device left: every device slot failed and could not be replaced",
+                0,
+                writer,
+                opts,
+            )
+        )
 
 
-def _worker(slot: int, pool: DevicePool, make_agent: Callable[[], Any], work: queue.Queue[tuple[Task, str]],
-            writer: RunWriter, opts: SuiteOptions, live: _Live) -> None:
+def _worker(
+    slot: int,
+    pool: DevicePool,
+    make_agent: Callable[[], Any],
+    work: queue.Queue[tuple[Task, str]],
+    writer: RunWriter,
+    opts: SuiteOptions,
+    live: _Live,
+) -> None:
     """One device slot. Never dies silently: any exception is an infrastructure failure of the episode it
     happened in; when the slot's device cannot be replaced the slot stops (its episode recorded as such) and
     the other slots take the remaining work."""
@@ -245,8 +310,16 @@ def _worker(slot: int, pool: DevicePool, make_agent: Callable[[], Any], work: qu
             return
 
 
-def _run_with_retries(slot: int, pool: DevicePool, make_agent: Callable[[], Any], task: Task, lang: str,
-                      writer: RunWriter, opts: SuiteOptions, live: _Live) -> tuple[EpisodeResult, bool]:
+def _run_with_retries(
+    slot: int,
+    pool: DevicePool,
+    make_agent: Callable[[], Any],
+    task: Task,
+    lang: str,
+    writer: RunWriter,
+    opts: SuiteOptions,
+    live: _Live,
+) -> tuple[EpisodeResult, bool]:
     seed = episode_seed(opts.seed, task.id, lang)
     last_error = ""
     attempts = 0
@@ -269,8 +342,15 @@ def _run_with_retries(slot: int, pool: DevicePool, make_agent: Callable[[], Any]
             break
         except Exception as e:  # noqa: BLE001 - infrastructure failure: retry on a fresh device
             last_error = f"{type(e).__name__}: {e}" if not isinstance(e, HarnessError) else str(e)
-            log.warning("%s [%s] attempt %d failed after %.1f s on %s: %s", task.id, lang, attempt,
-                        time.perf_counter() - t0, getattr(device, "serial", "?"), last_error)
+            log.warning(
+                "%s [%s] attempt %d failed after %.1f s on %s: %s",
+                task.id,
+                lang,
+                attempt,
+                time.perf_counter() - t0,
+                getattr(device, "serial", "?"),
+                last_error,
+            )
             _close_quietly(ep)
             try:
                 pool.replace(slot)

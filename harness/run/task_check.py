@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from agents.registry import create_agent
 from harness.device.controller import Device
 from harness.run.end_state import evaluate_end_state
-from harness.run.milestones import check_holds, final_milestones
 from harness.run.episode import Limits, prepare_start, run_episode
+from harness.run.milestones import check_holds, final_milestones
 from tasks.schema import Task
 
 
@@ -49,5 +49,6 @@ def check_task(task: Task, lang: str, device: Device) -> CheckResult:
     error = r.error
     if held is False and error is None:
         error = "end state does not hold after the reference solution: " + "; ".join(
-            map(str, (r.end_state or {}).get("failed", [])))
+            map(str, (r.end_state or {}).get("failed", []))
+        )
     return CheckResult(task.id, lang, violations, r.progress, r.success, r.steps, error, held)

@@ -82,7 +82,7 @@ def atomic_write_bytes(path: Path, data: bytes, fsync: bool = True) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         if fsync:
             os.fsync(fd)
     finally:
@@ -267,8 +267,10 @@ def check_schema(value: Any, family: str, supported: int, where: str) -> None:
     if m is None:
         raise TrajectoryError(f"{where}: schema {value!r} is not droidharness.{family}/<version>")
     if int(m.group(1)) > supported:
-        raise TrajectoryError(f"{where}: written with schema {value} but this droidharness reads "
-                              f"droidharness.{family}/{supported} at most; upgrade droidharness to read it")
+        raise TrajectoryError(
+            f"{where}: written with schema {value} but this droidharness reads "
+            f"droidharness.{family}/{supported} at most; upgrade droidharness to read it"
+        )
 
 
 # --- reader --------------------------------------------------------------------------------------------------
@@ -409,6 +411,7 @@ class EpisodeRecord:
     def image(self, step: int) -> Any:
         """The screenshot the agent acted on at `step` (or the final one, last step + 1), as a PIL image."""
         from PIL import Image
+
         p = self.frame_path(step, "screenshot")
         if p is None:
             return None
@@ -430,8 +433,11 @@ class EpisodeRecord:
 def load_episode(path: str | Path, *, skip_bad: bool = False) -> EpisodeRecord:
     p = Path(path)
     task_id, lang = parse_episode_key(p.name)
-    meta = (_read_json(p / EPISODE_FILE, "episode", EpisodeMeta, schema_major(EPISODE_SCHEMA))
-            if (p / EPISODE_FILE).is_file() else None)
+    meta = (
+        _read_json(p / EPISODE_FILE, "episode", EpisodeMeta, schema_major(EPISODE_SCHEMA))
+        if (p / EPISODE_FILE).is_file()
+        else None
+    )
     stats = ReadStats()
     steps = list(iter_steps(p / STEPS_FILE, skip_bad=skip_bad, stats=stats)) if (p / STEPS_FILE).is_file() else []
     if meta is not None:
@@ -472,15 +478,53 @@ def completed_episode_keys(run_dir: str | Path) -> set[tuple[str, str]]:
     root = Path(run_dir) / EPISODES_DIR
     if not root.is_dir():
         return set()
-    return {parse_episode_key(d.name) for d in root.iterdir()
-            if "__" in d.name and not d.name.startswith(".") and (d / EPISODE_FILE).is_file()}
+    return {
+        parse_episode_key(d.name)
+        for d in root.iterdir()
+        if "__" in d.name and not d.name.startswith(".") and (d / EPISODE_FILE).is_file()
+    }
 
 
-__all__ = ["TrajectoryError", "StepRecord", "EpisodeMeta", "Manifest", "ObservationRecord", "AgentRecord",
-           "ResultRecord", "MilestoneProgress", "StepTimings", "Usage", "EpisodeRecord", "Run", "ReadStats",
-           "load_run", "load_episode", "iter_steps", "completed_episode_keys", "episode_key", "parse_episode_key",
-           "frame_name", "pixel_digest", "text_digest", "schema_major", "check_schema", "jsonable",
-           "atomic_write_bytes", "atomic_write_json", "STEP_SCHEMA",
-           "EPISODE_SCHEMA", "MANIFEST_SCHEMA", "SUMMARY_SCHEMA", "STATUSES", "TIMING_KEYS", "STEPS_FILE",
-           "EPISODE_FILE", "MANIFEST_FILE", "SUMMARY_FILE", "EPISODES_DIR", "FRAMES_DIR", "STEP_SCHEMA_V1",
-           "EPISODE_SCHEMA_V1"]
+__all__ = [
+    "TrajectoryError",
+    "StepRecord",
+    "EpisodeMeta",
+    "Manifest",
+    "ObservationRecord",
+    "AgentRecord",
+    "ResultRecord",
+    "MilestoneProgress",
+    "StepTimings",
+    "Usage",
+    "EpisodeRecord",
+    "Run",
+    "ReadStats",
+    "load_run",
+    "load_episode",
+    "iter_steps",
+    "completed_episode_keys",
+    "episode_key",
+    "parse_episode_key",
+    "frame_name",
+    "pixel_digest",
+    "text_digest",
+    "schema_major",
+    "check_schema",
+    "jsonable",
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "STEP_SCHEMA",
+    "EPISODE_SCHEMA",
+    "MANIFEST_SCHEMA",
+    "SUMMARY_SCHEMA",
+    "STATUSES",
+    "TIMING_KEYS",
+    "STEPS_FILE",
+    "EPISODE_FILE",
+    "MANIFEST_FILE",
+    "SUMMARY_FILE",
+    "EPISODES_DIR",
+    "FRAMES_DIR",
+    "STEP_SCHEMA_V1",
+    "EPISODE_SCHEMA_V1",
+]

@@ -27,27 +27,50 @@ def open_dataset(name: str, path: str | Path | list[str | Path], **kw: Any) -> I
     `aitz.iter_episodes` (yield `DatasetEpisode`) or `screenqa.iter_questions` (yields `ScreenQAQuestion`).
     Keyword options go to the loader."""
     key = name.lower().replace("-", "").replace("_", "")
-    aliases = {"aitw": "aitw", "androidinthewild": "aitw", "odyssey": "odyssey", "guiodyssey": "odyssey",
-               "androidlens": "androidlens", "aitz": "aitz", "androidinthezoo": "aitz", "agentcpm": "aitz",
-               "screenqa": "screenqa"}
+    aliases = {
+        "aitw": "aitw",
+        "androidinthewild": "aitw",
+        "odyssey": "odyssey",
+        "guiodyssey": "odyssey",
+        "androidlens": "androidlens",
+        "aitz": "aitz",
+        "androidinthezoo": "aitz",
+        "agentcpm": "aitz",
+        "screenqa": "screenqa",
+    }
     if key not in aliases:
         raise DatasetError(f"unknown dataset {name!r}; expected one of {list(DATASET_NAMES)}")
     which = aliases[key]
     if which == "aitw":
         from . import aitw
+
         return aitw.iter_episodes(path, **kw)
     if which == "odyssey":
         from . import odyssey
+
         return odyssey.iter_episodes(path, **kw)  # type: ignore[arg-type]  # reason: **kw is the shared option set
     if which == "androidlens":
         from . import androidlens
+
         return androidlens.iter_episodes(path, **kw)  # type: ignore[arg-type]  # reason: **kw is the shared option set
     if which == "aitz":
         from . import aitz
+
         return aitz.iter_episodes(path, **kw)
     from . import screenqa
+
     return screenqa.iter_questions(path, **kw)
 
 
-__all__ = ["DATASET_NAMES", "DatasetEpisode", "DatasetError", "DatasetStep", "FieldError", "LoadStats", "UIBox",
-           "from_unified", "open_dataset", "to_unified"]
+__all__ = [
+    "DATASET_NAMES",
+    "DatasetEpisode",
+    "DatasetError",
+    "DatasetStep",
+    "FieldError",
+    "LoadStats",
+    "UIBox",
+    "from_unified",
+    "open_dataset",
+    "to_unified",
+]

@@ -40,27 +40,64 @@ from .base import (
 DATASET = "aitw"
 
 # action enum (AitW action_type.py)
-TYPE, DUAL_POINT, PRESS_BACK, PRESS_HOME, PRESS_ENTER, STATUS_TASK_COMPLETE, STATUS_TASK_IMPOSSIBLE = 3, 4, 5, 6, 7, 10, 11
-ACTION_CODES = {TYPE: "TYPE", DUAL_POINT: "DUAL_POINT", PRESS_BACK: "PRESS_BACK", PRESS_HOME: "PRESS_HOME",
-                PRESS_ENTER: "PRESS_ENTER", STATUS_TASK_COMPLETE: "STATUS_TASK_COMPLETE",
-                STATUS_TASK_IMPOSSIBLE: "STATUS_TASK_IMPOSSIBLE"}
+TYPE, DUAL_POINT, PRESS_BACK, PRESS_HOME, PRESS_ENTER, STATUS_TASK_COMPLETE, STATUS_TASK_IMPOSSIBLE = (
+    3,
+    4,
+    5,
+    6,
+    7,
+    10,
+    11,
+)
+ACTION_CODES = {
+    TYPE: "TYPE",
+    DUAL_POINT: "DUAL_POINT",
+    PRESS_BACK: "PRESS_BACK",
+    PRESS_HOME: "PRESS_HOME",
+    PRESS_ENTER: "PRESS_ENTER",
+    STATUS_TASK_COMPLETE: "STATUS_TASK_COMPLETE",
+    STATUS_TASK_IMPOSSIBLE: "STATUS_TASK_IMPOSSIBLE",
+}
 TAP_MAX_DISTANCE = 0.04  # a DUAL_POINT is a tap iff ||touch - lift|| <= 0.04 in normalized (y, x)
 NO_POINT = [-1.0, -1.0]  # yx_touch / yx_lift of actions without a point
 ACTION_FIELDS = ("results/action_type", "results/yx_touch", "results/yx_lift", "results/type_action")
 
-INT_FEATURES = ("android_api_level", "episode_length", "step_id", "image/height", "image/width", "image/channels",
-                "results/action_type")
+INT_FEATURES = (
+    "android_api_level",
+    "episode_length",
+    "step_id",
+    "image/height",
+    "image/width",
+    "image/channels",
+    "results/action_type",
+)
 STR_FEATURES = ("current_activity", "device_type", "episode_id", "goal_info", "results/type_action")
 FLOAT_LIST_FEATURES = ("image/ui_annotations_positions", "results/yx_touch", "results/yx_lift")
 STR_LIST_FEATURES = ("image/ui_annotations_text", "image/ui_annotations_ui_types")
 IMAGE_FEATURE = "image/encoded"
-REQUIRED = ("episode_id", "step_id", "goal_info", "results/action_type", "image/height", "image/width",
-            "image/channels")
-SUBSETS = {"google_apps": "GoogleApps", "install": "Install", "web_shopping": "WebShopping", "general": "General",
-           "single": "Single"}
-_KIND = {**{n: "int64" for n in INT_FEATURES}, **{n: "bytes" for n in STR_FEATURES},
-         **{n: "float" for n in FLOAT_LIST_FEATURES}, **{n: "bytes" for n in STR_LIST_FEATURES},
-         IMAGE_FEATURE: "bytes"}
+REQUIRED = (
+    "episode_id",
+    "step_id",
+    "goal_info",
+    "results/action_type",
+    "image/height",
+    "image/width",
+    "image/channels",
+)
+SUBSETS = {
+    "google_apps": "GoogleApps",
+    "install": "Install",
+    "web_shopping": "WebShopping",
+    "general": "General",
+    "single": "Single",
+}
+_KIND = {
+    **{n: "int64" for n in INT_FEATURES},
+    **{n: "bytes" for n in STR_FEATURES},
+    **{n: "float" for n in FLOAT_LIST_FEATURES},
+    **{n: "bytes" for n in STR_LIST_FEATURES},
+    IMAGE_FEATURE: "bytes",
+}
 
 
 # --- converters ------------------------------------------------------------------------------------------
@@ -100,12 +137,19 @@ def to_unified(raw: dict[str, Any]) -> Action | None:
         if not isinstance(text, str):
             raise FieldError("results/type_action", f"expected text, got {type(text).__name__}")
         return TypeText(text=text) if text else None  # an empty TYPE types nothing: not representable
-    simple: dict[int, Callable[[], Action]] = {PRESS_BACK: Back, PRESS_HOME: Home, PRESS_ENTER: Enter,
-                                               STATUS_TASK_COMPLETE: Complete, STATUS_TASK_IMPOSSIBLE: Impossible}
+    simple: dict[int, Callable[[], Action]] = {
+        PRESS_BACK: Back,
+        PRESS_HOME: Home,
+        PRESS_ENTER: Enter,
+        STATUS_TASK_COMPLETE: Complete,
+        STATUS_TASK_IMPOSSIBLE: Impossible,
+    }
     if code in simple:
         return simple[code]()
-    raise FieldError("results/action_type", f"unknown action code {code!r} (known: "
-                                            f"{', '.join(f'{k} {v}' for k, v in ACTION_CODES.items())})")
+    raise FieldError(
+        "results/action_type",
+        f"unknown action code {code!r} (known: {', '.join(f'{k} {v}' for k, v in ACTION_CODES.items())})",
+    )
 
 
 def _same_action(template: dict[str, Any] | None, action: Action) -> bool:
@@ -138,12 +182,23 @@ def from_unified(action: Action, template_raw: dict[str, Any] | None = None) -> 
     elif isinstance(action, TypeText):
         code, text = TYPE, action.text
     elif isinstance(action, (Back, Home, Enter, Complete, Impossible)):
-        code = {"BACK": PRESS_BACK, "HOME": PRESS_HOME, "ENTER": PRESS_ENTER, "COMPLETE": STATUS_TASK_COMPLETE,
-                "IMPOSSIBLE": STATUS_TASK_IMPOSSIBLE}[action.type]
+        code = {
+            "BACK": PRESS_BACK,
+            "HOME": PRESS_HOME,
+            "ENTER": PRESS_ENTER,
+            "COMPLETE": STATUS_TASK_COMPLETE,
+            "IMPOSSIBLE": STATUS_TASK_IMPOSSIBLE,
+        }[action.type]
     else:
         raise unrepresentable(DATASET, action)
-    out.update({"results/action_type": code, "results/yx_touch": list(touch), "results/yx_lift": list(lift),
-                "results/type_action": text})
+    out.update(
+        {
+            "results/action_type": code,
+            "results/yx_touch": list(touch),
+            "results/yx_lift": list(lift),
+            "results/type_action": text,
+        }
+    )
     return out
 
 
@@ -181,8 +236,13 @@ def features_from_raw(raw: dict[str, Any], pixels: bytes | None = None) -> dict[
         kind = _KIND.get(name)
         values = list(value) if isinstance(value, (list, tuple)) else [value]
         if kind is None:
-            kind = ("bytes" if all(isinstance(v, (str, bytes)) for v in values) else
-                    "int64" if all(isinstance(v, int) for v in values) else "float")
+            kind = (
+                "bytes"
+                if all(isinstance(v, (str, bytes)) for v in values)
+                else "int64"
+                if all(isinstance(v, int) for v in values)
+                else "float"
+            )
         feats[name] = (kind, values)
     if pixels is not None:
         feats[IMAGE_FEATURE] = ("bytes", [pixels])
@@ -249,8 +309,7 @@ def _image_loader(pixels: bytes, h: int, w: int, c: int):
     return load
 
 
-def decode_step(features: dict[str, tuple[str, list[Any]]], index: int, *, keep_images: bool = True
-                ) -> DatasetStep:
+def decode_step(features: dict[str, tuple[str, list[Any]]], index: int, *, keep_images: bool = True) -> DatasetStep:
     """One Example's features -> a DatasetStep (FieldError names the offending feature)."""
     for name in REQUIRED:
         if name not in features:
@@ -265,8 +324,10 @@ def decode_step(features: dict[str, tuple[str, list[Any]]], index: int, *, keep_
             raise FieldError(IMAGE_FEATURE, "missing feature")
         pixels = features[IMAGE_FEATURE][1][0]
         if len(pixels) != h * w * c:
-            raise FieldError(IMAGE_FEATURE, f"{len(pixels)} bytes, expected height*width*channels = "
-                                            f"{h}*{w}*{c} = {h * w * c} raw uint8 pixels")
+            raise FieldError(
+                IMAGE_FEATURE,
+                f"{len(pixels)} bytes, expected height*width*channels = {h}*{w}*{c} = {h * w * c} raw uint8 pixels",
+            )
         load = _image_loader(pixels, h, w, c)
     positions = raw.get("image/ui_annotations_positions", [])
     texts = raw.get("image/ui_annotations_text", [])
@@ -275,26 +336,45 @@ def decode_step(features: dict[str, tuple[str, list[Any]]], index: int, *, keep_
         raise FieldError("image/ui_annotations_positions", f"{len(positions)} floats is not a multiple of 4")
     n = len(positions) // 4
     if len(texts) not in (0, n) or len(types) not in (0, n):
-        raise FieldError("image/ui_annotations_text", f"{len(texts)} texts and {len(types)} ui types for "
-                                                      f"{n} boxes")
+        raise FieldError("image/ui_annotations_text", f"{len(texts)} texts and {len(types)} ui types for {n} boxes")
     elements = []
     for i in range(n):
-        y, x, bh, bw = positions[4 * i: 4 * i + 4]
+        y, x, bh, bw = positions[4 * i : 4 * i + 4]
         if not all(math.isfinite(v) for v in (y, x, bh, bw)):
             raise FieldError("image/ui_annotations_positions", f"box {i} has a non-finite number")
         # OCR / icon boxes may poke out of the screen by a hair: clamp into [0, 1] (documented)
         box = (min(max(y, 0.0), 1.0), min(max(x, 0.0), 1.0), max(bh, 0.0), max(bw, 0.0))
-        elements.append(UIBox(bounds=coords.yxhw_norm_to_ltrb(box, (w, h)), text=texts[i] if texts else "",
-                              kind=types[i] if types else ""))
+        elements.append(
+            UIBox(
+                bounds=coords.yxhw_norm_to_ltrb(box, (w, h)),
+                text=texts[i] if texts else "",
+                kind=types[i] if types else "",
+            )
+        )
     action = to_unified(raw)
     extras = {k: raw[k] for k in ("current_activity",) if k in raw}
-    return DatasetStep(index=index, width=w, height=h, action=action, raw=raw, elements=tuple(elements),
-                       image_path=None, load_image=load, extras=extras)
+    return DatasetStep(
+        index=index,
+        width=w,
+        height=h,
+        action=action,
+        raw=raw,
+        elements=tuple(elements),
+        image_path=None,
+        load_image=load,
+        extras=extras,
+    )
 
 
-def iter_episodes(paths: str | Path | list[str | Path], *, split: dict[str, Any] | str | Path | None = None,
-                  split_label: str | None = None, skip_bad: bool = False, stats: LoadStats | None = None,
-                  keep_images: bool = True) -> Iterator[DatasetEpisode]:
+def iter_episodes(
+    paths: str | Path | list[str | Path],
+    *,
+    split: dict[str, Any] | str | Path | None = None,
+    split_label: str | None = None,
+    skip_bad: bool = False,
+    stats: LoadStats | None = None,
+    keep_images: bool = True,
+) -> Iterator[DatasetEpisode]:
     """Stream AitW episodes from TFRecord shards (files, or directories searched for `*.tfrecord*` / `*.gz`).
 
     - `split` (a dict or a JSON file `{label: [episode_id, ...]}`) with `split_label`: only those episodes; with
@@ -312,8 +392,14 @@ def iter_episodes(paths: str | Path | list[str | Path], *, split: dict[str, Any]
         yield from _iter_file(path, label_of, split_label, skip_bad, stats, keep_images)
 
 
-def _iter_file(path: Path, label_of: dict[str, str] | None, split_label: str | None, skip_bad: bool,
-               stats: LoadStats, keep_images: bool) -> Iterator[DatasetEpisode]:
+def _iter_file(
+    path: Path,
+    label_of: dict[str, str] | None,
+    split_label: str | None,
+    skip_bad: bool,
+    stats: LoadStats,
+    keep_images: bool,
+) -> Iterator[DatasetEpisode]:
     subset = _subset(path)
     cur_id: str | None = None
     steps: list[DatasetStep] = []
@@ -324,14 +410,24 @@ def _iter_file(path: Path, label_of: dict[str, str] | None, split_label: str | N
         out = None
         if cur_id is not None and steps and not bad:
             first = steps[0].raw
-            meta = {"subset": subset, "device_type": first.get("device_type"),
-                    "android_api_level": first.get("android_api_level"),
-                    "episode_length": first.get("episode_length"), "file": str(path)}
+            meta = {
+                "subset": subset,
+                "device_type": first.get("device_type"),
+                "android_api_level": first.get("android_api_level"),
+                "episode_length": first.get("episode_length"),
+                "file": str(path),
+            }
             meta["complete"] = first.get("episode_length") in (None, len(steps))
             if label_of is not None:
                 meta["split"] = label_of.get(cur_id)
-            out = DatasetEpisode(dataset=DATASET, episode_id=cur_id, instruction=first["goal_info"], lang="en",
-                                 steps=tuple(steps), meta=meta)
+            out = DatasetEpisode(
+                dataset=DATASET,
+                episode_id=cur_id,
+                instruction=first["goal_info"],
+                lang="en",
+                steps=tuple(steps),
+                meta=meta,
+            )
             stats.records += len(steps)
         elif cur_id is not None and bad:
             stats.bad_episodes += 1
@@ -383,8 +479,9 @@ def _iter_file(path: Path, label_of: dict[str, str] | None, split_label: str | N
                 continue
             step = decode_step(feats, len(steps), keep_images=keep_images)
             if step.raw["step_id"] != len(steps):
-                raise FieldError("step_id", f"expected step {len(steps)} of the contiguous episode, "
-                                            f"got {step.raw['step_id']}")
+                raise FieldError(
+                    "step_id", f"expected step {len(steps)} of the contiguous episode, got {step.raw['step_id']}"
+                )
             steps.append(step)
         except (FieldError, ValueError) as exc:
             fname = exc.field if isinstance(exc, FieldError) else None

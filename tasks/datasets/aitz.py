@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,13 @@ from .base import DatasetEpisode, DatasetStep, FieldError, LoadStats, UIBox, as_
 
 DATASET = "aitz"
 ACTION_FIELDS = ("result_action_type", "result_touch_yx", "result_lift_yx", "result_action_text")
-SUBSETS = {"google_apps": "GoogleApps", "install": "Install", "web_shopping": "WebShopping", "general": "General",
-           "single": "Single"}
+SUBSETS = {
+    "google_apps": "GoogleApps",
+    "install": "Install",
+    "web_shopping": "WebShopping",
+    "general": "General",
+    "single": "Single",
+}
 
 
 def to_unified(raw: dict[str, Any]) -> Action | None:
@@ -96,29 +102,45 @@ def load_episode(path: Path, images_root: Path | None = None, require_images: bo
             try:
                 w, h = image_size(img)
             except OSError as exc:
-                raise error(path, f"screenshot {img} cannot be read: {exc}", step=k, episode=eid,
-                            field_name="image_path") from exc
+                raise error(
+                    path, f"screenshot {img} cannot be read: {exc}", step=k, episode=eid, field_name="image_path"
+                ) from exc
             image_path: str | None = str(img)
         elif require_images:
-            raise error(path, f"screenshot not found (looked for {img})", step=k, episode=eid,
-                        field_name="image_path")
+            raise error(path, f"screenshot not found (looked for {img})", step=k, episode=eid, field_name="image_path")
         else:
             w = h = 0
             image_path = None
         extras = {k2: v for k2, v in s.items() if k2.startswith("coat_")}
-        steps.append(DatasetStep(index=k, width=w, height=h, action=action, raw=s, elements=elements,
-                                 image_path=image_path, extras=extras))
+        steps.append(
+            DatasetStep(
+                index=k,
+                width=w,
+                height=h,
+                action=action,
+                raw=s,
+                elements=elements,
+                image_path=image_path,
+                extras=extras,
+            )
+        )
     instruction = data[0].get("instruction")
     if not isinstance(instruction, str) or not instruction:
         raise error(path, "missing or empty", episode=eid, step=0, field_name="instruction")
     meta = {"subset": _subset(path, data[0]), "episode_length": data[0].get("episode_length"), "file": str(path)}
-    return DatasetEpisode(dataset=DATASET, episode_id=eid, instruction=instruction, lang="en", steps=tuple(steps),
-                          meta=meta)
+    return DatasetEpisode(
+        dataset=DATASET, episode_id=eid, instruction=instruction, lang="en", steps=tuple(steps), meta=meta
+    )
 
 
-def iter_episodes(paths: str | Path | list[str | Path], *, images_root: str | Path | None = None,
-                  require_images: bool = True, skip_bad: bool = False,
-                  stats: LoadStats | None = None) -> Iterator[DatasetEpisode]:
+def iter_episodes(
+    paths: str | Path | list[str | Path],
+    *,
+    images_root: str | Path | None = None,
+    require_images: bool = True,
+    skip_bad: bool = False,
+    stats: LoadStats | None = None,
+) -> Iterator[DatasetEpisode]:
     """Stream AITZ episodes from JSON files or directories (searched recursively for `*.json`).
 
     `require_images=False` accepts missing screenshots (then width = height = 0 and `image_path` None).
@@ -126,6 +148,6 @@ def iter_episodes(paths: str | Path | list[str | Path], *, images_root: str | Pa
     stats = stats if stats is not None else LoadStats()
     root = Path(images_root) if images_root is not None else None
     for path in as_paths(paths, "*.json"):
-        ep = stats.load_episode(lambda: load_episode(path, root, require_images), skip_bad)
+        ep = stats.load_episode(partial(load_episode, path, root, require_images), skip_bad)
         if ep is not None:
             yield ep

@@ -29,6 +29,7 @@ import logging
 import math
 import re
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +65,28 @@ from .base import (
 log = logging.getLogger(__name__)
 DATASET = "androidlens"
 
-LONG_POINT, WAIT, TYPE, DUAL_POINT, PRESS_BACK, PRESS_HOME, PRESS_ENTER, TERMINATE, IMPOSSIBLE = 0, 1, 3, 4, 5, 6, 7, 10, 11
-CODES = {LONG_POINT: "LONG_POINT", WAIT: "WAIT", TYPE: "TYPE", DUAL_POINT: "DUAL_POINT", PRESS_BACK: "PRESS_BACK",
-         PRESS_HOME: "PRESS_HOME", PRESS_ENTER: "PRESS_ENTER", TERMINATE: "TERMINATE", IMPOSSIBLE: "IMPOSSIBLE"}
+LONG_POINT, WAIT, TYPE, DUAL_POINT, PRESS_BACK, PRESS_HOME, PRESS_ENTER, TERMINATE, IMPOSSIBLE = (
+    0,
+    1,
+    3,
+    4,
+    5,
+    6,
+    7,
+    10,
+    11,
+)
+CODES = {
+    LONG_POINT: "LONG_POINT",
+    WAIT: "WAIT",
+    TYPE: "TYPE",
+    DUAL_POINT: "DUAL_POINT",
+    PRESS_BACK: "PRESS_BACK",
+    PRESS_HOME: "PRESS_HOME",
+    PRESS_ENTER: "PRESS_ENTER",
+    TERMINATE: "TERMINATE",
+    IMPOSSIBLE: "IMPOSSIBLE",
+}
 ACTION_FIELDS = ("result_action_type", "result_touch_yx", "result_lift_yx", "result_action_text", "duration")
 AITZ_TAP_MAX_DISTANCE = 0.04
 
@@ -145,8 +165,9 @@ def step_to_unified(raw: dict[str, Any], dialect: str = "androidlens") -> Action
     simple: dict[int, Callable[[], Action]] = {PRESS_BACK: Back, PRESS_HOME: Home, PRESS_ENTER: Enter}
     if code in simple:
         return simple[code]()
-    raise FieldError("result_action_type", f"unknown action code {code} (known: "
-                                           f"{', '.join(f'{k} {v}' for k, v in CODES.items())})")
+    raise FieldError(
+        "result_action_type", f"unknown action code {code} (known: {', '.join(f'{k} {v}' for k, v in CODES.items())})"
+    )
 
 
 def _ms(seconds: float) -> int | float:
@@ -155,8 +176,9 @@ def _ms(seconds: float) -> int | float:
     return int(r) if abs(ms - r) <= 1e-6 else ms
 
 
-def step_from_unified(action: Action, template_raw: dict[str, Any] | None = None,
-                      dialect: str = "androidlens") -> dict[str, Any]:
+def step_from_unified(
+    action: Action, template_raw: dict[str, Any] | None = None, dialect: str = "androidlens"
+) -> dict[str, Any]:
     """Unified action -> AgentCPM-family step record (template fields kept; lossy cases in docs/datasets.md)."""
     has_duration, _, lists = _DIALECTS[dialect]
     out = dict(template_raw or {})
@@ -199,8 +221,12 @@ def step_from_unified(action: Action, template_raw: dict[str, Any] | None = None
         code = {"BACK": PRESS_BACK, "HOME": PRESS_HOME, "ENTER": PRESS_ENTER}[action.type]
     else:
         raise unrepresentable(dialect, action)
-    values: dict[str, Any] = {"result_action_type": code, "result_touch_yx": coords.format_yx(touch),
-                              "result_lift_yx": coords.format_yx(lift), "result_action_text": text}
+    values: dict[str, Any] = {
+        "result_action_type": code,
+        "result_touch_yx": coords.format_yx(touch),
+        "result_lift_yx": coords.format_yx(lift),
+        "result_action_text": text,
+    }
     if has_duration:
         values["duration"] = duration
     for name, v in values.items():
@@ -237,13 +263,16 @@ def order_steps(path: Path, data: list[dict[str, Any]], episode: str | None) -> 
     for i, s in enumerate(data):
         sid = _get(s, "step_id")
         if isinstance(sid, bool) or not isinstance(sid, int):
-            raise error(path, f"expected an integer, got {sid!r}", record=i, episode=episode,
-                        field_name="step_id")
+            raise error(path, f"expected an integer, got {sid!r}", record=i, episode=episode, field_name="step_id")
     ordered = sorted(data, key=lambda s: _get(s, "step_id"))
     for k, s in enumerate(ordered):
         if _get(s, "step_id") != k:
-            raise error(path, f"step ids must run 0..{len(data) - 1}; got {sorted(_get(x, 'step_id') for x in data)}",
-                        episode=episode, field_name="step_id")
+            raise error(
+                path,
+                f"step ids must run 0..{len(data) - 1}; got {sorted(_get(x, 'step_id') for x in data)}",
+                episode=episode,
+                field_name="step_id",
+            )
     return ordered
 
 
@@ -284,23 +313,36 @@ def load_episode(path: Path, lang: str, roots: list[Path]) -> DatasetEpisode:
         w = _int_field(path, s, "image_width", k, eid)
         h = _int_field(path, s, "image_height", k, eid)
         img = resolve_image(path, _get(s, "image_path"), f"{eid}_{k}.png", roots)
-        extras = {"low_instruction": s.get("low_instruction", ""), "milestone": s.get("milestone"),
-                  "duration": _get(s, "duration")}
-        steps.append(DatasetStep(index=k, width=w, height=h, action=action, raw=s, image_path=str(img),
-                                 extras=extras))
+        extras = {
+            "low_instruction": s.get("low_instruction", ""),
+            "milestone": s.get("milestone"),
+            "duration": _get(s, "duration"),
+        }
+        steps.append(DatasetStep(index=k, width=w, height=h, action=action, raw=s, image_path=str(img), extras=extras))
     first = data[0]
     instruction = first.get("instruction")
     if not isinstance(instruction, str) or not instruction:
         raise error(path, "missing or empty", episode=eid, step=0, field_name="instruction")
     types = first.get("types") or []
-    meta = {"app": list(first.get("app") or []), "types": list(types) if isinstance(types, list) else [types],
-            "episode_length": first.get("episode_length"), "file": str(path)}
-    return DatasetEpisode(dataset=DATASET, episode_id=eid, instruction=instruction,
-                          lang=str(first.get("language") or lang), steps=tuple(steps), meta=meta)
+    meta = {
+        "app": list(first.get("app") or []),
+        "types": list(types) if isinstance(types, list) else [types],
+        "episode_length": first.get("episode_length"),
+        "file": str(path),
+    }
+    return DatasetEpisode(
+        dataset=DATASET,
+        episode_id=eid,
+        instruction=instruction,
+        lang=str(first.get("language") or lang),
+        steps=tuple(steps),
+        meta=meta,
+    )
 
 
-def iter_episodes(root: str | Path, *, langs: tuple[str, ...] = ("en", "zh"), skip_bad: bool = False,
-                  stats: LoadStats | None = None) -> Iterator[DatasetEpisode]:
+def iter_episodes(
+    root: str | Path, *, langs: tuple[str, ...] = ("en", "zh"), skip_bad: bool = False, stats: LoadStats | None = None
+) -> Iterator[DatasetEpisode]:
     """Stream AndroidLens episodes from `root` (the folder holding `test/`, or `test/` itself)."""
     stats = stats if stats is not None else LoadStats()
     root = Path(root)
@@ -323,7 +365,7 @@ def iter_episodes(root: str | Path, *, langs: tuple[str, ...] = ("en", "zh"), sk
                     stats.note(err)
                     continue
                 path = others[0]
-            ep = stats.load_episode(lambda: load_episode(path, lang, [base, base.parent, root]), skip_bad)
+            ep = stats.load_episode(partial(load_episode, path, lang, [base, base.parent, root]), skip_bad)
             if ep is not None:
                 yield ep
     if not found:
@@ -333,20 +375,43 @@ def iter_episodes(root: str | Path, *, langs: tuple[str, ...] = ("en", "zh"), sk
 # --- milestones -> Task ----------------------------------------------------------------------------------
 # state word (normalized: lower case, '-' / ' ' -> '_') -> (STATES name, required value)
 STATE_MAP: dict[str, tuple[str, bool]] = {
-    "selected": ("selected", True), "select": ("selected", True), "is_selected": ("selected", True),
-    "unselected": ("selected", False), "not_selected": ("selected", False),
-    "checked": ("checked", True), "check": ("checked", True), "is_checked": ("checked", True),
-    "on": ("checked", True), "enabled_on": ("checked", True), "toggled": ("checked", True),
-    "unchecked": ("checked", False), "not_checked": ("checked", False), "off": ("checked", False),
-    "focused": ("focused", True), "focus": ("focused", True),
-    "enabled": ("enabled", True), "enable": ("enabled", True), "disabled": ("enabled", False),
-    "clickable": ("clickable", True), "long_clickable": ("long_clickable", True),
-    "longclickable": ("long_clickable", True), "checkable": ("checkable", True),
-    "scrollable": ("scrollable", True), "password": ("password", True), "focusable": ("focusable", True),
-    "选中": ("selected", True), "已选中": ("selected", True), "未选中": ("selected", False),
-    "勾选": ("checked", True), "已勾选": ("checked", True), "未勾选": ("checked", False),
-    "开启": ("checked", True), "打开": ("checked", True), "已开启": ("checked", True),
-    "关闭": ("checked", False), "已关闭": ("checked", False),
+    "selected": ("selected", True),
+    "select": ("selected", True),
+    "is_selected": ("selected", True),
+    "unselected": ("selected", False),
+    "not_selected": ("selected", False),
+    "checked": ("checked", True),
+    "check": ("checked", True),
+    "is_checked": ("checked", True),
+    "on": ("checked", True),
+    "enabled_on": ("checked", True),
+    "toggled": ("checked", True),
+    "unchecked": ("checked", False),
+    "not_checked": ("checked", False),
+    "off": ("checked", False),
+    "focused": ("focused", True),
+    "focus": ("focused", True),
+    "enabled": ("enabled", True),
+    "enable": ("enabled", True),
+    "disabled": ("enabled", False),
+    "clickable": ("clickable", True),
+    "long_clickable": ("long_clickable", True),
+    "longclickable": ("long_clickable", True),
+    "checkable": ("checkable", True),
+    "scrollable": ("scrollable", True),
+    "password": ("password", True),
+    "focusable": ("focusable", True),
+    "选中": ("selected", True),
+    "已选中": ("selected", True),
+    "未选中": ("selected", False),
+    "勾选": ("checked", True),
+    "已勾选": ("checked", True),
+    "未勾选": ("checked", False),
+    "开启": ("checked", True),
+    "打开": ("checked", True),
+    "已开启": ("checked", True),
+    "关闭": ("checked", False),
+    "已关闭": ("checked", False),
 }
 
 
@@ -377,8 +442,10 @@ def _milestones_of(ep: DatasetEpisode) -> list[tuple[int, dict[str, Any], int]]:
             if not item:
                 continue
             if not isinstance(item, dict):
-                raise DatasetError(f"{ep.meta.get('file', ep.episode_id)}: step {step.index}: field 'milestone': "
-                                   f"expected an object, got {type(item).__name__}")
+                raise DatasetError(
+                    f"{ep.meta.get('file', ep.episode_id)}: step {step.index}: field 'milestone': "
+                    f"expected an object, got {type(item).__name__}"
+                )
             key = json.dumps(item, sort_keys=True, ensure_ascii=False)
             if key in seen:
                 continue
@@ -389,8 +456,10 @@ def _milestones_of(ep: DatasetEpisode) -> list[tuple[int, dict[str, Any], int]]:
                     raise TypeError
                 idx = int(raw_idx)
             except (TypeError, ValueError):
-                raise DatasetError(f"{ep.meta.get('file', ep.episode_id)}: step {step.index}: field "
-                                   f"'milestone.idx': expected an integer, got {item.get('idx')!r}") from None
+                raise DatasetError(
+                    f"{ep.meta.get('file', ep.episode_id)}: step {step.index}: field "
+                    f"'milestone.idx': expected an integer, got {item.get('idx')!r}"
+                ) from None
             out.append((idx, item, step.index))
     return out
 
@@ -412,8 +481,9 @@ def episode_to_task(ep: DatasetEpisode) -> Any:
     types = [str(t) for t in ep.meta.get("types") or []]
     category = next((t for t in types if t in CATEGORIES), None)
     if category is None:
-        raise DatasetError(f"{where}: field 'types': no AndroidLens category among {types!r} "
-                           f"(expected one of {list(CATEGORIES)})")
+        raise DatasetError(
+            f"{where}: field 'types': no AndroidLens category among {types!r} (expected one of {list(CATEGORIES)})"
+        )
     tags = ["androidlens", *(f"type:{t}" for t in types), *(f"app:{a}" for a in ep.meta.get("app", []))]
     by_idx: dict[int, list[tuple[dict[str, Any], int]]] = {}
     for idx, item, step in found:
@@ -428,26 +498,38 @@ def episode_to_task(ep: DatasetEpisode) -> Any:
             states = states if isinstance(states, list) else [states]
             pos, neg, unknown = map_states(states)
             for u in unknown:
-                log.warning("%s: milestone %s: state %r has no equivalent in tasks.schema.STATES; dropped",
-                            where, mid, u)
+                log.warning(
+                    "%s: milestone %s: state %r has no equivalent in tasks.schema.STATES; dropped", where, mid, u
+                )
                 tags.append(f"unmapped-state:{u}")
             text = item.get("text") or ""
             bbox = item.get("bbox") or None
             sub = item.get("sub-target") or item.get("sub_target") or text or f"milestone {idx}"
             try:
-                match = ElementMatch(text=text or None, match="contains", case_sensitive=False,
-                                     bbox=tuple(bbox) if bbox else None, bbox_rule="center", states=pos,
-                                     not_states=neg)
+                match = ElementMatch(
+                    text=text or None,
+                    match="contains",
+                    case_sensitive=False,
+                    bbox=tuple(bbox) if bbox else None,
+                    bbox_rule="center",
+                    states=pos,
+                    not_states=neg,
+                )
                 leaves.append(Milestone(id=mid, sub_target={ep.lang: str(sub)}, check=ScreenCheck(element=match)))
             except (ValidationError, TypeError) as exc:
                 msg = "; ".join(e["msg"] for e in exc.errors()) if isinstance(exc, ValidationError) else str(exc)
                 raise DatasetError(f"{where}: step {step}: field 'milestone' (idx {idx}): {msg}") from exc
-        children.append(leaves[0] if len(leaves) == 1 else
-                        MilestoneGroup(id=f"idx{idx}", order="unordered", children=tuple(leaves)))
+        children.append(
+            leaves[0] if len(leaves) == 1 else MilestoneGroup(id=f"idx{idx}", order="unordered", children=tuple(leaves))
+        )
     try:
-        return Task(id=_task_id(ep), instruction={ep.lang: ep.instruction}, category=category,
-                    max_steps=min(200, max(20, 2 * len(ep.steps))),
-                    milestones=MilestoneGroup(id="root", order="ordered", children=tuple(children)),
-                    tags=tuple(dict.fromkeys(tags)))
+        return Task(
+            id=_task_id(ep),
+            instruction={ep.lang: ep.instruction},
+            category=category,
+            max_steps=min(200, max(20, 2 * len(ep.steps))),
+            milestones=MilestoneGroup(id="root", order="ordered", children=tuple(children)),
+            tags=tuple(dict.fromkeys(tags)),
+        )
     except ValidationError as exc:
         raise DatasetError(f"{where}: cannot build a task: {exc.errors()[0]['msg']}") from exc

@@ -43,14 +43,18 @@ class FieldError(ValueError):
         self.detail = message
 
 
-def where(file: str | Path | None, record: int | None = None, episode: str | None = None,
-          step: int | None = None) -> str:
+def where(
+    file: str | Path | None, record: int | None = None, episode: str | None = None, step: int | None = None
+) -> str:
     """`"path/x.json: record 3 (episode 42, step 1)"` -- the location prefix of every DatasetError."""
     parts = []
     if record is not None:
         parts.append(f"record {record}")
-    inner = ", ".join(p for p in (f"episode {episode}" if episode is not None else "",
-                                  f"step {step}" if step is not None else "") if p)
+    inner = ", ".join(
+        p
+        for p in (f"episode {episode}" if episode is not None else "", f"step {step}" if step is not None else "")
+        if p
+    )
     loc = " ".join(parts)
     if inner:
         loc = f"{loc} ({inner})" if loc else inner
@@ -58,8 +62,15 @@ def where(file: str | Path | None, record: int | None = None, episode: str | Non
     return f"{head}: {loc}" if loc else head
 
 
-def error(file: str | Path | None, message: str, *, record: int | None = None, episode: str | None = None,
-          step: int | None = None, field_name: str | None = None) -> DatasetError:
+def error(
+    file: str | Path | None,
+    message: str,
+    *,
+    record: int | None = None,
+    episode: str | None = None,
+    step: int | None = None,
+    field_name: str | None = None,
+) -> DatasetError:
     """Build a `DatasetError` with the standard location prefix."""
     f = f"field {field_name!r}: " if field_name else ""
     return DatasetError(f"{where(file, record, episode, step)}: {f}{message}")
@@ -130,8 +141,9 @@ class DatasetStep:
             except DatasetError:
                 raise
             except Exception as exc:  # decoding failures of any kind
-                raise DatasetError(f"{self.image_path or '<embedded image>'}: step {self.index}: "
-                                   f"screenshot cannot be decoded: {exc}") from exc
+                raise DatasetError(
+                    f"{self.image_path or '<embedded image>'}: step {self.index}: screenshot cannot be decoded: {exc}"
+                ) from exc
         if self.image_path is None:
             raise DatasetError(f"step {self.index}: no screenshot recorded for this step")
         return open_image(self.image_path, self.index)
@@ -209,16 +221,19 @@ def make_point(xy: tuple[float, float] | None, field_name: str) -> Any:
     try:
         return Point(x=float(xy[0]), y=float(xy[1]))
     except (ValidationError, TypeError, ValueError) as exc:
-        raise FieldError(field_name, f"point {tuple(xy)!r} is not a normalized (x, y) in [0, 1]: "
-                                     f"{str(exc).splitlines()[-1].strip()}") from None
+        raise FieldError(
+            field_name, f"point {tuple(xy)!r} is not a normalized (x, y) in [0, 1]: {str(exc).splitlines()[-1].strip()}"
+        ) from None
 
 
 def target_xy(action: Any, dataset: str) -> tuple[float, float]:
     """The normalized (x, y) of a point-targeted action; DatasetError for element-index targets (a dataset
     record has no live UITree to resolve them against)."""
     if getattr(action, "point", None) is None:
-        raise DatasetError(f"{dataset}: cannot express {action.type} on element [{action.element}] -- dataset "
-                           "records need a point target")
+        raise DatasetError(
+            f"{dataset}: cannot express {action.type} on element [{action.element}] -- dataset "
+            "records need a point target"
+        )
     return action.point.x, action.point.y
 
 
@@ -229,8 +244,9 @@ def scroll_as_swipe(action: Any, size: tuple[int, int]) -> Any:
 
 
 def unrepresentable(dataset: str, action: Any, why: str = "") -> DatasetError:
-    return DatasetError(f"{dataset}: the unified action {action.type} has no equivalent in this dataset"
-                        + (f" ({why})" if why else ""))
+    return DatasetError(
+        f"{dataset}: the unified action {action.type} has no equivalent in this dataset" + (f" ({why})" if why else "")
+    )
 
 
 def iter_json_array(path: str | Path, chunk_size: int = 1 << 16) -> Iterator[tuple[int, Any]]:

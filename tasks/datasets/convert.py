@@ -45,8 +45,9 @@ def to_unified(dataset: str, raw_step: dict[str, Any]) -> Action | None:
         raise DatasetError(f"{dataset} record: {exc}") from exc
 
 
-def from_unified(dataset: str, action: Action, template_raw: dict[str, Any] | None = None,
-                 **options: Any) -> dict[str, Any]:
+def from_unified(
+    dataset: str, action: Action, template_raw: dict[str, Any] | None = None, **options: Any
+) -> dict[str, Any]:
     """Unified action -> dataset step record (options: odyssey `vocab="v1"|"v2"`)."""
     return _module(dataset).from_unified(action, template_raw, **options)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +37,22 @@ DATASET = "odyssey"
 ACTION_FIELDS = ("action", "info")
 V1 = {"type": "TYPE", "impossible": "IMPOSSIBLE", "recent": "KEY_RECENT"}
 V2 = {"type": "TEXT", "impossible": "INCOMPLETE", "recent": "KEY_APPSELECT"}
-KEYS: dict[str, Callable[[], Action]] = {"KEY_HOME": Home, "KEY_BACK": Back, "KEY_RECENT": Recent,
-                                         "KEY_APPSELECT": Recent}
+KEYS: dict[str, Callable[[], Action]] = {
+    "KEY_HOME": Home,
+    "KEY_BACK": Back,
+    "KEY_RECENT": Recent,
+    "KEY_APPSELECT": Recent,
+}
 V2_STEP_FIELDS = ("description", "intention", "context", "low_level_instruction", "sam2_bbox")
 EXTRA_FIELDS = ("ps", *V2_STEP_FIELDS)
 
 
 def _xy(value: Any, field_name: str) -> tuple[float, float]:
-    if (not isinstance(value, (list, tuple)) or len(value) != 2
-            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    ):
         raise FieldError(field_name, f"expected a point [x, y] in [0, 1000], got {value!r}")
     try:
         return coords.from_1000(value)
@@ -110,8 +118,9 @@ def detect_vocab(raw: dict[str, Any] | None) -> str | None:
     return None
 
 
-def from_unified(action: Action, template_raw: dict[str, Any] | None = None, *, vocab: str | None = None
-                 ) -> dict[str, Any]:
+def from_unified(
+    action: Action, template_raw: dict[str, Any] | None = None, *, vocab: str | None = None
+) -> dict[str, Any]:
     """Unified action -> Odyssey step (`action`, `info`; other template fields kept). `vocab` "v1" | "v2"
     (default: detected from the template, else v2)."""
     out = dict(template_raw or {})
@@ -129,7 +138,10 @@ def from_unified(action: Action, template_raw: dict[str, Any] | None = None, *, 
         p = list(coords.to_1000(target_xy(action, DATASET)))
         act, info = ("CLICK" if isinstance(action, Click) else "LONG_PRESS"), [p, list(p)]
     elif isinstance(action, Swipe):
-        act, info = "SCROLL", [list(coords.to_1000(action.start.as_tuple())), list(coords.to_1000(action.end.as_tuple()))]
+        act, info = (
+            "SCROLL",
+            [list(coords.to_1000(action.start.as_tuple())), list(coords.to_1000(action.end.as_tuple()))],
+        )
     elif isinstance(action, TypeText):
         act, info = words["type"], action.text
     elif isinstance(action, (Home, Back, Recent)):
@@ -186,8 +198,12 @@ def load_episode(path: Path, images_dir: Path | None) -> DatasetEpisode:
         if w <= 0 or h <= 0:
             raise ValueError
     except (KeyError, TypeError, ValueError):
-        raise error(path, f"screen size w x h must be positive integers, got {dev.get('w')!r} x {dev.get('h')!r}",
-                    episode=eid, field_name="device_info.w/h") from None
+        raise error(
+            path,
+            f"screen size w x h must be positive integers, got {dev.get('w')!r} x {dev.get('h')!r}",
+            episode=eid,
+            field_name="device_info.w/h",
+        ) from None
     task_info = data.get("task_info")
     task: dict[str, Any] = task_info if isinstance(task_info, dict) else {}
     instruction = task.get("instruction") or task.get("task")
@@ -201,8 +217,12 @@ def load_episode(path: Path, images_dir: Path | None) -> DatasetEpisode:
             raise error(path, f"expected an integer, got {s.get('step')!r}", record=i, episode=eid, field_name="step")
     ordered = sorted(raw_steps, key=lambda s: s["step"])
     if [s["step"] for s in ordered] != list(range(len(ordered))):
-        raise error(path, f"steps must run 0..{len(ordered) - 1}, got {[s['step'] for s in ordered]}", episode=eid,
-                    field_name="step")
+        raise error(
+            path,
+            f"steps must run 0..{len(ordered) - 1}, got {[s['step'] for s in ordered]}",
+            episode=eid,
+            field_name="step",
+        )
     vocab = next((v for v in map(detect_vocab, ordered) if v), None)
     steps = []
     for k, s in enumerate(ordered):
@@ -216,18 +236,33 @@ def load_episode(path: Path, images_dir: Path | None) -> DatasetEpisode:
             raise error(path, msg, step=k, episode=eid, field_name=fname) from exc
         shot = s.get("screenshot") or f"{eid}_{k}.png"
         image_path = str(images_dir / shot) if images_dir is not None else None
-        steps.append(DatasetStep(index=k, width=w, height=h, action=action, raw=s, image_path=image_path,
-                                 extras=extras))
-    meta = {"device_info": dev, "category": task.get("category"), "app": list(task.get("app") or []),
-            "meta_task": task.get("meta_task"), "task": task.get("task"), "step_length": data.get("step_length"),
-            "vocab": vocab, "file": str(path)}
-    return DatasetEpisode(dataset=DATASET, episode_id=eid, instruction=instruction, lang="en", steps=tuple(steps),
-                          meta=meta)
+        steps.append(
+            DatasetStep(index=k, width=w, height=h, action=action, raw=s, image_path=image_path, extras=extras)
+        )
+    meta = {
+        "device_info": dev,
+        "category": task.get("category"),
+        "app": list(task.get("app") or []),
+        "meta_task": task.get("meta_task"),
+        "task": task.get("task"),
+        "step_length": data.get("step_length"),
+        "vocab": vocab,
+        "file": str(path),
+    }
+    return DatasetEpisode(
+        dataset=DATASET, episode_id=eid, instruction=instruction, lang="en", steps=tuple(steps), meta=meta
+    )
 
 
-def iter_episodes(annotations_dir: str | Path, *, images_dir: str | Path | None = None,
-                  split_file: str | Path | None = None, split: str = "test", skip_bad: bool = False,
-                  stats: LoadStats | None = None) -> Iterator[DatasetEpisode]:
+def iter_episodes(
+    annotations_dir: str | Path,
+    *,
+    images_dir: str | Path | None = None,
+    split_file: str | Path | None = None,
+    split: str = "test",
+    skip_bad: bool = False,
+    stats: LoadStats | None = None,
+) -> Iterator[DatasetEpisode]:
     """Stream GUI Odyssey episodes from `annotations_dir/*.json` (sorted by name).
 
     - `images_dir`: folder of the screenshots (default: `<annotations_dir>/../screenshots` when it exists).
@@ -245,7 +280,7 @@ def iter_episodes(annotations_dir: str | Path, *, images_dir: str | Path | None 
     for path in sorted(ann.glob("*.json")):
         if keep is not None and path.stem not in keep:
             continue
-        ep = stats.load_episode(lambda: load_episode(path, imgs), skip_bad)
+        ep = stats.load_episode(partial(load_episode, path, imgs), skip_bad)
         if ep is None:
             continue
         if keep is not None:

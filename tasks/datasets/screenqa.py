@@ -86,8 +86,16 @@ def parse_question(rec: Any, index: int, source: str = "", images_dir: Path | No
         cands = [images_dir / f"{image_id}{ext}" for ext in (".jpg", ".png", ".jpeg")]
         image_path = str(next((c for c in cands if c.is_file()), cands[0]))
     if all(isinstance(g, str) for g in gt) and not (gt == [] and "image_width" in rec):
-        return ScreenQAQuestion(index=index, image_id=image_id, question=q, kind="short_answers",
-                                short_answers=tuple(gt), image_path=image_path, source=source, raw=rec)
+        return ScreenQAQuestion(
+            index=index,
+            image_id=image_id,
+            question=q,
+            kind="short_answers",
+            short_answers=tuple(gt),
+            image_path=image_path,
+            source=source,
+            raw=rec,
+        )
     w = _int(rec.get("image_width"), "image_width")
     h = _int(rec.get("image_height"), "image_height")
     answers = []
@@ -100,21 +108,44 @@ def parse_question(rec: Any, index: int, source: str = "", images_dir: Path | No
             if not isinstance(e, dict):
                 raise FieldError(name, "expected an object")
             b = e.get("bounds")
-            if not isinstance(b, list) or len(b) != 4 or not all(isinstance(v, int) and not isinstance(v, bool)
-                                                                 for v in b):
+            if (
+                not isinstance(b, list)
+                or len(b) != 4
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in b)
+            ):
                 raise FieldError(f"{name}.bounds", f"expected [left, top, right, bottom] pixels, got {b!r}")
             if b[2] < b[0] or b[3] < b[1]:
                 raise FieldError(f"{name}.bounds", f"inverted box {b!r}")
-            els.append(ScreenQAElement(text=str(e.get("text", "")), bounds=(b[0], b[1], b[2], b[3]),
-                                       vh_index=_int(e.get("vh_index", -1), f"{name}.vh_index")))
+            els.append(
+                ScreenQAElement(
+                    text=str(e.get("text", "")),
+                    bounds=(b[0], b[1], b[2], b[3]),
+                    vh_index=_int(e.get("vh_index", -1), f"{name}.vh_index"),
+                )
+            )
         fa = g.get("full_answer", "")
         answers.append(ScreenQAAnswer(full_answer=fa if isinstance(fa, str) else str(fa), elements=tuple(els)))
-    return ScreenQAQuestion(index=index, image_id=image_id, question=q, kind="answers_and_bboxes", image_width=w,
-                            image_height=h, answers=tuple(answers), image_path=image_path, source=source, raw=rec)
+    return ScreenQAQuestion(
+        index=index,
+        image_id=image_id,
+        question=q,
+        kind="answers_and_bboxes",
+        image_width=w,
+        image_height=h,
+        answers=tuple(answers),
+        image_path=image_path,
+        source=source,
+        raw=rec,
+    )
 
 
-def iter_questions(path: str | Path | list[str | Path], *, images_dir: str | Path | None = None,
-                   skip_bad: bool = False, stats: LoadStats | None = None) -> Iterator[ScreenQAQuestion]:
+def iter_questions(
+    path: str | Path | list[str | Path],
+    *,
+    images_dir: str | Path | None = None,
+    skip_bad: bool = False,
+    stats: LoadStats | None = None,
+) -> Iterator[ScreenQAQuestion]:
     """Stream ScreenQA questions from JSON files (or directories of them), one record in memory at a time."""
     stats = stats if stats is not None else LoadStats()
     imgs = Path(images_dir) if images_dir is not None else None

@@ -119,8 +119,11 @@ def write_records(path: str | Path, records: Iterable[bytes], *, compress: bool 
     """Write records (streaming) to a TFRecord file, GZIP-compressed by default. Returns the record count."""
     n = 0
     raw = open(path, "wb")
-    out: BinaryIO = (gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=1)  # type: ignore[assignment]  # reason: a
-                     if compress else raw)  # GzipFile is a BinaryIO
+    out: BinaryIO = (
+        gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=1)  # type: ignore[assignment]  # reason: a
+        if compress
+        else raw
+    )  # GzipFile is a BinaryIO
     try:
         for data in records:
             out.write(frame(data))
@@ -134,8 +137,9 @@ def write_records(path: str | Path, records: Iterable[bytes], *, compress: bool 
 
 # --- tf.train.Example --------------------------------------------------------------------------------------
 def _build_example_class() -> Any:
-    fdp = descriptor_pb2.FileDescriptorProto(name="droidharness/tf_example.proto",
-                                             package="droidharness.tfexample", syntax="proto3")
+    fdp = descriptor_pb2.FileDescriptorProto(
+        name="droidharness/tf_example.proto", package="droidharness.tfexample", syntax="proto3"
+    )
     F = descriptor_pb2.FieldDescriptorProto
     pkg = ".droidharness.tfexample."
 
@@ -153,9 +157,14 @@ def _build_example_class() -> Any:
     add("BytesList", [("value", 1, F.TYPE_BYTES, rep, None, None)])
     add("FloatList", [("value", 1, F.TYPE_FLOAT, rep, None, None)])
     add("Int64List", [("value", 1, F.TYPE_INT64, rep, None, None)])
-    feat = add("Feature", [("bytes_list", 1, F.TYPE_MESSAGE, opt, pkg + "BytesList", 0),
-                           ("float_list", 2, F.TYPE_MESSAGE, opt, pkg + "FloatList", 0),
-                           ("int64_list", 3, F.TYPE_MESSAGE, opt, pkg + "Int64List", 0)])
+    feat = add(
+        "Feature",
+        [
+            ("bytes_list", 1, F.TYPE_MESSAGE, opt, pkg + "BytesList", 0),
+            ("float_list", 2, F.TYPE_MESSAGE, opt, pkg + "FloatList", 0),
+            ("int64_list", 3, F.TYPE_MESSAGE, opt, pkg + "Int64List", 0),
+        ],
+    )
     feat.oneof_decl.add(name="kind")
     feats = add("Features", [("feature", 1, F.TYPE_MESSAGE, rep, pkg + "Features.FeatureEntry", None)])
     entry = feats.nested_type.add(name="FeatureEntry")
@@ -219,6 +228,16 @@ def read_all(path: str | Path) -> list[dict[str, tuple[str, FeatureValue]]]:
     return [parse_example(r.data) for r in iter_records(path) if r.data is not None]
 
 
-__all__ = ["Example", "ExampleError", "Record", "RecordError", "build_example", "frame", "iter_records",
-           "masked_crc32c", "parse_example", "read_all", "write_records"]
-
+__all__ = [
+    "Example",
+    "ExampleError",
+    "Record",
+    "RecordError",
+    "build_example",
+    "frame",
+    "iter_records",
+    "masked_crc32c",
+    "parse_example",
+    "read_all",
+    "write_records",
+]

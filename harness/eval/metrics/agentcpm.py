@@ -51,8 +51,14 @@ TYPES = ("CLICK", "LONG_PRESS", "SCROLL", "TYPE", "PRESS", "STOP", "WAIT", "OPEN
 CLICK, LONG_PRESS, SCROLL, TYPE, PRESS, STOP, WAIT, OPEN_APP = range(8)
 INVALID = -1
 # the evaluator's names of the ground-truth classes it reports per type
-OFFICIAL_NAMES = {CLICK: "CLICK", LONG_PRESS: "LONG_POINT", SCROLL: "SCROLL", PRESS: "PRESS", STOP: "STOP",
-                  TYPE: "TYPE"}
+OFFICIAL_NAMES = {
+    CLICK: "CLICK",
+    LONG_PRESS: "LONG_POINT",
+    SCROLL: "SCROLL",
+    PRESS: "PRESS",
+    STOP: "STOP",
+    TYPE: "TYPE",
+}
 KEYS = ("BACK", "HOME", "ENTER", "RECENT")
 BACK, HOME, ENTER, RECENT = range(4)
 DIRECTIONS = ("UP", "DOWN", "LEFT", "RIGHT")
@@ -111,8 +117,12 @@ def finger_direction(start: ArrayLike, end: ArrayLike) -> np.ndarray:
 def _grown(b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     hd = (BOX_SCALE - 1) * b[..., 2]
     wd = (BOX_SCALE - 1) * b[..., 3]
-    return (np.maximum(0, b[..., 0] - hd / 2), np.maximum(0, b[..., 1] - wd / 2), np.minimum(1, b[..., 2] + hd),
-            np.minimum(1, b[..., 3] + wd))
+    return (
+        np.maximum(0, b[..., 0] - hd / 2),
+        np.maximum(0, b[..., 1] - wd / 2),
+        np.minimum(1, b[..., 2] + hd),
+        np.minimum(1, b[..., 3] + wd),
+    )
 
 
 def grow_boxes(boxes: ArrayLike) -> np.ndarray:
@@ -135,15 +145,20 @@ def _nearest(key: np.ndarray, k: int) -> np.ndarray:
     """bool[R, M]: the `k` smallest keys of every row, ties broken by position (what a stable sort keeps)."""
     if key.shape[1] <= k:
         return np.ones(key.shape, dtype=bool)
-    kth = np.partition(key, k - 1, axis=1)[:, k - 1:k]
+    kth = np.partition(key, k - 1, axis=1)[:, k - 1 : k]
     below = key < kth
     room = k - below.sum(axis=1, keepdims=True)
     at = key == kth
     return below | (at & (np.cumsum(at, axis=1) <= room))
 
 
-def _click_rows(p: np.ndarray, g: np.ndarray, boxes_of: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
-                mode: Mode, distances: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def _click_rows(
+    p: np.ndarray,
+    g: np.ndarray,
+    boxes_of: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+    mode: Mode,
+    distances: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
     """(EM bool[R], pixel distance float[R]) of type-matched CLICK / LONG_PRESS rows; `boxes_of(rows)` gives the
     rows' boxes and validity. With `distances=False` the point distances are not computed (NaN) and only the rows
     the distance rule rejects are tested on the boxes."""
@@ -155,7 +170,7 @@ def _click_rows(p: np.ndarray, g: np.ndarray, boxes_of: Callable[[np.ndarray], t
     in_box = np.zeros(r, dtype=bool)
     ref = g.copy()
     for s in range(0, len(rows), _CHUNK):
-        sel = rows[s:s + _CHUNK]
+        sel = rows[s : s + _CHUNK]
         boxes, ok = boxes_of(sel)
         if not boxes.shape[1]:
             continue
@@ -204,13 +219,23 @@ def _class(t: np.ndarray) -> np.ndarray:
     return np.where(t == WAIT, STOP, t)
 
 
-def evaluate_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLike | None = None,
-                   gt_point: ArrayLike | None = None, pred_dir: ArrayLike | None = None,
-                   gt_dir: ArrayLike | None = None, pred_key: ArrayLike | None = None,
-                   gt_key: ArrayLike | None = None, pred_text: Sequence[str] | None = None,
-                   gt_text: Sequence[str] | None = None, gt_boxes: ArrayLike | None = None,
-                   gt_box_counts: ArrayLike | None = None, gt_box_offsets: ArrayLike | None = None,
-                   mode: Mode = "default", distances: bool = True) -> StepResults:
+def evaluate_steps(
+    pred_type: ArrayLike,
+    gt_type: ArrayLike,
+    pred_point: ArrayLike | None = None,
+    gt_point: ArrayLike | None = None,
+    pred_dir: ArrayLike | None = None,
+    gt_dir: ArrayLike | None = None,
+    pred_key: ArrayLike | None = None,
+    gt_key: ArrayLike | None = None,
+    pred_text: Sequence[str] | None = None,
+    gt_text: Sequence[str] | None = None,
+    gt_boxes: ArrayLike | None = None,
+    gt_box_counts: ArrayLike | None = None,
+    gt_box_offsets: ArrayLike | None = None,
+    mode: Mode = "default",
+    distances: bool = True,
+) -> StepResults:
     """Every per-step output of the evaluator (module docstring); `distances=False` skips the point distances and
     text similarities (NaN), which only the atomic figures need."""
     if mode not in MODES:
@@ -229,10 +254,12 @@ def evaluate_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLi
     if len(pts):
         p = np.asarray(pred_point, dtype=np.float64).reshape(n, 2)[pts]
         g = np.asarray(gt_point, dtype=np.float64).reshape(n, 2)[pts]
+
         def boxes_of(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             if gt_boxes is None:
                 return np.zeros((len(rows), 0, 4)), np.zeros((len(rows), 0), dtype=bool)
             return _boxes_for(pts[rows], n, gt_boxes, gt_box_counts, gt_box_offsets)
+
         em[pts], pix[pts] = _click_rows(p, g, boxes_of, mode, distances)
 
     sc = np.flatnonzero(tm & (gt == SCROLL))
@@ -255,15 +282,40 @@ def evaluate_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLi
     return StepResults(tm, em, pix, sim, pt != INVALID, gt)
 
 
-def match_steps(pred_type: ArrayLike, gt_type: ArrayLike, pred_point: ArrayLike | None = None,
-                gt_point: ArrayLike | None = None, pred_dir: ArrayLike | None = None,
-                gt_dir: ArrayLike | None = None, pred_key: ArrayLike | None = None, gt_key: ArrayLike | None = None,
-                pred_text: Sequence[str] | None = None, gt_text: Sequence[str] | None = None,
-                gt_boxes: ArrayLike | None = None, gt_box_counts: ArrayLike | None = None,
-                gt_box_offsets: ArrayLike | None = None, mode: Mode = "default") -> tuple[np.ndarray, np.ndarray]:
+def match_steps(
+    pred_type: ArrayLike,
+    gt_type: ArrayLike,
+    pred_point: ArrayLike | None = None,
+    gt_point: ArrayLike | None = None,
+    pred_dir: ArrayLike | None = None,
+    gt_dir: ArrayLike | None = None,
+    pred_key: ArrayLike | None = None,
+    gt_key: ArrayLike | None = None,
+    pred_text: Sequence[str] | None = None,
+    gt_text: Sequence[str] | None = None,
+    gt_boxes: ArrayLike | None = None,
+    gt_box_counts: ArrayLike | None = None,
+    gt_box_offsets: ArrayLike | None = None,
+    mode: Mode = "default",
+) -> tuple[np.ndarray, np.ndarray]:
     """(TM bool[N], EM bool[N]) under the rules of the module docstring."""
-    r = evaluate_steps(pred_type, gt_type, pred_point, gt_point, pred_dir, gt_dir, pred_key, gt_key, pred_text,
-                       gt_text, gt_boxes, gt_box_counts, gt_box_offsets, mode, distances=False)
+    r = evaluate_steps(
+        pred_type,
+        gt_type,
+        pred_point,
+        gt_point,
+        pred_dir,
+        gt_dir,
+        pred_key,
+        gt_key,
+        pred_text,
+        gt_text,
+        gt_boxes,
+        gt_box_counts,
+        gt_box_offsets,
+        mode,
+        distances=False,
+    )
     return r.type_match, r.exact_match
 
 
@@ -293,8 +345,12 @@ def episode_scores(em: ArrayLike, episode_ids: ArrayLike) -> EpisodeScores:
     wrong = ~m
     np.minimum.at(first_wrong, inv[wrong], pos[wrong])
     back = np.argsort(first, kind="stable")
-    return {"episode_id": uniq[back], "length": length[back], "success": (first_wrong == length)[back],
-            "goal_progress": (first_wrong / np.maximum(length, 1))[back]}
+    return {
+        "episode_id": uniq[back],
+        "length": length[back],
+        "success": (first_wrong == length)[back],
+        "goal_progress": (first_wrong / np.maximum(length, 1))[back],
+    }
 
 
 class Scores(TypedDict):
@@ -311,10 +367,14 @@ def score(tm: ArrayLike, em: ArrayLike, episode_ids: ArrayLike) -> Scores:
     tm_a, em_a = np.asarray(tm, dtype=bool).ravel(), np.asarray(em, dtype=bool).ravel()
     ep = episode_scores(em_a, episode_ids)
     nan = float("nan")
-    return {"TM": float(tm_a.mean()) if len(tm_a) else nan, "EM": float(em_a.mean()) if len(em_a) else nan,
-            "SR": float(ep["success"].mean()) if len(ep["success"]) else nan,
-            "GP": float(ep["goal_progress"].mean()) if len(ep["success"]) else nan,
-            "steps": len(em_a), "episodes": len(ep["success"])}
+    return {
+        "TM": float(tm_a.mean()) if len(tm_a) else nan,
+        "EM": float(em_a.mean()) if len(em_a) else nan,
+        "SR": float(ep["success"].mean()) if len(ep["success"]) else nan,
+        "GP": float(ep["goal_progress"].mean()) if len(ep["success"]) else nan,
+        "steps": len(em_a),
+        "episodes": len(ep["success"]),
+    }
 
 
 class TypeFigures(TypedDict):
@@ -339,15 +399,21 @@ def atomic(res: StepResults) -> Atomic:
     for code, name in OFFICIAL_NAMES.items():
         sel = res.gt_class == code
         c = int(sel.sum())
-        per[name] = {"count": c, "TM": float(res.type_match[sel].mean()) if c else float("nan"),
-                     "EM": float(res.exact_match[sel].mean()) if c else float("nan")}
+        per[name] = {
+            "count": c,
+            "TM": float(res.type_match[sel].mean()) if c else float("nan"),
+            "EM": float(res.exact_match[sel].mean()) if c else float("nan"),
+        }
     n = len(res.gt_class)
     sims = res.text_similarity[(res.gt_class == TYPE) & ~np.isnan(res.text_similarity)]
     pix = res.pixel_distance[~np.isnan(res.pixel_distance)]
-    return {"per_type": per, "hit_rate": float(res.format_hit.mean()) if n else float("nan"),
-            "text_similarity_avg": float(sims.mean()) if len(sims) else float("nan"),
-            "point_distance_avg": float(pix[pix < 1e15].mean()) if len(pix[pix < 1e15]) else float("nan"),
-            "point_distance_median": float(np.median(pix)) if len(pix) else float("nan")}
+    return {
+        "per_type": per,
+        "hit_rate": float(res.format_hit.mean()) if n else float("nan"),
+        "text_similarity_avg": float(sims.mean()) if len(sims) else float("nan"),
+        "point_distance_avg": float(pix[pix < 1e15].mean()) if len(pix[pix < 1e15]) else float("nan"),
+        "point_distance_median": float(np.median(pix)) if len(pix) else float("nan"),
+    }
 
 
 def official_summary(res: StepResults, episode_ids: ArrayLike) -> dict[str, object]:
@@ -358,15 +424,22 @@ def official_summary(res: StepResults, episode_ids: ArrayLike) -> dict[str, obje
 
     def r4(x: float, empty: float = 0) -> float:
         return empty if math.isnan(x) else round(x, 4)
+
     out: dict[str, object] = {
-        "total_episodes": len(ep["success"]), "total_steps": len(res.gt_class),
+        "total_episodes": len(ep["success"]),
+        "total_steps": len(res.gt_class),
         "num_successes": int(ep["success"].sum()),
         "total_exact_matches": int(np.round(ep["goal_progress"] * ep["length"]).sum()),
         "success_rate": r4(float(ep["success"].mean())) if len(ep["success"]) else 0,
-        "goal_progress": r4(float(ep["goal_progress"].mean())) if len(ep["success"]) else 0}
+        "goal_progress": r4(float(ep["goal_progress"].mean())) if len(ep["success"]) else 0,
+    }
     n = len(res.gt_class)
-    out["total"] = {"count": n, "type_acc": r4(float(res.type_match.mean())) if n else 0,
-                    "exact_acc": r4(float(res.exact_match.mean())) if n else 0, "hit_rate": r4(at["hit_rate"])}
+    out["total"] = {
+        "count": n,
+        "type_acc": r4(float(res.type_match.mean())) if n else 0,
+        "exact_acc": r4(float(res.exact_match.mean())) if n else 0,
+        "hit_rate": r4(at["hit_rate"]),
+    }
     for name, v in at["per_type"].items():
         out[name] = {"count": v["count"], "type_acc": r4(v["TM"]), "exact_acc": r4(v["EM"])}
     type_entry = out["TYPE"]
@@ -463,11 +536,17 @@ def output_valid(obj: object) -> bool:
     """The evaluator's schema check (`schema_for_extraction.json`) of one model output."""
     if not isinstance(obj, dict) or any(k not in _ALLOWED for k in obj):
         return False
-    checks = {"thought": lambda v: isinstance(v, str), "POINT": _location,
-              "to": lambda v: v in ("up", "down", "left", "right") or _location(v),
-              "duration": lambda v: _is_int(v) and v >= 0, "PRESS": lambda v: v in _PRESS,
-              "TYPE": lambda v: isinstance(v, str), "DEEP_LINK": lambda v: v is None,
-              "CLEAR": lambda v: v is None, "STATUS": lambda v: v in _STATUS}
+    checks = {
+        "thought": lambda v: isinstance(v, str),
+        "POINT": _location,
+        "to": lambda v: v in ("up", "down", "left", "right") or _location(v),
+        "duration": lambda v: _is_int(v) and v >= 0,
+        "PRESS": lambda v: v in _PRESS,
+        "TYPE": lambda v: isinstance(v, str),
+        "DEEP_LINK": lambda v: v is None,
+        "CLEAR": lambda v: v is None,
+        "STATUS": lambda v: v in _STATUS,
+    }
     if not all(checks[k](v) for k, v in obj.items()):
         return False
     if "to" in obj and "POINT" not in obj:

@@ -83,8 +83,10 @@ def enlarge_boxes(boxes: Any) -> np.ndarray:
     y, x, h, w = b[..., 0], b[..., 1], b[..., 2], b[..., 3]
     dh = BOX_AUGMENT * h
     dw = BOX_AUGMENT * w
-    return np.stack([np.maximum(0.0, y - dh / 2), np.maximum(0.0, x - dw / 2),
-                     np.minimum(1.0, h + dh), np.minimum(1.0, w + dw)], axis=-1)
+    return np.stack(
+        [np.maximum(0.0, y - dh / 2), np.maximum(0.0, x - dw / 2), np.minimum(1.0, h + dh), np.minimum(1.0, w + dw)],
+        axis=-1,
+    )
 
 
 def _in_same_box(p: np.ndarray, g: np.ndarray, boxes: np.ndarray, valid: np.ndarray) -> np.ndarray:
@@ -97,14 +99,32 @@ def _in_same_box(p: np.ndarray, g: np.ndarray, boxes: np.ndarray, valid: np.ndar
         bottom, right = top + bb[..., 2], left + bb[..., 3]
         py, px = p[s:e, 0:1], p[s:e, 1:2]
         gy, gx = g[s:e, 0:1], g[s:e, 1:2]
-        inside = ((top <= py) & (py <= bottom) & (left <= px) & (px <= right)
-                  & (top <= gy) & (gy <= bottom) & (left <= gx) & (gx <= right) & valid[s:e])
+        inside = (
+            (top <= py)
+            & (py <= bottom)
+            & (left <= px)
+            & (px <= right)
+            & (top <= gy)
+            & (gy <= bottom)
+            & (left <= gx)
+            & (gx <= right)
+            & valid[s:e]
+        )
         out[s:e] = inside.any(axis=1)
     return out
 
 
-def match_actions(pred_type: Any, pred_touch: Any, pred_lift: Any, gt_type: Any, gt_touch: Any, gt_lift: Any,
-                  gt_boxes: Any = None, gt_box_counts: Any = None, gt_box_offsets: Any = None) -> np.ndarray:
+def match_actions(
+    pred_type: Any,
+    pred_touch: Any,
+    pred_lift: Any,
+    gt_type: Any,
+    gt_touch: Any,
+    gt_lift: Any,
+    gt_boxes: Any = None,
+    gt_box_counts: Any = None,
+    gt_box_offsets: Any = None,
+) -> np.ndarray:
     """bool[N]: does each predicted action match the ground truth under the AitW rule (module docstring)?"""
     pt = np.asarray(pred_type).astype(np.int64).ravel()
     gt = np.asarray(gt_type).astype(np.int64).ravel()
@@ -162,8 +182,9 @@ def _boxes_for(rows: np.ndarray, n: int, gt_boxes: Any, counts: Any, offsets: An
         return boxes, valid
     arr = np.asarray(gt_boxes)
     if arr.ndim != 3 or arr.shape[0] != n or arr.shape[2] != 4:
-        raise ValueError(f"gt_boxes must be a padded [N={n}, M, 4] array (or flat with gt_box_offsets), "
-                         f"got {arr.shape}")
+        raise ValueError(
+            f"gt_boxes must be a padded [N={n}, M, 4] array (or flat with gt_box_offsets), got {arr.shape}"
+        )
     boxes = arr[rows]
     m = arr.shape[1]
     if counts is not None:
@@ -205,15 +226,24 @@ def score(matches: Any, episode_ids: Any, subsets: Any = None) -> dict[str, Any]
     for sub in sorted(set(subs.tolist()), key=lambda s: (SUBSETS.index(s) if s in SUBSETS else 99, str(s))):
         sel = subs == sub
         _, acc = episode_accuracy(m[sel], ids[sel])
-        per[str(sub)] = {METRIC: float(acc.mean()), "episodes": len(acc), "steps": int(sel.sum()),
-                         "step_accuracy": float(m[sel].mean())}
+        per[str(sub)] = {
+            METRIC: float(acc.mean()),
+            "episodes": len(acc),
+            "steps": int(sel.sum()),
+            "step_accuracy": float(m[sel].mean()),
+        }
     means = [v[METRIC] for v in per.values()]
     _, all_acc = episode_accuracy(m, ids)
-    return {"metric": METRIC, "per_subset": per,
-            "overall": float(np.mean(means)) if means else float("nan"),
-            "overall_subsets": list(per), "all_five_subsets": set(per) >= set(SUBSETS),
-            "episodes": len(all_acc), "steps": len(m),
-            "step_accuracy": float(m.mean()) if len(m) else float("nan")}
+    return {
+        "metric": METRIC,
+        "per_subset": per,
+        "overall": float(np.mean(means)) if means else float("nan"),
+        "overall_subsets": list(per),
+        "all_five_subsets": set(per) >= set(SUBSETS),
+        "episodes": len(all_acc),
+        "steps": len(m),
+        "step_accuracy": float(m.mean()) if len(m) else float("nan"),
+    }
 
 
 def arrays_from_records(records: Sequence[dict[str, Any]]) -> dict[str, np.ndarray]:

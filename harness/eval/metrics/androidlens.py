@@ -47,15 +47,23 @@ def atp_sr(hits: Any, offsets: Any = None, categories: Sequence[str] | None = No
     """`{"ATP", "SR", "tasks", "per_category": {category: {"ATP", "SR", "tasks"}}}` (per category when given)."""
     progress, success = task_progress(hits, offsets)
     nan = float("nan")
-    out: dict[str, Any] = {"ATP": float(progress.mean()) if len(progress) else nan,
-                           "SR": float(success.mean()) if len(success) else nan, "tasks": len(progress)}
+    out: dict[str, Any] = {
+        "ATP": float(progress.mean()) if len(progress) else nan,
+        "SR": float(success.mean()) if len(success) else nan,
+        "tasks": len(progress),
+    }
     if categories is not None:
         cats = np.asarray(list(categories), dtype=object)
         if len(cats) != len(progress):
             raise ValueError(f"{len(progress)} tasks but {len(cats)} categories")
-        out["per_category"] = {str(c): {"ATP": float(progress[cats == c].mean()),
-                                        "SR": float(success[cats == c].mean()), "tasks": int((cats == c).sum())}
-                               for c in sorted(set(cats.tolist()), key=str)}
+        out["per_category"] = {
+            str(c): {
+                "ATP": float(progress[cats == c].mean()),
+                "SR": float(success[cats == c].mean()),
+                "tasks": int((cats == c).sum()),
+            }
+            for c in sorted(set(cats.tolist()), key=str)
+        }
     return out
 
 

@@ -59,10 +59,26 @@ ArrayLike = npt.ArrayLike
 Info = str | Sequence[object] | None
 
 _ALIASES = {
-    "CLICK": CLICK, "LONG_PRESS": LONG_PRESS, "LONGPRESS": LONG_PRESS, "SCROLL": SCROLL, "SWIPE": SCROLL,
-    "TYPE": TYPE, "TEXT": TYPE, "HOME": HOME, "KEY_HOME": HOME, "PRESS_HOME": HOME, "BACK": BACK,
-    "KEY_BACK": BACK, "PRESS_BACK": BACK, "RECENT": RECENT, "KEY_RECENT": RECENT, "KEY_APPSELECT": RECENT,
-    "APPSELECT": RECENT, "PRESS_RECENT": RECENT, "COMPLETE": COMPLETE, "IMPOSSIBLE": IMPOSSIBLE,
+    "CLICK": CLICK,
+    "LONG_PRESS": LONG_PRESS,
+    "LONGPRESS": LONG_PRESS,
+    "SCROLL": SCROLL,
+    "SWIPE": SCROLL,
+    "TYPE": TYPE,
+    "TEXT": TYPE,
+    "HOME": HOME,
+    "KEY_HOME": HOME,
+    "PRESS_HOME": HOME,
+    "BACK": BACK,
+    "KEY_BACK": BACK,
+    "PRESS_BACK": BACK,
+    "RECENT": RECENT,
+    "KEY_RECENT": RECENT,
+    "KEY_APPSELECT": RECENT,
+    "APPSELECT": RECENT,
+    "PRESS_RECENT": RECENT,
+    "COMPLETE": COMPLETE,
+    "IMPOSSIBLE": IMPOSSIBLE,
     "INCOMPLETE": IMPOSSIBLE,
 }
 
@@ -159,10 +175,19 @@ def text_match_batch(pred: Sequence[str], gt: Sequence[str]) -> np.ndarray:
 
 
 # --- step matching -----------------------------------------------------------------------------------------
-def match_actions(pred_type: ArrayLike, pred_point: ArrayLike, pred_end: ArrayLike, gt_type: ArrayLike,
-                  gt_point: ArrayLike, gt_end: ArrayLike, gt_box: ArrayLike | None = None,
-                  gt_has_box: ArrayLike | None = None, pred_text: Sequence[str] | None = None,
-                  gt_text: Sequence[str] | None = None, rule: ClickRule = "box_or_distance") -> np.ndarray:
+def match_actions(
+    pred_type: ArrayLike,
+    pred_point: ArrayLike,
+    pred_end: ArrayLike,
+    gt_type: ArrayLike,
+    gt_point: ArrayLike,
+    gt_end: ArrayLike,
+    gt_box: ArrayLike | None = None,
+    gt_has_box: ArrayLike | None = None,
+    pred_text: Sequence[str] | None = None,
+    gt_text: Sequence[str] | None = None,
+    rule: ClickRule = "box_or_distance",
+) -> np.ndarray:
     """bool[N]: the AMS verdict of every step (module docstring)."""
     if rule not in CLICK_RULES:
         raise ValueError(f"rule must be one of {CLICK_RULES}, got {rule!r}")
@@ -180,10 +205,8 @@ def match_actions(pred_type: ArrayLike, pred_point: ArrayLike, pred_end: ArrayLi
         hit = within_distance(p, g)
         if gt_box is not None and rule == "box_or_distance":
             box = np.asarray(gt_box, dtype=np.float64).reshape(n, 4)[pts]
-            has = (~np.isnan(box).any(axis=1) if gt_has_box is None
-                   else np.asarray(gt_has_box, dtype=bool).ravel()[pts])
-            inside = ((box[:, 0] <= p[:, 0]) & (p[:, 0] <= box[:, 2])
-                      & (box[:, 1] <= p[:, 1]) & (p[:, 1] <= box[:, 3]))
+            has = ~np.isnan(box).any(axis=1) if gt_has_box is None else np.asarray(gt_has_box, dtype=bool).ravel()[pts]
+            inside = (box[:, 0] <= p[:, 0]) & (p[:, 0] <= box[:, 2]) & (box[:, 1] <= p[:, 1]) & (p[:, 1] <= box[:, 3])
             hit |= has & inside
         out[pts] = hit
 
@@ -248,13 +271,21 @@ def _sr(matches: np.ndarray, ids: np.ndarray, scored: np.ndarray) -> tuple[int, 
 
 def _pooled(m: np.ndarray, ids: np.ndarray, scored: np.ndarray) -> Figures:
     ok, tot, left = _sr(m, ids, scored)
-    return {"aggregate": "pooled", "AMS": _nanmean(m[scored]), "SR": ok / tot if tot else float("nan"),
-            "steps": len(m), "steps_scored": int(scored.sum()), "episodes": tot + left,
-            "episodes_scored": tot, "episodes_left_out": left}
+    return {
+        "aggregate": "pooled",
+        "AMS": _nanmean(m[scored]),
+        "SR": ok / tot if tot else float("nan"),
+        "steps": len(m),
+        "steps_scored": int(scored.sum()),
+        "episodes": tot + left,
+        "episodes_scored": tot,
+        "episodes_left_out": left,
+    }
 
 
-def _arrays(matches: ArrayLike, episode_ids: ArrayLike, scored: ArrayLike | None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _arrays(
+    matches: ArrayLike, episode_ids: ArrayLike, scored: ArrayLike | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     m = np.asarray(matches, dtype=bool).ravel()
     ids = np.asarray(episode_ids).ravel()
     if len(ids) != len(m):
@@ -265,8 +296,9 @@ def _arrays(matches: ArrayLike, episode_ids: ArrayLike, scored: ArrayLike | None
     return m, ids, s
 
 
-def per_category(matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLike,
-                 scored: ArrayLike | None = None) -> dict[str, Figures]:
+def per_category(
+    matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLike, scored: ArrayLike | None = None
+) -> dict[str, Figures]:
     """{category: pooled figures within it}, for the categories that have at least one scored step."""
     m, ids, s = _arrays(matches, episode_ids, scored)
     cats = np.asarray(categories, dtype=object).ravel()
@@ -279,8 +311,13 @@ def per_category(matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLi
     return out
 
 
-def score(matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLike | None = None,
-          aggregate: Aggregate = "pooled", scored: ArrayLike | None = None) -> Figures:
+def score(
+    matches: ArrayLike,
+    episode_ids: ArrayLike,
+    categories: ArrayLike | None = None,
+    aggregate: Aggregate = "pooled",
+    scored: ArrayLike | None = None,
+) -> Figures:
     """AMS and SR under the named aggregation. `categories[N]` is each step's `task_info.category`; `scored[N]`
     says which steps have a prediction (default: all)."""
     if aggregate not in AGGREGATES:
@@ -294,9 +331,12 @@ def score(matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLike | No
     whole = _pooled(m, ids, s)
     # a category whose episodes are all left out has SR 0 in the official script (`if tot == 0: SR = 0`)
     srs = [0.0 if v["episodes_scored"] == 0 else v["SR"] for v in per.values()]
-    return {**whole, "aggregate": "per_category_mean",
-            "AMS": float(np.mean([v["AMS"] for v in per.values()])) if per else float("nan"),
-            "SR": float(np.mean(srs)) if per else float("nan")}
+    return {
+        **whole,
+        "aggregate": "per_category_mean",
+        "AMS": float(np.mean([v["AMS"] for v in per.values()])) if per else float("nan"),
+        "SR": float(np.mean(srs)) if per else float("nan"),
+    }
 
 
 class Accuracies(TypedDict):
@@ -308,8 +348,13 @@ class Accuracies(TypedDict):
     steps_scored: int
 
 
-def accuracies(matches: ArrayLike, type_ok: ArrayLike, gt_type: ArrayLike, invalid: ArrayLike | None = None,
-               scored: ArrayLike | None = None) -> Accuracies:
+def accuracies(
+    matches: ArrayLike,
+    type_ok: ArrayLike,
+    gt_type: ArrayLike,
+    invalid: ArrayLike | None = None,
+    scored: ArrayLike | None = None,
+) -> Accuracies:
     """The official script's two extra figures, pooled over the scored steps: action-type accuracy (steps whose
     outcome is not `action_fail`: the type matches, or the prediction is `undecodable`) and text accuracy
     (correct TYPE steps / TYPE steps whose type matched)."""
@@ -323,9 +368,14 @@ def accuracies(matches: ArrayLike, type_ok: ArrayLike, gt_type: ArrayLike, inval
     text_ok = int((text_steps & m).sum())
     n_text = int(text_steps.sum())
     n = int(s.sum())
-    return {"action_type_accuracy": type_count / n if n else float("nan"), "action_type_correct": type_count,
-            "text_accuracy": text_ok / n_text if n_text else float("nan"), "text_correct": text_ok,
-            "text_total": n_text, "steps_scored": n}
+    return {
+        "action_type_accuracy": type_count / n if n else float("nan"),
+        "action_type_correct": type_count,
+        "text_accuracy": text_ok / n_text if n_text else float("nan"),
+        "text_correct": text_ok,
+        "text_total": n_text,
+        "steps_scored": n,
+    }
 
 
 class Official(TypedDict):
@@ -341,8 +391,14 @@ def _round2(x: float) -> float:
     return round(x * 100, 2)
 
 
-def official_figures(matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLike | None,
-                     aggregate: Aggregate, acc: Accuracies, scored: ArrayLike | None = None) -> Official:
+def official_figures(
+    matches: ArrayLike,
+    episode_ids: ArrayLike,
+    categories: ArrayLike | None,
+    aggregate: Aggregate,
+    acc: Accuracies,
+    scored: ArrayLike | None = None,
+) -> Official:
     """The figures as the official script prints them (percent, its rounding): `macro` = pooled, `micro` =
     per-category mean of per-category figures rounded to 2 decimals, the mean rounded again."""
     m, ids, s = _arrays(matches, episode_ids, scored)
@@ -357,10 +413,16 @@ def official_figures(matches: ArrayLike, episode_ids: ArrayLike, categories: Arr
         sr = float(np.round(np.mean([_round2(v["SR"]) if v["episodes_scored"] else 0.0 for v in per.values()]), 2))
     n = acc["steps_scored"]
     tt = acc["text_total"]
-    return {"metric": "macro" if aggregate == "pooled" else "micro", "AMS": ams, "SR": sr, "total": n,
-            "action_type": (f"{acc['action_type_correct']} / {n} = {acc['action_type_correct'] / n * 100:.2f}"
-                            if n else "-"),
-            "text": f"{acc['text_correct']} / {tt} = {acc['text_correct'] / tt * 100:.2f}" if tt else "-"}
+    return {
+        "metric": "macro" if aggregate == "pooled" else "micro",
+        "AMS": ams,
+        "SR": sr,
+        "total": n,
+        "action_type": (
+            f"{acc['action_type_correct']} / {n} = {acc['action_type_correct'] / n * 100:.2f}" if n else "-"
+        ),
+        "text": f"{acc['text_correct']} / {tt} = {acc['text_correct'] / tt * 100:.2f}" if tt else "-",
+    }
 
 
 class Both(TypedDict):
@@ -369,14 +431,17 @@ class Both(TypedDict):
     per_category: dict[str, Figures]
 
 
-def score_both(matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLike | None = None,
-               scored: ArrayLike | None = None) -> Both:
+def score_both(
+    matches: ArrayLike, episode_ids: ArrayLike, categories: ArrayLike | None = None, scored: ArrayLike | None = None
+) -> Both:
     """Both aggregations, named: `{"pooled": {...}, "per_category_mean": {...} | None, "per_category": {...}}`."""
-    res: Both = {"pooled": score(matches, episode_ids, aggregate="pooled", scored=scored),
-                 "per_category_mean": None, "per_category": {}}
+    res: Both = {
+        "pooled": score(matches, episode_ids, aggregate="pooled", scored=scored),
+        "per_category_mean": None,
+        "per_category": {},
+    }
     if categories is not None:
-        res["per_category_mean"] = score(matches, episode_ids, categories, aggregate="per_category_mean",
-                                         scored=scored)
+        res["per_category_mean"] = score(matches, episode_ids, categories, aggregate="per_category_mean", scored=scored)
         res["per_category"] = per_category(matches, episode_ids, categories, scored)
     return res
 
@@ -390,13 +455,20 @@ class Parsed(TypedDict):
 
 
 # a SCROLL given by its direction name: a synthetic finger vector with that direction
-_DIR_VECTORS = {"UP": ((500.0, 600.0), (500.0, 400.0)), "DOWN": ((500.0, 400.0), (500.0, 600.0)),
-                "LEFT": ((600.0, 500.0), (400.0, 500.0)), "RIGHT": ((400.0, 500.0), (600.0, 500.0))}
+_DIR_VECTORS = {
+    "UP": ((500.0, 600.0), (500.0, 400.0)),
+    "DOWN": ((500.0, 400.0), (500.0, 600.0)),
+    "LEFT": ((600.0, 500.0), (400.0, 500.0)),
+    "RIGHT": ((400.0, 500.0), (600.0, 500.0)),
+}
 
 
 def _pair(v: object) -> tuple[float, float] | None:
-    if isinstance(v, (list, tuple)) and len(v) == 2 and all(
-            isinstance(c, (int, float)) and not isinstance(c, bool) for c in v):
+    if (
+        isinstance(v, (list, tuple))
+        and len(v) == 2
+        and all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in v)
+    ):
         return float(v[0]), float(v[1])
     return None
 

@@ -50,9 +50,15 @@ def aitw_in_box(yx: Sequence[float], box: Sequence[float]) -> bool:
     return top <= y <= top + h and left <= x <= left + w
 
 
-def aitw_match_step(pred_type: int, pred_touch: Sequence[float], pred_lift: Sequence[float],
-                    gt_type: int, gt_touch: Sequence[float], gt_lift: Sequence[float],
-                    gt_boxes: Sequence[Sequence[float]] = ()) -> bool:
+def aitw_match_step(
+    pred_type: int,
+    pred_touch: Sequence[float],
+    pred_lift: Sequence[float],
+    gt_type: int,
+    gt_touch: Sequence[float],
+    gt_lift: Sequence[float],
+    gt_boxes: Sequence[Sequence[float]] = (),
+) -> bool:
     """The AitW action-matching rule for one step. Points are (y, x) normalized; boxes `[y, x, h, w]`."""
     if pred_type != AITW_DUAL_POINT or gt_type != AITW_DUAL_POINT:
         return pred_type == gt_type  # typed text is not compared
@@ -66,11 +72,13 @@ def aitw_match_step(pred_type: int, pred_touch: Sequence[float], pred_lift: Sequ
             if aitw_in_box(pred_touch, big) and aitw_in_box(gt_touch, big):
                 return True
         return _dist(pred_touch, gt_touch) <= AITW_TAP_DISTANCE
+
     # two swipes: the main axis (0 = y, 1 = x) must agree; ties go to y; the sign is not compared
     def axis(touch: Sequence[float], lift: Sequence[float]) -> int:
         dy = abs(float(lift[0]) - float(touch[0]))
         dx = abs(float(lift[1]) - float(touch[1]))
         return 1 if dx > dy else 0
+
     return axis(pred_touch, pred_lift) == axis(gt_touch, gt_lift)
 
 
@@ -112,10 +120,18 @@ def odyssey_direction(start: Sequence[float], end: Sequence[float]) -> str:
     return "UP" if dy < 0 else "DOWN"
 
 
-def odyssey_match_step(pred_type: str, pred_point: Sequence[float] | None, pred_end: Sequence[float] | None,
-                       gt_type: str, gt_point: Sequence[float] | None, gt_end: Sequence[float] | None,
-                       gt_box: Sequence[float] | None = None, pred_text: str = "", gt_text: str = "",
-                       rule: str = "box_or_distance") -> bool:
+def odyssey_match_step(
+    pred_type: str,
+    pred_point: Sequence[float] | None,
+    pred_end: Sequence[float] | None,
+    gt_type: str,
+    gt_point: Sequence[float] | None,
+    gt_end: Sequence[float] | None,
+    gt_box: Sequence[float] | None = None,
+    pred_text: str = "",
+    gt_text: str = "",
+    rule: str = "box_or_distance",
+) -> bool:
     """The GUI Odyssey AMS rule for one step. Types are canonical names from `ODYSSEY_TYPES`; points (x, y) in
     [0, 1000]; `gt_box` the v2 `sam2_bbox` `[x1, y1, x2, y2]` in [0, 1000] or None. `rule="distance_only"` is the
     earlier release (no box)."""
@@ -182,11 +198,20 @@ def _inside_yxhw(x: float, y: float, box: Sequence[float]) -> bool:
     return top <= y <= top + h and left <= x <= left + w
 
 
-def agentcpm_match_step(pred_type: str, gt_type: str, pred_point: Sequence[float] | None = None,
-                        gt_point: Sequence[float] | None = None, pred_direction: str | None = None,
-                        gt_direction: str | None = None, pred_key: str | None = None, gt_key: str | None = None,
-                        pred_text: str = "", gt_text: str = "", gt_boxes: Sequence[Sequence[float]] = (),
-                        mode: str = "default") -> tuple[bool, bool]:
+def agentcpm_match_step(
+    pred_type: str,
+    gt_type: str,
+    pred_point: Sequence[float] | None = None,
+    gt_point: Sequence[float] | None = None,
+    pred_direction: str | None = None,
+    gt_direction: str | None = None,
+    pred_key: str | None = None,
+    gt_key: str | None = None,
+    pred_text: str = "",
+    gt_text: str = "",
+    gt_boxes: Sequence[Sequence[float]] = (),
+    mode: str = "default",
+) -> tuple[bool, bool]:
     """(type match, exact match) for one step. Points (x, y) normalized; boxes `[y, x, h, w]` normalized; a
     direction None = a zero-length swipe. `mode="android_control"`: the 5 grown boxes nearest the GT point, 0.04."""
     cls = {"WAIT": "STOP"}
@@ -199,8 +224,10 @@ def agentcpm_match_step(pred_type: str, gt_type: str, pred_point: Sequence[float
         gx, gy = float(gt_point[0]), float(gt_point[1])
         grown = [agentcpm_grow_box(b) for b in gt_boxes]
         if mode == "android_control":
+
             def centre_distance(b: tuple[float, float, float, float]) -> float:
                 return ((b[0] + b[2] / 2 - gy) ** 2 + (b[1] + b[3] / 2 - gx) ** 2) ** 0.5
+
             kept = sorted(grown, key=centre_distance)[:5]
             threshold = AGENTCPM_DISTANCE_AC
         else:

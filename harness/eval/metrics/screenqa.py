@@ -113,9 +113,11 @@ def assignment_f1(scores: np.ndarray, threshold: float = IOU_THRESHOLD) -> float
     return 2 * prec * rec / (prec + rec)
 
 
-def sqa_uic_bb(prediction: Sequence[tuple[Sequence[float], str]],
-               ground_truths: Sequence[Sequence[tuple[Sequence[float], str]]],
-               iou_threshold: float = IOU_THRESHOLD) -> tuple[float, int, float]:
+def sqa_uic_bb(
+    prediction: Sequence[tuple[Sequence[float], str]],
+    ground_truths: Sequence[Sequence[tuple[Sequence[float], str]]],
+    iou_threshold: float = IOU_THRESHOLD,
+) -> tuple[float, int, float]:
     """(BBox-F1@IoU, EM@IoU, F1@IoU) of one list of `(bbox [l, t, r, b], content)`."""
     pred = list(prediction)
     if not pred:
@@ -168,7 +170,7 @@ def match_items(pred: Sequence[str], gold: Sequence[str], tokenizer: Any = token
         if gt:
             for si, (s, e) in enumerate(segments):
                 for k in range(s, e - len(gt) + 1):
-                    if tokens[k:k + len(gt)] == gt:
+                    if tokens[k : k + len(gt)] == gt:
                         found = (si, k)
                         break
                 if found:
@@ -180,7 +182,7 @@ def match_items(pred: Sequence[str], gold: Sequence[str], tokenizer: Any = token
         s, e = segments[si]
         for j in range(k, k + len(gt)):
             marked[j] = True
-        segments[si:si + 1] = [seg for seg in ((s, k), (k + len(gt), e)) if seg[1] > seg[0]]
+        segments[si : si + 1] = [seg for seg in ((s, k), (k + len(gt), e)) if seg[1] > seg[0]]
         gold_hits.append(1)
     pred_hits = [0] * len(pred)
     for j, m in enumerate(marked):
@@ -224,21 +226,28 @@ def score_sqa_s(predictions: Sequence[str], ground_truths: Sequence[Sequence[str
     return {"SQA-S EM": _mean(r[0] for r in res), "SQA-S F1": _mean(r[1] for r in res), "questions": len(res)}
 
 
-def score_sqa_uic(predictions: Sequence[Sequence[str]], ground_truths: Sequence[Sequence[Sequence[str]]]
-                  ) -> dict[str, float]:
+def score_sqa_uic(
+    predictions: Sequence[Sequence[str]], ground_truths: Sequence[Sequence[Sequence[str]]]
+) -> dict[str, float]:
     res = [sqa_uic(p, g) for p, g in zip(predictions, ground_truths, strict=True)]
     return {"SQA-UIC EM": _mean(r[0] for r in res), "SQA-UIC F1": _mean(r[1] for r in res), "questions": len(res)}
 
 
-def score_sqa_uic_bb(predictions: Sequence[Any], ground_truths: Sequence[Any],
-                     iou_threshold: float = IOU_THRESHOLD) -> dict[str, float]:
+def score_sqa_uic_bb(
+    predictions: Sequence[Any], ground_truths: Sequence[Any], iou_threshold: float = IOU_THRESHOLD
+) -> dict[str, float]:
     res = [sqa_uic_bb(p, g, iou_threshold) for p, g in zip(predictions, ground_truths, strict=True)]
-    return {"SQA-UIC-BB BBox-F1@IoU": _mean(r[0] for r in res), "SQA-UIC-BB EM@IoU": _mean(r[1] for r in res),
-            "SQA-UIC-BB F1@IoU": _mean(r[2] for r in res), "questions": len(res)}
+    return {
+        "SQA-UIC-BB BBox-F1@IoU": _mean(r[0] for r in res),
+        "SQA-UIC-BB EM@IoU": _mean(r[1] for r in res),
+        "SQA-UIC-BB F1@IoU": _mean(r[2] for r in res),
+        "questions": len(res),
+    }
 
 
-def score_paper(predictions: Sequence[Sequence[str]], ground_truths: Sequence[Sequence[Sequence[str]]]
-                ) -> dict[str, float]:
+def score_paper(
+    predictions: Sequence[Sequence[str]], ground_truths: Sequence[Sequence[Sequence[str]]]
+) -> dict[str, float]:
     """The paper's `avg nDCG_v` and `avg F1` (equations 4 and 5)."""
     res = [question_ndcg_f1(p, g) for p, g in zip(predictions, ground_truths, strict=True)]
     return {"avg nDCG_v": _mean(r[0] for r in res), "avg F1": _mean(r[1] for r in res), "questions": len(res)}
