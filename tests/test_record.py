@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from harness.run.result import EpisodeResult
+
 import json
 import os
 import re
@@ -317,7 +319,7 @@ def test_write_step_is_off_the_hot_path(tmp_path: Path, model) -> None:
     ep.flush()
     (line,) = (ep.path / "steps.jsonl").read_text().splitlines()
     assert (run.path / "frames" / json.loads(line)["observation"]["screenshot"]).is_file()
-    ep.finish("failed")
+    ep.finish(EpisodeResult(ep.task_id, ep.lang))
     assert os.path.isfile(ep.path / "episode.json")
 
 
@@ -357,7 +359,9 @@ def test_real_harness_types(tmp_path: Path, model) -> None:
     typed = TypeText(text="hi")
     ep.write_step(o2, AgentStep(typed), ActionResult(typed, readback="hi", readback_matches=True),
                   milestones=tracker, new_hits=tracker.update(o2, 2))
-    meta = ep.finish("success", success=tracker.complete, milestones=tracker, device=device, final_observation=o2)
+    result = EpisodeResult(ep.task_id, ep.lang, status="success", success=tracker.complete,
+                           progress=tracker.progress, milestones=tracker.status())
+    meta = ep.finish(result, device=device, final_observation=o2)
     assert meta.progress == 1.0 and meta.milestones == [{"id": "notes", "sub_target": "Open Notes", "hit_step": 1}]
     assert meta.device["serial"] == "VIRTUAL0001" and meta.device["capabilities"] == ["screencap", "u2"]
     loaded = load_run(run.path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from harness.run.result import EpisodeResult
+
 import base64
 import io
 import os
@@ -31,7 +33,7 @@ def run_dir(tmp_path_factory) -> Path:
     run = RunWriter.resume(path)
     model = VirtualDeviceModel()
     ep = write_episode(run, model, EVIL_ID, "en", 2, finish=False, hostile=True, category=HOSTILE)
-    ep.finish(HOSTILE, category=HOSTILE, error=HOSTILE)  # a hostile status and category too
+    ep.finish(EpisodeResult(ep.task_id, ep.lang, status=HOSTILE, category=HOSTILE, error=HOSTILE))  # hostile too
     write_episode(run, model, "killed", "zh", 2, finish=False)  # unfinished
     manifest = load_run(path).manifest.model_dump(mode="json", by_alias=True)
     manifest["agent"].update(name=HOSTILE, model=HOSTILE)
@@ -218,7 +220,7 @@ def test_edge_cases_render(tmp_path: Path) -> None:
 
     ep.write_step(Obs(), FakeAgentStep(parse_action({"type": "WAIT"})))
     ep.write_step(Obs(), None)
-    ep.finish("agent_error", error="model endpoint returned 500")
+    ep.finish(EpisodeResult(ep.task_id, ep.lang, status="agent_error", error="model endpoint returned 500"))
     run.finish()
     page = (run.path / "report.html").read_text()
     assert page.count("no screenshot") == 2 and "model endpoint returned 500" in page

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from harness.run.result import EpisodeResult
+
 import gzip
 import io
 import json
@@ -119,7 +121,7 @@ def test_identical_screens_are_stored_once_per_run(tmp_path: Path) -> None:
         ep = run.episode(task, "en")
         for img in shots:
             ep.write_step(fake_obs(img), FakeAgentStep(click), FakeResult(click))
-        ep.finish("success", success=True, final_observation=fake_obs(b))
+        ep.finish(EpisodeResult(ep.task_id, ep.lang, status="success", success=True), final_observation=fake_obs(b))
     run.finish()
     frames = sorted(p.name for p in (run.path / "frames").iterdir())
     webps = [n for n in frames if n.endswith(".webp")]
@@ -174,7 +176,7 @@ def test_other_modes_round_trip_exactly(tmp_path: Path, mode: str) -> None:
     run = RunWriter.create(tmp_path, "modes", options=WriterOptions(fsync=False))
     ep = run.episode("t", "en")
     ep.write_step(fake_obs(img), FakeAgentStep(None))
-    ep.finish("failed")
+    ep.finish(EpisodeResult(ep.task_id, ep.lang))
     loaded = load_run(run.path).episode("t", "en")
     name = loaded.steps[0].observation.screenshot
     assert name.endswith(".webp" if mode == "RGBA" else ".png")
@@ -222,7 +224,7 @@ def test_episodes_in_parallel_share_frames(tmp_path: Path) -> None:
         ep = run.episode(task, "en")
         for img in imgs * 2:
             ep.write_step(fake_obs(img), FakeAgentStep(None))
-        ep.finish("failed", final_observation=fake_obs(imgs[0]))
+        ep.finish(EpisodeResult(ep.task_id, ep.lang), final_observation=fake_obs(imgs[0]))
 
     threads = [threading.Thread(target=episode, args=(f"t{k}",)) for k in range(4)]
     for th in threads:
@@ -241,12 +243,12 @@ def test_resume_reuses_frames_on_disk(tmp_path: Path) -> None:
     run = RunWriter.create(tmp_path, "res", options=WriterOptions(fsync=False))
     ep = run.episode("a", "en")
     ep.write_step(fake_obs(screen(1)), FakeAgentStep(None))
-    ep.finish("failed")
+    ep.finish(EpisodeResult(ep.task_id, ep.lang))
     resumed = RunWriter.resume(run.path, WriterOptions(fsync=False))
     ep = resumed.episode("b", "en")
     ep.write_step(fake_obs(screen(1)), FakeAgentStep(None))
     ep.write_step(fake_obs(screen(2)), FakeAgentStep(None))
-    ep.finish("failed")
+    ep.finish(EpisodeResult(ep.task_id, ep.lang))
     assert resumed.frames.stats.screenshots == 2 and resumed.frames.stats.encoded == 1
     b = load_run(run.path).episode("b", "en")
     assert b.image(1).tobytes() == screen(1).tobytes() and b.image(2).tobytes() == screen(2).tobytes()
@@ -287,7 +289,7 @@ def test_layout_1_on_request(tmp_path: Path) -> None:
     ep = run.episode("t", "en")
     obs = observe(model, "com.droidharness.notes")
     ep.write_step(obs, FakeAgentStep(parse_action({"type": "BACK"})))
-    ep.finish("failed", final_observation=obs)
+    ep.finish(EpisodeResult(ep.task_id, ep.lang), final_observation=obs)
     run.finish()
     assert sorted(p.name for p in ep.path.iterdir()) == ["001.png", "001.xml", "002.png", "002.xml",
                                                          "episode.json", "steps.jsonl"]

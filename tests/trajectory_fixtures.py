@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from harness.run.result import EpisodeResult
+
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,10 +111,10 @@ def write_episode(run: RunWriter, model: Any, task_id: str, lang: str, n_steps: 
                       timings={"agent": 1.0 + i / 10, "total": 1.6 + i / 10})
         obs = obs_next
     if finish:
-        ep.finish("success" if success else "failed", success=success, milestones=tracker,
-                  answer=(HOSTILE if hostile else None), seed=7, device={"serial": "VIRTUAL0001",
-                                                                       "profile": "pixel_7"},
-                  final_observation=obs)
+        result = EpisodeResult(ep.task_id, ep.lang, status="success" if success else "failed", success=success,
+                               progress=tracker.progress, milestones=tracker.status(),
+                               answer=(HOSTILE if hostile else None), seed=7)
+        ep.finish(result, device={"serial": "VIRTUAL0001", "profile": "pixel_7"}, final_observation=obs)
     else:
         ep.flush()
     return ep

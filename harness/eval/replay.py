@@ -61,6 +61,7 @@ from PIL import Image
 from harness import actions as A
 from harness.coords import from_pixels
 from harness.errors import HarnessError
+from harness.run.result import FAILED, SUCCESS, EpisodeResult
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from harness.device.controller import Device
@@ -592,18 +593,19 @@ def replay_episode(
     if ep_writer is not None:
         success = report.fidelity == 1.0 and (tracker is None or tracker.complete)
         progress = tracker.progress if tracker is not None else report.fidelity
-        ep_writer.finish(
-            "success" if success else "failed",
+        episode_result = EpisodeResult(
+            ep_writer.task_id,
+            ep_writer.lang,
+            status=SUCCESS if success else FAILED,
             success=success,
             progress=progress,
-            milestones=tracker if tracker is not None else [],
-            seed=0,
-            device=getattr(device, "info", None),
-            final_observation=obs,
-            category=task.category if task is not None else None,
-            instruction=episode.instruction,
-            extra={"replay": {k: v for k, v in report.to_json().items() if k != "steps"}, "terminated_by": "replay"},
+            category=task.category if task is not None else "",
+            milestones=tracker.status() if tracker is not None else [],
+            steps=n,
+            terminated_by="replay",
+            extra={"replay": {k: v for k, v in report.to_json().items() if k != "steps"}},
         )
+        ep_writer.finish(episode_result, final_observation=obs, device=device.info)
     return report
 
 

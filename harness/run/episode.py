@@ -12,7 +12,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -25,7 +25,7 @@ from harness.errors import ActionValidationError, HarnessError, InfrastructureEr
 from harness.observation import ActionResult, Observation
 from harness.run.end_state import evaluate_end_state
 from harness.run.milestones import MilestoneTracker, answer_matches
-from harness.run.scoring import AGENT_ERROR, FAILED, SUCCESS
+from harness.run.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
 from tasks.schema import StartState, Task
 
 log = logging.getLogger(__name__)
@@ -40,32 +40,6 @@ class Limits:
     max_steps: int | None = None  # None: the task's own max_steps
     agent_timeout: float = 180.0  # seconds per agent.act call
     stop_on_invalid: int = 0  # stop after this many consecutive invalid outputs (0 = never)
-
-
-@dataclass
-class EpisodeResult:
-    task_id: str
-    lang: str
-    category: str
-    status: str  # success | failed | agent_error | infra_error (harness.run.scoring.STATUSES)
-    progress: float
-    success: bool
-    milestones: list[dict[str, Any]]
-    steps: int
-    invalid_steps: int = 0
-    answer: str | None = None
-    terminated_by: str | None = None  # COMPLETE | IMPOSSIBLE | ANSWER | max_steps | invalid | error | timeout
-    error: str | None = None
-    tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0, "total": 0})
-    timings: dict[str, float] = field(default_factory=dict)  # seconds summed over steps, per part
-    seed: int = 0
-    serial: str = ""
-    attempts: int = 1
-    apps: int = 1  # number of apps the task uses
-    end_state: dict[str, Any] | None = None  # harness.run.end_state.EndStateResult.to_json(), when evaluated
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def episode_seed(base_seed: int, task_id: str, lang: str) -> int:
@@ -181,15 +155,12 @@ def run_episode(
     result = EpisodeResult(
         task.id,
         lang,
-        task.category,
-        FAILED,
-        0.0,
-        False,
-        tracker.status(),
-        0,
-        seed=seed,
-        serial=getattr(device, "serial", ""),
+        status=FAILED,
+        category=task.category,
         apps=len(task.apps) or 1,
+        milestones=tracker.status(),
+        seed=seed,
+        serial=device.serial,
     )
     totals: dict[str, float] = {}
     prepare_start(device, task.start)
@@ -260,23 +231,7 @@ def run_episode(
     result.attempts = attempt
     _judge(result, task, tracker, lang, obs, device)
     if writer is not None:
-        info = getattr(device, "info", None)
-        writer.finish(
-            result.status,
-            success=result.success,
-            progress=result.progress,
-            milestones=tracker,
-            answer=result.answer,
-            error=result.error,
-            seed=seed,
-            device=info,
-            attempts=attempt,
-            final_observation=obs,
-            category=task.category,
-            instruction=task.instruction_for(lang),
-            apps=result.apps,
-            extra={"terminated_by": result.terminated_by, "end_state": result.end_state},
-        )
+        writer.finish(result, final_observation=obs, device=device.info)
     return result
 
 

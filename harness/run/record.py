@@ -45,6 +45,10 @@ from typing import Any, cast
 
 from pydantic import BaseModel
 
+from agents.base import AgentStep
+from harness.observation import ActionResult, DeviceInfo, Observation
+from harness.run.milestones import MilestoneTracker
+from harness.run.result import EpisodeResult
 from harness.run.trajectory import (
     EPISODE_FILE,
     EPISODE_SCHEMA,
@@ -416,14 +420,14 @@ class EpisodeWriter:
     # public -------------------------------------------------------------------------------------------------
     def write_step(
         self,
-        observation: Any,
-        agent_step: Any,
-        result: Any = None,
+        observation: Observation,
+        agent_step: AgentStep,
+        result: ActionResult | None = None,
         *,
         step: int | None = None,
-        milestones: Any = None,
-        new_hits: Any = None,
-        timings: dict[str, Any] | None = None,
+        milestones: MilestoneTracker | MilestoneProgress | None = None,
+        new_hits: list[str] | None = None,
+        timings: dict[str, float] | None = None,
     ) -> None:
         """Record one step: the observation acted on, the agent's step, the action's result, milestones after it.
 
@@ -491,34 +495,23 @@ class EpisodeWriter:
 
     def finish(
         self,
-        status: str,
+        result: EpisodeResult,
         *,
-        success: bool = False,
-        progress: float | None = None,
-        milestones: Any = None,
-        answer: str | None = None,
-        error: str | None = None,
-        seed: int | None = None,
-        device: Any = None,
-        attempts: int = 1,
-        final_observation: Any = None,
-        category: str | None = None,
-        instruction: str | None = None,
-        apps: int | None = None,
-        extra: dict[str, Any] | None = None,
+        final_observation: Observation | None = None,
+        device: DeviceInfo | dict[str, Any] | None = None,
     ) -> EpisodeMeta:
-        """Flush the steps, write the final observation (as frame last step + 1) and then `episode.json`.
-
-        `milestones`: the `MilestoneTracker` (its `status()` and `progress` are recorded) or a list of
-        `status()` dicts. `status`: one of STATUSES (free text is accepted). `device`: a DeviceInfo or dict.
-        """
+        """Flush the steps, write the final observation (as frame last step + 1) and then `episode.json`, the
+        record of `result` (`EpisodeMeta`; `EpisodeMeta.to_result()` reads it back). Steps, invalid outputs,
+        tokens and timings are what this writer recorded."""
         if self._closed:
             raise TrajectoryError(f"{self.path}: episode already finished")
+        if (result.task_id, result.lang) != (self.task_id, self.lang):
+            raise TrajectoryError(f"{self.path}: the result of {result.task_id} [{result.lang}] does not belong here")
         final: dict[str, Any] | None = None
         names: dict[str, str | None] = {}
         if final_observation is not None:
             fstep = (self._last_step or 0) + 1
-            shot, xml = _get(final_observation, "screenshot"), _get(final_observation, "xml")
+            shot, xml = final_observation.screenshot, final_observation.xml
             final = observation_fields(final_observation)
             self._submit(
                 lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml), strict=True))
@@ -526,29 +519,24 @@ class EpisodeWriter:
         self.close()  # flushes: the final frame is on disk (or the writer's error is raised)
         if final is not None:
             final = {"screenshot": names.get("screenshot"), "xml": names.get("xml"), **final}
-        ms_status = milestones.status() if hasattr(milestones, "status") else list(milestones or [])
-        if progress is None:
-            progress = getattr(milestones, "progress", None)
-            if progress is None:
-                hit = [m for m in ms_status if _get(m, "hit_step") is not None]
-                progress = len(hit) / len(ms_status) if ms_status else 0.0
         dev = jsonable(device) if device is not None else {}
         if not isinstance(dev, dict):
             dev = {"serial": str(dev)}
+        extra = {"terminated_by": result.terminated_by, "end_state": result.end_state, **result.extra}
         meta = EpisodeMeta.model_validate(
             {
                 "schema": EPISODE_SCHEMA if self.options.layout == 2 else EPISODE_SCHEMA_V1,
                 "task_id": self.task_id,
                 "lang": self.lang,
-                "category": category or self.category,
-                "instruction": instruction or self.instruction,
-                "apps": apps,
-                "status": status,
-                "success": bool(success),
-                "progress": _r(progress, 6),
-                "milestones": jsonable(ms_status),
-                "answer": answer,
-                "error": error,
+                "category": result.category or self.category,
+                "instruction": self.instruction,
+                "apps": result.apps,
+                "status": result.status,
+                "success": bool(result.success),
+                "progress": _r(result.progress, 6),
+                "milestones": jsonable(result.milestones),
+                "answer": result.answer,
+                "error": result.error,
                 "steps": self._count,
                 "invalid_outputs": self._invalid,
                 "repair_attempts": self._repairs,
@@ -557,13 +545,13 @@ class EpisodeWriter:
                     **{k: round(v, 4) for k, v in self._sums.items()},
                     "wall": round(time.perf_counter() - self._t0, 4),
                 },
-                "seed": seed,
+                "seed": result.seed,
                 "device": scrub(dev),
-                "attempts": attempts,
+                "attempts": result.attempts,
                 "started": self._started,
                 "finished": _now_iso(),
                 "final_observation": final,
-                "extra": scrub(jsonable(extra or {})),
+                "extra": scrub(jsonable({k: v for k, v in extra.items() if v is not None})),
             }
         )
         atomic_write_json(self.path / EPISODE_FILE, meta.model_dump(mode="json", by_alias=True), self.options.fsync)
@@ -634,7 +622,7 @@ class RunWriter:
     with RunWriter.create("runs", agent={"name": "vlm", "model": m, "base_url": u}, suite=...) as run:
         ep = run.episode(task.id, "en", category=task.category, instruction=task.instruction_for("en"))
         ep.write_step(obs, agent_step, result, milestones=tracker, new_hits=new, timings=t)
-        ep.finish("success", success=True, milestones=tracker, final_observation=obs_after)
+        ep.finish(result, final_observation=obs_after)   # result: the runner's EpisodeResult
     """
 
     def __init__(self, run_dir: str | Path, options: WriterOptions | None = None) -> None:

@@ -31,7 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness.run.scoring import UNFINISHED, EpisodeOutcome, Score, Scoreboard, app_bucket, headline, scoreboard
+from harness.run.result import UNFINISHED, EpisodeResult
+from harness.run.scoring import Score, Scoreboard, app_bucket, headline, scoreboard
 from harness.run.trajectory import EpisodeRecord, Run, StepRecord, atomic_write_bytes, episode_key, load_run
 from harness.scrub import redact
 
@@ -94,22 +95,24 @@ def _apps(run: Run, ep: EpisodeRecord) -> int:
     return 1
 
 
-def outcome(run: Run, ep: EpisodeRecord) -> EpisodeOutcome:
-    """The scoring view of a recorded episode (an unfinished one is `unfinished`, never scored)."""
-    m = ep.meta
-    return EpisodeOutcome(
-        task_id=ep.task_id,
-        lang=ep.lang,
-        category=_category(run, ep),
-        apps=_apps(run, ep),
-        status=m.status if m else UNFINISHED,
-        success=bool(m and m.success),
-        progress=_progress(ep),
-        steps=m.steps if m else len(ep.steps),
-        invalid_steps=m.invalid_outputs if m else sum(s.agent.invalid for s in ep.steps),
-        error=m.error if m else "unfinished: no episode.json (the run was interrupted)",
-        attempts=m.attempts if m else 1,
-    )
+def outcome(run: Run, ep: EpisodeRecord) -> EpisodeResult:
+    """A recorded episode's result (`EpisodeMeta.to_result`); an unfinished one is `unfinished`, never scored.
+    Category and app count fall back to the manifest's task rows."""
+    if ep.meta is not None:
+        r = ep.meta.to_result()
+    else:
+        r = EpisodeResult(
+            ep.task_id,
+            ep.lang,
+            status=UNFINISHED,
+            progress=_progress(ep),
+            steps=len(ep.steps),
+            invalid_steps=sum(s.agent.invalid for s in ep.steps),
+            error="unfinished: no episode.json (the run was interrupted)",
+        )
+    r.category = _category(run, ep)
+    r.apps = _apps(run, ep)
+    return r
 
 
 def run_scoreboard(run: Run) -> Scoreboard:

@@ -1,7 +1,7 @@
 """The one scoring function: per-episode outcomes -> SR / ATP and their breakdowns, for every surface.
 
 The live view, the final line of `droidharness run`, `summary.json`, `report.html` and `droidharness report` all
-call `scoreboard()` on `EpisodeOutcome`s (built from the runner's results or read back from episode.json) and
+call `scoreboard()` on `EpisodeResult`s (the runner's, or read back from episode.json) and
 print with `headline()`, so no two surfaces can disagree. The rules (docs/scoring.md):
 
 - An episode is SCORED unless it ended in an infrastructure failure (`infra_error`: the device, adb server,
@@ -20,36 +20,22 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
-SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR, UNFINISHED = "success", "failed", "agent_error", "infra_error", "unfinished"
-STATUSES = (SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR)  # what the runner writes; UNFINISHED is a reader's word
-UNSCORED = frozenset({INFRA_ERROR, UNFINISHED})
+from harness.run.result import (  # noqa: F401 - the statuses are part of the scoring vocabulary
+    AGENT_ERROR,
+    FAILED,
+    INFRA_ERROR,
+    STATUSES,
+    SUCCESS,
+    UNFINISHED,
+    UNSCORED,
+    EpisodeResult,
+)
 
 # exit codes of a run (documented in docs/scoring.md and `droidharness run --help`)
 EXIT_OK = 0  # every episode scored
 EXIT_BAD_INPUT = 2  # bad options, suite, task, run directory: nothing ran
 EXIT_INFRA = 3  # the run finished, but some episodes are infrastructure failures (or unfinished): listed
 EXIT_NOTHING_SCORED = 4  # not one episode could be scored: no SR / ATP exists
-
-
-@dataclass(frozen=True)
-class EpisodeOutcome:
-    """What scoring needs of one episode (one task in one language)."""
-
-    task_id: str
-    lang: str
-    category: str
-    apps: int  # number of apps the task uses (1 = single-app)
-    status: str  # success | failed | agent_error | infra_error | unfinished
-    success: bool
-    progress: float
-    steps: int = 0
-    invalid_steps: int = 0
-    error: str | None = None
-    attempts: int = 1
-
-    @property
-    def scored(self) -> bool:
-        return self.status not in UNSCORED
 
 
 @dataclass(frozen=True)
@@ -71,7 +57,7 @@ class Score:
         return asdict(self)
 
 
-def score(outcomes: Iterable[EpisodeOutcome]) -> Score:
+def score(outcomes: Iterable[EpisodeResult]) -> Score:
     eps = list(outcomes)
     scored = [o for o in eps if o.scored]
     n = len(scored)
@@ -100,7 +86,7 @@ class Scoreboard:
     by_category: dict[str, Score]
     by_language: dict[str, Score]
     by_app_count: dict[str, Score]
-    infra_failures: tuple[EpisodeOutcome, ...]  # infra_error and unfinished episodes: listed on every surface
+    infra_failures: tuple[EpisodeResult, ...]  # infra_error and unfinished episodes: listed on every surface
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -119,14 +105,14 @@ class Scoreboard:
         return exit_code(self.overall)
 
 
-def _group(outcomes: list[EpisodeOutcome], key: str) -> dict[str, Score]:
-    groups: dict[str, list[EpisodeOutcome]] = defaultdict(list)
+def _group(outcomes: list[EpisodeResult], key: str) -> dict[str, Score]:
+    groups: dict[str, list[EpisodeResult]] = defaultdict(list)
     for o in outcomes:
         groups[app_bucket(o.apps) if key == "apps" else str(getattr(o, key))].append(o)
     return {k: score(v) for k, v in sorted(groups.items())}
 
 
-def scoreboard(outcomes: Iterable[EpisodeOutcome]) -> Scoreboard:
+def scoreboard(outcomes: Iterable[EpisodeResult]) -> Scoreboard:
     eps = sorted(outcomes, key=lambda o: (o.task_id, o.lang))
     return Scoreboard(
         overall=score(eps),

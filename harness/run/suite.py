@@ -25,12 +25,13 @@ from rich.table import Table
 
 from agents.registry import create_agent
 from harness.errors import ConfigError, HarnessError
-from harness.run.episode import EpisodeResult, Limits, episode_seed, run_episode
+from harness.run.episode import Limits, episode_seed, run_episode
 from harness.run.lock import RunLock
 from harness.run.pool import DevicePool
 from harness.run.record import RunWriter, WriterOptions
 from harness.run.report import outcome, run_scoreboard
-from harness.run.scoring import INFRA_ERROR, EpisodeOutcome, Scoreboard, headline, score
+from harness.run.result import INFRA_ERROR, EpisodeResult
+from harness.run.scoring import Scoreboard, headline, score
 from harness.run.trajectory import completed_episode_keys, load_run
 from tasks.schema import Task
 from tasks.suite import load_suite
@@ -79,23 +80,6 @@ class SuiteResult:
         return self.board.exit_code
 
 
-def outcome_of(r: EpisodeResult) -> EpisodeOutcome:
-    """The scoring view of a live result (the same fields `harness.run.report.outcome` reads back from disk)."""
-    return EpisodeOutcome(
-        task_id=r.task_id,
-        lang=r.lang,
-        category=r.category,
-        apps=r.apps,
-        status=r.status,
-        success=r.success,
-        progress=r.progress,
-        steps=r.steps,
-        invalid_steps=r.invalid_steps,
-        error=r.error,
-        attempts=r.attempts,
-    )
-
-
 def select_tasks(tasks: list[Task], task_ids: tuple[str, ...]) -> list[Task]:
     """The tasks named by `task_ids` (all when empty), in suite order; an unknown id is a `ConfigError`."""
     known = {t.id for t in tasks}
@@ -113,7 +97,7 @@ class _Live:
     """The rich live view: a progress bar, a status line per device and the running score (the same
     `harness.run.scoring` headline the final line and the report print)."""
 
-    def __init__(self, console: Console | None, total: int, slots: int, earlier: list[EpisodeOutcome]) -> None:
+    def __init__(self, console: Console | None, total: int, slots: int, earlier: list[EpisodeResult]) -> None:
         self.console = console
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
@@ -126,7 +110,7 @@ class _Live:
         self.bar = self.progress.add_task("episodes", total=total)
         self.status = {i: "starting" for i in range(slots)}
         self.results: list[EpisodeResult] = []
-        self.outcomes: list[EpisodeOutcome] = list(earlier)  # a resumed run starts from what is on disk
+        self.outcomes: list[EpisodeResult] = list(earlier)  # a resumed run starts from what is on disk
         self._lock = threading.Lock()
         self._live = Live(self._render(), console=console, refresh_per_second=4) if console else None
 
@@ -148,7 +132,7 @@ class _Live:
     def done(self, r: EpisodeResult) -> None:
         with self._lock:
             self.results.append(r)
-            self.outcomes.append(outcome_of(r))
+            self.outcomes.append(r)
             self.progress.advance(self.bar)
             if self._live:
                 self._live.update(self._render())
@@ -177,7 +161,7 @@ def run_suite(
     episodes = select_episodes(tasks, opts.langs, opts.task_ids)
     make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
     probe = make_agent()  # fail fast on bad agent options, before any device starts
-    earlier: list[EpisodeOutcome] = []
+    earlier: list[EpisodeResult] = []
     lock: RunLock | None = None  # one writer per run directory: a second --resume is refused, naming the pid
     if opts.resume:
         writer = RunWriter.resume(opts.resume, opts.writer)
@@ -249,20 +233,16 @@ def _record_infra_error(
     result = EpisodeResult(
         task.id,
         lang,
-        task.category,
-        INFRA_ERROR,
-        0.0,
-        False,
-        [],
-        0,
+        status=INFRA_ERROR,
+        category=task.category,
+        apps=len(task.apps) or 1,
         error=error,
         seed=seed,
         attempts=attempts,
         terminated_by="error",
-        apps=len(task.apps) or 1,
     )
     ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
-    ep.finish(INFRA_ERROR, error=error, seed=seed, attempts=attempts, apps=result.apps)
+    ep.finish(result)
     return result
 
 

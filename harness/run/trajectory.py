@@ -28,8 +28,9 @@ from urllib.parse import quote, unquote
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agents.base import Usage  # the one token-usage record: what an agent reports is what a step line holds
 from harness.errors import HarnessError
-from harness.run.scoring import STATUSES
+from harness.run.result import STATUSES, EpisodeResult
 from harness.scrub import redact
 
 log = logging.getLogger(__name__)
@@ -162,12 +163,6 @@ class ObservationRecord(_Rec):
     timings: dict[str, Any] = {}  # the device layer's capture timings, seconds
 
 
-class Usage(_Rec):
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    total_tokens: int = 0
-
-
 class AgentRecord(_Rec):
     thought: str | None = None
     raw_output: str | None = None
@@ -242,6 +237,35 @@ class EpisodeMeta(_Rec):
     final_observation: ObservationRecord | None = None
     extra: dict[str, Any] = {}
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    def to_result(self) -> EpisodeResult:
+        """The episode's `EpisodeResult`, as the runner returned it (the one record scoring reads)."""
+        return EpisodeResult(
+            task_id=self.task_id,
+            lang=self.lang,
+            status=self.status,
+            success=self.success,
+            progress=self.progress,
+            category=self.category or "",
+            apps=self.apps or 1,
+            milestones=list(self.milestones),
+            steps=self.steps,
+            invalid_steps=self.invalid_outputs,
+            answer=self.answer,
+            error=self.error,
+            terminated_by=self.extra.get("terminated_by"),
+            seed=self.seed or 0,
+            serial=str(self.device.get("serial", "")),
+            attempts=self.attempts,
+            tokens={
+                "prompt": self.tokens.prompt_tokens,
+                "completion": self.tokens.completion_tokens,
+                "total": self.tokens.total_tokens,
+            },
+            timings={k: v for k, v in self.timings.items() if k != "wall"},
+            end_state=self.extra.get("end_state") if isinstance(self.extra.get("end_state"), dict) else None,
+            extra={k: v for k, v in self.extra.items() if k not in ("terminated_by", "end_state")},
+        )
 
 
 class Manifest(_Rec):
