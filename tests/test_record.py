@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from harness.actions import parse_action
-from harness.run.record import (REDACTED, RunWriter, TrajectoryError, WriterOptions, completed_episode_keys,
-                            episode_key, iter_steps, load_run, parse_episode_key, scrub)
+from harness.run.record import RunWriter, WriterOptions
+from harness.run.trajectory import TrajectoryError, completed_episode_keys, episode_key, iter_steps, load_run, parse_episode_key
+from harness.scrub import REDACTED, scrub
 
 from tests.trajectory_fixtures import HOSTILE, FakeAgentStep, build_run, observe, write_episode
 

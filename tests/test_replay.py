@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from emulator.virtual.apps.episode_app import install_episode_app
-from harness.run.record import RunWriter, load_run
+from harness.run.record import RunWriter
+from harness.run.trajectory import load_run
 from harness.eval.replay import recorded_episode, replay_episode
 from harness.run.report import write_report
 from tests.device_util import open_device

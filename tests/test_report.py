@@ -18,7 +18,8 @@ from PIL import Image
 
 from harness.run import report
 from harness.actions import parse_action
-from harness.run.record import RunWriter, load_run
+from harness.run.record import RunWriter
+from harness.run.trajectory import load_run
 
 from tests.trajectory_fixtures import HOSTILE, build_run, write_episode
 

@@ -21,7 +21,7 @@ from agents.registry import _registered, create_agent, register_agent
 from harness.run.pool import DevicePool
 from harness.actions import Click, Complete, TypeText
 from harness.errors import EndpointError
-from harness.run.record import load_run
+from harness.run.trajectory import load_run
 from harness.run.report import run_scoreboard
 from harness.run.episode import Limits
 from harness.run.scoring import EXIT_INFRA, EXIT_NOTHING_SCORED, headline

@@ -17,7 +17,8 @@ from PIL import Image, ImageDraw
 
 from harness.run import report
 from harness.actions import Click, parse_action
-from harness.run.record import FrameStore, RunWriter, WriterOptions, load_run, pixel_digest
+from harness.run.record import FrameStore, RunWriter, WriterOptions
+from harness.run.trajectory import load_run, pixel_digest
 from tests.trajectory_fixtures import FakeAgentStep, FakeObservation, FakeResult, observe
 
 XML = ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"

@@ -1,5 +1,5 @@
-"""Trajectories on disk: the run writer (off the agent's hot path), plus the reader re-exported from
-`harness.run.trajectory` (the models and `load_run`) and `harness.scrub`. Format: docs/trajectory-format.md.
+"""Trajectories on disk: the run writer (off the agent's hot path). The records and the reader (`load_run`) are
+`harness.run.trajectory`'s; the format is docs/trajectory-format.md.
 
     runs/<run_id>/manifest.json                         run metadata (secrets scrubbed), written at start
     runs/<run_id>/summary.json, report.html             written at the end
@@ -57,42 +57,28 @@ from harness.run.trajectory import (
     FRAMES_DIR,
     MANIFEST_FILE,
     MANIFEST_SCHEMA,
-    STATUSES,
     STEP_SCHEMA,
     STEP_SCHEMA_V1,
     STEPS_FILE,
     SUMMARY_FILE,
     SUMMARY_SCHEMA,
     TIMING_KEYS,
-    AgentRecord,
     EpisodeMeta,
-    EpisodeRecord,
     Manifest,
     MilestoneProgress,
-    ObservationRecord,
-    ReadStats,
-    ResultRecord,
-    Run,
     StepRecord,
-    StepTimings,
     TrajectoryError,
-    Usage,
     atomic_write_bytes,
     atomic_write_json,
-    check_schema,
-    completed_episode_keys,
     episode_key,
     frame_name,
-    iter_steps,
     jsonable,
-    load_episode,
     load_run,
-    parse_episode_key,
     pixel_digest,
     text_digest,
     utf8,
 )
-from harness.scrub import REDACTED, redact, scrub
+from harness.scrub import redact, scrub
 
 log = logging.getLogger(__name__)
 
@@ -766,49 +752,12 @@ class RunWriter:
 
 
 __all__ = [
-    "TrajectoryError",
     "RunWriter",
     "EpisodeWriter",
     "WriterOptions",
     "FrameStore",
     "FrameStats",
     "encode_frame",
-    "StepRecord",
-    "EpisodeMeta",
-    "Manifest",
-    "ObservationRecord",
-    "AgentRecord",
-    "ResultRecord",
-    "MilestoneProgress",
-    "StepTimings",
-    "Usage",
-    "EpisodeRecord",
-    "Run",
-    "ReadStats",
-    "load_run",
-    "load_episode",
-    "iter_steps",
-    "completed_episode_keys",
-    "episode_key",
-    "parse_episode_key",
-    "frame_name",
-    "check_schema",
-    "scrub",
-    "REDACTED",
-    "jsonable",
-    "atomic_write_bytes",
-    "atomic_write_json",
     "environment_versions",
-    "STEP_SCHEMA",
-    "EPISODE_SCHEMA",
-    "MANIFEST_SCHEMA",
-    "SUMMARY_SCHEMA",
-    "STATUSES",
-    "TIMING_KEYS",
-    "STEPS_FILE",
-    "EPISODE_FILE",
-    "MANIFEST_FILE",
-    "SUMMARY_FILE",
-    "EPISODES_DIR",
-    "FRAMES_DIR",
+    "new_run_id",
 ]
