@@ -22,6 +22,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from harness.run.trajectory import load_run  # noqa: E402
+from harness.run.record import WriterOptions  # noqa: E402
 from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
 
 
@@ -30,10 +31,11 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
 
 
-def measure(devices: int, latency: str, out: Path) -> dict[str, float]:
+def measure(devices: int, latency: str, out: Path, frames: str) -> dict[str, float]:
     t0 = time.perf_counter()
     res = run_suite(SuiteOptions(agent="reference", devices=devices, latency=latency, out=out,
-                                 run_id=f"bench-{devices}-{latency}", report=False))
+                                 run_id=f"bench-{devices}-{latency}-{frames}", report=False,
+                                 writer=WriterOptions(frames=frames)))
     wall = time.perf_counter() - t0
     run = load_run(res.run_dir)
     steps = [s for ep in run.episodes.values() for s in ep.steps]
@@ -57,18 +59,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--devices", type=int, nargs="+", default=[1, 4])
     ap.add_argument("--latency", default="instant", choices=["instant", "pixel"])
+    ap.add_argument("--frames", nargs="+", default=["webp", "png"], choices=["webp", "png"])
     args = ap.parse_args()
-    console = Console()
-    table = Table("devices", "episodes", "steps", "wall s", "steps/s", "SR", "step ms", "device ms",
+    console = Console(width=200)
+    table = Table("devices", "frames", "episodes", "steps", "wall s", "steps/s", "SR", "step ms", "device ms",
                   "overhead ms (mean)", "overhead ms (p95)", "overhead %", "episode setup ms",
-                  title=f"runner, replay agent, virtual suite, latency={args.latency}")
+                  title=f"runner, reference agent, virtual suite, latency={args.latency}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.devices:
-            m = measure(n, args.latency, Path(tmp))
-            table.add_row(str(n), str(m["episodes"]), str(m["steps"]), f"{m['wall']:.1f}", f"{m['steps_per_s']:.1f}",
-                          f"{m['sr']:.0%}", f"{m['step_ms']:.1f}", f"{m['device_ms']:.1f}",
-                          f"{m['overhead_mean_ms']:.2f}", f"{m['overhead_p95_ms']:.2f}",
-                          f"{100 * m['overhead_mean_ms'] / m['step_ms']:.1f}%", f"{m['setup_ms']:.0f}")
+            for frames in args.frames:
+                m = measure(n, args.latency, Path(tmp), frames)
+                table.add_row(str(n), frames, str(m["episodes"]), str(m["steps"]), f"{m['wall']:.1f}",
+                              f"{m['steps_per_s']:.1f}", f"{m['sr']:.0%}", f"{m['step_ms']:.1f}",
+                              f"{m['device_ms']:.1f}", f"{m['overhead_mean_ms']:.2f}", f"{m['overhead_p95_ms']:.2f}",
+                              f"{100 * m['overhead_mean_ms'] / m['step_ms']:.1f}%", f"{m['setup_ms']:.0f}")
     console.print(table)
 
 

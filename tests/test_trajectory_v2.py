@@ -301,3 +301,19 @@ def test_layout_1_on_request(tmp_path: Path) -> None:
     assert loaded.final_step == 2
     with pytest.raises(ValueError):
         WriterOptions(layout=3)
+
+
+def test_png_frames_are_content_addressed_too_and_read_back(tmp_path: Path) -> None:
+    """`--frames png`: the cheaper encoder, the same layout (a screen stored once, named by its pixels)."""
+    run = RunWriter.create(tmp_path, "png", options=WriterOptions(fsync=False, frames="png"))
+    a, b = screen(1), screen(2)
+    ep = run.episode("t", "en")
+    for img in (a, b, a):
+        ep.write_step(fake_obs(img), FakeAgentStep(None))
+    ep.finish(EpisodeResult(ep.task_id, ep.lang))
+    names = sorted(p.name for p in (run.path / "frames").glob("*.png"))
+    assert names == sorted({f"{pixel_digest(a)}.png", f"{pixel_digest(b)}.png"})
+    loaded = load_run(run.path).episode("t", "en")
+    assert loaded.image(1).tobytes() == a.tobytes() and loaded.image(3).tobytes() == a.tobytes()
+    with pytest.raises(ValueError, match="frame format"):
+        WriterOptions(frames="jpeg")

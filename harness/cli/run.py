@@ -55,6 +55,11 @@ def run(
     latency: str = typer.Option("instant", help="Virtual device latency profile: instant or pixel."),
     seed: int = typer.Option(0, help="Base seed (per-episode seeds derive from it and are recorded)."),
     report: bool = typer.Option(True, help="Write report.html at the end."),
+    frames: str = typer.Option(
+        "webp",
+        help="Screenshots in the run directory: webp (lossless, smallest) or png "
+        "(lossless, ~4x less CPU to write, ~2x the bytes).",
+    ),
 ) -> None:
     """Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,
     one embedded device, both languages).
@@ -62,10 +67,13 @@ def run(
     Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
     infrastructure failures or unfinished (listed, not scored); 4 no episode could be scored."""
     from harness.run.episode import Limits
+    from harness.run.record import WriterOptions
     from harness.run.suite import SuiteOptions, run_suite
 
     if latency not in LATENCY_PROFILES:
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
+    if frames not in ("webp", "png"):
+        raise typer.BadParameter(f"{frames!r} is not one of: webp, png", param_hint="--frames")
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = SuiteOptions(
         suite=suite,
@@ -83,6 +91,7 @@ def run(
         limits=Limits(max_steps=max_steps),
         seed=seed,
         report=report,
+        writer=WriterOptions(frames=frames),
     )
     try:
         res = run_suite(opts, console)

@@ -222,16 +222,26 @@ class WriterOptions:
     webp_method: int = 1
     webp_quality: int = 0
     layout: int = 2  # 2: content-addressed frames/ (default); 1: the old NNN.png / NNN.xml (benchmarks only)
+    # "webp": lossless WebP, ~45% of PNG's bytes for ~4x the encoding CPU; "png": level-1 PNG, for CPU-bound runs
+    # (both content-addressed: a screen is stored once per run either way)
+    frames: str = "webp"
 
     def __post_init__(self) -> None:
+        if self.frames not in ("webp", "png"):
+            raise ValueError(f"frame format {self.frames!r} is not webp or png")
         if self.layout not in (1, 2):
             raise ValueError(f"trajectory layout {self.layout!r} is not 1 or 2")
 
 
+def frame_extension(img: Any, options: WriterOptions) -> str:
+    """ "webp" (lossless, the default: smallest) for RGB/RGBA, "png" for other modes or `frames="png"`."""
+    return "webp" if img.mode in WEBP_MODES and options.frames == "webp" else "png"
+
+
 def encode_frame(img: Any, options: WriterOptions) -> tuple[str, bytes]:
-    """(extension, bytes) of a screenshot in the v2 layout: lossless WebP for RGB/RGBA, else PNG."""
+    """(extension, bytes) of a screenshot in the v2 layout (`frame_extension`)."""
     buf = io.BytesIO()
-    if img.mode in WEBP_MODES:
+    if frame_extension(img, options) == "webp":
         img.save(buf, "WEBP", lossless=True, method=options.webp_method, quality=options.webp_quality, exact=True)
         return "webp", buf.getvalue()
     img.save(buf, "PNG", compress_level=options.compress_level)
@@ -286,8 +296,7 @@ class FrameStore:
     def put_image(self, screenshot: Any) -> str:
         """Store a screenshot (PIL image or encoded bytes); returns its file name in frames/."""
         img = _as_image(screenshot)
-        ext = "webp" if img.mode in WEBP_MODES else "png"
-        name = f"{pixel_digest(img)}.{ext}"
+        name = f"{pixel_digest(img)}.{frame_extension(img, self.options)}"
         with self._lock:
             self.stats.screenshots += 1
         if not self._have(name):
