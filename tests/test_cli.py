@@ -20,12 +20,14 @@ def test_tasks_list_json_names_every_task():
                                                                     "3-2"}
 
 
-def test_tasks_list_pipes_ids_into_tasks_check():
+def test_tasks_list_pipes_ids_into_tasks_check(tmp_path):
     listed = runner.invoke(app, ["tasks", "list"])  # not a terminal: one id per line, as for a pipe
     ids = listed.stdout.split()
     assert listed.exit_code == 0 and "settings-dark-theme" in ids and len(ids) >= 30
+    state = tmp_path / "state"  # where the run records its private adb server (emulator.virtual.adbserver)
     r = runner.invoke(app, ["tasks", "check", "--task", "-", "--lang", "en"], input="settings-dark-theme\n",
-                      env={"COLUMNS": "200"})
+                      env={"COLUMNS": "200", "DROIDHARNESS_STATE_DIR": str(state)})
+    assert list((state / "adb-servers").glob("*.json")) == [], "the check stopped every adb server it started"
     assert r.exit_code == 0, r.output
     assert "settings-dark-theme" in r.output and "every task is sound" in r.output
     assert "notes-search-password" not in r.output, "only the ids read from stdin are checked"

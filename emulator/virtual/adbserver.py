@@ -21,6 +21,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -190,7 +191,8 @@ class PrivateAdbServer:
     def _write_record(self) -> None:
         tmp = self._record.with_suffix(".tmp")
         tmp.write_text(json.dumps({"pid": self.pid, "port": self.port, "home": self.home if self._own_home else None,
-                                   "owner": os.getpid(), "started": time.time()}))
+                                   "owner": os.getpid(), "started": time.time(),
+                                   "by": " ".join(sys.argv[:3]), "test": os.environ.get("PYTEST_CURRENT_TEST")}))
         os.replace(tmp, self._record)
 
     def start(self) -> "PrivateAdbServer":

@@ -217,7 +217,7 @@ def tasks_check(
     except HarnessError as e:
         _fail(e)
         return
-    with pool:
+    try:  # the pool is started: close it (its __enter__ would start it again)
         for t in tasks:
             for lg in [x for x in langs if x in t.languages]:
                 try:
@@ -235,6 +235,8 @@ def tasks_check(
                     "[green]sound[/green]" if r.ok else f"[red]unsound{': ' + escape(r.error) if r.error else ''}[/red]"
                 )
                 table.add_row(t.id, lg, start, f"{r.progress:.0%}", str(r.steps), verdict)
+    finally:
+        pool.close()
     console.print(table)
     console.print(f"{bad} problem(s)" if bad else "[green]every task is sound[/green]")
     raise typer.Exit(1 if bad else 0)

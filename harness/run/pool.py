@@ -177,7 +177,7 @@ class DevicePool:
             self._server.stop()
 
     def __enter__(self) -> DevicePool:
-        return self.start()
+        return self if self._devices else self.start()  # a started pool is not started twice
 
     def __exit__(self, *exc: object) -> None:
         self.close()
