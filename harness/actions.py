@@ -1,7 +1,7 @@
 """The unified action space: one validated pydantic schema, a discriminated union on `type`.
 
 Every agent produces these, the device executes them, every dataset converter maps to and from them
-(FORMATS.md section 6). Model output is data: it is validated here, never evaluated, and text is kept verbatim
+(docs/datasets.md). Model output is data: it is validated here, never evaluated, and text is kept verbatim
 (quotes, `;`, `$(reboot)`, newlines, emoji, CJK) -- quoting for a device shell happens in one place in the
 device layer, not here.
 

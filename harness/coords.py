@@ -1,6 +1,6 @@
 """The ONE module that converts between coordinate spaces. Nothing else in the harness does this arithmetic.
 
-Spaces (see FORMATS.md section 0):
+Spaces (docs/datasets.md):
 
 - **normalized**: floats in [0, 1], x first. The unified action space (`harness.actions.Point`), AitW touch
   points (after swapping y/x), AndroidLens points and milestone boxes.

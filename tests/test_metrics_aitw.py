@@ -1,4 +1,4 @@
-"""Hand-checked cases of the AitW action-matching rule (FORMATS.md section 1), on the vectorized matcher and the
+"""Hand-checked cases of the AitW action-matching rule (docs/datasets.md). on the vectorized matcher and the
 plain reference."""
 
 from __future__ import annotations

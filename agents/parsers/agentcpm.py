@@ -10,7 +10,7 @@ Facts (AgentCPM-GUI's public action schema `eval/utils/schema/schema.json` and i
   default duration -> click; POINT with `to` -> swipe; POINT with duration > 200 -> long press; PRESS -> key;
   `duration` alone -> wait.
 - `to` as a direction is compared with the direction of the ground-truth finger vector (touch -> lift), so
-  "up" = the FINGER moves up (content moves down), as FORMATS.md section 0 says.
+  "up" = the FINGER moves up (content moves down), as docs/datasets.md says.
 
 Our choices where the sources are silent: "finish" / "satisfied" -> COMPLETE, "impossible" / "interrupt" /
 "need_feedback" -> IMPOSSIBLE (reason = the status); a direction swipe travels `ctx.swipe_distance` of the

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-# Seconds per operation. Sources: VIRTUAL_DEVICE.md (public real-device measurements).
+# Seconds per operation. Sources: public real-device measurements (docs/virtual-device.md).
 _PIXEL = {
     "screencap_png": 1.5,  # `screencap -p`
     "screencap_raw": 0.6,  # raw `screencap`

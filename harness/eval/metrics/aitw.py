@@ -1,4 +1,4 @@
-"""Android in the Wild: the official action-matching metric, vectorized with numpy (FORMATS.md section 1).
+"""Android in the Wild: the official action-matching metric, vectorized with numpy (docs/datasets.md).
 
 Representation (the dataset's own; y FIRST, normalized [0, 1]):
 

@@ -1,4 +1,4 @@
-"""AndroidLens: ATP (Average Task Progress) and SR from per-task milestone hit lists (FORMATS.md section 3).
+"""AndroidLens: ATP (Average Task Progress) and SR from per-task milestone hit lists (docs/datasets.md).
 
 A task's progress is `hit milestones / milestones` and it succeeds when every milestone is hit: the same
 semantics as `harness.run.milestones.MilestoneTracker` (`progress`, `complete`; a task with no milestones has

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-# --- AitW (FORMATS.md section 1) ---------------------------------------------------------------------------
+# --- AitW (docs/datasets.md) ----------------------------------------------------------------------------------
 AITW_TYPE, AITW_DUAL_POINT = 3, 4
 AITW_TAP_DISTANCE = 0.14
 AITW_SWIPE_DISTANCE = 0.04

@@ -1,4 +1,4 @@
-"""ScreenQA metrics (FORMATS.md section 4).
+"""ScreenQA metrics (docs/datasets.md).
 
 Official metrics (2025 code, facts reproduced, code written here):
 
