@@ -223,7 +223,7 @@ class TypeText(_Target):
 def untypeable(text: str) -> tuple[int, str] | None:
     """(position, character) of the first character no device can type, or None. Refused: lone UTF-16
     surrogates (U+D800-U+DFFF: not text, cannot be encoded) and control characters (C0, DEL, C1) other than
-    newline and tab, which mean ENTER and TAB on every input path (docs/scoring.md, the typing contract)."""
+    newline and tab, which are typed (docs/scoring.md, the typing contract)."""
     for i, c in enumerate(text):
         o = ord(c)
         if 0xD800 <= o <= 0xDFFF or (o < 0x20 and c not in "\n\t") or 0x7F <= o <= 0x9F:
