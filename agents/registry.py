@@ -25,6 +25,7 @@ from typing import Any
 from harness.errors import ConfigError
 
 from .base import Agent
+from .qa import QAAgent
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def _load(name: str) -> Callable[..., Agent]:
     raise ConfigError(f"unknown agent {name!r}; available: {', '.join(available_agents())}")
 
 
-def _check_options(name: str, factory: Callable[..., Agent], options: dict[str, Any]) -> None:
+def _check_options(name: str, factory: Callable[..., object], options: dict[str, Any]) -> None:
     """Name an unknown option before calling the factory (a TypeError from deep inside is no help)."""
     try:
         params = inspect.signature(factory).parameters
@@ -101,4 +102,38 @@ def create_agent(name: str, **options: Any) -> Agent:
         raise ConfigError(
             f"agent {name!r}: the factory returned {type(agent).__name__}, which lacks name / reset / act"
         )
+    return agent
+
+
+# --- QA agents (screen question answering, agents.qa): the same lookup, their own names and entry points ------
+QA_ENTRY_POINT_GROUP = "droidharness.qa_agents"
+BUILTIN_QA_AGENTS: dict[str, str] = {"lexical": "agents.qa_lexical:LexicalQA"}
+
+
+def available_qa_agents() -> list[str]:
+    try:
+        eps = {ep.name for ep in entry_points(group=QA_ENTRY_POINT_GROUP)}
+    except Exception as exc:  # noqa: BLE001 - a broken distribution's metadata must not break the built-ins
+        log.warning("could not read entry points %s: %s", QA_ENTRY_POINT_GROUP, exc)
+        eps = set()
+    return sorted(set(BUILTIN_QA_AGENTS) | eps)
+
+
+def create_qa_agent(name: str, **options: Any) -> QAAgent:
+    """Build the QA agent called `name`. Raises `ConfigError` naming the agent and the option."""
+    if name in BUILTIN_QA_AGENTS:
+        module, _, attr = BUILTIN_QA_AGENTS[name].partition(":")
+        factory: Callable[..., QAAgent] = getattr(importlib.import_module(module), attr)
+    else:
+        eps = {ep.name: ep for ep in entry_points(group=QA_ENTRY_POINT_GROUP)}
+        if name not in eps:
+            raise ConfigError(f"unknown QA agent {name!r}; available: {', '.join(available_qa_agents())}")
+        try:
+            factory = eps[name].load()
+        except Exception as exc:
+            raise ConfigError(f"QA agent {name!r}: entry point {eps[name].value!r} failed to load: {exc}") from exc
+    _check_options(name, factory, options)
+    agent = factory(**options)
+    if not isinstance(agent, QAAgent):
+        raise ConfigError(f"QA agent {name!r}: the factory returned {type(agent).__name__}, which lacks name / answer")
     return agent

@@ -147,6 +147,9 @@ _register_run_commands(app)
 from harness.cli.evaluate import register as _register_eval_command  # noqa: E402 - after `app` exists
 
 _register_eval_command(app)
+from harness.cli.qa import register as _register_qa_command  # noqa: E402 - after `app` exists
+
+_register_qa_command(app)
 from harness.cli.replay import register as _register_replay_command  # noqa: E402 - after `app` exists
 
 _register_replay_command(app)
