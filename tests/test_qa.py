@@ -80,3 +80,52 @@ def test_the_qa_command_answers_on_the_virtual_device_and_draws_the_answer(tmp_p
     assert "<hierarchy" in (out / "screen.xml").read_text()
     bad = CliRunner().invoke(app, ["qa", "--question", "x", "--agent", "oracle", "--out", str(tmp_path / "b")])
     assert bad.exit_code == 2 and "unknown QA agent" in bad.output
+
+
+def _suite(tmp_path, questions):
+    import json
+
+    d = tmp_path / "suite"
+    d.mkdir()
+    (d / "qs.json").write_text(json.dumps(questions, ensure_ascii=False), encoding="utf-8")
+    return d
+
+
+WEATHER_START = {"reset_apps": [WEATHER], "open_app": WEATHER}
+
+
+def test_qa_run_scores_the_baseline_with_every_screenqa_metric_hand_computed(tmp_path):
+    import json
+
+    suite = _suite(tmp_path, [
+        {"id": "humidity", "question": {"en": "What is the humidity?"}, "start": WEATHER_START,
+         "answers": [{"elements": [{"resource_id": "humidity"}]}]},
+        {"id": "pollen", "question": {"en": "What is the pollen count today?"}, "start": WEATHER_START,
+         "answers": [{}]},
+    ])
+    out = tmp_path / "qa.json"
+    r = CliRunner().invoke(app, ["qa", "run", str(suite), "--lang", "en", "--json", str(out)], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    by_id = {x["question_id"]: x for x in data["results"]}
+    # humidity: the baseline answers the one ground-truth element, same text, same box -> 1 on every metric
+    assert by_id["humidity"]["answer_text"] == "48%"
+    assert set(by_id["humidity"]["scores"].values()) == {1.0}
+    # pollen: the screen has no answer, the baseline anchors on "Today" and answers -> 0 on every metric
+    assert by_id["pollen"]["ground_truth"]["short"] == ["<no answer>"] and by_id["pollen"]["answer_text"] != "<no answer>"
+    assert set(by_id["pollen"]["scores"].values()) == {0.0}
+    s = data["summary"]
+    assert s["questions"] == 2 and all(s[k] == 0.5 for k in ("sqa_s_em", "sqa_s_f1", "sqa_uic_f1", "ndcg_v", "f1"))
+    assert "SQA-S EM 50.0%" in r.output
+
+
+def test_qa_check_proves_the_bundled_suite_and_names_a_broken_question(tmp_path):
+    ok = CliRunner().invoke(app, ["qa", "check", "--lang", "en"], env={"COLUMNS": "200"})
+    assert ok.exit_code == 0 and "every question is answerable as written" in ok.output, ok.output
+    broken = _suite(tmp_path, [{"id": "gone", "question": {"en": "What is the UV index?"}, "start": WEATHER_START,
+                                "answers": [{"elements": [{"resource_id": "uv_index"}]}]}])
+    bad = CliRunner().invoke(app, ["qa", "check", str(broken), "--lang", "en"], env={"COLUMNS": "300"})
+    assert bad.exit_code == 1 and "gone" in bad.output and "uv_index" in bad.output
+    (broken / "qs.json").write_text('[{"id": "x"}]')
+    invalid = CliRunner().invoke(app, ["qa", "check", str(broken)], env={"COLUMNS": "300"})
+    assert invalid.exit_code == 2 and "qs.json" in invalid.output and "question" in invalid.output

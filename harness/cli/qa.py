@@ -23,8 +23,13 @@ from harness.errors import HarnessError
 console = Console()
 
 
+qa_app = typer.Typer(invoke_without_command=True, help="Screen question answering on live apps (ScreenQA).")
+
+
+@qa_app.callback()
 def qa_command(
-    question: str = typer.Option(..., "--question", "-q", help="The question about the screen."),
+    ctx: typer.Context,
+    question: Optional[str] = typer.Option(None, "--question", "-q", help="The question about the screen."),
     device: Optional[str] = typer.Option(
         None, "--device", "-s", help="Serial of a real device (default: the embedded virtual device)."
     ),
@@ -33,11 +38,16 @@ def qa_command(
     lang: str = typer.Option("en", help="Language of the question and of the virtual device: en or zh."),
     out: Path = typer.Option(Path("out/qa"), help="Where screen.png, answer.png and screen.xml are written."),
 ) -> None:
-    """Answer a question about the live screen: ranked answer elements, a short answer, an annotated screenshot."""
+    """Answer a question about the live screen: ranked answer elements, a short answer, an annotated screenshot.
+    Subcommands: `check` (prove a QA suite answerable on a device) and `run` (score a QA agent on it)."""
     from agents.qa import answer_elements
     from agents.registry import create_qa_agent
     from harness.device.controller import AdbDevice
 
+    if ctx.invoked_subcommand is not None:
+        return
+    if question is None:
+        raise typer.BadParameter("give a question (or a subcommand: check, run)", param_hint="--question")
     if lang not in ("en", "zh"):
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh", param_hint="--lang")
     try:
@@ -86,5 +96,130 @@ def draw_answer(screenshot: Image.Image, boxes: list[tuple[int, int, int, int]])
     return img
 
 
+def _langs(lang: str) -> tuple[str, ...]:
+    if lang not in ("en", "zh", "all"):
+        raise typer.BadParameter(f"{lang!r} is not one of: en, zh, all", param_hint="--lang")
+    return ("en", "zh") if lang == "all" else (lang,)
+
+
+@qa_app.command("check")
+def qa_check(
+    suite: str = typer.Argument("virtual", help="A bundled QA suite or a folder of question files."),
+    lang: str = typer.Option("all", help="en, zh or all."),
+) -> None:
+    """Prove every question answerable as written: its state is reachable and every answer element is on screen."""
+    from harness.run.pool import DevicePool
+    from harness.run.qa import ground_truth, reach
+    from tasks.qa import load_qa_suite
+
+    langs = _langs(lang)
+    try:
+        questions = load_qa_suite(suite)
+        pool = DevicePool(1).start()
+    except HarnessError as e:
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    table = Table("question", "lang", "answer elements", "short answer", "verdict", title=f"qa check {suite}")
+    bad = 0
+    try:
+        for q in questions:
+            for lg in [x for x in langs if x in q.languages]:
+                pool.reset(0)
+                pool.ensure_locale(0, lg)
+                try:
+                    gt = ground_truth(q, reach(q, pool.slot(0), lg), lg)
+                except HarnessError as e:
+                    bad += 1
+                    table.add_row(q.id, lg, "?", "?", f"[red]{escape(str(e))}[/red]")
+                    continue
+                table.add_row(
+                    q.id,
+                    lg,
+                    escape(" | ".join(t for g in gt.elements for _, t in g) or "(none)"),
+                    escape(" | ".join(gt.short)),
+                    "[green]ok[/green]",
+                )
+    finally:
+        pool.close()
+    console.print(table)
+    console.print(f"{bad} problem(s)" if bad else "[green]every question is answerable as written[/green]")
+    raise typer.Exit(1 if bad else 0)
+
+
+@qa_app.command("run")
+def qa_run(
+    suite: str = typer.Argument("virtual", help="A bundled QA suite or a folder of question files."),
+    agent: str = typer.Option("lexical", help="QA agent: lexical (no model) or a plug-in."),
+    lang: str = typer.Option("all", help="en, zh or all."),
+    out: Optional[Path] = typer.Option(None, "--json", help="Write every answer and score as JSON here."),
+) -> None:
+    """Ask a QA agent every question of a suite on the embedded virtual device and score it with the ScreenQA
+    metrics (SQA-S, SQA-UIC, SQA-UIC-BB, the paper's nDCG_v and F1)."""
+    import json
+
+    from agents.registry import create_qa_agent
+    from harness.run.pool import DevicePool
+    from harness.run.qa import ask, summarize
+    from tasks.qa import load_qa_suite
+
+    langs = _langs(lang)
+    try:
+        questions = load_qa_suite(suite)
+        qa = create_qa_agent(agent)
+        pool = DevicePool(1).start()
+    except HarnessError as e:
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    results = []
+    try:
+        for q in questions:
+            for lg in [x for x in langs if x in q.languages]:
+                pool.reset(0)
+                pool.ensure_locale(0, lg)
+                results.append(ask(q, qa, pool.slot(0), lg))
+    except HarnessError as e:
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(3) from None
+    finally:
+        pool.close()
+    table = Table(
+        "question",
+        "lang",
+        "answer",
+        "ground truth",
+        "SQA-S F1",
+        "UIC F1",
+        "F1@IoU",
+        "nDCG_v",
+        title=f"qa run {suite} ({qa.name})",
+    )
+    for r in results:
+        table.add_row(
+            r.question_id,
+            r.lang,
+            escape(r.answer_text),
+            escape(" | ".join(r.ground_truth.short)),
+            f"{r.scores['sqa_s_f1']:.2f}",
+            f"{r.scores['sqa_uic_f1']:.2f}",
+            f"{r.scores['sqa_uic_bb_f1']:.2f}",
+            f"{r.scores['ndcg_v']:.2f}",
+        )
+    console.print(table)
+    s = summarize(results)
+    console.print(
+        f"{int(s['questions'])} questions: SQA-S EM {s['sqa_s_em']:.1%} F1 {s['sqa_s_f1']:.1%} · SQA-UIC EM "
+        f"{s['sqa_uic_em']:.1%} F1 {s['sqa_uic_f1']:.1%} · SQA-UIC-BB F1@IoU {s['sqa_uic_bb_f1']:.1%} · "
+        f"avg nDCG_v {s['ndcg_v']:.1%} · avg F1 {s['f1']:.1%}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(
+            json.dumps({"summary": s, "results": [r.to_json() for r in results]}, ensure_ascii=False, indent=1),
+            encoding="utf-8",
+        )
+
+
 def register(app: typer.Typer) -> None:
-    app.command("qa")(qa_command)
+    app.add_typer(qa_app, name="qa")
