@@ -7,6 +7,7 @@ screenshot with the answer boxes drawn and numbered in rank order. "No answer" i
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Optional
 
@@ -19,6 +20,8 @@ from rich.table import Table
 from harness.actions import OpenApp
 from harness.device.apps import looks_like_package
 from harness.errors import HarnessError
+from harness.run.pool import DevicePool
+from tasks.qa import QAQuestion
 
 console = Console()
 
@@ -102,13 +105,23 @@ def _langs(lang: str) -> tuple[str, ...]:
     return ("en", "zh") if lang == "all" else (lang,)
 
 
+def _each_state(
+    pool: DevicePool, questions: list[QAQuestion], langs: tuple[str, ...]
+) -> Iterator[tuple[QAQuestion, str]]:
+    """Every (question, language), on slot 0's device restored to its clean state in that language."""
+    for q in questions:
+        for lg in [x for x in langs if x in q.languages]:
+            pool.reset(0)
+            pool.ensure_locale(0, lg)
+            yield q, lg
+
+
 @qa_app.command("check")
 def qa_check(
     suite: str = typer.Argument("virtual", help="A bundled QA suite or a folder of question files."),
     lang: str = typer.Option("all", help="en, zh or all."),
 ) -> None:
     """Prove every question answerable as written: its state is reachable and every answer element is on screen."""
-    from harness.run.pool import DevicePool
     from harness.run.qa import ground_truth, reach
     from tasks.qa import load_qa_suite
 
@@ -122,23 +135,20 @@ def qa_check(
     table = Table("question", "lang", "answer elements", "short answer", "verdict", title=f"qa check {suite}")
     bad = 0
     try:
-        for q in questions:
-            for lg in [x for x in langs if x in q.languages]:
-                pool.reset(0)
-                pool.ensure_locale(0, lg)
-                try:
-                    gt = ground_truth(q, reach(q, pool.slot(0), lg), lg)
-                except HarnessError as e:
-                    bad += 1
-                    table.add_row(q.id, lg, "?", "?", f"[red]{escape(str(e))}[/red]")
-                    continue
-                table.add_row(
-                    q.id,
-                    lg,
-                    escape(" | ".join(t for g in gt.elements for _, t in g) or "(none)"),
-                    escape(" | ".join(gt.short)),
-                    "[green]ok[/green]",
-                )
+        for q, lg in _each_state(pool, questions, langs):
+            try:
+                gt = ground_truth(q, reach(q, pool.slot(0), lg), lg)
+            except HarnessError as e:
+                bad += 1
+                table.add_row(q.id, lg, "?", "?", f"[red]{escape(str(e))}[/red]")
+                continue
+            table.add_row(
+                q.id,
+                lg,
+                escape(" | ".join(t for g in gt.elements for _, t in g) or "(none)"),
+                escape(" | ".join(gt.short)),
+                "[green]ok[/green]",
+            )
     finally:
         pool.close()
     console.print(table)
@@ -158,7 +168,6 @@ def qa_run(
     import json
 
     from agents.registry import create_qa_agent
-    from harness.run.pool import DevicePool
     from harness.run.qa import ask, summarize
     from tasks.qa import load_qa_suite
 
@@ -170,13 +179,8 @@ def qa_run(
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
-    results = []
     try:
-        for q in questions:
-            for lg in [x for x in langs if x in q.languages]:
-                pool.reset(0)
-                pool.ensure_locale(0, lg)
-                results.append(ask(q, qa, pool.slot(0), lg))
+        results = [ask(q, qa, pool.slot(0), lg) for q, lg in _each_state(pool, questions, langs)]
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(3) from None
