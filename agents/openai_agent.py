@@ -326,6 +326,14 @@ class OpenAIAgent:
             req["response_format"] = {"type": "json_object"}
         return req
 
+    def complete(self, messages: list[dict[str, Any]], meta: dict[str, Any], step: int = 1) -> dict[str, Any]:
+        """One chat completion with this agent's endpoint, retries, cassette and redaction (used by the QA mode,
+        `agents.qa_openai`); `meta` collects retries and cassette keys."""
+        self._step = step
+        meta.setdefault("retries", 0)
+        meta.setdefault("cassette_keys", [])
+        return self._complete(messages, meta)
+
     def _complete(self, messages: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, Any]:
         request = self._request(messages)
         key = request_key(request)

@@ -129,3 +129,63 @@ def test_qa_check_proves_the_bundled_suite_and_names_a_broken_question(tmp_path)
     (broken / "qs.json").write_text('[{"id": "x"}]')
     invalid = CliRunner().invoke(app, ["qa", "check", str(broken)], env={"COLUMNS": "300"})
     assert invalid.exit_code == 2 and "qs.json" in invalid.output and "question" in invalid.output
+
+
+# --- the openai agent in QA mode, with the real openai client against a local stub server -------------------------
+def _openai_qa(url: str):
+    return create_qa_agent("openai", model="stub-vlm", base_url=url, api_key="sk-test-qa-0123456789abcdef",
+                           backoff_base=0.001, backoff_max=0.01, max_repairs=1)
+
+
+def test_openai_qa_mode_answers_with_validated_element_indices(weather):
+    import json
+
+    from tests.openai_stub import OpenAIStub
+
+    obs = weather["en"]
+    humidity = obs.tree.find(resource_id=f"{WEATHER}:id/humidity")[0]
+    reply = json.dumps({"elements": [humidity.index], "answer": "48%", "no_answer": False})
+    with OpenAIStub(["I believe it is 48%.", "```json\n" + reply + "\n```"]) as stub:  # first reply needs repair
+        ans = _openai_qa(stub.url).answer(obs, "What is the humidity?", "en")
+        sent = stub.requests
+    assert ans.elements == (humidity.index,) and ans.text == "48%" and not ans.no_answer and ans.error is None
+    assert len(sent) == 2 and "Question: What is the humidity?" in sent[0].body["messages"][1]["content"][0]["text"]
+    assert f"[{humidity.index}]" in sent[0].body["messages"][1]["content"][0]["text"], "the numbered element list"
+    assert "could not be used" in sent[1].body["messages"][-1]["content"]
+
+
+def test_openai_qa_mode_counts_unusable_output_and_unknown_elements_as_no_answer(weather):
+    import json
+
+    from tests.openai_stub import OpenAIStub
+
+    obs = weather["en"]
+    with OpenAIStub([json.dumps({"elements": [9999], "answer": "x"}), "still not JSON"]) as stub:
+        ans = _openai_qa(stub.url).answer(obs, "What is the humidity?", "en")
+    assert ans.no_answer and ans.elements == () and ans.error and "unusable output" in ans.error
+    with OpenAIStub([json.dumps({"elements": [], "answer": None, "no_answer": True})]) as stub:
+        none = _openai_qa(stub.url).answer(obs, "What is the pollen count?", "en")
+    assert none.no_answer and none.error is None
+
+
+def test_qa_run_with_the_openai_agent_against_a_stub(tmp_path):
+    import json
+
+    from tests.openai_stub import OpenAIStub
+
+    suite = _suite(tmp_path, [{"id": "humidity", "question": {"en": "What is the humidity?"}, "start": WEATHER_START,
+                               "answers": [{"elements": [{"resource_id": "humidity"}]}]}])
+
+    def oracle(body):  # answers from the element list it was sent, as a model reading the screen would
+        text = body["messages"][1]["content"][0]["text"]
+        line = next(ln for ln in text.splitlines() if '"48%"' in ln)
+        return json.dumps({"elements": [int(line.split("]")[0].strip("[ "))], "answer": "48%"})
+
+    out = tmp_path / "qa.json"
+    with OpenAIStub(handler=oracle) as stub:
+        r = CliRunner().invoke(app, ["qa", "run", str(suite), "--lang", "en", "--agent", "openai", "--model", "stub",
+                                     "--base-url", stub.url, "--json", str(out)],
+                               env={"COLUMNS": "200", "OPENAI_API_KEY": "sk-test-qa-0123456789abcdef"})
+    assert r.exit_code == 0, r.output
+    (res,) = json.loads(out.read_text())["results"]
+    assert res["answer_text"] == "48%" and set(res["scores"].values()) == {1.0}

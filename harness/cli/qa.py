@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.actions import OpenApp
+from harness.cli import options as cli_options
 from harness.device.apps import looks_like_package
 from harness.errors import HarnessError
 from harness.run.pool import DevicePool
@@ -159,9 +160,13 @@ def qa_check(
 @qa_app.command("run")
 def qa_run(
     suite: str = typer.Argument("virtual", help="A bundled QA suite or a folder of question files."),
-    agent: str = typer.Option("lexical", help="QA agent: lexical (no model) or a plug-in."),
+    agent: str = typer.Option("lexical", help="QA agent: lexical (no model), openai, or a plug-in."),
     lang: str = typer.Option("all", help="en, zh or all."),
     out: Optional[Path] = typer.Option(None, "--json", help="Write every answer and score as JSON here."),
+    model: Optional[str] = cli_options.MODEL,
+    base_url: Optional[str] = cli_options.BASE_URL,
+    cassette: Optional[Path] = cli_options.CASSETTE,
+    cassette_mode: Optional[str] = cli_options.CASSETTE_MODE,
 ) -> None:
     """Ask a QA agent every question of a suite on the embedded virtual device and score it with the ScreenQA
     metrics (SQA-S, SQA-UIC, SQA-UIC-BB, the paper's nDCG_v and F1)."""
@@ -172,9 +177,10 @@ def qa_run(
     from tasks.qa import load_qa_suite
 
     langs = _langs(lang)
+    options = cli_options.agent_options(agent, model, base_url, None, cassette, cassette_mode)
     try:
         questions = load_qa_suite(suite)
-        qa = create_qa_agent(agent)
+        qa = create_qa_agent(agent, **options)
         pool = DevicePool(1).start()
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
