@@ -22,6 +22,7 @@ from harness.cli import options as cli_options
 from harness.device.apps import looks_like_package
 from harness.errors import HarnessError
 from harness.run.pool import DevicePool
+from harness.run.trajectory import utf8
 from tasks.qa import QAQuestion
 
 console = Console()
@@ -225,10 +226,8 @@ def qa_run(
     )
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(
-            json.dumps({"summary": s, "results": [r.to_json() for r in results]}, ensure_ascii=False, indent=1),
-            encoding="utf-8",
-        )
+        text = json.dumps({"summary": s, "results": [r.to_json() for r in results]}, ensure_ascii=False, indent=1)
+        out.write_bytes(utf8(text))  # secrets redacted, as in every artifact the harness writes
 
 
 def register(app: typer.Typer) -> None:
