@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from harness.actions import Action, Complete, describe, parse_action
 from harness.errors import ActionValidationError, ConfigError
-from harness.run.locate import LOCATABLE, locate, resolve_step
+from harness.run.locate import resolve_step
 from tasks.schema import ReferenceStep
 
 from .base import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
@@ -87,15 +87,10 @@ class ReferenceAgent:
         if not isinstance(step, ReferenceStep):
             return AgentStep(action=step, thought=f"reference step {n}: {describe(step)}", meta=meta)
         try:
-            action = self.resolve(step, observation, self._lang, n)
+            action = resolve_step(step, observation, self._lang, n)
         except ActionValidationError as exc:
             return invalid_step(str(exc), meta=meta)
         return AgentStep(action=action, thought=f"reference step {n}: {describe(action)}", meta=meta)
 
-    @staticmethod
-    def resolve(step: ReferenceStep, observation: Any, lang: str, n: int = 0) -> Action:
-        """The reference step as a unified action on this screen (see `harness.run.locate.resolve_step`)."""
-        return resolve_step(step, observation, lang, n)
 
-
-__all__ = ["LOCATABLE", "ReferenceAgent", "locate"]
+__all__ = ["ReferenceAgent"]

@@ -318,9 +318,9 @@ class AdbDevice:
         """`execute`, then the settled screen as the next observation, captured once: when settling polled the
         hierarchy, its last (stable) tree is the observation's tree and only the screenshot is taken."""
         result, settle = self._act(action, observation, step)
-        reuse = self._last_poll if settle is not None and settle.settled and settle.tree is not None else None
-        if reuse is not None and settle is not None and reuse.value[1] is not settle.tree:
-            reuse = None
+        poll = self._last_poll  # settling's last poll, when it is the settled tree itself
+        stable = settle is not None and settle.settled and poll is not None and poll.value[1] is settle.tree
+        reuse = poll if stable else None
         obs = capture_screen(self.link, with_app=self.config.capture_app, hierarchy=reuse)
         return result, obs
 

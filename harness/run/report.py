@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.run.result import UNFINISHED, EpisodeResult
-from harness.run.scoring import Score, Scoreboard, app_bucket, headline, scoreboard
+from harness.run.scoring import BREAKDOWNS, Score, Scoreboard, headline, scoreboard
 from harness.run.trajectory import EpisodeRecord, Run, StepRecord, atomic_write_bytes, episode_key, load_run
 from harness.scrub import redact
 
@@ -143,18 +143,14 @@ def _row(score: Score, eps: list[EpisodeRecord]) -> dict[str, Any]:
 
 def summarize(run: Run) -> dict[str, Any]:
     """The numbers of summary.json and the report's tables (times in seconds, SR/ATP as fractions or None when
-    nothing was scored), all from `run_scoreboard`."""
-    board = run_scoreboard(run)
+    nothing was scored), all from `harness.run.scoring` over `outcome()` of each episode."""
     eps = list(run.episodes.values())
-    groups: dict[str, dict[str, list[EpisodeRecord]]] = {
-        "by_category": defaultdict(list),
-        "by_language": defaultdict(list),
-        "by_app_count": defaultdict(list),
-    }
-    for ep in eps:
-        groups["by_category"][_category(run, ep)].append(ep)
-        groups["by_language"][ep.lang].append(ep)
-        groups["by_app_count"][app_bucket(_apps(run, ep))].append(ep)
+    results = [outcome(run, ep) for ep in eps]
+    board = scoreboard(results)
+    groups: dict[str, dict[str, list[EpisodeRecord]]] = {name: defaultdict(list) for name in BREAKDOWNS}
+    for ep, result in zip(eps, results, strict=True):
+        for name, key in BREAKDOWNS.items():
+            groups[name][key(result)].append(ep)
     scores = {"by_category": board.by_category, "by_language": board.by_language, "by_app_count": board.by_app_count}
     return {
         "run_id": run.manifest.run_id if run.manifest else run.path.name,

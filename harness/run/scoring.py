@@ -17,7 +17,7 @@ print with `headline()`, so no two surfaces can disagree. The rules (docs/scorin
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 from harness.run.result import (  # noqa: F401 - the statuses are part of the scoring vocabulary
@@ -105,10 +105,18 @@ class Scoreboard:
         return exit_code(self.overall)
 
 
-def _group(outcomes: list[EpisodeResult], key: str) -> dict[str, Score]:
+# the breakdowns every surface shows: name -> the group an episode falls in
+BREAKDOWNS: dict[str, Callable[[EpisodeResult], str]] = {
+    "by_category": lambda r: r.category,
+    "by_language": lambda r: r.lang,
+    "by_app_count": lambda r: app_bucket(r.apps),
+}
+
+
+def _group(outcomes: list[EpisodeResult], breakdown: str) -> dict[str, Score]:
     groups: dict[str, list[EpisodeResult]] = defaultdict(list)
     for o in outcomes:
-        groups[app_bucket(o.apps) if key == "apps" else str(getattr(o, key))].append(o)
+        groups[BREAKDOWNS[breakdown](o)].append(o)
     return {k: score(v) for k, v in sorted(groups.items())}
 
 
@@ -116,9 +124,9 @@ def scoreboard(outcomes: Iterable[EpisodeResult]) -> Scoreboard:
     eps = sorted(outcomes, key=lambda o: (o.task_id, o.lang))
     return Scoreboard(
         overall=score(eps),
-        by_category=_group(eps, "category"),
-        by_language=_group(eps, "lang"),
-        by_app_count=_group(eps, "apps"),
+        by_category=_group(eps, "by_category"),
+        by_language=_group(eps, "by_language"),
+        by_app_count=_group(eps, "by_app_count"),
         infra_failures=tuple(o for o in eps if not o.scored),
     )
 
