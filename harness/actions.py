@@ -233,7 +233,9 @@ def untypeable(text: str) -> tuple[int, str] | None:
 
 def describe_char(c: str) -> str:
     o = ord(c)
-    kind = "a lone surrogate" if 0xD800 <= o <= 0xDFFF else "a control character"
+    kind = {"\n": "a newline", "\t": "a tab"}.get(c) or (
+        "a lone surrogate" if 0xD800 <= o <= 0xDFFF else "a control character"
+    )
     return f"{kind} U+{o:04X}"
 
 

@@ -3,6 +3,8 @@ the read-back verdict is reported (and is False when the field does not hold wha
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from harness import actions as A
@@ -98,6 +100,22 @@ def test_newline_in_a_single_line_field_becomes_a_space_and_never_submits(notes_
     assert not [e for e in vd.model.events.since(mark, "key") if e["code"] == 66]
 
 
+@pytest.mark.parametrize("clear", [True, False], ids=["setText", "paste"])
+@pytest.mark.parametrize("rid", ["note_title_edit", "note_body_edit"])
+def test_newline_and_tab_are_characters_of_the_text_on_every_u2_path(notes_editor, rid, clear):
+    """One meaning: inserted as characters (single-line: newline shown as a space), never a key press; the
+    read-back compares what was asked with what the field holds."""
+    vd, dev, obs = notes_editor()
+    mark = vd.model.events.mark()
+    text = "a\tb\nc"
+    res = dev.execute(A.TypeText(text=text, element=_field(obs, rid), clear=clear), observation=obs)
+    held = text if rid == "note_body_edit" else "a\tb c"
+    assert vd.model.focused_text() == held and res.readback == held and res.readback_matches is True
+    assert res.typed_text == text, "the record keeps what was asked"
+    assert not vd.model.events.since(mark, "key"), "no ENTER / TAB key event"
+    assert vd.model.foreground.package == NOTES
+
+
 def test_submit_presses_enter_after_the_read_back(adb_server, make_vdevice):
     vd = make_vdevice()
     with open_device(adb_server, vd) as dev:
@@ -136,10 +154,13 @@ def test_without_uiautomator2_ascii_is_typed_and_unicode_is_refused(notes_editor
     res = dev.execute(A.TypeText(text=text, element=body, clear=True), observation=obs)
     assert vd.model.focused_text() == text and res.readback == text and res.readback_matches
     assert {c[0] for c in commands_since(vd, mark)} <= {"input", "uiautomator", "cat"}
-    res = dev.execute(A.TypeText(text="two\nlines"))  # degraded: newline as an ENTER key in a multi-line field
-    assert vd.model.focused_text() == text + "two\nlines" and res.readback_matches
-    with pytest.raises(DeviceError, match="without uiautomator2"):
-        dev.execute(A.TypeText(text="你好"), step=4)
+    mark = vd.model.events.mark()
+    for other, named in [("你好", "'你'"), ("two\nlines", "a newline U+000A"), ("a\tb", "a tab U+0009")]:
+        # no path without uiautomator2 inserts these as characters: refused, never typed as key presses
+        with pytest.raises(DeviceError, match=f"cannot type .*{re.escape(named)}.* without uiautomator2"):
+            dev.execute(A.TypeText(text=other, clear=True), step=4)
+    assert vd.model.focused_text() == text, "nothing of the refused texts reached the field"
+    assert not vd.model.events.since(mark, "key") and not commands_since(vd, mark)[1:]
     res = dev.execute(A.TypeText(text="", clear=True))
     assert vd.model.focused_text() == "" and res.readback == "" and res.readback_matches
 

@@ -10,6 +10,12 @@ TYPE: focus the target (tap) if given; `clear` empties the field; printable-ASCI
 `input text` (spaces as `%s`, quoted, chunked); any other text (CJK, emoji, newline, tab) through
 uiautomator2 (`setText` when clearing, else clipboard + paste). Then the focused field is read back and
 compared with `readback_matches`; `submit` presses ENTER after the read-back.
+
+`\n` and `\t` mean one thing on every path: characters of the text, inserted into the field (a single-line
+field shows a newline as a space, as Android's do), never a key press: ENTER is `submit` (or the ENTER action),
+and a TAB key would move the focus. Without uiautomator2 no path inserts them as characters (`input text` turns
+them into ENTER / TAB key events), so such text - like any non-ASCII text - is refused there with a
+`DeviceError` naming the characters, never typed with another meaning.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from harness import actions as A
 from harness.coords import to_pixels
@@ -231,21 +237,21 @@ class Actuator:
                 f"{self._where(self._step)}: TYPE.text has {A.describe_char(bad[1])} at "
                 f"position {bad[0]}: no device can type it"
             )
+        text = a.text
+        if text and not is_input_text_typeable(text) and not self.link.has("u2"):
+            self._refuse_without_u2(text)  # before the tap and the clear: a refused TYPE changes nothing
         if a.target is not None:
             x, y = self._point(a)
             out.pixels.append((x, y))
             self.tap(x, y)
-        text = a.text
         paths: list[str] = []
         if a.clear and not (text and not is_input_text_typeable(text) and self.link.has("u2")):
             paths.append(self._clear_focused())
         if text:
             if is_input_text_typeable(text):
                 paths.append(self._input_text(text))
-            elif self.link.has("u2"):
-                paths.append(self._u2_text(text, replace=a.clear))
             else:
-                paths.append(self._input_text_degraded(text))
+                paths.append(self._u2_text(text, replace=a.clear))
         out.path = "+".join(p for p in paths if p)
         out.typed_text = text
         out.readback = self.read_focused()
@@ -264,26 +270,15 @@ class Actuator:
                 )
         return "input_text"
 
-    def _input_text_degraded(self, text: str) -> str:
-        """No uiautomator2: ASCII runs through `input text`, newline / tab as ENTER / TAB keys. Other
-        characters cannot be typed by `input text` on a phone: refused with a clear error."""
-        bad = sorted({c for c in text if not (is_input_text_typeable(c) or c in "\n\t")})
-        if bad:
-            raise DeviceError(
-                f"device {self.link.serial}: TYPE: cannot type {''.join(bad[:5])!r} without "
-                "uiautomator2 (`input text` only types printable ASCII)"
-            )
-        run = ""
-        for c in text + "\0":
-            if c in "\n\t\0":
-                if run:
-                    self._input_text(run)
-                    run = ""
-                if c != "\0":
-                    self.link.shell("type key", command("input", "keyevent", "66" if c == "\n" else "61"))
-            else:
-                run += c
-        return "input_text+keys"
+    def _refuse_without_u2(self, text: str) -> NoReturn:
+        """No uiautomator2 and text `input text` cannot type as characters (non-ASCII, newline, tab): refused,
+        naming the characters, rather than typed with another meaning (see the module docstring)."""
+        bad = sorted({c for c in text if not is_input_text_typeable(c)})
+        shown = ", ".join(A.describe_char(c) if c in "\n\t" else repr(c) for c in bad[:5])
+        raise DeviceError(
+            f"device {self.link.serial}: cannot type {shown} without uiautomator2 (`input text` types "
+            "printable ASCII only; it would turn a newline or tab into a key press)"
+        )
 
     def _u2_text(self, text: str, replace: bool) -> str:
         """setText on the focused node (replace) or clipboard + paste (insert at the cursor). With no focused
