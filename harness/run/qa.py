@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from statistics import mean
 
-from agents.qa import QAAgent, answer_elements
+from agents.qa import QAAgent, predicted_items
 from harness.device.controller import Device
 from harness.eval.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
@@ -94,8 +94,7 @@ def ask(question: QAQuestion, agent: QAAgent, device: Device, lang: str) -> QARe
     gt = ground_truth(question, obs, lang)
     text = question.question[lang]
     ans = agent.answer(obs, text, lang)
-    els = answer_elements(ans, obs)
-    pred = [] if ans.no_answer else [(e.bounds, e.text or e.content_desc) for e in els]
+    pred, unknown = predicted_items(ans, obs)
     pred_text = NO_ANSWER if ans.no_answer or not (ans.text or pred) else (ans.text or pred[0][1])
     return QAResult(
         question.id,
@@ -105,7 +104,7 @@ def ask(question: QAQuestion, agent: QAAgent, device: Device, lang: str) -> QARe
         pred,
         gt,
         score_answer(pred_text, pred, gt),
-        unknown_elements=len(ans.elements) - len(els),
+        unknown_elements=unknown,
         error=ans.error,
     )
 
