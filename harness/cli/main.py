@@ -153,6 +153,9 @@ _register_qa_command(app)
 from harness.cli.replay import register as _register_replay_command  # noqa: E402 - after `app` exists
 
 _register_replay_command(app)
+from harness.cli.emulator import register as _register_emulator_commands  # noqa: E402 - after `app` exists
+
+_register_emulator_commands(app)
 from harness.cli.doctor import register as _register_doctor_command  # noqa: E402 - after `app` exists
 
 _register_doctor_command(app)
