@@ -1,22 +1,85 @@
-"""The device pool: N embedded virtual devices behind one private adb server, the devices given by serial, or
-(`in_process=True`, for tests of the run loop) N in-process virtual devices with no adb at all.
+"""The device pool: it owns the suite's devices and leases them to episodes.
 
-`slot(i)` is the device a suite worker uses; `replace(i)` gives that worker a fresh device after an
-infrastructure failure (a new virtual device, or a reconnection to the same phone); `reset(i)` restores an
-embedded device's clean boot state between episodes.
+Kinds of device (`isolation` for the embedded ones):
+
+- `thread` (default): N embedded virtual devices in threads of this process behind one private adb server; their
+  models are reachable (`model(i)`: fault knobs, event log) - what device tests use.
+- `process`: each embedded virtual device is its own child process (`emulator.virtual.procdevice`), connected to
+  the private adb server as a TCP serial; this process only runs agents, capture decoding and recording - what
+  `droidharness run --devices N` uses. Children are recorded in the state directory and reaped by pid.
+- `in_process`: N virtual device models driven with no adb at all (run-loop tests).
+- serials: phones, and emulators (`emulator-NNNN`, whose console is used for snapshot resets when it answers).
+
+`lease(i, apps)` is what a suite worker calls before each episode: a cheap health check (a replacement if it
+fails), then a reset by the fastest method the device has (`RESET_METHODS`), timed and returned for the
+episode record. `failed(i, reason)` reports an infrastructure failure: the first gets the slot a fresh device
+(`replace`), the second in a row quarantines the device - replaced where it can be (an embedded device), the
+slot retired where it cannot (a phone gets no more episodes). `quarantined` lists what was quarantined.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import threading
-from typing import Any
+import time
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from typing import Any, Literal
 
 from emulator.virtual import VirtualDeviceModel
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.errors import ConfigError, DeviceError
 
 log = logging.getLogger(__name__)
+
+Isolation = Literal["thread", "process", "in_process"]
+ISOLATIONS: tuple[str, ...] = ("thread", "process", "in_process")
+
+# reset methods, fastest first per kind (recorded per episode as `reset_method`)
+STATE_RESTORE = "state_restore"  # embedded device in this process: restore the model's boot state
+SNAPSHOT_LOAD = "snapshot_load"  # embedded device in its own process: `avd snapshot load` on its control console
+AVD_SNAPSHOT_LOAD = "avd_snapshot_load"  # an emulator: `avd snapshot load` on its console
+APP_CLEAR = "app_clear"  # a phone: `pm clear` of the task's apps (the task's start state relaunches them)
+RESET_METHODS = (STATE_RESTORE, SNAPSHOT_LOAD, AVD_SNAPSHOT_LOAD, APP_CLEAR)
+
+QUARANTINE_AFTER = 2  # consecutive infrastructure failures of one slot's device
+BOOT_SNAPSHOT = "droidharness-boot"
+_EMULATOR_SERIAL = re.compile(r"^emulator-(\d+)$")
+
+
+@dataclass(frozen=True)
+class ResetRecord:
+    """How a lease reset the device, and how long it took (seconds)."""
+
+    method: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Lease:
+    device: AdbDevice
+    reset: ResetRecord
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A device taken out of service after failing `QUARANTINE_AFTER` times in a row (summary.json `quarantined`)."""
+
+    slot: int
+    serial: str
+    kind: str
+    failures: int
+    reason: str
+    replaced: bool  # a fresh device took the slot; False: the slot gets no more episodes
+    at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class SlotRetiredError(DeviceError):
+    """The slot's device was quarantined and cannot be replaced: no more episodes on it."""
 
 
 class DevicePool:
@@ -29,28 +92,53 @@ class DevicePool:
         latency: str = "instant",
         config: DeviceConfig | None = None,
         in_process: bool = False,
+        isolation: Isolation | None = None,
     ) -> None:
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
         if count < 1:
             raise ConfigError(f"--devices must be >= 1, got {count}")
-        if in_process and serials:
-            raise ConfigError("in-process devices are embedded virtual devices: give no serials")
-        self.in_process = in_process
+        iso = isolation or ("in_process" if in_process else "thread")
+        if iso not in ISOLATIONS:
+            raise ConfigError(f"unknown device isolation {iso!r}; choose one of {', '.join(ISOLATIONS)}")
+        if in_process and iso != "in_process":
+            raise ConfigError(f"in_process=True conflicts with isolation={iso!r}")
+        if iso != "thread" and serials:
+            raise ConfigError(f"{iso} devices are embedded virtual devices: give no serials")
+        self.isolation: str = iso
+        self.in_process = iso == "in_process"
         self.serials = list(serials or [])
         self.size = len(self.serials) or count
         self.profile, self.locale, self.latency = profile, locale, latency
         self.config = config or DeviceConfig()
         self._server: Any = None
-        self._virtual: dict[int, Any] = {}  # slot -> VirtualDevice behind the adb server
-        self._models: dict[int, VirtualDeviceModel] = {}  # slot -> the embedded device's model (either kind)
+        self._virtual: dict[int, Any] = {}  # slot -> VirtualDevice (thread) behind the adb server
+        self._procs: dict[int, Any] = {}  # slot -> DeviceProcess (process) behind the adb server
+        self._models: dict[int, VirtualDeviceModel] = {}  # slot -> the embedded device's model (this process)
         self._devices: dict[int, AdbDevice] = {}
         self._baselines: dict[int, Any] = {}  # clean state of each embedded device, restored between episodes
+        self._locales: dict[int, str] = {}  # slot -> the locale of a process device's current state
+        self._consoles: dict[int, Any] = {}  # slot -> console client of an emulator with a boot snapshot
+        self._failures: dict[int, int] = {}  # slot -> consecutive infrastructure failures
+        self._retired: set[int] = set()
+        self.quarantined: list[Quarantined] = []
         self._lock = threading.Lock()
+        self._spawner: Any = None  # process devices are started from one long-lived thread (PDEATHSIG)
 
     @property
     def embedded(self) -> bool:
         return not self.serials
+
+    def kind(self, i: int) -> str:
+        """`virtual` (thread), `virtual-process`, `in-process`, `emulator` or `phone`."""
+        if self.embedded:
+            return {"thread": "virtual", "process": "virtual-process", "in_process": "in-process"}[self.isolation]
+        return "emulator" if _EMULATOR_SERIAL.match(self.serials[i]) else "phone"
+
+    @property
+    def replaceable(self) -> bool:
+        """Can a quarantined device be swapped for a fresh one? (embedded devices; a phone cannot)"""
+        return self.embedded
 
     def start(self) -> DevicePool:
         """Open every slot's device; if one cannot be opened, close what was opened and raise."""
@@ -59,6 +147,12 @@ class DevicePool:
                 from emulator.virtual.adbserver import PrivateAdbServer
 
                 self._server = PrivateAdbServer().start()
+            if self.isolation == "process":
+                from emulator.virtual.procdevice import Spawner, reap_orphans
+
+                reap_orphans()
+                self._spawner = Spawner()
+                self._start_processes(range(self.size))
             for i in range(self.size):
                 self._devices[i] = self._open(i)
         except BaseException:
@@ -66,20 +160,54 @@ class DevicePool:
             raise
         return self
 
+    # --- opening devices ---------------------------------------------------------------------------------------
+    def _start_processes(self, slots: Any) -> None:
+        """Start the children of `slots` together (each boots on its own core), then wait for all."""
+        from emulator.virtual.procdevice import DeviceProcess
+
+        procs = {
+            i: DeviceProcess(
+                serial=f"VIRTUAL{i + 1:04d}", profile=self.profile, locale=self.locale, latency=self.latency
+            )
+            for i in slots
+        }
+        for i, p in procs.items():
+            self._procs[i] = p
+            self._spawner.launch(p)
+        for p in procs.values():
+            p.wait_ready()
+
     def _open(self, i: int) -> AdbDevice:
         if not self.embedded:
-            return AdbDevice.connect(self.serials[i], config=self.config)
+            dev = AdbDevice.connect(self.serials[i], config=self.config)
+            if self.kind(i) == "emulator":
+                self._prepare_emulator(i, dev)
+            return dev
         if self.in_process:
             from harness.device.inprocess import InProcessDevice
 
-            dev = InProcessDevice(
+            idev = InProcessDevice(
                 self.profile, self.locale, self.latency, serial=f"INPROC{i + 1:04d}", config=self.config
             )
-            self._models[i] = dev.model
-            self._baselines[i] = dev.model.snapshot()
-            return dev
-        from emulator.virtual import VirtualDevice
+            self._models[i] = idev.model
+            self._baselines[i] = idev.model.snapshot()
+            return idev
         from harness.device.link import Link
+
+        if self.isolation == "process":
+            proc = self._procs.get(i)
+            if proc is None or not proc.alive():
+                self._start_processes([i])
+                proc = self._procs[i]
+            try:
+                self._server.connect(proc.address)
+                link = Link(self._server.client, proc.address, self.config.link).start()
+            except BaseException:
+                proc.stop()
+                raise
+            self._locales[i] = self.locale
+            return AdbDevice(link, self.config, cleanup=[link.close, lambda: self._server.disconnect(proc.address)])
+        from emulator.virtual import VirtualDevice
 
         vd = VirtualDevice(
             profile=self.profile, locale=self.locale, latency=self.latency, serial=f"VIRTUAL{i + 1:04d}"
@@ -97,31 +225,135 @@ class DevicePool:
             link, self.config, cleanup=[link.close, lambda: self._server.disconnect(vd.address)], virtual=vd
         )
 
+    def _prepare_emulator(self, i: int, dev: AdbDevice) -> None:
+        """An emulator whose console answers gets a boot snapshot, loaded before each episode; one without a
+        reachable console (or whose token file does not open it) is reset like a phone."""
+        from emulator.avd.console import EmulatorConsoleClient
+        from emulator.avd.errors import AvdError
+
+        m = _EMULATOR_SERIAL.match(dev.serial)
+        port = int(m.group(1)) if m else 0
+        try:
+            console = EmulatorConsoleClient(port, timeout=60.0).connect()
+            console.snapshot_save(BOOT_SNAPSHOT)
+        except AvdError as e:
+            log.warning(
+                "%s: no usable emulator console on port %d (%s); resetting by app data clear", dev.serial, port, e
+            )
+            return
+        self._consoles[i] = console
+
+    # --- access ------------------------------------------------------------------------------------------------
     def slot(self, i: int) -> AdbDevice:
         return self._devices[i]
 
     def model(self, i: int) -> VirtualDeviceModel | None:
-        """Slot i's embedded virtual device model (fault knobs, event log); None for a real device."""
+        """Slot i's embedded virtual device model (fault knobs, event log); None for a device in another process
+        or a real device."""
         return self._models.get(i)
+
+    def process(self, i: int) -> Any:
+        """Slot i's `DeviceProcess` (its pid, its control console) for a process device, else None."""
+        return self._procs.get(i)
 
     def profile_of(self, i: int) -> str:
         m = self._models.get(i)
-        return m.profile.name if m is not None else self._devices[i].info.model
-
-    def reset(self, i: int) -> None:
-        """Restore slot i's embedded device to the clean state it booted with (settings, app data, files,
-        rotation), as an AVD snapshot load would; a no-op for real devices (tasks reset what they use)."""
-        m = self._models.get(i)
         if m is not None:
-            m.restore(self._baselines[i])
+            return m.profile.name
+        return self.profile if i in self._procs else self._devices[i].info.model
+
+    def usable(self, i: int) -> bool:
+        """False once slot i's device was quarantined and could not be replaced."""
+        return i not in self._retired
+
+    # --- leasing -----------------------------------------------------------------------------------------------
+    def reset_method(self, i: int) -> str:
+        if i in self._models:
+            return STATE_RESTORE
+        if i in self._procs:
+            return SNAPSHOT_LOAD
+        if i in self._consoles:
+            return AVD_SNAPSHOT_LOAD
+        return APP_CLEAR
+
+    def healthy(self, i: int) -> str | None:
+        """A cheap device call through the same path episodes use; None when healthy, else why not."""
+        proc = self._procs.get(i)
+        if proc is not None and not proc.alive():
+            return f"device process {proc.serial} (pid {proc.pid}) exited ({proc.exit_description()})"
+        try:
+            res = self._devices[i].link.shell("health check", "echo droidharness-ok", timeout=10.0)
+        except Exception as e:  # noqa: BLE001 - any failure of the call is an unhealthy device
+            return f"health check failed: {e}"
+        if "droidharness-ok" not in res.text:
+            return f"health check answered {res.text.strip()[:80]!r}"
+        return None
+
+    def lease(self, i: int, apps: tuple[str, ...] | list[str] = (), lang: str | None = None) -> Lease:
+        """Slot i's device for the next episode: health-checked (a failing device counts as an infrastructure
+        failure and is replaced or quarantined, then checked once more), reset (`reset`, timed) and, with `lang`,
+        in that system language (`ensure_locale`)."""
+        if i in self._retired:
+            raise SlotRetiredError(f"device slot {i} is quarantined: no more episodes on it")
+        problem = self.healthy(i)
+        if problem is not None:
+            serial = self._devices[i].serial if i in self._devices else "?"
+            log.warning("slot %d: device %s is unhealthy: %s", i, serial, problem)
+            self.failed(i, f"{serial}: {problem}")
+            problem = self.healthy(i)
+            if problem is not None:
+                raise DeviceError(f"device {self._devices[i].serial} (slot {i}): {problem}")
+        record = self.reset(i, apps, lang)
+        if lang is not None:
+            self.ensure_locale(i, lang)
+        return Lease(self._devices[i], record)
+
+    def reset(self, i: int, apps: tuple[str, ...] | list[str] = (), lang: str | None = None) -> ResetRecord:
+        """Restore slot i's device to a clean state by the fastest method it has (`reset_method`): the boot state
+        of an embedded device (settings, app data, files, rotation; a process device's in `lang`, default its
+        current language), a snapshot load on an emulator, the task's apps' data cleared on a phone (`apps`:
+        packages). A reset that fails is a `DeviceError` naming the device and the method."""
+        method = self.reset_method(i)
+        t0 = time.perf_counter()
+        try:
+            if method == STATE_RESTORE:
+                self._models[i].restore(self._baselines[i])
+            elif method == SNAPSHOT_LOAD:
+                from emulator.virtual.procdevice import boot_snapshot
+
+                want = lang or self._locales.get(i, self.locale)
+                self._procs[i].snapshot_load(boot_snapshot(want))
+                self._locales[i] = want
+            elif method == AVD_SNAPSHOT_LOAD:
+                self._consoles[i].snapshot_load(BOOT_SNAPSHOT)
+            else:
+                dev = self._devices[i]
+                for pkg in apps:
+                    dev.clear_app(pkg)
+                dev.press_home()
+        except DeviceError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a console or process failure: name the device and the method
+            serial = self._devices[i].serial if i in self._devices else f"slot {i}"
+            raise DeviceError(f"device {serial}: reset by {method} failed: {e}") from e
+        return ResetRecord(method, round(time.perf_counter() - t0, 4))
 
     def ensure_locale(self, i: int, lang: str) -> None:
         """Make slot i's system language `lang` (en | zh) before an episode in that language. An embedded device
-        switches (as picking a zh AVD would); a real device must already be set up in that language."""
+        switches (as picking a zh AVD would; a process device loads its boot snapshot in that language); a real
+        device must already be set up in that language."""
         m = self._models.get(i)
         if m is not None:
             if m.locale != lang:
                 m.set_locale(lang)
+            return
+        proc = self._procs.get(i)
+        if proc is not None:
+            if self._locales.get(i) != lang:
+                from emulator.virtual.procdevice import boot_snapshot
+
+                proc.snapshot_load(boot_snapshot(lang))
+                self._locales[i] = lang
             return
         locale = self._devices[i].info.locale or ""
         if not locale.lower().startswith(lang):
@@ -130,19 +362,51 @@ class DevicePool:
                 f"episode is in {lang!r}: switch the phone's language or choose --lang"
             )
 
+    # --- failures ----------------------------------------------------------------------------------------------
+    def succeeded(self, i: int) -> None:
+        """Slot i's device ran an episode: its run of consecutive failures is over."""
+        self._failures[i] = 0
+
+    def failed(self, i: int, reason: str) -> AdbDevice:
+        """An infrastructure failure on slot i's device. The first of a run gets the slot a fresh device
+        (`replace`: a new embedded device, a reconnection to a phone); the `QUARANTINE_AFTER`-th in a row
+        quarantines the device (logged, listed in `quarantined`): an embedded device is replaced, a phone's slot
+        is retired (`SlotRetiredError`). Raises `DeviceError` when no fresh device can be brought up."""
+        n = self._failures.get(i, 0) + 1
+        self._failures[i] = n
+        if n >= QUARANTINE_AFTER:
+            serial = self._devices[i].serial if i in self._devices else "?"
+            replaced = self.replaceable
+            q = Quarantined(
+                slot=i,
+                serial=serial,
+                kind=self.kind(i),
+                failures=n,
+                reason=reason,
+                replaced=replaced,
+                at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            )
+            with self._lock:
+                self.quarantined.append(q)
+            log.warning(
+                "quarantined device %s (slot %d) after %d failures in a row: %s%s",
+                serial,
+                i,
+                n,
+                reason,
+                "; replacing it" if replaced else "; the slot gets no more episodes",
+            )
+            self._failures[i] = 0
+            if not replaced:
+                self._retired.add(i)
+                self._drop(i)
+                raise SlotRetiredError(f"device {serial} (slot {i}) quarantined after {n} failures in a row: {reason}")
+        return self.replace(i)
+
     def replace(self, i: int) -> AdbDevice:
         """Close slot i's device and open a fresh one (a new virtual device, or a reconnection)."""
         with self._lock:
-            old = self._devices.get(i)
-            if old is not None:
-                try:
-                    old.close()
-                except Exception as e:  # noqa: BLE001 - the old device is being thrown away
-                    log.debug("closing %s: %s", old.serial, e)
-            self._models.pop(i, None)
-            vd = self._virtual.pop(i, None)
-            if vd is not None:
-                vd.stop()
+            self._drop(i)
             self._ensure_server()
             try:
                 self._devices[i] = self._open(i)
@@ -151,6 +415,25 @@ class DevicePool:
             except Exception as e:  # noqa: BLE001 - name the slot in the error
                 raise DeviceError(f"could not open a fresh device for slot {i}: {e}") from e
             return self._devices[i]
+
+    def _drop(self, i: int) -> None:
+        """Close slot i's device and whatever backs it (its thread device, its child process, its console)."""
+        old = self._devices.pop(i, None)
+        if old is not None:
+            try:
+                old.close()
+            except Exception as e:  # noqa: BLE001 - the old device is being thrown away
+                log.debug("closing %s: %s", old.serial, e)
+        self._models.pop(i, None)
+        vd = self._virtual.pop(i, None)
+        if vd is not None:
+            vd.stop()
+        proc = self._procs.pop(i, None)
+        if proc is not None:
+            proc.stop()
+        console = self._consoles.pop(i, None)
+        if console is not None:
+            console.close()
 
     def _ensure_server(self) -> None:
         """The harness owns its private adb server: if it died (connection refused on its port), start it again
@@ -173,6 +456,17 @@ class DevicePool:
                 log.debug("closing %s: %s", dev.serial, e)
         for vd in self._virtual.values():
             vd.stop()
+        for proc in self._procs.values():
+            proc.stop()
+        for console in self._consoles.values():
+            console.close()
+        self._devices.clear()
+        self._virtual.clear()
+        self._procs.clear()
+        self._consoles.clear()
+        if self._spawner is not None:
+            self._spawner.close()
+            self._spawner = None
         if self._server is not None:
             self._server.stop()
 

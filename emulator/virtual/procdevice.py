@@ -1,0 +1,395 @@
+"""Embedded virtual devices in their own processes, as N emulators would be: the parent side (`DeviceProcess`,
+`Spawner`, `reap_orphans`) and the child (`python -m emulator.virtual.procdevice`).
+
+The child runs one `VirtualDevice` (a TCP serial: the parent `adb connect`s its address) and a control console,
+the emulator console's protocol (`emulator.virtual.console`) on a free port, holding the device's boot state as
+snapshots in both languages: `avd snapshot load droidharness-boot-en` (or `-zh`) is the reset between episodes
+and the language switch, as loading a snapshot of an AVD is. The console asks for the token the parent wrote
+into the child's private directory (`.emulator_console_auth_token`, mode 0600). The child writes one JSON line
+`{"serial", "address", "port", "console_port", "pid"}` to its ready file (as `python -m emulator.virtual` does).
+
+NO ORPHANS. Each child is recorded in the state directory (`<state>/devices/<pid>.json`: pid, owner pid, its
+private directory) and the parent stops it by that pid (SIGTERM, then SIGKILL). If the parent dies without
+stopping it (SIGKILL), the child dies too: it asks Linux for SIGKILL on its parent's death (prctl
+PR_SET_PDEATHSIG; that "parent" is the thread that started it, so the `Spawner` starts every child from one
+thread that lives as long as the pool) and exits at once if its parent is already gone. Where that is not
+available, the next pool's `reap_orphans()` kills the recorded children of dead owners - by pid, and only a
+process whose command line is this module with that very private directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import queue
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from .adbserver import state_dir
+
+log = logging.getLogger(__name__)
+
+CHILD_MODULE = "emulator.virtual.procdevice"
+BOOT_SNAPSHOT = "droidharness-boot"
+LANGS = ("en", "zh")
+_ROOT = Path(__file__).resolve().parents[2]  # the directory holding the `emulator` package
+
+
+def boot_snapshot(lang: str) -> str:
+    """The control console's snapshot of the boot state in `lang`."""
+    return f"{BOOT_SNAPSHOT}-{lang}"
+
+
+class DeviceProcessError(RuntimeError):
+    """A device process could not be started, did not get ready, or its control console failed (names it)."""
+
+
+def _records_dir() -> Path:
+    d = state_dir() / "devices"
+    d.mkdir(exist_ok=True)
+    return d
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def is_device_process(pid: int, home: str) -> bool:
+    """Is `pid` a device child of this module whose private directory is `home`? (Linux /proc)"""
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return CHILD_MODULE.encode() in cmd and home.encode() in cmd
+
+
+def reap_orphans() -> list[int]:
+    """Kill the device processes whose owner died (by the recorded pid, after checking it is still that child)
+    and remove their directories and records; returns the pids reaped. Live owners' children are never touched."""
+    reaped: list[int] = []
+    for rec_path in sorted(_records_dir().glob("*.json")):
+        try:
+            rec = json.loads(rec_path.read_text())
+            pid, owner, home = int(rec["pid"]), int(rec["owner"]), str(rec["home"])
+        except (OSError, ValueError, KeyError, TypeError):
+            rec_path.unlink(missing_ok=True)
+            continue
+        if owner == os.getpid() or _alive(owner):
+            continue
+        if is_device_process(pid, home):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            reaped.append(pid)
+        if Path(home).name.startswith("droidharness-device-"):
+            shutil.rmtree(home, ignore_errors=True)
+        rec_path.unlink(missing_ok=True)
+    return reaped
+
+
+class Spawner:
+    """Starts child processes from one long-lived thread, so that each child's PR_SET_PDEATHSIG (which fires when
+    the thread that forked it ends) fires only when the process dies or the spawner is closed."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._loop, name="device-spawner", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            fn, fut = job
+            try:
+                fut.set_result(fn())
+            except BaseException as e:  # noqa: BLE001 - handed to the caller
+                fut.set_exception(e)
+
+    def launch(self, proc: DeviceProcess) -> None:
+        """Start `proc`'s child on the spawner thread (returns once it is started, not yet ready)."""
+        fut: Future[Any] = Future()
+        self._jobs.put((proc.spawn, fut))
+        fut.result(timeout=60)
+
+    def close(self) -> None:
+        """Stop the thread (children still running get SIGKILL from their PDEATHSIG: stop them first)."""
+        self._jobs.put(None)
+        self._thread.join(10)
+
+
+class DeviceProcess:
+    """One embedded virtual device in a child process (see the module docstring)."""
+
+    def __init__(
+        self, serial: str, profile: str, locale: str = "en", latency: str = "instant", ready_timeout: float = 60.0
+    ) -> None:
+        if locale not in LANGS:
+            raise DeviceProcessError(f"device {serial}: unknown locale {locale!r}; choose en or zh")
+        self.serial = serial
+        self.profile, self.locale, self.latency = profile, locale, latency
+        self.ready_timeout = ready_timeout
+        self.home = _device_dir()
+        self.ready_file = Path(self.home) / "ready.json"
+        self.log_file = Path(self.home) / "device.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.info: dict[str, Any] = {}
+        self._record: Path | None = None
+        self._console: Any = None
+        self._console_lock = threading.Lock()
+        self._token = secrets.token_urlsafe(16)
+
+    # --- lifecycle ---------------------------------------------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc is not None else None
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            CHILD_MODULE,
+            "--serial",
+            self.serial,
+            "--profile",
+            self.profile,
+            "--locale",
+            self.locale,
+            "--latency",
+            self.latency,
+            "--home",
+            self.home,
+            "--ready-file",
+            str(self.ready_file),
+            "--parent",
+            str(os.getpid()),
+        ]
+
+    def spawn(self) -> DeviceProcess:
+        """Start the child (call it on the `Spawner`'s thread) and record it."""
+        token_file = Path(self.home) / ".emulator_console_auth_token"
+        token_file.write_text(self._token)
+        token_file.chmod(0o600)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+        with open(self.log_file, "ab") as logf:
+            self.proc = subprocess.Popen(
+                self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=logf, env=env, cwd=self.home
+            )
+        self._record = _records_dir() / f"{self.proc.pid}.json"
+        tmp = self._record.with_suffix(".tmp")
+        tmp.write_text(
+            json.dumps(
+                {
+                    "pid": self.proc.pid,
+                    "owner": os.getpid(),
+                    "home": self.home,
+                    "serial": self.serial,
+                    "started": time.time(),
+                    "by": " ".join(sys.argv[:3]),
+                    "test": os.environ.get("PYTEST_CURRENT_TEST"),
+                }
+            )
+        )
+        os.replace(tmp, self._record)
+        return self
+
+    def wait_ready(self) -> dict[str, Any]:
+        """Wait for the child's ready line; a child that exits or stays silent is a `DeviceProcessError` with the
+        tail of its log."""
+        deadline = time.monotonic() + self.ready_timeout
+        while time.monotonic() < deadline:
+            if self.ready_file.exists():
+                try:
+                    self.info = json.loads(self.ready_file.read_text())
+                    return self.info
+                except ValueError:
+                    pass  # replaced atomically: cannot be partial, but be safe
+            if self.proc is None or self.proc.poll() is not None:
+                raise DeviceProcessError(
+                    f"device process {self.serial} exited before it was ready ({self.exit_description()}): "
+                    f"{self.log_tail()}"
+                )
+            time.sleep(0.02)
+        self.stop()
+        raise DeviceProcessError(
+            f"device process {self.serial} (pid {self.pid}) not ready within {self.ready_timeout:g} s: "
+            f"{self.log_tail()}"
+        )
+
+    @property
+    def address(self) -> str:
+        return str(self.info["address"])
+
+    @property
+    def console_port(self) -> int:
+        return int(self.info["console_port"])
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def exit_description(self) -> str:
+        code = self.proc.poll() if self.proc is not None else None
+        if code is None:
+            return "running" if self.proc is not None else "not started"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
+    def log_tail(self, lines: int = 5) -> str:
+        try:
+            text = self.log_file.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return "(no log)"
+        return " | ".join(text[-lines:]) or "(empty log)"
+
+    def stop(self) -> None:
+        """Stop the child by its pid (SIGTERM, then SIGKILL), remove its directory and record."""
+        self._close_console()
+        p = self.proc
+        if p is not None and p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(5)
+        shutil.rmtree(self.home, ignore_errors=True)
+        if self._record is not None:
+            self._record.unlink(missing_ok=True)
+
+    # --- the control console -----------------------------------------------------------------------------------
+    def _close_console(self) -> None:
+        with self._console_lock:
+            if self._console is not None:
+                self._console.close()
+                self._console = None
+
+    def console(self, line: str) -> list[str]:
+        """One control-console command (reconnecting once if the connection broke); its reply lines."""
+        from emulator.avd.console import EmulatorConsoleClient
+        from emulator.avd.errors import AvdError
+
+        with self._console_lock:
+            for attempt in (1, 2):
+                try:
+                    if self._console is None:
+                        self._console = EmulatorConsoleClient(
+                            self.console_port, token=self._token, timeout=30.0
+                        ).connect()
+                    return list(self._console.command(line))
+                except AvdError as e:
+                    if self._console is not None:
+                        self._console.close()
+                        self._console = None
+                    if attempt == 2 or not self.alive():
+                        raise DeviceProcessError(
+                            f"device process {self.serial} (pid {self.pid}): control console {line!r}: {e}"
+                        ) from None
+        raise AssertionError("unreachable")
+
+    def snapshot_load(self, name: str) -> None:
+        self.console(f"avd snapshot load {name}")
+
+    def snapshot_save(self, name: str) -> None:
+        self.console(f"avd snapshot save {name}")
+
+    def __repr__(self) -> str:
+        return f"DeviceProcess({self.serial}, pid {self.pid})"
+
+
+def _device_dir() -> str:
+    """A private directory for one child (ready file, console token, log) in the state directory."""
+    return tempfile.mkdtemp(prefix="droidharness-device-", dir=_records_dir())
+
+
+# --- the child ---------------------------------------------------------------------------------------------------
+def _die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent dies (Linux), and exit now if the parent is already gone."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError) as e:  # no prctl: the next pool's reap_orphans() is the fallback
+            log.warning("prctl(PR_SET_PDEATHSIG) unavailable: %s", e)
+    if os.getppid() != parent:
+        os._exit(3)
+
+
+def _child(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog=f"python -m {CHILD_MODULE}", description="one embedded device for a pool")
+    p.add_argument("--serial", required=True)
+    p.add_argument("--profile", required=True)
+    p.add_argument("--locale", default="en", choices=list(LANGS))
+    p.add_argument("--latency", default="instant")
+    p.add_argument("--home", required=True, help="private directory: console token, ready file")
+    p.add_argument("--ready-file", type=Path, required=True)
+    p.add_argument("--parent", type=int, required=True, help="pid of the pool's process")
+    args = p.parse_args(argv)
+    _die_with_parent(args.parent)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+
+    from .console import EmulatorConsole
+    from .device import VirtualDevice
+
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
+    vd = VirtualDevice(profile=args.profile, locale=args.locale, latency=args.latency, serial=args.serial)
+    console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home)
+    model = vd.model
+    boot = model.snapshot()
+    console.snapshots[boot_snapshot(args.locale)] = boot
+    for lang in LANGS:
+        if lang != args.locale:
+            model.set_locale(lang)
+            console.snapshots[boot_snapshot(lang)] = model.snapshot()
+    model.restore(boot)
+    vd.start()
+    console.start()
+    assert console._sock is not None
+    console_port = console._sock.getsockname()[1]
+    ready = {
+        "serial": vd.serial,
+        "address": vd.address,
+        "port": vd.port,
+        "console_port": console_port,
+        "pid": os.getpid(),
+    }
+    tmp = args.ready_file.with_name(f".{args.ready_file.name}.tmp")
+    tmp.write_text(json.dumps(ready) + "\n")
+    os.replace(tmp, args.ready_file)
+    while not done.wait(0.2) and not vd.wait(0):
+        pass
+    console.stop()
+    vd.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child())
