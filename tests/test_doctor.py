@@ -43,8 +43,10 @@ def _script(path: Path, body: str) -> Path:
 
 def fake_sdk(root: Path, accel: str = ACCEL_OK, accel_exit: int = 0) -> Path:
     """An SDK tree whose `emulator` prints an `-accel-check` answer and records its arguments."""
-    _script(root / "emulator" / "emulator", f'echo "$@" >> "{root}/emulator.args"\nprintf "%s" "{accel}"\n'
-                                            f"exit {accel_exit}\n")
+    _script(
+        root / "emulator" / "emulator",
+        f'echo "$@" >> "{root}/emulator.args"\nprintf "%s" "{accel}"\nexit {accel_exit}\n',
+    )
     for tool in ("sdkmanager", "avdmanager"):
         _script(root / "cmdline-tools" / "latest" / "bin" / tool, "exit 0\n")
     _script(root / "platform-tools" / "adb", "exit 0\n")
@@ -170,8 +172,13 @@ def test_kvm_rows(tmp_path):
 
 @pytest.mark.parametrize(
     "state, fix",
-    [("no permissions (user in plugdev group; are your udev rules wrong?)", "udev"),
-     ("unauthorized", "RSA"), ("offline", "adb kill-server"), ("recovery", "adb reboot"), ("host", "adb devices")],
+    [
+        ("no permissions (user in plugdev group; are your udev rules wrong?)", "udev"),
+        ("unauthorized", "RSA"),
+        ("offline", "adb kill-server"),
+        ("recovery", "adb reboot"),
+        ("host", "adb devices"),
+    ],
 )
 def test_every_non_device_state_fails_with_its_fix(state, fix):
     c = state_check("R58M123ABC", state)
