@@ -1,6 +1,7 @@
 """Scores that cannot be inflated: the failure taxonomy through the run loop, one scoring function on every
-surface, success as the end state. Episodes run on in-process embedded virtual devices at the `Device` seam
-(the device layer is tested through the real adb server elsewhere); the CLI test starts its own adb devices."""
+surface, success as the end state. Episodes run on in-process embedded virtual devices at the `Device` seam;
+the rows of the fault matrix (docs/faults.md: agent raising, hanging, untypeable text, device killed, a worker's
+exception) run again through the real adb server and an embedded virtual device (`ADB_TOO`)."""
 
 from __future__ import annotations
 
@@ -32,10 +33,25 @@ DARK = "settings-dark-theme"  # reference: OPEN_APP, SCROLL, CLICK Display (mile
 
 
 @pytest.fixture(scope="module")
-def pool() -> Iterator[DevicePool]:
+def inproc_pool() -> Iterator[DevicePool]:
     # the run loop at the `Device` seam: in-process virtual devices (the device layer has its own adb tests)
     with DevicePool(1, in_process=True) as p:
         yield p
+
+
+@pytest.fixture(scope="module")
+def adb_pool() -> Iterator[DevicePool]:
+    with DevicePool(1) as p:  # a private adb server and an embedded virtual device behind it
+        yield p
+
+
+@pytest.fixture
+def pool(request: pytest.FixtureRequest) -> DevicePool:
+    kind = getattr(request, "param", "in_process")
+    return request.getfixturevalue("adb_pool" if kind == "adb" else "inproc_pool")
+
+
+ADB_TOO = pytest.mark.parametrize("pool", ["in_process", "adb"], indirect=True)
 
 
 class Scripted:
@@ -69,6 +85,7 @@ def _boom(obs: Any, history: list[HistoryItem]) -> AgentStep:
     raise RuntimeError("the agent crashed")
 
 
+@ADB_TOO
 def test_an_agent_that_raises_on_step_3_is_scored_with_its_progress_and_not_retried(pool, tmp_path):
     made: list[Scripted] = []
 
@@ -128,6 +145,7 @@ def test_unparseable_output_forever_runs_out_the_budget_and_scores_zero(pool, tm
     assert [s.agent.invalid for s in steps] == [True] * 4 and all(s.result is None for s in steps)
 
 
+@ADB_TOO
 def test_an_agent_that_sleeps_past_its_timeout_fails_and_its_late_answer_is_discarded(pool, tmp_path):
     late: list[tuple[int, float]] = []
     instances: list[Any] = []
@@ -160,6 +178,7 @@ def test_an_agent_that_sleeps_past_its_timeout_fails_and_its_late_answer_is_disc
         assert len(steps) == 1 and all(s.agent.thought != "late" for s in steps), "the late answer never applied"
 
 
+@ADB_TOO
 def test_a_lone_surrogate_to_type_is_an_invalid_step_and_the_device_stays_usable(pool, tmp_path):
     def surrogate(obs: Any, h: list[HistoryItem]) -> AgentStep:
         # built without validation, as a plug-in might: the runner validates before anything reaches a device
@@ -175,6 +194,7 @@ def test_a_lone_surrogate_to_type_is_an_invalid_step_and_the_device_stays_usable
     assert first.agent.raw_output == "ab\ud800", "recorded verbatim (as a JSON escape), nothing lost"
 
 
+@ADB_TOO
 def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_surface(pool, tmp_path):
     kills = {"n": 0}
 
@@ -217,6 +237,25 @@ def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_
     from harness.cli.main import app
     cli = CliRunner().invoke(app, ["report", str(tmp_path / "infra")])
     assert cli.exit_code == 0 and line in cli.output and f"not scored: {DARK} [en] infra_error" in cli.output
+
+
+@ADB_TOO
+def test_an_exception_outside_the_agent_is_an_infrastructure_failure_retried_on_a_fresh_device(pool, tmp_path):
+    first = pool.slot(0)
+    real_observe = first.observe
+
+    def broken_observe() -> Any:
+        if pool.slot(0) is first:  # only the device of the first attempt breaks
+            raise RuntimeError("a bug in a device driver")
+        return real_observe()
+
+    first.observe = broken_observe  # type: ignore[method-assign]  # this instance only; a replacement is clean
+    res = _run(pool, tmp_path, "worker", lambda: Scripted({}))
+    (r,) = res.results
+    assert pool.slot(0) is not first, "the slot's device was replaced"
+    assert r.status == "success" and r.attempts == 2 and res.exit_code == 0
+    summary = json.loads((tmp_path / "worker" / "summary.json").read_text())
+    assert summary["overall"]["infra_errors"] == 0 and summary["overall"]["scored"] == 1
 
 
 def test_a_run_where_nothing_can_be_scored_exits_4_and_prints_no_sr(tmp_path):
