@@ -1,4 +1,5 @@
-"""The `droidharness eval` command: offline, teacher-forced evaluation on a recorded dataset (harness.eval.offline)."""
+"""The `droidharness eval` command: offline, teacher-forced evaluation on a recorded dataset (harness.eval.offline),
+and offline ScreenQA evaluation of a QA agent (`--dataset screenqa`, harness.eval.qa_offline)."""
 
 from __future__ import annotations
 
@@ -22,28 +23,36 @@ RULES = {
 
 
 def eval_command(
-    dataset: str = typer.Option(..., help="aitw, odyssey, androidlens or aitz."),
-    data: Path = typer.Option(
+    dataset: str = typer.Option(..., help="aitw, odyssey, androidlens, aitz or screenqa."),
+    data: list[Path] = typer.Option(
         ...,
         help="Dataset location: AitW shards (file or folder), Odyssey annotations "
-        "folder, AndroidLens root (holding test/), AITZ JSON files or folder.",
+        "folder, AndroidLens root (holding test/), AITZ JSON files or folder, ScreenQA JSON files or "
+        "folders (answers_and_bboxes / short_answers; repeat --data for several).",
     ),
     split: Optional[Path] = typer.Option(None, help="Split JSON (AitW: label -> episode ids; Odyssey: *_split.json)."),
     split_label: Optional[str] = typer.Option(None, help="Split label to keep, e.g. test (Odyssey default: test)."),
-    images: Optional[Path] = typer.Option(None, help="Odyssey screenshots folder / AITZ images root."),
+    images: Optional[Path] = typer.Option(
+        None,
+        "--images",
+        "--images-dir",
+        help="Odyssey screenshots folder / AITZ images root / ScreenQA screenshots (<image_id>.jpg|png, with "
+        "<image_id>.xml hierarchies when there are).",
+    ),
     lang: str = typer.Option("all", help="AndroidLens: en, zh or all."),
     agent: Optional[str] = typer.Option(
         None, help="Agent to run step by step (reference, random, heuristic, openai, or a plug-in)."
     ),
+    qa_agent: Optional[str] = typer.Option(None, help="screenqa: the QA agent to ask (lexical, openai, or a plug-in)."),
     predictions: Optional[Path] = typer.Option(
-        None, help="Score these predictions (JSONL, one line per step) instead of running an agent."
+        None, help="Score these predictions (JSONL, one line per step / ScreenQA question) instead of running an agent."
     ),
     model: Optional[str] = cli_options.MODEL,
     base_url: Optional[str] = cli_options.BASE_URL,
     output_format: Optional[str] = cli_options.OUTPUT_FORMAT,
     cassette: Optional[Path] = cli_options.CASSETTE,
     cassette_mode: Optional[str] = cli_options.CASSETTE_MODE,
-    max_episodes: Optional[int] = typer.Option(None, help="Evaluate at most this many episodes."),
+    max_episodes: Optional[int] = typer.Option(None, help="Evaluate at most this many episodes (screenqa: questions)."),
     skip_bad: bool = typer.Option(False, help="Skip corrupt records instead of failing."),
     seed: int = typer.Option(0, help="Seed passed to the agent."),
     rule: Optional[str] = typer.Option(
@@ -58,8 +67,31 @@ def eval_command(
     """Score an agent (or a predictions file) offline with the dataset's official metric."""
     from harness.eval.offline import DATASETS, EvalOptions, evaluate, render
 
+    if dataset == "screenqa":
+        _eval_screenqa(
+            data,
+            images,
+            qa_agent,
+            agent,
+            predictions,
+            lang,
+            model,
+            base_url,
+            output_format,
+            cassette,
+            cassette_mode,
+            max_episodes,
+            skip_bad,
+            out,
+        )
+        return
     if dataset not in DATASETS:
-        raise typer.BadParameter(f"{dataset!r} is not one of: {', '.join(DATASETS)}", param_hint="--dataset")
+        choices = ", ".join((*DATASETS, "screenqa"))
+        raise typer.BadParameter(f"{dataset!r} is not one of: {choices}", param_hint="--dataset")
+    if qa_agent is not None:
+        raise typer.BadParameter("--qa-agent is for --dataset screenqa; use --agent", param_hint="--qa-agent")
+    if len(data) != 1:
+        raise typer.BadParameter(f"{dataset} takes one --data location, got {len(data)}", param_hint="--data")
     if (agent is None) == (predictions is None):
         raise typer.BadParameter("give exactly one of --agent or --predictions", param_hint="--agent")
     if lang not in ("en", "zh", "all"):
@@ -72,7 +104,7 @@ def eval_command(
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = EvalOptions(
         dataset=dataset,
-        data=data,
+        data=data[0],
         split=split,
         split_label=split_label,
         images=images,
@@ -102,6 +134,60 @@ def eval_command(
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+        console.print(f"figures: {out}")
+
+
+def _eval_screenqa(
+    data: list[Path],
+    images: Optional[Path],
+    qa_agent: Optional[str],
+    agent: Optional[str],
+    predictions: Optional[Path],
+    lang: str,
+    model: Optional[str],
+    base_url: Optional[str],
+    output_format: Optional[str],
+    cassette: Optional[Path],
+    cassette_mode: Optional[str],
+    max_questions: Optional[int],
+    skip_bad: bool,
+    out: Optional[Path],
+) -> None:
+    """`eval --dataset screenqa`: ask a QA agent (or score a predictions file) on ScreenQA files."""
+    from harness.eval.qa_offline import QAEvalOptions, evaluate_qa, render
+    from harness.run.trajectory import utf8
+
+    if agent is not None:
+        raise typer.BadParameter("screenqa is answered by a QA agent: use --qa-agent", param_hint="--agent")
+    if (qa_agent is None) == (predictions is None):
+        raise typer.BadParameter("give exactly one of --qa-agent or --predictions", param_hint="--qa-agent")
+    if lang not in ("en", "zh", "all"):
+        raise typer.BadParameter(f"{lang!r} is not one of: en, zh", param_hint="--lang")
+    options = cli_options.agent_options(qa_agent, model, base_url, output_format, cassette, cassette_mode)
+    opts = QAEvalOptions(
+        data=list(data),
+        images_dir=images,
+        lang="en" if lang == "all" else lang,
+        skip_bad=skip_bad,
+        max_questions=max_questions,
+    )
+    try:
+        qa = None
+        if qa_agent is not None:
+            from agents.registry import create_qa_agent
+
+            qa = create_qa_agent(qa_agent, **options)
+        with console.status("evaluating...") as status:
+            report = evaluate_qa(
+                opts, agent=qa, predictions=predictions, progress=lambda m: status.update(f"evaluating... {m}")
+            )
+    except HarnessError as e:
+        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    render(report, console)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(utf8(json.dumps(report, indent=1, ensure_ascii=False)))  # secrets redacted
         console.print(f"figures: {out}")
 
 
