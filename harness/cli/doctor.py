@@ -13,6 +13,7 @@ docs/doctor.md says what each one means.
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Optional
 
 import typer
@@ -80,7 +81,7 @@ def doctor(
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     if as_json:
-        typer.echo(json.dumps([r.__dict__ for r in rows], ensure_ascii=False, indent=1))
+        typer.echo(json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=1))
     else:
         console.print(render(rows))
         bad = [r.name for r in rows if r.status == "fail"]
