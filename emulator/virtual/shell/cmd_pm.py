@@ -184,6 +184,9 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
             ctx.outln(line)
         return 0
     if verb == "path":
+        if pos and pos[0] == "android":  # the framework: what boot waits ask once the package manager is up
+            ctx.outln("package:/system/framework/framework-res.apk")
+            return 0
         pkg = model.packages.get(pos[0]) if pos else None
         if pkg is None:
             return 1
