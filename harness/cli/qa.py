@@ -232,3 +232,6 @@ def qa_run(
 
 def register(app: typer.Typer) -> None:
     app.add_typer(qa_app, name="qa")
+
+
+import harness.cli.qa_collect  # noqa: E402, F401 - registers `qa collect` on qa_app (which must exist first)
