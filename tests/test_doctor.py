@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from emulator.virtual.adbserver import state_dir
+from emulator.virtual import VirtualDevice
+from emulator.virtual.adbserver import PrivateAdbServer, state_dir
 from harness.cli.main import app
 from harness.device.controller import adb_server_running
 from harness.device.doctor import Check, kvm_check, sdk_checks, state_check
@@ -200,12 +201,22 @@ def test_the_system_server_needs_system_adb(tmp_path):
     assert len(lines) == 1 and "--system-adb" in lines[0] and "5037" in lines[0]
 
 
-def test_system_adb_checks_every_device_on_that_server(make_vdevice, tmp_path):
-    a, b = make_vdevice(), make_vdevice(locale="zh")
-    code, rows, out = doctor("--system-adb", env=no_sdk_env(tmp_path))  # the session's server stands in for it
-    assert code == 0, out
-    for vd in (a, b):
-        assert rows_of(rows, vd.serial)["uiautomator2"]["status"] == "ok"
+def test_system_adb_checks_every_device_on_that_server(tmp_path):
+    # a server of its own stands in for the user's, with two devices on it, one of them unauthorized
+    with PrivateAdbServer() as server, VirtualDevice() as a, VirtualDevice(auth="unauthorized") as b:
+        server.connect(a.address)
+        server.client.connect(b.address, timeout=5)
+        assert _wait(lambda: server.state(b.serial) == "unauthorized"), server.run("devices").stdout
+        env = {**no_sdk_env(tmp_path), "ANDROID_ADB_SERVER_PORT": str(server.port)}
+        code, rows, out = doctor("--system-adb", env=env)
+        server.disconnect(a.address)
+        server.disconnect(b.address)
+    assert code == 1, out
+    assert next(r for r in rows if r["name"] == "adb server")["status"] == "ok"  # (it may list emulators too)
+    assert {k: r["status"] for k, r in rows_of(rows, a.serial).items()} == dict.fromkeys(
+        ["adb state", "uiautomator2", "text input (IME)", "screen", "Android", "locale"], "ok"
+    )
+    assert [(k, r["status"]) for k, r in rows_of(rows, b.serial).items()] == [("adb state", "fail")]
 
 
 def _records() -> set[str]:
