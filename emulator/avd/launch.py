@@ -19,7 +19,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +81,7 @@ class RunningEmulator:
     adb_server_port: int | None = None
     owner: int = 0
     started: float = 0.0
-    _process: Any = None  # subprocess.Popen when started by this process
+    _process: Any = field(default=None, compare=False, repr=False)  # the Popen when started by this process
 
     @property
     def adb_port(self) -> int:
@@ -92,17 +92,15 @@ class RunningEmulator:
         return records_dir() / f"{self.console_port}.json"
 
     def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("_process")
-        return d
+        return {f.name: getattr(self, f.name) for f in fields(self) if not f.name.startswith("_")}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RunningEmulator:
-        fields = {k: data[k] for k in ("name", "serial", "console_port", "pid", "log_path") if k in data}
-        if len(fields) != 5:
+        required = {k: data[k] for k in ("name", "serial", "console_port", "pid", "log_path") if k in data}
+        if len(required) != 5:
             raise ValueError("emulator record lacks a field")
         return cls(
-            **fields,
+            **required,
             read_only=bool(data.get("read_only")),
             adb_server_port=data.get("adb_server_port"),
             owner=int(data.get("owner") or 0),
@@ -344,6 +342,7 @@ def wait_for_boot(
             if running is not None:
                 code = _exited(running)
                 if code is not None:
+                    running.record_path.unlink(missing_ok=True)
                     raise EmulatorExitedError(
                         _with_tail(
                             f"emulator {serial} (AVD {running.name}) exited (code {code}) while waiting for {stage}",

@@ -219,7 +219,7 @@ def emulator_list() -> None:
         sdk = _sdk()
         names = list_avds(sdk)
         running = running_emulators()
-    table = Table("AVD", "running", "pid", "console", "log", title=f"AVDs of {escape(sdk.describe())}")
+    table = Table("AVD", "running", "pid", "console", "log", title="AVDs")
     for name in sorted(set(names) | {e.name for e in running}):
         mine = [e for e in running if e.name == name]
         if not mine:
@@ -230,6 +230,7 @@ def emulator_list() -> None:
                 escape(name), e.serial + flags, str(e.pid), str(e.console_port), escape(Path(e.log_path).name)
             )
     console.print(table)
+    console.print(f"[dim]SDK: {escape(sdk.describe())}[/dim]", highlight=False, soft_wrap=True)
     if not names:
         console.print("[dim]no AVDs yet: `droidharness emulator create NAME --profile pixel_7_pro`[/dim]")
 
