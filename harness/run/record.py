@@ -81,6 +81,7 @@ from harness.run.trajectory import (
 from harness.scrub import redact, scrub
 
 log = logging.getLogger(__name__)
+QUARANTINED_FILE = "quarantined.json"  # devices the pool quarantined during the run (summary.json `quarantined`)
 
 
 def _dumps(obj: Any) -> str:
@@ -344,6 +345,7 @@ class EpisodeWriter:
         self._sums = {k: 0.0 for k in TIMING_KEYS}
         self._tokens = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         self._invalid = self._repairs = self._count = 0
+        self._reset: tuple[str, float] | None = None  # (method, seconds) of the pool's reset before the episode
         self._error: BaseException | None = None
         self._closed = False
         self._queue: queue.Queue[Any] | None = None
@@ -352,6 +354,11 @@ class EpisodeWriter:
             self._queue = queue.Queue(maxsize=max(1, options.queue_size))
             self._thread = threading.Thread(target=self._work, name=f"trajectory-{path.name}", daemon=True)
             self._thread.start()
+
+    def note_reset(self, method: str, seconds: float) -> None:
+        """How the device pool reset the device before this episode (episode.json `reset_method` /
+        `reset_seconds`, unless the result says otherwise)."""
+        self._reset = (method, seconds)
 
     # the writer thread ---------------------------------------------------------------------------------
     def _work(self) -> None:
@@ -543,6 +550,10 @@ class EpisodeWriter:
                 "seed": result.seed,
                 "device": scrub(dev),
                 "attempts": result.attempts,
+                "reset_method": result.reset_method or (self._reset[0] if self._reset else None),
+                "reset_seconds": result.reset_seconds
+                if result.reset_seconds is not None
+                else (self._reset[1] if self._reset else None),
                 "started": self._started,
                 "finished": _now_iso(),
                 "final_observation": final,
@@ -725,12 +736,32 @@ class RunWriter:
             _LIVE.add(w)
         return w
 
+    def add_quarantined(self, entries: list[dict[str, Any]]) -> None:
+        """Record devices the pool quarantined during this run (`quarantined.json`, appended across resumes;
+        summary.json lists them as `quarantined`)."""
+        if not entries:
+            return
+        with self._lock:
+            atomic_write_json(
+                self.path / QUARANTINED_FILE, scrub(jsonable(self.quarantined() + entries)), self.options.fsync
+            )
+
+    def quarantined(self) -> list[dict[str, Any]]:
+        """The devices quarantined during this run (see `add_quarantined`)."""
+        try:
+            data = json.loads((self.path / QUARANTINED_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
+
     def write_summary(self, summary: dict[str, Any] | None = None) -> Path:
-        """Write `summary.json` (default: `harness.run.report.summarize` of what is on disk)."""
+        """Write `summary.json` (default: `harness.run.report.summarize` of what is on disk, plus the devices
+        the pool quarantined: `quarantined`)."""
         if summary is None:
             from harness.run.report import summarize
 
             summary = summarize(load_run(self.path, skip_bad=True))
+            summary.setdefault("quarantined", self.quarantined())
         out = self.path / SUMMARY_FILE
         atomic_write_json(out, {"schema": SUMMARY_SCHEMA, **jsonable(summary)}, self.options.fsync)
         return out

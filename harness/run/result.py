@@ -38,6 +38,8 @@ class EpisodeResult:
     serial: str = ""
     attempts: int = 1
     end_state: dict[str, Any] | None = None  # harness.run.end_state.EndStateResult.to_json(), when evaluated
+    reset_method: str | None = None  # how the device pool reset the device first (harness.run.pool.RESET_METHODS)
+    reset_seconds: float | None = None  # and how long that took
     extra: dict[str, Any] = field(default_factory=dict)  # what else a runner records (dataset replay: its report)
 
     @property

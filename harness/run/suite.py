@@ -22,7 +22,7 @@ from agents.registry import create_agent
 from harness.errors import ConfigError
 from harness.run.episode import Limits, episode_seed, run_episode
 from harness.run.lock import RunLock
-from harness.run.pool import DevicePool
+from harness.run.pool import DevicePool, Isolation
 from harness.run.record import RunWriter, WriterOptions
 from harness.run.report import outcome, run_scoreboard
 from harness.run.result import INFRA_ERROR, EpisodeResult
@@ -43,6 +43,7 @@ class SuiteOptions:
     agent: str = "heuristic"
     agent_options: dict[str, Any] = field(default_factory=dict)
     devices: int = 1
+    isolation: Isolation | None = None  # embedded devices: "process" | "thread" (default) | "in_process"
     serials: tuple[str, ...] = ()
     profile: str = "medium_phone"
     latency: str = "instant"
@@ -117,7 +118,13 @@ def run_suite(
     own_pool = pool is None
     try:
         if pool is None:
-            pool = DevicePool(opts.devices, list(opts.serials), profile=opts.profile, latency=opts.latency).start()
+            pool = DevicePool(
+                opts.devices,
+                list(opts.serials),
+                profile=opts.profile,
+                latency=opts.latency,
+                isolation=None if opts.serials else opts.isolation,
+            ).start()
         if not opts.resume:
             writer = RunWriter.create(
                 opts.out,
@@ -142,7 +149,9 @@ def run_suite(
             lock = RunLock(writer.path).acquire()
         live: LiveView[EpisodeResult] = LiveView(console, len(todo), pool.size, _headline, earlier)
         spec = _episode_spec(pool, make_agent, writer, opts)
+        quarantined_before = len(pool.quarantined)
         run_work(pool, todo, spec, live)
+        writer.add_quarantined([q.to_json() for q in pool.quarantined[quarantined_before:]])
         if console is not None:
             console.line()
         writer.finish(report=opts.report)
@@ -185,11 +194,13 @@ def _episode_spec(
         task, lang = item
         ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
         try:
-            pool.reset(slot)
-            pool.ensure_locale(slot, lang)
+            lease = pool.lease(slot, task.apps, lang)  # health check, then reset (timed) in this language
+            ep.note_reset(lease.reset.method, lease.reset.seconds)
             agent = make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
             seed = episode_seed(opts.seed, task.id, lang)
-            return run_episode(task, agent, pool.slot(slot), lang, opts.limits, seed=seed, writer=ep, attempt=n)
+            result = run_episode(task, agent, lease.device, lang, opts.limits, seed=seed, writer=ep, attempt=n)
+            result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
+            return result
         except BaseException:
             close_quietly(ep)
             raise

@@ -232,6 +232,8 @@ class EpisodeMeta(_Rec):
     seed: int | None = None
     device: dict[str, Any] = {}
     attempts: int = 1
+    reset_method: str | None = None  # how the pool reset the device before the episode (runs before: absent)
+    reset_seconds: float | None = None
     started: str | None = None
     finished: str | None = None
     final_observation: ObservationRecord | None = None
@@ -257,6 +259,8 @@ class EpisodeMeta(_Rec):
             seed=self.seed or 0,
             serial=str(self.device.get("serial", "")),
             attempts=self.attempts,
+            reset_method=self.reset_method,
+            reset_seconds=self.reset_seconds,
             tokens={
                 "prompt": self.tokens.prompt_tokens,
                 "completion": self.tokens.completion_tokens,

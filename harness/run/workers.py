@@ -5,10 +5,10 @@
 A `WorkSpec` says what one item is: `attempt(slot, item, n)` does attempt n on slot `slot`'s device and returns
 its result; `give_up(item, error, attempts)` records an item as an infrastructure failure and returns that
 result. The rules are docs/scoring.md's: any exception out of `attempt` is an infrastructure failure, retried
-on a fresh device (`pool.replace(slot)`) `retries` more times; a `ConfigError` is a setup mistake a fresh device
-would not fix (recorded at once); when a slot's device cannot be replaced the slot stops and the other slots
-take the remaining work; items still queued when every slot has stopped are recorded as infrastructure
-failures. What the agent causes never reaches here: `attempt` scores it.
+on a fresh device (`pool.failed(slot)`: replaced, or quarantined after two failures in a row) `retries` more
+times; a `ConfigError` is a setup mistake a fresh device would not fix (recorded at once); when a slot's device
+cannot be replaced the slot stops and the other slots take the remaining work; items still queued when every
+slot has stopped are recorded as infrastructure failures. What the agent causes never reaches here: `attempt` scores it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from harness.errors import ConfigError, HarnessError
-from harness.run.pool import DevicePool
+from harness.run.pool import DevicePool, SlotRetiredError
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +158,9 @@ def with_retries(slot: int, pool: DevicePool, item: T, spec: WorkSpec[T, R], liv
         try:
             device = pool.slot(slot)
             live.set(slot, f"{label} attempt {attempt} on {device.serial}")
-            return spec.attempt(slot, item, attempt), True
+            result = spec.attempt(slot, item, attempt)
+            pool.succeeded(slot)
+            return result, True
         except ConfigError as e:  # a setup mistake: a fresh device would not help
             last_error = str(e)
             break
@@ -173,7 +175,10 @@ def with_retries(slot: int, pool: DevicePool, item: T, spec: WorkSpec[T, R], liv
                 last_error,
             )
             try:
-                pool.replace(slot)
+                pool.failed(slot, last_error)  # a fresh device; the second failure in a row: quarantine
+            except SlotRetiredError as e2:  # a quarantined device that cannot be replaced (a phone)
+                last_error += f"; {e2}"
+                return spec.give_up(item, last_error, attempts), False
             except Exception as e2:  # noqa: BLE001 - the slot is dead; the run goes on with the others
                 last_error += f"; a fresh device could not be brought up: {e2}"
                 return spec.give_up(item, last_error, attempts), False
