@@ -411,3 +411,59 @@ def test_cli_bad_input_is_one_line_and_exit_2(fake_sdk: FakeSdk, tmp_path: Path)
     assert bad_profile.exit_code == 2 and "unknown device profile 'galaxy'" in bad_profile.output
     no_such = _cli(["stop", "emulator-5599"], fake_sdk.env)
     assert no_such.exit_code == 2 and "no running emulator 'emulator-5599'" in no_such.output
+
+
+# --- python -m emulator.virtual -----------------------------------------------------------------------------
+def test_virtual_device_process_ready_file_boot_delay_and_sigterm(adb_server: PrivateAdbServer, tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import time
+
+    ready = tmp_path / "ready.json"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "emulator.virtual",
+            "--profile",
+            "pixel_fold",
+            "--boot-delay",
+            "1",
+            "--ready-file",
+            str(ready),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = json.loads(proc.stdout.readline())
+        assert json.loads(ready.read_text()) == line and line["pid"] == proc.pid and line["console_port"] is None
+        assert line["address"] == f"127.0.0.1:{line['port']}" and not list(tmp_path.glob(".*.tmp"))
+        adb = adb_server.connect(line["address"])
+        deadline = time.monotonic() + 30
+        while adb.shell("getprop sys.boot_completed").strip() != "1" and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert adb.shell("getprop ro.product.model").strip() == "Pixel Fold"
+        adb_server.disconnect(line["address"])
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+        assert "boot completed after 1.0s" in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_virtual_device_process_bad_arguments_exit_2() -> None:
+    import subprocess
+
+    for args, message in (
+        (["--profile", "galaxy"], "unknown profile 'galaxy'"),
+        (["--emulator", "--console-port", "5555"], "console port must be even"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "emulator.virtual", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
