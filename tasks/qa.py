@@ -19,48 +19,20 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import ValidationError
 
-from tasks.schema import LANGS, Localized, Locator, ReferenceStep, StartState, TaskError, _explain, _Model
+from tasks.schema import AnnotatorAnswer, ReferenceStep, ScreenQuestion, StartState, TaskError, _explain
 
+__all__ = ["AnnotatorAnswer", "QAQuestion", "load_qa_suite"]
 BUNDLED_QA = Path(__file__).parent / "qa_suites"
 
 
-class AnnotatorAnswer(_Model):
-    elements: tuple[Locator, ...] = ()  # the answer elements, in the annotator's order
-    short: tuple[Localized, ...] = ()  # short answers (default: the answer elements' texts, joined by ", ")
+class QAQuestion(ScreenQuestion):
+    """A screen question bound to an app state: the start state, then reference steps to the screen."""
 
-
-class QAQuestion(_Model):
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
-    question: dict[str, str]
     start: StartState = StartState()
     steps: tuple[ReferenceStep, ...] = ()  # from the start state to the screen the question is about
-    answers: tuple[AnnotatorAnswer, ...]
     tags: tuple[str, ...] = ()  # single | multi | scroll | unanswerable | ...
-
-    @field_validator("question")
-    @classmethod
-    def _langs(cls, v: dict[str, str]) -> dict[str, str]:
-        bad = [k for k in v if k not in LANGS]
-        if not v or bad:
-            raise ValueError(f"question needs texts in {list(LANGS)}, got {list(v)}")
-        return v
-
-    @field_validator("answers")
-    @classmethod
-    def _some(cls, v: tuple[AnnotatorAnswer, ...]) -> tuple[AnnotatorAnswer, ...]:
-        if not v:
-            raise ValueError("a question needs at least one annotator's answer")
-        return v
-
-    @property
-    def languages(self) -> tuple[str, ...]:
-        return tuple(k for k in LANGS if k in self.question)
-
-    @property
-    def answerable(self) -> bool:
-        return any(a.elements or a.short for a in self.answers)
 
 
 def load_qa_suite(name_or_dir: str | Path) -> list[QAQuestion]:

@@ -292,6 +292,52 @@ class EndCheck(_Model):
         return self
 
 
+class AnnotatorAnswer(_Model):
+    """One annotator's answer to a screen question (ScreenQA's shape): the answer elements in the annotator's
+    order, located on the live screen, and short answers. No elements and no short answers: "no answer"."""
+
+    elements: tuple[Locator, ...] = ()
+    short: tuple[Localized, ...] = ()  # default: the answer elements' texts, joined by ", "
+
+
+class ScreenQuestion(_Model):
+    """A question about the screen a device shows, with its ground truth from one or more annotators."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    question: dict[str, str]
+    answers: tuple[AnnotatorAnswer, ...]
+
+    @field_validator("question")
+    @classmethod
+    def _question_langs(cls, v: dict[str, str]) -> dict[str, str]:
+        bad = [k for k in v if k not in LANGS]
+        if not v or bad:
+            raise ValueError(f"question needs texts in {list(LANGS)}, got {list(v)}")
+        return v
+
+    @field_validator("answers")
+    @classmethod
+    def _some_answer(cls, v: tuple[AnnotatorAnswer, ...]) -> tuple[AnnotatorAnswer, ...]:
+        if not v:
+            raise ValueError("a question needs at least one annotator's answer")
+        return v
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(k for k in LANGS if k in self.question)
+
+    @property
+    def answerable(self) -> bool:
+        return any(a.elements or a.short for a in self.answers)
+
+
+class Probe(ScreenQuestion):
+    """A screen question asked during an episode, on the live screen, when milestone `at` is first hit (did the
+    agent's screen hold what it needed; can the model read the screen it acts on)."""
+
+    at: str  # a milestone id of the task
+
+
 class Task(_Model):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     instruction: dict[str, str]
@@ -303,6 +349,7 @@ class Task(_Model):
     expected_answer: ExpectedAnswer | None = None
     reference: dict[str, tuple[ReferenceStep, ...]] = {}
     end_state: tuple[EndCheck, ...] = ()  # what must still hold at the end for success (empty: milestones only)
+    probes: tuple[Probe, ...] = ()  # screen questions asked when their milestone is hit (docs/screenqa.md)
     tags: tuple[str, ...] = ()
 
     @field_validator("instruction")
@@ -329,6 +376,18 @@ class Task(_Model):
         unknown = sorted({i for c in self.end_state for i in c.milestones} - ids)
         if unknown:
             raise ValueError(f"end_state names unknown milestone id(s) {unknown}; known: {sorted(ids)}")
+        return self
+
+    @model_validator(mode="after")
+    def _probes_at_milestones(self) -> Task:
+        ids = {m.id for m in self.milestones.leaves()}
+        for p in self.probes:
+            if p.at not in ids:
+                raise ValueError(f"probe {p.id!r} is at unknown milestone {p.at!r}; known: {sorted(ids)}")
+        names = [p.id for p in self.probes]
+        dup = sorted({i for i in names if names.count(i) > 1})
+        if dup:
+            raise ValueError(f"probe ids must be unique; repeated: {dup}")
         return self
 
     @property

@@ -19,12 +19,14 @@ from typing import Any
 from pydantic import BaseModel
 
 from agents.base import Agent, AgentError, AgentStep, EpisodeContext, HistoryItem
+from agents.qa import QAAgent
 from harness.actions import Action, Answer, Complete, Impossible, parse_action
 from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError, InfrastructureError
 from harness.observation import ActionResult, Observation
 from harness.run.end_state import evaluate_end_state
 from harness.run.milestones import MilestoneTracker, answer_matches
+from harness.run.probes import ProbeAsker
 from harness.run.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
 from tasks.schema import StartState, Task
 
@@ -141,6 +143,7 @@ def run_episode(
     seed: int = 0,
     writer: Any = None,
     attempt: int = 1,
+    probe_agent: QAAgent | None = None,
 ) -> EpisodeResult:
     """Run one task on one device with one agent (a fresh instance: see `harness.run.suite`).
 
@@ -149,9 +152,11 @@ def run_episode(
     (moved aside by the retry). Anything else the agent causes is scored here: an exception or a timeout ends
     the episode as `agent_error` with the progress reached so far; an invalid or inapplicable action is an
     invalid step that uses one step of the budget. With a `harness.run.record.EpisodeWriter`, every step is recorded
-    as it happens and the episode is finished (episode.json) before returning."""
+    as it happens and the episode is finished (episode.json) before returning. With a `probe_agent`, the task's
+    probes are asked on the screen where their milestone is first hit (`harness.run.probes`)."""
     max_steps = limits.max_steps or task.max_steps
     tracker = MilestoneTracker(task.milestones, lang)
+    probes = ProbeAsker(task.probes, probe_agent, lang)
     result = EpisodeResult(
         task.id,
         lang,
@@ -199,6 +204,7 @@ def run_episode(
         else:
             invalid_run = 0
         newly = tracker.update(new_obs, step)
+        probes.on_hits(newly, new_obs, step)
         timings = {
             "agent": t_agent,
             "actuation": t_act,
@@ -229,6 +235,7 @@ def run_episode(
     result.milestones = tracker.status()
     result.timings = totals
     result.attempts = attempt
+    result.probes = probes.records()
     _judge(result, task, tracker, lang, obs, device)
     if writer is not None:
         writer.finish(result, final_observation=obs, device=device.info)

@@ -12,6 +12,8 @@ print with `headline()`, so no two surfaces can disagree. The rules (docs/scorin
   SR = share of scored episodes that succeeded (every milestone hit, the end state still holding, the expected
   answer given).
 - With nothing scored there is no SR and no ATP (None), and `headline` says so instead of printing 0%.
+- Probes (screen questions a task asks when a milestone is hit, `harness.run.probes`): their ScreenQA scores
+  over the probes asked in scored episodes stand beside SR / ATP (`Score.probes`; None when no task has any).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
+from harness.run.probes import probe_headline, summarize_probes
 from harness.run.result import (  # noqa: F401 - the statuses are part of the scoring vocabulary
     AGENT_ERROR,
     FAILED,
@@ -52,8 +55,9 @@ class Score:
     unfinished: int
     invalid_steps: int  # over scored episodes
     mean_steps: float | None
+    probes: dict[str, float | int] | None = None  # QA scores of the probes asked (harness.run.probes)
 
-    def to_json(self) -> dict[str, float | int | None]:
+    def to_json(self) -> dict[str, object]:
         return asdict(self)
 
 
@@ -73,6 +77,7 @@ def score(outcomes: Iterable[EpisodeResult]) -> Score:
         unfinished=sum(o.status == UNFINISHED for o in eps),
         invalid_steps=sum(o.invalid_steps for o in scored),
         mean_steps=sum(o.steps for o in scored) / n if n else None,
+        probes=summarize_probes(r for o in scored for r in o.probes),
     )
 
 
@@ -149,4 +154,5 @@ def headline(s: Score) -> str:
     if s.sr is None or s.atp is None:
         return f"no episode could be scored (of {s.episodes}){tail}"
     agent = f", {s.agent_errors} ended by an agent error" if s.agent_errors else ""
-    return f"SR {s.sr:.1%}  ATP {s.atp:.1%}  over {s.scored} scored episode{'s' if s.scored != 1 else ''}{agent}{tail}"
+    n = f"{s.scored} scored episode{'s' if s.scored != 1 else ''}"
+    return f"SR {s.sr:.1%}  ATP {s.atp:.1%}  over {n}{agent}{tail}{probe_headline(s.probes)}"

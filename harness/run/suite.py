@@ -18,7 +18,8 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.registry import create_agent
+from agents.qa import QAAgent
+from agents.registry import BUILTIN_QA_AGENTS, create_agent, create_qa_agent
 from harness.errors import ConfigError
 from harness.run.episode import Limits, episode_seed, run_episode
 from harness.run.lock import RunLock
@@ -55,6 +56,25 @@ class SuiteOptions:
     infra_retries: int = 2
     report: bool = True
     writer: WriterOptions = field(default_factory=WriterOptions)  # trajectory storage (fsync, frame encoding)
+    # who answers the tasks' probes: "auto" = the agent's own QA mode when it has one (openai), else the lexical
+    # baseline; "none" = ask nothing; or a QA agent's name (options: `probe_agent_options`)
+    probe_agent: str = "auto"
+    probe_agent_options: dict[str, Any] = field(default_factory=dict)
+
+
+def probe_agent_factory(opts: SuiteOptions) -> Callable[[], QAAgent] | None:
+    """What answers the probes (`SuiteOptions.probe_agent`); None: no probe is asked."""
+    name, options = opts.probe_agent, opts.probe_agent_options
+    if name == "none":
+        return None
+    if name == "auto":
+        same = opts.agent in BUILTIN_QA_AGENTS
+        name, options = (opts.agent, dict(opts.agent_options)) if same else ("lexical", {})
+        if options.get("cassette"):  # the probes' calls get their own cassette beside the agent's
+            c = Path(str(options["cassette"]))
+            options["cassette"] = str(c.with_name(f"{c.stem}.probes{c.suffix}"))
+    create_qa_agent(name, **options)  # fail fast on a bad name or options, before any device starts
+    return lambda: create_qa_agent(name, **options)
 
 
 @dataclass
@@ -95,15 +115,17 @@ def run_suite(
     console: Console | None = None,
     agent_factory: Callable[[], Any] | None = None,
     pool: DevicePool | None = None,
+    probe_agent: Callable[[], QAAgent] | None = None,
 ) -> SuiteResult:
     """Run the suite. Every episode attempt gets a FRESH agent from `agent_factory` (default: `opts.agent`
     with its options), so nothing an agent kept - not even a timed-out call still running in its abandoned
     thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
-    describe."""
+    describe; `probe_agent` (a factory) overrides `opts.probe_agent` for the tasks' probe questions."""
     tasks = load_suite(opts.suite)
     episodes = select_episodes(tasks, opts.langs, opts.task_ids)
     make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
     probe = make_agent()  # fail fast on bad agent options, before any device starts
+    make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
     earlier: list[EpisodeResult] = []
     lock: RunLock | None = None  # one writer per run directory: a second --resume is refused, naming the pid
     if opts.resume:
@@ -144,11 +166,12 @@ def run_suite(
                     "max_steps": opts.limits.max_steps,
                     "agent_timeout": opts.limits.agent_timeout,
                     "infra_retries": opts.infra_retries,
+                    "probe_agent": opts.probe_agent,
                 },
             )
             lock = RunLock(writer.path).acquire()
         live: LiveView[EpisodeResult] = LiveView(console, len(todo), pool.size, _headline, earlier)
-        spec = _episode_spec(pool, make_agent, writer, opts)
+        spec = _episode_spec(pool, make_agent, writer, opts, make_qa)
         quarantined_before = len(pool.quarantined)
         run_work(pool, todo, spec, live)
         writer.add_quarantined([q.to_json() for q in pool.quarantined[quarantined_before:]])
@@ -185,7 +208,11 @@ def _record_infra_error(
 
 
 def _episode_spec(
-    pool: DevicePool, make_agent: Callable[[], Any], writer: RunWriter, opts: SuiteOptions
+    pool: DevicePool,
+    make_agent: Callable[[], Any],
+    writer: RunWriter,
+    opts: SuiteOptions,
+    make_qa: Callable[[], QAAgent] | None = None,
 ) -> WorkSpec[tuple[Task, str], EpisodeResult]:
     """One episode as a work item of `harness.run.workers`: an attempt opens its trajectory, resets the slot's
     device, takes a fresh agent and runs the episode; a failed attempt's trajectory stays unfinished."""
@@ -198,7 +225,10 @@ def _episode_spec(
             ep.note_reset(lease.reset.method, lease.reset.seconds)
             agent = make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
             seed = episode_seed(opts.seed, task.id, lang)
-            result = run_episode(task, agent, lease.device, lang, opts.limits, seed=seed, writer=ep, attempt=n)
+            qa = make_qa() if make_qa is not None and task.probes else None
+            result = run_episode(
+                task, agent, lease.device, lang, opts.limits, seed=seed, writer=ep, attempt=n, probe_agent=qa
+            )
             result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
             return result
         except BaseException:

@@ -4,14 +4,15 @@ Sound = (1) on the start state no FINAL milestone holds and the end state does n
 already done), and (2) the task's reference solution, played by the reference agent through the normal episode
 loop, reaches 100% progress and success - every milestone, the end state still holding at the end, and the
 expected answer - in every language the task has. Together: the end-state check is reachable, and it fails on
-a device where the goal is not (or no longer) achieved.
+a device where the goal is not (or no longer) achieved. (3) Every probe question is asked on the way: its
+milestone is hit and its ground truth is on that screen.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.registry import create_agent
+from agents.registry import create_agent, create_qa_agent
 from harness.device.controller import Device
 from harness.run.end_state import evaluate_end_state
 from harness.run.episode import Limits, prepare_start, run_episode
@@ -44,9 +45,18 @@ def check_task(task: Task, lang: str, device: Device) -> CheckResult:
     if lang not in task.reference:
         return CheckResult(task.id, lang, violations, 0.0, False, 0, f"no reference solution for {lang!r}")
     agent = create_agent("reference")
-    r = run_episode(task, agent, device, lang, Limits(max_steps=len(task.reference[lang]) + 2), seed=0)
+    qa = create_qa_agent("lexical") if task.probes else None
+    limits = Limits(max_steps=len(task.reference[lang]) + 2)
+    r = run_episode(task, agent, device, lang, limits, seed=0, probe_agent=qa)
     held = None if not task.end_state else bool(r.end_state and r.end_state.get("held"))
     error = r.error
+    unasked = [
+        f"probe {p['probe_id']} " + (p.get("error") or f"never asked: milestone {p['at']} not hit")
+        for p in r.probes
+        if not p.get("asked")
+    ]
+    if unasked and error is None:
+        error = "; ".join(unasked)
     if held is False and error is None:
         error = "end state does not hold after the reference solution: " + "; ".join(
             map(str, (r.end_state or {}).get("failed", []))

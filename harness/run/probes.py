@@ -1,0 +1,99 @@
+"""Probes inside episodes: screen questions a task asks on the live screen when one of its milestones is first
+hit (`Task.probes`, docs/screenqa.md), scored with the ScreenQA metrics beside ATP / SR.
+
+A probe never touches the device: it is asked on the observation the milestone was hit on, so the agent's
+course is the same with or without probes. The QA agent's failures (an exception, malformed output, unknown
+element indices) are its own and scored as the answer it gave ("no answer" on an exception); an
+`InfrastructureError` (its endpoint down) propagates like the agent's own. A probe whose ground truth cannot be
+resolved on that screen (a locator finds nothing) is a task-authoring error: recorded with the error and left
+out of the QA scores (`tasks check` fails such a task).
+
+Every probe of a scored episode appears in its result: asked (with the QA result) or `reached: false` (the
+agent never hit its milestone: nothing to ask, and not scored as a QA answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from statistics import mean
+from typing import Any
+
+from agents.qa import QAAgent
+from harness.errors import ActionValidationError
+from harness.observation import Observation
+from tasks.schema import Probe
+
+PROBE_METRICS = ("sqa_s_em", "sqa_s_f1", "sqa_uic_f1", "sqa_uic_bb_f1", "ndcg_v", "f1")
+
+
+class ProbeAsker:
+    """Asks a task's probes as the episode's milestones are hit; `records()` gives every probe's record."""
+
+    def __init__(self, probes: Iterable[Probe], agent: QAAgent | None, lang: str) -> None:
+        self.probes = [p for p in probes if lang in p.question]
+        self.agent, self.lang = agent, lang
+        self._done: dict[str, dict[str, Any]] = {}
+
+    def on_hits(self, hit_ids: Iterable[str], obs: Observation, step: int) -> None:
+        if self.agent is None:
+            return
+        hits = set(hit_ids)
+        for p in self.probes:
+            if p.at in hits and p.id not in self._done:
+                self._done[p.id] = self._ask(p, obs, step)
+
+    def _ask(self, probe: Probe, obs: Observation, step: int) -> dict[str, Any]:
+        from harness.run.qa import call_agent, ground_truth, score
+
+        head: dict[str, Any] = {"probe_id": probe.id, "at": probe.at, "step": step, "reached": True}
+        try:
+            gt = ground_truth(probe, obs, self.lang)
+        except ActionValidationError as e:
+            return {**head, "asked": False, "error": f"the probe's ground truth is not on this screen: {e}"}
+        assert self.agent is not None
+        ans, raised, seconds = call_agent(self.agent, obs, probe.question[self.lang], self.lang)
+        result = score(probe, self.lang, obs, gt, ans, raised)
+        return {**head, "asked": True, "seconds": round(seconds, 3), **result.to_json()}
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every probe of the task in this language, in task order: asked, or not reached ([] with no QA agent:
+        probes switched off)."""
+        if self.agent is None:
+            return []
+        out = []
+        for p in self.probes:
+            out.append(self._done.get(p.id) or {"probe_id": p.id, "at": p.at, "reached": False, "asked": False})
+        return out
+
+
+def summarize_probes(records: Iterable[dict[str, Any]]) -> dict[str, float | int] | None:
+    """QA scores over the probes asked (means of `PROBE_METRICS`, fractions) and the counts; None when no
+    probe exists at all (the task set has none)."""
+    recs = list(records)
+    if not recs:
+        return None
+    asked = [r for r in recs if r.get("asked")]
+    out: dict[str, float | int] = {
+        "probes": len(recs),
+        "asked": len(asked),
+        "not_reached": sum(not r.get("reached") for r in recs),
+        "unresolved": sum(bool(r.get("reached") and not r.get("asked")) for r in recs),
+    }
+    for k in PROBE_METRICS:
+        values = [float(r["scores"][k]) for r in asked if k in r.get("scores", {})]
+        if values:
+            out[k] = mean(values)
+    return out
+
+
+def probe_headline(summary: dict[str, float | int] | None) -> str:
+    """The probes' part of a run's headline ("" when the tasks carry no probes)."""
+    if not summary:
+        return ""
+    asked, total = int(summary["asked"]), int(summary["probes"])
+    if not asked:
+        return f"  probes: none asked of {total}"
+    return (
+        f"  probes: SQA-S F1 {summary['sqa_s_f1']:.1%}  UIC F1 {summary['sqa_uic_f1']:.1%}  "
+        f"over {asked} asked of {total}"
+    )
