@@ -285,16 +285,22 @@ class Impossible(_Action):
 
 
 class Answer(_Action):
-    """Answer a question about the screen: free `text` and/or the answering `elements` (UITree indices)."""
+    """Answer a question about the screen: free `text` and/or the answering `elements` (UITree indices, ranked
+    best first, as ScreenQA's annotators give them), or `no_answer` (the screen does not answer the question)."""
 
     type: Literal["ANSWER"] = "ANSWER"
     text: str | None = None
     elements: list[Index] | None = None
+    no_answer: bool | None = None  # true: "no answer" (then no text and no elements)
 
     @model_validator(mode="after")
     def _something(self) -> Answer:
+        if self.no_answer:
+            if self.text is not None or self.elements:
+                raise PydanticCustomError("answer", "a 'no_answer' answer has no 'text' and no 'elements'")
+            return self
         if self.text is None and self.elements is None:
-            raise PydanticCustomError("answer", "give 'text' or 'elements' (or both)")
+            raise PydanticCustomError("answer", "give 'text' or 'elements' (or both), or 'no_answer'")
         return self
 
 
@@ -438,6 +444,8 @@ def describe(action: Action) -> str:
     if isinstance(action, Impossible):
         return "impossible" + (f": {_clip(action.reason)}" if action.reason else "")
     if isinstance(action, Answer):
+        if action.no_answer:
+            return "answer: no answer"
         parts = [_clip(action.text)] if action.text is not None else []
         if action.elements is not None:
             parts.append("elements " + ",".join(f"[{i}]" for i in action.elements))

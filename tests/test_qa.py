@@ -104,7 +104,8 @@ def test_qa_run_scores_the_baseline_with_every_screenqa_metric_hand_computed(tmp
          "answers": [{}]},
     ])
     out = tmp_path / "qa.json"
-    r = CliRunner().invoke(app, ["qa", "run", str(suite), "--lang", "en", "--json", str(out)], env={"COLUMNS": "200"})
+    r = CliRunner().invoke(app, ["qa", "run", str(suite), "--lang", "en", "--json", str(out),
+                                 "--out", str(tmp_path / "runs")], env={"COLUMNS": "200"})
     assert r.exit_code == 0, r.output
     data = json.loads(out.read_text())
     by_id = {x["question_id"]: x for x in data["results"]}
@@ -184,7 +185,7 @@ def test_qa_run_with_the_openai_agent_against_a_stub(tmp_path):
     out = tmp_path / "qa.json"
     with OpenAIStub(handler=oracle) as stub:
         r = CliRunner().invoke(app, ["qa", "run", str(suite), "--lang", "en", "--agent", "openai", "--model", "stub",
-                                     "--base-url", stub.url, "--json", str(out)],
+                                     "--base-url", stub.url, "--json", str(out), "--out", str(tmp_path / "runs")],
                                env={"COLUMNS": "200", "OPENAI_API_KEY": "sk-test-qa-0123456789abcdef"})
     assert r.exit_code == 0, r.output
     (res,) = json.loads(out.read_text())["results"]

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
-from PIL import Image, ImageDraw, ImageFont
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -22,6 +21,7 @@ from harness.cli import options as cli_options
 from harness.device.apps import looks_like_package
 from harness.errors import HarnessError
 from harness.run.pool import DevicePool
+from harness.run.qa_draw import draw_answer
 from harness.run.trajectory import utf8
 from tasks.qa import QAQuestion
 
@@ -85,22 +85,6 @@ def dev_open(app: str) -> OpenApp:
     return OpenApp(package=app) if looks_like_package(app) else OpenApp(name=app)
 
 
-def draw_answer(screenshot: Image.Image, boxes: list[tuple[int, int, int, int]]) -> Image.Image:
-    """The screenshot with each answer box drawn and numbered in rank order."""
-    img = screenshot.convert("RGB").copy()
-    draw = ImageDraw.Draw(img)
-    size = max(14, img.width // 40)
-    try:
-        font: ImageFont.FreeTypeFont | ImageFont.ImageFont = ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1
-        font = ImageFont.load_default()
-    for rank, (l, t, r, b) in enumerate(boxes, 1):
-        draw.rectangle((l, t, max(l, r - 1), max(t, b - 1)), outline=(230, 30, 60), width=max(3, size // 5))
-        draw.rectangle((l, t, l + size + 8, t + size + 8), fill=(230, 30, 60))
-        draw.text((l + 4, t + 2), str(rank), fill=(255, 255, 255), font=font)
-    return img
-
-
 def _langs(lang: str) -> tuple[str, ...]:
     if lang not in ("en", "zh", "all"):
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh, all", param_hint="--lang")
@@ -162,49 +146,57 @@ def qa_check(
 def qa_run(
     suite: str = typer.Argument("virtual", help="A bundled QA suite or a folder of question files."),
     agent: str = typer.Option("lexical", help="QA agent: lexical (no model), openai, or a plug-in."),
+    devices: int = typer.Option(1, help="Number of embedded virtual devices to ask on in parallel."),
     lang: str = typer.Option("all", help="en, zh or all."),
-    out: Optional[Path] = typer.Option(None, "--json", help="Write every answer and score as JSON here."),
+    ids: list[str] = typer.Option([], "--id", help="Ask only this question id (repeatable)."),
+    out: Path = typer.Option(Path("runs"), "--out", help="Where run directories are created."),
+    run_id: Optional[str] = typer.Option(None, help="Name of the run directory (default: time-based)."),
+    resume: Optional[Path] = typer.Option(None, help="Resume RUN_DIR: ask only the questions it has no record of."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write every answer and score as JSON here."),
     model: Optional[str] = cli_options.MODEL,
     base_url: Optional[str] = cli_options.BASE_URL,
+    output_format: Optional[str] = cli_options.OUTPUT_FORMAT,
     cassette: Optional[Path] = cli_options.CASSETTE,
     cassette_mode: Optional[str] = cli_options.CASSETTE_MODE,
+    profile: str = typer.Option("medium_phone", help="Virtual device profile."),
+    report: bool = typer.Option(True, help="Write report.html at the end."),
 ) -> None:
-    """Ask a QA agent every question of a suite on the embedded virtual device and score it with the ScreenQA
-    metrics (SQA-S, SQA-UIC, SQA-UIC-BB, the paper's nDCG_v and F1)."""
+    """Ask a QA agent every question of a suite on embedded virtual devices, score it with the ScreenQA metrics
+    (SQA-S, SQA-UIC, SQA-UIC-BB, the paper's nDCG_v and F1) and write a run directory (trajectories,
+    summary.json, report.html). With no options: the bundled suite, the lexical baseline, one device, en + zh.
+
+    Exit codes: 0 every question scored; 2 bad input (nothing ran); 3 finished, but some questions are
+    infrastructure failures or unfinished (listed, not scored); 4 no question could be scored."""
     import json
 
-    from agents.registry import create_qa_agent
-    from harness.run.qa import ask, summarize
-    from tasks.qa import load_qa_suite
+    from harness.run.qa import run_rows
+    from harness.run.qa_run import QARunOptions, run_qa
+    from harness.run.trajectory import load_run
 
     langs = _langs(lang)
-    options = cli_options.agent_options(agent, model, base_url, None, cassette, cassette_mode)
+    options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
+    opts = QARunOptions(
+        suite=suite,
+        langs=langs,
+        question_ids=tuple(ids),
+        agent=agent,
+        agent_options=options,
+        devices=devices,
+        profile=profile,
+        out=out,
+        run_id=run_id,
+        resume=resume,
+        report=report,
+    )
     try:
-        questions = load_qa_suite(suite)
-        qa = create_qa_agent(agent, **options)
-        pool = DevicePool(1).start()
+        res = run_qa(opts, console)
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
-    try:
-        results = [ask(q, qa, pool.slot(0), lg) for q, lg in _each_state(pool, questions, langs)]
-    except HarnessError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
-        raise typer.Exit(3) from None
-    finally:
-        pool.close()
     table = Table(
-        "question",
-        "lang",
-        "answer",
-        "ground truth",
-        "SQA-S F1",
-        "UIC F1",
-        "F1@IoU",
-        "nDCG_v",
-        title=f"qa run {suite} ({qa.name})",
+        "question", "lang", "answer", "ground truth", "SQA-S F1", "UIC F1", "F1@IoU", "nDCG_v", title=f"qa run {suite}"
     )
-    for r in results:
+    for r in res.results:
         table.add_row(
             r.question_id,
             r.lang,
@@ -215,19 +207,61 @@ def qa_run(
             f"{r.scores['sqa_uic_bb_f1']:.2f}",
             f"{r.scores['ndcg_v']:.2f}",
         )
+    if res.results:
+        console.print(table)
+    print_qa_summary(res.summary)
+    if res.skipped:
+        console.print(f"{len(res.outcomes)} question(s) asked now, {res.skipped} already answered", highlight=False)
+    console.print(f"run: {res.run_dir}" + (f"   report: {res.run_dir / 'report.html'}" if report else ""))
+    if json_out is not None:
+        rows = run_rows(load_run(res.run_dir, skip_bad=True))
+        scored = [r.result for r in rows if r.result is not None]
+        data = {
+            "summary": {**res.summary["overall"], "unscored": len(res.summary["infra_failures"])},
+            "run": res.summary,
+            "results": [r.to_json() for r in scored],
+        }
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        # secrets redacted, as in every artifact the harness writes
+        json_out.write_bytes(utf8(json.dumps(data, ensure_ascii=False, indent=1)))
+    raise typer.Exit(res.exit_code)
+
+
+def print_qa_summary(s: dict[str, Any]) -> None:
+    """The QA summary of a run (`qa run`, `droidharness report` of a QA run): every metric overall, by app and
+    by language; the headline; what was not scored and why (the numbers of summary.json)."""
+    from harness.run.qa import METRICS
+
+    table = Table("", "questions", *METRICS.values(), title="summary (means over scored questions)")
+    groups = [("all", s["overall"])] + [(f"app {k}", v) for k, v in s["by_app"].items()]
+    groups += [(f"lang {k}", v) for k, v in s["by_language"].items()]
+    for label, row in groups:
+        table.add_row(
+            escape(label),
+            str(row["questions"]),
+            *("–" if row.get(k) is None else f"{row[k]:.1%}" for k in METRICS),
+        )
     console.print(table)
-    s = summarize(results)
-    console.print(
-        f"{int(s['questions'])} questions: SQA-S EM {s['sqa_s_em']:.1%} F1 {s['sqa_s_f1']:.1%} · SQA-UIC EM "
-        f"{s['sqa_uic_em']:.1%} F1 {s['sqa_uic_f1']:.1%} · SQA-UIC-BB F1@IoU {s['sqa_uic_bb_f1']:.1%} · "
-        f"avg nDCG_v {s['ndcg_v']:.1%} · avg F1 {s['f1']:.1%}",
-        highlight=False,
-        soft_wrap=True,
-    )
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"summary": s, "results": [r.to_json() for r in results]}, ensure_ascii=False, indent=1)
-        out.write_bytes(utf8(text))  # secrets redacted, as in every artifact the harness writes
+    o = s["overall"]
+    if o["questions"]:
+        console.print(
+            f"{o['questions']} questions: SQA-S EM {o['sqa_s_em']:.1%} F1 {o['sqa_s_f1']:.1%} · SQA-UIC EM "
+            f"{o['sqa_uic_em']:.1%} F1 {o['sqa_uic_f1']:.1%} · SQA-UIC-BB F1@IoU {o['sqa_uic_bb_f1']:.1%} · "
+            f"avg nDCG_v {o['ndcg_v']:.1%} · avg F1 {o['f1']:.1%}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    style = "bold" if s["exit_code"] == 0 else "bold yellow"
+    console.print(f"[{style}]{escape(s['headline'])}[/{style}]", highlight=False, soft_wrap=True)
+    for r in s["infra_failures"]:
+        console.print(
+            escape(
+                f"  not scored: {r['task_id']} [{r['lang']}] {r['status']} after {r['attempts']} attempt(s): "
+                f"{r['error'] or ''}"
+            ),
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 def register(app: typer.Typer) -> None:

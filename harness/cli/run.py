@@ -127,11 +127,18 @@ def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_
     try:
         w = RunWriter.resume(run_dir)
         w.finish(report=True)
-        board = run_scoreboard(load_run(run_dir, skip_bad=True))
+        run = load_run(run_dir, skip_bad=True)
+        board = run_scoreboard(run)
     except HarnessError as e:
         _fail(e)
         return
-    _print_board(board)
+    if run.kind == "qa":  # a `qa run` directory: its QA summary (harness.run.qa.run_summary)
+        from harness.cli.qa import print_qa_summary
+        from harness.run.report import summarize
+
+        print_qa_summary(summarize(run))
+    else:
+        _print_board(board)
     console.print(f"report: {run_dir / 'report.html'}")
 
 

@@ -1,26 +1,52 @@
 """Screen question answering on live devices: reach each question's app state, resolve its ground truth on the
-live screen, ask a QA agent and score the answer with the ScreenQA metrics (harness.eval.metrics.screenqa).
+live screen, ask a QA agent and score the answer with the ScreenQA metrics (harness.eval.metrics.screenqa); and
+the QA summary of a run (overall, by app, by language) from what is on disk.
 
 Per question: SQA-S (short answer: EM, F1), SQA-UIC (the answer elements' texts as an ordered list: EM, F1),
 SQA-UIC-BB (bounds + content: F1@IoU), and the paper's nDCG_v and F1 with answer matching. An agent's element
 index that is not on the screen is dropped and counted (`unknown_elements`); "no answer" is a valid answer.
+
+Failures (docs/scoring.md): what the QA agent causes is the agent's and is scored -- unusable output (the agent
+reports it as `QAAnswer.error`), unknown element indices, any exception raised inside `answer` (scored as "no
+answer", status `agent_error`, the error kept). An `InfrastructureError` (device, adb server, model endpoint)
+propagates: the runner (harness/run/qa_run.py) retries the question on a fresh device, then lists it unscored.
 """
 
 from __future__ import annotations
 
+import time
+from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from statistics import mean
+from typing import Any
 
-from agents.qa import QAAgent, predicted_items
+from agents.base import Usage
+from agents.qa import QAAgent, QAAnswer, answer_elements, predicted_items
 from harness.device.controller import Device
+from harness.errors import InfrastructureError
 from harness.eval.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
 from harness.run.episode import prepare_start
 from harness.run.locate import locate, resolve_step
+from harness.run.result import AGENT_ERROR, FAILED, INFRA_ERROR, SUCCESS, UNFINISHED, UNSCORED
+from harness.run.trajectory import QAGroundTruth, QAItem, QARecord, Run
 from tasks.qa import QAQuestion
 from tasks.schema import localized
 
 Box = tuple[int, int, int, int]
+
+# every per-question score, in the order the tables show them, with the names the ScreenQA papers use
+METRICS: dict[str, str] = {
+    "sqa_s_em": "SQA-S EM",
+    "sqa_s_f1": "SQA-S F1",
+    "sqa_uic_em": "SQA-UIC EM",
+    "sqa_uic_f1": "SQA-UIC F1",
+    "sqa_uic_bb_bbox_f1": "SQA-UIC-BB BBox-F1@IoU",
+    "sqa_uic_bb_em": "SQA-UIC-BB EM@IoU",
+    "sqa_uic_bb_f1": "SQA-UIC-BB F1@IoU",
+    "ndcg_v": "avg nDCG_v",
+    "f1": "avg F1",
+}
 
 
 @dataclass(frozen=True)
@@ -41,9 +67,75 @@ class QAResult:
     scores: dict[str, float] = field(default_factory=dict)
     unknown_elements: int = 0
     error: str | None = None
+    app: str | None = None  # the package the question is about
+    tags: list[str] = field(default_factory=list)
+    element_indices: list[int] = field(default_factory=list)  # of the leading answer items given by index
+    no_answer: bool = False
+    raw_output: str | None = None
+    usage: Usage = Usage()
+    agent_error: bool = False  # the agent raised: scored as "no answer"
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
+
+    @property
+    def status(self) -> str:
+        """`agent_error` when the agent raised; `success` when the answer elements are exactly one annotator's,
+        in order (SQA-UIC EM; "no answer" to an unanswerable question counts), else `failed`."""
+        if self.agent_error:
+            return AGENT_ERROR
+        return SUCCESS if self.scores.get("sqa_uic_em") == 1.0 else FAILED
+
+    def to_record(self) -> QARecord:
+        """The `qa` record of the question's episode.json."""
+        n = len(self.answer_elements)  # the items given by index come first; regions (boxes, points) have none
+        indices: list[int | None] = [*self.element_indices[:n], *[None] * (n - len(self.element_indices[:n]))]
+        return QARecord(
+            question=self.question,
+            app=self.app,
+            tags=list(self.tags),
+            answer=self.answer_text,
+            no_answer=self.no_answer,
+            predicted=[
+                QAItem(bounds=b, text=t, index=i) for (b, t), i in zip(self.answer_elements, indices, strict=True)
+            ],
+            ground_truth=QAGroundTruth(
+                elements=[[QAItem(bounds=b, text=t) for b, t in g] for g in self.ground_truth.elements],
+                short=list(self.ground_truth.short),
+            ),
+            scores=dict(self.scores),
+            unknown_elements=self.unknown_elements,
+            raw_output=self.raw_output,
+            error=self.error,
+            usage=self.usage,
+        )
+
+    @classmethod
+    def from_record(cls, question_id: str, lang: str, rec: QARecord, status: str) -> QAResult:
+        """Read back what `to_record` wrote (the summary and the report work from disk)."""
+        return cls(
+            question_id,
+            lang,
+            rec.question,
+            rec.answer,
+            [(p.bounds, p.text) for p in rec.predicted],
+            GroundTruth([[(x.bounds, x.text) for x in g] for g in rec.ground_truth.elements], rec.ground_truth.short),
+            dict(rec.scores),
+            rec.unknown_elements,
+            rec.error,
+            app=rec.app,
+            tags=list(rec.tags),
+            element_indices=[p.index for p in rec.predicted if p.index is not None],
+            no_answer=rec.no_answer,
+            raw_output=rec.raw_output,
+            usage=rec.usage,
+            agent_error=status == AGENT_ERROR,
+        )
+
+
+def question_app(question: QAQuestion) -> str | None:
+    """The app a question is about: the package its start state opens (None: the home screen, or a probe)."""
+    return question.start.open_app if isinstance(question, QAQuestion) else None
 
 
 def reach(question: QAQuestion, device: Device, lang: str) -> Observation:
@@ -89,24 +181,49 @@ def score_answer(pred_text: str, pred: list[tuple[Box, str]], gt: GroundTruth) -
     }
 
 
-def ask(question: QAQuestion, agent: QAAgent, device: Device, lang: str) -> QAResult:
-    obs = reach(question, device, lang)
-    gt = ground_truth(question, obs, lang)
-    text = question.question[lang]
-    ans = agent.answer(obs, text, lang)
-    pred, unknown = predicted_items(ans, obs)
+def call_agent(agent: QAAgent, obs: Observation, question: str, lang: str) -> tuple[QAAnswer, bool, float]:
+    """(answer, whether the agent raised, seconds). An exception of the agent is its failure: "no answer" with
+    the error kept. An `InfrastructureError` (the endpoint unusable after its retries) propagates."""
+    t0 = time.perf_counter()
+    try:
+        ans = agent.answer(obs, question, lang)
+        return ans, False, time.perf_counter() - t0
+    except InfrastructureError:
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever the agent raises is the agent's failure, scored
+        return QAAnswer(no_answer=True, error=f"{type(e).__name__}: {e}"), True, time.perf_counter() - t0
+
+
+def score(question: QAQuestion, lang: str, obs: Observation, gt: GroundTruth, ans: QAAnswer, raised: bool) -> QAResult:
+    """Score an answer given on `obs` against the ground truth resolved on the same screen."""
+    els = answer_elements(ans, obs)
+    pred, unknown = predicted_items(ans, obs)  # element indices, boxes and points -> scored (bounds, text) items
     pred_text = NO_ANSWER if ans.no_answer or not (ans.text or pred) else (ans.text or pred[0][1])
     return QAResult(
         question.id,
         lang,
-        text,
+        question.question[lang],
         pred_text,
         pred,
         gt,
         score_answer(pred_text, pred, gt),
         unknown_elements=unknown,
         error=ans.error,
+        app=question_app(question),
+        tags=list(question.tags) if isinstance(question, QAQuestion) else [],
+        element_indices=[] if ans.no_answer else [e.index for e in els],
+        no_answer=pred_text == NO_ANSWER,
+        raw_output=ans.raw_output or None,
+        usage=ans.usage,
+        agent_error=raised,
     )
+
+
+def ask(question: QAQuestion, agent: QAAgent, device: Device, lang: str) -> QAResult:
+    obs = reach(question, device, lang)
+    gt = ground_truth(question, obs, lang)
+    ans, raised, _ = call_agent(agent, obs, question.question[lang], lang)
+    return score(question, lang, obs, gt, ans, raised)
 
 
 def summarize(results: list[QAResult]) -> dict[str, float]:
@@ -115,4 +232,102 @@ def summarize(results: list[QAResult]) -> dict[str, float]:
     out: dict[str, float] = {k: mean(r.scores[k] for r in results) for k in keys} if results else {}
     out["questions"] = len(results)
     out["unknown_elements"] = sum(r.unknown_elements for r in results)
+    out["agent_errors"] = sum(r.agent_error for r in results)
+    out["tokens"] = sum(r.usage.total_tokens for r in results)
     return out
+
+
+def headline(results: list[QAResult], infra_errors: int = 0, unfinished: int = 0) -> str:
+    """The one sentence every surface of a QA run prints (live view, final line, summary.json, report)."""
+    problems = []
+    if infra_errors:
+        problems.append(f"{infra_errors} infrastructure failure{'s' if infra_errors != 1 else ''}")
+    if unfinished:
+        problems.append(f"{unfinished} unfinished")
+    tail = f"; {', '.join(problems)} (listed, not scored)" if problems else ""
+    if not results:
+        return f"no question could be scored (of {infra_errors + unfinished}){tail}"
+    s = summarize(results)
+    errors = int(s["agent_errors"])
+    agent = f", {errors} agent error{'s' if errors != 1 else ''}" if errors else ""
+    n = len(results)
+    return (
+        f"SQA-S F1 {s['sqa_s_f1']:.1%}  SQA-UIC F1 {s['sqa_uic_f1']:.1%}  F1@IoU {s['sqa_uic_bb_f1']:.1%}  "
+        f"nDCG_v {s['ndcg_v']:.1%}  avg F1 {s['f1']:.1%}  over {n} scored question{'s' if n != 1 else ''}"
+        f"{agent}{tail}"
+    )
+
+
+def exit_code(scored: int, unscored: int) -> int:
+    """As for agent runs (docs/scoring.md): 0 all scored, 3 some not (listed), 4 none scored."""
+    from harness.run.scoring import EXIT_INFRA, EXIT_NOTHING_SCORED, EXIT_OK
+
+    if scored == 0:
+        return EXIT_NOTHING_SCORED
+    return EXIT_INFRA if unscored else EXIT_OK
+
+
+@dataclass(frozen=True)
+class QuestionRow:
+    """One (question, lang) episode of a QA run on disk: its result when scored, else why not."""
+
+    question_id: str
+    lang: str
+    status: str
+    result: QAResult | None  # None: infra_error or unfinished
+    error: str | None
+    attempts: int
+    app: str | None
+
+
+def run_rows(run: Run) -> list[QuestionRow]:
+    """Every episode of a QA run directory, read back (an unfinished one has no episode.json)."""
+    rows = []
+    for ep in run.episodes.values():
+        meta = ep.meta
+        if meta is None:
+            rows.append(QuestionRow(ep.task_id, ep.lang, UNFINISHED, None, "unfinished: no episode.json", 0, None))
+            continue
+        result = QAResult.from_record(meta.task_id, meta.lang, meta.qa, meta.status) if meta.qa else None
+        status = meta.status if result is not None or meta.status in UNSCORED else INFRA_ERROR
+        app = meta.qa.app if meta.qa else meta.category
+        rows.append(QuestionRow(meta.task_id, meta.lang, status, result, meta.error, meta.attempts, app))
+    return rows
+
+
+def _block(results: list[QAResult]) -> dict[str, Any]:
+    s = summarize(results)
+    counts = {k: int(s[k]) for k in ("unknown_elements", "agent_errors", "tokens")}
+    return {"questions": len(results), **{k: s.get(k) for k in METRICS}, **counts}
+
+
+def run_summary(run: Run) -> dict[str, Any]:
+    """summary.json of a QA run: the headline, the exit code, every ScreenQA metric overall, by app and by
+    language (means over the scored questions), the unscored questions, the statuses."""
+    rows = run_rows(run)
+    scored = [r.result for r in rows if r.result is not None and r.status not in UNSCORED]
+    unscored = [r for r in rows if r.status in UNSCORED]
+    by_app: dict[str, list[QAResult]] = defaultdict(list)
+    by_lang: dict[str, list[QAResult]] = defaultdict(list)
+    for r in scored:
+        by_app[r.app or "(home screen)"].append(r)
+        by_lang[r.lang].append(r)
+    statuses: dict[str, int] = defaultdict(int)
+    for row in rows:
+        statuses[row.status] += 1
+    infra = sum(r.status == INFRA_ERROR for r in unscored)
+    return {
+        "kind": "qa",
+        "run_id": run.manifest.run_id if run.manifest else run.path.name,
+        "headline": headline(scored, infra, len(unscored) - infra),
+        "exit_code": exit_code(len(scored), len(unscored)),
+        "metrics": METRICS,
+        "overall": _block(scored),
+        "by_app": {k: _block(v) for k, v in sorted(by_app.items())},
+        "by_language": {k: _block(v) for k, v in sorted(by_lang.items())},
+        "infra_failures": [
+            {"task_id": r.question_id, "lang": r.lang, "status": r.status, "error": r.error, "attempts": r.attempts}
+            for r in unscored
+        ],
+        "statuses": dict(sorted(statuses.items())),
+    }

@@ -51,6 +51,7 @@ from harness.run.milestones import MilestoneTracker
 from harness.run.result import EpisodeResult
 from harness.run.trajectory import (
     EPISODE_FILE,
+    EPISODE_KINDS,
     EPISODE_SCHEMA,
     EPISODE_SCHEMA_V1,
     EPISODES_DIR,
@@ -66,6 +67,7 @@ from harness.run.trajectory import (
     EpisodeMeta,
     Manifest,
     MilestoneProgress,
+    QARecord,
     StepRecord,
     TrajectoryError,
     atomic_write_bytes,
@@ -501,10 +503,15 @@ class EpisodeWriter:
         *,
         final_observation: Observation | None = None,
         device: DeviceInfo | dict[str, Any] | None = None,
+        kind: str = "task",
+        qa: QARecord | None = None,
     ) -> EpisodeMeta:
         """Flush the steps, write the final observation (as frame last step + 1) and then `episode.json`, the
         record of `result` (`EpisodeMeta`; `EpisodeMeta.to_result()` reads it back). Steps, invalid outputs,
-        tokens and timings are what this writer recorded."""
+        tokens and timings are what this writer recorded. `kind` "qa": a screen question, whose result is `qa`
+        (none for a question that failed on the infrastructure)."""
+        if kind not in EPISODE_KINDS:
+            raise TrajectoryError(f"{self.path}: episode kind {kind!r} is not one of {', '.join(EPISODE_KINDS)}")
         if self._closed:
             raise TrajectoryError(f"{self.path}: episode already finished")
         if (result.task_id, result.lang) != (self.task_id, self.lang):
@@ -528,6 +535,7 @@ class EpisodeWriter:
         meta = EpisodeMeta.model_validate(
             {
                 "schema": EPISODE_SCHEMA if self.options.layout == 2 else EPISODE_SCHEMA_V1,
+                "kind": kind,
                 "task_id": self.task_id,
                 "lang": self.lang,
                 "category": result.category or self.category,
@@ -558,9 +566,11 @@ class EpisodeWriter:
                 "finished": _now_iso(),
                 "final_observation": final,
                 "extra": scrub(jsonable({k: v for k, v in extra.items() if v is not None})),
+                "qa": qa,
             }
         )
-        atomic_write_json(self.path / EPISODE_FILE, meta.model_dump(mode="json", by_alias=True), self.options.fsync)
+        record = meta.model_dump(mode="json", by_alias=True, exclude=None if qa is not None else {"qa"})
+        atomic_write_json(self.path / EPISODE_FILE, record, self.options.fsync)
         return meta
 
     def close(self) -> None:
@@ -654,12 +664,16 @@ class RunWriter:
         languages: list[str] | None = None,
         cli_args: list[str] | None = None,
         config: dict[str, Any] | None = None,
+        kind: str = "task",
     ) -> RunWriter:
         """Create `runs_dir/run_id` (must not exist) and write its scrubbed `manifest.json`.
 
         `tasks`: `tasks.schema.Task` objects or dicts with id/category/instruction; `agent`: name, model,
-        base_url, ... (keys and tokens are scrubbed anyway); `devices`: DeviceInfo objects or dicts.
+        base_url, ... (keys and tokens are scrubbed anyway); `devices`: DeviceInfo objects or dicts; `kind`:
+        "task" (agent episodes) or "qa" (screen questions).
         """
+        if kind not in EPISODE_KINDS:
+            raise TrajectoryError(f"run kind {kind!r} is not one of {', '.join(EPISODE_KINDS)}")
         run_id = run_id or new_run_id()
         if not run_id or "/" in run_id or run_id in (".", ".."):
             raise TrajectoryError(f"run id {run_id!r} cannot name a directory")
@@ -683,6 +697,7 @@ class RunWriter:
 
         manifest = {
             "schema": MANIFEST_SCHEMA,
+            "kind": kind,
             "run_id": run_id,
             "created": _now_iso(),
             "droidharness_version": __version__,

@@ -143,7 +143,12 @@ def _row(score: Score, eps: list[EpisodeRecord]) -> dict[str, Any]:
 
 def summarize(run: Run) -> dict[str, Any]:
     """The numbers of summary.json and the report's tables (times in seconds, SR/ATP as fractions or None when
-    nothing was scored), all from `harness.run.scoring` over `outcome()` of each episode."""
+    nothing was scored), all from `harness.run.scoring` over `outcome()` of each episode. A QA run's (kind
+    "qa"): `harness.run.qa.run_summary`."""
+    if run.kind == "qa":
+        from harness.run.qa import run_summary
+
+        return run_summary(run)
     eps = list(run.episodes.values())
     results = [outcome(run, ep) for ep in eps]
     board = scoreboard(results)
@@ -565,8 +570,13 @@ def _infra_list(s: dict[str, Any]) -> str:
 
 
 def render_report(run: Run) -> str:
-    """The whole report as one HTML string (no external resources)."""
+    """The whole report as one HTML string (no external resources). A QA run's: `harness.run.qa_report`."""
     from tasks.schema import CATEGORY_NAMES
+
+    if run.kind == "qa":
+        from harness.run.qa_report import render_qa_report
+
+        return render_qa_report(run)
 
     s = summarize(run)
     cat_rows = [

@@ -211,8 +211,44 @@ class StepRecord(_Rec):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
 
+Box = tuple[int, int, int, int]  # [left, top, right, bottom] device pixels
+EPISODE_KINDS = ("task", "qa")  # an agent's task episode; one screen question (ScreenQA on a live app)
+
+
+class QAItem(_Rec):
+    """One answer element: its bounds and content, and (for an agent's answer) its index on the screen."""
+
+    bounds: Box
+    text: str
+    index: int | None = None
+
+
+class QAGroundTruth(_Rec):
+    elements: list[list[QAItem]] = []  # per annotator, in the annotator's order; [] = "no answer"
+    short: list[str] = []  # every annotator's short answers ("<no answer>" for a no-answer annotator)
+
+
+class QARecord(_Rec):
+    """A screen question's result (episode.json `qa`, kind "qa"): what was asked, what the QA agent answered,
+    the ground truth resolved on the same screen, and every ScreenQA score (harness.run.qa.score_answer)."""
+
+    question: str
+    app: str | None = None  # the package the question is about (the suite's by-app breakdown)
+    tags: list[str] = []
+    answer: str  # the short answer as scored ("<no answer>")
+    no_answer: bool = False
+    predicted: list[QAItem] = []  # the answer elements found on the screen, in the agent's rank order
+    ground_truth: QAGroundTruth = QAGroundTruth()
+    scores: dict[str, float] = {}  # sqa_s_em, sqa_s_f1, sqa_uic_em, sqa_uic_f1, sqa_uic_bb_*, ndcg_v, f1
+    unknown_elements: int = 0  # element indices the agent gave that are not on the screen (dropped)
+    raw_output: str | None = None
+    error: str | None = None  # the agent's failure (an exception, unusable output), scored as the answer it gave
+    usage: Usage = Usage()
+
+
 class EpisodeMeta(_Rec):
     schema_: str = Field(EPISODE_SCHEMA, alias="schema")
+    kind: str = "task"  # one of EPISODE_KINDS
     task_id: str
     lang: str
     category: str | None = None
@@ -238,6 +274,7 @@ class EpisodeMeta(_Rec):
     finished: str | None = None
     final_observation: ObservationRecord | None = None
     extra: dict[str, Any] = {}
+    qa: QARecord | None = None  # kind "qa": the question's result (absent from task episodes)
     model_config = ConfigDict(extra="allow", populate_by_name=True)
 
     def to_result(self) -> EpisodeResult:
@@ -274,6 +311,7 @@ class EpisodeMeta(_Rec):
 
 class Manifest(_Rec):
     schema_: str = Field(MANIFEST_SCHEMA, alias="schema")
+    kind: str = "task"  # "qa": a run of screen questions (`droidharness qa run`), one episode per (question, lang)
     run_id: str
     created: str
     droidharness_version: str | None = None
@@ -483,6 +521,11 @@ class Run:
     def episode(self, task_id: str, lang: str) -> EpisodeRecord:
         return self.episodes[episode_key(task_id, lang)]
 
+    @property
+    def kind(self) -> str:
+        """ "qa" for a run of screen questions (its manifest says so), else "task"."""
+        return self.manifest.kind if self.manifest is not None else "task"
+
 
 def load_run(run_dir: str | Path, *, skip_bad: bool = False) -> Run:
     """Read a run directory (finished or not). Raises TrajectoryError naming the offending file."""
@@ -517,6 +560,10 @@ __all__ = [
     "TrajectoryError",
     "StepRecord",
     "EpisodeMeta",
+    "QARecord",
+    "QAItem",
+    "QAGroundTruth",
+    "EPISODE_KINDS",
     "Manifest",
     "ObservationRecord",
     "AgentRecord",

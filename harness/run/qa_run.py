@@ -1,0 +1,266 @@
+"""`droidharness qa run` as a real run: every (question, language) of a QA suite over N devices in parallel,
+recorded in the trajectory format (docs/trajectory-format.md, docs/screenqa.md) and reported.
+
+One episode directory per (question, lang), kind "qa": its one step is the screen the question was asked about
+(screenshot + hierarchy, stored as frames like every step) with the answer as the step's ANSWER action, and its
+episode.json carries the QA result (`QARecord`: ground truth, predicted items, every score, unknown elements,
+the agent's raw output / error, usage). Then summary.json (`harness.run.qa.run_summary`) and report.html.
+
+The work runs through `harness.run.workers` like agent episodes: one worker thread per device slot, every
+attempt on a reset device in the question's language with a fresh QA agent; an `InfrastructureError` while
+reaching the state or asking is retried on a fresh device and, if it persists, recorded as `infra_error`, listed
+and left out of the scores. `resume` asks only the questions of an existing run directory without episode.json,
+under the run-directory lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from agents.base import AgentStep
+from agents.qa import QAAgent, QAAnswer
+from agents.registry import create_qa_agent
+from harness.actions import Answer
+from harness.errors import ConfigError
+from harness.run.lock import RunLock
+from harness.run.pool import DevicePool
+from harness.run.qa import QAResult, call_agent, ground_truth, headline, question_app, reach, run_rows, run_summary
+from harness.run.qa import score as score_question
+from harness.run.record import RunWriter, WriterOptions
+from harness.run.result import INFRA_ERROR, UNSCORED, EpisodeResult
+from harness.run.trajectory import completed_episode_keys, load_run
+from harness.run.workers import LiveView, WorkSpec, close_quietly, run_work
+from tasks.qa import QAQuestion, load_qa_suite
+
+Item = tuple[QAQuestion, str]
+
+
+@dataclass
+class QARunOptions:
+    suite: str = "virtual"
+    langs: tuple[str, ...] = ("en", "zh")
+    question_ids: tuple[str, ...] = ()  # ask only these (default: all)
+    agent: str = "lexical"
+    agent_options: dict[str, Any] = field(default_factory=dict)
+    devices: int = 1
+    profile: str = "medium_phone"
+    latency: str = "instant"
+    out: Path = Path("runs")
+    run_id: str | None = None
+    resume: Path | None = None
+    infra_retries: int = 2
+    report: bool = True
+    writer: WriterOptions = field(default_factory=WriterOptions)
+
+
+@dataclass
+class Outcome:
+    """What one (question, lang) came to in this invocation: a scored result, or an infrastructure failure."""
+
+    question_id: str
+    lang: str
+    result: QAResult | None  # None: infra_error
+    error: str | None = None
+    attempts: int = 1
+
+
+@dataclass
+class QARunResult:
+    run_dir: Path
+    outcomes: list[Outcome]  # what this invocation asked (a resumed run: only the missing questions)
+    skipped: int  # already answered (resume)
+    summary: dict[str, Any]  # the whole run as recorded on disk: what summary.json and the report say
+
+    @property
+    def results(self) -> list[QAResult]:
+        return [o.result for o in self.outcomes if o.result is not None]
+
+    @property
+    def exit_code(self) -> int:
+        return int(self.summary["exit_code"])
+
+
+def select_questions(questions: list[QAQuestion], langs: tuple[str, ...], ids: tuple[str, ...] = ()) -> list[Item]:
+    """(question, lang) of the questions named by `ids` (all when empty), in suite order; an unknown id is a
+    `ConfigError`."""
+    missing = sorted(set(ids) - {q.id for q in questions})
+    if missing:
+        raise ConfigError(f"unknown question id(s) {missing}; see the suite's files")
+    return [(q, lg) for q in questions if not ids or q.id in ids for lg in langs if lg in q.languages]
+
+
+def _live_headline(outcomes: list[Outcome]) -> str:
+    return headline([o.result for o in outcomes if o.result is not None], sum(o.result is None for o in outcomes))
+
+
+def run_qa(
+    opts: QARunOptions,
+    console: Console | None = None,
+    agent_factory: Callable[[], QAAgent] | None = None,
+    pool: DevicePool | None = None,
+) -> QARunResult:
+    """Run the QA suite. Every attempt gets a FRESH QA agent from `agent_factory` (default: `opts.agent` with
+    its options). `pool` (started, not closed here) overrides the devices the options describe. A resumed run
+    asks the questions of the suite and languages its manifest names."""
+    suite, langs = opts.suite, opts.langs
+    lock: RunLock | None = None
+    earlier: list[Outcome] = []
+    if opts.resume:
+        prior = load_run(opts.resume, skip_bad=True)
+        if prior.manifest is None or prior.kind != "qa":
+            raise ConfigError(f"{opts.resume}: not a QA run directory (its manifest.json is not of kind 'qa')")
+        suite = str(prior.manifest.suite.get("name") or suite)
+        langs = tuple(prior.manifest.suite.get("languages") or langs)
+        made_by = prior.manifest.agent.get("name")
+        if made_by and made_by != opts.agent:
+            raise ConfigError(
+                f"{opts.resume}: this run was made with QA agent {made_by!r}; resume it with --agent {made_by}"
+            )
+    questions = select_questions(load_qa_suite(suite), langs, opts.question_ids)
+    make_agent = agent_factory or (lambda: create_qa_agent(opts.agent, **opts.agent_options))
+    probe = make_agent()  # fail fast on bad agent options, before any device starts
+    if opts.resume:
+        writer = RunWriter.resume(opts.resume, opts.writer)
+        lock = RunLock(writer.path).acquire()
+        done = completed_episode_keys(opts.resume)
+        todo = [(q, lg) for q, lg in questions if (q.id, lg) not in done]
+        earlier = [
+            Outcome(r.question_id, r.lang, r.result, r.error, r.attempts)
+            for r in run_rows(load_run(opts.resume, skip_bad=True))
+            if r.status not in UNSCORED or r.status == INFRA_ERROR
+        ]
+    else:
+        todo = list(questions)
+    own_pool = pool is None
+    try:
+        if pool is None:
+            pool = DevicePool(opts.devices, profile=opts.profile, latency=opts.latency).start()
+        if not opts.resume:
+            writer = RunWriter.create(
+                opts.out,
+                opts.run_id,
+                options=opts.writer,
+                devices=[pool.slot(i).info for i in range(pool.size)],
+                agent={"name": opts.agent, **opts.agent_options},
+                prompt_hash=getattr(probe, "prompt_hash", None),
+                suite_name=suite,
+                tasks=[
+                    {"id": q.id, "category": question_app(q), "instruction": q.question, "apps": [question_app(q)]}
+                    for q in {q.id: q for q, _ in questions}.values()
+                ],
+                languages=list(langs),
+                config={
+                    "profile": opts.profile,
+                    "latency": opts.latency,
+                    "devices": pool.size,
+                    "infra_retries": opts.infra_retries,
+                },
+                kind="qa",
+            )
+            lock = RunLock(writer.path).acquire()
+        live: LiveView[Outcome] = LiveView(console, len(todo), pool.size, _live_headline, earlier, unit="questions")
+        quarantined_before = len(pool.quarantined)
+        run_work(pool, todo, _question_spec(pool, make_agent, writer, opts), live)
+        writer.add_quarantined([q.to_json() for q in pool.quarantined[quarantined_before:]])
+        if console is not None:
+            console.line()
+        writer.finish(report=opts.report)  # summary.json and report.html of a QA run: harness.run.report dispatches
+        summary = run_summary(load_run(writer.path, skip_bad=True))
+        return QARunResult(writer.path, live.results, len(questions) - len(todo), summary)
+    finally:
+        if own_pool and pool is not None:
+            pool.close()
+        if lock is not None:
+            lock.release()
+
+
+def _answer_step(ans: QAAnswer, raised: bool, seconds: float) -> AgentStep:
+    """The step's agent record: the answer as an ANSWER action (ranked element indices + short text, or no
+    answer); an agent that raised or gave unusable output is an invalid step with its error."""
+    indices = [i for i in ans.elements if i >= 0]
+    if raised:
+        action = None
+    elif ans.no_answer or not (indices or ans.text):
+        action = Answer(no_answer=True)
+    else:
+        action = Answer(text=ans.text, elements=indices)
+    return AgentStep(
+        action=action,
+        raw_output=ans.raw_output,
+        usage=ans.usage,
+        invalid=ans.error is not None,
+        error=ans.error,
+        meta={"agent_seconds": round(seconds, 4)},
+    )
+
+
+def _question_spec(
+    pool: DevicePool, make_agent: Callable[[], QAAgent], writer: RunWriter, opts: QARunOptions
+) -> WorkSpec[Item, Outcome]:
+    def attempt(slot: int, item: Item, n: int) -> Outcome:
+        q, lang = item
+        ep = writer.episode(q.id, lang, category=question_app(q), instruction=q.question[lang])
+        try:
+            app = question_app(q)
+            lease = pool.lease(slot, [app] if app else [], lang)  # health check, reset, in this language
+            ep.note_reset(lease.reset.method, lease.reset.seconds)
+            device = lease.device
+            agent = make_agent()  # fresh per attempt
+            obs = reach(q, device, lang)
+            gt = ground_truth(q, obs, lang)
+            ans, raised, seconds = call_agent(agent, obs, q.question[lang], lang)
+            result = score_question(q, lang, obs, gt, ans, raised)
+            ep.write_step(obs, _answer_step(ans, raised, seconds), None, step=1, timings={"agent": seconds})
+            ep.finish(
+                EpisodeResult(
+                    q.id,
+                    lang,
+                    status=result.status,
+                    success=result.status == "success",
+                    progress=result.scores.get("f1", 0.0),
+                    category=question_app(q) or "",
+                    steps=1,
+                    invalid_steps=int(ans.error is not None),
+                    answer=result.answer_text,
+                    terminated_by="ANSWER",
+                    error=result.error,
+                    serial=device.serial,
+                    attempts=n,
+                ),
+                device=device.info,
+                kind="qa",
+                qa=result.to_record(),
+            )
+            return Outcome(q.id, lang, result, result.error, n)
+        except BaseException:
+            close_quietly(ep)
+            raise
+
+    def give_up(item: Item, error: str, attempts: int) -> Outcome:
+        q, lang = item
+        ep = writer.episode(q.id, lang, category=question_app(q), instruction=q.question[lang])
+        ep.finish(
+            EpisodeResult(
+                q.id,
+                lang,
+                status=INFRA_ERROR,
+                category=question_app(q) or "",
+                error=error,
+                attempts=attempts,
+                terminated_by="error",
+            ),
+            kind="qa",
+        )
+        return Outcome(q.id, lang, None, error, attempts)
+
+    return WorkSpec(
+        label=lambda item: f"{item[0].id} [{item[1]}]", attempt=attempt, give_up=give_up, retries=opts.infra_retries
+    )
+
+
+__all__ = ["QARunOptions", "QARunResult", "Outcome", "run_qa", "select_questions"]
