@@ -39,6 +39,11 @@ def run(
     suite: str = typer.Option("virtual", help="A bundled suite name or a folder of task JSON files."),
     agent: str = typer.Option("heuristic", help="Agent: heuristic, reference, random, openai, human, or a plug-in."),
     devices: int = typer.Option(1, help="Number of embedded virtual devices to run in parallel."),
+    isolation: str = typer.Option(
+        "process",
+        help="Embedded devices: process (each its own child process, as N emulators) or thread (threads of "
+        "this process).",
+    ),
     device: list[str] = typer.Option([], "--device", "-s", help="Serial of a real device (repeatable)."),
     lang: str = typer.Option("all", help="en, zh or all."),
     task: list[str] = typer.Option([], "--task", "-t", help="Run only this task id (repeatable)."),
@@ -74,6 +79,8 @@ def run(
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
     if frames not in ("webp", "png"):
         raise typer.BadParameter(f"{frames!r} is not one of: webp, png", param_hint="--frames")
+    if isolation not in ("process", "thread"):
+        raise typer.BadParameter(f"{isolation!r} is not one of: process, thread", param_hint="--isolation")
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = SuiteOptions(
         suite=suite,
@@ -82,6 +89,7 @@ def run(
         agent=agent,
         agent_options=options,
         devices=devices,
+        isolation="thread" if isolation == "thread" else "process",
         serials=tuple(device),
         profile=profile,
         latency=latency,

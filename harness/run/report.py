@@ -501,6 +501,8 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
             facts.append(f"seed {meta.seed}")
         if meta.device.get("serial"):
             facts.append(f"device {meta.device['serial']}")
+        if meta.reset_method:  # how the pool reset the device first (runs before issue 14 have none)
+            facts.append(f"reset {meta.reset_method} {_num(meta.reset_seconds, '{:.3f}')} s")
         info.append(f"<p class=mut>{e(' · '.join(facts))}</p>")
         if meta.answer is not None:
             info.append(f"<p><b>Answer:</b> <span class=u>{e(meta.answer)}</span></p>")

@@ -1,0 +1,99 @@
+"""Suite throughput as embedded devices are added: episodes per minute for 1, 2, 4 and 8 devices, each device its
+own process (`--devices N`'s default) and, for comparison, threads of the harness process.
+
+The 36 English tasks of the bundled `virtual` suite with the `reference` agent (no model), on the `pixel` latency
+profile (device calls take a phone's time, so devices mostly wait) and on `instant` (pure CPU: bounded by the
+cores). The pool is started before the clock starts (its start time is printed apart); the speed-up is against 1
+device of the same kind. Targets (issue 14): >= 0.8 x N on `pixel` up to 8 devices, >= 0.8 x min(N, cores) on
+`instant`. Prints figures; no asserts.
+
+    python bench/scale.py [--devices 1 2 4 8] [--latency pixel instant] [--isolation process thread]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from harness.run.pool import DevicePool  # noqa: E402
+from harness.run.record import WriterOptions  # noqa: E402
+from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
+
+
+def measure(n: int, latency: str, isolation: str, out: Path, frames: str) -> dict[str, float]:
+    t0 = time.perf_counter()
+    with DevicePool(n, latency=latency, isolation=isolation) as pool:  # type: ignore[arg-type]
+        started = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        res = run_suite(
+            SuiteOptions(
+                agent="reference",
+                langs=("en",),
+                out=out,
+                run_id=f"scale-{latency}-{isolation}-{n}",
+                report=False,
+                writer=WriterOptions(frames=frames),
+            ),
+            pool=pool,
+        )
+        wall = time.perf_counter() - t1
+    eps = len(res.results)
+    return {"episodes": eps, "wall": wall, "per_min": 60 * eps / wall, "start": started, "sr": res.sr or 0.0}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--devices", type=int, nargs="+", default=[1, 2, 4, 8])
+    ap.add_argument("--latency", nargs="+", default=["pixel", "instant"], choices=["pixel", "instant"])
+    ap.add_argument("--isolation", nargs="+", default=["process", "thread"], choices=["process", "thread"])
+    ap.add_argument("--frames", default="webp", choices=["webp", "png"])
+    args = ap.parse_args()
+    logging.disable(logging.WARNING)
+    cores = os.cpu_count() or 1
+    console = Console(width=200)
+    table = Table(
+        "latency",
+        "devices",
+        *[f"{iso} {col}" for iso in args.isolation for col in ("wall s", "eps/min", "speed-up", "x target", "start s")],
+        title=f"suite throughput, reference agent, 36 English tasks, frames={args.frames}, {cores} cores",
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for latency in args.latency:
+            base: dict[str, float] = {}
+            for n in args.devices:
+                row = [latency, str(n)]
+                for iso in args.isolation:
+                    m = measure(n, latency, iso, Path(tmp), args.frames)
+                    base.setdefault(iso, m["per_min"] if n == 1 else 0.0)
+                    speed = m["per_min"] / base[iso] if base[iso] else float("nan")
+                    target = 0.8 * (n if latency == "pixel" else min(n, cores))
+                    row += [
+                        f"{m['wall']:.1f}",
+                        f"{m['per_min']:.1f}",
+                        f"{speed:.2f}x",
+                        f"{speed / target:.2f}" if target else "-",
+                        f"{m['start']:.1f}",
+                    ]
+                    if m["sr"] < 1.0:
+                        row[-1] += f" (SR {m['sr']:.0%})"
+                table.add_row(*row)
+                console.print(f"{latency} x{n} done", style="dim")
+    console.print(table)
+    console.print(
+        "speed-up: episodes/min over 1 device of the same kind; x target: speed-up / (0.8 x N) on pixel, "
+        "/ (0.8 x min(N, cores)) on instant (>= 1.00 meets it)"
+    )
+
+
+if __name__ == "__main__":
+    main()
