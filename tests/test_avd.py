@@ -467,3 +467,14 @@ def test_virtual_device_process_bad_arguments_exit_2() -> None:
             [sys.executable, "-m", "emulator.virtual", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
         )
         assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_avd_errors_map_onto_the_harness_taxonomy() -> None:
+    from emulator.avd import AvdNotFoundError
+    from harness.cli.emulator import as_harness_error
+    from harness.errors import ConfigError, InfrastructureError
+
+    assert isinstance(as_harness_error(AvdNotFoundError("no AVD named 'X'")), ConfigError)
+    assert isinstance(as_harness_error(ConsoleAuthError("auth token rejected")), ConfigError)
+    infra = as_harness_error(BootTimeoutError("emulator-5554 did not boot in 1s"))
+    assert isinstance(infra, InfrastructureError) and str(infra) == "emulator-5554 did not boot in 1s"

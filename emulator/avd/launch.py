@@ -17,6 +17,7 @@ import os
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -167,26 +168,41 @@ def _reserve(console_port: int) -> bool:
     return True
 
 
-def _bindable(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
+def _listening(port: int) -> bool:
+    """Does something accept connections on 127.0.0.1:port? (A connect, not a bind: a bind probe would fail on
+    the TIME_WAIT a stopped emulator leaves and, for an instant, take the port from whoever is binding it.)"""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+            return True
+    except OSError:
+        return False
+
+
+def _release(console_port: int) -> None:
+    """Drop this process's placeholder claim on a port pair (never a record with an emulator's pid)."""
+    path = records_dir() / f"{console_port}.json"
+    try:
+        rec = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    if rec.get("owner") == os.getpid() and not rec.get("pid"):
+        path.unlink(missing_ok=True)
 
 
 def claim_console_port(preferred: int | None = None) -> int:
-    """A console port whose pair is free (nothing listens on either port, no live record claims it)."""
+    """A console port whose pair is free: claimed by an exclusive record first, then checked that nothing
+    listens on either port (another program's emulator)."""
+    if preferred is not None and preferred not in CONSOLE_PORTS:
+        raise AvdConfigError(f"console port {preferred}: must be even and in 5554..5584")
+    for port in [preferred] if preferred is not None else CONSOLE_PORTS:
+        if not _reserve(port):
+            continue
+        if _listening(port) or _listening(port + 1):
+            _release(port)
+            continue
+        return port
     if preferred is not None:
-        if preferred not in CONSOLE_PORTS:
-            raise AvdConfigError(f"console port {preferred}: must be even and in 5554..5584")
-        if not (_bindable(preferred) and _bindable(preferred + 1) and _reserve(preferred)):
-            raise AvdConfigError(f"console port {preferred}: in use (or claimed by another emulator)")
-        return preferred
-    for port in CONSOLE_PORTS:
-        if _bindable(port) and _bindable(port + 1) and _reserve(port):
-            return port
+        raise AvdConfigError(f"console port {preferred}: in use (or claimed by another emulator)")
     raise AvdError("no free emulator port pair in 5554..5585 (16 emulators at most per machine)")
 
 
@@ -263,7 +279,9 @@ def start_emulator(
         cmd = emulator_command(sdk, name, port, read_only, snapshot_save, extra)
         logs = Path(log_dir) if log_dir is not None else state_dir() / "emulator-logs"
         logs.mkdir(parents=True, exist_ok=True)
-        log_path = logs / f"{name}-{port}.log"
+        fd, log_name = tempfile.mkstemp(prefix=f"{name}-{port}-", suffix=".log", dir=logs)  # never shared
+        os.close(fd)
+        log_path = Path(log_name)
         run_env = {**sdk.env, **(env or {})}
         if adb_server_port is not None:
             run_env["ANDROID_ADB_SERVER_PORT"] = str(adb_server_port)
@@ -296,7 +314,13 @@ def start_emulator(
         started=time.time(),
         _process=proc,
     )
-    _write_record(emu)
+    try:
+        _write_record(emu)
+    except BaseException:  # an emulator nobody can find again must not outlive this call
+        proc.kill()
+        proc.wait()
+        emu.record_path.unlink(missing_ok=True)
+        raise
     return emu
 
 
