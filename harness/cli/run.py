@@ -65,6 +65,20 @@ def run(
         help="Screenshots in the run directory: webp (lossless, smallest) or png "
         "(lossless, ~4x less CPU to write, ~2x the bytes).",
     ),
+    probe_agent: str = typer.Option(
+        "auto",
+        help="Who answers the tasks' probe questions: auto (the agent's own QA mode if it has one, else "
+        "lexical), none, or a QA agent (lexical, openai, a plug-in).",
+    ),
+    ray: bool = typer.Option(
+        False,
+        "--ray",
+        help="Run the episodes as Ray actors, each owning one embedded device (docs/ray.md): alone, on a local "
+        "Ray instance started for the run; with --ray-address, on that cluster's nodes.",
+    ),
+    ray_address: Optional[str] = typer.Option(
+        None, help="The Ray cluster to run on: HOST:PORT of its head, ray://HOST:PORT or auto (implies --ray)."
+    ),
 ) -> None:
     """Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,
     one embedded device, both languages).
@@ -81,6 +95,11 @@ def run(
         raise typer.BadParameter(f"{frames!r} is not one of: webp, png", param_hint="--frames")
     if isolation not in ("process", "thread"):
         raise typer.BadParameter(f"{isolation!r} is not one of: process, thread", param_hint="--isolation")
+    probe_options: dict[str, object] = {}
+    if probe_agent == "openai" and agent != "openai":  # the model options are the probe agent's
+        probe_options = cli_options.agent_options(probe_agent, model, base_url, output_format, cassette, cassette_mode)
+        model = base_url = output_format = cassette_mode = None
+        cassette = None
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = SuiteOptions(
         suite=suite,
@@ -100,9 +119,16 @@ def run(
         seed=seed,
         report=report,
         writer=WriterOptions(frames=frames),
+        probe_agent=probe_agent,
+        probe_agent_options=probe_options,
     )
     try:
-        res = run_suite(opts, console)
+        if ray or ray_address:  # Ray is imported only here, and only by harness.run.distributed
+            from harness.run.distributed import RayTarget, run_suite_ray
+
+            res = run_suite_ray(opts, RayTarget(ray_address), console)
+        else:
+            res = run_suite(opts, console)
     except HarnessError as e:
         _fail(e)
         return

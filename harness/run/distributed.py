@@ -289,11 +289,14 @@ class EpisodeWorker:
     """The body of a Ray actor (`ray.remote(EpisodeWorker)`): one device on this node, episodes one at a time."""
 
     def __init__(self, setup: WorkerSetup) -> None:
-        from harness.run.pool import DevicePool
+        from harness.run.pool import DevicePool, Isolation
 
         self.setup = setup
         o = setup.opts
-        self.pool = DevicePool(1, profile=o.profile, latency=o.latency, isolation=o.isolation or "thread").start()
+        # the actor is the device's own process already (what `--isolation process` gives a local run): the
+        # device runs in it, behind the actor's private adb server
+        iso: Isolation = "in_process" if o.isolation == "in_process" else "thread"
+        self.pool = DevicePool(1, profile=o.profile, latency=o.latency, isolation=iso).start()
 
     def pid(self) -> int:
         return os.getpid()
