@@ -121,6 +121,7 @@ class DevicePool:
         self._consoles: dict[int, Any] = {}  # slot -> console client of an emulator with a boot snapshot
         self._failures: dict[int, int] = {}  # slot -> consecutive infrastructure failures
         self._retired: set[int] = set()
+        self._serials: dict[int, str] = {}  # slot -> serial of its latest device (named after it is dropped)
         self.quarantined: list[Quarantined] = []
         self._lock = threading.Lock()
         self._spawner: Any = None  # process devices are started from one long-lived thread (PDEATHSIG)
@@ -262,6 +263,12 @@ class DevicePool:
             return m.profile.name
         return self.profile if i in self._procs else self._devices[i].info.model
 
+    def serial_of(self, i: int) -> str:
+        """The serial of slot i's device (its latest one when the slot has none open)."""
+        if i in self._devices:
+            return self._devices[i].serial
+        return self.serials[i] if self.serials else self._serials.get(i, f"slot {i}")
+
     def usable(self, i: int) -> bool:
         """False once slot i's device was quarantined and could not be replaced."""
         return i not in self._retired
@@ -297,7 +304,7 @@ class DevicePool:
             raise SlotRetiredError(f"device slot {i} is quarantined: no more episodes on it")
         problem = self.healthy(i)
         if problem is not None:
-            serial = self._devices[i].serial if i in self._devices else "?"
+            serial = self.serial_of(i)
             log.warning("slot %d: device %s is unhealthy: %s", i, serial, problem)
             self.failed(i, f"{serial}: {problem}")
             problem = self.healthy(i)
@@ -334,8 +341,7 @@ class DevicePool:
         except DeviceError:
             raise
         except Exception as e:  # noqa: BLE001 - a console or process failure: name the device and the method
-            serial = self._devices[i].serial if i in self._devices else f"slot {i}"
-            raise DeviceError(f"device {serial}: reset by {method} failed: {e}") from e
+            raise DeviceError(f"device {self.serial_of(i)}: reset by {method} failed: {e}") from e
         return ResetRecord(method, round(time.perf_counter() - t0, 4))
 
     def ensure_locale(self, i: int, lang: str) -> None:
@@ -375,7 +381,7 @@ class DevicePool:
         n = self._failures.get(i, 0) + 1
         self._failures[i] = n
         if n >= QUARANTINE_AFTER:
-            serial = self._devices[i].serial if i in self._devices else "?"
+            serial = self.serial_of(i)
             replaced = self.replaceable
             q = Quarantined(
                 slot=i,
@@ -420,6 +426,7 @@ class DevicePool:
         """Close slot i's device and whatever backs it (its thread device, its child process, its console)."""
         old = self._devices.pop(i, None)
         if old is not None:
+            self._serials[i] = old.serial
             try:
                 old.close()
             except Exception as e:  # noqa: BLE001 - the old device is being thrown away
