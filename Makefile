@@ -30,6 +30,8 @@ bench: setup
 	$(BIN)/python bench/runner.py
 	$(BIN)/python bench/metrics.py
 	$(BIN)/python bench/trajectory.py
+	$(BIN)/python bench/reset.py
+	$(BIN)/python bench/scale.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
