@@ -266,6 +266,13 @@ class DeviceProcess:
             return "(no log)"
         return " | ".join(text[-lines:]) or "(empty log)"
 
+    def request_stop(self) -> None:
+        """Ask the child to exit (SIGTERM by its pid) without waiting: `stop()` then waits (a pool stops all its
+        children at once)."""
+        self._close_console()
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+
     def stop(self) -> None:
         """Stop the child by its pid (SIGTERM, then SIGKILL), remove its directory and record."""
         self._close_console()

@@ -464,6 +464,8 @@ class DevicePool:
         for vd in self._virtual.values():
             vd.stop()
         for proc in self._procs.values():
+            proc.request_stop()  # all at once, then wait for each
+        for proc in self._procs.values():
             proc.stop()
         for console in self._consoles.values():
             console.close()
