@@ -152,7 +152,7 @@ def test_the_report_has_the_qa_section_escaped_with_both_box_kinds(baseline_run)
     r = CliRunner().invoke(app, ["report", str(baseline_run)], env={"COLUMNS": "250"})
     assert r.exit_code == 0, r.output
     assert "Screen question answering" in (baseline_run / "report.html").read_text(encoding="utf-8")
-    assert "SQA-S F1 60.0%" in r.output and "app com.droidharness.weather" in r.output
+    assert "SQA-S F1 60.0%" in r.output and "5 questions: SQA-S EM 60.0%" in r.output
 
 
 class Counting:
@@ -274,7 +274,7 @@ def test_cli_qa_run_on_two_devices_through_the_real_adb_server(tmp_path):
     r = CliRunner().invoke(app, ["qa", "run", str(suite), "--devices", "2", "--lang", "en", "--out",
                                  str(tmp_path / "runs"), "--run-id", "two"], env={"COLUMNS": "250"})
     assert r.exit_code == 0, r.output
-    assert "summary (means over scored questions)" in r.output and "over 4 scored questions" in r.output
+    assert "summary (means over scored questions" in r.output and "over 4 scored questions" in r.output
     assert "4 questions: SQA-S EM 50.0%" in r.output  # humidity 1, wind-vs-humidity 0, pollen 0, alarm 1
     run = load_run(tmp_path / "runs" / "two")
     serials = {d["serial"] for d in run.manifest.devices}  # devices behind the private adb server: host:port

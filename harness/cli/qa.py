@@ -230,16 +230,18 @@ def qa_run(
 def print_qa_summary(s: dict[str, Any]) -> None:
     """The QA summary of a run (`qa run`, `droidharness report` of a QA run): every metric overall, by app and
     by language; the headline; what was not scored and why (the numbers of summary.json)."""
-    from harness.run.qa import METRICS
-
-    table = Table("", "questions", *METRICS.values(), title="summary (means over scored questions)")
+    shown = {"sqa_s_f1": "SQA-S F1", "sqa_uic_f1": "UIC F1", "sqa_uic_bb_f1": "F1@IoU", "ndcg_v": "nDCG_v", "f1": "F1"}
+    table = Table(title="summary (means over scored questions; every metric: summary.json)")
+    table.add_column("", overflow="fold")
+    for name in ("n", *shown.values()):
+        table.add_column(name, justify="right", no_wrap=True, min_width=6)
     groups = [("all", s["overall"])] + [(f"app {k}", v) for k, v in s["by_app"].items()]
     groups += [(f"lang {k}", v) for k, v in s["by_language"].items()]
     for label, row in groups:
         table.add_row(
             escape(label),
             str(row["questions"]),
-            *("–" if row.get(k) is None else f"{row[k]:.1%}" for k in METRICS),
+            *("–" if row.get(k) is None else f"{row[k]:.1%}" for k in shown),
         )
     console.print(table)
     o = s["overall"]
