@@ -31,7 +31,7 @@ from harness.run.locate import locate, resolve_step
 from harness.run.result import AGENT_ERROR, FAILED, INFRA_ERROR, SUCCESS, UNFINISHED, UNSCORED
 from harness.run.trajectory import QAGroundTruth, QAItem, QARecord, Run
 from tasks.qa import QAQuestion
-from tasks.schema import localized
+from tasks.schema import ScreenQuestion, localized
 
 Box = tuple[int, int, int, int]
 
@@ -133,7 +133,7 @@ class QAResult:
         )
 
 
-def question_app(question: QAQuestion) -> str | None:
+def question_app(question: ScreenQuestion) -> str | None:
     """The app a question is about: the package its start state opens (None: the home screen, or a probe)."""
     return question.start.open_app if isinstance(question, QAQuestion) else None
 
@@ -147,7 +147,7 @@ def reach(question: QAQuestion, device: Device, lang: str) -> Observation:
     return obs
 
 
-def ground_truth(question: QAQuestion, obs: Observation, lang: str) -> GroundTruth:
+def ground_truth(question: ScreenQuestion, obs: Observation, lang: str) -> GroundTruth:
     """Resolve every annotator's answer elements on this screen (a locator that finds nothing raises
     `ActionValidationError`: the question's state or locators are wrong; `qa check` reports it)."""
     elements, short = [], []
@@ -194,7 +194,9 @@ def call_agent(agent: QAAgent, obs: Observation, question: str, lang: str) -> tu
         return QAAnswer(no_answer=True, error=f"{type(e).__name__}: {e}"), True, time.perf_counter() - t0
 
 
-def score(question: QAQuestion, lang: str, obs: Observation, gt: GroundTruth, ans: QAAnswer, raised: bool) -> QAResult:
+def score(
+    question: ScreenQuestion, lang: str, obs: Observation, gt: GroundTruth, ans: QAAnswer, raised: bool
+) -> QAResult:
     """Score an answer given on `obs` against the ground truth resolved on the same screen."""
     els = answer_elements(ans, obs)
     pred, unknown = predicted_items(ans, obs)  # element indices, boxes and points -> scored (bounds, text) items

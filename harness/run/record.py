@@ -531,7 +531,12 @@ class EpisodeWriter:
         dev = jsonable(device) if device is not None else {}
         if not isinstance(dev, dict):
             dev = {"serial": str(dev)}
-        extra = {"terminated_by": result.terminated_by, "end_state": result.end_state, **result.extra}
+        extra = {
+            "terminated_by": result.terminated_by,
+            "end_state": result.end_state,
+            "probes": result.probes or None,
+            **result.extra,
+        }
         meta = EpisodeMeta.model_validate(
             {
                 "schema": EPISODE_SCHEMA if self.options.layout == 2 else EPISODE_SCHEMA_V1,

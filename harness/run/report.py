@@ -514,6 +514,9 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
                 "still holds" if end.get("held") else "does NOT hold: " + "; ".join(map(str, end.get("failed", [])))
             )
             info.append(f"<p class={'res-ok' if end.get('held') else 'res-bad'}><b>End state:</b> {e(verdict)}</p>")
+        probes = meta.extra.get("probes")
+        if isinstance(probes, list) and probes:
+            info.append(_probes_html(probes))
     else:
         info.append(
             "<p class=res-bad>Unfinished: no episode.json (the run was interrupted or is still going)."
@@ -552,6 +555,30 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
     return (
         f'<details class=episode id="ep-{e(ep.key)}">{summary}<div class=body>{"".join(info)}'
         f"{steps_html}</div></details>"
+    )
+
+
+def _probes_html(probes: list[Any]) -> str:
+    """An episode's probe questions (harness.run.probes): asked on the screen of their milestone, or not."""
+    rows = []
+    for p in probes:
+        if not isinstance(p, dict):
+            continue
+        if not p.get("asked"):
+            why = p.get("error") or f"not reached (milestone {p.get('at')} not hit)"
+            rows.append(f"<tr><td>{e(p.get('probe_id'))}</td><td colspan=4 class=mut>{e(why)}</td></tr>")
+            continue
+        scores = p.get("scores") or {}
+        gt = (p.get("ground_truth") or {}).get("short") or []
+        rows.append(
+            f"<tr><td>{e(p.get('probe_id'))} <span class=mut>step {e(p.get('step'))}</span></td>"
+            f"<td class=u>{e(p.get('question'))}</td><td class=u>{e(p.get('answer_text'))}</td>"
+            f"<td class=u>{e(' | '.join(map(str, gt)))}</td>"
+            f"<td>SQA-S F1 {_pct(scores.get('sqa_s_f1'))} · UIC F1 {_pct(scores.get('sqa_uic_f1'))}</td></tr>"
+        )
+    return (
+        "<h3>Probes</h3><table><tr><th>probe</th><th>question</th><th>answer</th><th>ground truth</th>"
+        f"<th>scores</th></tr>{''.join(rows)}</table>"
     )
 
 

@@ -305,7 +305,8 @@ class EpisodeMeta(_Rec):
             },
             timings={k: v for k, v in self.timings.items() if k != "wall"},
             end_state=self.extra.get("end_state") if isinstance(self.extra.get("end_state"), dict) else None,
-            extra={k: v for k, v in self.extra.items() if k not in ("terminated_by", "end_state")},
+            probes=list(self.extra.get("probes") or []),
+            extra={k: v for k, v in self.extra.items() if k not in ("terminated_by", "end_state", "probes")},
         )
 
 
