@@ -34,6 +34,7 @@ from typing import Any
 
 from rich.console import Console
 
+from agents.base import AgentStep
 from agents.qa import QAAgent
 from agents.registry import create_agent
 from harness.errors import ConfigError, HarnessError, InfrastructureError
@@ -221,7 +222,7 @@ class StepMessage:
 
     step: int
     screen: ShippedScreen
-    agent_step: Any  # agents.base.AgentStep (pickled as is: the record describes its action)
+    agent_step: AgentStep  # pickled as is: the record describes its action as a local run's does
     result: ActionResult | None
     milestones: dict[str, Any]  # record.milestone_fields of the tracker at this step
     new_hits: list[str]
@@ -249,7 +250,7 @@ class _StreamWriter:
     def write_step(
         self,
         observation: Observation,
-        agent_step: Any,
+        agent_step: AgentStep,
         result: ActionResult | None = None,
         *,
         step: int,
