@@ -190,3 +190,23 @@ def test_cli_run_with_probes_and_a_bad_probe_agent(tmp_path: Path):
     assert "probes: SQA-S F1" in cli.output and "over 3 asked of 3" in cli.output
     bad = CliRunner().invoke(app, ["run", "--probe-agent", "nope", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "unknown QA agent 'nope'" in bad.output and "Traceback" not in bad.output
+
+
+def test_a_qa_agent_that_hangs_is_abandoned_at_the_timeout_and_scored_as_no_answer(pool, task):
+    import time
+
+    from harness.run.episode import Limits
+
+    class Sleepy(ByResourceId):
+        def answer(self, observation: Observation, question: str, lang: str) -> QAAnswer:
+            if "humidity" in question:
+                time.sleep(2.0)
+            return super().answer(observation, question, lang)
+
+    pool.reset(0)
+    r = run_episode(task, create_agent("reference"), pool.slot(0), "en", Limits(agent_timeout=0.3),
+                    probe_agent=Sleepy({"city": "city_name"}))
+    by_id = {p["probe_id"]: p for p in r.probes}
+    assert by_id["humidity"]["agent_error"] and "no answer within 0.3 s" in by_id["humidity"]["error"]
+    assert by_id["humidity"]["answer_text"] == "<no answer>" and by_id["humidity"]["scores"]["sqa_s_f1"] == 0.0
+    assert by_id["city"]["scores"]["sqa_s_f1"] == 1.0 and r.success, "the episode went on"

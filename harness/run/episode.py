@@ -14,7 +14,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -31,6 +31,7 @@ from harness.run.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
 from tasks.schema import StartState, Task
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class AgentTimeout(AgentError):
@@ -65,25 +66,33 @@ def prepare_start(device: Device, start: StartState) -> None:
         device.launch(start.open_app)
 
 
-def _call_with_timeout(fn: Callable[[], AgentStep], timeout: float, step: int) -> AgentStep:
-    """Run the agent in a daemon thread and stop waiting at the deadline (a hung agent call is abandoned,
-    never waited for, and cannot keep the process alive)."""
+def call_with_timeout(fn: Callable[[], T], timeout: float, what: str) -> T:
+    """Run an agent's call in a daemon thread and stop waiting at the deadline (a hung call is abandoned,
+    never waited for, and cannot keep the process alive): `AgentTimeout` naming `what`."""
     box: dict[str, Any] = {}
 
     def call() -> None:
         try:
-            box["step"] = fn()
-        except BaseException as e:  # noqa: BLE001 - re-raised in the runner's thread
+            box["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
             box["error"] = e
 
-    worker = threading.Thread(target=call, name=f"agent-step-{step}", daemon=True)
+    worker = threading.Thread(target=call, name=f"agent-call-{what}", daemon=True)
     worker.start()
     worker.join(timeout)
     if worker.is_alive():
-        raise AgentTimeout(f"step {step}: the agent gave no action within {timeout:g} s")
+        raise AgentTimeout(f"{what}: the agent gave no answer within {timeout:g} s")
     if "error" in box:
         raise box["error"]
-    return box["step"]
+    value: T = box["value"]
+    return value
+
+
+def _call_with_timeout(fn: Callable[[], AgentStep], timeout: float, step: int) -> AgentStep:
+    try:
+        return call_with_timeout(fn, timeout, f"step {step}")
+    except AgentTimeout:
+        raise AgentTimeout(f"step {step}: the agent gave no action within {timeout:g} s") from None
 
 
 def _answer_of(action: Any) -> str | None:
@@ -156,7 +165,7 @@ def run_episode(
     probes are asked on the screen where their milestone is first hit (`harness.run.probes`)."""
     max_steps = limits.max_steps or task.max_steps
     tracker = MilestoneTracker(task.milestones, lang)
-    probes = ProbeAsker(task.probes, probe_agent, lang)
+    probes = ProbeAsker(task.probes, probe_agent, lang, limits.agent_timeout)
     result = EpisodeResult(
         task.id,
         lang,

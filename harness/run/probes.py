@@ -29,9 +29,9 @@ PROBE_METRICS = ("sqa_s_em", "sqa_s_f1", "sqa_uic_f1", "sqa_uic_bb_f1", "ndcg_v"
 class ProbeAsker:
     """Asks a task's probes as the episode's milestones are hit; `records()` gives every probe's record."""
 
-    def __init__(self, probes: Iterable[Probe], agent: QAAgent | None, lang: str) -> None:
+    def __init__(self, probes: Iterable[Probe], agent: QAAgent | None, lang: str, timeout: float) -> None:
         self.probes = [p for p in probes if lang in p.question]
-        self.agent, self.lang = agent, lang
+        self.agent, self.lang, self.timeout = agent, lang, timeout
         self._done: dict[str, dict[str, Any]] = {}
 
     def on_hits(self, hit_ids: Iterable[str], obs: Observation, step: int) -> None:
@@ -51,7 +51,7 @@ class ProbeAsker:
         except ActionValidationError as e:
             return {**head, "asked": False, "error": f"the probe's ground truth is not on this screen: {e}"}
         assert self.agent is not None
-        ans, raised, seconds = call_agent(self.agent, obs, probe.question[self.lang], self.lang)
+        ans, raised, seconds = call_agent(self.agent, obs, probe.question[self.lang], self.lang, self.timeout)
         result = score(probe, self.lang, obs, gt, ans, raised)
         return {**head, "asked": True, "seconds": round(seconds, 3), **result.to_json()}
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from statistics import mean
 from typing import Any
 
@@ -26,7 +27,7 @@ from harness.device.controller import Device
 from harness.errors import InfrastructureError
 from harness.eval.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
-from harness.run.episode import prepare_start
+from harness.run.episode import call_with_timeout, prepare_start
 from harness.run.locate import locate, resolve_step
 from harness.run.result import AGENT_ERROR, FAILED, INFRA_ERROR, SUCCESS, UNFINISHED, UNSCORED
 from harness.run.trajectory import QAGroundTruth, QAItem, QARecord, Run
@@ -181,12 +182,18 @@ def score_answer(pred_text: str, pred: list[tuple[Box, str]], gt: GroundTruth) -
     }
 
 
-def call_agent(agent: QAAgent, obs: Observation, question: str, lang: str) -> tuple[QAAnswer, bool, float]:
-    """(answer, whether the agent raised, seconds). An exception of the agent is its failure: "no answer" with
-    the error kept. An `InfrastructureError` (the endpoint unusable after its retries) propagates."""
+QA_TIMEOUT = 180.0  # seconds a QA agent may take to answer one question (as Limits.agent_timeout for steps)
+
+
+def call_agent(
+    agent: QAAgent, obs: Observation, question: str, lang: str, timeout: float = QA_TIMEOUT
+) -> tuple[QAAnswer, bool, float]:
+    """(answer, whether the agent failed, seconds). An exception of the agent, or no answer within `timeout`
+    (the call is abandoned), is its failure: "no answer" with the error kept. An `InfrastructureError` (the
+    endpoint unusable after its retries) propagates."""
     t0 = time.perf_counter()
     try:
-        ans = agent.answer(obs, question, lang)
+        ans = call_with_timeout(partial(agent.answer, obs, question, lang), timeout, "the QA agent")
         return ans, False, time.perf_counter() - t0
     except InfrastructureError:
         raise
