@@ -23,11 +23,15 @@ import logging
 import re
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from emulator.virtual import VirtualDeviceModel
+from emulator.avd.console import EmulatorConsoleClient
+from emulator.virtual import VirtualDevice, VirtualDeviceModel
+from emulator.virtual.adbserver import PrivateAdbServer
+from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.errors import ConfigError, DeviceError
 
@@ -111,20 +115,20 @@ class DevicePool:
         self.size = len(self.serials) or count
         self.profile, self.locale, self.latency = profile, locale, latency
         self.config = config or DeviceConfig()
-        self._server: Any = None
-        self._virtual: dict[int, Any] = {}  # slot -> VirtualDevice (thread) behind the adb server
-        self._procs: dict[int, Any] = {}  # slot -> DeviceProcess (process) behind the adb server
+        self._server: PrivateAdbServer | None = None
+        self._virtual: dict[int, VirtualDevice] = {}  # slot -> VirtualDevice (thread) behind the adb server
+        self._procs: dict[int, DeviceProcess] = {}  # slot -> DeviceProcess (process) behind the adb server
         self._models: dict[int, VirtualDeviceModel] = {}  # slot -> the embedded device's model (this process)
         self._devices: dict[int, AdbDevice] = {}
-        self._baselines: dict[int, Any] = {}  # clean state of each embedded device, restored between episodes
+        self._baselines: dict[int, dict[str, Any]] = {}  # each embedded device's boot state (restored by resets)
         self._locales: dict[int, str] = {}  # slot -> the locale of a process device's current state
-        self._consoles: dict[int, Any] = {}  # slot -> console client of an emulator with a boot snapshot
+        self._consoles: dict[int, EmulatorConsoleClient] = {}  # slot -> console of an emulator with a boot snapshot
         self._failures: dict[int, int] = {}  # slot -> consecutive infrastructure failures
         self._retired: set[int] = set()
         self._serials: dict[int, str] = {}  # slot -> serial of its latest device (named after it is dropped)
         self.quarantined: list[Quarantined] = []
         self._lock = threading.Lock()
-        self._spawner: Any = None  # process devices are started from one long-lived thread (PDEATHSIG)
+        self._spawner: Spawner | None = None  # process devices are started from one long-lived thread (PDEATHSIG)
 
     @property
     def embedded(self) -> bool:
@@ -145,12 +149,8 @@ class DevicePool:
         """Open every slot's device; if one cannot be opened, close what was opened and raise."""
         try:
             if self.embedded and not self.in_process:
-                from emulator.virtual.adbserver import PrivateAdbServer
-
                 self._server = PrivateAdbServer().start()
             if self.isolation == "process":
-                from emulator.virtual.procdevice import Spawner, reap_orphans
-
                 reap_orphans()
                 self._spawner = Spawner()
                 self._start_processes(range(self.size))
@@ -162,16 +162,16 @@ class DevicePool:
         return self
 
     # --- opening devices ---------------------------------------------------------------------------------------
-    def _start_processes(self, slots: Any) -> None:
+    def _start_processes(self, slots: Iterable[int]) -> None:
         """Start the children of `slots` together (each boots on its own core), then wait for all."""
-        from emulator.virtual.procdevice import DeviceProcess
-
         procs = {
             i: DeviceProcess(
                 serial=f"VIRTUAL{i + 1:04d}", profile=self.profile, locale=self.locale, latency=self.latency
             )
             for i in slots
         }
+        if self._spawner is None:
+            self._spawner = Spawner()
         for i, p in procs.items():
             self._procs[i] = p
             self._spawner.launch(p)
@@ -195,41 +195,40 @@ class DevicePool:
             return idev
         from harness.device.link import Link
 
+        server = self._server
+        if server is None:
+            raise DeviceError(f"slot {i}: the pool is not started (no private adb server)")
         if self.isolation == "process":
             proc = self._procs.get(i)
             if proc is None or not proc.alive():
                 self._start_processes([i])
                 proc = self._procs[i]
             try:
-                self._server.connect(proc.address)
-                link = Link(self._server.client, proc.address, self.config.link).start()
+                server.connect(proc.address)
+                link = Link(server.client, proc.address, self.config.link).start()
             except BaseException:
                 proc.stop()
                 raise
             self._locales[i] = self.locale
-            return AdbDevice(link, self.config, cleanup=[link.close, lambda: self._server.disconnect(proc.address)])
-        from emulator.virtual import VirtualDevice
-
+            address = proc.address
+            return AdbDevice(link, self.config, cleanup=[link.close, lambda: server.disconnect(address)])
         vd = VirtualDevice(
             profile=self.profile, locale=self.locale, latency=self.latency, serial=f"VIRTUAL{i + 1:04d}"
         ).start()
         try:
-            self._server.connect(vd.address)
-            link = Link(self._server.client, vd.address, self.config.link).start()
+            server.connect(vd.address)
+            link = Link(server.client, vd.address, self.config.link).start()
         except BaseException:
             vd.stop()
             raise
         self._virtual[i] = vd
         self._models[i] = vd.model
         self._baselines[i] = vd.model.snapshot()
-        return AdbDevice(
-            link, self.config, cleanup=[link.close, lambda: self._server.disconnect(vd.address)], virtual=vd
-        )
+        return AdbDevice(link, self.config, cleanup=[link.close, lambda: server.disconnect(vd.address)], virtual=vd)
 
     def _prepare_emulator(self, i: int, dev: AdbDevice) -> None:
         """An emulator whose console answers gets a boot snapshot, loaded before each episode; one without a
         reachable console (or whose token file does not open it) is reset like a phone."""
-        from emulator.avd.console import EmulatorConsoleClient
         from emulator.avd.errors import AvdError
 
         m = _EMULATOR_SERIAL.match(dev.serial)
@@ -253,7 +252,7 @@ class DevicePool:
         or a real device."""
         return self._models.get(i)
 
-    def process(self, i: int) -> Any:
+    def process(self, i: int) -> DeviceProcess | None:
         """Slot i's `DeviceProcess` (its pid, its control console) for a process device, else None."""
         return self._procs.get(i)
 
@@ -326,8 +325,6 @@ class DevicePool:
             if method == STATE_RESTORE:
                 self._models[i].restore(self._baselines[i])
             elif method == SNAPSHOT_LOAD:
-                from emulator.virtual.procdevice import boot_snapshot
-
                 want = lang or self._locales.get(i, self.locale)
                 self._procs[i].snapshot_load(boot_snapshot(want))
                 self._locales[i] = want
@@ -356,8 +353,6 @@ class DevicePool:
         proc = self._procs.get(i)
         if proc is not None:
             if self._locales.get(i) != lang:
-                from emulator.virtual.procdevice import boot_snapshot
-
                 proc.snapshot_load(boot_snapshot(lang))
                 self._locales[i] = lang
             return
