@@ -212,3 +212,17 @@ def test_a_device_that_cannot_be_replaced_fails_the_lease_with_a_device_error():
         pool._open = broken  # type: ignore[method-assign]
         with pytest.raises(DeviceError, match="no more devices"):
             pool.lease(0)
+
+
+def test_a_quarantined_embedded_device_whose_replacement_fails_is_listed_as_not_replaced():
+    with DevicePool(1, in_process=True) as pool:
+        pool.failed(0, "first")
+
+        def broken(i: int) -> Any:
+            raise DeviceError(f"could not open a fresh device for slot {i}: out of memory")
+
+        pool._open = broken  # type: ignore[method-assign]
+        with pytest.raises(DeviceError, match="out of memory"):
+            pool.failed(0, "second")
+        (q,) = pool.quarantined
+        assert (q.reason, q.replaced, q.serial) == ("second", False, "INPROC0001")

@@ -375,13 +375,32 @@ class DevicePool:
         is retired (`SlotRetiredError`). Raises `DeviceError` when no fresh device can be brought up."""
         n = self._failures.get(i, 0) + 1
         self._failures[i] = n
-        if n >= QUARANTINE_AFTER:
-            serial = self.serial_of(i)
-            replaced = self.replaceable
+        if n < QUARANTINE_AFTER:
+            return self.replace(i)
+        serial, kind = self.serial_of(i), self.kind(i)
+        self._failures[i] = 0
+        log.warning(
+            "quarantined device %s (slot %d) after %d failures in a row: %s%s",
+            serial,
+            i,
+            n,
+            reason,
+            "; replacing it" if self.replaceable else "; the slot gets no more episodes",
+        )
+        replaced = False
+        try:
+            if not self.replaceable:
+                self._retired.add(i)
+                self._drop(i)
+                raise SlotRetiredError(f"device {serial} (slot {i}) quarantined after {n} failures in a row: {reason}")
+            dev = self.replace(i)
+            replaced = True
+            return dev
+        finally:
             q = Quarantined(
                 slot=i,
                 serial=serial,
-                kind=self.kind(i),
+                kind=kind,
                 failures=n,
                 reason=reason,
                 replaced=replaced,
@@ -389,20 +408,6 @@ class DevicePool:
             )
             with self._lock:
                 self.quarantined.append(q)
-            log.warning(
-                "quarantined device %s (slot %d) after %d failures in a row: %s%s",
-                serial,
-                i,
-                n,
-                reason,
-                "; replacing it" if replaced else "; the slot gets no more episodes",
-            )
-            self._failures[i] = 0
-            if not replaced:
-                self._retired.add(i)
-                self._drop(i)
-                raise SlotRetiredError(f"device {serial} (slot {i}) quarantined after {n} failures in a row: {reason}")
-        return self.replace(i)
 
     def replace(self, i: int) -> AdbDevice:
         """Close slot i's device and open a fresh one (a new virtual device, or a reconnection)."""
