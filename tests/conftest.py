@@ -11,6 +11,10 @@ import pytest
 from emulator.virtual import VirtualDevice
 from emulator.virtual.adbserver import PrivateAdbServer
 
+# Emulators started by tests (emulator/avd) use console ports no adb server probes (5555..5585 are), so no other
+# test's private adb server ever lists them; they announce themselves to their own test's server.
+os.environ["DROIDHARNESS_EMULATOR_PORTS"] = "5600-5680"
+
 
 @pytest.fixture(scope="session")
 def adb_server() -> Iterator[PrivateAdbServer]:

@@ -22,9 +22,9 @@ def _console_port_free(port: int) -> bool:
 
 @pytest.fixture
 def emulator(adb_server):
-    port = next((p for p in range(5584, 5552, -2) if _console_port_free(p)), None)
+    port = next((p for p in range(5680, 5598, -2) if _console_port_free(p)), None)
     if port is None:
-        pytest.skip("no free emulator console port pair in 5554..5585")
+        pytest.skip("no free emulator console port pair in 5600..5681")
     vd = VirtualDevice(emulator_console=True, console_port=port, adb_server_port=adb_server.port,
                        console_home=adb_server.home).start()
     yield vd
@@ -64,7 +64,7 @@ def test_adb_emu_console_avd_name_and_snapshots(adb_server, emulator):
 
 
 def test_console_requires_auth_and_kill_stops_device(tmp_path: Path):
-    port = next((p for p in range(5584, 5552, -2) if _console_port_free(p)), None)
+    port = next((p for p in range(5680, 5598, -2) if _console_port_free(p)), None)
     if port is None:
         pytest.skip("no free emulator console port pair")
     vd = VirtualDevice(emulator_console=True, console_port=port, console_home=str(tmp_path)).start()

@@ -165,7 +165,7 @@ def test_a_phone_is_reset_by_clearing_the_tasks_apps(make_vdevice):
 
 def _free_console_port() -> int:
     """An even port in the emulator range whose pair (port, port + 1) is free now."""
-    for port in range(5584, 5552, -2):
+    for port in range(5680, 5598, -2):
         try:
             with socket.socket() as a, socket.socket() as b:
                 a.bind(("127.0.0.1", port))
@@ -173,7 +173,7 @@ def _free_console_port() -> int:
             return port
         except OSError:
             continue
-    pytest.skip("no free emulator console port pair in 5554..5585")
+    pytest.skip("no free emulator console port pair in 5600..5681")
 
 
 def test_an_emulator_is_reset_by_loading_a_boot_snapshot_on_its_console(tmp_path, monkeypatch, make_vdevice, adb_server):

@@ -24,7 +24,7 @@ class AvdNotFoundError(AvdError):
 
 
 class AvdConfigError(AvdError):
-    """A bad argument: an unknown device profile, a console port outside 5554..5584, ..."""
+    """A bad argument: an unknown device profile, a console port outside 5554..5682, ..."""
 
     bad_input = True
 

@@ -30,7 +30,31 @@ from .errors import AvdConfigError, AvdError, BootTimeoutError, ConsoleError, Em
 from .manage import check_name
 from .sdk import Sdk, tail
 
-CONSOLE_PORTS = range(5554, 5585, 2)  # the emulator's console ports; each one's adb port is +1
+CONSOLE_PORT_MIN, CONSOLE_PORT_MAX = 5554, 5682  # what the emulator accepts for -port (even; adb port = +1)
+DEFAULT_CONSOLE_PORTS = range(5554, 5585, 2)  # the pairs every adb server probes for emulators (5555..5585)
+PORTS_ENV = "DROIDHARNESS_EMULATOR_PORTS"  # "FIRST-LAST": console ports to use instead (e.g. 5600-5680)
+
+
+def console_ports() -> range:
+    """The console ports tried, in order: 5554..5584 (found by every adb server), or the even ports of
+    $DROIDHARNESS_EMULATOR_PORTS within 5554..5682. Emulators outside 5554..5585 are not probed by adb servers;
+    they announce themselves to the one adb server they are started for, so other servers never list them
+    (the test suite uses this to keep its emulators away from other tests' servers)."""
+    spec = os.environ.get(PORTS_ENV, "").strip()
+    if not spec:
+        return DEFAULT_CONSOLE_PORTS
+    first, sep, last = spec.partition("-")
+    try:
+        lo, hi = int(first), int(last if sep else first)
+    except ValueError:
+        raise AvdConfigError(f"${PORTS_ENV}={spec!r}: expected FIRST-LAST, e.g. 5600-5680") from None
+    if not CONSOLE_PORT_MIN <= lo <= hi <= CONSOLE_PORT_MAX:
+        raise AvdConfigError(f"${PORTS_ENV}={spec!r}: ports must lie in {CONSOLE_PORT_MIN}..{CONSOLE_PORT_MAX}")
+    return range(lo + lo % 2, hi + 1, 2)
+
+
+def valid_console_port(port: int) -> bool:
+    return port % 2 == 0 and CONSOLE_PORT_MIN <= port <= CONSOLE_PORT_MAX
 LOG_TAIL_LINES = 20
 
 
@@ -192,9 +216,10 @@ def _release(console_port: int) -> None:
 def claim_console_port(preferred: int | None = None) -> int:
     """A console port whose pair is free: claimed by an exclusive record first, then checked that nothing
     listens on either port (another program's emulator)."""
-    if preferred is not None and preferred not in CONSOLE_PORTS:
-        raise AvdConfigError(f"console port {preferred}: must be even and in 5554..5584")
-    for port in [preferred] if preferred is not None else CONSOLE_PORTS:
+    if preferred is not None and not valid_console_port(preferred):
+        raise AvdConfigError(f"console port {preferred}: must be even and in {CONSOLE_PORT_MIN}..{CONSOLE_PORT_MAX}")
+    ports = console_ports()
+    for port in [preferred] if preferred is not None else ports:
         if not _reserve(port):
             continue
         if _listening(port) or _listening(port + 1):
@@ -203,7 +228,7 @@ def claim_console_port(preferred: int | None = None) -> int:
         return port
     if preferred is not None:
         raise AvdConfigError(f"console port {preferred}: in use (or claimed by another emulator)")
-    raise AvdError("no free emulator port pair in 5554..5585 (16 emulators at most per machine)")
+    raise AvdError(f"no free emulator port pair in {ports.start}..{ports.stop} (set ${PORTS_ENV} for more)")
 
 
 def running_emulators() -> list[RunningEmulator]:
@@ -273,7 +298,7 @@ def start_emulator(
 ) -> RunningEmulator:
     """Launch the AVD headless on a free (or the given) console port; returns at once (see `wait_for_boot`).
     `adb_server_port` is the adb server it announces itself to (`ANDROID_ADB_SERVER_PORT`)."""
-    emulator_command(sdk, name, CONSOLE_PORTS[0], read_only, snapshot_save, extra)  # validate before claiming
+    emulator_command(sdk, name, CONSOLE_PORT_MIN, read_only, snapshot_save, extra)  # validate before claiming
     port = claim_console_port(console_port)
     try:
         cmd = emulator_command(sdk, name, port, read_only, snapshot_save, extra)

@@ -29,8 +29,8 @@ class VirtualDevice:
                  serial: str | None = None, console_home: str | None = None) -> None:
         if auth not in ("none", "accept", "unauthorized"):
             raise ValueError(f"unknown auth mode {auth!r}; choose none, accept or unauthorized")
-        if emulator_console and (console_port % 2 or not 5554 <= console_port <= 5584):
-            raise ValueError(f"console port must be even and in 5554..5584, got {console_port}")
+        if emulator_console and (console_port % 2 or not 5554 <= console_port <= 5682):
+            raise ValueError(f"console port must be even and in 5554..5682, got {console_port}")
         self.host = host
         self.emulator_console = emulator_console
         self.console_port = console_port

@@ -114,7 +114,11 @@ def emulator_create(
 @emulator_app.command("start")
 def emulator_start(
     name: str = typer.Argument(..., help="The AVD to start."),
-    port: Optional[int] = typer.Option(None, help="Console port (even, 5554..5584; default: the first free pair)."),
+    port: Optional[int] = typer.Option(
+        None,
+        help="Console port (even, 5554..5682; default: the first free pair in 5554..5584, "
+        "or in $DROIDHARNESS_EMULATOR_PORTS).",
+    ),
     read_only: bool = typer.Option(False, "--read-only", help="A read-only copy (several can run at once)."),
     adb_port: int = typer.Option(5037, envvar="ANDROID_ADB_SERVER_PORT", help="adb server to announce it to."),
     wait: bool = typer.Option(True, help="Wait for a full boot (boot_completed, package manager, uiautomator2)."),
