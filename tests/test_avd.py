@@ -471,10 +471,42 @@ def test_virtual_device_process_bad_arguments_exit_2() -> None:
 
 def test_avd_errors_map_onto_the_harness_taxonomy() -> None:
     from emulator.avd import AvdNotFoundError
-    from harness.cli.emulator import as_harness_error
+    from harness.run.avds import as_harness_error
     from harness.errors import ConfigError, InfrastructureError
 
     assert isinstance(as_harness_error(AvdNotFoundError("no AVD named 'X'")), ConfigError)
     assert isinstance(as_harness_error(ConsoleAuthError("auth token rejected")), ConfigError)
     infra = as_harness_error(BootTimeoutError("emulator-5554 did not boot in 1s"))
     assert isinstance(infra, InfrastructureError) and str(infra) == "emulator-5554 did not boot in 1s"
+
+
+def test_run_on_avd_copies_starts_them_resets_by_snapshot_and_stops_them(
+    fake_sdk: FakeSdk, adb_server: PrivateAdbServer, tmp_path: Path
+) -> None:
+    from harness.cli.main import app
+
+    _created(fake_sdk)
+    before = {e.pid for e in running_emulators()}
+    res = CliRunner().invoke(app, ["run", "--avd", "Pixel7", "--devices", "2", "--agent", "reference", "--lang", "en",
+                                   "--task", "settings-dark-theme", "--task", "notes-search-password",
+                                   "--out", str(tmp_path), "--run-id", "avd", "--avd-boot-timeout", "60"],
+                             env={"COLUMNS": "200", **fake_sdk.env})
+    assert res.exit_code == 0, res.output
+    assert "SR 100.0%  ATP 100.0%  over 2 scored episodes" in res.output
+    starts = [c for c in fake_sdk.calls("emulator") if "-avd" in c["argv"]]
+    assert len(starts) == 2 and all("-read-only" in c["argv"] and "Pixel7" in c["argv"] for c in starts)
+    summary = json.loads((tmp_path / "avd" / "summary.json").read_text())
+    assert summary["exit_code"] == 0
+    metas = [json.loads(p.read_text()) for p in (tmp_path / "avd").rglob("episode.json")]
+    assert {m["device"]["serial"] for m in metas} <= {f"emulator-{p}" for p in range(5600, 5682, 2)}
+    assert {m["reset_method"] for m in metas} == {"avd_snapshot_load"}
+    assert {e.pid for e in running_emulators()} == before, "the copies were stopped after the run"
+
+
+def test_run_on_an_unknown_avd_is_one_line_and_exit_2(fake_sdk: FakeSdk, tmp_path: Path) -> None:
+    from harness.cli.main import app
+
+    res = CliRunner().invoke(app, ["run", "--avd", "Nope", "--out", str(tmp_path)], env=fake_sdk.env)
+    assert res.exit_code == 2 and "Nope" in res.output and "Traceback" not in res.output
+    both = CliRunner().invoke(app, ["run", "--avd", "Nope", "--device", "X", "--out", str(tmp_path)])
+    assert both.exit_code == 2 and "--avd starts its own emulators" in both.output

@@ -44,7 +44,6 @@ from emulator.avd import (
 )
 from emulator.avd.errors import AvdConfigError, SdkNotFoundError
 from emulator.virtual.adbserver import PrivateAdbClient
-from harness.errors import ConfigError, DeviceError, HarnessError
 
 console = Console()
 
@@ -55,11 +54,6 @@ emulator_app.add_typer(snapshot_app, name="snapshot")
 DEVICE = typer.Option(
     None, "--device", "-s", help="Serial (emulator-5554), console port or AVD name; default: the only one running."
 )
-
-
-def as_harness_error(e: AvdError) -> HarnessError:
-    """Bad input or setup -> `ConfigError`; an emulator that fails -> `DeviceError` (an infrastructure failure)."""
-    return ConfigError(str(e)) if e.bad_input else DeviceError(str(e))
 
 
 @contextmanager

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
@@ -17,6 +19,9 @@ from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness.cli import options as cli_options
 from harness.errors import HarnessError
 from harness.run.scoring import EXIT_OK, Scoreboard, headline
+
+if TYPE_CHECKING:  # pragma: no cover
+    from harness.run.suite import SuiteOptions, SuiteResult
 
 console = Console()
 tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check them.")
@@ -79,6 +84,12 @@ def run(
     ray_address: Optional[str] = typer.Option(
         None, help="The Ray cluster to run on: HOST:PORT of its head, ray://HOST:PORT or auto (implies --ray)."
     ),
+    avd: Optional[str] = typer.Option(
+        None,
+        help="Run on --devices N read-only copies of this AVD, started headless for the run and stopped after "
+        "(docs/emulators.md); reset between episodes by a boot snapshot.",
+    ),
+    avd_boot_timeout: float = typer.Option(300.0, help="Seconds each AVD copy may take to boot."),
 ) -> None:
     """Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,
     one embedded device, both languages).
@@ -87,7 +98,7 @@ def run(
     infrastructure failures or unfinished (listed, not scored); 4 no episode could be scored."""
     from harness.run.episode import Limits
     from harness.run.record import WriterOptions
-    from harness.run.suite import SuiteOptions, run_suite
+    from harness.run.suite import SuiteOptions
 
     if latency not in LATENCY_PROFILES:
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
@@ -122,13 +133,16 @@ def run(
         probe_agent=probe_agent,
         probe_agent_options=probe_options,
     )
+    if avd is not None and (device or ray or ray_address):
+        raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")
     try:
-        if ray or ray_address:  # Ray is imported only here, and only by harness.run.distributed
-            from harness.run.distributed import RayTarget, run_suite_ray
+        with ExitStack() as stack:
+            if avd is not None:
+                from harness.run.avds import avd_copies
 
-            res = run_suite_ray(opts, RayTarget(ray_address), console)
-        else:
-            res = run_suite(opts, console)
+                serials = stack.enter_context(avd_copies(avd, devices, timeout=avd_boot_timeout))
+                opts = replace(opts, serials=tuple(serials))
+            res = _run(opts, ray, ray_address)
     except HarnessError as e:
         _fail(e)
         return
@@ -137,6 +151,16 @@ def run(
         console.print(f"{len(res.results)} episode(s) run now, {res.skipped} already done", highlight=False)
     console.print(f"run: {res.run_dir}" + (f"   report: {res.run_dir / 'report.html'}" if report else ""))
     raise typer.Exit(res.exit_code)
+
+
+def _run(opts: SuiteOptions, ray: bool, ray_address: str | None) -> SuiteResult:
+    from harness.run.suite import run_suite
+
+    if ray or ray_address:  # Ray is imported only here, and only by harness.run.distributed
+        from harness.run.distributed import RayTarget, run_suite_ray
+
+        return run_suite_ray(opts, RayTarget(ray_address), console)
+    return run_suite(opts, console)
 
 
 def _print_board(board: Scoreboard) -> None:
