@@ -80,7 +80,7 @@ def test_the_lexical_baseline_scored_with_every_metric_hand_computed(tmp_path):
     assert both["sqa_uic_bb_f1"] == pytest.approx(2 / 3) and both["ndcg_v"] == pytest.approx(1 / (1 + 1 / 1.5849625))
     alone = by_q[("102#3", "What is the humidity?")]  # the screenshot alone: the baseline reads no pixels
     assert alone["answer_text"] == "<no answer>" and set(alone["scores"].values()) == {0.0}
-    wind = by_q[("101#0", "How windy is it?")]["scores"]
+    wind = by_q[("short_answers/test.json:101#0", "How windy is it?")]["scores"]  # 101#0 is taken: named by file
     assert wind == {"sqa_s_em": 0.0, "sqa_s_f1": 0.0}  # "windy" is no word of the screen: no answer
     s = rep["summary"]
     assert s["sqa_uic_f1"] == pytest.approx((1 + 1 + 2 / 3 + 0) / 4) and s["sqa_s_f1"] == 0.0
@@ -159,3 +159,46 @@ def test_the_eval_command_with_the_openai_qa_agent_in_a_location_format(tmp_path
     assert res["102#3"]["answer_elements"] == [[[500, 100, 1000, 200], "48%"]]
     assert set(res["102#3"]["scores"].values()) == {1.0}
     assert "sk-test-offline" not in out.read_text()
+
+
+def test_eval_records_a_qa_run_directory_with_the_same_report_as_live_qa(tmp_path):
+    from harness.run.trajectory import load_run
+
+    (tmp_path / "data").mkdir()
+    root, images = _dataset(tmp_path / "data")
+    run_dir = tmp_path / "runs" / "offline"
+    res = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root), "--images-dir", str(images),
+                                   "--qa-agent", "lexical", "--run-dir", str(run_dir)], env={"COLUMNS": "200"})
+    assert res.exit_code == 0, res.output
+    run = load_run(run_dir)
+    assert run.kind == "qa" and len(run.episodes) == 5
+    hum = run.episode("101#0", "en")
+    assert hum.meta is not None and hum.meta.qa is not None and hum.meta.qa.scores["sqa_uic_f1"] == 1.0
+    assert len(hum.steps) == 1 and hum.steps[0].agent.action["type"] == "ANSWER", "the screen asked about"
+    wind = run.episode("short_answers/test.json:101#0", "en")
+    assert wind.meta is not None and wind.meta.status == "failed" and wind.meta.qa.scores == {"sqa_s_em": 0.0,
+                                                                                              "sqa_s_f1": 0.0}
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["exit_code"] == 0
+    page = (run_dir / "report.html").read_text(encoding="utf-8")
+    assert "Humidity and wind?" in page and "data:image/" in page, "the QA section with its screenshots"
+    again = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root), "--images-dir",
+                                     str(images), "--qa-agent", "lexical", "--run-dir", str(run_dir)])
+    assert again.exit_code == 2 and "exists" in again.output and "Traceback" not in again.output
+
+
+def test_a_qa_agent_that_raises_offline_is_scored_as_no_answer_with_its_error(tmp_path):
+    root, images = _dataset(tmp_path)
+
+    class Broken:
+        name = "broken"
+
+        def answer(self, observation, question, lang):
+            raise RuntimeError("model crashed")
+
+    rep = evaluate_qa(QAEvalOptions(data=[root / "answers_and_bboxes"], images_dir=images), agent=Broken())
+    assert rep["questions"] == 4 and rep["errors"] == 4
+    assert all(r["answer_text"] == "<no answer>" and r["agent_error"] for r in rep["results"])
+    assert all("RuntimeError: model crashed" in r["error"] for r in rep["results"])
+    pollen = next(r for r in rep["results"] if r["question"] == "What is the pollen count?")
+    assert set(pollen["scores"].values()) == {1.0}, "no answer to an unanswerable question is right"

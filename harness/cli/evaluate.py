@@ -63,6 +63,11 @@ def eval_command(
         "AndroidControl mode). docs/datasets.md.",
     ),
     out: Optional[Path] = typer.Option(None, "--out", "--json", help="Write every figure as JSON here."),
+    run_dir: Optional[Path] = typer.Option(
+        None,
+        help="screenqa: also record a QA run directory here (the screens, answers and scores, summary.json and "
+        "report.html, as `droidharness qa run` writes); it must not exist.",
+    ),
 ) -> None:
     """Score an agent (or a predictions file) offline with the dataset's official metric."""
     from harness.eval.offline import DATASETS, EvalOptions, evaluate, render
@@ -83,8 +88,11 @@ def eval_command(
             max_episodes,
             skip_bad,
             out,
+            run_dir,
         )
         return
+    if run_dir is not None:
+        raise typer.BadParameter("--run-dir is for --dataset screenqa", param_hint="--run-dir")
     if dataset not in DATASETS:
         choices = ", ".join((*DATASETS, "screenqa"))
         raise typer.BadParameter(f"{dataset!r} is not one of: {choices}", param_hint="--dataset")
@@ -152,6 +160,7 @@ def _eval_screenqa(
     max_questions: Optional[int],
     skip_bad: bool,
     out: Optional[Path],
+    run_dir: Optional[Path] = None,
 ) -> None:
     """`eval --dataset screenqa`: ask a QA agent (or score a predictions file) on ScreenQA files."""
     from harness.eval.qa_offline import QAEvalOptions, evaluate_qa, render
@@ -177,14 +186,34 @@ def _eval_screenqa(
             from agents.registry import create_qa_agent
 
             qa = create_qa_agent(qa_agent, **options)
+        writer = None
+        if run_dir is not None:
+            from harness.run.record import RunWriter
+
+            writer = RunWriter.create(
+                run_dir.parent,
+                run_dir.name,
+                agent={"name": qa_agent or f"predictions:{predictions}", **options},
+                suite_name="screenqa:" + ",".join(str(d) for d in data),
+                languages=[opts.lang],
+                kind="qa",
+            )
         with console.status("evaluating...") as status:
             report = evaluate_qa(
-                opts, agent=qa, predictions=predictions, progress=lambda m: status.update(f"evaluating... {m}")
+                opts,
+                agent=qa,
+                predictions=predictions,
+                progress=lambda m: status.update(f"evaluating... {m}"),
+                writer=writer,
             )
+        if writer is not None:
+            writer.finish(report=True)
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     render(report, console)
+    if run_dir is not None:
+        console.print(f"run: {run_dir}   report: {run_dir / 'report.html'}", highlight=False)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(utf8(json.dumps(report, indent=1, ensure_ascii=False)))  # secrets redacted

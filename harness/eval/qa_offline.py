@@ -32,16 +32,18 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from statistics import mean
 from typing import Any
 
-from agents.qa import QAAgent, predicted_items
+from agents.qa import QAAgent, QAAnswer, predicted_items
 from harness.errors import HarnessError
 from harness.eval.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.eval.offline import EvalError
 from harness.hierarchy import UITree
 from harness.observation import Observation
-from harness.run.qa import GroundTruth, QAResult
+from harness.run.qa import GroundTruth, QAResult, call_agent
+from harness.run.qa import summarize as run_summarize
+from harness.run.qa_run import record_answer
+from harness.run.record import RunWriter
 from tasks.datasets.base import LoadStats
 from tasks.datasets.screenqa import ScreenQAQuestion, iter_questions
 
@@ -135,11 +137,21 @@ def score(q: ScreenQAQuestion, pred: Prediction, gt: GroundTruth) -> dict[str, f
     return dict(zip(UIC_KEYS, (float(em_u), f1_u, bbox_f1, float(em_bb), f1_iou, ndcg, f1), strict=True))
 
 
-def ask(agent: QAAgent, q: ScreenQAQuestion, obs: Observation, lang: str) -> Prediction:
-    ans = agent.answer(obs, q.question, lang)
+@dataclass(frozen=True)
+class Asked:
+    """What a QA agent did with one question: its answer, whether it failed (raised or ran out of time: scored
+    as "no answer" with the error kept, as live runs score it) and how long it took."""
+
+    answer: QAAnswer
+    failed: bool
+    seconds: float
+
+
+def ask(agent: QAAgent, q: ScreenQAQuestion, obs: Observation, lang: str) -> tuple[Prediction, Asked]:
+    ans, failed, seconds = call_agent(agent, obs, q.question, lang)
     items, unknown = predicted_items(ans, obs)
     text = NO_ANSWER if ans.no_answer or not (ans.text or items) else (ans.text or items[0][1])
-    return Prediction(text, items, unknown, ans.error)
+    return Prediction(text, items, unknown, ans.error), Asked(ans, failed, seconds)
 
 
 # --- predictions files ------------------------------------------------------------------------------------------
@@ -194,8 +206,11 @@ def evaluate_qa(
     agent: QAAgent | None = None,
     predictions: str | Path | None = None,
     progress: Callable[[str], None] | None = None,
+    writer: RunWriter | None = None,
 ) -> dict[str, Any]:
-    """Ask `agent` every question (or score `predictions`); returns the JSON-ready report."""
+    """Ask `agent` every question (or score `predictions`); returns the JSON-ready report. With a `writer`,
+    every question is also recorded as a QA run's episode (the screen, when there is one, and the scored
+    answer), so `writer.finish()` gives the same summary.json and report as `droidharness qa run`."""
     if (agent is None) == (predictions is None):
         raise EvalError("give exactly one of a QA agent or a predictions file")
     if agent is not None and opts.images_dir is None:
@@ -204,6 +219,7 @@ def evaluate_qa(
     images = Path(opts.images_dir) if opts.images_dir is not None else None
     stats = LoadStats()
     results: list[QAResult] = []
+    seen: set[str] = set()
     counts = {"questions": 0, "skipped": 0, "missing": 0, "unknown_elements": 0, "errors": 0}
     for q in _questions(opts, stats):
         counts["questions"] += 1
@@ -214,6 +230,13 @@ def evaluate_qa(
                 counts["missing"] += 1
                 continue
             pred = found
+            asked = Asked(QAAnswer(text=pred.text, no_answer=pred.text == NO_ANSWER), False, 0.0)
+            obs = None
+            if images is not None:
+                try:
+                    obs = observation_for(q, images)
+                except HarnessError:
+                    obs = None  # the predictions are scored without their screen
         else:
             assert agent is not None and images is not None
             try:
@@ -224,22 +247,33 @@ def evaluate_qa(
                 counts["skipped"] += 1
                 stats.note(exc)
                 continue
-            pred = ask(agent, q, obs, opts.lang)
+            pred, asked = ask(agent, q, obs, opts.lang)
         counts["unknown_elements"] += pred.unknown
         counts["errors"] += pred.error is not None
-        results.append(
-            QAResult(
-                question_id=f"{q.image_id}#{q.index}",
-                lang=opts.lang,
-                question=q.question,
-                answer_text=pred.text,
-                answer_elements=pred.items,
-                ground_truth=gt,
-                scores=score(q, pred, gt),
-                unknown_elements=pred.unknown,
-                error=pred.error,
-            )
+        qid = f"{q.image_id}#{q.index}"  # image and record; another file's record of the same numbers: named by file
+        if qid in seen:
+            qid = f"{Path(q.source).parent.name}/{Path(q.source).name}:{qid}"
+        seen.add(qid)
+        result = QAResult(
+            question_id=qid,
+            lang=opts.lang,
+            question=q.question,
+            answer_text=pred.text,
+            answer_elements=pred.items,
+            ground_truth=gt,
+            scores=score(q, pred, gt),
+            unknown_elements=pred.unknown,
+            error=pred.error,
+            app=q.kind,
+            no_answer=pred.text == NO_ANSWER,
+            raw_output=asked.answer.raw_output or None,
+            usage=asked.answer.usage,
+            agent_error=asked.failed,
         )
+        results.append(result)
+        if writer is not None:
+            ep = writer.episode(result.question_id, opts.lang, category=q.kind, instruction=q.question)
+            record_answer(ep, result, obs, asked.answer, asked.failed, asked.seconds)
         if progress is not None:
             progress(f"{counts['questions']} questions")
     if counts["questions"] == 0:
@@ -258,11 +292,8 @@ def evaluate_qa(
 
 def summarize(results: list[QAResult]) -> dict[str, float | int]:
     """Mean of every figure over the questions that have it; `scored_uic` / `scored_s` count those questions."""
-    out: dict[str, float | int] = {}
-    for k in S_KEYS + UIC_KEYS:
-        values = [r.scores[k] for r in results if k in r.scores]
-        if values:
-            out[k] = mean(values)
+    figures = run_summarize(results)
+    out: dict[str, float | int] = {k: figures[k] for k in S_KEYS + UIC_KEYS if k in figures}
     out["scored"] = len(results)
     out["scored_uic"] = sum(1 for r in results if "sqa_uic_f1" in r.scores)
     out["scored_s"] = sum(1 for r in results if "sqa_s_f1" in r.scores)

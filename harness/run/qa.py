@@ -85,7 +85,8 @@ class QAResult:
         in order (SQA-UIC EM; "no answer" to an unanswerable question counts), else `failed`."""
         if self.agent_error:
             return AGENT_ERROR
-        return SUCCESS if self.scores.get("sqa_uic_em") == 1.0 else FAILED
+        key = "sqa_uic_em" if "sqa_uic_em" in self.scores else "sqa_s_em"  # offline short-answer files: SQA-S only
+        return SUCCESS if self.scores.get(key) == 1.0 else FAILED
 
     def to_record(self) -> QARecord:
         """The `qa` record of the question's episode.json."""
@@ -236,9 +237,10 @@ def ask(question: QAQuestion, agent: QAAgent, device: Device, lang: str) -> QARe
 
 
 def summarize(results: list[QAResult]) -> dict[str, float]:
-    """Mean of every score over the questions (fractions), and the counts."""
+    """Mean of every score over the questions that have it (fractions: live questions have every metric; an
+    offline short-answers file only SQA-S, an answers_and_bboxes file all but SQA-S), and the counts."""
     keys = sorted({k for r in results for k in r.scores})
-    out: dict[str, float] = {k: mean(r.scores[k] for r in results) for k in keys} if results else {}
+    out: dict[str, float] = {k: mean(r.scores[k] for r in results if k in r.scores) for k in keys}
     out["questions"] = len(results)
     out["unknown_elements"] = sum(r.unknown_elements for r in results)
     out["agent_errors"] = sum(r.agent_error for r in results)
@@ -260,11 +262,10 @@ def headline(results: list[QAResult], infra_errors: int = 0, unfinished: int = 0
     errors = int(s["agent_errors"])
     agent = f", {errors} agent error{'s' if errors != 1 else ''}" if errors else ""
     n = len(results)
-    return (
-        f"SQA-S F1 {s['sqa_s_f1']:.1%}  SQA-UIC F1 {s['sqa_uic_f1']:.1%}  F1@IoU {s['sqa_uic_bb_f1']:.1%}  "
-        f"nDCG_v {s['ndcg_v']:.1%}  avg F1 {s['f1']:.1%}  over {n} scored question{'s' if n != 1 else ''}"
-        f"{agent}{tail}"
-    )
+    shown = (("SQA-S F1", "sqa_s_f1"), ("SQA-UIC F1", "sqa_uic_f1"), ("F1@IoU", "sqa_uic_bb_f1"),
+             ("nDCG_v", "ndcg_v"), ("avg F1", "f1"))  # fmt: skip
+    figures = "  ".join(f"{label} {s[k]:.1%}" for label, k in shown if k in s)
+    return f"{figures}  over {n} scored question{'s' if n != 1 else ''}{agent}{tail}"
 
 
 def exit_code(scored: int, unscored: int) -> int:

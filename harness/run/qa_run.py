@@ -27,11 +27,12 @@ from agents.qa import QAAgent, QAAnswer
 from agents.registry import create_qa_agent
 from harness.actions import Answer
 from harness.errors import ConfigError
+from harness.observation import DeviceInfo, Observation
 from harness.run.lock import RunLock
 from harness.run.pool import DevicePool
 from harness.run.qa import QAResult, call_agent, ground_truth, headline, question_app, reach, run_rows, run_summary
 from harness.run.qa import score as score_question
-from harness.run.record import RunWriter, WriterOptions
+from harness.run.record import EpisodeWriter, RunWriter, WriterOptions
 from harness.run.result import INFRA_ERROR, UNSCORED, EpisodeResult
 from harness.run.trajectory import completed_episode_keys, load_run
 from harness.run.workers import LiveView, WorkSpec, close_quietly, run_work
@@ -199,6 +200,44 @@ def _answer_step(ans: QAAnswer, raised: bool, seconds: float) -> AgentStep:
     )
 
 
+def record_answer(
+    ep: EpisodeWriter,
+    result: QAResult,
+    obs: Observation | None,
+    ans: QAAnswer,
+    raised: bool,
+    seconds: float,
+    *,
+    device: DeviceInfo | None = None,
+    attempts: int = 1,
+) -> None:
+    """Record one answered question as its episode: the screen asked about as step 1 (with the answer as its
+    ANSWER action; no step when there is no screen), and the scored QA result in episode.json. Live runs and
+    the offline ScreenQA evaluation record through this, so one report reads both."""
+    if obs is not None:
+        ep.write_step(obs, _answer_step(ans, raised, seconds), None, step=1, timings={"agent": seconds})
+    ep.finish(
+        EpisodeResult(
+            result.question_id,
+            result.lang,
+            status=result.status,
+            success=result.status == "success",
+            progress=result.scores.get("f1", 0.0),
+            category=result.app or "",
+            steps=1 if obs is not None else 0,
+            invalid_steps=int(ans.error is not None),
+            answer=result.answer_text,
+            terminated_by="ANSWER",
+            error=result.error,
+            serial=device.serial if device is not None else "",
+            attempts=attempts,
+        ),
+        device=device,
+        kind="qa",
+        qa=result.to_record(),
+    )
+
+
 def _question_spec(
     pool: DevicePool, make_agent: Callable[[], QAAgent], writer: RunWriter, opts: QARunOptions
 ) -> WorkSpec[Item, Outcome]:
@@ -215,27 +254,7 @@ def _question_spec(
             gt = ground_truth(q, obs, lang)
             ans, raised, seconds = call_agent(agent, obs, q.question[lang], lang)
             result = score_question(q, lang, obs, gt, ans, raised)
-            ep.write_step(obs, _answer_step(ans, raised, seconds), None, step=1, timings={"agent": seconds})
-            ep.finish(
-                EpisodeResult(
-                    q.id,
-                    lang,
-                    status=result.status,
-                    success=result.status == "success",
-                    progress=result.scores.get("f1", 0.0),
-                    category=question_app(q) or "",
-                    steps=1,
-                    invalid_steps=int(ans.error is not None),
-                    answer=result.answer_text,
-                    terminated_by="ANSWER",
-                    error=result.error,
-                    serial=device.serial,
-                    attempts=n,
-                ),
-                device=device.info,
-                kind="qa",
-                qa=result.to_record(),
-            )
+            record_answer(ep, result, obs, ans, raised, seconds, device=device.info, attempts=n)
             return Outcome(q.id, lang, result, result.error, n)
         except BaseException:
             close_quietly(ep)
