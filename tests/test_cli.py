@@ -72,13 +72,14 @@ BAD_INPUT = [  # (arguments, what the one line must name)
     (["replay", "--dataset", "aitz", "--data", "/no/such/data", "--episode", "1"], "/no/such/data"),
     (["run", "--agent", "no-such-agent"], "no-such-agent"),
     (["run", "--lang", "fr"], "fr"),
+    (["qa", "run", "--device", "NOPE123", "--id", "weather-humidity"], "no adb server is running"),
 ]
 
 
 @pytest.mark.parametrize(("args", "named"), BAD_INPUT, ids=[" ".join(a[:3]) for a, _ in BAD_INPUT])
 def test_every_subcommand_answers_bad_input_with_one_line_and_exit_2(args, named, tmp_path):
     env = {"ANDROID_ADB_SERVER_PORT": str(_free_port()), "COLUMNS": "400"}  # no adb server there
-    extra = ["--out", str(tmp_path)] if args[0] == "run" else []
+    extra = ["--out", str(tmp_path)] if args[0] == "run" or args[:2] == ["qa", "run"] else []
     r = runner.invoke(app, args + extra, env=env)
     assert r.exit_code == 2, r.output
     assert named in r.output and "Traceback" not in r.output

@@ -294,3 +294,17 @@ def test_cli_bad_input_is_one_line_and_exit_2(tmp_path):
     task_run.mkdir()
     r = CliRunner().invoke(app, ["qa", "run", "--resume", str(task_run)])
     assert r.exit_code == 2 and "not a QA run directory" in r.output
+
+
+def test_qa_run_on_a_real_device_given_by_serial(adb_server, vdevice, tmp_path):
+    """`--device SERIAL`: a phone (here a virtual device reached only by its serial through the adb server)."""
+    from typer.testing import CliRunner
+
+    from harness.cli.main import app
+
+    r = CliRunner().invoke(app, ["qa", "run", "--device", vdevice.serial, "--lang", "en", "--id", "weather-humidity",
+                                 "--out", str(tmp_path), "--run-id", "phone"], env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    meta = json.loads((tmp_path / "phone" / "episodes" / "weather-humidity__en" / "episode.json").read_text())
+    assert meta["device"]["serial"] == vdevice.serial and meta["qa"]["scores"]["sqa_uic_f1"] == 1.0
+    assert meta["reset_method"] == "app_clear", "a phone is reset by clearing the question's app"

@@ -147,6 +147,9 @@ def qa_run(
     suite: str = typer.Argument("virtual", help="A bundled QA suite or a folder of question files."),
     agent: str = typer.Option("lexical", help="QA agent: lexical (no model), openai, or a plug-in."),
     devices: int = typer.Option(1, help="Number of embedded virtual devices to ask on in parallel."),
+    device: list[str] = typer.Option(
+        [], "--device", "-s", help="Serial of a real device to ask on (repeatable), set to the question's language."
+    ),
     lang: str = typer.Option("all", help="en, zh or all."),
     ids: list[str] = typer.Option([], "--id", help="Ask only this question id (repeatable)."),
     out: Path = typer.Option(Path("runs"), "--out", help="Where run directories are created."),
@@ -182,6 +185,7 @@ def qa_run(
         agent=agent,
         agent_options=options,
         devices=devices,
+        serials=tuple(device),
         profile=profile,
         out=out,
         run_id=run_id,

@@ -49,6 +49,7 @@ class QARunOptions:
     agent: str = "lexical"
     agent_options: dict[str, Any] = field(default_factory=dict)
     devices: int = 1
+    serials: tuple[str, ...] = ()  # real devices (phones, emulators) instead of embedded ones
     profile: str = "medium_phone"
     latency: str = "instant"
     out: Path = Path("runs")
@@ -140,7 +141,7 @@ def run_qa(
     own_pool = pool is None
     try:
         if pool is None:
-            pool = DevicePool(opts.devices, profile=opts.profile, latency=opts.latency).start()
+            pool = DevicePool(opts.devices, list(opts.serials), profile=opts.profile, latency=opts.latency).start()
         if not opts.resume:
             writer = RunWriter.create(
                 opts.out,
