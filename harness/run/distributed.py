@@ -41,22 +41,18 @@ from harness.errors import ConfigError, HarnessError, InfrastructureError
 from harness.hierarchy import UITree
 from harness.observation import ActionResult, DeviceInfo, Observation
 from harness.run.episode import episode_seed, run_episode
-from harness.run.lock import RunLock
 from harness.run.record import EpisodeWriter, RunWriter, milestone_fields
-from harness.run.report import outcome, run_scoreboard
 from harness.run.result import EpisodeResult
 from harness.run.suite import (
     SuiteOptions,
     SuiteResult,
     _headline,
     _record_infra_error,
-    probe_agent_factory,
-    select_episodes,
+    plan_run,
 )
-from harness.run.trajectory import MilestoneProgress, completed_episode_keys, load_run
+from harness.run.trajectory import MilestoneProgress
 from harness.run.workers import NO_DEVICE_LEFT, LiveView, close_quietly
 from tasks.schema import Task
-from tasks.suite import load_suite
 
 log = logging.getLogger(__name__)
 
@@ -610,67 +606,29 @@ def run_suite_ray(
         raise ConfigError("--ray runs embedded devices on the cluster's nodes: give no --device serial")
     if opts.devices < 1:
         raise ConfigError(f"--devices must be >= 1, got {opts.devices}")
-    tasks = load_suite(opts.suite)
-    episodes = select_episodes(tasks, opts.langs, opts.task_ids)
-    make_agent = agent_factory or _agent_factory(opts.agent, opts.agent_options)
-    probe = make_agent()  # fail fast on bad agent options, before any worker starts
-    make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
-    setup = WorkerSetup(make_agent, make_qa, opts)
-    earlier: list[EpisodeResult] = []
-    lock: RunLock | None = None
-    if opts.resume:
-        writer = RunWriter.resume(opts.resume, opts.writer)
-        lock = RunLock(writer.path).acquire()
-        done = set(completed_episode_keys(opts.resume))
-        todo = [(t, lang) for t, lang in episodes if (t.id, lang) not in done]
-        prior = load_run(opts.resume, skip_bad=True)
-        earlier = [outcome(prior, ep) for ep in prior.episodes.values() if (ep.task_id, ep.lang) in done]
-    else:
-        todo = list(episodes)
+    plan = plan_run(opts, agent_factory or _agent_factory(opts.agent, opts.agent_options), probe_agent)
+    setup = WorkerSetup(plan.make_agent, plan.make_qa, opts)
     try:
         with connected(target):
             ray = _ray()
             slots = _start_actors(setup, opts.devices)
-            if not opts.resume:
-                infos = ray.get([s.actor.device_info.remote() for s in slots], timeout=ACTOR_BOOT_TIMEOUT)
-                writer = RunWriter.create(
-                    opts.out,
-                    opts.run_id,
-                    options=opts.writer,
-                    devices=infos,
-                    agent={"name": opts.agent, **opts.agent_options},
-                    prompt_hash=getattr(probe, "prompt_hash", None),
-                    seeds={"base": opts.seed},
-                    suite_name=opts.suite,
-                    tasks=[t for t, _ in episodes],
-                    languages=list(opts.langs),
-                    config={
-                        "profile": opts.profile,
-                        "latency": opts.latency,
-                        "devices": len(slots),
-                        "max_steps": opts.limits.max_steps,
-                        "agent_timeout": opts.limits.agent_timeout,
-                        "infra_retries": opts.infra_retries,
-                        "probe_agent": opts.probe_agent,
-                        "ray": {"address": target.address or "local", "nodes": sorted({s.node for s in slots})},
-                    },
-                )
-                lock = RunLock(writer.path).acquire()
-            live: LiveView[EpisodeResult] = LiveView(console, len(todo), len(slots), _headline, earlier)
+            infos = (
+                []
+                if plan.writer
+                else ray.get([s.actor.device_info.remote() for s in slots], timeout=ACTOR_BOOT_TIMEOUT)
+            )
+            nodes = sorted({s.node for s in slots})
+            writer = plan.create_writer(infos, ray={"address": target.address or "local", "nodes": nodes})
+            live: LiveView[EpisodeResult] = LiveView(console, len(plan.todo), len(slots), _headline, plan.earlier)
             driver = _Driver(setup, writer, live, slots, on_event)
             try:
-                driver.run(todo)
+                driver.run(plan.todo)
             finally:
                 driver.close()
             writer.add_quarantined(driver.quarantined)
-        if console is not None:
-            console.line()
-        writer.finish(report=opts.report)
-        board = run_scoreboard(load_run(writer.path, skip_bad=True))
-        return SuiteResult(writer.path, live.results, len(episodes) - len(todo), board)
+        return plan.finish(writer, live.results, console)
     finally:
-        if lock is not None:
-            lock.release()
+        plan.release()
 
 
 def _agent_factory(name: str, options: dict[str, Any]) -> Callable[[], Any]:

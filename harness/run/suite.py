@@ -110,6 +110,86 @@ def select_episodes(tasks: list[Task], langs: tuple[str, ...], task_ids: tuple[s
     return [(t, lang) for t in select_tasks(tasks, task_ids) for lang in langs if lang in t.languages]
 
 
+@dataclass
+class RunPlan:
+    """What a suite run does, worked out before any device starts (every runner - threads over a device pool,
+    or Ray actors - starts from one): the episodes, those still to run (a resumed run: the unfinished ones),
+    the results already on disk, the agent factories; a resumed run's writer, locked."""
+
+    opts: SuiteOptions
+    episodes: list[tuple[Task, str]]
+    todo: list[tuple[Task, str]]
+    earlier: list[EpisodeResult]
+    make_agent: Callable[[], Any]
+    make_qa: Callable[[], QAAgent] | None
+    prompt_hash: str | None
+    writer: RunWriter | None = None
+    lock: RunLock | None = None  # one writer per run directory: a second --resume is refused, naming the pid
+
+    def create_writer(self, devices: list[Any], **config: Any) -> RunWriter:
+        """A new run's directory and manifest (a resumed run keeps its own), locked."""
+        if self.writer is None:
+            o = self.opts
+            self.writer = RunWriter.create(
+                o.out,
+                o.run_id,
+                options=o.writer,
+                devices=devices,
+                agent={"name": o.agent, **o.agent_options},
+                prompt_hash=self.prompt_hash,
+                seeds={"base": o.seed},
+                suite_name=o.suite,
+                tasks=[t for t, _ in self.episodes],
+                languages=list(o.langs),
+                config={
+                    "profile": o.profile,
+                    "latency": o.latency,
+                    "devices": len(devices),
+                    "max_steps": o.limits.max_steps,
+                    "agent_timeout": o.limits.agent_timeout,
+                    "infra_retries": o.infra_retries,
+                    "probe_agent": o.probe_agent,
+                    **config,
+                },
+            )
+            self.lock = RunLock(self.writer.path).acquire()
+        return self.writer
+
+    def finish(self, writer: RunWriter, results: list[EpisodeResult], console: Console | None) -> SuiteResult:
+        """summary.json and report.html; the result read back from disk (what every surface prints)."""
+        if console is not None:
+            console.line()
+        writer.finish(report=self.opts.report)
+        board = run_scoreboard(load_run(writer.path, skip_bad=True))
+        return SuiteResult(writer.path, results, len(self.episodes) - len(self.todo), board)
+
+    def release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+
+
+def plan_run(
+    opts: SuiteOptions,
+    agent_factory: Callable[[], Any] | None = None,
+    probe_agent: Callable[[], QAAgent] | None = None,
+) -> RunPlan:
+    """Load the suite, check the agent (a bad name or option fails here, before any device starts) and, for
+    `opts.resume`, lock the run directory and find what is left to run."""
+    episodes = select_episodes(load_suite(opts.suite), opts.langs, opts.task_ids)
+    make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
+    probe = make_agent()
+    make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
+    plan = RunPlan(opts, episodes, list(episodes), [], make_agent, make_qa, getattr(probe, "prompt_hash", None))
+    if opts.resume:
+        plan.writer = RunWriter.resume(opts.resume, opts.writer)
+        plan.lock = RunLock(plan.writer.path).acquire()
+        done = set(completed_episode_keys(opts.resume))
+        plan.todo = [(t, lang) for t, lang in episodes if (t.id, lang) not in done]
+        prior = load_run(opts.resume, skip_bad=True)
+        plan.earlier = [outcome(prior, ep) for ep in prior.episodes.values() if (ep.task_id, ep.lang) in done]
+    return plan
+
+
 def run_suite(
     opts: SuiteOptions,
     console: Console | None = None,
@@ -121,22 +201,7 @@ def run_suite(
     with its options), so nothing an agent kept - not even a timed-out call still running in its abandoned
     thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
     describe; `probe_agent` (a factory) overrides `opts.probe_agent` for the tasks' probe questions."""
-    tasks = load_suite(opts.suite)
-    episodes = select_episodes(tasks, opts.langs, opts.task_ids)
-    make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
-    probe = make_agent()  # fail fast on bad agent options, before any device starts
-    make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
-    earlier: list[EpisodeResult] = []
-    lock: RunLock | None = None  # one writer per run directory: a second --resume is refused, naming the pid
-    if opts.resume:
-        writer = RunWriter.resume(opts.resume, opts.writer)
-        lock = RunLock(writer.path).acquire()
-        done = set(completed_episode_keys(opts.resume))
-        todo = [(t, lang) for t, lang in episodes if (t.id, lang) not in done]
-        prior = load_run(opts.resume, skip_bad=True)
-        earlier = [outcome(prior, ep) for ep in prior.episodes.values() if (ep.task_id, ep.lang) in done]
-    else:
-        todo = list(episodes)
+    plan = plan_run(opts, agent_factory, probe_agent)
     own_pool = pool is None
     try:
         if pool is None:
@@ -147,44 +212,17 @@ def run_suite(
                 latency=opts.latency,
                 isolation=None if opts.serials else opts.isolation,
             ).start()
-        if not opts.resume:
-            writer = RunWriter.create(
-                opts.out,
-                opts.run_id,
-                options=opts.writer,
-                devices=[pool.slot(i).info for i in range(pool.size)],
-                agent={"name": opts.agent, **opts.agent_options},
-                prompt_hash=getattr(probe, "prompt_hash", None),
-                seeds={"base": opts.seed},
-                suite_name=opts.suite,
-                tasks=[t for t, _ in episodes],
-                languages=list(opts.langs),
-                config={
-                    "profile": opts.profile,
-                    "latency": opts.latency,
-                    "devices": pool.size,
-                    "max_steps": opts.limits.max_steps,
-                    "agent_timeout": opts.limits.agent_timeout,
-                    "infra_retries": opts.infra_retries,
-                    "probe_agent": opts.probe_agent,
-                },
-            )
-            lock = RunLock(writer.path).acquire()
-        live: LiveView[EpisodeResult] = LiveView(console, len(todo), pool.size, _headline, earlier)
-        spec = _episode_spec(pool, make_agent, writer, opts, make_qa)
+        writer = plan.create_writer([pool.slot(i).info for i in range(pool.size)])
+        live: LiveView[EpisodeResult] = LiveView(console, len(plan.todo), pool.size, _headline, plan.earlier)
+        spec = _episode_spec(pool, plan.make_agent, writer, opts, plan.make_qa)
         quarantined_before = len(pool.quarantined)
-        run_work(pool, todo, spec, live)
+        run_work(pool, plan.todo, spec, live)
         writer.add_quarantined([q.to_json() for q in pool.quarantined[quarantined_before:]])
-        if console is not None:
-            console.line()
-        writer.finish(report=opts.report)
-        board = run_scoreboard(load_run(writer.path, skip_bad=True))
-        return SuiteResult(writer.path, live.results, len(episodes) - len(todo), board)
+        return plan.finish(writer, live.results, console)
     finally:
         if own_pool and pool is not None:
             pool.close()
-        if lock is not None:
-            lock.release()
+        plan.release()
 
 
 def _record_infra_error(
