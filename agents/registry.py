@@ -107,7 +107,11 @@ def create_agent(name: str, **options: Any) -> Agent:
 
 # --- QA agents (screen question answering, agents.qa): the same lookup, their own names and entry points ------
 QA_ENTRY_POINT_GROUP = "droidharness.qa_agents"
-BUILTIN_QA_AGENTS: dict[str, str] = {"lexical": "agents.qa_lexical:LexicalQA", "openai": "agents.qa_openai:OpenAIQA"}
+BUILTIN_QA_AGENTS: dict[str, str] = {
+    "lexical": "agents.qa_lexical:LexicalQA",
+    "openai": "agents.qa_openai:OpenAIQA",
+    "human": "agents.qa_human:HumanQA",
+}
 
 
 def available_qa_agents() -> list[str]:

@@ -33,6 +33,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from agents.qa_human import NO_ANSWER, default_short, parse_answer
 from harness.actions import Action, Back, Click, Home, Scroll, TypeText
 from harness.cli.qa import dev_open, qa_app
 from harness.errors import HarnessError
@@ -46,7 +47,6 @@ class CollectError(HarnessError):
     """The output folder holds a dataset that cannot be appended to (names the file)."""
 
 
-NO_ANSWER = "<no answer>"
 HELP = "commands: tap N | scroll up|down|left|right | back | home | open APP | type TEXT | q QUESTION | done"
 
 
@@ -126,20 +126,6 @@ def parse_action(line: str) -> Action | None:
     if word == "type":
         return TypeText(text=rest)
     return None
-
-
-def parse_answer(line: str, obs: Observation) -> list[int] | None:
-    """ "3 7" / "3,7" -> [3, 7]; "none" -> []; None when not valid on this screen (an index not in the tree)."""
-    text = line.strip().lower()
-    if text in ("none", "no", "-", NO_ANSWER):
-        return []
-    try:
-        indices = [int(t) for t in text.replace(",", " ").split()]
-    except ValueError:
-        return None
-    if not indices or any(not 0 <= i < len(obs.tree) for i in indices):
-        return None
-    return indices
 
 
 def show(obs: Observation, out: Path) -> None:
@@ -236,11 +222,11 @@ def _ask(ds: Dataset, image_id: int, obs: Observation, question: str) -> bool:
         line = _read("answer elements (numbers in rank order, or none): ")
         if line is None:
             return False
-        indices = parse_answer(line, obs)
+        indices = parse_answer(line, len(obs.tree))
         if indices is not None:
             break
         console.print(f"[yellow]give element numbers of this screen (0..{len(obs.tree) - 1}) or none[/yellow]")
-    default = ", ".join(obs.tree[i].text or obs.tree[i].content_desc for i in indices) or NO_ANSWER
+    default = default_short(obs, indices)
     short = _read(f"short answer [{default}]: ")
     short = (short or "").strip() or default
     ds.add(image_id, obs, question, indices, None if short == NO_ANSWER else short)
