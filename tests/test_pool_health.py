@@ -164,7 +164,8 @@ def test_a_phone_is_reset_by_clearing_the_tasks_apps(make_vdevice):
 
 
 def _free_console_port() -> int:
-    """An even port in the emulator range whose pair (port, port + 1) is free now."""
+    """An even console port whose pair (port, port + 1) is free now, outside the 5554..5585 every adb server probes
+    (as the suite's other emulators, tests/conftest.py)."""
     for port in range(5680, 5598, -2):
         try:
             with socket.socket() as a, socket.socket() as b:
