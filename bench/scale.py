@@ -5,9 +5,8 @@ The 36 English tasks of the bundled `virtual` suite with the `reference` agent (
 profile (device calls take a phone's time, so devices mostly wait) and on `instant` (pure CPU: bounded by the
 cores). The pool is started before the clock starts (its start time is printed apart); the speed-up is against 1
 device of the same kind. Targets (issue 14): >= 0.8 x N on `pixel` up to 8 devices, >= 0.8 x min(N, cores) on
-`instant`. Frames are recorded as PNG by default (`--frames webp`: the default of `droidharness run`, whose
-lossless WebP encoding in the harness process takes ~1.3 s of CPU per episode and, on 2 cores, caps the suite's
-throughput whatever the number of devices; bench/runner.py measures it). Prints figures; no asserts.
+`instant`. The devices' JPEG screenshots are stored as sent (no encoding in the harness); `--frames` only
+matters for screens that come as pixels. Prints figures; no asserts.
 
     python bench/scale.py [--devices 1 2 4 8] [--latency pixel instant] [--isolation process thread] [--frames webp]
 """

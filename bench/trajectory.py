@@ -71,7 +71,7 @@ def measure(layout: int, agent: str, langs: tuple[str, ...], out: Path) -> dict[
             with Image.open(p) as im:
                 distinct.add(pixel_digest(im))
     st = writers[0].frames.stats
-    image_suffixes = (".png", ".webp")
+    image_suffixes = (".png", ".webp", ".jpg")
     return {"layout": layout, "run_dir": res.run_dir, "episodes": len(run.episodes), "steps": steps,
             "screens": len(shots), "distinct": len(distinct), "files": len(set(shots)), "wall": wall,
             "sr": res.sr, "total": dir_bytes(res.run_dir), "images": dir_bytes(res.run_dir, image_suffixes),
@@ -81,7 +81,8 @@ def measure(layout: int, agent: str, langs: tuple[str, ...], out: Path) -> dict[
 
 
 def sweep(frames_dir: Path, n: int, console: Console) -> None:
-    paths = sorted(frames_dir.glob("*.webp"))[:: max(1, len(list(frames_dir.glob("*.webp"))) // max(1, n))][:n]
+    frames = sorted([*frames_dir.glob("*.webp"), *frames_dir.glob("*.jpg")])
+    paths = frames[:: max(1, len(frames) // max(1, n))][:n]
     imgs = []
     for p in paths:
         with Image.open(p) as im:

@@ -54,6 +54,9 @@ class Observation:
     paths: dict[str, str] = field(default_factory=dict)  # part -> capture path that served it
     captured_at: float = 0.0  # time.time() when the capture started
     fallbacks: tuple[str, ...] = ()  # "screenshot: u2 failed (...)" for every path that failed first
+    # the screenshot exactly as the device encoded it (uiautomator2's JPEG, `screencap -p`'s PNG), when it came
+    # encoded: trajectories store it byte for byte - the very pixels the harness decoded, with no re-encoding
+    screenshot_bytes: bytes | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

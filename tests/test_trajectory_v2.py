@@ -317,3 +317,29 @@ def test_png_frames_are_content_addressed_too_and_read_back(tmp_path: Path) -> N
     assert loaded.image(1).tobytes() == a.tobytes() and loaded.image(3).tobytes() == a.tobytes()
     with pytest.raises(ValueError, match="frame format"):
         WriterOptions(frames="jpeg")
+
+
+def test_the_devices_own_encoding_is_stored_byte_for_byte(adb_server, vdevice, tmp_path: Path) -> None:
+    """A screenshot that came encoded (uiautomator2's JPEG) is kept as the device sent it, named by the hash of
+    its bytes: the very pixels the harness decoded, with no re-encoding; one that did not is encoded as before."""
+    import hashlib
+
+    from tests.device_util import open_device
+
+    with open_device(adb_server, vdevice) as dev:
+        obs = dev.observe()
+    assert obs.paths["screenshot"] == "u2" and obs.screenshot_bytes is not None
+    assert obs.screenshot_bytes[:2] == b"\xff\xd8", "uiautomator2's JPEG"
+    writer = RunWriter.create(tmp_path, "enc", options=WriterOptions(fsync=False))
+    ep = writer.episode("t", "en")
+    ep.write_step(obs, FakeAgentStep(None), step=1)
+    bare = FakeObservation(obs.screenshot.convert("RGB"), obs.xml, obs.package, obs.activity, obs.size)  # pixels only
+    ep.write_step(bare, FakeAgentStep(None), step=2)
+    ep.finish(EpisodeResult("t", "en"))
+    steps = load_run(tmp_path / "enc").episode("t", "en").steps
+    first, second = steps[0].observation.screenshot, steps[1].observation.screenshot
+    assert first == hashlib.sha256(obs.screenshot_bytes).hexdigest() + ".jpg"
+    assert (tmp_path / "enc" / "frames" / first).read_bytes() == obs.screenshot_bytes
+    with Image.open(tmp_path / "enc" / "frames" / first) as stored:
+        assert stored.tobytes() == obs.screenshot.tobytes(), "decodes to what the agent saw"
+    assert second == f"{pixel_digest(obs.screenshot.convert('RGB'))}.webp"

@@ -67,8 +67,8 @@ def run(
     report: bool = typer.Option(True, help="Write report.html at the end."),
     frames: str = typer.Option(
         "webp",
-        help="Screenshots in the run directory: webp (lossless, smallest) or png "
-        "(lossless, ~4x less CPU to write, ~2x the bytes).",
+        help="How screenshots that come as pixels are stored: webp (lossless, smallest) or png (lossless, "
+        "~4x less CPU to write, ~2x the bytes). A device's own JPEG / PNG screenshot is kept as sent.",
     ),
     probe_agent: str = typer.Option(
         "auto",

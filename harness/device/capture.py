@@ -100,11 +100,15 @@ def package_from_tree(tree: UITree) -> str:
 
 
 # --- the paths -----------------------------------------------------------------------------------------------
-def screenshot_u2(link: DeviceLink) -> Image.Image:
+Encoded = tuple[Image.Image, bytes]  # a decoded screenshot and the bytes the device encoded it as
+
+
+def screenshot_u2(link: DeviceLink) -> Encoded:
     data = link.rpc("observe: screenshot via uiautomator2", "takeScreenshot", [1, JPEG_QUALITY])
     if not data:
         raise DeviceError(f"device {link.serial}: uiautomator2 takeScreenshot returned nothing")
-    return decode_image(base64.b64decode(data), f"device {link.serial}: uiautomator2 takeScreenshot", lazy=True)
+    raw = base64.b64decode(data)
+    return decode_image(raw, f"device {link.serial}: uiautomator2 takeScreenshot", lazy=True), raw
 
 
 def screenshot_raw(link: DeviceLink) -> Image.Image:
@@ -112,9 +116,9 @@ def screenshot_raw(link: DeviceLink) -> Image.Image:
     return parse_raw_screencap(data, f"device {link.serial}: screencap")
 
 
-def screenshot_png(link: DeviceLink) -> Image.Image:
+def screenshot_png(link: DeviceLink) -> Encoded:
     data = link.exec_out("observe: screencap -p", "screencap -p")
-    return decode_image(data, f"device {link.serial}: screencap -p")
+    return decode_image(data, f"device {link.serial}: screencap -p"), data
 
 
 def hierarchy_u2(link: DeviceLink) -> str:
@@ -226,7 +230,9 @@ def capture_screen(link: DeviceLink, with_app: bool = True, hierarchy: Part | No
         "hierarchy": hier.path if hierarchy is None else f"{hier.path} (settle)",
         "app": "dumpsys" if act else "hierarchy",
     }
-    image: Image.Image = shot.value
+    image, encoded = shot.value if isinstance(shot.value, tuple) else (shot.value, None)
+    if encoded is not None and getattr(image, "format", None) not in ("JPEG", "PNG"):
+        encoded = None  # converted on decoding (an unusual mode): the bytes are not these pixels' encoding
     return Observation(
         screenshot=image,
         tree=tree,
@@ -239,6 +245,7 @@ def capture_screen(link: DeviceLink, with_app: bool = True, hierarchy: Part | No
         paths=paths,
         captured_at=captured_at,
         fallbacks=tuple(shot.failures + ([] if hierarchy is not None else hier.failures)),
+        screenshot_bytes=encoded,
     )
 
 

@@ -131,9 +131,10 @@ def connected(target: RayTarget) -> Iterator[None]:
 # --- what travels from an actor to the driver ----------------------------------------------------------------
 @dataclass(frozen=True)
 class ShippedScreen:
-    """An `Observation` on its way to the driver: the screenshot as exact pixels (zlib'd raw, or PNG for other
-    modes), no parsed tree (the writer records the XML). The driver's writer names and encodes the frame as a
-    local run would: same pixels, same frame file."""
+    """An `Observation` on its way to the driver: the screenshot as the device encoded it (`screenshot_bytes`:
+    shipped as is), else as exact pixels (zlib'd raw, or PNG for other modes); no parsed tree (the writer records
+    the XML). The driver's writer names and stores the frame as a local run would: same bytes or pixels, same
+    frame file."""
 
     mode: str
     width: int
@@ -148,11 +149,15 @@ class ShippedScreen:
     paths: dict[str, str]
     captured_at: float
     fallbacks: tuple[str, ...]
+    encoded: bool = False  # `pixels` is the device's own JPEG / PNG stream (Observation.screenshot_bytes)
 
     @classmethod
     def of(cls, obs: Observation) -> ShippedScreen:
         img = obs.screenshot
-        if img.mode in RAW_MODES:
+        encoded = obs.screenshot_bytes is not None
+        if obs.screenshot_bytes is not None:
+            data = obs.screenshot_bytes
+        elif img.mode in RAW_MODES:
             data = zlib.compress(img.tobytes(), 1)
         else:
             import io
@@ -174,12 +179,18 @@ class ShippedScreen:
             dict(obs.paths),
             obs.captured_at,
             tuple(obs.fallbacks),
+            encoded,
         )
 
     def observation(self) -> Observation:
         from PIL import Image
 
-        if self.mode in RAW_MODES:
+        img: Image.Image
+        if self.encoded:
+            import io
+
+            img = Image.open(io.BytesIO(self.pixels))  # decoded lazily, if ever: the writer keeps the bytes
+        elif self.mode in RAW_MODES:
             img = Image.frombytes(self.mode, (self.width, self.height), zlib.decompress(self.pixels))
         else:
             import io
@@ -199,6 +210,7 @@ class ShippedScreen:
             self.paths,
             self.captured_at,
             self.fallbacks,
+            screenshot_bytes=self.pixels if self.encoded else None,
         )
 
 

@@ -214,6 +214,15 @@ def _as_image(img: Any) -> Any:
 WEBP_MODES = ("RGB", "RGBA")  # what lossless WebP stores exactly; any other mode is kept as PNG
 
 
+def _stream_kind(data: bytes) -> str | None:
+    """ "jpg" / "png" for a complete JPEG / PNG stream (a device's encoded screenshot), else None."""
+    if data[:2] == b"\xff\xd8" and b"\xff\xd9" in data[-4:]:
+        return "jpg"
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" in data[-16:]:
+        return "png"
+    return None
+
+
 # --- writer ----------------------------------------------------------------------------------------------------
 @dataclasses.dataclass
 class WriterOptions:
@@ -296,8 +305,19 @@ class FrameStore:
             self.stats.encode_seconds += seconds
             self.stats.bytes += nbytes
 
-    def put_image(self, screenshot: Any) -> str:
-        """Store a screenshot (PIL image or encoded bytes); returns its file name in frames/."""
+    def put_image(self, screenshot: Any, encoded: bytes | None = None) -> str:
+        """Store a screenshot (PIL image or encoded bytes); returns its file name in frames/. `encoded`: the
+        bytes the device sent it as (a JPEG or PNG stream whose decoding IS this image): stored byte for byte as
+        `<sha256 of the bytes>.jpg|.png`, with no decoding, hashing of pixels or encoding here."""
+        kind = _stream_kind(encoded) if encoded is not None else None
+        if encoded is not None and kind is not None:
+            name = f"{text_digest(encoded)}.{kind}"
+            with self._lock:
+                self.stats.screenshots += 1
+            if not self._have(name):
+                self.add_encode(0.0, len(encoded))
+                self._publish(name, encoded)
+            return name
         img = _as_image(screenshot)
         name = f"{pixel_digest(img)}.{frame_extension(img, self.options)}"
         with self._lock:
@@ -389,8 +409,11 @@ class EpisodeWriter:
             e, self._error = self._error, None
             raise TrajectoryError(f"{self.path}: writing the trajectory failed: {e}") from e
 
-    def _store_frame(self, step: int, screenshot: Any, xml: str | bytes | None) -> tuple[str | None, str | None]:
-        """Write the frame's files (on the writer thread) and return the names the record gives them."""
+    def _store_frame(
+        self, step: int, screenshot: Any, xml: str | bytes | None, encoded: bytes | None = None
+    ) -> tuple[str | None, str | None]:
+        """Write the frame's files (on the writer thread) and return the names the record gives them. `encoded`:
+        the screenshot as the device encoded it (`Observation.screenshot_bytes`), kept byte for byte (v2)."""
         if self.options.layout == 1:
             name = frame_name(step)
             shot_name = xml_name = None
@@ -409,7 +432,7 @@ class EpisodeWriter:
                 )
             return shot_name, xml_name
         return (
-            self.frames.put_image(screenshot) if screenshot is not None else None,
+            self.frames.put_image(screenshot, encoded) if screenshot is not None else None,
             self.frames.put_xml(xml) if xml is not None else None,
         )
 
@@ -449,6 +472,7 @@ class EpisodeWriter:
             raise TrajectoryError(f"{self.path}: step {step} after step {self._last_step}; steps must increase")
         self._last_step = step
         screenshot, xml = _get(observation, "screenshot"), _get(observation, "xml")
+        encoded = _get(observation, "screenshot_bytes")
         t = dict(timings or {})
         obs_t, res_t = _get(observation, "timings") or {}, _get(result, "timings") or {}
         tim = {
@@ -486,7 +510,7 @@ class EpisodeWriter:
 
         def job() -> None:
             # files first, then the line naming them
-            rec.observation.screenshot, rec.observation.xml = self._store_frame(step, screenshot, xml)
+            rec.observation.screenshot, rec.observation.xml = self._store_frame(step, screenshot, xml, encoded)
             self._append(_dumps(rec.model_dump(mode="json", by_alias=True)) + "\n")
 
         self._submit(job)
@@ -521,9 +545,10 @@ class EpisodeWriter:
         if final_observation is not None:
             fstep = (self._last_step or 0) + 1
             shot, xml = final_observation.screenshot, final_observation.xml
+            enc = _get(final_observation, "screenshot_bytes")
             final = observation_fields(final_observation)
             self._submit(
-                lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml), strict=True))
+                lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml, enc), strict=True))
             )
         self.close()  # flushes: the final frame is on disk (or the writer's error is raised)
         if final is not None:
