@@ -185,6 +185,8 @@ def started() -> Iterator[list[RunningEmulator]]:
     for emu in emus:
         if emu.alive():
             emu.stop(timeout=5)
+        if emu.log_path:
+            Path(emu.log_path).unlink(missing_ok=True)  # a failed boot keeps its log for the user; tests clean up
 
 
 def _created(fake: FakeSdk, name: str = "Pixel7", profile: str = "pixel_7_pro") -> Sdk:
@@ -323,6 +325,8 @@ def test_an_emulator_that_exits_is_reported_with_its_log(fake_sdk: FakeSdk, adb_
     with pytest.raises(EmulatorExitedError, match=r"(?s)exited \(code 1\).*PANIC: Unknown AVD name \[Pixel7\]"):
         wait_for_boot(emu, adb_server.client, timeout=30)
     assert not emu.record_path.exists()
+    assert Path(emu.log_path).exists(), "the log of an emulator that failed is kept for the user"
+    Path(emu.log_path).unlink()
 
 
 # --- the console ------------------------------------------------------------------------------------------

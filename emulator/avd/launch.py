@@ -149,9 +149,9 @@ class RunningEmulator:
         """A connected console client (use it in a `with`)."""
         return EmulatorConsoleClient(self.console_port, token=token, home=home, timeout=timeout).connect()
 
-    def stop(self, timeout: float = 20.0, home: str | Path | None = None) -> None:
+    def stop(self, timeout: float = 20.0, home: str | Path | None = None, keep_log: bool = False) -> None:
         """Console `kill`, wait up to `timeout` for the process to exit, then SIGTERM and SIGKILL it by pid."""
-        stop_emulator(self, timeout=timeout, home=home)
+        stop_emulator(self, timeout=timeout, home=home, keep_log=keep_log)
 
 
 def _write_record(emu: RunningEmulator) -> None:
@@ -429,9 +429,12 @@ def _with_tail(message: str, log: Path | None) -> str:
     return f"{message}; last lines of {log}:\n{text}" if text else f"{message}; {log} is empty"
 
 
-def stop_emulator(emu: RunningEmulator, timeout: float = 20.0, home: str | Path | None = None) -> None:
+def stop_emulator(
+    emu: RunningEmulator, timeout: float = 20.0, home: str | Path | None = None, keep_log: bool = False
+) -> None:
     """Console `kill`, wait for the process to exit, then SIGTERM / SIGKILL it (by its pid) if it did not.
-    A console that refuses or rejects the token is skipped: the process is terminated anyway."""
+    A console that refuses or rejects the token is skipped: the process is terminated anyway. Its record goes,
+    and its log too unless `keep_log` (an emulator stopped because it failed keeps its log for the user)."""
     try:
         if emu.alive():
             with EmulatorConsoleClient(emu.console_port, home=home, timeout=min(timeout, 10.0)) as c:
@@ -457,6 +460,8 @@ def stop_emulator(emu: RunningEmulator, timeout: float = 20.0, home: str | Path 
             pass
     if not emu.alive():
         emu.record_path.unlink(missing_ok=True)
+        if not keep_log and emu.log_path:
+            Path(emu.log_path).unlink(missing_ok=True)
     else:
         raise AvdError(f"emulator {emu.serial} (pid {emu.pid}) did not exit after SIGKILL")
 
@@ -490,7 +495,7 @@ def start_avd_copies(
     except BaseException:
         for emu in started:
             try:
-                emu.stop(timeout=5)
+                emu.stop(timeout=5, keep_log=True)
             except AvdError:
                 pass
         raise

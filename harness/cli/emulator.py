@@ -136,7 +136,7 @@ def emulator_start(
             try:
                 wait_for_boot(emu, client, timeout=timeout)
             except AvdError:
-                stop_emulator(emu, timeout=5)
+                stop_emulator(emu, timeout=5, keep_log=True)
                 raise
     console.print(
         f"{emu.serial}  [dim]AVD {escape(name)}, pid {emu.pid}, console {emu.console_port}, log {emu.log_path}"
