@@ -111,3 +111,17 @@ def test_truncated_gzip_stream(tmp_path):
     path.write_bytes(whole[: len(whole) // 2])
     with pytest.raises(tfrecord.RecordError):
         list(tfrecord.iter_records(path))
+
+
+def test_written_examples_are_the_same_bytes_in_every_process():
+    """Map fields (the Example's features) serialize in key order, not in a per-process hash order: a shard
+    written twice is byte-identical (tests that cut a shard at an offset rely on it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import hashlib; from tasks.datasets.tfrecord import build_example; "
+            "print(hashlib.sha256(build_example({f'k{i}': ('int64', [i]) for i in range(40)})).hexdigest())")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              cwd=str(Path(__file__).parents[1])).stdout for _ in range(4)}
+    assert len(digests) == 1, digests

@@ -220,7 +220,7 @@ def build_example(features: Mapping[str, tuple[str, Iterable[Any]]]) -> bytes:
             feat.int64_list.value.extend(int(v) for v in values)
         else:
             raise ValueError(f"feature {name!r}: unknown kind {kind!r}")
-    return msg.SerializeToString()
+    return msg.SerializeToString(deterministic=True)  # map keys sorted: the same features, the same bytes
 
 
 def read_all(path: str | Path) -> list[dict[str, tuple[str, FeatureValue]]]:
