@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ..virtual.adbserver import state_dir
+from ..virtual.adbserver import pid_alive, state_dir, state_subdir
 from .console import EmulatorConsoleClient
 from .errors import AvdConfigError, AvdError, BootTimeoutError, ConsoleError, EmulatorExitedError, SdkToolError
 from .manage import check_name
@@ -59,30 +59,13 @@ LOG_TAIL_LINES = 20
 
 
 def records_dir() -> Path:
-    d = state_dir() / "emulators"
-    d.mkdir(parents=True, exist_ok=True)
-    return d
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:  # 0 and negatives address process groups, never one process
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a zombie child of this process is gone for our purposes
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][:1] != "Z"
-    except (OSError, IndexError):
-        return True
+    return state_subdir("emulators")
 
 
 def _is_emulator_on(pid: int, console_port: int) -> bool:
     """Is `pid` still the emulator started on `console_port` (not a recycled pid)? Its command line names the
     port (`-port 5554` for the emulator, `--console-port 5554` for the virtual device standing in for it)."""
-    if not _alive(pid):
+    if not pid_alive(pid):
         return False
     try:
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
@@ -166,7 +149,7 @@ def _reserve(console_port: int) -> bool:
     if path.exists():
         try:
             rec = RunningEmulator.from_json(json.loads(path.read_text()))
-            stale = not rec.alive() and not (rec.pid == 0 and _alive(rec.owner))
+            stale = not rec.alive() and not (rec.pid == 0 and pid_alive(rec.owner))
         except (OSError, ValueError, TypeError):
             stale = time.time() - path.stat().st_mtime > 60 if path.exists() else True
         if not stale:
@@ -241,7 +224,7 @@ def running_emulators() -> list[RunningEmulator]:
             continue
         if emu.pid and emu.alive():
             out.append(emu)
-        elif emu.pid or not _alive(emu.owner):
+        elif emu.pid or not pid_alive(emu.owner):
             path.unlink(missing_ok=True)
     return out
 

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,20 +95,46 @@ def state_dir() -> Path:
     return d
 
 
-def _records_dir() -> Path:
-    d = state_dir() / "adb-servers"
-    d.mkdir(exist_ok=True)
+def state_subdir(name: str) -> Path:
+    """`state_dir()/name` (adb-servers, devices, emulators: one folder of records per kind of process)."""
+    d = state_dir() / name
+    d.mkdir(parents=True, exist_ok=True)
     return d
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Is process `pid` running? Someone else's process counts (alive, and not ours); a zombie does not."""
+    if pid <= 0:  # 0 and negatives address process groups, never one process
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # someone else's process: alive, and not ours
+    except PermissionError:
         return True
-    return True
+    try:  # a zombie child of this process is gone for our purposes
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][:1] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def orphaned_records(
+    kind: str, ints: tuple[str, ...] = (), strs: tuple[str, ...] = ()
+) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """The records in `state_subdir(kind)` whose owner process is gone, with the fields `ints` / `strs` converted;
+    a record that cannot be read or lacks them is removed. What the owner started is the caller's to reap."""
+    for rec_path in sorted(state_subdir(kind).glob("*.json")):
+        try:
+            rec = json.loads(rec_path.read_text())
+            owner = int(rec["owner"])
+            rec.update({k: int(rec[k]) for k in ints})
+            rec.update({k: str(rec[k]) for k in strs})
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            rec_path.unlink(missing_ok=True)
+            continue
+        if owner == os.getpid() or pid_alive(owner):
+            continue
+        yield rec_path, rec
 
 
 def _adb_server_pid(port: int) -> int | None:
@@ -141,15 +168,8 @@ def reap_orphans() -> list[int]:
     """Kill the private adb servers (and delete the HOMEs) that runs whose owner died left behind; returns the
     ports reaped. Safe to call any time: live owners' servers are never touched."""
     reaped: list[int] = []
-    for rec_path in sorted(_records_dir().glob("*.json")):
-        try:
-            rec = json.loads(rec_path.read_text())
-            owner, port = int(rec["owner"]), int(rec["port"])
-        except (OSError, ValueError, KeyError, TypeError):
-            rec_path.unlink(missing_ok=True)
-            continue
-        if owner == os.getpid() or _alive(owner):
-            continue
+    for rec_path, rec in orphaned_records("adb-servers", ints=("port",)):
+        port = rec["port"]
         pid = rec.get("pid")
         if isinstance(pid, int) and _is_adb_server_on(pid, port):
             try:
@@ -174,7 +194,7 @@ class PrivateAdbServer:
         self.adb = adb_binary()
         self.client = PrivateAdbClient(host="127.0.0.1", port=self.port, socket_timeout=30)
         self.pid: int | None = None
-        self._record = _records_dir() / f"{self.port}.json"
+        self._record = state_subdir("adb-servers") / f"{self.port}.json"
 
     @property
     def env(self) -> dict[str, str]:

@@ -37,7 +37,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from .adbserver import state_dir
+from .adbserver import orphaned_records, state_subdir
 
 log = logging.getLogger(__name__)
 
@@ -56,22 +56,6 @@ class DeviceProcessError(RuntimeError):
     """A device process could not be started, did not get ready, or its control console failed (names it)."""
 
 
-def _records_dir() -> Path:
-    d = state_dir() / "devices"
-    d.mkdir(exist_ok=True)
-    return d
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def is_device_process(pid: int, home: str) -> bool:
     """Is `pid` a device child of this module whose private directory is `home`? (Linux /proc)"""
     try:
@@ -85,15 +69,8 @@ def reap_orphans() -> list[int]:
     """Kill the device processes whose owner died (by the recorded pid, after checking it is still that child)
     and remove their directories and records; returns the pids reaped. Live owners' children are never touched."""
     reaped: list[int] = []
-    for rec_path in sorted(_records_dir().glob("*.json")):
-        try:
-            rec = json.loads(rec_path.read_text())
-            pid, owner, home = int(rec["pid"]), int(rec["owner"]), str(rec["home"])
-        except (OSError, ValueError, KeyError, TypeError):
-            rec_path.unlink(missing_ok=True)
-            continue
-        if owner == os.getpid() or _alive(owner):
-            continue
+    for rec_path, rec in orphaned_records("devices", ints=("pid",), strs=("home",)):
+        pid, home = rec["pid"], rec["home"]
         if is_device_process(pid, home):
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -196,7 +173,7 @@ class DeviceProcess:
             self.proc = subprocess.Popen(
                 self.command(), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=logf, env=env, cwd=self.home
             )
-        self._record = _records_dir() / f"{self.proc.pid}.json"
+        self._record = state_subdir("devices") / f"{self.proc.pid}.json"
         tmp = self._record.with_suffix(".tmp")
         tmp.write_text(
             json.dumps(
@@ -330,7 +307,7 @@ class DeviceProcess:
 
 def _device_dir() -> str:
     """A private directory for one child (ready file, console token, log) in the state directory."""
-    return tempfile.mkdtemp(prefix="droidharness-device-", dir=_records_dir())
+    return tempfile.mkdtemp(prefix="droidharness-device-", dir=state_subdir("devices"))
 
 
 # --- the child ---------------------------------------------------------------------------------------------------
