@@ -9,7 +9,7 @@
 
 Errors are one line (a boot that fails adds the emulator log's tail): exit 2 for bad input or setup (no SDK:
 what to set; an unknown AVD: the ones there are; a wrong console token), 1 when the emulator itself fails.
-`as_harness_error` is the one mapping of the AVD lifecycle's errors onto the harness's taxonomy.
+`harness.run.avds.as_harness_error` is the one mapping of the AVD lifecycle's errors onto the harness's taxonomy.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from emulator.avd import (
 )
 from emulator.avd.errors import AvdConfigError, SdkNotFoundError
 from emulator.virtual.adbserver import PrivateAdbClient
+from harness.run.avds import answering_adb_server
 
 console = Console()
 
@@ -122,15 +123,11 @@ def emulator_start(
     with _answers():
         sdk = _sdk("emulator")
         require_avd(sdk, name)
-        client = PrivateAdbClient(host="127.0.0.1", port=adb_port, socket_timeout=10)
-        if wait:
-            try:
-                client.server_version()
-            except Exception as e:  # noqa: BLE001 - adbutils raises several kinds for a server that is not there
-                raise AvdConfigError(
-                    f"no adb server on 127.0.0.1:{adb_port} ({type(e).__name__}): start one (`adb start-server`) "
-                    "or pass --adb-port"
-                ) from None
+        client = (
+            answering_adb_server(adb_port, "pass --adb-port")
+            if wait
+            else PrivateAdbClient(host="127.0.0.1", port=adb_port, socket_timeout=10)
+        )
         emu = start_emulator(sdk, name, console_port=port, read_only=read_only, adb_server_port=adb_port)
         if wait:
             try:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from emulator.avd import find_sdk, require_avd, start_avd_copies
-from emulator.avd.errors import AvdError, SdkNotFoundError
+from emulator.avd.errors import AvdConfigError, AvdError, SdkNotFoundError
 from emulator.virtual.adbserver import PrivateAdbClient
 from harness.errors import ConfigError, DeviceError, HarnessError
 
@@ -28,6 +28,19 @@ def adb_server_port() -> int:
     return int(os.environ.get("ANDROID_ADB_SERVER_PORT") or 5037)
 
 
+def answering_adb_server(port: int, fix: str) -> PrivateAdbClient:
+    """A client of the adb server on `port` that has checked it answers (emulators announce themselves to it);
+    `AvdConfigError` naming the address and `fix` when nothing answers there. Never starts a server."""
+    client = PrivateAdbClient(host="127.0.0.1", port=port, socket_timeout=10)
+    try:
+        client.server_version()
+    except Exception as e:  # noqa: BLE001 - adbutils raises several kinds for a server that is not there
+        raise AvdConfigError(
+            f"no adb server on 127.0.0.1:{port} ({type(e).__name__}): start one (`adb start-server`) or {fix}"
+        ) from None
+    return client
+
+
 @contextmanager
 def avd_copies(name: str, n: int, adb_port: int | None = None, timeout: float = 300.0) -> Iterator[list[str]]:
     """Start `n` read-only copies of AVD `name`, yield their serials once all booted, stop them at the end."""
@@ -40,14 +53,7 @@ def avd_copies(name: str, n: int, adb_port: int | None = None, timeout: float = 
             )
         sdk.require("emulator")
         require_avd(sdk, name)
-        client = PrivateAdbClient(host="127.0.0.1", port=port, socket_timeout=10)
-        try:
-            client.server_version()
-        except Exception as e:  # noqa: BLE001 - adbutils raises several kinds for a server that is not there
-            raise ConfigError(
-                f"--avd {name}: no adb server on 127.0.0.1:{port} ({type(e).__name__}): start one "
-                "(`adb start-server`) or set ANDROID_ADB_SERVER_PORT"
-            ) from None
+        client = answering_adb_server(port, f"set ANDROID_ADB_SERVER_PORT (--avd {name})")
         emus = start_avd_copies(sdk, name, n, port, client, timeout=timeout)
     except AvdError as e:
         raise as_harness_error(e) from None
