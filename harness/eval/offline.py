@@ -621,24 +621,31 @@ def _native_fields(dataset: str) -> tuple[str, ...]:
     return tuple(ACTION_FIELDS[dataset])
 
 
+def iter_jsonl(path: str | Path) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each non-blank line of a JSON-lines file; `EvalError` naming the file (and line)
+    when it cannot be read or a line is not JSON."""
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise EvalError(f"{p}: cannot be read: {exc}") from exc
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield n, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EvalError(f"{p}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+
+
 def read_predictions(path: str | Path, dataset: str) -> dict[tuple[str, int], dict[str, Any]]:
     """`{(episode key, step): {"action": Action | None} | {"raw": native dict | None}}` from a JSONL file.
 
     The episode key is `episode_id` (for AndroidLens `"<lang>/<episode_id>"` when the line has `lang`)."""
     out: dict[tuple[str, int], dict[str, Any]] = {}
     p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise EvalError(f"{p}: cannot be read: {exc}") from exc
     native = _native_fields(dataset)
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise EvalError(f"{p}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+    for n, rec in iter_jsonl(p):
         if not isinstance(rec, dict) or "episode_id" not in rec or "step" not in rec:
             raise EvalError(f'{p}:{n}: a prediction needs "episode_id" and "step"')
         step = rec["step"]

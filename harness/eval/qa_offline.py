@@ -28,7 +28,6 @@ A question without a line is counted as `missing` and left out of the figures.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,10 +36,10 @@ from typing import Any
 from agents.qa import QAAgent, QAAnswer, predicted_items
 from harness.errors import HarnessError
 from harness.eval.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
-from harness.eval.offline import EvalError
+from harness.eval.offline import EvalError, iter_jsonl
 from harness.hierarchy import UITree
 from harness.observation import Observation
-from harness.run.qa import GroundTruth, QAResult, call_agent
+from harness.run.qa import METRICS, GroundTruth, QAResult, call_agent
 from harness.run.qa import summarize as run_summarize
 from harness.run.qa_run import record_answer
 from harness.run.record import RunWriter
@@ -158,18 +157,8 @@ def ask(agent: QAAgent, q: ScreenQAQuestion, obs: Observation, lang: str) -> tup
 def read_predictions(path: str | Path) -> dict[tuple[str, str], Prediction]:
     """`{(image_id, question): Prediction}` from a JSONL file (module docstring); EvalError naming the line."""
     p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise EvalError(f"{p}: cannot be read: {exc.strerror}") from None
     out: dict[tuple[str, str], Prediction] = {}
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise EvalError(f"{p}:{n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+    for n, rec in iter_jsonl(p):
         if not isinstance(rec, dict) or "image_id" not in rec or not isinstance(rec.get("question"), str):
             raise EvalError(f'{p}:{n}: a prediction needs "image_id" and "question"')
         answer = rec.get("answer")
@@ -312,18 +301,7 @@ def render(report: dict[str, Any], console: Any) -> None:
         highlight=False,
     )
     t = Table("metric", "questions", "score (%)", title=f"ScreenQA ({report['agent'] or report['source']})")
-    names = {
-        "sqa_s_em": "SQA-S EM",
-        "sqa_s_f1": "SQA-S F1",
-        "sqa_uic_em": "SQA-UIC EM",
-        "sqa_uic_f1": "SQA-UIC F1",
-        "sqa_uic_bb_bbox_f1": "SQA-UIC-BB BBox-F1@IoU",
-        "sqa_uic_bb_em": "SQA-UIC-BB EM@IoU",
-        "sqa_uic_bb_f1": "SQA-UIC-BB F1@IoU",
-        "ndcg_v": "avg nDCG_v (paper)",
-        "f1": "avg F1 (paper)",
-    }
-    for k, name in names.items():
+    for k, name in METRICS.items():  # the labels every QA surface uses
         if k in s:
             n = s["scored_s"] if k in S_KEYS else s["scored_uic"]
             t.add_row(name, str(n), f"{100 * s[k]:.2f}")
