@@ -39,7 +39,7 @@ from agents.parsers.common import (
     point_from_1000,
 )
 from agents.parsers.uitars import parse_call, split_output
-from agents.qa import Region, RegionSpace
+from agents.qa_base import Region, RegionSpace
 
 NO_ANSWER = "<no answer>"
 FORMATS = ("json", "qwen", "uitars", "agentcpm")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agents.base import AgentError
-from agents.qa import QAAnswer
+from agents.qa_base import QAAnswer
 from agents.qa_formats import NO_ANSWER
 
 if TYPE_CHECKING:  # pragma: no cover - typing only

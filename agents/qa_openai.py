@@ -9,7 +9,7 @@ for the formats that answer in image pixels, with the `ScreenMapping` back to th
   one of the listed ones;
 - `qwen`, `uitars`, `agentcpm`: the open GUI models' own grounding formats, answering with boxes / points on
   the screenshot (`agents.qa_formats` has the shapes and the coordinate spaces; `coordinate_space` as for the
-  acting agent). The answer's `regions` are scored through `agents.qa.predicted_items`.
+  acting agent). The answer's `regions` are scored through `agents.qa_base.predicted_items`.
 
 Malformed output gets up to `max_repairs` repair turns quoting the error; after that the answer is counted as
 "no answer" with the error recorded (`QAAnswer.error`), never a crash. Endpoint failures after the retries are
@@ -26,7 +26,7 @@ from agents.base import Usage
 from agents.imaging import encode_image, prepare_image
 from agents.openai_agent import OpenAIAgent
 from agents.parsers import PIXEL_FORMATS, OutputParseError, ParseContext
-from agents.qa import QAAnswer
+from agents.qa_base import QAAnswer
 from agents.qa_formats import parse_qa
 from harness.observation import Observation
 

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from harness.actions import Action, Complete, describe, parse_action
 from harness.errors import ActionValidationError, ConfigError
-from harness.run.locate import resolve_step
+from harness.locate import resolve_step
 from tasks.schema import ReferenceStep
 
 from .base import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step

@@ -25,7 +25,7 @@ from typing import Any
 from harness.errors import ConfigError
 
 from .base import Agent
-from .qa import QAAgent
+from .qa_base import QAAgent
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def create_agent(name: str, **options: Any) -> Agent:
     return agent
 
 
-# --- QA agents (screen question answering, agents.qa): the same lookup, their own names and entry points ------
+# --- QA agents (screen question answering, agents.qa_base): the same lookup, their own names and entry points ------
 QA_ENTRY_POINT_GROUP = "droidharness.qa_agents"
 BUILTIN_QA_AGENTS: dict[str, str] = {
     "lexical": "agents.qa_lexical:LexicalQA",

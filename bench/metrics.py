@@ -3,11 +3,11 @@
 
     python bench/metrics.py [--steps 1000000] [--ref-steps 100000] [--shard-steps 5000] [--repeat 3]
 
-1. Steps / second of `harness.eval.metrics.{aitw,odyssey,agentcpm}` on `--steps` synthetic steps with a realistic
+1. Steps / second of `harness.metrics.{aitw,odyssey,agentcpm}` on `--steps` synthetic steps with a realistic
    mix (AitW: 60 % DUAL_POINT, half taps, 12 annotation boxes per screen on average; Odyssey: 10 % TYPE rows
    with short texts (edit distance by rapidfuzz), half the clicks carrying a sam2_bbox; AgentCPM: 8 [y, x, h, w]
    boxes per step, a third of the GT points inside one, in the default and the AndroidControl mode, plus the path
-   that also computes point distances and text similarities) against `harness.eval.metrics.reference` on the first
+   that also computes point distances and text similarities) against `harness.metrics.reference` on the first
    `--ref-steps` of them (its rate is per step, so the subsample gives the same figure faster). Every run also
    checks that both verdicts agree on the subsample. Target: >= 1M steps/s vectorized.
 2. AitW TFRecord streaming: a GZIP shard of `--shard-steps` steps with small screenshots (96 x 160 RGB, 12 boxes)
@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from harness.eval.metrics import agentcpm, aitw, odyssey, reference  # noqa: E402
+from harness.metrics import agentcpm, aitw, odyssey, reference  # noqa: E402
 
 console = Console()
 

@@ -32,6 +32,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 Size = tuple[int, int]  # (width, height)
 PointF = tuple[float, float]  # (x, y) normalized
 PointPx = tuple[int, int]  # (x, y) pixels
@@ -342,3 +344,39 @@ def unrotate_normalized(point: Sequence[float], rotation: int) -> PointF:
     X, Y = _check_unit(point[0], "x"), _check_unit(point[1], "y")
     r = _check_rotation(rotation)
     return ((X, Y), (1.0 - Y, X), (1.0 - X, 1.0 - Y), (Y, 1.0 - X))[r]
+
+
+# --- box geometry (any one space, `[left, top, right, bottom]`): the one IoU, area and point distance ----------
+def box_area(box: Sequence[float]) -> float:
+    """Area of an `[l, t, r, b]` box; an empty or inverted box has area 0."""
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two `[l, t, r, b]` boxes in the same space; 0 when they do not overlap or
+    both are empty."""
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = box_area(a) + box_area(b) - inter
+    return inter / union if inter > 0 and union > 0 else 0.0
+
+
+def iou_matrix(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> np.ndarray:
+    """Pairwise `iou` of two lists of `[l, t, r, b]` boxes: float[len(a), len(b)] (the same rule, vectorized)."""
+    aa = np.asarray(a, dtype=np.float64).reshape(-1, 4)
+    bb = np.asarray(b, dtype=np.float64).reshape(-1, 4)
+    iw = np.minimum(aa[:, None, 2], bb[None, :, 2]) - np.maximum(aa[:, None, 0], bb[None, :, 0])
+    ih = np.minimum(aa[:, None, 3], bb[None, :, 3]) - np.maximum(aa[:, None, 1], bb[None, :, 1])
+    inter = np.maximum(iw, 0) * np.maximum(ih, 0)
+    area_a = np.maximum(aa[:, 2] - aa[:, 0], 0) * np.maximum(aa[:, 3] - aa[:, 1], 0)
+    area_b = np.maximum(bb[:, 2] - bb[:, 0], 0) * np.maximum(bb[:, 3] - bb[:, 1], 0)
+    union = area_a[:, None] + area_b[None, :] - inter
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where((inter > 0) & (union > 0), inter / np.where(union > 0, union, 1), 0.0)
+
+
+def point_box_distance(point: Sequence[float], box: Sequence[float]) -> float:
+    """Distance from an (x, y) point to an `[l, t, r, b]` box in the same space (0 inside or on an edge)."""
+    x, y = point
+    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))

@@ -8,9 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from harness.eval.metrics import agentcpm as a
-from harness.eval.metrics import androidlens as al
-from harness.eval.metrics.reference import agentcpm_match_step, episode_goal_progress
+from harness.metrics import agentcpm as a
+from harness.metrics import androidlens as al
+from harness.metrics.reference import agentcpm_match_step, episode_goal_progress
 
 NAN2 = (math.nan, math.nan)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.eval.metrics import aitw
-from harness.eval.metrics.reference import aitw_match_step
+from harness.metrics import aitw
+from harness.metrics.reference import aitw_match_step
 
 T, D, BACK, HOME, ENTER, DONE, IMP = 3, 4, 5, 6, 7, 10, 11
 

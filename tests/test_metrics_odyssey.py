@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from harness.eval.metrics import odyssey as o
-from harness.eval.metrics.reference import levenshtein, odyssey_match_step, odyssey_text_match
+from harness.metrics import odyssey as o
+from harness.metrics.reference import levenshtein, odyssey_match_step, odyssey_text_match
 
 NAN2 = (math.nan, math.nan)
 

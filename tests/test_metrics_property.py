@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.eval.metrics import agentcpm, aitw, odyssey, reference, screenqa
+from harness.metrics import agentcpm, aitw, odyssey, reference, screenqa
 
 # values that sit on or next to the thresholds (0.04, 0.14 apart from each other, screen edges)
 EDGE = [0.0, 0.04, 0.0400001, 0.1, 0.14, 0.1399999, 0.14000001, 0.2, 0.28, 0.3, 0.5, 0.54, 0.64, 0.86, 0.96, 1.0]

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from harness.eval.metrics import screenqa as s
+from harness.metrics import screenqa as s
 
 
 def test_squad_normalization():

@@ -12,18 +12,18 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from agents.qa import QAAnswer
+from agents.qa_base import QAAnswer
 from agents.registry import create_agent
 from harness.errors import ConfigError, EndpointError
 from harness.observation import Observation
 from harness.run.episode import run_episode
 from harness.run.pool import DevicePool
-from harness.run.probes import probe_headline, summarize_probes
-from harness.run.report import run_scoreboard
-from harness.run.scoring import headline
+from harness.scoring.probes import probe_headline, summarize_probes
+from harness.report.summary import run_scoreboard
+from harness.scoring.episodes import headline
 from harness.run.suite import SuiteOptions, probe_agent_factory, run_suite
 from harness.run.task_check import check_task
-from harness.run.trajectory import load_run
+from harness.trajectory.records import load_run
 from tasks.schema import Task, TaskError, parse_task
 from tasks.suite import load_suite
 from tests.run_util import FAST_WRITER

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from agents.qa import QAAnswer, answer_elements
+from agents.qa_base import QAAnswer, answer_elements
 from agents.registry import available_qa_agents, create_qa_agent
 from harness import actions as A
 from harness.cli.main import app

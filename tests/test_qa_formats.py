@@ -1,4 +1,4 @@
-"""QA answers by location (issue 15, item 2): `agents.qa.predicted_items` (element indices, boxes, points, in
+"""QA answers by location (issue 15, item 2): `agents.qa_base.predicted_items` (element indices, boxes, points, in
 screenshot pixels or [0, 1000]; screens with an empty hierarchy), the open GUI models' QA output formats
 (`agents.qa_formats`), and the `openai` QA agent in each format against a local OpenAI-compatible stub."""
 
@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from agents.parsers import OutputParseError, ParseContext
-from agents.qa import QAAnswer, Region, predicted_items
+from agents.qa_base import QAAnswer, Region, predicted_items
 from agents.qa_formats import parse_qa
 from harness.coords import ScreenMapping
 from harness.hierarchy import UITree

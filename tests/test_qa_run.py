@@ -19,16 +19,16 @@ from PIL import Image
 from rich.console import Console
 from typer.testing import CliRunner
 
-from agents.qa import QAAnswer
+from agents.qa_base import QAAnswer
 from agents.registry import create_qa_agent
 from harness.cli.main import app
 from harness.errors import EndpointError
 from harness.hierarchy import UITree
 from harness.run.pool import DevicePool
-from harness.run.qa import METRICS
+from harness.scoring.questions import METRICS
 from harness.run.qa_run import QARunOptions, run_qa
-from harness.run.scoring import EXIT_INFRA, EXIT_OK
-from harness.run.trajectory import load_run
+from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
+from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 
 WEATHER = "com.droidharness.weather"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from harness.run.result import EpisodeResult
-
 import json
 import os
 import re
@@ -17,11 +15,19 @@ from pathlib import Path
 import pytest
 
 from harness.actions import parse_action
-from harness.run.record import RunWriter, WriterOptions
-from harness.run.trajectory import TrajectoryError, completed_episode_keys, episode_key, iter_steps, load_run, parse_episode_key
+from harness.report.render import finish_run
 from harness.scrub import REDACTED, scrub
-
-from tests.trajectory_fixtures import HOSTILE, FakeAgentStep, build_run, observe, write_episode
+from harness.trajectory.records import (
+    TrajectoryError,
+    completed_episode_keys,
+    episode_key,
+    iter_steps,
+    load_run,
+    parse_episode_key,
+)
+from harness.trajectory.result import EpisodeResult
+from harness.trajectory.writer import RunWriter, WriterOptions
+from tests.trajectory_fixtures import HOSTILE, agent_step, build_run, observe, record, write_episode
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +71,7 @@ def test_round_trip(run_dir: Path) -> None:
     assert ep.meta.tokens.total_tokens == 5 * 1280
     assert ep.meta.timings["agent"] == pytest.approx(sum(s.timings.agent for s in ep.steps))
     assert ep.meta.progress == 1.0 and [m["hit_step"] for m in ep.meta.milestones] == [1, 2, 3]
-    assert ep.meta.device == {"serial": "VIRTUAL0001", "profile": "pixel_7"} and ep.meta.seed == 7
+    assert ep.meta.device["serial"] == "VIRTUAL0001" and ep.meta.device["model"] == "pixel_7" and ep.meta.seed == 7
     # images and xml load lazily from disk; the final observation is frame last step + 1
     assert ep.image(1).size == (1080, 2400)
     assert ep.final_step == 6 and ep.image(6) is not None
@@ -144,8 +150,8 @@ KILL_SCRIPT = textwrap.dedent("""
     import sys, time
     sys.path[:0] = [{root!r}, {tests!r}]
     from emulator.virtual.model import VirtualDeviceModel
-    from harness.run.record import RunWriter, WriterOptions
-    from tests.trajectory_fixtures import FakeAgentStep, FakeResult, observe
+    from harness.trajectory.writer import RunWriter, WriterOptions
+    from tests.trajectory_fixtures import action_result, agent_step, observe, record
     from harness.actions import Click
     m = VirtualDeviceModel()
     run = RunWriter.create(sys.argv[1], "k", options=WriterOptions(background=True, fsync=False))
@@ -155,7 +161,7 @@ KILL_SCRIPT = textwrap.dedent("""
     i = 0
     while True:
         i += 1
-        ep.write_step(obs, FakeAgentStep(a, thought="x" * 20000), FakeResult(a))
+        record(ep, obs, agent_step(a, thought="x" * 20000), action_result(a))
         if i % 3 == 0:
             ep.flush()
             print(i, flush=True)
@@ -240,7 +246,7 @@ def test_resume(tmp_path: Path, model) -> None:
     run = RunWriter.create(tmp_path, "r")
     write_episode(run, model, "a", "en", 2)
     write_episode(run, model, "b", "en", 2, finish=False)
-    run.finish(report=False)
+    finish_run(run, report=False)
     assert completed_episode_keys(run.path) == {("a", "en")}
     resumed = RunWriter.resume(run.path)
     with pytest.raises(TrajectoryError, match="already finished"):
@@ -275,7 +281,7 @@ def test_background_and_sync_write_the_same(tmp_path: Path, model) -> None:
 
 
 def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> None:
-    import harness.run.record
+    import harness.trajectory.writer
 
     def broken(*a, **k):
         raise OSError("disk full")
@@ -283,13 +289,13 @@ def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> Non
     run = RunWriter.create(tmp_path, "err")
     ep = run.episode("t", "en")
     obs = observe(model)
-    monkeypatch.setattr(harness.run.record, "atomic_write_bytes", broken)
-    ep.write_step(obs, FakeAgentStep(None, invalid=True, error="x"))
+    monkeypatch.setattr(harness.trajectory.writer, "atomic_write_bytes", broken)
+    record(ep, obs, agent_step(None, invalid=True, error="x"))
     with pytest.raises(TrajectoryError, match="disk full"):
         ep.flush()
     monkeypatch.undo()
     with pytest.raises(TrajectoryError, match="steps must increase"):
-        ep.write_step(obs, FakeAgentStep(None), step=1)
+        record(ep, obs, agent_step(None), step=1)
     ep.close()
     assert load_run(run.path).episode("t", "en").steps == []  # the line never went out without its image
 
@@ -316,7 +322,7 @@ def test_write_step_is_off_the_hot_path(tmp_path: Path, model) -> None:
     run = RunWriter.create(tmp_path, "hot", options=WriterOptions(background=True, fsync=True))
     ep = run.episode("t", "en")
     obs = observe(model)
-    ep.write_step(obs, FakeAgentStep(None))
+    record(ep, obs, agent_step(None))
     ep.flush()
     (line,) = (ep.path / "steps.jsonl").read_text().splitlines()
     assert (run.path / "frames" / json.loads(line)["observation"]["screenshot"]).is_file()
@@ -325,12 +331,14 @@ def test_write_step_is_off_the_hot_path(tmp_path: Path, model) -> None:
 
 
 def test_real_harness_types(tmp_path: Path, model) -> None:
-    """The writer takes the harness's own Observation / AgentStep / ActionResult / MilestoneTracker / DeviceInfo."""
+    """The loop's own records reach the writer: frames of real Observations, AgentStep, ActionResult, the
+    MilestoneTracker's progress record, DeviceInfo."""
     from agents.base import AgentStep, Usage
     from harness.actions import Click, TypeText
     from harness.hierarchy import UITree
-    from harness.run.milestones import MilestoneTracker
     from harness.observation import ActionResult, DeviceInfo, Observation
+    from harness.run.milestones import MilestoneTracker
+    from harness.trajectory.sink import Frame, StepEvent
     from tasks.schema import MilestoneGroup
 
     def obs() -> Observation:
@@ -355,14 +363,14 @@ def test_real_harness_types(tmp_path: Path, model) -> None:
     model.start_activity("com.droidharness.notes")
     o2 = obs()
     new = tracker.update(o2, 1)
-    ep.write_step(o, AgentStep(click, thought="open it", usage=Usage(10, 2, 12)), result, milestones=tracker,
-                  new_hits=new, timings={"agent": 0.5})
+    ep.write_step(StepEvent(1, Frame.of(o), AgentStep(click, thought="open it", usage=Usage(10, 2, 12)), result,
+                            tracker.record(new), {"agent": 0.5}))
     typed = TypeText(text="hi")
-    ep.write_step(o2, AgentStep(typed), ActionResult(typed, readback="hi", readback_matches=True),
-                  milestones=tracker, new_hits=tracker.update(o2, 2))
+    typed_result = ActionResult(typed, readback="hi", readback_matches=True)
+    ep.write_step(StepEvent(2, Frame.of(o2), AgentStep(typed), typed_result, tracker.record(tracker.update(o2, 2))))
     result = EpisodeResult(ep.task_id, ep.lang, status="success", success=tracker.complete,
                            progress=tracker.progress, milestones=tracker.status())
-    meta = ep.finish(result, device=device, final_observation=o2)
+    meta = ep.finish(result, device=device, final=Frame.of(o2))
     assert meta.progress == 1.0 and meta.milestones == [{"id": "notes", "sub_target": "Open Notes", "hit_step": 1}]
     assert meta.device["serial"] == "VIRTUAL0001" and meta.device["capabilities"] == ["screencap", "u2"]
     loaded = load_run(run.path)

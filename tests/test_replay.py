@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 
 from emulator.virtual.apps.episode_app import install_episode_app
-from harness.run.record import RunWriter
-from harness.run.trajectory import load_run
+from harness.report.render import finish_run
+from harness.trajectory.writer import RunWriter
+from harness.trajectory.records import load_run
 from harness.eval.replay import recorded_episode, replay_episode
-from harness.run.report import write_report
+from harness.report.render import write_report
 from tests.device_util import open_device
 from tests.test_replay_rules import build_episode, demo_episode, demo_spec, load_aitz, moved, with_action
 
@@ -36,7 +37,7 @@ def test_aitz_sample_replays_with_full_fidelity(make_vdevice, adb_server, tmp_pa
     ep = load_aitz()
     with RunWriter.create(tmp_path / "runs", "aitz") as run:
         rep, vd, pkg = _replay_on_app(make_vdevice, adb_server, ep, writer=run)
-    run.finish()
+    finish_run(run)
     assert [s.matched for s in rep.steps] == [True, True, True, None]  # HOME, swipe, tap, COMPLETE
     assert rep.fidelity == 1.0 and rep.compared == 3 and rep.first_divergence is None
     assert rep.start_hash_distance is not None and rep.start_hash_distance < 0.1

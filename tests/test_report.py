@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from harness.run.result import EpisodeResult
-
 import base64
 import io
 import os
@@ -16,11 +14,13 @@ import lxml.html
 import pytest
 from PIL import Image
 
-from harness.run import report
 from harness.actions import parse_action
-from harness.run.record import RunWriter
-from harness.run.trajectory import load_run
-
+from harness.report import draw, summary
+from harness.report import page as report_page
+from harness.report.render import finish_run
+from harness.trajectory.records import load_run
+from harness.trajectory.result import EpisodeResult
+from harness.trajectory.writer import RunWriter
 from tests.trajectory_fixtures import HOSTILE, build_run, write_episode
 
 EVIL_ID = 'evil"><script>document.title=\'PWNED3\'</script>'
@@ -39,7 +39,7 @@ def run_dir(tmp_path_factory) -> Path:
     manifest = load_run(path).manifest.model_dump(mode="json", by_alias=True)
     manifest["agent"].update(name=HOSTILE, model=HOSTILE)
     run.write_manifest(manifest)
-    run.finish()
+    finish_run(run)
     return path
 
 
@@ -49,7 +49,7 @@ def page(run_dir: Path) -> str:
 
 
 def test_summary_numbers(run_dir: Path) -> None:
-    s = report.summarize(load_run(run_dir))
+    s = summary.summarize(load_run(run_dir))
     o = s["overall"]
     # build_run: 4 episodes, task-1 failed (2/3 milestones), the rest succeeded; plus the hostile-status one
     # (finished, progress 0) and one unfinished episode
@@ -69,10 +69,10 @@ def test_summary_numbers(run_dir: Path) -> None:
 
 
 def test_percentile() -> None:
-    assert report.percentile([], 50) is None
-    assert report.percentile([3.0], 95) == 3.0
-    assert report.percentile([1, 2, 3, 4], 50) == pytest.approx(2.5)
-    assert report.percentile([None, 1.0, 2.0], 100) == 2.0
+    assert summary.percentile([], 50) is None
+    assert summary.percentile([3.0], 95) == 3.0
+    assert summary.percentile([1, 2, 3, 4], 50) == pytest.approx(2.5)
+    assert summary.percentile([None, 1.0, 2.0], 100) == 2.0
 
 
 class _Tags(HTMLParser):
@@ -89,7 +89,7 @@ class _Tags(HTMLParser):
 def test_hostile_strings_are_only_text(page: str) -> None:
     doc = lxml.html.document_fromstring(page)
     scripts = doc.xpath("//script")
-    assert len(scripts) == 1 and scripts[0].text == report._JS  # ours only
+    assert len(scripts) == 1 and scripts[0].text == report_page.JS  # ours only
     assert not doc.xpath("//textarea|//iframe|//object|//embed|//link|//base|//form")
     for el in doc.iter():
         for name, value in el.attrib.items():
@@ -135,19 +135,19 @@ def test_unfinished_and_secrets(page: str) -> None:
 def test_thumbnail_overlay(run_dir: Path) -> None:
     ep = load_run(run_dir).episode("task-2", "en")
     click = ep.steps[0]  # CLICK at (0.5, 0.3)
-    url = report.thumbnail(ep, click.step, click)
+    url = draw.thumbnail(ep, click.step, click)
     img = Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1])))
-    assert img.format == "JPEG" and max(img.size) == report.THUMB_LONG_SIDE
+    assert img.format == "JPEG" and max(img.size) == draw.THUMB_LONG_SIDE
     w, h = img.size
     r, g, b = img.convert("RGB").getpixel((int(0.5 * w), int(0.3 * h)))
     assert r > 150 and g < 120 and b < 140, (r, g, b)  # the red tap dot
-    plain = Image.open(io.BytesIO(base64.b64decode(report.thumbnail(ep, click.step).split(",", 1)[1])))
+    plain = Image.open(io.BytesIO(base64.b64decode(draw.thumbnail(ep, click.step).split(",", 1)[1])))
     assert plain.convert("RGB").getpixel((int(0.5 * w), int(0.3 * h))) != (r, g, b)
     swipe = ep.steps[1]
     assert swipe.agent.action["type"] == "SWIPE"
-    assert report._norm_points(swipe, ep) == [(0.5, 0.8), (0.5, 0.3)]
-    assert report._norm_points(ep.steps[4], ep) == []  # BACK: a badge, no point
-    assert report.thumbnail(ep, 99) is None
+    assert draw.norm_points(swipe, ep) == [(0.5, 0.8), (0.5, 0.3)]
+    assert draw.norm_points(ep.steps[4], ep) == []  # BACK: a badge, no point
+    assert draw.thumbnail(ep, 99) is None
 
 
 def test_report_size_is_reasonable(run_dir: Path) -> None:
@@ -207,22 +207,21 @@ def test_hostile_script_does_not_run_in_chromium(run_dir: Path, tmp_path: Path) 
 
 
 def test_edge_cases_render(tmp_path: Path) -> None:
-    from tests.trajectory_fixtures import FakeAgentStep
+    from harness.trajectory.sink import Frame
+    from tests.trajectory_fixtures import agent_step, record
 
     empty = RunWriter.create(tmp_path, "empty")
-    empty.finish()
+    finish_run(empty)
     page = (empty.path / "report.html").read_text()
-    assert "Episodes (0)" in page and report.summarize(load_run(empty.path))["overall"]["sr"] is None
+    assert "Episodes (0)" in page and summary.summarize(load_run(empty.path))["overall"]["sr"] is None
     run = RunWriter.create(tmp_path, "noshots")
     ep = run.episode("t", "en")
 
-    class Obs:  # no screenshot, no hierarchy, nothing else either
-        screenshot = xml = None
-
-    ep.write_step(Obs(), FakeAgentStep(parse_action({"type": "WAIT"})))
-    ep.write_step(Obs(), None)
+    blank = Frame(None, None)  # no screenshot, no hierarchy, nothing else either
+    record(ep, blank, agent_step(parse_action({"type": "WAIT"})))
+    record(ep, blank, agent_step(None))
     ep.finish(EpisodeResult(ep.task_id, ep.lang, status="agent_error", error="model endpoint returned 500"))
-    run.finish()
+    finish_run(run)
     page = (run.path / "report.html").read_text()
     assert page.count("no screenshot") == 2 and "model endpoint returned 500" in page
     assert not list((run.path / "episodes" / "t__en").glob("*.png")) and not (run.path / "frames").exists()

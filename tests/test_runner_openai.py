@@ -9,7 +9,7 @@ from pathlib import Path
 
 from agents.registry import create_agent
 from harness.run.pool import DevicePool
-from harness.run.trajectory import load_run
+from harness.trajectory.records import load_run
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 from tasks.suite import load_suite

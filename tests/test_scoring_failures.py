@@ -22,10 +22,10 @@ from agents.registry import _registered, create_agent, register_agent
 from harness.run.pool import DevicePool
 from harness.actions import Click, Complete, TypeText
 from harness.errors import EndpointError
-from harness.run.trajectory import load_run
-from harness.run.report import run_scoreboard
+from harness.trajectory.records import load_run
+from harness.report.summary import run_scoreboard
 from harness.run.episode import Limits
-from harness.run.scoring import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
+from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
 from harness.run.suite import SuiteOptions, SuiteResult, run_suite
 from tests.run_util import FAST_WRITER
 

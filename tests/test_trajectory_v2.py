@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from harness.run.result import EpisodeResult
-
 import gzip
 import io
 import json
@@ -15,11 +13,14 @@ import lxml.html
 import pytest
 from PIL import Image, ImageDraw
 
-from harness.run import report
 from harness.actions import Click, parse_action
-from harness.run.record import FrameStore, RunWriter, WriterOptions
-from harness.run.trajectory import load_run, pixel_digest
-from tests.trajectory_fixtures import FakeAgentStep, FakeObservation, FakeResult, observe
+from harness.report import draw, render
+from harness.report.render import finish_run
+from harness.trajectory.records import load_run, pixel_digest
+from harness.trajectory.result import EpisodeResult
+from harness.trajectory.sink import Frame
+from harness.trajectory.writer import FrameStore, RunWriter, WriterOptions
+from tests.trajectory_fixtures import action_result, agent_step, make_frame, observe, record
 
 XML = ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
        "<node index=\"0\" text=\"中文 &lt;b&gt;\" class=\"android.widget.Button\" package=\"p\" "
@@ -34,8 +35,8 @@ def screen(seed: int, size: tuple[int, int] = (90, 200), mode: str = "RGB") -> I
     return img.convert(mode) if mode != "RGB" else img
 
 
-def fake_obs(img: Image.Image, xml: str = XML) -> FakeObservation:
-    return FakeObservation(img, xml, "com.droidharness.notes", "Main", img.size)
+def fake_obs(img: Image.Image, xml: str = XML) -> Frame:
+    return make_frame(img, xml, "com.droidharness.notes", "Main", img.size)
 
 
 # --- reading version 1 ----------------------------------------------------------------------------------------
@@ -99,13 +100,13 @@ def test_reads_an_unfinished_v1_episode(tmp_path: Path) -> None:
 
 def test_report_of_a_v1_run_shows_every_step(tmp_path: Path) -> None:
     path, _ = write_v1_run(tmp_path)
-    page = report.write_report(path).read_text(encoding="utf-8")
+    page = render.write_report(path).read_text(encoding="utf-8")
     doc = lxml.html.document_fromstring(page)
     srcs = [img.get("src") for img in doc.xpath("//img")]
     assert len(srcs) == 3 and all(s.startswith("data:image/jpeg;base64,") for s in srcs)  # 2 steps + final
     assert "no screenshot" not in page
     ep = load_run(path).episode("notes-create", "en")
-    url = report.thumbnail(ep, 1, ep.steps[0])
+    url = draw.thumbnail(ep, 1, ep.steps[0])
     thumb = Image.open(io.BytesIO(__import__("base64").b64decode(url.split(",", 1)[1]))).convert("RGB")
     w, h = thumb.size
     r, g, b = thumb.getpixel((int(0.5 * w), int(0.25 * h)))
@@ -121,9 +122,9 @@ def test_identical_screens_are_stored_once_per_run(tmp_path: Path) -> None:
     for task, shots in (("one", [a, b, a_again, a]), ("two", [b, a])):
         ep = run.episode(task, "en")
         for img in shots:
-            ep.write_step(fake_obs(img), FakeAgentStep(click), FakeResult(click))
-        ep.finish(EpisodeResult(ep.task_id, ep.lang, status="success", success=True), final_observation=fake_obs(b))
-    run.finish()
+            record(ep, fake_obs(img), agent_step(click), action_result(click))
+        ep.finish(EpisodeResult(ep.task_id, ep.lang, status="success", success=True), final=fake_obs(b))
+    finish_run(run)
     frames = sorted(p.name for p in (run.path / "frames").iterdir())
     webps = [n for n in frames if n.endswith(".webp")]
     assert sorted(webps) == sorted({f"{pixel_digest(a)}.webp", f"{pixel_digest(b)}.webp"})
@@ -176,7 +177,7 @@ def test_other_modes_round_trip_exactly(tmp_path: Path, mode: str) -> None:
         img = img.convert(mode)
     run = RunWriter.create(tmp_path, "modes", options=WriterOptions(fsync=False))
     ep = run.episode("t", "en")
-    ep.write_step(fake_obs(img), FakeAgentStep(None))
+    record(ep, fake_obs(img), agent_step(None))
     ep.finish(EpisodeResult(ep.task_id, ep.lang))
     loaded = load_run(run.path).episode("t", "en")
     name = loaded.steps[0].observation.screenshot
@@ -224,8 +225,8 @@ def test_episodes_in_parallel_share_frames(tmp_path: Path) -> None:
     def episode(task: str) -> None:
         ep = run.episode(task, "en")
         for img in imgs * 2:
-            ep.write_step(fake_obs(img), FakeAgentStep(None))
-        ep.finish(EpisodeResult(ep.task_id, ep.lang), final_observation=fake_obs(imgs[0]))
+            record(ep, fake_obs(img), agent_step(None))
+        ep.finish(EpisodeResult(ep.task_id, ep.lang), final=fake_obs(imgs[0]))
 
     threads = [threading.Thread(target=episode, args=(f"t{k}",)) for k in range(4)]
     for th in threads:
@@ -243,12 +244,12 @@ def test_episodes_in_parallel_share_frames(tmp_path: Path) -> None:
 def test_resume_reuses_frames_on_disk(tmp_path: Path) -> None:
     run = RunWriter.create(tmp_path, "res", options=WriterOptions(fsync=False))
     ep = run.episode("a", "en")
-    ep.write_step(fake_obs(screen(1)), FakeAgentStep(None))
+    record(ep, fake_obs(screen(1)), agent_step(None))
     ep.finish(EpisodeResult(ep.task_id, ep.lang))
     resumed = RunWriter.resume(run.path, WriterOptions(fsync=False))
     ep = resumed.episode("b", "en")
-    ep.write_step(fake_obs(screen(1)), FakeAgentStep(None))
-    ep.write_step(fake_obs(screen(2)), FakeAgentStep(None))
+    record(ep, fake_obs(screen(1)), agent_step(None))
+    record(ep, fake_obs(screen(2)), agent_step(None))
     ep.finish(EpisodeResult(ep.task_id, ep.lang))
     assert resumed.frames.stats.screenshots == 2 and resumed.frames.stats.encoded == 1
     b = load_run(run.path).episode("b", "en")
@@ -257,21 +258,21 @@ def test_resume_reuses_frames_on_disk(tmp_path: Path) -> None:
 
 def test_a_step_line_never_names_a_missing_frame(tmp_path: Path, monkeypatch) -> None:
     """The frame is written before its line: when writing the frame fails, the line is not written."""
-    import harness.run.record
+    import harness.trajectory.writer
 
     run = RunWriter.create(tmp_path, "order", options=WriterOptions(fsync=False))
     ep = run.episode("t", "en")
-    ep.write_step(fake_obs(screen(1)), FakeAgentStep(None))
+    record(ep, fake_obs(screen(1)), agent_step(None))
     ep.flush()
-    real = harness.run.record.atomic_write_bytes
+    real = harness.trajectory.writer.atomic_write_bytes
 
     def failing(path: Path, data: bytes, fsync: bool = True) -> None:
         if path.name.endswith(".webp"):
             raise OSError("disk full")
         real(path, data, fsync)
 
-    monkeypatch.setattr(harness.run.record, "atomic_write_bytes", failing)
-    ep.write_step(fake_obs(screen(2)), FakeAgentStep(None))
+    monkeypatch.setattr(harness.trajectory.writer, "atomic_write_bytes", failing)
+    record(ep, fake_obs(screen(2)), agent_step(None))
     with pytest.raises(Exception, match="disk full"):
         ep.flush()
     monkeypatch.undo()
@@ -289,9 +290,9 @@ def test_layout_1_on_request(tmp_path: Path) -> None:
     run = RunWriter.create(tmp_path, "v1", options=WriterOptions(layout=1, fsync=False))
     ep = run.episode("t", "en")
     obs = observe(model, "com.droidharness.notes")
-    ep.write_step(obs, FakeAgentStep(parse_action({"type": "BACK"})))
-    ep.finish(EpisodeResult(ep.task_id, ep.lang), final_observation=obs)
-    run.finish()
+    record(ep, obs, agent_step(parse_action({"type": "BACK"})))
+    ep.finish(EpisodeResult(ep.task_id, ep.lang), final=obs)
+    finish_run(run)
     assert sorted(p.name for p in ep.path.iterdir()) == ["001.png", "001.xml", "002.png", "002.xml",
                                                          "episode.json", "steps.jsonl"]
     assert not (run.path / "frames").exists()
@@ -309,7 +310,7 @@ def test_png_frames_are_content_addressed_too_and_read_back(tmp_path: Path) -> N
     a, b = screen(1), screen(2)
     ep = run.episode("t", "en")
     for img in (a, b, a):
-        ep.write_step(fake_obs(img), FakeAgentStep(None))
+        record(ep, fake_obs(img), agent_step(None))
     ep.finish(EpisodeResult(ep.task_id, ep.lang))
     names = sorted(p.name for p in (run.path / "frames").glob("*.png"))
     assert names == sorted({f"{pixel_digest(a)}.png", f"{pixel_digest(b)}.png"})
@@ -332,9 +333,9 @@ def test_the_devices_own_encoding_is_stored_byte_for_byte(adb_server, vdevice, t
     assert obs.screenshot_bytes[:2] == b"\xff\xd8", "uiautomator2's JPEG"
     writer = RunWriter.create(tmp_path, "enc", options=WriterOptions(fsync=False))
     ep = writer.episode("t", "en")
-    ep.write_step(obs, FakeAgentStep(None), step=1)
-    bare = FakeObservation(obs.screenshot.convert("RGB"), obs.xml, obs.package, obs.activity, obs.size)  # pixels only
-    ep.write_step(bare, FakeAgentStep(None), step=2)
+    record(ep, Frame.of(obs), agent_step(None), step=1)
+    bare = make_frame(obs.screenshot.convert("RGB"), obs.xml, obs.package, obs.activity, obs.size)  # pixels only
+    record(ep, bare, agent_step(None), step=2)
     ep.finish(EpisodeResult("t", "en"))
     steps = load_run(tmp_path / "enc").episode("t", "en").steps
     first, second = steps[0].observation.screenshot, steps[1].observation.screenshot

@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from harness.cli import options as cli_options
 from harness.errors import HarnessError
+from harness.report.render import finish_run
 
 console = Console()
 RULES = {
@@ -164,7 +165,7 @@ def _eval_screenqa(
 ) -> None:
     """`eval --dataset screenqa`: ask a QA agent (or score a predictions file) on ScreenQA files."""
     from harness.eval.qa_offline import QAEvalOptions, evaluate_qa, render
-    from harness.run.trajectory import utf8
+    from harness.trajectory.records import utf8
 
     if agent is not None:
         raise typer.BadParameter("screenqa is answered by a QA agent: use --qa-agent", param_hint="--agent")
@@ -188,7 +189,7 @@ def _eval_screenqa(
             qa = create_qa_agent(qa_agent, **options)
         writer = None
         if run_dir is not None:
-            from harness.run.record import RunWriter
+            from harness.trajectory.writer import RunWriter
 
             writer = RunWriter.create(
                 run_dir.parent,
@@ -207,7 +208,7 @@ def _eval_screenqa(
                 writer=writer,
             )
         if writer is not None:
-            writer.finish(report=True)
+            finish_run(writer, report=True)
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None

@@ -1,6 +1,6 @@
 """`droidharness qa`: ask a question about the screen a live device shows (ScreenQA on live apps).
 
-Captures the screen (the embedded virtual device unless `--device` names one), asks a QA agent (`agents.qa`),
+Captures the screen (the embedded virtual device unless `--device` names one), asks a QA agent (`agents.qa_base`),
 prints the ranked answer elements (rank, element index, text, bounds) and the short answer, and saves the
 screenshot with the answer boxes drawn and numbered in rank order. "No answer" is a valid answer.
 """
@@ -20,10 +20,10 @@ from harness.actions import OpenApp
 from harness.cli import options as cli_options
 from harness.device.apps import looks_like_package
 from harness.errors import HarnessError
+from harness.report.draw import draw_answer
 from harness.run.pool import DevicePool
-from harness.run.qa_draw import draw_answer
-from harness.run.trajectory import utf8
-from tasks.qa import QAQuestion
+from harness.trajectory.records import utf8
+from tasks.qa_suite import QAQuestion
 
 console = Console()
 
@@ -45,7 +45,7 @@ def qa_command(
 ) -> None:
     """Answer a question about the live screen: ranked answer elements, a short answer, an annotated screenshot.
     Subcommands: `check` (prove a QA suite answerable on a device) and `run` (score a QA agent on it)."""
-    from agents.qa import answer_elements
+    from agents.qa_base import answer_elements
     from agents.registry import create_qa_agent
     from harness.device.controller import AdbDevice
 
@@ -108,8 +108,9 @@ def qa_check(
     lang: str = typer.Option("all", help="en, zh or all."),
 ) -> None:
     """Prove every question answerable as written: its state is reachable and every answer element is on screen."""
-    from harness.run.qa import ground_truth, reach
-    from tasks.qa import load_qa_suite
+    from harness.run.questions import reach
+    from harness.scoring.questions import ground_truth
+    from tasks.qa_suite import load_qa_suite
 
     langs = _langs(lang)
     try:
@@ -172,9 +173,9 @@ def qa_run(
     infrastructure failures or unfinished (listed, not scored); 4 no question could be scored."""
     import json
 
-    from harness.run.qa import run_rows
+    from harness.report.summary import run_rows
     from harness.run.qa_run import QARunOptions, run_qa
-    from harness.run.trajectory import load_run
+    from harness.trajectory.records import load_run
 
     langs = _langs(lang)
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)

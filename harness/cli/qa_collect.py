@@ -17,7 +17,7 @@ Export (rewritten after every question, atomically; an existing dataset in DIR i
     DIR/images/<image_id>.png, .xml       the screen and its uiautomator hierarchy (vh_index = element index)
 
 `image_id` numbers the screens questions were asked on (1, 2, ...). Everything written is redacted
-(`harness.run.trajectory.utf8`). Registered on `qa_app` by the import at the end of `harness/cli/qa.py`.
+(`harness.trajectory.records.utf8`). Registered on `qa_app` by the import at the end of `harness/cli/qa.py`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from harness.actions import Action, Back, Click, Home, Scroll, TypeText
 from harness.cli.qa import dev_open, qa_app
 from harness.errors import HarnessError
 from harness.observation import Observation, draw_overlay
-from harness.run.trajectory import atomic_write_bytes, utf8
+from harness.trajectory.records import atomic_write_bytes, utf8
 
 console = Console()
 

@@ -21,6 +21,8 @@ from rich.table import Table
 
 from emulator.virtual.profiles import DEFAULT_PROFILE, PROFILES
 from harness.errors import ConfigError, HarnessError
+from harness.report.render import finish_run
+from harness.trajectory.records import ManifestTask
 
 console = Console()
 
@@ -89,7 +91,7 @@ def replay(
     divergence and a fidelity score; writes a normal run directory (trajectory + report.html)."""
     from harness.device.controller import AdbDevice
     from harness.eval.replay import replay_episode, replay_task_id
-    from harness.run.record import RunWriter
+    from harness.trajectory.writer import RunWriter
 
     if virtual_app is None:
         virtual_app = device is None
@@ -116,7 +118,7 @@ def replay(
                 run_id,
                 devices=[dev.info],
                 agent={"name": "replay", "dataset": dataset, "episode": str(ep.episode_id), "regrounding": reground},
-                tasks=[{"id": replay_task_id(ep), "category": None, "instruction": {ep.lang or "en": ep.instruction}}],
+                tasks=[ManifestTask(id=replay_task_id(ep), instruction={ep.lang or "en": ep.instruction})],
                 suite_name=f"replay:{dataset}",
                 languages=[ep.lang or "en"],
             )
@@ -124,7 +126,7 @@ def replay(
                 report = replay_episode(
                     ep, dev, regrounding=reground, writer=run, stop_at_divergence=stop_at_divergence
                 )
-            run.finish()
+            finish_run(run)
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None

@@ -18,7 +18,8 @@ from emulator.virtual.latency import LATENCY_PROFILES
 from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness.cli import options as cli_options
 from harness.errors import HarnessError
-from harness.run.scoring import EXIT_OK, Scoreboard, headline
+from harness.report.render import finish_run
+from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
 
 if TYPE_CHECKING:  # pragma: no cover
     from harness.run.suite import SuiteOptions, SuiteResult
@@ -97,8 +98,8 @@ def run(
     Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
     infrastructure failures or unfinished (listed, not scored); 4 no episode could be scored."""
     from harness.run.episode import Limits
-    from harness.run.record import WriterOptions
     from harness.run.suite import SuiteOptions
+    from harness.trajectory.writer import WriterOptions
 
     if latency not in LATENCY_PROFILES:
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
@@ -164,7 +165,7 @@ def _run(opts: SuiteOptions, ray: bool, ray_address: str | None) -> SuiteResult:
 
 
 def _print_board(board: Scoreboard) -> None:
-    """The final line every run prints (the same `harness.run.scoring.headline` as summary.json and the report),
+    """The final line every run prints (the same `harness.scoring.episodes.headline` as summary.json and the report),
     then the episodes that were not scored, each with its reason."""
     style = "bold" if board.exit_code == EXIT_OK else "bold yellow"
     console.print(f"[{style}]{escape(headline(board.overall))}[/{style}]", highlight=False, soft_wrap=True)
@@ -178,21 +179,21 @@ def _print_board(board: Scoreboard) -> None:
 
 def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:
     """Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories."""
-    from harness.run.record import RunWriter
-    from harness.run.report import run_scoreboard
-    from harness.run.trajectory import load_run
+    from harness.report.summary import run_scoreboard
+    from harness.trajectory.records import load_run
+    from harness.trajectory.writer import RunWriter
 
     try:
         w = RunWriter.resume(run_dir)
-        w.finish(report=True)
+        finish_run(w, report=True)
         run = load_run(run_dir, skip_bad=True)
         board = run_scoreboard(run)
     except HarnessError as e:
         _fail(e)
         return
-    if run.kind == "qa":  # a `qa run` directory: its QA summary (harness.run.qa.run_summary)
+    if run.kind == "qa":  # a `qa run` directory: its QA summary (harness.report.summary.run_summary)
         from harness.cli.qa import print_qa_summary
-        from harness.run.report import summarize
+        from harness.report.summary import summarize
 
         print_qa_summary(summarize(run))
     else:

@@ -1,5 +1,5 @@
 """Offline (static, teacher-forced) evaluation of an agent on a recorded dataset, scored by the dataset's
-official metric (`harness.eval.metrics`).
+official metric (`harness.metrics`).
 
 Protocol, the standard one of these datasets: at every recorded step the agent sees the recorded screenshot,
 the step's annotated elements as a `UITree` (AitW OCR / icon boxes, AITZ `ui_positions`; none for GUI Odyssey
@@ -73,7 +73,7 @@ from harness.actions import (
     parse_action,
 )
 from harness.errors import ActionValidationError, HarnessError
-from harness.eval.metrics import agentcpm, aitw, odyssey
+from harness.metrics import agentcpm, aitw, odyssey
 
 DATASETS = ("aitw", "odyssey", "androidlens", "aitz")
 
@@ -300,7 +300,7 @@ class AitwCollector(_Collector):
 
 
 class OdysseyCollector(_Collector):
-    """GUI Odyssey: the official `src/eval_mm` rules (`harness.eval.metrics.odyssey`); `rule` names the click rule
+    """GUI Odyssey: the official `src/eval_mm` rules (`harness.metrics.odyssey`); `rule` names the click rule
     whose figures are the headline (both are reported)."""
 
     def __init__(self, rule: str = "box_or_distance") -> None:
@@ -474,7 +474,7 @@ def _yxhw_boxes(raw: dict[str, Any], width: int, height: int) -> np.ndarray:
 
 
 class AgentCPMCollector(_Collector):
-    """AndroidLens / AITZ scored by the AgentCPM-GUI evaluator (`harness.eval.metrics.agentcpm`): ground-truth records
+    """AndroidLens / AITZ scored by the AgentCPM-GUI evaluator (`harness.metrics.agentcpm`): ground-truth records
     read as its `_parse_answer_` reads them; predictions as unified actions, native records, or the model's own
     output (`"pred": {...}`). Steps without a prediction are left out of every figure, as the evaluator never
     sees them."""

@@ -4,14 +4,14 @@ Per question (`tasks.datasets.screenqa`): the `Observation` is built from the sc
 in the images folder (resized to the record's `image_width` x `image_height` when it says so, so the agent sees
 the frame the ground-truth bounds are in) and, when there is one beside it, the hierarchy `<image_id>.xml` (a
 uiautomator dump, what `droidharness qa collect` writes); without one the tree is empty and the agent has the
-screenshot alone. The agent's answer becomes predicted `(bounds, text)` items through `agents.qa.predicted_items`
+screenshot alone. The agent's answer becomes predicted `(bounds, text)` items through `agents.qa_base.predicted_items`
 and is scored with the ScreenQA metrics, as `droidharness qa run` scores live screens:
 
 - answers_and_bboxes records: SQA-UIC (EM, F1), SQA-UIC-BB (BBox-F1@IoU, EM@IoU, F1@IoU), the paper's avg nDCG_v
   and avg F1; the raters' `ui_elements` are the ground truth (a rater without elements: "no answer");
 - short_answers records: SQA-S (EM, F1) against the accepted strings.
 
-The summary is the mean of every figure over the questions that have it (the score keys of `harness.run.qa`),
+The summary is the mean of every figure over the questions that have it (the score keys of `harness.scoring.questions`),
 plus the counts. A question whose screenshot is missing (or whose hierarchy file is broken) is an `EvalError`
 naming the file, record and image_id; with `skip_bad` it is skipped and counted (`skipped`), as the loader
 counts corrupt records.
@@ -33,16 +33,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.qa import QAAgent, QAAnswer, predicted_items
+from agents.qa_base import QAAgent, QAAnswer, predicted_items
 from harness.errors import HarnessError
-from harness.eval.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.eval.offline import EvalError, iter_jsonl
 from harness.hierarchy import UITree
+from harness.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
-from harness.run.qa import METRICS, GroundTruth, QAResult, call_agent
-from harness.run.qa import summarize as run_summarize
 from harness.run.qa_run import record_answer
-from harness.run.record import RunWriter
+from harness.run.questions import call_agent
+from harness.scoring.questions import METRICS, GroundTruth, QAResult
+from harness.scoring.questions import summarize_questions as run_summarize
+from harness.trajectory.writer import RunWriter
 from tasks.datasets.base import LoadStats
 from tasks.datasets.screenqa import ScreenQAQuestion, iter_questions
 

@@ -61,7 +61,8 @@ from PIL import Image
 from harness import actions as A
 from harness.coords import from_pixels
 from harness.errors import HarnessError
-from harness.run.result import FAILED, SUCCESS, EpisodeResult
+from harness.trajectory.result import FAILED, SUCCESS, EpisodeResult
+from harness.trajectory.sink import Frame, StepEvent
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from harness.device.controller import Device
@@ -558,7 +559,8 @@ def replay_episode(
                 "capture": t_capture,
                 "total": time.perf_counter() - t0,
             }
-            ep_writer.write_step(obs, agent_step, result, step=n, milestones=tracker, new_hits=newly, timings=timings)
+            hits = tracker.record(newly) if tracker is not None else None
+            ep_writer.write_step(StepEvent(n, Frame.of(obs), agent_step, result, hits, timings))
         obs = new_obs
         if terminal or (stop_at_divergence and divergence is not None):
             break
@@ -605,7 +607,7 @@ def replay_episode(
             terminated_by="replay",
             extra={"replay": {k: v for k, v in report.to_json().items() if k != "steps"}},
         )
-        ep_writer.finish(episode_result, final_observation=obs, device=device.info)
+        ep_writer.finish(episode_result, final=Frame.of(obs), device=device.info)
     return report
 
 

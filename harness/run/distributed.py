@@ -4,16 +4,18 @@ This module owns the distributed runner and is the only one that imports `ray` (
 optional). N actors (`--devices N`, spread over the cluster's nodes) each own ONE device on their node: an
 embedded virtual device behind the actor's own private adb server (a `DevicePool(1)` inside the actor process).
 The driver keeps the queue of (task, language) episodes and hands them to idle actors, waiting on all of them
-at once (`ray.wait`). An actor runs the episode with `run_episode` exactly as the local runner does, but with a
-`_StreamWriter`: every step (the record's parts, with the screenshot as exact pixels) comes back to the driver
-as one item of a Ray streaming generator, and the driver writes it with the run's normal `EpisodeWriter` - so
+at once (`ray.wait`). An actor runs the episode with `run_episode` exactly as the local runner does, but into a
+`harness.trajectory.sink.QueueSink`: every `StepEvent` (its `Frame` pickled as the device's bytes or exact
+pixels) comes back to the driver as one item of a Ray streaming generator, and the driver hands it to the run's
+normal `EpisodeWriter` (`replay_into`) - so
 the run directory lives on the driver and has the format of a local run, step by step as the steps happen.
 
 Failures follow docs/scoring.md and `harness.run.suite`: an exception out of an attempt (an infrastructure
 failure on the device, or the actor's process dying: `RayActorError`) is retried on a fresh device - a fresh
 actor when the old one died, else the actor's pool replaces its device - `infra_retries` times, then recorded as
 `infra_error` with `suite._record_infra_error`; a `ConfigError` is recorded at once. The live view
-(`harness.run.workers.LiveView`) and the summary / report at the end (`RunWriter.finish`) are the local run's.
+(`harness.run.workers.LiveView`) and the summary / report at the end (`harness.report.render.finish_run`) are
+the local run's.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ import queue
 import socket
 import threading
 import time
-import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -34,15 +35,11 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.base import AgentStep
-from agents.qa import QAAgent
+from agents.qa_base import QAAgent
 from agents.registry import create_agent
 from harness.errors import ConfigError, HarnessError, InfrastructureError
-from harness.hierarchy import UITree
-from harness.observation import ActionResult, DeviceInfo, Observation
+from harness.observation import DeviceInfo
 from harness.run.episode import episode_seed, run_episode
-from harness.run.record import EpisodeWriter, RunWriter, milestone_fields
-from harness.run.result import EpisodeResult
 from harness.run.suite import (
     SuiteOptions,
     SuiteResult,
@@ -50,15 +47,16 @@ from harness.run.suite import (
     _record_infra_error,
     plan_run,
 )
-from harness.run.trajectory import MilestoneProgress
 from harness.run.workers import NO_DEVICE_LEFT, LiveView, close_quietly
+from harness.trajectory.result import EpisodeResult
+from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into
+from harness.trajectory.writer import EpisodeWriter, RunWriter
 from tasks.schema import Task
 
 log = logging.getLogger(__name__)
 
 LOCAL = None  # `RayTarget.address` of a local Ray instance started (and shut down) by the run
 ACTOR_BOOT_TIMEOUT = 300.0  # seconds for an actor to start its device (a node may first have to start a worker)
-RAW_MODES = ("RGB", "RGBA", "L")  # screenshots shipped as zlib'd raw pixels; other modes as PNG
 
 
 class RayError(ConfigError):
@@ -130,91 +128,6 @@ def connected(target: RayTarget) -> Iterator[None]:
 
 # --- what travels from an actor to the driver ----------------------------------------------------------------
 @dataclass(frozen=True)
-class ShippedScreen:
-    """An `Observation` on its way to the driver: the screenshot as the device encoded it (`screenshot_bytes`:
-    shipped as is), else as exact pixels (zlib'd raw, or PNG for other modes); no parsed tree (the writer records
-    the XML). The driver's writer names and stores the frame as a local run would: same bytes or pixels, same
-    frame file."""
-
-    mode: str
-    width: int
-    height: int
-    pixels: bytes  # zlib(raw pixels) for RAW_MODES, else a PNG file
-    xml: str
-    package: str
-    activity: str
-    size: tuple[int, int]
-    rotation: int
-    timings: dict[str, float]
-    paths: dict[str, str]
-    captured_at: float
-    fallbacks: tuple[str, ...]
-    encoded: bool = False  # `pixels` is the device's own JPEG / PNG stream (Observation.screenshot_bytes)
-
-    @classmethod
-    def of(cls, obs: Observation) -> ShippedScreen:
-        img = obs.screenshot
-        encoded = obs.screenshot_bytes is not None
-        if obs.screenshot_bytes is not None:
-            data = obs.screenshot_bytes
-        elif img.mode in RAW_MODES:
-            data = zlib.compress(img.tobytes(), 1)
-        else:
-            import io
-
-            buf = io.BytesIO()
-            img.save(buf, "PNG", compress_level=1)
-            data = buf.getvalue()
-        return cls(
-            img.mode,
-            img.width,
-            img.height,
-            data,
-            obs.xml,
-            obs.package,
-            obs.activity,
-            obs.size,
-            obs.rotation,
-            dict(obs.timings),
-            dict(obs.paths),
-            obs.captured_at,
-            tuple(obs.fallbacks),
-            encoded,
-        )
-
-    def observation(self) -> Observation:
-        from PIL import Image
-
-        img: Image.Image
-        if self.encoded:
-            import io
-
-            img = Image.open(io.BytesIO(self.pixels))  # decoded lazily, if ever: the writer keeps the bytes
-        elif self.mode in RAW_MODES:
-            img = Image.frombytes(self.mode, (self.width, self.height), zlib.decompress(self.pixels))
-        else:
-            import io
-
-            with Image.open(io.BytesIO(self.pixels)) as im:
-                im.load()
-                img = im
-        return Observation(
-            img,
-            UITree(()),
-            self.xml,
-            self.package,
-            self.activity,
-            self.size,
-            self.rotation,
-            self.timings,
-            self.paths,
-            self.captured_at,
-            self.fallbacks,
-            screenshot_bytes=self.pixels if self.encoded else None,
-        )
-
-
-@dataclass(frozen=True)
 class ResetMessage:
     """The actor leased its device: how the pool reset it (episode.json `reset_method`, `reset_seconds`)."""
 
@@ -222,67 +135,6 @@ class ResetMessage:
     seconds: float
     pid: int  # the actor's process (the live view; a test kills it)
     node: str
-
-
-@dataclass(frozen=True)
-class StepMessage:
-    """One `EpisodeWriter.write_step` call, made on the driver."""
-
-    step: int
-    screen: ShippedScreen
-    agent_step: AgentStep  # pickled as is: the record describes its action as a local run's does
-    result: ActionResult | None
-    milestones: dict[str, Any]  # record.milestone_fields of the tracker at this step
-    new_hits: list[str]
-    timings: dict[str, float]
-
-
-@dataclass(frozen=True)
-class FinishedMessage:
-    """The episode's result (last item of the stream): the driver finishes the episode with it."""
-
-    result: EpisodeResult
-    final: ShippedScreen | None
-    device: DeviceInfo | None
-
-
-class _StreamWriter:
-    """What `run_episode` writes to inside an actor: each step becomes a `StepMessage` on `out`; `finish` keeps
-    the final screen and the device for the `FinishedMessage`."""
-
-    def __init__(self, out: queue.Queue[Any]) -> None:
-        self.out = out
-        self.final: ShippedScreen | None = None
-        self.device: DeviceInfo | None = None
-
-    def write_step(
-        self,
-        observation: Observation,
-        agent_step: AgentStep,
-        result: ActionResult | None = None,
-        *,
-        step: int,
-        milestones: Any = None,
-        new_hits: list[str] | None = None,
-        timings: dict[str, float] | None = None,
-    ) -> None:
-        self.out.put(
-            StepMessage(
-                step,
-                ShippedScreen.of(observation),
-                agent_step,
-                result,
-                milestone_fields(milestones, new_hits) or {},
-                list(new_hits or []),
-                dict(timings or {}),
-            )
-        )
-
-    def finish(
-        self, result: EpisodeResult, *, final_observation: Observation | None = None, device: Any = None
-    ) -> None:
-        self.final = ShippedScreen.of(final_observation) if final_observation is not None else None
-        self.device = device if isinstance(device, DeviceInfo) else None
 
 
 @dataclass(frozen=True)
@@ -317,13 +169,13 @@ class EpisodeWorker:
         return socket.gethostname()
 
     def run(self, task: Task, lang: str, seed: int, attempt: int) -> Iterator[Any]:
-        """Attempt `attempt` of (task, lang): a `ResetMessage`, a `StepMessage` per step, a `FinishedMessage`.
+        """Attempt `attempt` of (task, lang): a `ResetMessage`, a `StepEvent` per step, a `Finished`.
         An infrastructure failure is raised (the driver retries); what the agent causes is scored."""
         o = self.setup.opts
         lease = self.pool.lease(0, task.apps, lang)
         yield ResetMessage(lease.reset.method, lease.reset.seconds, os.getpid(), socket.gethostname())
         out: queue.Queue[Any] = queue.Queue()
-        writer = _StreamWriter(out)
+        sink = QueueSink(out)
         done = object()
 
         def episode() -> None:
@@ -331,10 +183,10 @@ class EpisodeWorker:
                 agent = self.setup.make_agent()  # fresh per attempt, as in the local runner
                 qa = self.setup.make_qa() if self.setup.make_qa is not None and task.probes else None
                 result = run_episode(
-                    task, agent, lease.device, lang, o.limits, seed=seed, writer=writer, attempt=attempt, probe_agent=qa
+                    task, agent, lease.device, lang, o.limits, seed=seed, sink=sink, attempt=attempt, probe_agent=qa
                 )
                 result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
-                out.put(FinishedMessage(result, writer.final, writer.device))
+                out.put(sink.finished(result))
             except BaseException as e:  # noqa: BLE001 - re-raised by the generator, on the actor's thread
                 out.put(e)
             finally:
@@ -345,7 +197,7 @@ class EpisodeWorker:
         while (msg := out.get()) is not done:
             if isinstance(msg, BaseException):
                 raise msg
-            if isinstance(msg, FinishedMessage):
+            if isinstance(msg, Finished):
                 self.pool.succeeded(0)
             yield msg
         th.join()
@@ -471,20 +323,11 @@ class _Driver:
         try:
             if isinstance(msg, ResetMessage):
                 s.ep.note_reset(msg.method, msg.seconds)
-            elif isinstance(msg, StepMessage):
-                s.ep.write_step(
-                    msg.screen.observation(),
-                    msg.agent_step,
-                    msg.result,
-                    step=msg.step,
-                    milestones=MilestoneProgress.model_validate(msg.milestones),
-                    new_hits=msg.new_hits,
-                    timings=msg.timings,
-                )
+            elif isinstance(msg, StepEvent):
+                replay_into(s.ep, msg)
                 self._event(RayEvent("step", s.index, s.pid, _label(s.item), s.attempt, msg.step))
-            elif isinstance(msg, FinishedMessage):
-                final = msg.final.observation() if msg.final is not None else None
-                s.ep.finish(msg.result, final_observation=final, device=msg.device)
+            elif isinstance(msg, Finished):
+                replay_into(s.ep, msg)
                 s.stream = s.ep = s.item = None
                 self.live.done(msg.result)
                 self.live.set(s.index, "idle")

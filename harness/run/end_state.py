@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from harness.device.controller import Device
 from harness.errors import ActionValidationError
+from harness.locate import resolve_step
 from harness.observation import Observation
-from harness.run.locate import resolve_step
 from harness.run.milestones import Screen, check_holds
 from tasks.schema import EndCheck, Milestone, Task
 

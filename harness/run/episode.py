@@ -8,34 +8,31 @@
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel
 
-from agents.base import Agent, AgentError, AgentStep, EpisodeContext, HistoryItem
-from agents.qa import QAAgent
+from agents.base import Agent, AgentStep, EpisodeContext, HistoryItem
+from agents.qa_base import QAAgent
 from harness.actions import Action, Answer, Complete, Impossible, parse_action
 from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError, InfrastructureError
 from harness.observation import ActionResult, Observation
+from harness.run.calls import AgentTimeout, call_with_timeout
 from harness.run.end_state import evaluate_end_state
 from harness.run.milestones import MilestoneTracker, answer_matches
 from harness.run.probes import ProbeAsker
-from harness.run.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
-from tasks.schema import StartState, Task
+from harness.run.start import prepare_start
+from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
+from harness.trajectory.sink import Frame, StepEvent, TrajectorySink
+from tasks.schema import Task
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
-
-
-class AgentTimeout(AgentError):
-    """The agent did not answer within the per-call timeout."""
 
 
 @dataclass(frozen=True)
@@ -48,44 +45,6 @@ class Limits:
 def episode_seed(base_seed: int, task_id: str, lang: str) -> int:
     """Deterministic per-episode seed (stable across runs and Python processes)."""
     return (base_seed * 1_000_003 + zlib.crc32(f"{task_id}@{lang}".encode())) % (2**31)
-
-
-def prepare_start(device: Device, start: StartState) -> None:
-    """Put the device in the task's start state: home, apps reset/stopped, clipboard, app opened."""
-    device.press_home()
-    for name, value in start.settings.items():
-        namespace, _, key = name.partition(":")
-        device.put_setting(namespace, key, value)
-    for pkg in start.reset_apps:
-        device.clear_app(pkg)
-    for pkg in start.stop_apps:
-        device.stop_app(pkg)
-    if start.clipboard is not None:
-        device.set_clipboard(start.clipboard)
-    if start.open_app:
-        device.launch(start.open_app)
-
-
-def call_with_timeout(fn: Callable[[], T], timeout: float, what: str) -> T:
-    """Run an agent's call in a daemon thread and stop waiting at the deadline (a hung call is abandoned,
-    never waited for, and cannot keep the process alive): `AgentTimeout` naming `what`."""
-    box: dict[str, Any] = {}
-
-    def call() -> None:
-        try:
-            box["value"] = fn()
-        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
-            box["error"] = e
-
-    worker = threading.Thread(target=call, name=f"agent-call-{what}", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        raise AgentTimeout(f"{what}: the agent gave no answer within {timeout:g} s")
-    if "error" in box:
-        raise box["error"]
-    value: T = box["value"]
-    return value
 
 
 def _call_with_timeout(fn: Callable[[], AgentStep], timeout: float, step: int) -> AgentStep:
@@ -150,7 +109,7 @@ def run_episode(
     lang: str = "en",
     limits: Limits = Limits(),
     seed: int = 0,
-    writer: Any = None,
+    sink: TrajectorySink | None = None,
     attempt: int = 1,
     probe_agent: QAAgent | None = None,
 ) -> EpisodeResult:
@@ -160,9 +119,10 @@ def run_episode(
     endpoint) propagates: the caller retries on a fresh device, and this attempt's trajectory stays unfinished
     (moved aside by the retry). Anything else the agent causes is scored here: an exception or a timeout ends
     the episode as `agent_error` with the progress reached so far; an invalid or inapplicable action is an
-    invalid step that uses one step of the budget. With a `harness.run.record.EpisodeWriter`, every step is recorded
-    as it happens and the episode is finished (episode.json) before returning. With a `probe_agent`, the task's
-    probes are asked on the screen where their milestone is first hit (`harness.run.probes`)."""
+    invalid step that uses one step of the budget. With a trajectory sink (the run directory's `EpisodeWriter`,
+    or a stream to it), every step is recorded as it happens and the episode is finished (episode.json) before
+    returning. With a `probe_agent`, the task's probes are asked on the screen where their milestone is first
+    hit (`harness.run.probes`)."""
     max_steps = limits.max_steps or task.max_steps
     tracker = MilestoneTracker(task.milestones, lang)
     probes = ProbeAsker(task.probes, probe_agent, lang, limits.agent_timeout)
@@ -223,10 +183,8 @@ def run_episode(
         }
         for k, v in timings.items():
             totals[k] = totals.get(k, 0.0) + v
-        if writer is not None:
-            writer.write_step(
-                obs, agent_step, action_result, step=step, milestones=tracker, new_hits=newly, timings=timings
-            )
+        if sink is not None:
+            sink.write_step(StepEvent(step, Frame.of(obs), agent_step, action_result, tracker.record(newly), timings))
         history.append(HistoryItem(step=step, agent_step=agent_step, result=action_result))
         result.steps = step
         obs = new_obs
@@ -246,8 +204,8 @@ def run_episode(
     result.attempts = attempt
     result.probes = probes.records()
     _judge(result, task, tracker, lang, obs, device)
-    if writer is not None:
-        writer.finish(result, final_observation=obs, device=device.info)
+    if sink is not None:
+        sink.finish(result, final=Frame.of(obs), device=device.info)
     return result
 
 

@@ -32,7 +32,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Protocol
 
+from harness.coords import iou
 from harness.hierarchy import UITree
+from harness.trajectory.records import MilestoneProgress
 from tasks.schema import ElementMatch, ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
 
 
@@ -69,14 +71,6 @@ def text_matches(value: str, expected: str, how: str, case_sensitive: bool) -> b
     return v == e if how == "equals" else e in v
 
 
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int]) -> bool:
     """Does one UIElement satisfy one ElementMatch (rule 2 above)?"""
     for value, expected in ((el.text, localized(m.text, lang)), (el.content_desc, localized(m.desc, lang))):
@@ -101,7 +95,7 @@ def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int]) 
             x1, y1, x2, y2 = m.bbox
             if not (x1 <= cx <= x2 and y1 <= cy <= y2):
                 return False
-        elif _iou(box, m.bbox) < m.iou:
+        elif iou(box, m.bbox) < m.iou:
             return False
     return True
 
@@ -157,6 +151,10 @@ class MilestoneTracker:
     @property
     def complete(self) -> bool:
         return len(self.hits) == self.total
+
+    def record(self, new_hits: list[str]) -> MilestoneProgress:
+        """The trajectory's record of the progress after a step (`new_hits`: what `update` returned)."""
+        return MilestoneProgress(new_hits=list(new_hits), progress=round(self.progress, 6), hits=dict(self.hits))
 
     def update(self, screen: Screen, step: int) -> list[str]:
         """Evaluate on the screen after `step`; returns the ids newly hit at this step."""

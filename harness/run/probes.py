@@ -15,15 +15,14 @@ agent never hit its milestone: nothing to ask, and not scored as a QA answer).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from statistics import mean
 from typing import Any
 
-from agents.qa import QAAgent
+from agents.qa_base import QAAgent
 from harness.errors import ActionValidationError
 from harness.observation import Observation
+from harness.run.questions import call_agent
+from harness.scoring.questions import ground_truth, score_question
 from tasks.schema import Probe
-
-PROBE_METRICS = ("sqa_s_em", "sqa_s_f1", "sqa_uic_f1", "sqa_uic_bb_f1", "ndcg_v", "f1")
 
 
 class ProbeAsker:
@@ -43,8 +42,6 @@ class ProbeAsker:
                 self._done[p.id] = self._ask(p, obs, step)
 
     def _ask(self, probe: Probe, obs: Observation, step: int) -> dict[str, Any]:
-        from harness.run.qa import call_agent, ground_truth, score
-
         head: dict[str, Any] = {"probe_id": probe.id, "at": probe.at, "step": step, "reached": True}
         try:
             gt = ground_truth(probe, obs, self.lang)
@@ -52,7 +49,7 @@ class ProbeAsker:
             return {**head, "asked": False, "error": f"the probe's ground truth is not on this screen: {e}"}
         assert self.agent is not None
         ans, raised, seconds = call_agent(self.agent, obs, probe.question[self.lang], self.lang, self.timeout)
-        result = score(probe, self.lang, obs, gt, ans, raised)
+        result = score_question(probe, self.lang, obs, gt, ans, raised)
         return {**head, "asked": True, "seconds": round(seconds, 3), **result.to_json()}
 
     def records(self) -> list[dict[str, Any]]:
@@ -64,36 +61,3 @@ class ProbeAsker:
         for p in self.probes:
             out.append(self._done.get(p.id) or {"probe_id": p.id, "at": p.at, "reached": False, "asked": False})
         return out
-
-
-def summarize_probes(records: Iterable[dict[str, Any]]) -> dict[str, float | int] | None:
-    """QA scores over the probes asked (means of `PROBE_METRICS`, fractions) and the counts; None when no
-    probe exists at all (the task set has none)."""
-    recs = list(records)
-    if not recs:
-        return None
-    asked = [r for r in recs if r.get("asked")]
-    out: dict[str, float | int] = {
-        "probes": len(recs),
-        "asked": len(asked),
-        "not_reached": sum(not r.get("reached") for r in recs),
-        "unresolved": sum(bool(r.get("reached") and not r.get("asked")) for r in recs),
-    }
-    for k in PROBE_METRICS:
-        values = [float(r["scores"][k]) for r in asked if k in r.get("scores", {})]
-        if values:
-            out[k] = mean(values)
-    return out
-
-
-def probe_headline(summary: dict[str, float | int] | None) -> str:
-    """The probes' part of a run's headline ("" when the tasks carry no probes)."""
-    if not summary:
-        return ""
-    asked, total = int(summary["asked"]), int(summary["probes"])
-    if not asked:
-        return f"  probes: none asked of {total}"
-    return (
-        f"  probes: SQA-S F1 {summary['sqa_s_f1']:.1%}  UIC F1 {summary['sqa_uic_f1']:.1%}  "
-        f"over {asked} asked of {total}"
-    )

@@ -4,7 +4,7 @@ recorded in the trajectory format (docs/trajectory-format.md, docs/screenqa.md) 
 One episode directory per (question, lang), kind "qa": its one step is the screen the question was asked about
 (screenshot + hierarchy, stored as frames like every step) with the answer as the step's ANSWER action, and its
 episode.json carries the QA result (`QARecord`: ground truth, predicted items, every score, unknown elements,
-the agent's raw output / error, usage). Then summary.json (`harness.run.qa.run_summary`) and report.html.
+the agent's raw output / error, usage). Then summary.json (`harness.report.summary.run_summary`) and report.html.
 
 The work runs through `harness.run.workers` like agent episodes: one worker thread per device slot, every
 attempt on a reset device in the question's language with a fresh QA agent; an `InfrastructureError` while
@@ -23,20 +23,23 @@ from typing import Any
 from rich.console import Console
 
 from agents.base import AgentStep
-from agents.qa import QAAgent, QAAnswer
+from agents.qa_base import QAAgent, QAAnswer
 from agents.registry import create_qa_agent
 from harness.actions import Answer
 from harness.errors import ConfigError
 from harness.observation import DeviceInfo, Observation
+from harness.report.render import finish_run
+from harness.report.summary import run_rows, run_summary
 from harness.run.lock import RunLock
 from harness.run.pool import DevicePool
-from harness.run.qa import QAResult, call_agent, ground_truth, headline, question_app, reach, run_rows, run_summary
-from harness.run.qa import score as score_question
-from harness.run.record import EpisodeWriter, RunWriter, WriterOptions
-from harness.run.result import INFRA_ERROR, UNSCORED, EpisodeResult
-from harness.run.trajectory import completed_episode_keys, load_run
+from harness.run.questions import call_agent, reach
 from harness.run.workers import LiveView, WorkSpec, close_quietly, run_work
-from tasks.qa import QAQuestion, load_qa_suite
+from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
+from harness.trajectory.records import ManifestTask, completed_episode_keys, load_run
+from harness.trajectory.result import INFRA_ERROR, UNSCORED, EpisodeResult
+from harness.trajectory.sink import Frame, StepEvent
+from harness.trajectory.writer import EpisodeWriter, RunWriter, WriterOptions
+from tasks.qa_suite import QAQuestion, load_qa_suite
 
 Item = tuple[QAQuestion, str]
 
@@ -152,7 +155,7 @@ def run_qa(
                 prompt_hash=getattr(probe, "prompt_hash", None),
                 suite_name=suite,
                 tasks=[
-                    {"id": q.id, "category": question_app(q), "instruction": q.question, "apps": [question_app(q)]}
+                    ManifestTask(id=q.id, category=question_app(q), instruction=q.question, apps=[question_app(q)])
                     for q in {q.id: q for q, _ in questions}.values()
                 ],
                 languages=list(langs),
@@ -171,7 +174,7 @@ def run_qa(
         writer.add_quarantined([q.to_json() for q in pool.quarantined[quarantined_before:]])
         if console is not None:
             console.line()
-        writer.finish(report=opts.report)  # summary.json and report.html of a QA run: harness.run.report dispatches
+        finish_run(writer, report=opts.report)  # the QA page: harness.report.render dispatches by kind
         summary = run_summary(load_run(writer.path, skip_bad=True))
         return QARunResult(writer.path, live.results, len(questions) - len(todo), summary)
     finally:
@@ -216,7 +219,7 @@ def record_answer(
     ANSWER action; no step when there is no screen), and the scored QA result in episode.json. Live runs and
     the offline ScreenQA evaluation record through this, so one report reads both."""
     if obs is not None:
-        ep.write_step(obs, _answer_step(ans, raised, seconds), None, step=1, timings={"agent": seconds})
+        ep.write_step(StepEvent(1, Frame.of(obs), _answer_step(ans, raised, seconds), None, None, {"agent": seconds}))
     ep.finish(
         EpisodeResult(
             result.question_id,

@@ -18,18 +18,19 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.qa import QAAgent
+from agents.qa_base import QAAgent
 from agents.registry import BUILTIN_QA_AGENTS, create_agent, create_qa_agent
 from harness.errors import ConfigError
+from harness.report.render import finish_run
+from harness.report.summary import outcome, run_scoreboard
 from harness.run.episode import Limits, episode_seed, run_episode
 from harness.run.lock import RunLock
 from harness.run.pool import DevicePool, Isolation
-from harness.run.record import RunWriter, WriterOptions
-from harness.run.report import outcome, run_scoreboard
-from harness.run.result import INFRA_ERROR, EpisodeResult
-from harness.run.scoring import Scoreboard, headline, score
-from harness.run.trajectory import completed_episode_keys, load_run
 from harness.run.workers import LiveView, WorkSpec, close_quietly, run_work
+from harness.scoring.episodes import Scoreboard, headline, score
+from harness.trajectory.records import ManifestTask, completed_episode_keys, load_run
+from harness.trajectory.result import INFRA_ERROR, EpisodeResult
+from harness.trajectory.writer import RunWriter, WriterOptions
 from tasks.schema import Task
 from tasks.suite import load_suite
 
@@ -139,7 +140,10 @@ class RunPlan:
                 prompt_hash=self.prompt_hash,
                 seeds={"base": o.seed},
                 suite_name=o.suite,
-                tasks=[t for t, _ in self.episodes],
+                tasks=[
+                    ManifestTask(id=t.id, category=t.category, instruction=t.instruction, apps=list(t.apps))
+                    for t, _ in self.episodes
+                ],
                 languages=list(o.langs),
                 config={
                     "profile": o.profile,
@@ -159,7 +163,7 @@ class RunPlan:
         """summary.json and report.html; the result read back from disk (what every surface prints)."""
         if console is not None:
             console.line()
-        writer.finish(report=self.opts.report)
+        finish_run(writer, report=self.opts.report)
         board = run_scoreboard(load_run(writer.path, skip_bad=True))
         return SuiteResult(writer.path, results, len(self.episodes) - len(self.todo), board)
 
@@ -265,7 +269,7 @@ def _episode_spec(
             seed = episode_seed(opts.seed, task.id, lang)
             qa = make_qa() if make_qa is not None and task.probes else None
             result = run_episode(
-                task, agent, lease.device, lang, opts.limits, seed=seed, writer=ep, attempt=n, probe_agent=qa
+                task, agent, lease.device, lang, opts.limits, seed=seed, sink=ep, attempt=n, probe_agent=qa
             )
             result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
             return result

@@ -45,7 +45,7 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
-from harness.eval.metrics.aitw import _boxes_for
+from harness.metrics.aitw import _boxes_for
 
 TYPES = ("CLICK", "LONG_PRESS", "SCROLL", "TYPE", "PRESS", "STOP", "WAIT", "OPEN_APP")
 CLICK, LONG_PRESS, SCROLL, TYPE, PRESS, STOP, WAIT, OPEN_APP = range(8)

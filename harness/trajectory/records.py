@@ -1,6 +1,6 @@
 """The trajectory format: file names, schema versions, the pydantic models of every JSON record, and the reader.
 
-Written by `harness.run.record` (which re-exports all of this); documented field by field in
+Written by `harness.trajectory.writer` (which re-exports all of this); documented field by field in
 docs/trajectory-format.md. Readers accept any minor version of a schema they know (`droidharness.step/2.x`,
 extra fields kept) and refuse a newer major version with a `TrajectoryError` naming the file.
 
@@ -30,8 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents.base import Usage  # the one token-usage record: what an agent reports is what a step line holds
 from harness.errors import HarnessError
-from harness.run.result import STATUSES, EpisodeResult
 from harness.scrub import redact
+from harness.trajectory.result import STATUSES, EpisodeResult
 
 log = logging.getLogger(__name__)
 
@@ -230,7 +230,7 @@ class QAGroundTruth(_Rec):
 
 class QARecord(_Rec):
     """A screen question's result (episode.json `qa`, kind "qa"): what was asked, what the QA agent answered,
-    the ground truth resolved on the same screen, and every ScreenQA score (harness.run.qa.score_answer)."""
+    the ground truth resolved on the same screen, and every ScreenQA score (harness.scoring.questions.score_answer)."""
 
     question: str
     app: str | None = None  # the package the question is about (the suite's by-app breakdown)
@@ -310,6 +310,15 @@ class EpisodeMeta(_Rec):
         )
 
 
+class ManifestTask(_Rec):
+    """A task (or screen question) of a run, as the manifest lists it."""
+
+    id: str
+    category: str | None = None
+    instruction: dict[str, str] | str | None = None  # per language
+    apps: list[str | None] = []
+
+
 class Manifest(_Rec):
     schema_: str = Field(MANIFEST_SCHEMA, alias="schema")
     kind: str = "task"  # "qa": a run of screen questions (`droidharness qa run`), one episode per (question, lang)
@@ -322,7 +331,7 @@ class Manifest(_Rec):
     prompt_hash: str | None = None
     seeds: Any = None
     suite: dict[str, Any] = {}  # name, task_ids, languages
-    tasks: list[dict[str, Any]] = []  # id, category, instruction {lang: text}
+    tasks: list[ManifestTask] = []
     cli_args: list[str] = []
     config: dict[str, Any] = {}
     model_config = ConfigDict(extra="allow", populate_by_name=True)

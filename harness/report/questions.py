@@ -1,10 +1,10 @@
-"""The HTML report of a QA run (`droidharness qa run`; kind "qa"): `harness.run.report.render_report` hands such a
+"""The HTML report of a QA run (`droidharness qa run`; kind "qa"): `harness.report.render.render_report` hands such a
 run here, and `write_report` / `droidharness report RUN_DIR` write it like any report.
 
 The headline and the unscored questions, the summary tables (every ScreenQA metric overall, by app, by
-language: `harness.run.qa.run_summary`, the numbers of summary.json), then every question (collapsible): the
+language: `harness.report.summary.run_summary`, the numbers of summary.json), then every question (collapsible): the
 question, the screenshot it was asked about with the predicted answer elements boxed in red and numbered in rank
-order and the ground truth boxed in green (`harness.run.qa_draw`), the answer against the ground truth, the
+order and the ground truth boxed in green (`harness.report.draw`), the answer against the ground truth, the
 per-metric scores, the agent's error and raw output.
 
 Same safety as the episode report, whose helpers it uses: every value from the run goes through `e()`
@@ -21,10 +21,11 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from harness.run.qa import METRICS, QAResult, QuestionRow, run_rows, run_summary
-from harness.run.qa_draw import draw_boxes
-from harness.run.report import _CSS, _JS, JPEG_QUALITY, _csp, _header, _infra_list, _pct, e
-from harness.run.trajectory import EpisodeRecord, Run, episode_key
+from harness.report.draw import draw_boxes
+from harness.report.page import CSS, JPEG_QUALITY, JS, csp, e, header, infra_list, pct
+from harness.report.summary import QuestionRow, run_rows, run_summary
+from harness.scoring.questions import METRICS, QAResult
+from harness.trajectory.records import EpisodeRecord, Run, episode_key
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def _items(items: list[tuple[tuple[int, int, int, int], str]], indices: list[int
 
 def _question(run: Run, ep: EpisodeRecord, row: QuestionRow, shot: str | None) -> str:
     r = row.result
-    f1 = f"F1 {_pct(r.scores.get('f1'))}" if r is not None else ""
+    f1 = f"F1 {pct(r.scores.get('f1'))}" if r is not None else ""
     summary = (
         f'<summary><span class="badge s-{e(row.status)}">{e(row.status)}</span><b>{e(row.question_id)}</b>'
         f"<span class=mut>{e(row.lang)} · {e(row.app or '(home screen)')}</span><span>{e(f1)}</span>"
@@ -106,7 +107,7 @@ def _question(run: Run, ep: EpisodeRecord, row: QuestionRow, shot: str | None) -
     )
     gts = "".join(f"<div class=mut>annotator {n}</div>{_items(g)}" for n, g in enumerate(r.ground_truth.elements, 1))
     scores = "".join(
-        f"<tr><td class=l>{e(name)}</td><td>{_pct(r.scores.get(k))}</td></tr>" for k, name in METRICS.items()
+        f"<tr><td class=l>{e(name)}</td><td>{pct(r.scores.get(k))}</td></tr>" for k, name in METRICS.items()
     )
     facts = [f"unknown elements {r.unknown_elements}", f"tokens {r.usage.total_tokens:,}"]
     if ep.meta and ep.meta.device.get("serial"):
@@ -136,7 +137,7 @@ def _summary_table(title_col: str, rows: list[tuple[str, dict[str, Any]]]) -> st
     )
     body = "".join(
         f"<tr><td class=l>{e(label)}</td><td>{r['questions']}</td>"
-        + "".join(f"<td>{_pct(r.get(k))}</td>" for k in METRICS)
+        + "".join(f"<td>{pct(r.get(k))}</td>" for k in METRICS)
         + f"<td>{r['agent_errors']}</td><td>{r['unknown_elements']}</td><td>{r['tokens']:,}</td></tr>"
         for label, r in rows
     )
@@ -155,11 +156,11 @@ def render_qa_report(run: Run) -> str:
     title = f"DroidHarness QA report · {s['run_id']}"
     return (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
-        f'<meta http-equiv="Content-Security-Policy" content="{e(_csp())}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{e(csp())}">'
         '<meta name=viewport content="width=device-width,initial-scale=1">'
-        f"<title>{e(title)}</title><style>{_CSS}{_QA_CSS}</style></head><body>"
-        f"{_header(run)}<h2>Screen question answering</h2><p class=headline><b>{e(s['headline'])}</b></p>"
-        f"{_infra_list(s)}{_summary_table('overall', [('all', s['overall'])])}"
+        f"<title>{e(title)}</title><style>{CSS}{_QA_CSS}</style></head><body>"
+        f"{header(run)}<h2>Screen question answering</h2><p class=headline><b>{e(s['headline'])}</b></p>"
+        f"{infra_list(s)}{_summary_table('overall', [('all', s['overall'])])}"
         f"<h3>By app</h3>{_summary_table('app', list(s['by_app'].items()))}"
         f"<h3>By language</h3>{_summary_table('language', list(s['by_language'].items()))}"
         f"<p>{statuses}</p><p class=mut>Means over the scored questions (every question except infrastructure "
@@ -169,7 +170,7 @@ def render_qa_report(run: Run) -> str:
         "answer matching. success = the answer elements are exactly one annotator's, in order.</p>"
         f"<h2>Questions ({len(eps)})</h2><div class=toolbar><button type=button data-toggle=open>"
         "expand all</button><button type=button data-toggle=close>collapse all</button></div>"
-        f"{questions}<script>{_JS}</script></body></html>"
+        f"{questions}<script>{JS}</script></body></html>"
     )
 
 

@@ -4,7 +4,7 @@ A task's progress is `hit milestones / milestones` and it succeeds when every mi
 semantics as `harness.run.milestones.MilestoneTracker` (`progress`, `complete`; a task with no milestones has
 progress 1.0). ATP = mean progress over tasks, SR = fraction of successful tasks. Hit lists come from live runs
 (`from_trackers`) or any other milestone checker. Static (offline, teacher-forced) step scoring of AndroidLens
-follows the AgentCPM-GUI evaluator: see `harness.eval.metrics.agentcpm`.
+follows the AgentCPM-GUI evaluator: see `harness.metrics.agentcpm`.
 
 Vectorized representation: `hits` bool[K] flat over all tasks' milestones + `offsets` int[T + 1]
 (`milestones of task t = hits[offsets[t]:offsets[t + 1]]`); `atp_sr` also takes a list of lists.

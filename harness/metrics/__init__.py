@@ -13,6 +13,6 @@ The rules and constants are in each module's docstring; docs/datasets.md tabulat
 code does, what these modules do and how it was checked.
 """
 
-from harness.eval.metrics import agentcpm, aitw, androidlens, odyssey, reference, screenqa
+from harness.metrics import agentcpm, aitw, androidlens, odyssey, reference, screenqa
 
 __all__ = ["agentcpm", "aitw", "androidlens", "odyssey", "reference", "screenqa"]

@@ -1,6 +1,6 @@
 """`EpisodeResult`: one episode's result, the one record of that idea. The episode loop returns it, the trajectory
 writer records it as episode.json (`EpisodeMeta`, whose `to_result()` reads it back), and the one scoring
-function (`harness.run.scoring`) reads it on every surface.
+function (`harness.scoring.episodes`) reads it on every surface.
 
 Statuses (docs/scoring.md): `success` and `failed` (the agent ran out its course), `agent_error` (an exception or
 a timeout of the agent: scored), `infra_error` (the device, adb server or endpoint stayed unusable after retries:

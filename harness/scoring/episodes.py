@@ -22,8 +22,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
-from harness.run.probes import probe_headline, summarize_probes
-from harness.run.result import (  # noqa: F401 - the statuses are part of the scoring vocabulary
+from harness.scoring.probes import probe_headline, summarize_probes
+from harness.trajectory.result import (  # noqa: F401 - the statuses are part of the scoring vocabulary
     AGENT_ERROR,
     FAILED,
     INFRA_ERROR,

@@ -1,5 +1,5 @@
 """Screen question answering on live devices: reach each question's app state, resolve its ground truth on the
-live screen, ask a QA agent and score the answer with the ScreenQA metrics (harness.eval.metrics.screenqa); and
+live screen, ask a QA agent and score the answer with the ScreenQA metrics (harness.metrics.screenqa); and
 the QA summary of a run (overall, by app, by language) from what is on disk.
 
 Per question: SQA-S (short answer: EM, F1), SQA-UIC (the answer elements' texts as an ordered list: EM, F1),
@@ -14,24 +14,18 @@ propagates: the runner (harness/run/qa_run.py) retries the question on a fresh d
 
 from __future__ import annotations
 
-import time
-from collections import defaultdict
 from dataclasses import asdict, dataclass, field
-from functools import partial
 from statistics import mean
-from typing import Any
 
 from agents.base import Usage
-from agents.qa import QAAgent, QAAnswer, answer_elements, predicted_items
-from harness.device.controller import Device
-from harness.errors import InfrastructureError
-from harness.eval.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
+from agents.qa_base import QAAnswer, answer_elements, predicted_items
+from harness.locate import locate
+from harness.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
-from harness.run.episode import call_with_timeout, prepare_start
-from harness.run.locate import locate, resolve_step
-from harness.run.result import AGENT_ERROR, FAILED, INFRA_ERROR, SUCCESS, UNFINISHED, UNSCORED
-from harness.run.trajectory import QAGroundTruth, QAItem, QARecord, Run
-from tasks.qa import QAQuestion
+from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, EXIT_OK
+from harness.trajectory.records import QAGroundTruth, QAItem, QARecord
+from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS
+from tasks.qa_suite import QAQuestion
 from tasks.schema import ScreenQuestion, localized
 
 Box = tuple[int, int, int, int]
@@ -140,15 +134,6 @@ def question_app(question: ScreenQuestion) -> str | None:
     return question.start.open_app if isinstance(question, QAQuestion) else None
 
 
-def reach(question: QAQuestion, device: Device, lang: str) -> Observation:
-    """Put the device in the question's state: start state, then the reference steps (locators resolved live)."""
-    prepare_start(device, question.start)
-    obs = device.observe()
-    for n, step in enumerate(question.steps, 1):
-        _, obs = device.step(resolve_step(step, obs, lang, n), obs)
-    return obs
-
-
 def ground_truth(question: ScreenQuestion, obs: Observation, lang: str) -> GroundTruth:
     """Resolve every annotator's answer elements on this screen (a locator that finds nothing raises
     `ActionValidationError`: the question's state or locators are wrong; `qa check` reports it)."""
@@ -183,26 +168,7 @@ def score_answer(pred_text: str, pred: list[tuple[Box, str]], gt: GroundTruth) -
     }
 
 
-QA_TIMEOUT = 180.0  # seconds a QA agent may take to answer one question (as Limits.agent_timeout for steps)
-
-
-def call_agent(
-    agent: QAAgent, obs: Observation, question: str, lang: str, timeout: float = QA_TIMEOUT
-) -> tuple[QAAnswer, bool, float]:
-    """(answer, whether the agent failed, seconds). An exception of the agent, or no answer within `timeout`
-    (the call is abandoned), is its failure: "no answer" with the error kept. An `InfrastructureError` (the
-    endpoint unusable after its retries) propagates."""
-    t0 = time.perf_counter()
-    try:
-        ans = call_with_timeout(partial(agent.answer, obs, question, lang), timeout, "the QA agent")
-        return ans, False, time.perf_counter() - t0
-    except InfrastructureError:
-        raise
-    except Exception as e:  # noqa: BLE001 - whatever the agent raises is the agent's failure, scored
-        return QAAnswer(no_answer=True, error=f"{type(e).__name__}: {e}"), True, time.perf_counter() - t0
-
-
-def score(
+def score_question(
     question: ScreenQuestion, lang: str, obs: Observation, gt: GroundTruth, ans: QAAnswer, raised: bool
 ) -> QAResult:
     """Score an answer given on `obs` against the ground truth resolved on the same screen."""
@@ -229,14 +195,7 @@ def score(
     )
 
 
-def ask(question: QAQuestion, agent: QAAgent, device: Device, lang: str) -> QAResult:
-    obs = reach(question, device, lang)
-    gt = ground_truth(question, obs, lang)
-    ans, raised, _ = call_agent(agent, obs, question.question[lang], lang)
-    return score(question, lang, obs, gt, ans, raised)
-
-
-def summarize(results: list[QAResult]) -> dict[str, float]:
+def summarize_questions(results: list[QAResult]) -> dict[str, float]:
     """Mean of every score over the questions that have it (fractions: live questions have every metric; an
     offline short-answers file only SQA-S, an answers_and_bboxes file all but SQA-S), and the counts."""
     keys = sorted({k for r in results for k in r.scores})
@@ -258,7 +217,7 @@ def headline(results: list[QAResult], infra_errors: int = 0, unfinished: int = 0
     tail = f"; {', '.join(problems)} (listed, not scored)" if problems else ""
     if not results:
         return f"no question could be scored (of {infra_errors + unfinished}){tail}"
-    s = summarize(results)
+    s = summarize_questions(results)
     errors = int(s["agent_errors"])
     agent = f", {errors} agent error{'s' if errors != 1 else ''}" if errors else ""
     n = len(results)
@@ -270,74 +229,6 @@ def headline(results: list[QAResult], infra_errors: int = 0, unfinished: int = 0
 
 def exit_code(scored: int, unscored: int) -> int:
     """As for agent runs (docs/scoring.md): 0 all scored, 3 some not (listed), 4 none scored."""
-    from harness.run.scoring import EXIT_INFRA, EXIT_NOTHING_SCORED, EXIT_OK
-
     if scored == 0:
         return EXIT_NOTHING_SCORED
     return EXIT_INFRA if unscored else EXIT_OK
-
-
-@dataclass(frozen=True)
-class QuestionRow:
-    """One (question, lang) episode of a QA run on disk: its result when scored, else why not."""
-
-    question_id: str
-    lang: str
-    status: str
-    result: QAResult | None  # None: infra_error or unfinished
-    error: str | None
-    attempts: int
-    app: str | None
-
-
-def run_rows(run: Run) -> list[QuestionRow]:
-    """Every episode of a QA run directory, read back (an unfinished one has no episode.json)."""
-    rows = []
-    for ep in run.episodes.values():
-        meta = ep.meta
-        if meta is None:
-            rows.append(QuestionRow(ep.task_id, ep.lang, UNFINISHED, None, "unfinished: no episode.json", 0, None))
-            continue
-        result = QAResult.from_record(meta.task_id, meta.lang, meta.qa, meta.status) if meta.qa else None
-        status = meta.status if result is not None or meta.status in UNSCORED else INFRA_ERROR
-        app = meta.qa.app if meta.qa else meta.category
-        rows.append(QuestionRow(meta.task_id, meta.lang, status, result, meta.error, meta.attempts, app))
-    return rows
-
-
-def _block(results: list[QAResult]) -> dict[str, Any]:
-    s = summarize(results)
-    counts = {k: int(s[k]) for k in ("unknown_elements", "agent_errors", "tokens")}
-    return {"questions": len(results), **{k: s.get(k) for k in METRICS}, **counts}
-
-
-def run_summary(run: Run) -> dict[str, Any]:
-    """summary.json of a QA run: the headline, the exit code, every ScreenQA metric overall, by app and by
-    language (means over the scored questions), the unscored questions, the statuses."""
-    rows = run_rows(run)
-    scored = [r.result for r in rows if r.result is not None and r.status not in UNSCORED]
-    unscored = [r for r in rows if r.status in UNSCORED]
-    by_app: dict[str, list[QAResult]] = defaultdict(list)
-    by_lang: dict[str, list[QAResult]] = defaultdict(list)
-    for r in scored:
-        by_app[r.app or "(home screen)"].append(r)
-        by_lang[r.lang].append(r)
-    statuses: dict[str, int] = defaultdict(int)
-    for row in rows:
-        statuses[row.status] += 1
-    infra = sum(r.status == INFRA_ERROR for r in unscored)
-    return {
-        "kind": "qa",
-        "run_id": run.manifest.run_id if run.manifest else run.path.name,
-        "headline": headline(scored, infra, len(unscored) - infra),
-        "exit_code": exit_code(len(scored), len(unscored)),
-        "metrics": METRICS,
-        "overall": _block(scored),
-        "by_app": {k: _block(v) for k, v in sorted(by_app.items())},
-        "by_language": {k: _block(v) for k, v in sorted(by_lang.items())},
-        "infra_failures": [
-            {"task_id": r.question_id, "lang": r.lang, "status": r.status, "error": r.error, "attempts": r.attempts}
-            for r in unscored
-        ],
-        "statuses": dict(sorted(statuses.items())),
-    }

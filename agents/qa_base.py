@@ -133,9 +133,7 @@ def _resolve(
             if box[2] <= box[0] or box[3] <= box[1]:
                 raise ValueError(f"box {region.box!r} is empty or off the {w}x{h} screen")
         if labelled:
-            from harness.eval.metrics.screenqa import iou_matrix
-
-            ious = iou_matrix([box], [e.bounds for e in labelled])[0]
+            ious = coords.iou_matrix([box], [e.bounds for e in labelled])[0]
             best = int(ious.argmax())
             if ious[best] >= MATCH_IOU:
                 return labelled[best], box

@@ -1,5 +1,5 @@
 """Trajectories on disk: the run writer (off the agent's hot path). The records and the reader (`load_run`) are
-`harness.run.trajectory`'s; the format is docs/trajectory-format.md.
+`harness.trajectory.records`'s; the format is docs/trajectory-format.md.
 
     runs/<run_id>/manifest.json                         run metadata (secrets scrubbed), written at start
     runs/<run_id>/summary.json, report.html             written at the end
@@ -41,15 +41,13 @@ import weakref
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, cast
-
-from pydantic import BaseModel
+from typing import Any
 
 from agents.base import AgentStep
-from harness.observation import ActionResult, DeviceInfo, Observation
-from harness.run.milestones import MilestoneTracker
-from harness.run.result import EpisodeResult
-from harness.run.trajectory import (
+from harness.actions import describe
+from harness.observation import ActionResult, DeviceInfo
+from harness.scrub import redact, scrub
+from harness.trajectory.records import (
     EPISODE_FILE,
     EPISODE_KINDS,
     EPISODE_SCHEMA,
@@ -66,7 +64,7 @@ from harness.run.trajectory import (
     TIMING_KEYS,
     EpisodeMeta,
     Manifest,
-    MilestoneProgress,
+    ManifestTask,
     QARecord,
     StepRecord,
     TrajectoryError,
@@ -75,12 +73,12 @@ from harness.run.trajectory import (
     episode_key,
     frame_name,
     jsonable,
-    load_run,
     pixel_digest,
     text_digest,
     utf8,
 )
-from harness.scrub import redact, scrub
+from harness.trajectory.result import EpisodeResult
+from harness.trajectory.sink import Frame, StepEvent
 
 log = logging.getLogger(__name__)
 QUARANTINED_FILE = "quarantined.json"  # devices the pool quarantined during the run (summary.json `quarantined`)
@@ -101,95 +99,72 @@ def _r(x: Any, nd: int = 4) -> float | None:
         return None
 
 
-# --- building records from live objects (duck-typed: Observation, AgentStep, ActionResult) ------------------
-def _get(obj: Any, name: str, default: Any = None) -> Any:
-    if obj is None:
-        return default
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
+# --- records from the sink's typed events --------------------------------------------------------------------
+def observation_fields(frame: Frame) -> dict[str, Any]:
+    return {
+        "package": frame.package,
+        "activity": frame.activity,
+        "size": list(frame.size) if frame.size is not None else None,
+        "rotation": frame.rotation,
+        "paths": jsonable(frame.paths),
+        "timings": jsonable(frame.timings),
+        **({"captured_at": _r(frame.captured_at, 3)} if frame.captured_at else {}),
+        **({"fallbacks": jsonable(frame.fallbacks)} if frame.fallbacks else {}),
+    }
 
 
-def _timing(d: Any, *names: str) -> float | None:
-    if not isinstance(d, dict):
+def agent_fields(agent_step: AgentStep) -> dict[str, Any]:
+    action = agent_step.action
+    action_json: Any = None
+    text = None
+    if action is not None:
+        action_json = jsonable(action.model_dump(mode="json", exclude_none=True))
+        if isinstance(action_json, dict) and "type" in action_json:  # `type` first: easier to read and diff
+            action_json = {"type": action_json["type"], **{k: v for k, v in action_json.items() if k != "type"}}
+        try:
+            text = describe(action)
+        except Exception:  # noqa: BLE001 - a description is a nicety (an agent may hand over a malformed action)
+            text = None
+    u = agent_step.usage
+    return {
+        "thought": agent_step.thought,
+        "raw_output": agent_step.raw_output,
+        "action": action_json,
+        "action_text": text,
+        "usage": {
+            "prompt_tokens": u.prompt_tokens,
+            "completion_tokens": u.completion_tokens,
+            "total_tokens": u.total_tokens,
+        },  # fmt: skip
+        "invalid": bool(agent_step.invalid),
+        "error": None if agent_step.error is None else str(agent_step.error),
+        "repair_attempts": int(agent_step.repair_attempts or 0),
+        "meta": jsonable(agent_step.meta or {}),
+    }
+
+
+def result_fields(result: ActionResult | None) -> dict[str, Any] | None:
+    if result is None:
         return None
+    optional = {"path": result.path, "typed_text": result.typed_text, "package": result.package,
+                "settle_polls": result.settle_polls}  # fmt: skip
+    return {
+        "ok": result.ok,
+        "pixels": jsonable(result.pixels),
+        "readback": jsonable(result.readback),
+        "readback_matches": result.readback_matches,
+        "settled": result.settled,
+        "error": None if result.error is None else str(result.error),
+        "timings": jsonable(result.timings),
+        **{k: jsonable(v) for k, v in optional.items() if v not in (None, "")},
+    }
+
+
+def _timing(d: dict[str, float], *names: str) -> float | None:
     for n in names:
         if d.get(n) is not None:
             return _r(d[n])
     return None
-
-
-def observation_fields(obs: Any) -> dict[str, Any]:
-    size = _get(obs, "size")
-    return {
-        "package": _get(obs, "package"),
-        "activity": _get(obs, "activity"),
-        "size": list(size) if size is not None else None,
-        "rotation": _get(obs, "rotation"),
-        "paths": jsonable(_get(obs, "paths") or {}),
-        "timings": jsonable(_get(obs, "timings") or {}),
-        **({"captured_at": _r(_get(obs, "captured_at"), 3)} if _get(obs, "captured_at") else {}),
-        **({"fallbacks": jsonable(_get(obs, "fallbacks"))} if _get(obs, "fallbacks") else {}),
-    }
-
-
-def agent_fields(agent_step: Any) -> dict[str, Any]:
-    action = _get(agent_step, "action")
-    action_json, text = None, None
-    if action is not None:
-        action_json = jsonable(
-            action.model_dump(mode="json", exclude_none=True) if isinstance(action, BaseModel) else action
-        )
-        if isinstance(action_json, dict) and "type" in action_json:  # `type` first: easier to read and diff
-            action_json = {"type": action_json["type"], **{k: v for k, v in action_json.items() if k != "type"}}
-        try:
-            from harness.actions import Action, describe
-
-            text = describe(cast(Action, action)) if isinstance(action, BaseModel) else None
-        except Exception:  # noqa: BLE001 - a description is a nicety
-            text = None
-    usage = _get(agent_step, "usage")
-    return {
-        "thought": _get(agent_step, "thought"),
-        "raw_output": _get(agent_step, "raw_output"),
-        "action": action_json,
-        "action_text": text,
-        "usage": {k: int(_get(usage, k, 0) or 0) for k in ("prompt_tokens", "completion_tokens", "total_tokens")},
-        "invalid": bool(_get(agent_step, "invalid", False)),
-        "error": None if _get(agent_step, "error") is None else str(_get(agent_step, "error")),
-        "repair_attempts": int(_get(agent_step, "repair_attempts", 0) or 0),
-        "meta": jsonable(_get(agent_step, "meta") or {}),
-    }
-
-
-def result_fields(result: Any) -> dict[str, Any] | None:
-    if result is None:
-        return None
-    err = _get(result, "error")
-    return {
-        "ok": _get(result, "ok"),
-        "pixels": jsonable(_get(result, "pixels")),
-        "readback": jsonable(_get(result, "readback")),
-        "readback_matches": _get(result, "readback_matches"),
-        "settled": _get(result, "settled"),
-        "error": None if err is None else str(err),
-        "timings": jsonable(_get(result, "timings") or {}),
-        **{
-            k: jsonable(_get(result, k))
-            for k in ("path", "typed_text", "package", "settle_polls")
-            if _get(result, k) not in (None, "")
-        },
-    }
-
-
-def milestone_fields(milestones: Any, new_hits: Any = None) -> dict[str, Any] | None:
-    """From a `MilestoneTracker` (with the ids `update` returned) or a `MilestoneProgress`/dict."""
-    if milestones is None:
-        return None
-    if isinstance(milestones, (MilestoneProgress, dict)):
-        return MilestoneProgress.model_validate(milestones).model_dump(mode="json")
-    hits = dict(getattr(milestones, "hits", {}))
-    return {"new_hits": list(new_hits or []), "progress": _r(getattr(milestones, "progress", 0.0), 6), "hits": hits}
 
 
 def _image_bytes(img: Any, compress_level: int) -> bytes:
@@ -445,43 +420,24 @@ class EpisodeWriter:
             os.fsync(self._fd)
 
     # public -------------------------------------------------------------------------------------------------
-    def write_step(
-        self,
-        observation: Observation,
-        agent_step: AgentStep,
-        result: ActionResult | None = None,
-        *,
-        step: int | None = None,
-        milestones: MilestoneTracker | MilestoneProgress | None = None,
-        new_hits: list[str] | None = None,
-        timings: dict[str, float] | None = None,
-    ) -> None:
-        """Record one step: the observation acted on, the agent's step, the action's result, milestones after it.
-
-        `step` defaults to the previous step + 1 (first: 1). `milestones` is the episode's `MilestoneTracker`
-        (pass the ids its `update` returned as `new_hits`) or a `MilestoneProgress`. `timings` (seconds) keys:
-        capture, agent, actuation, settle, total; missing ones fall back to `observation.timings["total"]` and
-        `result.timings["actuation"|"settle"]`. The observation must not be mutated afterwards (it may be
-        written by the writer thread). The record is validated here; its frame names (hashes of the screen) are
-        filled in and the line written on the writer thread.
-        """
+    def write_step(self, event: StepEvent) -> None:
+        """Record one step (`TrajectorySink`): the frame acted on, the agent's step, the action's result, the
+        milestone progress after it, its timings (seconds: capture, agent, actuation, settle, total; missing ones
+        fall back to the frame's capture `total` and the result's `actuation` / `settle`). Steps must increase.
+        The frame must not be mutated afterwards (the writer thread stores it). The record is validated here; its
+        frame names (hashes of the screen) are filled in and the line written on the writer thread."""
         if self._closed:
             raise TrajectoryError(f"{self.path}: episode already finished")
-        step = (self._last_step + 1 if self._last_step is not None else 1) if step is None else int(step)
+        step, frame, result = event.step, event.frame, event.result
         if self._last_step is not None and step <= self._last_step:
             raise TrajectoryError(f"{self.path}: step {step} after step {self._last_step}; steps must increase")
         self._last_step = step
-        screenshot, xml = _get(observation, "screenshot"), _get(observation, "xml")
-        encoded = _get(observation, "screenshot_bytes")
-        t = dict(timings or {})
-        obs_t, res_t = _get(observation, "timings") or {}, _get(result, "timings") or {}
+        t, res_t = event.timings, result.timings if result is not None else {}
         tim = {
-            "capture": _r(t.get("capture")) if t.get("capture") is not None else _timing(obs_t, "total"),
+            "capture": _r(t["capture"]) if t.get("capture") is not None else _timing(frame.timings, "total"),
             "agent": _r(t.get("agent")),
-            "actuation": _r(t.get("actuation"))
-            if t.get("actuation") is not None
-            else _timing(res_t, "actuation", "execute"),
-            "settle": _r(t.get("settle")) if t.get("settle") is not None else _timing(res_t, "settle"),
+            "actuation": _r(t["actuation"]) if t.get("actuation") is not None else _timing(res_t, "actuation"),
+            "settle": _r(t["settle"]) if t.get("settle") is not None else _timing(res_t, "settle"),
             "total": _r(t.get("total")),
         }
         if tim["total"] is None:
@@ -492,10 +448,10 @@ class EpisodeWriter:
                 "schema": STEP_SCHEMA if self.options.layout == 2 else STEP_SCHEMA_V1,
                 "step": step,
                 "time": _now_iso(),
-                "observation": {"screenshot": None, "xml": None, **observation_fields(observation)},
-                "agent": agent_fields(agent_step),
+                "observation": {"screenshot": None, "xml": None, **observation_fields(frame)},
+                "agent": agent_fields(event.agent),
                 "result": result_fields(result),
-                "milestones": milestone_fields(milestones, new_hits),
+                "milestones": event.milestones.model_dump(mode="json") if event.milestones is not None else None,
                 "timings": tim,
             }
         )
@@ -510,7 +466,9 @@ class EpisodeWriter:
 
         def job() -> None:
             # files first, then the line naming them
-            rec.observation.screenshot, rec.observation.xml = self._store_frame(step, screenshot, xml, encoded)
+            rec.observation.screenshot, rec.observation.xml = self._store_frame(
+                step, frame.screenshot, frame.xml, frame.encoded
+            )
             self._append(_dumps(rec.model_dump(mode="json", by_alias=True)) + "\n")
 
         self._submit(job)
@@ -525,12 +483,12 @@ class EpisodeWriter:
         self,
         result: EpisodeResult,
         *,
-        final_observation: Observation | None = None,
-        device: DeviceInfo | dict[str, Any] | None = None,
+        final: Frame | None = None,
+        device: DeviceInfo | None = None,
         kind: str = "task",
         qa: QARecord | None = None,
     ) -> EpisodeMeta:
-        """Flush the steps, write the final observation (as frame last step + 1) and then `episode.json`, the
+        """Flush the steps, write the final screen (as frame last step + 1) and then `episode.json`, the
         record of `result` (`EpisodeMeta`; `EpisodeMeta.to_result()` reads it back). Steps, invalid outputs,
         tokens and timings are what this writer recorded. `kind` "qa": a screen question, whose result is `qa`
         (none for a question that failed on the infrastructure)."""
@@ -540,19 +498,23 @@ class EpisodeWriter:
             raise TrajectoryError(f"{self.path}: episode already finished")
         if (result.task_id, result.lang) != (self.task_id, self.lang):
             raise TrajectoryError(f"{self.path}: the result of {result.task_id} [{result.lang}] does not belong here")
-        final: dict[str, Any] | None = None
+        final_fields: dict[str, Any] | None = None
         names: dict[str, str | None] = {}
-        if final_observation is not None:
-            fstep = (self._last_step or 0) + 1
-            shot, xml = final_observation.screenshot, final_observation.xml
-            enc = _get(final_observation, "screenshot_bytes")
-            final = observation_fields(final_observation)
+        if final is not None:
+            fstep, frame = (self._last_step or 0) + 1, final
+            final_fields = observation_fields(frame)
             self._submit(
-                lambda: names.update(zip(("screenshot", "xml"), self._store_frame(fstep, shot, xml, enc), strict=True))
+                lambda: names.update(
+                    zip(
+                        ("screenshot", "xml"),
+                        self._store_frame(fstep, frame.screenshot, frame.xml, frame.encoded),
+                        strict=True,
+                    )  # fmt: skip
+                )
             )
         self.close()  # flushes: the final frame is on disk (or the writer's error is raised)
-        if final is not None:
-            final = {"screenshot": names.get("screenshot"), "xml": names.get("xml"), **final}
+        if final_fields is not None:
+            final_fields = {"screenshot": names.get("screenshot"), "xml": names.get("xml"), **final_fields}
         dev = jsonable(device) if device is not None else {}
         if not isinstance(dev, dict):
             dev = {"serial": str(dev)}
@@ -594,7 +556,7 @@ class EpisodeWriter:
                 else (self._reset[1] if self._reset else None),
                 "started": self._started,
                 "finished": _now_iso(),
-                "final_observation": final,
+                "final_observation": final_fields,
                 "extra": scrub(jsonable({k: v for k, v in extra.items() if v is not None})),
                 "qa": qa,
             }
@@ -690,7 +652,7 @@ class RunWriter:
         prompt_hash: str | None = None,
         seeds: Any = None,
         suite_name: str | None = None,
-        tasks: list[Any] | None = None,
+        tasks: list[ManifestTask] | None = None,
         languages: list[str] | None = None,
         cli_args: list[str] | None = None,
         config: dict[str, Any] | None = None,
@@ -698,7 +660,7 @@ class RunWriter:
     ) -> RunWriter:
         """Create `runs_dir/run_id` (must not exist) and write its scrubbed `manifest.json`.
 
-        `tasks`: `tasks.schema.Task` objects or dicts with id/category/instruction; `agent`: name, model,
+        `tasks`: the run's tasks or questions as the manifest lists them; `agent`: name, model,
         base_url, ... (keys and tokens are scrubbed anyway); `devices`: DeviceInfo objects or dicts; `kind`:
         "task" (agent episodes) or "qa" (screen questions).
         """
@@ -714,15 +676,7 @@ class RunWriter:
             raise TrajectoryError(f"{path}: run directory already exists (resume it with RunWriter.resume)") from None
         (path / EPISODES_DIR).mkdir()
         writer = cls(path, options)
-        task_rows = [
-            {
-                "id": _get(t, "id"),
-                "category": _get(t, "category"),
-                "instruction": jsonable(_get(t, "instruction")),
-                "apps": jsonable(_get(t, "apps", [])),
-            }
-            for t in (tasks or [])
-        ]
+        task_rows = [t.model_dump(mode="json") for t in tasks or []]
         from harness import __version__
 
         manifest = {
@@ -799,26 +753,15 @@ class RunWriter:
             return []
         return [d for d in data if isinstance(d, dict)] if isinstance(data, list) else []
 
-    def write_summary(self, summary: dict[str, Any] | None = None) -> Path:
-        """Write `summary.json` (default: `harness.run.report.summarize` of what is on disk, plus the devices
-        the pool quarantined: `quarantined`)."""
-        if summary is None:
-            from harness.run.report import summarize
-
-            summary = summarize(load_run(self.path, skip_bad=True))
-            summary.setdefault("quarantined", self.quarantined())
+    def write_summary(self, summary: dict[str, Any]) -> Path:
+        """Write `summary.json` (the numbers are the report layer's: `harness.report.summary`)."""
         out = self.path / SUMMARY_FILE
         atomic_write_json(out, {"schema": SUMMARY_SCHEMA, **jsonable(summary)}, self.options.fsync)
         return out
 
-    def finish(self, summary: dict[str, Any] | None = None, report: bool = True) -> None:
-        """Close open episodes (unfinished ones stay unfinished), write summary.json and report.html."""
+    def close_episodes(self) -> None:
+        """Close every open episode writer (an unfinished one stays unfinished: no episode.json)."""
         self._flush_open(close=True)
-        self.write_summary(summary)
-        if report:
-            from harness.run.report import write_report
-
-            write_report(self.path)
 
     def _flush_open(self, close: bool = False) -> None:
         with self._lock:

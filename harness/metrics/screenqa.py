@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from harness.coords import iou_matrix
+
 NO_ANSWER = "<no answer>"
 IOU_THRESHOLD = 0.1
 _PUNCT = frozenset(string.punctuation)
@@ -81,20 +83,6 @@ def sqa_uic(prediction: Sequence[str], ground_truths: Sequence[Sequence[str]]) -
 
 
 # --- SQA-UIC-BB -------------------------------------------------------------------------------------------
-def iou_matrix(a: Any, b: Any) -> np.ndarray:
-    """Pairwise IoU of `[l, t, r, b]` boxes: float[len(a), len(b)]; no overlap -> 0."""
-    a = np.asarray(a, dtype=np.float64).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float64).reshape(-1, 4)
-    iw = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
-    ih = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
-    inter = np.maximum(iw, 0) * np.maximum(ih, 0)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    union = area_a[:, None] + area_b[None, :] - inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(inter > 0, inter / np.where(union > 0, union, 1), 0.0)
-
-
 def assignment_f1(scores: np.ndarray, threshold: float = IOU_THRESHOLD) -> float:
     """F1 of the optimal one-to-one assignment on a [P, G] score matrix (pairs >= threshold count)."""
     from scipy.optimize import linear_sum_assignment
