@@ -22,7 +22,7 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from harness.trajectory.records import load_run  # noqa: E402
-from harness.trajectory.writer import WriterOptions  # noqa: E402
+from harness.trajectory.frames import WriterOptions  # noqa: E402
 from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
 
 

@@ -32,7 +32,8 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 import harness.run.suite as suite_runner  # noqa: E402
-from harness.trajectory.writer import RunWriter, WriterOptions  # noqa: E402
+from harness.trajectory.frames import WriterOptions  # noqa: E402
+from harness.trajectory.writer import RunWriter  # noqa: E402
 from harness.trajectory.records import load_run, pixel_digest  # noqa: E402
 from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
 

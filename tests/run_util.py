@@ -4,6 +4,6 @@ storage). Same records, same files, a fraction of the CPU on a 2-core machine.""
 
 from __future__ import annotations
 
-from harness.trajectory.writer import WriterOptions
+from harness.trajectory.frames import WriterOptions
 
 FAST_WRITER = WriterOptions(fsync=False, webp_method=0)

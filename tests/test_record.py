@@ -26,7 +26,8 @@ from harness.trajectory.records import (
     parse_episode_key,
 )
 from harness.trajectory.result import EpisodeResult
-from harness.trajectory.writer import RunWriter, WriterOptions
+from harness.trajectory.frames import WriterOptions
+from harness.trajectory.writer import RunWriter
 from tests.trajectory_fixtures import HOSTILE, agent_step, build_run, observe, record, write_episode
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,7 +151,8 @@ KILL_SCRIPT = textwrap.dedent("""
     import sys, time
     sys.path[:0] = [{root!r}, {tests!r}]
     from emulator.virtual.model import VirtualDeviceModel
-    from harness.trajectory.writer import RunWriter, WriterOptions
+    from harness.trajectory.frames import WriterOptions
+    from harness.trajectory.writer import RunWriter
     from tests.trajectory_fixtures import action_result, agent_step, observe, record
     from harness.actions import Click
     m = VirtualDeviceModel()
@@ -281,7 +283,7 @@ def test_background_and_sync_write_the_same(tmp_path: Path, model) -> None:
 
 
 def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> None:
-    import harness.trajectory.writer
+    import harness.trajectory.frames
 
     def broken(*a, **k):
         raise OSError("disk full")
@@ -289,7 +291,7 @@ def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> Non
     run = RunWriter.create(tmp_path, "err")
     ep = run.episode("t", "en")
     obs = observe(model)
-    monkeypatch.setattr(harness.trajectory.writer, "atomic_write_bytes", broken)
+    monkeypatch.setattr(harness.trajectory.frames, "atomic_write_bytes", broken)
     record(ep, obs, agent_step(None, invalid=True, error="x"))
     with pytest.raises(TrajectoryError, match="disk full"):
         ep.flush()

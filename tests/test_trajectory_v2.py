@@ -19,7 +19,8 @@ from harness.report.render import finish_run
 from harness.trajectory.records import load_run, pixel_digest
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Frame
-from harness.trajectory.writer import FrameStore, RunWriter, WriterOptions
+from harness.trajectory.frames import FrameStore, WriterOptions
+from harness.trajectory.writer import RunWriter
 from tests.trajectory_fixtures import action_result, agent_step, make_frame, observe, record
 
 XML = ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
@@ -258,20 +259,20 @@ def test_resume_reuses_frames_on_disk(tmp_path: Path) -> None:
 
 def test_a_step_line_never_names_a_missing_frame(tmp_path: Path, monkeypatch) -> None:
     """The frame is written before its line: when writing the frame fails, the line is not written."""
-    import harness.trajectory.writer
+    import harness.trajectory.frames
 
     run = RunWriter.create(tmp_path, "order", options=WriterOptions(fsync=False))
     ep = run.episode("t", "en")
     record(ep, fake_obs(screen(1)), agent_step(None))
     ep.flush()
-    real = harness.trajectory.writer.atomic_write_bytes
+    real = harness.trajectory.frames.atomic_write_bytes
 
     def failing(path: Path, data: bytes, fsync: bool = True) -> None:
         if path.name.endswith(".webp"):
             raise OSError("disk full")
         real(path, data, fsync)
 
-    monkeypatch.setattr(harness.trajectory.writer, "atomic_write_bytes", failing)
+    monkeypatch.setattr(harness.trajectory.frames, "atomic_write_bytes", failing)
     record(ep, fake_obs(screen(2)), agent_step(None))
     with pytest.raises(Exception, match="disk full"):
         ep.flush()

@@ -14,7 +14,8 @@ from harness.report.render import finish_run
 from harness.trajectory.records import ManifestTask, MilestoneProgress
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent
-from harness.trajectory.writer import EpisodeWriter, RunWriter, WriterOptions
+from harness.trajectory.frames import WriterOptions
+from harness.trajectory.writer import EpisodeWriter, RunWriter
 
 HOSTILE = ("<script>document.title='PWNED'</script>\"'><img src=x onerror=\"document.title='PWNED2'\">"
            "</textarea></pre></details>&amp; 中文 ✓ \u202e")

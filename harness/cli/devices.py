@@ -16,10 +16,10 @@ def list_devices(console: Console, adb_host: str | None, adb_port: int | None) -
     """Rich table of the adb server's devices; exit status 1 when no server runs."""
     import adbutils
 
-    from harness.device.controller import _adb_server_address, _wm_value, adb_server_running
+    from harness.device.controller import adb_server_address, adb_server_running, wm_value
     from harness.device.fastadb import FastAdbDevice, shell_v2
 
-    host, port = _adb_server_address(adb_host, adb_port)
+    host, port = adb_server_address(adb_host, adb_port)
     if not adb_server_running(host, port):
         console.print(
             f"[red]No adb server is running at {host}:{port}.[/red] Start one with `adb start-server` "
@@ -38,7 +38,7 @@ def list_devices(console: Console, adb_host: str | None, adb_port: int | None) -
                 res = shell_v2(dev, "getprop ro.product.model; getprop ro.build.version.sdk; wm size", timeout=10)
                 lines = res.text.splitlines() + ["", ""]
                 model, api = lines[0].strip(), lines[1].strip()
-                wh = _wm_value(res.text, r"(\d+)x(\d+)")
+                wh = wm_value(res.text, r"(\d+)x(\d+)")
                 size = f"{wh[0]}x{wh[1]}" if wh else ""
             except Exception as e:  # noqa: BLE001 - one bad device must not hide the others
                 model = f"[red]error: {e}[/red]"

@@ -16,9 +16,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from harness.actions import OpenApp
 from harness.cli import options as cli_options
-from harness.device.apps import looks_like_package
+from harness.cli.qa_collect import qa_collect
+from harness.device.apps import open_app_action
 from harness.errors import HarnessError
 from harness.report.draw import draw_answer
 from harness.run.pool import DevicePool
@@ -29,6 +29,7 @@ console = Console()
 
 
 qa_app = typer.Typer(invoke_without_command=True, help="Screen question answering on live apps (ScreenQA).")
+qa_app.command("collect")(qa_collect)
 
 
 @qa_app.callback()
@@ -60,7 +61,7 @@ def qa_command(
         with AdbDevice.connect(device, start_virtual=device is None, virtual_locale=lang) as dev:
             obs = dev.observe()
             if app:
-                _, obs = dev.step(dev_open(app), obs)
+                _, obs = dev.step(open_app_action(app), obs)
             answer = qa.answer(obs, question, lang)
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
@@ -79,10 +80,6 @@ def qa_command(
     if answer.error:
         console.print(f"[yellow]{escape(answer.error)}[/yellow]", highlight=False)
     console.print(f"wrote {out / 'answer.png'}, {out / 'screen.png'}, {out / 'screen.xml'}", highlight=False)
-
-
-def dev_open(app: str) -> OpenApp:
-    return OpenApp(package=app) if looks_like_package(app) else OpenApp(name=app)
 
 
 def _langs(lang: str) -> tuple[str, ...]:
@@ -273,6 +270,3 @@ def print_qa_summary(s: dict[str, Any]) -> None:
 
 def register(app: typer.Typer) -> None:
     app.add_typer(qa_app, name="qa")
-
-
-import harness.cli.qa_collect  # noqa: E402, F401 - registers `qa collect` on qa_app (which must exist first)

@@ -17,7 +17,7 @@ Export (rewritten after every question, atomically; an existing dataset in DIR i
     DIR/images/<image_id>.png, .xml       the screen and its uiautomator hierarchy (vh_index = element index)
 
 `image_id` numbers the screens questions were asked on (1, 2, ...). Everything written is redacted
-(`harness.trajectory.records.utf8`). Registered on `qa_app` by the import at the end of `harness/cli/qa.py`.
+(`harness.trajectory.records.utf8`). Registered on `qa_app` by `harness/cli/qa.py`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from rich.table import Table
 
 from agents.qa_human import NO_ANSWER, default_short, parse_answer
 from harness.actions import Action, Back, Click, Home, Scroll, TypeText
-from harness.cli.qa import dev_open, qa_app
+from harness.device.apps import open_app_action
 from harness.errors import HarnessError
 from harness.observation import Observation, draw_overlay
 from harness.trajectory.records import atomic_write_bytes, utf8
@@ -122,7 +122,7 @@ def parse_action(line: str) -> Action | None:
     if word == "open":
         if not rest:
             raise ValueError("open needs an app: open Weather")
-        return dev_open(rest)
+        return open_app_action(rest)
     if word == "type":
         return TypeText(text=rest)
     return None
@@ -145,7 +145,6 @@ def _read(prompt: str) -> str | None:
         return None
 
 
-@qa_app.command("collect")
 def qa_collect(
     device: Optional[str] = typer.Option(
         None, "--device", "-s", help="Serial of a real device (default: the embedded virtual device)."

@@ -99,7 +99,7 @@ def run(
     infrastructure failures or unfinished (listed, not scored); 4 no episode could be scored."""
     from harness.run.episode import Limits
     from harness.run.suite import SuiteOptions
-    from harness.trajectory.writer import WriterOptions
+    from harness.trajectory.frames import WriterOptions
 
     if latency not in LATENCY_PROFILES:
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")

@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Protocol
 
+from harness.actions import OpenApp
 from harness.hierarchy import VOLATILE_PACKAGES, UIElement, UITree
 
 _PACKAGE_RE = re.compile(r"^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$")
@@ -153,3 +154,8 @@ def open_by_label(ops: LauncherOps, label: str, max_pages: int = MAX_DRAWER_PAGE
             break
     ops.press_home()
     return None
+
+
+def open_app_action(app: str) -> OpenApp:
+    """OPEN_APP of a package name (`com.example.app`) or of an app's label."""
+    return OpenApp(package=app) if looks_like_package(app) else OpenApp(name=app)

@@ -91,7 +91,7 @@ class DeviceConfig:
     capture_app: bool = True  # read the focused activity (dumpsys) concurrently with each observation
 
 
-def _adb_server_address(host: str | None, port: int | None) -> tuple[str, int]:
+def adb_server_address(host: str | None, port: int | None) -> tuple[str, int]:
     host = host or os.environ.get("ANDROID_ADB_SERVER_HOST") or "127.0.0.1"
     if port is None:
         env = os.environ.get("ANDROID_ADB_SERVER_PORT")
@@ -158,7 +158,7 @@ class AdbDevice:
             )
         if serial is None and start_virtual:
             return cls._connect_virtual(config, virtual_profile, virtual_locale, virtual_latency)
-        host, port = _adb_server_address(adb_host, adb_port)
+        host, port = adb_server_address(adb_host, adb_port)
         if not adb_server_running(host, port):
             raise DeviceError(
                 f"no adb server is running at {host}:{port} (start one with `adb start-server`, or "
@@ -230,8 +230,8 @@ class AdbDevice:
         )
         parts = res.text.split(sep) + ["", "", "", ""]
         props = dict(re.findall(r"^\[([^\]]+)\]: \[(.*)\]$", parts[0], flags=re.M))
-        size = _wm_value(parts[1], r"(\d+)x(\d+)")
-        dens = _wm_value(parts[2], r"(\d+)")
+        size = wm_value(parts[1], r"(\d+)x(\d+)")
+        dens = wm_value(parts[2], r"(\d+)")
         m = re.search(r"orientation=(\d)", parts[3])
         rotation = int(m.group(1)) if m else 0
         w, h = (int(size[0]), int(size[1])) if size else (0, 0)
@@ -266,7 +266,7 @@ class AdbDevice:
             except (DeviceError, KeyError, TypeError, ValueError):
                 pass
         res = self.link.shell("read display size", "wm size; dumpsys display | grep orientation=")
-        size = _wm_value(res.text, r"(\d+)x(\d+)")
+        size = wm_value(res.text, r"(\d+)x(\d+)")
         if not size:
             raise DeviceError(f"device {self.serial}: cannot read the display size from `wm size`")
         m = re.search(r"orientation=(\d)", res.text)
@@ -428,7 +428,7 @@ class AdbDevice:
         return f"AdbDevice({self.serial}, {sorted(self.capabilities)})"
 
 
-def _wm_value(text: str, pattern: str) -> tuple[str, ...] | None:
+def wm_value(text: str, pattern: str) -> tuple[str, ...] | None:
     """`wm size` / `wm density`: an `Override` line wins over the `Physical` one."""
     found: dict[str, tuple[str, ...]] = {}
     for line in text.splitlines():

@@ -461,9 +461,9 @@ def _text_input_check(serial: str, rpc: U2Rpc | None, default_ime: str) -> Check
 
 
 def _screen_check(serial: str, size_text: str, density_text: str) -> Check:
-    from harness.device.controller import _wm_value
+    from harness.device.controller import wm_value
 
-    size, dens = _wm_value(size_text, r"(\d+)x(\d+)"), _wm_value(density_text, r"(\d+)")
+    size, dens = wm_value(size_text, r"(\d+)x(\d+)"), wm_value(density_text, r"(\d+)")
     if not size or not dens:
         return Check(
             f"{serial}: screen",
