@@ -22,17 +22,16 @@ from __future__ import annotations
 import argparse
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from emulator.virtual.model import VirtualDeviceModel
-from harness.run.milestones import (MilestoneTracker, answer_matches, check_holds, element_matches,
-                                final_milestones)
+from harness.run.milestones import MilestoneTracker, answer_matches, check_holds, element_matches, final_milestones
 from tasks.schema import ReferenceStep, Task, localized
 from tasks.suite import load_suite
 
@@ -82,18 +81,35 @@ class _Tree:
 
             def b(k: str, a: dict[str, str] = a) -> bool:
                 return a.get(k) == "true"
-            out.append(_Element(a.get("text", ""), a.get("content-desc", ""), a.get("resource-id", ""),
-                                a.get("class", ""), a.get("package", ""), tuple(nums[:4]),  # type: ignore[arg-type]
-                                b("checkable"), b("checked"), b("clickable"), b("enabled"), b("focusable"),
-                                b("focused"), b("scrollable"), b("long-clickable"), b("password"), b("selected"),
-                                a.get("visible-to-user", "true") == "true"))
+
+            out.append(
+                _Element(
+                    a.get("text", ""),
+                    a.get("content-desc", ""),
+                    a.get("resource-id", ""),
+                    a.get("class", ""),
+                    a.get("package", ""),
+                    tuple(nums[:4]),  # type: ignore[arg-type]
+                    b("checkable"),
+                    b("checked"),
+                    b("clickable"),
+                    b("enabled"),
+                    b("focusable"),
+                    b("focused"),
+                    b("scrollable"),
+                    b("long-clickable"),
+                    b("password"),
+                    b("selected"),
+                    a.get("visible-to-user", "true") == "true",
+                )
+            )
         return cls(out)
 
 
 def parse_tree(xml: str) -> Any:
     """`harness.hierarchy.UITree.from_xml` when it exists, else the small fallback parser above."""
     try:
-        from harness.hierarchy import UITree  # type: ignore[import-not-found]
+        from harness.hierarchy import UITree
     except ImportError:
         return _Tree.from_xml(xml)
     return UITree.from_xml(xml)
@@ -114,9 +130,17 @@ def observe(model: VirtualDeviceModel) -> Screen:
 
 def visible(screen: Screen) -> list[Any]:
     w, h = screen.size
-    return [e for e in screen.tree if e.bounds[2] > e.bounds[0] and e.bounds[3] > e.bounds[1]
-            and e.bounds[2] > 0 and e.bounds[3] > 0 and e.bounds[0] < w and e.bounds[1] < h
-            and getattr(e, "visible_to_user", True)]
+    return [
+        e
+        for e in screen.tree
+        if e.bounds[2] > e.bounds[0]
+        and e.bounds[3] > e.bounds[1]
+        and e.bounds[2] > 0
+        and e.bounds[3] > 0
+        and e.bounds[0] < w
+        and e.bounds[1] < h
+        and getattr(e, "visible_to_user", True)
+    ]
 
 
 # --- start state and reference steps ---------------------------------------------------------------------
@@ -145,8 +169,7 @@ def resolve(screen: Screen, step: ReferenceStep, lang: str) -> Any:
     order = screen.tree.reading_order() if hasattr(screen.tree, "reading_order") else visible(screen)
     hits = [e for e in order if element_matches(e, m, lang, screen.size)]
     if len(hits) <= step.locate.nth:
-        raise StepError(f"no element matches {step.locate.model_dump(exclude_defaults=True)} "
-                        f"(found {len(hits)})")
+        raise StepError(f"no element matches {step.locate.model_dump(exclude_defaults=True)} (found {len(hits)})")
     return hits[step.locate.nth]
 
 
@@ -194,7 +217,8 @@ def run_step(model: VirtualDeviceModel, step: ReferenceStep, lang: str) -> str |
 
         area = resolve(screen, step, lang).bounds if step.locate is not None else None
         sw = Scroll(direction=extra.get("direction", "down"), distance=extra.get("distance", 0.5)).to_swipe(
-            area, screen.size)
+            area, screen.size
+        )
         (x1, y1), (x2, y2) = (coords.to_pixels(p.as_tuple(), screen.size) for p in (sw.start, sw.end))
         model.swipe(x1, y1, x2, y2, 300)
     elif t in KEYCODES:
@@ -223,12 +247,10 @@ class Result:
 
     @property
     def ok(self) -> bool:
-        return (not self.start_violations and self.progress == 1.0 and self.answer_ok is not False
-                and not self.error)
+        return not self.start_violations and self.progress == 1.0 and self.answer_ok is not False and not self.error
 
 
-def check_task(task: Task, lang: str, profile: str = "medium_phone",
-               model: VirtualDeviceModel | None = None) -> Result:
+def check_task(task: Task, lang: str, profile: str = "medium_phone", model: VirtualDeviceModel | None = None) -> Result:
     """Check one task on a fresh device (or on `model`, as left by earlier tasks: see `--shared-device`)."""
     model = model or VirtualDeviceModel(profile=profile, locale=lang)
     apply_start(model, task)
@@ -256,8 +278,12 @@ def check_task(task: Task, lang: str, profile: str = "medium_phone",
     return Result(task.id, lang, profile, violations, tracker.progress, answer_ok, error, missed, log)
 
 
-def check_suite(tasks: list[Task], profiles: tuple[str, ...] = DEFAULT_PROFILES,
-                langs: tuple[str, ...] = ("en", "zh"), shared: bool = False) -> list[Result]:
+def check_suite(
+    tasks: list[Task],
+    profiles: tuple[str, ...] = DEFAULT_PROFILES,
+    langs: tuple[str, ...] = ("en", "zh"),
+    shared: bool = False,
+) -> list[Result]:
     """Every task x profile x language; `shared` runs the tasks one after another on one device per profile and
     language (what a run on a single real device does: only the start state separates tasks)."""
     out = []
@@ -275,19 +301,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-l", "--lang", action="append", choices=["en", "zh"])
     ap.add_argument("-t", "--task", action="append", help="only these task ids")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every step of failing (or -t) tasks")
-    ap.add_argument("--shared-device", action="store_true",
-                    help="run the tasks in sequence on one device per profile and language (no fresh device)")
+    ap.add_argument(
+        "--shared-device",
+        action="store_true",
+        help="run the tasks in sequence on one device per profile and language (no fresh device)",
+    )
     args = ap.parse_args(argv)
     tasks = [t for t in load_suite(args.suite) if not args.task or t.id in args.task]
-    results = check_suite(tasks, tuple(args.profile or DEFAULT_PROFILES), tuple(args.lang or ("en", "zh")),
-                          shared=args.shared_device)
+    results = check_suite(
+        tasks, tuple(args.profile or DEFAULT_PROFILES), tuple(args.lang or ("en", "zh")), shared=args.shared_device
+    )
     print(f"{'task':34s} {'lang':4s} {'profile':13s} {'start':6s} {'progress':8s} {'answer':6s} notes")
     for r in results:
         ans = "-" if r.answer_ok is None else ("ok" if r.answer_ok else "WRONG")
-        notes = "; ".join(x for x in [r.error, f"start hits {r.start_violations}" if r.start_violations else "",
-                                      f"missed {r.missed}" if r.missed else ""] if x)
-        print(f"{r.task:34s} {r.lang:4s} {r.profile:13s} {len(r.start_violations):<6d} {r.progress:8.0%} "
-              f"{ans:6s} {'OK' if r.ok else 'FAIL'} {notes}")
+        notes = "; ".join(
+            x
+            for x in [
+                r.error,
+                f"start hits {r.start_violations}" if r.start_violations else "",
+                f"missed {r.missed}" if r.missed else "",
+            ]
+            if x
+        )
+        print(
+            f"{r.task:34s} {r.lang:4s} {r.profile:13s} {len(r.start_violations):<6d} {r.progress:8.0%} "
+            f"{ans:6s} {'OK' if r.ok else 'FAIL'} {notes}"
+        )
         if args.verbose and (not r.ok or args.task):
             for line in r.log:
                 print("     " + line)

@@ -51,16 +51,19 @@ def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 # --- synthetic data ------------------------------------------------------------------------------------------
 def aitw_data(n: int, rng: np.random.Generator, boxes_mean: int = 12) -> dict[str, Any]:
     others = np.array([3, 5, 6, 7, 10, 11])
+
     def types() -> np.ndarray:
         t = rng.choice(others, n)
         t[rng.random(n) < 0.6] = aitw.DUAL_POINT
         return t
+
     def gesture() -> tuple[np.ndarray, np.ndarray]:
         touch = rng.random((n, 2))
         lift = touch.copy()
         swipe = rng.random(n) < 0.5
         lift[swipe] = rng.random((int(swipe.sum()), 2))
         return touch, lift
+
     pt, gt = types(), types()
     same = rng.random(n) < 0.5  # half the predictions copy the ground-truth type
     pt[same] = gt[same]
@@ -74,8 +77,16 @@ def aitw_data(n: int, rng: np.random.Generator, boxes_mean: int = 12) -> dict[st
     boxes = np.empty((n, m, 4), dtype=np.float32)
     boxes[..., :2] = rng.random((n, m, 2), dtype=np.float32) * 0.9
     boxes[..., 2:] = rng.random((n, m, 2), dtype=np.float32) * 0.1
-    return {"pt": pt, "ptouch": ptouch, "plift": plift, "gt": gt, "gtouch": gtouch, "glift": glift,
-            "boxes": boxes, "counts": counts}
+    return {
+        "pt": pt,
+        "ptouch": ptouch,
+        "plift": plift,
+        "gt": gt,
+        "gtouch": gtouch,
+        "glift": glift,
+        "boxes": boxes,
+        "counts": counts,
+    }
 
 
 def odyssey_data(n: int, rng: np.random.Generator) -> dict[str, Any]:
@@ -95,8 +106,18 @@ def odyssey_data(n: int, rng: np.random.Generator) -> dict[str, Any]:
     idx = rng.integers(0, 4096, n)
     gtext = np.array(texts_g, dtype=object)[idx]
     ptext = np.array(texts_p, dtype=object)[idx]
-    return {"pt": pt, "pp": pp, "pe": pe, "gt": gt, "gp": gp, "ge": ge, "box": box, "has": has,
-            "ptext": ptext, "gtext": gtext}
+    return {
+        "pt": pt,
+        "pp": pp,
+        "pe": pe,
+        "gt": gt,
+        "gp": gp,
+        "ge": ge,
+        "box": box,
+        "has": has,
+        "ptext": ptext,
+        "gtext": gtext,
+    }
 
 
 def agentcpm_data(n: int, rng: np.random.Generator) -> dict[str, Any]:
@@ -114,10 +135,20 @@ def agentcpm_data(n: int, rng: np.random.Generator) -> dict[str, Any]:
     first = boxes[inside, 0]
     gp[inside] = first[:, [1, 0]] + first[:, [3, 2]] * rng.random((int(inside.sum()), 2))
     pp[inside] = np.clip(gp[inside] + rng.normal(0, 0.05, (int(inside.sum()), 2)), 0, 1)
-    return {"pt": pt, "gt": gt, "pp": pp, "gp": gp, "pdir": rng.integers(0, 4, n), "gdir": rng.integers(0, 4, n),
-            "pkey": rng.integers(0, 3, n), "gkey": rng.integers(0, 3, n),
-            "ptext": np.array(["hello"] * n, dtype=object), "gtext": np.array(["hello world"] * n, dtype=object),
-            "boxes": boxes, "counts": counts}
+    return {
+        "pt": pt,
+        "gt": gt,
+        "pp": pp,
+        "gp": gp,
+        "pdir": rng.integers(0, 4, n),
+        "gdir": rng.integers(0, 4, n),
+        "pkey": rng.integers(0, 3, n),
+        "gkey": rng.integers(0, 3, n),
+        "ptext": np.array(["hello"] * n, dtype=object),
+        "gtext": np.array(["hello world"] * n, dtype=object),
+        "boxes": boxes,
+        "counts": counts,
+    }
 
 
 # --- matchers ------------------------------------------------------------------------------------------------
@@ -126,18 +157,31 @@ def bench_matchers(n: int, n_ref: int, repeat: int) -> None:
     rows: list[tuple[str, int, float, float, str]] = []
 
     d = aitw_data(n, rng)
-    t_vec, vec = best_of(lambda: aitw.match_actions(d["pt"], d["ptouch"], d["plift"], d["gt"], d["gtouch"],
-                                                    d["glift"], d["boxes"], d["counts"]), repeat)
+    t_vec, vec = best_of(
+        lambda: aitw.match_actions(
+            d["pt"], d["ptouch"], d["plift"], d["gt"], d["gtouch"], d["glift"], d["boxes"], d["counts"]
+        ),
+        repeat,
+    )
     k = n_ref
 
     def aitw_ref() -> list[bool]:
         out = []
         for i in range(k):
-            bx = d["boxes"][i, :d["counts"][i]].tolist()
-            out.append(reference.aitw_match_step(int(d["pt"][i]), d["ptouch"][i].tolist(), d["plift"][i].tolist(),
-                                                 int(d["gt"][i]), d["gtouch"][i].tolist(), d["glift"][i].tolist(),
-                                                 bx))
+            bx = d["boxes"][i, : d["counts"][i]].tolist()
+            out.append(
+                reference.aitw_match_step(
+                    int(d["pt"][i]),
+                    d["ptouch"][i].tolist(),
+                    d["plift"][i].tolist(),
+                    int(d["gt"][i]),
+                    d["gtouch"][i].tolist(),
+                    d["glift"][i].tolist(),
+                    bx,
+                )
+            )
         return out
+
     t_ref, ref = best_of(aitw_ref, 1)
     agree = "yes" if vec[:k].tolist() == ref else "NO"
     rows.append(("AitW action matching", n, n / t_vec, k / t_ref, agree))
@@ -148,8 +192,10 @@ def bench_matchers(n: int, n_ref: int, repeat: int) -> None:
     def ody(with_text: bool) -> Callable[[], np.ndarray]:
         gt = d["gt"] if with_text else np.where(d["gt"] == odyssey.TYPE, odyssey.HOME, d["gt"])
         pt = d["pt"] if with_text else np.where(d["pt"] == odyssey.TYPE, odyssey.HOME, d["pt"])
-        return lambda: odyssey.match_actions(pt, d["pp"], d["pe"], gt, d["gp"], d["ge"], d["box"], d["has"],
-                                             d["ptext"], d["gtext"])
+        return lambda: odyssey.match_actions(
+            pt, d["pp"], d["pe"], gt, d["gp"], d["ge"], d["box"], d["has"], d["ptext"], d["gtext"]
+        )
+
     t_vec, vec = best_of(ody(True), repeat)
     t_vec_nt, _ = best_of(ody(False), repeat)
 
@@ -157,61 +203,152 @@ def bench_matchers(n: int, n_ref: int, repeat: int) -> None:
         out = []
         for i in range(k):
             box = d["box"][i].tolist() if d["has"][i] else None
-            out.append(reference.odyssey_match_step(names[d["pt"][i]], d["pp"][i].tolist(), d["pe"][i].tolist(),
-                                                    names[d["gt"][i]], d["gp"][i].tolist(), d["ge"][i].tolist(),
-                                                    box, d["ptext"][i], d["gtext"][i]))
+            out.append(
+                reference.odyssey_match_step(
+                    names[d["pt"][i]],
+                    d["pp"][i].tolist(),
+                    d["pe"][i].tolist(),
+                    names[d["gt"][i]],
+                    d["gp"][i].tolist(),
+                    d["ge"][i].tolist(),
+                    box,
+                    d["ptext"][i],
+                    d["gtext"][i],
+                )
+            )
         return out
+
     t_ref, ref = best_of(ody_ref, 1)
     agree = "yes" if vec[:k].tolist() == ref else "NO"
     rows.append(("GUI Odyssey AMS (10 % TYPE rows)", n, n / t_vec, k / t_ref, agree))
     rows.append(("GUI Odyssey AMS (TYPE rows -> HOME)", n, n / t_vec_nt, float("nan"), "-"))
 
     d = agentcpm_data(n, rng)
-    t_vec, (tm, em) = best_of(lambda: agentcpm.match_steps(d["pt"], d["gt"], d["pp"], d["gp"], d["pdir"], d["gdir"],
-                                                           d["pkey"], d["gkey"], d["ptext"], d["gtext"], d["boxes"],
-                                                           d["counts"]), repeat)
+    t_vec, (tm, em) = best_of(
+        lambda: agentcpm.match_steps(
+            d["pt"],
+            d["gt"],
+            d["pp"],
+            d["gp"],
+            d["pdir"],
+            d["gdir"],
+            d["pkey"],
+            d["gkey"],
+            d["ptext"],
+            d["gtext"],
+            d["boxes"],
+            d["counts"],
+        ),
+        repeat,
+    )
     a_names = reference.AGENTCPM_TYPES
     dirs, keys = agentcpm.DIRECTIONS, agentcpm.KEYS
 
     def cpm_ref() -> list[tuple[bool, bool]]:
-        return [reference.agentcpm_match_step(a_names[d["pt"][i]], a_names[d["gt"][i]], d["pp"][i].tolist(),
-                                              d["gp"][i].tolist(), dirs[d["pdir"][i]], dirs[d["gdir"][i]],
-                                              keys[d["pkey"][i]], keys[d["gkey"][i]], d["ptext"][i], d["gtext"][i],
-                                              d["boxes"][i, :d["counts"][i]].tolist()) for i in range(k)]
+        return [
+            reference.agentcpm_match_step(
+                a_names[d["pt"][i]],
+                a_names[d["gt"][i]],
+                d["pp"][i].tolist(),
+                d["gp"][i].tolist(),
+                dirs[d["pdir"][i]],
+                dirs[d["gdir"][i]],
+                keys[d["pkey"][i]],
+                keys[d["gkey"][i]],
+                d["ptext"][i],
+                d["gtext"][i],
+                d["boxes"][i, : d["counts"][i]].tolist(),
+            )
+            for i in range(k)
+        ]
+
     t_ref, ref = best_of(cpm_ref, 1)
     agree = "yes" if list(zip(tm[:k].tolist(), em[:k].tolist(), strict=True)) == ref else "NO"
     rows.append(("AgentCPM TM/EM (8 boxes/step)", n, n / t_vec, k / t_ref, agree))
-    t_ac, (tm_ac, em_ac) = best_of(lambda: agentcpm.match_steps(
-        d["pt"], d["gt"], d["pp"], d["gp"], d["pdir"], d["gdir"], d["pkey"], d["gkey"], d["ptext"], d["gtext"],
-        d["boxes"], d["counts"], mode="android_control"), repeat)
+    t_ac, (tm_ac, em_ac) = best_of(
+        lambda: agentcpm.match_steps(
+            d["pt"],
+            d["gt"],
+            d["pp"],
+            d["gp"],
+            d["pdir"],
+            d["gdir"],
+            d["pkey"],
+            d["gkey"],
+            d["ptext"],
+            d["gtext"],
+            d["boxes"],
+            d["counts"],
+            mode="android_control",
+        ),
+        repeat,
+    )
 
     def cpm_ref_ac() -> list[tuple[bool, bool]]:
-        return [reference.agentcpm_match_step(a_names[d["pt"][i]], a_names[d["gt"][i]], d["pp"][i].tolist(),
-                                              d["gp"][i].tolist(), dirs[d["pdir"][i]], dirs[d["gdir"][i]],
-                                              keys[d["pkey"][i]], keys[d["gkey"][i]], d["ptext"][i], d["gtext"][i],
-                                              d["boxes"][i, :d["counts"][i]].tolist(), "android_control")
-                for i in range(k)]
+        return [
+            reference.agentcpm_match_step(
+                a_names[d["pt"][i]],
+                a_names[d["gt"][i]],
+                d["pp"][i].tolist(),
+                d["gp"][i].tolist(),
+                dirs[d["pdir"][i]],
+                dirs[d["gdir"][i]],
+                keys[d["pkey"][i]],
+                keys[d["gkey"][i]],
+                d["ptext"][i],
+                d["gtext"][i],
+                d["boxes"][i, : d["counts"][i]].tolist(),
+                "android_control",
+            )
+            for i in range(k)
+        ]
+
     t_ref, ref = best_of(cpm_ref_ac, 1)
     agree = "yes" if list(zip(tm_ac[:k].tolist(), em_ac[:k].tolist(), strict=True)) == ref else "NO"
     rows.append(("AgentCPM TM/EM, AndroidControl mode", n, n / t_ac, k / t_ref, agree))
-    t_full, _ = best_of(lambda: agentcpm.evaluate_steps(
-        d["pt"], d["gt"], d["pp"], d["gp"], d["pdir"], d["gdir"], d["pkey"], d["gkey"], d["ptext"], d["gtext"],
-        d["boxes"], d["counts"]), repeat)
+    t_full, _ = best_of(
+        lambda: agentcpm.evaluate_steps(
+            d["pt"],
+            d["gt"],
+            d["pp"],
+            d["gp"],
+            d["pdir"],
+            d["gdir"],
+            d["pkey"],
+            d["gkey"],
+            d["ptext"],
+            d["gtext"],
+            d["boxes"],
+            d["counts"],
+        ),
+        repeat,
+    )
     rows.append(("AgentCPM all step outputs (+ distances)", n, n / t_full, float("nan"), "-"))
 
     ids = np.repeat(np.arange(n // 10), 10)[:n]
     t_agg, _ = best_of(lambda: aitw.score(vec if len(vec) == n else np.ones(n, bool), ids), repeat)
     t_gp, _ = best_of(lambda: agentcpm.episode_scores(em, ids), repeat)
 
-    t = Table("matcher", "steps", "vectorized steps/s", "reference steps/s", "speed-up", "agree",
-              title=f"official matchers, best of {repeat} (reference timed on {n_ref:,} steps)")
+    t = Table(
+        "matcher",
+        "steps",
+        "vectorized steps/s",
+        "reference steps/s",
+        "speed-up",
+        "agree",
+        title=f"official matchers, best of {repeat} (reference timed on {n_ref:,} steps)",
+    )
     for name, steps, v, r, ok in rows:
         no_ref = math.isnan(r)
-        t.add_row(name, f"{steps:,}", f"{v:,.0f}", "-" if no_ref else f"{r:,.0f}",
-                  "-" if no_ref else f"{v / r:,.0f}x", ok)
+        t.add_row(
+            name, f"{steps:,}", f"{v:,.0f}", "-" if no_ref else f"{r:,.0f}", "-" if no_ref else f"{v / r:,.0f}x", ok
+        )
     console.print(t)
-    console.print(f"aggregation on {n:,} steps / {n // 10:,} episodes: AitW per-episode + overall "
-                  f"{t_agg * 1000:.0f} ms, AgentCPM SR + goal progress {t_gp * 1000:.0f} ms", highlight=False)
+    console.print(
+        f"aggregation on {n:,} steps / {n // 10:,} episodes: AitW per-episode + overall "
+        f"{t_agg * 1000:.0f} ms, AgentCPM SR + goal progress {t_gp * 1000:.0f} ms",
+        highlight=False,
+    )
 
 
 # --- TFRecord streaming --------------------------------------------------------------------------------------
@@ -220,19 +357,31 @@ def shard_steps(n: int, w: int = 96, h: int = 160, per_episode: int = 10):
     base = np.full((h, w, 3), 245, dtype=np.uint8)  # a screen-like picture: flat background, coloured bars, text
     for _ in range(14):
         y, x = int(rng.integers(0, h - 12)), int(rng.integers(0, w - 20))
-        base[y:y + int(rng.integers(4, 12)), x:x + int(rng.integers(10, 40))] = rng.integers(0, 256, 3)
+        base[y : y + int(rng.integers(4, 12)), x : x + int(rng.integers(10, 40))] = rng.integers(0, 256, 3)
     base[::9, ::3] = rng.integers(0, 256, (len(range(0, h, 9)), len(range(0, w, 3)), 3))  # some "glyph" noise
     boxes = [float(v) for v in rng.random(48).astype(np.float32)]
     for i in range(n):
         ep, k = divmod(i, per_episode)
-        yield {"android_api_level": 30, "current_activity": "com.example/.Main", "device_type": "PIXEL_4_XL",
-               "episode_id": str(10_000 + ep), "episode_length": per_episode, "step_id": k,
-               "goal_info": f"goal {ep}", "image/height": h, "image/width": w, "image/channels": 3,
-               "image/ui_annotations_positions": boxes,
-               "image/ui_annotations_text": [f"t{j}" for j in range(12)],
-               "image/ui_annotations_ui_types": ["TEXT"] * 12, "results/action_type": 4, "results/type_action": "",
-               "results/yx_touch": [0.5, 0.5], "results/yx_lift": [0.5, 0.5],
-               "image/encoded": np.roll(base, i % 7, axis=0)}
+        yield {
+            "android_api_level": 30,
+            "current_activity": "com.example/.Main",
+            "device_type": "PIXEL_4_XL",
+            "episode_id": str(10_000 + ep),
+            "episode_length": per_episode,
+            "step_id": k,
+            "goal_info": f"goal {ep}",
+            "image/height": h,
+            "image/width": w,
+            "image/channels": 3,
+            "image/ui_annotations_positions": boxes,
+            "image/ui_annotations_text": [f"t{j}" for j in range(12)],
+            "image/ui_annotations_ui_types": ["TEXT"] * 12,
+            "results/action_type": 4,
+            "results/type_action": "",
+            "results/yx_touch": [0.5, 0.5],
+            "results/yx_lift": [0.5, 0.5],
+            "image/encoded": np.roll(base, i % 7, axis=0),
+        }
 
 
 def bench_tfrecord(n: int) -> None:
@@ -257,11 +406,20 @@ def bench_tfrecord(n: int) -> None:
                         s.image()
             return count
 
-        t = Table("read", "steps", "steps/s", "peak Python memory (tracemalloc)", title=f"AitW TFRecord streaming: "
-                  f"{n:,} steps, 96x160 RGB, 12 boxes; shard {size / 1e6:.1f} MB gzip, written at "
-                  f"{n / t_write:,.0f} steps/s")
-        for label, keep, decode in (("keep_images=False", False, False), ("keep_images=True", True, False),
-                                    ("keep_images=True + decode every image", True, True)):
+        t = Table(
+            "read",
+            "steps",
+            "steps/s",
+            "peak Python memory (tracemalloc)",
+            title=f"AitW TFRecord streaming: "
+            f"{n:,} steps, 96x160 RGB, 12 boxes; shard {size / 1e6:.1f} MB gzip, written at "
+            f"{n / t_write:,.0f} steps/s",
+        )
+        for label, keep, decode in (
+            ("keep_images=False", False, False),
+            ("keep_images=True", True, False),
+            ("keep_images=True + decode every image", True, True),
+        ):
             t0 = time.perf_counter()
             steps = stream(keep, decode)
             dt = time.perf_counter() - t0
@@ -272,8 +430,11 @@ def bench_tfrecord(n: int) -> None:
             t.add_row(label, f"{steps:,}", f"{steps / dt:,.0f}", f"{peak / 1e6:.1f} MB")
         console.print(t)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        console.print(f"process max RSS so far (includes the 1M-step matcher arrays): {rss:,.0f} MB; raw pixels "
-                      f"of the whole shard would be {n * 96 * 160 * 3 / 1e6:.0f} MB", highlight=False)
+        console.print(
+            f"process max RSS so far (includes the 1M-step matcher arrays): {rss:,.0f} MB; raw pixels "
+            f"of the whole shard would be {n * 96 * 160 * 3 / 1e6:.0f} MB",
+            highlight=False,
+        )
 
 
 def main() -> None:

@@ -23,15 +23,16 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
-import multiprocessing
 import io
 import logging
+import multiprocessing
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -41,10 +42,10 @@ from rich.table import Table  # noqa: E402
 
 from emulator.virtual import VirtualDevice  # noqa: E402
 from emulator.virtual.adbserver import PrivateAdbServer  # noqa: E402
-from harness.device.fastadb import FastAdbDevice, U2Rpc, exec_out  # noqa: E402
 from harness.device.controller import AdbDevice  # noqa: E402
-from harness.hierarchy import UITree  # noqa: E402
+from harness.device.fastadb import FastAdbDevice, U2Rpc, exec_out  # noqa: E402
 from harness.device.link import Link  # noqa: E402
+from harness.hierarchy import UITree  # noqa: E402
 
 
 def median_time(fn: Callable[[], object], repeat: int, warmup: int = 1) -> float:
@@ -62,7 +63,7 @@ def ms(s: float) -> str:
     return f"{s * 1000:.1f}"
 
 
-def _serve_device(profile: str, latency: str, addresses: "multiprocessing.Queue[str]", stop: object) -> None:
+def _serve_device(profile: str, latency: str, addresses: multiprocessing.Queue[str], stop: object) -> None:
     with VirtualDevice(profile=profile, latency=latency) as vd:
         addresses.put(vd.address)
         stop.wait()  # type: ignore[attr-defined]
@@ -96,10 +97,10 @@ def bench_profile(latency: str, profile: str, repeat: int, console: Console, in_
         dev = AdbDevice(link)
         pool = ThreadPoolExecutor(2)
 
-        def shot() -> object:
+        def shot() -> Any:
             return rpc.call("takeScreenshot", [1, 80])
 
-        def hier() -> object:
+        def hier() -> Any:
             return rpc.call("dumpWindowHierarchy", [False, 50])
 
         def shot_decoded() -> object:
@@ -108,13 +109,14 @@ def bench_profile(latency: str, profile: str, repeat: int, console: Console, in_
         def hier_parsed() -> object:
             return UITree.from_xml(hier())
 
-        def seq(a: Callable, b: Callable) -> Callable[[], None]:
+        def seq(a: Callable, b: Callable) -> Callable[[], object]:
             return lambda: (a(), b())
 
         def conc(a: Callable, b: Callable) -> Callable[[], None]:
             def run() -> None:
                 fa, fb = pool.submit(a), pool.submit(b)
                 fa.result(), fb.result()
+
             return run
 
         r: dict[str, object] = {"latency": latency}
@@ -198,8 +200,10 @@ def main() -> None:
     for name, fn in rows:
         t.add_row(name, *(fn(r) for r in results))
     console.print(t)
-    console.print("[dim]observe() returns a lazily decoded screenshot (JPEG header parsed, pixels decoded on first "
-                  "use), as the raw + decode/parse figures do (base64 + header + UITree parse).[/dim]")
+    console.print(
+        "[dim]observe() returns a lazily decoded screenshot (JPEG header parsed, pixels decoded on first "
+        "use), as the raw + decode/parse figures do (base64 + header + UITree parse).[/dim]"
+    )
 
     t2 = Table(title="client fixes (median ms)")
     t2.add_column("figure")

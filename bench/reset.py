@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -42,6 +43,15 @@ def dirty(pool: DevicePool) -> None:
     dev = pool.slot(0)
     dev.launch("com.droidharness.notes")
     dev.put_setting("system", "droidharness_bench", str(time.time()))
+
+
+def replace_device(pool: DevicePool) -> None:
+    """A fresh device in slot 0 (what a quarantine costs)."""
+    pool.replace(0)
+
+
+def lease_seconds(pool: DevicePool, apps: tuple[str, ...]) -> float:
+    return pool.lease(0, apps).reset.seconds
 
 
 def timed(n: int, before: Callable[[], None], fn: Callable[[], float | None]) -> list[float]:
@@ -92,7 +102,7 @@ def main() -> None:
             table,
             "fresh device",
             "thread: pool.replace",
-            timed(max(3, n // 6), lambda: None, lambda: pool.replace(0) and None),
+            timed(max(3, n // 6), lambda: None, partial(replace_device, pool)),
         )
 
     with DevicePool(1, latency=lat, isolation="process") as pool:
@@ -113,7 +123,7 @@ def main() -> None:
             table,
             "fresh device",
             "process: pool.replace",
-            timed(max(3, n // 6), lambda: None, lambda: pool.replace(0) and None),
+            timed(max(3, n // 6), lambda: None, partial(replace_device, pool)),
         )
 
     with tempfile.TemporaryDirectory() as home, PrivateAdbServer() as server:
@@ -141,7 +151,7 @@ def main() -> None:
                         table,
                         "app_clear",
                         f"phone, {k} app(s)",
-                        timed(n, lambda: dirty(pool), lambda k=k: pool.lease(0, APPS[:k]).reset.seconds),
+                        timed(n, lambda: dirty(pool), partial(lease_seconds, pool, APPS[:k])),
                     )
             server.disconnect(vd.address)
 

@@ -27,8 +27,8 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from harness.run.pool import DevicePool  # noqa: E402
-from harness.trajectory.frames import WriterOptions  # noqa: E402
 from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
+from harness.trajectory.frames import WriterOptions  # noqa: E402
 
 
 def busy_cores() -> tuple[float, float]:

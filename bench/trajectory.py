@@ -32,10 +32,10 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 import harness.run.suite as suite_runner  # noqa: E402
-from harness.trajectory.frames import WriterOptions  # noqa: E402
-from harness.trajectory.writer import RunWriter  # noqa: E402
-from harness.trajectory.records import load_run, pixel_digest  # noqa: E402
 from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
+from harness.trajectory.frames import WriterOptions  # noqa: E402
+from harness.trajectory.records import load_run, pixel_digest  # noqa: E402
+from harness.trajectory.writer import RunWriter  # noqa: E402
 
 
 def dir_bytes(path: Path, suffixes: tuple[str, ...] | None = None) -> int:
@@ -64,8 +64,11 @@ def measure(layout: int, agent: str, langs: tuple[str, ...], out: Path) -> dict[
     wall = time.perf_counter() - t0
     run = load_run(res.run_dir)
     steps = sum(len(ep.steps) for ep in run.episodes.values())
-    shots = [ep.frame_path(n) for ep in run.episodes.values()
-             for n in [s.step for s in ep.steps] + ([ep.final_step] if ep.final_step else [])]
+    shots = [
+        ep.frame_path(n)
+        for ep in run.episodes.values()
+        for n in [s.step for s in ep.steps] + ([ep.final_step] if ep.final_step else [])
+    ]
     distinct = set()
     for p in shots:
         if p is not None:
@@ -73,12 +76,24 @@ def measure(layout: int, agent: str, langs: tuple[str, ...], out: Path) -> dict[
                 distinct.add(pixel_digest(im))
     st = writers[0].frames.stats
     image_suffixes = (".png", ".webp", ".jpg")
-    return {"layout": layout, "run_dir": res.run_dir, "episodes": len(run.episodes), "steps": steps,
-            "screens": len(shots), "distinct": len(distinct), "files": len(set(shots)), "wall": wall,
-            "sr": res.sr, "total": dir_bytes(res.run_dir), "images": dir_bytes(res.run_dir, image_suffixes),
-            "xml": dir_bytes(res.run_dir, (".xml", ".xml.gz")), "report": (res.run_dir / "report.html").stat().st_size,
-            "encoded": st.encoded, "encode_ms": 1000 * st.encode_seconds / st.encoded if st.encoded else 0.0,
-            "encode_ms_step": 1000 * st.encode_seconds / steps if steps else 0.0}
+    return {
+        "layout": layout,
+        "run_dir": res.run_dir,
+        "episodes": len(run.episodes),
+        "steps": steps,
+        "screens": len(shots),
+        "distinct": len(distinct),
+        "files": len(set(shots)),
+        "wall": wall,
+        "sr": res.sr,
+        "total": dir_bytes(res.run_dir),
+        "images": dir_bytes(res.run_dir, image_suffixes),
+        "xml": dir_bytes(res.run_dir, (".xml", ".xml.gz")),
+        "report": (res.run_dir / "report.html").stat().st_size,
+        "encoded": st.encoded,
+        "encode_ms": 1000 * st.encode_seconds / st.encoded if st.encoded else 0.0,
+        "encode_ms_step": 1000 * st.encode_seconds / steps if steps else 0.0,
+    }
 
 
 def sweep(frames_dir: Path, n: int, console: Console) -> None:
@@ -90,14 +105,23 @@ def sweep(frames_dir: Path, n: int, console: Console) -> None:
             imgs.append(im.convert("RGB"))
     if not imgs:
         return
-    table = Table("encoder", "KB / frame", "ms / frame", title=f"encoders on {len(imgs)} distinct screens "
-                  f"({imgs[0].size[0]}x{imgs[0].size[1]}), one thread")
+    table = Table(
+        "encoder",
+        "KB / frame",
+        "ms / frame",
+        title=f"encoders on {len(imgs)} distinct screens ({imgs[0].size[0]}x{imgs[0].size[1]}), one thread",
+    )
     configs: list[tuple[str, dict[str, Any]]] = [
         ("PNG compress_level=1 (format 1)", {"format": "PNG", "compress_level": 1}),
-        ("PNG compress_level=6", {"format": "PNG", "compress_level": 6})]
+        ("PNG compress_level=6", {"format": "PNG", "compress_level": 6}),
+    ]
     for m, q in ((0, 100), (1, 0), (1, 50), (2, 0), (4, 0), (4, 50), (6, 0), (6, 100)):
-        configs.append((f"WebP lossless method={m} quality={q}" + (" (format 2)" if (m, q) == (1, 0) else ""),
-                        {"format": "WEBP", "lossless": True, "method": m, "quality": q, "exact": True}))
+        configs.append(
+            (
+                f"WebP lossless method={m} quality={q}" + (" (format 2)" if (m, q) == (1, 0) else ""),
+                {"format": "WEBP", "lossless": True, "method": m, "quality": q, "exact": True},
+            )
+        )
     for name, kw in configs:
         t0, size = time.perf_counter(), 0
         for img in imgs:
@@ -111,7 +135,9 @@ def sweep(frames_dir: Path, n: int, console: Console) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--agent", default="reference", help="reference (the reference solutions) or heuristic (the demo's)")
+    ap.add_argument(
+        "--agent", default="reference", help="reference (the reference solutions) or heuristic (the demo's)"
+    )
     ap.add_argument("--lang", default="en", choices=["en", "zh", "all"])
     ap.add_argument("--sweep-frames", type=int, default=8, help="distinct screens for the encoder sweep (0: skip)")
     args = ap.parse_args()
@@ -119,23 +145,48 @@ def main() -> None:
     console = Console()
     with tempfile.TemporaryDirectory() as tmp:
         rows = [measure(layout, args.agent, langs, Path(tmp) / f"v{layout}") for layout in (1, 2)]
-        table = Table("format", "episodes", "steps", "SR", "run dir MB", "bytes / step", "image bytes / step",
-                      "xml bytes / step", "report MB", "distinct screens / screens (files)", "frames encoded",
-                      "encode ms / frame", "encode ms / step", "run wall s",
-                      title=f"trajectory size, agent {args.agent}, langs {'+'.join(langs)}, bundled suite")
+        table = Table(
+            "format",
+            "episodes",
+            "steps",
+            "SR",
+            "run dir MB",
+            "bytes / step",
+            "image bytes / step",
+            "xml bytes / step",
+            "report MB",
+            "distinct screens / screens (files)",
+            "frames encoded",
+            "encode ms / frame",
+            "encode ms / step",
+            "run wall s",
+            title=f"trajectory size, agent {args.agent}, langs {'+'.join(langs)}, bundled suite",
+        )
         for r in rows:
-            table.add_row(f"{r['layout']}", str(r["episodes"]), str(r["steps"]), f"{(r['sr'] or 0):.0%}",
-                          f"{r['total'] / 1e6:.1f}", f"{r['total'] / r['steps']:,.0f}",
-                          f"{r['images'] / r['steps']:,.0f}", f"{r['xml'] / r['steps']:,.0f}",
-                          f"{r['report'] / 1e6:.1f}", f"{r['distinct']} / {r['screens']} ({r['files']})",
-                          str(r["encoded"]), f"{r['encode_ms']:.0f}", f"{r['encode_ms_step']:.0f}",
-                          f"{r['wall']:.1f}")
+            table.add_row(
+                f"{r['layout']}",
+                str(r["episodes"]),
+                str(r["steps"]),
+                f"{(r['sr'] or 0):.0%}",
+                f"{r['total'] / 1e6:.1f}",
+                f"{r['total'] / r['steps']:,.0f}",
+                f"{r['images'] / r['steps']:,.0f}",
+                f"{r['xml'] / r['steps']:,.0f}",
+                f"{r['report'] / 1e6:.1f}",
+                f"{r['distinct']} / {r['screens']} ({r['files']})",
+                str(r["encoded"]),
+                f"{r['encode_ms']:.0f}",
+                f"{r['encode_ms_step']:.0f}",
+                f"{r['wall']:.1f}",
+            )
         console.print(table)
         before, after = rows
-        console.print(f"format 2 / format 1: run directory {after['total'] / before['total']:.1%}, "
-                      f"bytes per step {before['total'] / before['steps']:,.0f} -> "
-                      f"{after['total'] / after['steps']:,.0f}",
-                      highlight=False)
+        console.print(
+            f"format 2 / format 1: run directory {after['total'] / before['total']:.1%}, "
+            f"bytes per step {before['total'] / before['steps']:,.0f} -> "
+            f"{after['total'] / after['steps']:,.0f}",
+            highlight=False,
+        )
         if args.sweep_frames:
             sweep(after["run_dir"] / "frames", args.sweep_frames, console)
 

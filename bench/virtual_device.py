@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -97,7 +98,7 @@ def raw_shell(server_port: int, serial: str, command: str) -> bytes:
 # --- the paths -------------------------------------------------------------------------------------------------
 def paths(srv: PrivateAdbServer, vd: VirtualDevice) -> dict[str, Callable[[], int | None]]:
     adb = vd.adb
-    u2dev = {}
+    u2dev: dict[str, Any] = {}
 
     def shell_adbutils() -> None:
         if adb.shell("echo hi") != "hi":
@@ -138,7 +139,7 @@ def paths(srv: PrivateAdbServer, vd: VirtualDevice) -> dict[str, Callable[[], in
             raise Skip("raw `screencap` not implemented")
         return len(data)
 
-    def u2() -> object:
+    def u2() -> Any:
         if "error" in u2dev:
             raise Skip(u2dev["error"])
         if "d" not in u2dev:
@@ -205,10 +206,17 @@ def run(profiles: list[str], repeat: int, slow_repeat: int) -> list[Row]:
 
 def render(rows: list[Row], console: Console) -> None:
     table = Table(title="Virtual device through the real adb server")
-    for col, kw in [("profile", {}), ("path", {}), ("n", {"justify": "right"}),
-                    ("median ms", {"justify": "right"}), ("p90 ms", {"justify": "right"}),
-                    ("calls/s", {"justify": "right"}), ("bytes or px / call", {"justify": "right"}), ("note", {})]:
-        table.add_column(col, **kw)
+    for col, kw in [
+        ("profile", {}),
+        ("path", {}),
+        ("n", {"justify": "right"}),
+        ("median ms", {"justify": "right"}),
+        ("p90 ms", {"justify": "right"}),
+        ("calls/s", {"justify": "right"}),
+        ("bytes or px / call", {"justify": "right"}),
+        ("note", {}),
+    ]:
+        table.add_column(col, justify="right" if kw.get("justify") == "right" else "left")
     for r in rows:
         if not r.samples:
             note = (r.note.splitlines() or [""])[0]
@@ -217,8 +225,16 @@ def render(rows: list[Row], console: Console) -> None:
         s = sorted(r.samples)
         med = statistics.median(s)
         p90 = s[min(len(s) - 1, int(round(0.9 * (len(s) - 1))))]
-        table.add_row(r.profile, r.path, str(len(s)), f"{med * 1000:.1f}", f"{p90 * 1000:.1f}",
-                      f"{1 / med:.1f}" if med > 0 else "-", f"{r.size:,}" if r.size else "", r.note)
+        table.add_row(
+            r.profile,
+            r.path,
+            str(len(s)),
+            f"{med * 1000:.1f}",
+            f"{p90 * 1000:.1f}",
+            f"{1 / med:.1f}" if med > 0 else "-",
+            f"{r.size:,}" if r.size else "",
+            r.note,
+        )
     console.print(table)
 
 
