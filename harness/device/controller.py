@@ -29,13 +29,15 @@ import adbutils
 
 from harness import actions as A
 from harness.device.actuate import SETTLING, Actuator
-from harness.device.capture import Part, capture_screen, foreground_app, hierarchy_part
+from harness.device.apps import open_app_action
+from harness.device.capture import Part, capture_screen, foreground_app, hierarchy_part, package_from_tree
 from harness.device.fastadb import U2RpcError
 from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
 from harness.device.settle import SettleConfig, SettleResult, wait_until_settled
 from harness.errors import ConfigError, DeviceError
 from harness.hierarchy import UITree
 from harness.observation import ActionResult, DeviceInfo, Observation
+from harness.shellquote import command
 
 log = logging.getLogger(__name__)
 ACTION_CLASSES: tuple[type, ...] = get_args(get_args(A.Action)[0])  # the classes of the Action union
@@ -361,10 +363,7 @@ class AdbDevice:
 
     def launch(self, app: str) -> ActionResult:
         """Open an app by package name or launcher label."""
-        from harness.device.apps import looks_like_package
-
-        action = A.OpenApp(package=app) if looks_like_package(app) else A.OpenApp(name=app)
-        return self.execute(action)
+        return self.execute(open_app_action(app))
 
     # --- start state (used by the runner to reset a device between episodes) ------------------------------------
     def press_home(self) -> ActionResult:
@@ -372,8 +371,6 @@ class AdbDevice:
 
     def clear_app(self, package: str) -> None:
         """`pm clear PACKAGE`: fresh app data (the app is stopped too)."""
-        from harness.shellquote import command
-
         r = self.link.shell(f"clear app {package}", command("pm", "clear", package))
         out = (r.stdout + r.stderr).decode(errors="replace").strip()
         if "Success" not in out:
@@ -381,8 +378,6 @@ class AdbDevice:
 
     def put_setting(self, namespace: str, key: str, value: str) -> None:
         """`settings put NAMESPACE KEY VALUE` (system, secure or global)."""
-        from harness.shellquote import command
-
         r = self.link.shell(f"settings put {namespace} {key}", command("settings", "put", namespace, key, value))
         if r.exit_code != 0:
             raise DeviceError(
@@ -391,8 +386,6 @@ class AdbDevice:
             )
 
     def stop_app(self, package: str) -> None:
-        from harness.shellquote import command
-
         self.link.shell(f"stop app {package}", command("am", "force-stop", package))
 
     def set_clipboard(self, text: str) -> None:
@@ -439,6 +432,4 @@ def wm_value(text: str, pattern: str) -> tuple[str, ...] | None:
 
 
 def _foreground(tree: UITree) -> str:
-    from harness.device.capture import package_from_tree
-
     return package_from_tree(tree)

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 import adbutils
 
+from harness.device.controller import adb_server_running, wm_value
 from harness.device.fastadb import U2Rpc, U2RpcError, U2Unreachable
 from harness.device.link import Link, LinkConfig
 from harness.errors import ConfigError, HarnessError
@@ -215,7 +216,6 @@ def server_checks(host: str, port: int, serial: str | None = None, timeout: floa
     """The adb server at host:port (never started here) and the devices it lists: the chosen `serial`, or each
     one. Raises ConfigError when `serial` is not listed (bad input)."""
     from emulator.virtual.adbserver import PrivateAdbClient
-    from harness.device.controller import adb_server_running
 
     if not adb_server_running(host, port):
         return [
@@ -461,8 +461,6 @@ def _text_input_check(serial: str, rpc: U2Rpc | None, default_ime: str) -> Check
 
 
 def _screen_check(serial: str, size_text: str, density_text: str) -> Check:
-    from harness.device.controller import wm_value
-
     size, dens = wm_value(size_text, r"(\d+)x(\d+)"), wm_value(density_text, r"(\d+)")
     if not size or not dens:
         return Check(

@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from harness.hierarchy import UITree
 from harness.report.page import JPEG_QUALITY
 from harness.trajectory.records import EpisodeRecord, StepRecord
 
@@ -96,8 +97,6 @@ def norm_points(step: StepRecord, ep: EpisodeRecord) -> list[tuple[float, float]
         xml = ep.xml(step.step)
         if xml:
             try:
-                from harness.hierarchy import UITree
-
                 cx, cy = UITree.from_xml(xml)[a["element"]].center
                 return [(cx / size[0], cy / size[1])]
             except Exception:  # noqa: BLE001 - no overlay rather than no report

@@ -29,10 +29,13 @@ from datetime import datetime, timezone
 from typing import Any, Literal
 
 from emulator.avd.console import EmulatorConsoleClient
+from emulator.avd.errors import AvdError
 from emulator.virtual import VirtualDevice, VirtualDeviceModel
 from emulator.virtual.adbserver import PrivateAdbServer
 from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
 from harness.device.controller import AdbDevice, DeviceConfig
+from harness.device.inprocess import InProcessDevice
+from harness.device.link import Link
 from harness.errors import ConfigError, DeviceError
 
 log = logging.getLogger(__name__)
@@ -185,16 +188,12 @@ class DevicePool:
                 self._prepare_emulator(i, dev)
             return dev
         if self.in_process:
-            from harness.device.inprocess import InProcessDevice
-
             idev = InProcessDevice(
                 self.profile, self.locale, self.latency, serial=f"INPROC{i + 1:04d}", config=self.config
             )
             self._models[i] = idev.model
             self._baselines[i] = idev.model.snapshot()
             return idev
-        from harness.device.link import Link
-
         server = self._server
         if server is None:
             raise DeviceError(f"slot {i}: the pool is not started (no private adb server)")
@@ -229,8 +228,6 @@ class DevicePool:
     def _prepare_emulator(self, i: int, dev: AdbDevice) -> None:
         """An emulator whose console answers gets a boot snapshot, loaded before each episode; one without a
         reachable console (or whose token file does not open it) is reset like a phone."""
-        from emulator.avd.errors import AvdError
-
         m = _EMULATOR_SERIAL.match(dev.serial)
         port = int(m.group(1)) if m else 0
         try:

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import AgentStep
+from harness import __version__
 from harness.actions import describe
 from harness.observation import ActionResult, DeviceInfo
 from harness.scrub import redact, scrub
@@ -522,8 +523,6 @@ class RunWriter:
         (path / EPISODES_DIR).mkdir()
         writer = cls(path, options)
         task_rows = [t.model_dump(mode="json") for t in tasks or []]
-        from harness import __version__
-
         manifest = {
             "schema": MANIFEST_SCHEMA,
             "kind": kind,
