@@ -1,4 +1,5 @@
-"""Running agents on tasks: the episode loop, the suite runner and its device pool, milestones and end states,
-the one scoring function, trajectories (record writes, trajectory reads), the HTML report, tasks check and
-the run-directory lock.
+"""Running agents on devices: the episode loop (`episode`: `run_episode` records into a trajectory sink), agent calls
+under a deadline (`calls`), start states (`start`), milestones and end states, probes and live screen questions
+(`probes`, `questions`), the suite and QA runners on one worker machinery with the device pool, AVD copies and
+Ray actors, the run-directory lock and `tasks check`.
 """
