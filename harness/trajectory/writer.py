@@ -1,5 +1,6 @@
-"""Trajectories on disk: the run writer (off the agent's hot path). The records and the reader (`load_run`) are
-`harness.trajectory.records`'s; the format is docs/trajectory-format.md.
+"""Trajectories on disk: the run writer (off the agent's hot path), a `TrajectorySink`. The records and the reader
+(`load_run`) are `harness.trajectory.records`'s, the frame files `harness.trajectory.frames`'; the format is
+docs/trajectory-format.md.
 
     runs/<run_id>/manifest.json                         run metadata (secrets scrubbed), written at start
     runs/<run_id>/summary.json, report.html             written at the end
@@ -473,10 +474,11 @@ def new_run_id() -> str:
 class RunWriter:
     """Creates (or resumes) `runs/<run_id>/` and hands out `EpisodeWriter`s.
 
-    with RunWriter.create("runs", agent={"name": "vlm", "model": m, "base_url": u}, suite=...) as run:
+    with RunWriter.create("runs", agent={"name": "vlm", "model": m, "base_url": u}, suite_name=...) as run:
         ep = run.episode(task.id, "en", category=task.category, instruction=task.instruction_for("en"))
-        ep.write_step(obs, agent_step, result, milestones=tracker, new_hits=new, timings=t)
-        ep.finish(result, final_observation=obs_after)   # result: the runner's EpisodeResult
+        ep.write_step(StepEvent(1, Frame.of(obs), agent_step, result, tracker.record(new), timings))
+        ep.finish(result, final=Frame.of(obs_after))   # result: the runner's EpisodeResult
+        finish_run(run)                                # harness.report.render: summary.json, report.html
     """
 
     def __init__(self, run_dir: str | Path, options: WriterOptions | None = None) -> None:
