@@ -215,7 +215,7 @@ class PrivateAdbServer:
                                    "by": " ".join(sys.argv[:3]), "test": os.environ.get("PYTEST_CURRENT_TEST")}))
         os.replace(tmp, self._record)
 
-    def start(self) -> "PrivateAdbServer":
+    def start(self) -> PrivateAdbServer:
         reap_orphans()
         self._write_record()  # before the server exists: a kill right after start still leaves a record
         proc = self.run("start-server", timeout=60)
@@ -239,7 +239,7 @@ class PrivateAdbServer:
         except Exception:  # noqa: BLE001 - refused, reset, timed out: not alive
             return False
 
-    def restart(self) -> "PrivateAdbServer":
+    def restart(self) -> PrivateAdbServer:
         """Start the server again on the same port (after it died); devices must be `connect`ed again."""
         if self.pid is not None and _is_adb_server_on(self.pid, self.port):
             os.kill(self.pid, signal.SIGKILL)
@@ -289,7 +289,7 @@ class PrivateAdbServer:
             shutil.rmtree(self.home, ignore_errors=True)
         self._record.unlink(missing_ok=True)
 
-    def __enter__(self) -> "PrivateAdbServer":
+    def __enter__(self) -> PrivateAdbServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -19,7 +19,7 @@ INBOX_LIMIT = 1024 * 1024  # unread host bytes per stream before we stop acknowl
 class AdbStream:
     """One open adb stream as a byte pipe (implements `streams.Stream`)."""
 
-    def __init__(self, conn: "Connection", local_id: int, remote_id: int, service: str) -> None:
+    def __init__(self, conn: Connection, local_id: int, remote_id: int, service: str) -> None:
         self.conn = conn
         self.local_id = local_id
         self.remote_id = remote_id

@@ -13,8 +13,9 @@ import os
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import VirtualDeviceModel
@@ -55,7 +56,7 @@ def notify_adb_server(adb_port: int, server_port: int, host: str = "127.0.0.1") 
 class EmulatorConsole:
     """Line-based console server. `on_kill` is called for `kill` (the VirtualDevice stops itself)."""
 
-    def __init__(self, model: "VirtualDeviceModel", avd_name: str, port: int, on_kill: Callable[[], None],
+    def __init__(self, model: VirtualDeviceModel, avd_name: str, port: int, on_kill: Callable[[], None],
                  host: str = "127.0.0.1", home: str | None = None) -> None:
         self.model = model
         self.avd_name = avd_name
@@ -69,7 +70,7 @@ class EmulatorConsole:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
-    def start(self) -> "EmulatorConsole":
+    def start(self) -> EmulatorConsole:
         s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind((self.host, self.port))

@@ -57,7 +57,7 @@ class VirtualDevice:
         return self.adb
 
     # --- lifecycle ------------------------------------------------------------------------------
-    def start(self) -> "VirtualDevice":
+    def start(self) -> VirtualDevice:
         from .transport import AdbdServer
 
         self._server = AdbdServer(self.model, host=self.host, port=self._requested_port)
@@ -88,7 +88,7 @@ class VirtualDevice:
         """Block until stopped (e.g. by the console's `kill`)."""
         return self._stopped.wait(timeout)
 
-    def __enter__(self) -> "VirtualDevice":
+    def __enter__(self) -> VirtualDevice:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

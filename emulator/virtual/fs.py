@@ -47,7 +47,7 @@ class Node:
     mode: int  # full st_mode including the file type bits
     mtime: int
     data: bytearray = field(default_factory=bytearray)
-    children: dict[str, "Node"] | None = None  # set for directories
+    children: dict[str, Node] | None = None  # set for directories
 
     @property
     def is_dir(self) -> bool:

@@ -14,8 +14,9 @@ import math
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .events import EventLog
 from .fs import FileSystem
@@ -89,7 +90,7 @@ class TaskRecord:
 class Faults:
     """Fault-injection knobs. The transport registers callbacks; tests and the CLI flip the switches."""
 
-    def __init__(self, model: "VirtualDeviceModel") -> None:
+    def __init__(self, model: VirtualDeviceModel) -> None:
         self._model = model
         self.offline = False  # ignore the host: no CNXN answer, existing connections dropped
         self.auth_mode = "none"  # "none" | "accept" | "unauthorized"
@@ -519,7 +520,7 @@ class VirtualDeviceModel:
                 hide()
 
     # --- what is on screen ----------------------------------------------------------------------
-    def view_roots(self) -> list["View"]:
+    def view_roots(self) -> list[View]:
         with self.lock:
             return self.ui.view_roots()
 
@@ -536,7 +537,7 @@ class VirtualDeviceModel:
                 roots = [r for r in roots if r.resource_id not in SYSTEM_BAR_ROOT_IDS]
             return to_xml(roots, self.rotation, u2=u2, max_depth=max_depth)
 
-    def screenshot(self) -> "Image":
+    def screenshot(self) -> Image:
         """RGB PIL image of the current display (rotated size), rendered from the same tree as the XML."""
         with self.lock:
             return self.ui.render()

@@ -59,7 +59,7 @@ class DeviceProcs:
     motion: dict[str, tuple[float, float]] = field(default_factory=dict)  # `input motionevent` DOWN point
     pkg_meta: dict[str, Any] = field(default_factory=dict)  # package -> cmd_pm.PackageMeta
     install_sessions: dict[int, dict[str, bytes]] = field(default_factory=dict)  # pm install-create ...
-    frames: dict[str, "FrameStats"] = field(default_factory=dict)  # package -> HWUI frame statistics
+    frames: dict[str, FrameStats] = field(default_factory=dict)  # package -> HWUI frame statistics
     lock: threading.RLock = field(default_factory=threading.RLock)
 
     def alloc(self) -> int:

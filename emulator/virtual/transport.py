@@ -42,7 +42,7 @@ class Connection:
 
     _ids = itertools.count(1)
 
-    def __init__(self, server: "AdbdServer", sock: socket.socket, address: tuple) -> None:
+    def __init__(self, server: AdbdServer, sock: socket.socket, address: tuple) -> None:
         self.server = server
         self.model = server.model
         self.sock = sock
@@ -303,7 +303,7 @@ class Connection:
 class AdbdServer:
     """A listening adbd for one `VirtualDeviceModel`. `start()` returns once the port is bound."""
 
-    def __init__(self, model: "VirtualDeviceModel", host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, model: VirtualDeviceModel, host: str = "127.0.0.1", port: int = 0) -> None:
         self.model = model
         self.host = host
         self._requested_port = port
@@ -324,7 +324,7 @@ class AdbdServer:
         with self._lock:
             return list(self._conns)
 
-    def start(self) -> "AdbdServer":
+    def start(self) -> AdbdServer:
         if self._listener is not None:
             return self
         self._stopping.clear()
@@ -392,7 +392,7 @@ class AdbdServer:
                 if t is not me:
                     t.join(max(0.0, min(0.5, deadline - time.monotonic())))
 
-    def __enter__(self) -> "AdbdServer":
+    def __enter__(self) -> AdbdServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -35,7 +35,7 @@ _PIDS = itertools.count(21000, 37)
 class U2Server:
     """One running server process: its port handler and RPC state."""
 
-    def __init__(self, model: "VirtualDeviceModel", port: int, pid: int) -> None:
+    def __init__(self, model: VirtualDeviceModel, port: int, pid: int) -> None:
         self.model = model
         self.port = port
         self.pid = pid
@@ -98,11 +98,11 @@ class U2Server:
 
 
 # per model: the running servers by port (a model has at most one, see the module docstring)
-_REGISTRY: "weakref.WeakKeyDictionary[Any, dict[int, U2Server]]" = weakref.WeakKeyDictionary()
+_REGISTRY: weakref.WeakKeyDictionary[Any, dict[int, U2Server]] = weakref.WeakKeyDictionary()
 _REGISTRY_LOCK = threading.Lock()
 
 
-def _servers(model: "VirtualDeviceModel") -> dict[int, U2Server]:
+def _servers(model: VirtualDeviceModel) -> dict[int, U2Server]:
     with _REGISTRY_LOCK:
         servers = _REGISTRY.get(model)
         if servers is None:
@@ -111,34 +111,34 @@ def _servers(model: "VirtualDeviceModel") -> dict[int, U2Server]:
         return servers
 
 
-def _kill_all(model: "VirtualDeviceModel | None") -> None:
+def _kill_all(model: VirtualDeviceModel | None) -> None:
     if model is None:
         return
     for server in list(_servers(model).values()):
         server.kill()
 
 
-def _publish(model: "VirtualDeviceModel", servers: dict[int, U2Server]) -> None:
+def _publish(model: VirtualDeviceModel, servers: dict[int, U2Server]) -> None:
     """What `ps` shows: whether the server process runs, and its pid."""
     model.u2_running = bool(servers)
     model.u2_pid = next(iter(servers.values())).pid if servers else None
 
 
-def running_server(model: "VirtualDeviceModel", port: int | None = None) -> U2Server | None:
+def running_server(model: VirtualDeviceModel, port: int | None = None) -> U2Server | None:
     servers = _servers(model)
     if port is None:
         return next(iter(servers.values()), None)
     return servers.get(port)
 
 
-def _write(io: "ShellIO", text: str, err: bool = False) -> None:
+def _write(io: ShellIO, text: str, err: bool = False) -> None:
     try:
         (io.write_stderr if err else io.write_stdout)(text.encode())
     except Exception:
         pass
 
 
-def _new_pid(model: "VirtualDeviceModel") -> int:
+def _new_pid(model: VirtualDeviceModel) -> int:
     alloc = getattr(model, "alloc_pid", None)
     if callable(alloc):
         try:
@@ -148,7 +148,7 @@ def _new_pid(model: "VirtualDeviceModel") -> int:
     return next(_PIDS)
 
 
-def serve_until_closed(model: "VirtualDeviceModel", io: "ShellIO", port: int = DEFAULT_PORT) -> int:
+def serve_until_closed(model: VirtualDeviceModel, io: ShellIO, port: int = DEFAULT_PORT) -> int:
     """Run the uiautomator2 server on `port` until the shell stream closes (exit 0) or it is killed (exit 137).
     Exits 1 at once if a server already runs on this device, or something else listens on the port."""
     servers = _servers(model)

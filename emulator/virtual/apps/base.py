@@ -13,13 +13,14 @@ Adding an app: subclass `App`, set `package`, `labels`, `activities` ({full clas
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..model import Package
+from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
-from ..ui import widgets as w
 
 
 class App:

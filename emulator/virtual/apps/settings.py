@@ -7,7 +7,8 @@ Switches read and write `model.settings` (global wifi_on, airplane_mode_on, blue
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V

@@ -21,16 +21,16 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Stream], None]
 
 
-def _message_service(model: "VirtualDeviceModel", text: str, stream: Stream) -> None:
+def _message_service(model: VirtualDeviceModel, text: str, stream: Stream) -> None:
     stream.write(text.encode())
 
 
-def _reboot_service(model: "VirtualDeviceModel", target: str, stream: Stream) -> None:
+def _reboot_service(model: VirtualDeviceModel, target: str, stream: Stream) -> None:
     # A production adbd would restart the phone; the virtual device records the request and closes the stream.
     model.events.log("reboot", target=target)
 
 
-def route(model: "VirtualDeviceModel", service: str) -> Handler | None:
+def route(model: VirtualDeviceModel, service: str) -> Handler | None:
     """The handler for `service` (e.g. "shell,v2,raw:ls", "sync:", "tcp:9008"), or None when refused."""
     name = service.rstrip("\0")
     if name.startswith("shell:") or name.startswith("shell,"):

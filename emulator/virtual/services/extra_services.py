@@ -43,7 +43,7 @@ def _valid_local(spec: str) -> bool:
     return kind in ("localabstract", "localreserved", "localfilesystem") and bool(rest)
 
 
-def serve_reverse(model: "VirtualDeviceModel", request: str, stream: Stream) -> None:
+def serve_reverse(model: VirtualDeviceModel, request: str, stream: Stream) -> None:
     conn: Any = getattr(stream, "conn", None)
     table: dict[str, tuple[Any, str]] = model.reverse_forwards
     if request == "list-forward":
@@ -90,7 +90,7 @@ def serve_reverse(model: "VirtualDeviceModel", request: str, stream: Stream) -> 
     _fail(stream, f"unknown reverse request: {request}")
 
 
-def connect_reverse(model: "VirtualDeviceModel", local: str, timeout: float = 10.0) -> Stream:
+def connect_reverse(model: VirtualDeviceModel, local: str, timeout: float = 10.0) -> Stream:
     """What a device app connecting to an `adb reverse` socket gets: a stream to the host's end.
     Raises ConnectionRefusedError when nothing is forwarded there or the host refuses."""
     with _LOCK:
@@ -109,7 +109,7 @@ def connect_reverse(model: "VirtualDeviceModel", local: str, timeout: float = 10
 DDMS_RAWIMAGE_VERSION = 2
 
 
-def serve_framebuffer(model: "VirtualDeviceModel", stream: Stream) -> None:
+def serve_framebuffer(model: VirtualDeviceModel, stream: Stream) -> None:
     img = model.screenshot().convert("RGBA")
     w, h = img.size
     pixels = img.tobytes()

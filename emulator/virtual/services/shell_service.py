@@ -33,7 +33,7 @@ _V2_HEADER = struct.Struct("<BI")
 
 
 # --- the shell itself ---------------------------------------------------------------------------------------
-def run_command(model: "VirtualDeviceModel", command_line: str, io: ShellIO) -> int:
+def run_command(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:
     """Run one command line through the mini shell (`emulator.virtual.shell.run`)."""
     try:
         from ..shell import run
@@ -176,12 +176,12 @@ def parse_shell_service(service: str) -> tuple[bool, dict[str, str], str]:
     return "v2" in options, options, command
 
 
-def shell_handler(model: "VirtualDeviceModel", service: str) -> Callable[[Stream], None]:
+def shell_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream], None]:
     v2, options, command = parse_shell_service(service)
     return partial(serve_shell, model, command, v2, options)
 
 
-def serve_shell(model: "VirtualDeviceModel", command: str, v2: bool, options: dict[str, str],
+def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict[str, str],
                 stream: Stream) -> None:
     io: RawShellIO | V2ShellIO = V2ShellIO(stream) if v2 else RawShellIO(stream)
     if command.strip():
@@ -192,14 +192,14 @@ def serve_shell(model: "VirtualDeviceModel", command: str, v2: bool, options: di
         io.send_exit(code)
 
 
-def serve_exec(model: "VirtualDeviceModel", command: str, stream: Stream) -> None:
+def serve_exec(model: VirtualDeviceModel, command: str, stream: Stream) -> None:
     run_command(model, command, RawShellIO(stream, stderr=False))
 
 
 class _LineIO:
     """One line of an interactive session: output goes to the session, stdin is the rest of the session."""
 
-    def __init__(self, session: RawShellIO | V2ShellIO, reader: "_LineReader") -> None:
+    def __init__(self, session: RawShellIO | V2ShellIO, reader: _LineReader) -> None:
         self._session = session
         self._reader = reader
 
@@ -258,7 +258,7 @@ class _LineReader:
         return out
 
 
-def _interactive(model: "VirtualDeviceModel", io: RawShellIO | V2ShellIO) -> int:
+def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO) -> int:
     """`adb shell` without a command: run each line as it arrives (no prompt, no echo) until `exit` or EOF."""
     reader = _LineReader(io)
     code = 0

@@ -77,7 +77,7 @@ def _err(code: int) -> str:
 
 
 class _Session:
-    def __init__(self, model: "VirtualDeviceModel", stream: Stream) -> None:
+    def __init__(self, model: VirtualDeviceModel, stream: Stream) -> None:
         self.model = model
         self.fs = model.fs
         self.stream = stream
@@ -280,6 +280,6 @@ class _Session:
         return True
 
 
-def serve(model: "VirtualDeviceModel", stream: Stream) -> None:
+def serve(model: VirtualDeviceModel, stream: Stream) -> None:
     """Run one `sync:` session until QUIT, an error, or the host closing the stream."""
     _Session(model, stream).serve()

@@ -26,7 +26,7 @@ def parse_port(service: str) -> int | None:
     return n if 0 < n < 65536 else None
 
 
-def tcp_handler(model: "VirtualDeviceModel", service: str) -> Callable[[Stream], None] | None:
+def tcp_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream], None] | None:
     """The listener's handler bound to the stream, or None (refuse: nothing listens there)."""
     port = parse_port(service)
     if port is None:

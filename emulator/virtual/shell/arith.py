@@ -7,7 +7,7 @@ mode). Errors raise `ArithError` with mksh's message text ("zero divisor", "unex
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["ArithError", "evaluate"]
 

@@ -22,14 +22,14 @@ class Var:
     name: str  # "HOME", "?", "$", "#", "1" ...
     quoted: bool
     op: str = ""  # "", ":-", "-", ":=", "=", ":+", "+", "#" (length)
-    arg: "Word | None" = None
+    arg: Word | None = None
 
 
 @dataclass
 class Arith:
     """Arithmetic expansion $(( expr )): `expr` is expanded (parameters, substitutions) then evaluated."""
 
-    expr: "Word"
+    expr: Word
     quoted: bool
     source: str = ""  # the text between $(( and )), for error messages
 
@@ -38,7 +38,7 @@ class Arith:
 class Sub:
     """Command substitution $(...) or `...`."""
 
-    script: "Script"
+    script: Script
     quoted: bool
 
 
@@ -81,30 +81,30 @@ class Simple:
 
 @dataclass
 class Group:
-    body: "Script"
+    body: Script
     subshell: bool
     redirects: list[Redirect] = field(default_factory=list)
 
 
 @dataclass
 class If:
-    clauses: list[tuple["Script", "Script"]]  # (condition, body) for `if` and each `elif`
-    else_body: "Script | None" = None
+    clauses: list[tuple[Script, Script]]  # (condition, body) for `if` and each `elif`
+    else_body: Script | None = None
     redirects: list[Redirect] = field(default_factory=list)
 
 
 @dataclass
 class For:
     var: str
-    items: "list[Word] | None"  # None: `for x; do` iterates over "$@"
-    body: "Script"
+    items: list[Word] | None  # None: `for x; do` iterates over "$@"
+    body: Script
     redirects: list[Redirect] = field(default_factory=list)
 
 
 @dataclass
 class While:
-    cond: "Script"
-    body: "Script"
+    cond: Script
+    body: Script
     until: bool = False
     redirects: list[Redirect] = field(default_factory=list)
 
@@ -112,7 +112,7 @@ class While:
 @dataclass
 class Case:
     word: Word
-    items: list[tuple[list[Word], "Script"]]
+    items: list[tuple[list[Word], Script]]
     redirects: list[Redirect] = field(default_factory=list)
 
 
@@ -127,7 +127,7 @@ class CondExpr:
 @dataclass
 class FuncDef:
     name: str
-    body: "Command"
+    body: Command
 
 
 Command = Union[Simple, Group, If, For, While, Case, CondExpr, FuncDef]

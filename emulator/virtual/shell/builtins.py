@@ -3,7 +3,7 @@ break/continue/return, shift, read, command/type/whence, let, local/typeset."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..fs import FsError
 from .arith import ArithError

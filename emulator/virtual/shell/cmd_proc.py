@@ -538,7 +538,7 @@ def ip(ctx: Ctx, argv: list[str]) -> int:
         if _wifi_on(ctx):
             ctx.outln(f"10.0.2.0/24 dev wlan0 proto kernel scope link src {WLAN_IP} ")
         return 0
-    ctx.errln('Object "{}" is unknown, try "ip help".'.format(obj) if obj else
+    ctx.errln(f'Object "{obj}" is unknown, try "ip help".' if obj else
               "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }")
     return 255 if obj else 1
 

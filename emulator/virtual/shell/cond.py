@@ -22,7 +22,7 @@ class _CondError(Exception):
     pass
 
 
-def evaluate_cond(state: "ShellState", cmd: P.CondExpr, fds: Fds) -> int:
+def evaluate_cond(state: ShellState, cmd: P.CondExpr, fds: Fds) -> int:
     ctx = Ctx(state.model, CmdIO(fds, state.root), state, {})
     items = cmd.items
     pos = 0

@@ -24,7 +24,7 @@ class Expander:
     """Mixed into `ShellState`: needs `model`, `vars`, `status`, `pid`, `cwd`, `depth`, `child()`,
     `run_script()` and `_abs()`."""
 
-    model: "VirtualDeviceModel"
+    model: VirtualDeviceModel
     vars: dict[str, str]
     status: int
     pid: int
@@ -177,7 +177,7 @@ class Expander:
                 return val or ""
         return val or ""
 
-    def pattern_regex(self, w: P.Word, fds: Fds) -> "re.Pattern[str]":
+    def pattern_regex(self, w: P.Word, fds: Fds) -> re.Pattern[str]:
         """A shell pattern (case, [[ == ]], ${x#pat}) as a regex: quoted characters match literally."""
         out: list[str] = []
         for part in w.parts:

@@ -24,8 +24,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .ast_nodes import (AndOr, Arith, Case, Command, CondExpr, For, FuncDef, Group, If, Lit, Part, Pipeline,
-                        Redirect, Script, ShellSyntaxError, Simple, Sub, Var, While, Word)
+from .ast_nodes import (
+    AndOr,
+    Arith,
+    Case,
+    Command,
+    CondExpr,
+    For,
+    FuncDef,
+    Group,
+    If,
+    Lit,
+    Part,
+    Pipeline,
+    Redirect,
+    Script,
+    ShellSyntaxError,
+    Simple,
+    Sub,
+    Var,
+    While,
+    Word,
+)
 
 __all__ = ["AndOr", "Arith", "Case", "Command", "CondExpr", "For", "FuncDef", "Group", "If", "Lit", "Part", "Pipeline",
            "Redirect", "Script", "ShellSyntaxError", "Simple", "Sub", "Var", "While", "Word", "parse"]

@@ -64,7 +64,7 @@ class NullSink(Sink):
 
 
 class FileSink(Sink):
-    def __init__(self, model: "VirtualDeviceModel", path: str) -> None:
+    def __init__(self, model: VirtualDeviceModel, path: str) -> None:
         self.model, self.path = model, path
 
     def write(self, data: bytes) -> None:
@@ -102,7 +102,7 @@ class Fds:
     stderr: Sink
     extra: dict[int, object] = field(default_factory=dict)
 
-    def copy(self) -> "Fds":
+    def copy(self) -> Fds:
         return Fds(self.stdin, self.stdout, self.stderr, dict(self.extra))
 
     def get(self, fd: int) -> object | None:

@@ -18,15 +18,15 @@ CLK_TCK = 100
 KERNEL = "6.1.57-android14-11-g2ff7e2a0b1a4-ab11531744"
 
 
-def _uptime(ctx: "Ctx") -> float:
+def _uptime(ctx: Ctx) -> float:
     return max(0.0, time.time() - ctx.model.boot_time) + 3600.0
 
 
-def _cpus(ctx: "Ctx") -> int:
+def _cpus(ctx: Ctx) -> int:
     return 4 if ctx.model.profile.emulator else 8
 
 
-def meminfo(ctx: "Ctx") -> str:
+def meminfo(ctx: Ctx) -> str:
     free = 1_020_304 + (len(ctx.model.tasks) * 7919) % 50_000
     rows = [("MemTotal", MEM_TOTAL_KB), ("MemFree", free), ("MemAvailable", free + 1_530_112),
             ("Buffers", 10_448), ("Cached", 1_563_212), ("SwapCached", 1_204), ("Active", 1_024_880),
@@ -43,7 +43,7 @@ def meminfo(ctx: "Ctx") -> str:
     return "".join(f"{(name + ':'):<16}{value:>8} kB\n" for name, value in rows)
 
 
-def stat(ctx: "Ctx") -> str:
+def stat(ctx: Ctx) -> str:
     up = _uptime(ctx)
     ticks = int(up * CLK_TCK)
     cpus = _cpus(ctx)
@@ -63,7 +63,7 @@ def stat(ctx: "Ctx") -> str:
     return out
 
 
-def cpuinfo(ctx: "Ctx") -> str:
+def cpuinfo(ctx: Ctx) -> str:
     n = _cpus(ctx)
     if ctx.model.profile.emulator:
         return "".join(
@@ -86,7 +86,7 @@ def cpuinfo(ctx: "Ctx") -> str:
         for i in range(n))
 
 
-def _proc_stat_line(ctx: "Ctx", r) -> str:
+def _proc_stat_line(ctx: Ctx, r) -> str:
     ticks_start = int(max(0.0, (r.start or ctx.model.boot_time) - ctx.model.boot_time + 3600.0) * CLK_TCK)
     vsz_kb = 2_000_000 + (r.pid * 7919) % 9_000_000 if r.app else 10_000_000 + (r.pid * 104729) % 3_000_000
     rss_pages = (20_000 + (r.pid * 31) % 200_000) // 4
@@ -110,7 +110,7 @@ def _status(r) -> str:
 _GLOBAL = {"meminfo": meminfo, "stat": stat, "cpuinfo": cpuinfo}
 
 
-def read(ctx: "Ctx", path: str) -> bytes | None:
+def read(ctx: Ctx, path: str) -> bytes | None:
     """The contents of /proc file `path` (absolute, normalized), or None when `path` is not under /proc.
     Raises FsError(ENOENT) for a /proc path that does not exist."""
     if path != "/proc" and not path.startswith("/proc/"):

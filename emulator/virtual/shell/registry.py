@@ -9,8 +9,9 @@ from __future__ import annotations
 import errno
 import posixpath
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ..fs import FsError, normalize
 from ..procs import SYSTEM_PROCESSES, DeviceProcs, app_uid  # noqa: F401 - re-exported for the commands
@@ -47,9 +48,9 @@ class UsageError(Exception):
 
 @dataclass
 class Ctx:
-    model: "VirtualDeviceModel"
-    io: "CmdIO"
-    state: "ShellState"
+    model: VirtualDeviceModel
+    io: CmdIO
+    state: ShellState
     env: dict[str, str] = field(default_factory=dict)  # VAR=x prefixes of this command
 
     # --- output -------------------------------------------------------------------------------
@@ -115,18 +116,18 @@ def fs_error_text(e: BaseException) -> str:
 
 
 # --- per-device process table (`emulator.virtual.procs`, owned by the model) ---------------------------
-def procs(model: "VirtualDeviceModel") -> DeviceProcs:
+def procs(model: VirtualDeviceModel) -> DeviceProcs:
     return model.procs
 
 
-def running_packages(model: "VirtualDeviceModel") -> list[str]:
+def running_packages(model: VirtualDeviceModel) -> list[str]:
     """Packages with a live process: every task's app plus processes kept after BACK (app_ui state)."""
     with model.lock:
         names = [t.package for t in model.tasks] + list(model.app_ui)
         return [n for n in dict.fromkeys(names) if n in model.packages]
 
 
-def app_pid(model: "VirtualDeviceModel", package: str) -> int:
+def app_pid(model: VirtualDeviceModel, package: str) -> int:
     """The pid of a running package's process (a new one after it was stopped)."""
     p = model.procs
     alive = set(running_packages(model))

@@ -9,15 +9,30 @@ from __future__ import annotations
 import logging
 import posixpath
 import random
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..fs import FsError, normalize
 from ..streams import ShellIO, StreamClosed
 from . import parser as P
 from .builtins import SHELL_BUILTINS, SPECIAL_BUILTINS
 from .expand import MAX_DEPTH, Expander
-from .plumbing import (Abort, BufSink, BytesSource, CmdIO, ExitShell, Fds, FileSink, LoopControl, NullSink, ReturnFunc,
-                       RootSink, RootSource, Sink, Source)
+from .plumbing import (
+    Abort,
+    BufSink,
+    BytesSource,
+    CmdIO,
+    ExitShell,
+    Fds,
+    FileSink,
+    LoopControl,
+    NullSink,
+    ReturnFunc,
+    RootSink,
+    RootSource,
+    Sink,
+    Source,
+)
 from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, fs_error_text, writable_error
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,7 +59,7 @@ def default_vars() -> dict[str, str]:
 class ShellState(Expander):
     """One `/system/bin/sh -c` invocation: variables, working directory, `$?`."""
 
-    def __init__(self, model: "VirtualDeviceModel", root: ShellIO, depth: int = 0) -> None:
+    def __init__(self, model: VirtualDeviceModel, root: ShellIO, depth: int = 0) -> None:
         self.model = model
         self.root = root
         self.vars = default_vars()
@@ -59,7 +74,7 @@ class ShellState(Expander):
         self.loops = 0  # enclosing loops (break/continue), per function body
         self.in_func = 0
 
-    def child(self) -> "ShellState":
+    def child(self) -> ShellState:
         c = ShellState(self.model, self.root, self.depth + 1)
         c.vars, c.exported, c.cwd, c.status, c.pid = dict(self.vars), set(self.exported), self.cwd, self.status, self.pid
         c.params, c.argv0, c.funcs = list(self.params), self.argv0, dict(self.funcs)
@@ -378,7 +393,7 @@ class ShellState(Expander):
         return "".join(p.text if isinstance(p, P.Lit) else "$" + getattr(p, "name", "(...)") for p in w.parts)
 
 # --- entry ---------------------------------------------------------------------------------------------
-def run(model: "VirtualDeviceModel", command_line: str, io: ShellIO) -> int:
+def run(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:
     """Run one command line as `/system/bin/sh -c` would. Returns the exit status; never raises for bad input."""
     _load_commands()
     model.latency.delay("shell")
@@ -425,7 +440,20 @@ def _load_commands() -> None:
     global _loaded
     if _loaded:
         return
-    from . import (cmd_am, cmd_capture, cmd_dumpsys, cmd_fileinfo, cmd_files, cmd_filters, cmd_input,  # noqa: F401
-                   cmd_content, cmd_net, cmd_pm, cmd_proc, cmd_system, cmd_text)
+    from . import (  # noqa: F401
+        cmd_am,
+        cmd_capture,
+        cmd_content,
+        cmd_dumpsys,
+        cmd_fileinfo,
+        cmd_files,
+        cmd_filters,
+        cmd_input,
+        cmd_net,
+        cmd_pm,
+        cmd_proc,
+        cmd_system,
+        cmd_text,
+    )
 
     _loaded = True

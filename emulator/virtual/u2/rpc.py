@@ -16,7 +16,8 @@ import time
 import traceback
 import uuid
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..keycodes import U2_KEY_NAMES
 from ..ui.gestures import LONG_PRESS_TIMEOUT_MS
@@ -104,7 +105,7 @@ def _is_target(v: Any) -> bool:
 class RpcService:
     """One server process's RPC state: named UiObjects, the touch gesture in progress, the last toast."""
 
-    def __init__(self, model: "VirtualDeviceModel", killed: threading.Event) -> None:
+    def __init__(self, model: VirtualDeviceModel, killed: threading.Event) -> None:
         self.model = model
         self.killed = killed
         self._lock = threading.Lock()

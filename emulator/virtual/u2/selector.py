@@ -13,9 +13,10 @@ are set, and parallel lists `childOrSibling` ("child" | "sibling") / `childOrSib
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from ..ui.view import Bounds, View
 
@@ -65,7 +66,7 @@ class Node:
     """One view in the flattened tree, with what matching needs to know about its place."""
 
     view: View
-    parent: "Node | None"
+    parent: Node | None
     index: int  # position among the parent's children
     pos: int  # position in document order
     end: int  # pos of the first node after this subtree

@@ -7,7 +7,8 @@ IME action (search, send, done, next, or a newline in multi-line fields).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .theme import Theme
 from .view import View
@@ -21,13 +22,13 @@ LETTER_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
 SYMBOL_ROWS = ["1234567890", "@#$_&-+()/", "*\"':;!?"]
 
 
-def keyboard_height(model: "VirtualDeviceModel", screen_h: int) -> int:
+def keyboard_height(model: VirtualDeviceModel, screen_h: int) -> int:
     s = model.profile.scale
     row = _row_h(model, screen_h)
     return int(40 * s) + 4 * row + int(8 * s)
 
 
-def _row_h(model: "VirtualDeviceModel", screen_h: int) -> int:
+def _row_h(model: VirtualDeviceModel, screen_h: int) -> int:
     s = model.profile.scale
     row = int(54 * s)
     strip = int(40 * s)
@@ -43,7 +44,7 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw: Any) ->
     return v
 
 
-def build_keyboard(model: "VirtualDeviceModel", theme: Theme, width: int, bottom: int, screen_h: int,
+def build_keyboard(model: VirtualDeviceModel, theme: Theme, width: int, bottom: int, screen_h: int,
                    state: dict[str, Any], action_kind: str, multiline: bool,
                    commit: Callable[[str], None], press: Callable[[int], None],
                    toggle: Callable[[str], None]) -> View:

@@ -8,8 +8,9 @@ part, as uiautomator reports them; drawing uses the unclipped box kept in `style
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from .theme import Theme
 from .view import Bounds, View
@@ -39,10 +40,10 @@ class FieldBinding:
 class Ctx:
     """Everything a screen builder needs for one frame of one app."""
 
-    model: "VirtualDeviceModel"
-    mgr: "UIManager"
+    model: VirtualDeviceModel
+    mgr: UIManager
     pkg: str
-    record: "ActivityRecord | None"
+    record: ActivityRecord | None
     theme: Theme
     area: Bounds  # where the app's content goes (between the system bars, above the keyboard)
     screen: tuple[int, int]

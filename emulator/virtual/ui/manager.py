@@ -55,9 +55,9 @@ _DEFAULT_STATE: dict[str, Any] = {
 
 
 class UIManager:
-    def __init__(self, model: "VirtualDeviceModel") -> None:
+    def __init__(self, model: VirtualDeviceModel) -> None:
         self.model = model
-        self.apps: dict[str, "App"] = {}
+        self.apps: dict[str, App] = {}
         self.state: dict[str, Any] = copy.deepcopy(_DEFAULT_STATE)
         self._area: tuple[int, int, int, int] = (0, 0, *model.display_size)
         self._keep_recents = False
@@ -78,7 +78,7 @@ class UIManager:
             self.model.install_package(Package(name, labels, [], None, system=True, ime_service=ime,
                                                first_install_time=1_700_000_000.0))
 
-    def app_for(self, package: str) -> "App":
+    def app_for(self, package: str) -> App:
         app = self.apps.get(package)
         if app is None:
             from ..apps.base import GenericApp

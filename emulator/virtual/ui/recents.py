@@ -6,7 +6,8 @@ stopped, as on Android 14); swipe sideways to browse; "Clear all" dismisses ever
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .theme import Theme, mix
 from .view import View
@@ -25,7 +26,7 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw: Any) ->
     return v
 
 
-def build_recents(model: "VirtualDeviceModel", theme: Theme, size: tuple[int, int], area: tuple[int, int, int, int],
+def build_recents(model: VirtualDeviceModel, theme: Theme, size: tuple[int, int], area: tuple[int, int, int, int],
                   state: dict[str, Any], icon_style: Callable[[str], dict[str, Any]],
                   open_task: Callable[[str], None], dismiss: Callable[[str], None], clear_all: Callable[[], None],
                   go_home: Callable[[], None]) -> View:

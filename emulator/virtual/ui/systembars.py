@@ -7,7 +7,8 @@ droidharness_clock 09:41` changes it. Navigation mode follows `settings secure n
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .theme import Color, Theme
 from .view import View
@@ -22,15 +23,15 @@ SYSTEM_BAR_ROOT_IDS = (f"{SYSTEMUI}:id/status_bar_container", f"{SYSTEMUI}:id/na
 DEFAULT_CLOCK = "12:00"
 
 
-def clock_text(model: "VirtualDeviceModel") -> str:
+def clock_text(model: VirtualDeviceModel) -> str:
     return model.settings.get("system", {}).get("droidharness_clock", DEFAULT_CLOCK) or DEFAULT_CLOCK
 
 
-def gesture_nav(model: "VirtualDeviceModel") -> bool:
+def gesture_nav(model: VirtualDeviceModel) -> bool:
     return str(model.settings.get("secure", {}).get("navigation_mode", "2")) != "0"
 
 
-def bar_heights(model: "VirtualDeviceModel") -> tuple[int, int]:
+def bar_heights(model: VirtualDeviceModel) -> tuple[int, int]:
     """(status bar, navigation bar) heights in px."""
     s = model.profile.scale
     return int(round(24 * s)), int(round((20 if gesture_nav(model) else 48) * s))
@@ -43,7 +44,7 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw) -> View
     return v
 
 
-def status_bar(model: "VirtualDeviceModel", width: int, height: int, fg: Color,
+def status_bar(model: VirtualDeviceModel, width: int, height: int, fg: Color,
                battery: int = 100) -> View:
     s = model.profile.scale
     zh = model.locale == "zh"
@@ -91,7 +92,7 @@ def status_bar(model: "VirtualDeviceModel", width: int, height: int, fg: Color,
     return root
 
 
-def navigation_bar(model: "VirtualDeviceModel", width: int, height: int, screen_h: int, theme: Theme,
+def navigation_bar(model: VirtualDeviceModel, width: int, height: int, screen_h: int, theme: Theme,
                    fg: Color, bg: Color | None, press: Callable[[int], None]) -> View:
     s = model.profile.scale
     zh = model.locale == "zh"

@@ -6,9 +6,10 @@ screenshot pixels, so bounds in the XML are exactly where things are drawn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
 import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
 from xml.sax.saxutils import escape
 
 Bounds = tuple[int, int, int, int]  # left, top, right, bottom in display pixels (current rotation)
@@ -33,7 +34,7 @@ class View:
     scrollable: bool = False
     selected: bool = False
     password: bool = False
-    children: list["View"] = field(default_factory=list)
+    children: list[View] = field(default_factory=list)
     # not serialized: behaviour and drawing
     on_click: Callable[[], Any] | None = None
     on_long_click: Callable[[], Any] | None = None
@@ -60,13 +61,13 @@ class View:
         return l <= x < r and t <= y < b
 
     # --- traversal ----------------------------------------------------------------------------
-    def walk(self) -> Iterator["View"]:
+    def walk(self) -> Iterator[View]:
         """Depth-first, pre-order (the order of the XML dump)."""
         yield self
         for c in self.children:
             yield from c.walk()
 
-    def hit(self, x: float, y: float, pred: Callable[["View"], bool]) -> "View | None":
+    def hit(self, x: float, y: float, pred: Callable[[View], bool]) -> View | None:
         """The topmost (last drawn) deepest view at (x, y) satisfying `pred`."""
         if not self.contains(x, y):
             return None

@@ -7,7 +7,8 @@ field|avatar|image|indicator), draw (unclipped bounds), clip, dim.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .layout import Ctx, FieldBinding, Row, V, vlist
 from .theme import Color, mix
