@@ -55,6 +55,8 @@ def console_ports() -> range:
 
 def valid_console_port(port: int) -> bool:
     return port % 2 == 0 and CONSOLE_PORT_MIN <= port <= CONSOLE_PORT_MAX
+
+
 LOG_TAIL_LINES = 20
 
 

@@ -150,8 +150,11 @@ def _adb_server_pid(port: int) -> int | None:
             cmd = (d / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"fork-server" in cmd and want in cmd and any(Path(c.decode(errors="replace")).name == "adb" or
-                                                          c.endswith(b"/adb") for c in cmd[:1]):
+        if (
+            b"fork-server" in cmd
+            and want in cmd
+            and any(Path(c.decode(errors="replace")).name == "adb" or c.endswith(b"/adb") for c in cmd[:1])
+        ):
             return int(d.name)
     return None
 
@@ -199,20 +202,38 @@ class PrivateAdbServer:
     @property
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
-        env.update({"ANDROID_ADB_SERVER_PORT": str(self.port), "ADB_LIBUSB": "0", "HOME": self.home,
-                    "ADB_MDNS": "0", "ADB_MDNS_AUTO_CONNECT": "0"})
+        env.update(
+            {
+                "ANDROID_ADB_SERVER_PORT": str(self.port),
+                "ADB_LIBUSB": "0",
+                "HOME": self.home,
+                "ADB_MDNS": "0",
+                "ADB_MDNS_AUTO_CONNECT": "0",
+            }
+        )
         return env
 
     def run(self, *args: str, timeout: float = 60, input: bytes | None = None) -> subprocess.CompletedProcess:
         """Run the adb CLI against this server; returns the completed process (bytes output)."""
-        return subprocess.run([self.adb, "-P", str(self.port), *args], env=self.env, capture_output=True,
-                              timeout=timeout, input=input)
+        return subprocess.run(
+            [self.adb, "-P", str(self.port), *args], env=self.env, capture_output=True, timeout=timeout, input=input
+        )
 
     def _write_record(self) -> None:
         tmp = self._record.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"pid": self.pid, "port": self.port, "home": self.home if self._own_home else None,
-                                   "owner": os.getpid(), "started": time.time(),
-                                   "by": " ".join(sys.argv[:3]), "test": os.environ.get("PYTEST_CURRENT_TEST")}))
+        tmp.write_text(
+            json.dumps(
+                {
+                    "pid": self.pid,
+                    "port": self.port,
+                    "home": self.home if self._own_home else None,
+                    "owner": os.getpid(),
+                    "started": time.time(),
+                    "by": " ".join(sys.argv[:3]),
+                    "test": os.environ.get("PYTEST_CURRENT_TEST"),
+                }
+            )
+        )
         os.replace(tmp, self._record)
 
     def start(self) -> PrivateAdbServer:
@@ -220,8 +241,9 @@ class PrivateAdbServer:
         self._write_record()  # before the server exists: a kill right after start still leaves a record
         proc = self.run("start-server", timeout=60)
         if proc.returncode != 0:
-            raise AdbServerError(f"adb start-server on port {self.port} failed: "
-                                 f"{proc.stderr.decode(errors='replace').strip()}")
+            raise AdbServerError(
+                f"adb start-server on port {self.port} failed: {proc.stderr.decode(errors='replace').strip()}"
+            )
         deadline = time.time() + 20
         while time.time() < deadline:
             if self.alive():
@@ -259,8 +281,10 @@ class PrivateAdbServer:
                 if state == "offline":
                     self.client.disconnect(address)
             time.sleep(0.05)
-        raise AdbServerError(f"could not connect {address} through the adb server on port {self.port}: "
-                             f"{last or 'no answer'} (state {self.state(address)})")
+        raise AdbServerError(
+            f"could not connect {address} through the adb server on port {self.port}: "
+            f"{last or 'no answer'} (state {self.state(address)})"
+        )
 
     def state(self, serial: str) -> str | None:
         for info in self.client.list():

@@ -123,7 +123,7 @@ class AdbStream:
                 if self._closed:
                     raise StreamClosed(f"{self.service!r} is closed")
                 self._can_send = False
-            self.conn.send_packet(p.A_WRTE, self.local_id, self.remote_id, view[offset:offset + size])
+            self.conn.send_packet(p.A_WRTE, self.local_id, self.remote_id, view[offset : offset + size])
             offset += size
 
     def close(self) -> None:

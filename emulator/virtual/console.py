@@ -56,8 +56,15 @@ def notify_adb_server(adb_port: int, server_port: int, host: str = "127.0.0.1") 
 class EmulatorConsole:
     """Line-based console server. `on_kill` is called for `kill` (the VirtualDevice stops itself)."""
 
-    def __init__(self, model: VirtualDeviceModel, avd_name: str, port: int, on_kill: Callable[[], None],
-                 host: str = "127.0.0.1", home: str | None = None) -> None:
+    def __init__(
+        self,
+        model: VirtualDeviceModel,
+        avd_name: str,
+        port: int,
+        on_kill: Callable[[], None],
+        host: str = "127.0.0.1",
+        home: str | None = None,
+    ) -> None:
         self.model = model
         self.avd_name = avd_name
         self.port = port
@@ -110,9 +117,11 @@ class EmulatorConsole:
             if authed:
                 say("Android Console: type 'help' for a list of commands\nOK\n")
             else:
-                say("Android Console: Authentication required\n"
+                say(
+                    "Android Console: Authentication required\n"
                     "Android Console: type 'auth <auth_token>' to authenticate\n"
-                    f"Android Console: you can find your <auth_token> in \n'{self.token_path}'\nOK\n")
+                    f"Android Console: you can find your <auth_token> in \n'{self.token_path}'\nOK\n"
+                )
             while not self._stop.is_set():
                 try:
                     line = f.readline()
@@ -148,9 +157,12 @@ class EmulatorConsole:
         """One console command -> (reply text ending in OK/KO line, whether to kill the emulator)."""
         cmd = words[0]
         if cmd == "help":
-            return ("Android console commands:\n\n    help|h|?         print a list of commands\n"
-                    "    kill             kill the emulator instance\n    avd              control virtual "
-                    "device execution\n    ping             check if the emulator is alive\n\nOK\n", False)
+            return (
+                "Android console commands:\n\n    help|h|?         print a list of commands\n"
+                "    kill             kill the emulator instance\n    avd              control virtual "
+                "device execution\n    ping             check if the emulator is alive\n\nOK\n",
+                False,
+            )
         if cmd == "ping":
             return "I am alive!\nOK\n", False
         if cmd == "kill":

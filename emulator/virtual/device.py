@@ -23,10 +23,21 @@ log = logging.getLogger(__name__)
 
 
 class VirtualDevice:
-    def __init__(self, profile: str = DEFAULT_PROFILE, locale: str = "en", latency: str = "instant",
-                 port: int = 0, host: str = "127.0.0.1", auth: str = "none", emulator_console: bool = False,
-                 console_port: int = 5554, adb_server_port: int | None = None, avd_name: str | None = None,
-                 serial: str | None = None, console_home: str | None = None) -> None:
+    def __init__(
+        self,
+        profile: str = DEFAULT_PROFILE,
+        locale: str = "en",
+        latency: str = "instant",
+        port: int = 0,
+        host: str = "127.0.0.1",
+        auth: str = "none",
+        emulator_console: bool = False,
+        console_port: int = 5554,
+        adb_server_port: int | None = None,
+        avd_name: str | None = None,
+        serial: str | None = None,
+        console_home: str | None = None,
+    ) -> None:
         if auth not in ("none", "accept", "unauthorized"):
             raise ValueError(f"unknown auth mode {auth!r}; choose none, accept or unauthorized")
         if emulator_console and (console_port % 2 or not 5554 <= console_port <= 5682):
@@ -37,12 +48,16 @@ class VirtualDevice:
         self.adb_server_port = adb_server_port
         self.console_home = console_home  # where ~/.emulator_console_auth_token lives (default: $HOME)
         self._requested_port = console_port + 1 if emulator_console else port
-        self.model = VirtualDeviceModel(profile=profile, locale=locale, latency=latency,
-                                        serial=serial or (f"emulator-{console_port}" if emulator_console
-                                                          else "VIRTUAL0001"))
+        self.model = VirtualDeviceModel(
+            profile=profile,
+            locale=locale,
+            latency=latency,
+            serial=serial or (f"emulator-{console_port}" if emulator_console else "VIRTUAL0001"),
+        )
         self.model.faults.auth_mode = auth
         self.avd_name = avd_name or self.model.profile.model.replace(" ", "_") + "_API_" + str(
-            self.model.profile.api_level)
+            self.model.profile.api_level
+        )
         self._server: Any = None
         self._console: Any = None
         self._stopped = threading.Event()
@@ -65,12 +80,14 @@ class VirtualDevice:
         if self.emulator_console:
             from .console import EmulatorConsole, notify_adb_server
 
-            self._console = EmulatorConsole(self.model, self.avd_name, self.console_port, on_kill=self.stop,
-                                            host=self.host, home=self.console_home).start()
+            self._console = EmulatorConsole(
+                self.model, self.avd_name, self.console_port, on_kill=self.stop, host=self.host, home=self.console_home
+            ).start()
             if self.adb_server_port:
                 notify_adb_server(self.port, self.adb_server_port)
-        log.info("virtual device %s (%s) listening on %s:%d", self.serial, self.model.profile.model, self.host,
-                 self.port)
+        log.info(
+            "virtual device %s (%s) listening on %s:%d", self.serial, self.model.profile.model, self.host, self.port
+        )
         return self
 
     def stop(self) -> None:

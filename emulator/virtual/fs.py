@@ -14,9 +14,23 @@ from dataclasses import dataclass, field
 _ALIASES = {"/storage/emulated/0": "/sdcard", "/storage/self/primary": "/sdcard", "/mnt/sdcard": "/sdcard"}
 
 _DEFAULT_DIRS = [
-    "/sdcard/Download", "/sdcard/DCIM/Camera", "/sdcard/Pictures", "/sdcard/Music", "/sdcard/Documents",
-    "/sdcard/Android/data", "/data/local/tmp", "/data/app", "/data/data", "/system/bin", "/system/app",
-    "/system/priv-app", "/vendor", "/proc", "/dev", "/etc", "/storage/emulated",
+    "/sdcard/Download",
+    "/sdcard/DCIM/Camera",
+    "/sdcard/Pictures",
+    "/sdcard/Music",
+    "/sdcard/Documents",
+    "/sdcard/Android/data",
+    "/data/local/tmp",
+    "/data/app",
+    "/data/data",
+    "/system/bin",
+    "/system/app",
+    "/system/priv-app",
+    "/vendor",
+    "/proc",
+    "/dev",
+    "/etc",
+    "/storage/emulated",
 ]
 
 
@@ -71,7 +85,7 @@ def normalize(path: str) -> str:
         path = path[1:]
     for alias, real in _ALIASES.items():
         if path == alias or path.startswith(alias + "/"):
-            return real + path[len(alias):]
+            return real + path[len(alias) :]
     return path
 
 
@@ -138,8 +152,15 @@ class FileSystem:
             raise FsError(errno.ENOTDIR, path)
         return parent, name
 
-    def write(self, path: str, data: bytes, mode: int = 0o644, mtime: int | None = None,
-              parents: bool = False, append: bool = False) -> None:
+    def write(
+        self,
+        path: str,
+        data: bytes,
+        mode: int = 0o644,
+        mtime: int | None = None,
+        parents: bool = False,
+        append: bool = False,
+    ) -> None:
         with self._lock:
             parent, name = self._parent(path, parents)
             assert parent.children is not None
@@ -151,8 +172,9 @@ class FileSystem:
                 old.mtime = int(mtime or time.time())
                 return
             perm = statmod.S_IMODE(mode) or 0o644
-            parent.children[name] = Node(mode=statmod.S_IFREG | perm, mtime=int(mtime or time.time()),
-                                         data=bytearray(data))
+            parent.children[name] = Node(
+                mode=statmod.S_IFREG | perm, mtime=int(mtime or time.time()), data=bytearray(data)
+            )
 
     def mkdir(self, path: str, parents: bool = False) -> None:
         with self._lock:

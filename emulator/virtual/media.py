@@ -47,7 +47,7 @@ class _Bits:
 
     def bytes(self) -> bytes:
         assert len(self.bits) % 8 == 0
-        return bytes(int("".join(map(str, self.bits[i:i + 8])), 2) for i in range(0, len(self.bits), 8))
+        return bytes(int("".join(map(str, self.bits[i : i + 8])), 2) for i in range(0, len(self.bits), 8))
 
 
 def _escape(rbsp: bytes) -> bytes:
@@ -182,11 +182,28 @@ def encode_mp4(frames: list[tuple[np.ndarray, float]], width: int, height: int) 
     duration = sum(deltas)
     movie_ms = duration * 1000 // timescale
 
-    avcc = _box(b"avcC", bytes([1, PROFILE_BASELINE, CONSTRAINTS, sps[3], 0xFF, 0xE1]),
-                struct.pack(">H", len(sps)), sps, bytes([1]), struct.pack(">H", len(pps)), pps)
-    avc1 = _box(b"avc1", bytes(6), struct.pack(">H", 1), bytes(16), struct.pack(">HH", width, height),
-                struct.pack(">II", 0x480000, 0x480000), bytes(4), struct.pack(">H", 1),
-                bytes([12]) + b"screenrecord".ljust(31, b"\0"), struct.pack(">Hh", 0x18, -1), avcc)
+    avcc = _box(
+        b"avcC",
+        bytes([1, PROFILE_BASELINE, CONSTRAINTS, sps[3], 0xFF, 0xE1]),
+        struct.pack(">H", len(sps)),
+        sps,
+        bytes([1]),
+        struct.pack(">H", len(pps)),
+        pps,
+    )
+    avc1 = _box(
+        b"avc1",
+        bytes(6),
+        struct.pack(">H", 1),
+        bytes(16),
+        struct.pack(">HH", width, height),
+        struct.pack(">II", 0x480000, 0x480000),
+        bytes(4),
+        struct.pack(">H", 1),
+        bytes([12]) + b"screenrecord".ljust(31, b"\0"),
+        struct.pack(">Hh", 0x18, -1),
+        avcc,
+    )
     stts_runs: list[list[int]] = []
     for d in deltas:
         if stts_runs and stts_runs[-1][1] == d:
@@ -195,24 +212,62 @@ def encode_mp4(frames: list[tuple[np.ndarray, float]], width: int, height: int) 
             stts_runs.append([1, d])
 
     def moov(chunk_offset: int) -> bytes:
-        stbl = _box(b"stbl",
-                    _full(b"stsd", 0, 0, struct.pack(">I", 1), avc1),
-                    _full(b"stts", 0, 0, struct.pack(">I", len(stts_runs)),
-                          b"".join(struct.pack(">II", n, d) for n, d in stts_runs)),
-                    _full(b"stss", 0, 0, struct.pack(">I", len(samples)),
-                          b"".join(struct.pack(">I", k + 1) for k in range(len(samples)))),
-                    _full(b"stsc", 0, 0, struct.pack(">IIII", 1, 1, len(samples), 1)),
-                    _full(b"stsz", 0, 0, struct.pack(">II", 0, len(samples)),
-                          b"".join(struct.pack(">I", len(s)) for s in samples)),
-                    _full(b"stco", 0, 0, struct.pack(">II", 1, chunk_offset)))
-        minf = _box(b"minf", _full(b"vmhd", 0, 1, bytes(8)),
-                    _box(b"dinf", _full(b"dref", 0, 0, struct.pack(">I", 1), _full(b"url ", 0, 1))), stbl)
-        mdia = _box(b"mdia", _full(b"mdhd", 0, 0, struct.pack(">IIIIHH", 0, 0, timescale, duration, 0x55C4, 0)),
-                    _full(b"hdlr", 0, 0, bytes(4), b"vide", bytes(12), b"VideoHandle\0"), minf)
-        tkhd = _full(b"tkhd", 0, 3, struct.pack(">IIIII", 0, 0, 1, 0, movie_ms), bytes(8),
-                     struct.pack(">hhhH", 0, 0, 0, 0), _MATRIX, struct.pack(">II", width << 16, height << 16))
-        mvhd = _full(b"mvhd", 0, 0, struct.pack(">IIII", 0, 0, 1000, movie_ms), struct.pack(">IH", 0x10000, 0x100),
-                     bytes(10), _MATRIX, bytes(24), struct.pack(">I", 2))
+        stbl = _box(
+            b"stbl",
+            _full(b"stsd", 0, 0, struct.pack(">I", 1), avc1),
+            _full(
+                b"stts",
+                0,
+                0,
+                struct.pack(">I", len(stts_runs)),
+                b"".join(struct.pack(">II", n, d) for n, d in stts_runs),
+            ),
+            _full(
+                b"stss",
+                0,
+                0,
+                struct.pack(">I", len(samples)),
+                b"".join(struct.pack(">I", k + 1) for k in range(len(samples))),
+            ),
+            _full(b"stsc", 0, 0, struct.pack(">IIII", 1, 1, len(samples), 1)),
+            _full(
+                b"stsz", 0, 0, struct.pack(">II", 0, len(samples)), b"".join(struct.pack(">I", len(s)) for s in samples)
+            ),
+            _full(b"stco", 0, 0, struct.pack(">II", 1, chunk_offset)),
+        )
+        minf = _box(
+            b"minf",
+            _full(b"vmhd", 0, 1, bytes(8)),
+            _box(b"dinf", _full(b"dref", 0, 0, struct.pack(">I", 1), _full(b"url ", 0, 1))),
+            stbl,
+        )
+        mdia = _box(
+            b"mdia",
+            _full(b"mdhd", 0, 0, struct.pack(">IIIIHH", 0, 0, timescale, duration, 0x55C4, 0)),
+            _full(b"hdlr", 0, 0, bytes(4), b"vide", bytes(12), b"VideoHandle\0"),
+            minf,
+        )
+        tkhd = _full(
+            b"tkhd",
+            0,
+            3,
+            struct.pack(">IIIII", 0, 0, 1, 0, movie_ms),
+            bytes(8),
+            struct.pack(">hhhH", 0, 0, 0, 0),
+            _MATRIX,
+            struct.pack(">II", width << 16, height << 16),
+        )
+        mvhd = _full(
+            b"mvhd",
+            0,
+            0,
+            struct.pack(">IIII", 0, 0, 1000, movie_ms),
+            struct.pack(">IH", 0x10000, 0x100),
+            bytes(10),
+            _MATRIX,
+            bytes(24),
+            struct.pack(">I", 2),
+        )
         return _box(b"moov", mvhd, _box(b"trak", tkhd, mdia))
 
     ftyp = _box(b"ftyp", b"isom", struct.pack(">I", 512), b"isom", b"iso2", b"avc1", b"mp41")
@@ -232,7 +287,7 @@ def parse_boxes(data: bytes, start: int = 0, end: int | None = None) -> list[tup
     while pos < end:
         if pos + 8 > end:
             raise ValueError(f"truncated box header at {pos}")
-        size, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        size, kind = struct.unpack(">I4s", data[pos : pos + 8])
         if size < 8 or pos + size > end:
             raise ValueError(f"box {kind!r} at {pos} has a bad size {size}")
         out.append((kind, pos + 8, pos + size))

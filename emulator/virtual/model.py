@@ -36,7 +36,7 @@ LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity
 
 
 def _short_component(package: str, cls: str) -> str:
-    return f"{package}/{cls[len(package):]}" if cls.startswith(package + ".") else f"{package}/{cls}"
+    return f"{package}/{cls[len(package) :]}" if cls.startswith(package + ".") else f"{package}/{cls}"
 
 
 @dataclass
@@ -136,20 +136,41 @@ class Faults:
 
 def _default_settings() -> dict[str, dict[str, str]]:
     return {
-        "system": {"screen_brightness": "102", "screen_brightness_mode": "1", "screen_off_timeout": "60000",
-                   "pointer_location": "0", "show_touches": "0", "font_scale": "1.0"},
-        "secure": {"default_input_method": LATIN_IME, "enabled_input_methods": LATIN_IME,
-                   "android_id": "a1b2c3d4e5f60718", "ui_night_mode": "1"},
-        "global": {"airplane_mode_on": "0", "wifi_on": "1", "bluetooth_on": "0", "adb_enabled": "1",
-                   "device_name": "", "stay_on_while_plugged_in": "0"},
+        "system": {
+            "screen_brightness": "102",
+            "screen_brightness_mode": "1",
+            "screen_off_timeout": "60000",
+            "pointer_location": "0",
+            "show_touches": "0",
+            "font_scale": "1.0",
+        },
+        "secure": {
+            "default_input_method": LATIN_IME,
+            "enabled_input_methods": LATIN_IME,
+            "android_id": "a1b2c3d4e5f60718",
+            "ui_night_mode": "1",
+        },
+        "global": {
+            "airplane_mode_on": "0",
+            "wifi_on": "1",
+            "bluetooth_on": "0",
+            "adb_enabled": "1",
+            "device_name": "",
+            "stay_on_while_plugged_in": "0",
+        },
     }
 
 
 class VirtualDeviceModel:
     """All device state. Created by `VirtualDevice`; services receive it."""
 
-    def __init__(self, profile: str | Profile = DEFAULT_PROFILE, locale: str = "en", latency: str = "instant",
-                 serial: str = "VIRTUAL0001") -> None:
+    def __init__(
+        self,
+        profile: str | Profile = DEFAULT_PROFILE,
+        locale: str = "en",
+        latency: str = "instant",
+        serial: str = "VIRTUAL0001",
+    ) -> None:
         if locale not in ("en", "zh"):
             raise ValueError(f"unknown locale {locale!r}; choose en or zh")
         self.lock = threading.RLock()
@@ -193,32 +214,55 @@ class VirtualDeviceModel:
         comp = _short_component(LAUNCHER_PACKAGE, LAUNCHER_ACTIVITY)
         pid, _ = self.procs.start_app(LAUNCHER_PACKAGE)
         self.log("I", "ActivityManager", "System now ready")
-        self.log("I", "ActivityTaskManager", "START u0 {act=android.intent.action.MAIN "
-                 f"cat=[android.intent.category.HOME] flg=0x10000100 cmp={comp}}} from uid 0")
-        self.log("I", "ActivityManager", f"Start proc {pid}:{LAUNCHER_PACKAGE}/{self._proc_user(LAUNCHER_PACKAGE)} "
-                 f"for top-activity {{{comp}}}")
+        self.log(
+            "I",
+            "ActivityTaskManager",
+            "START u0 {act=android.intent.action.MAIN "
+            f"cat=[android.intent.category.HOME] flg=0x10000100 cmp={comp}}} from uid 0",
+        )
+        self.log(
+            "I",
+            "ActivityManager",
+            f"Start proc {pid}:{LAUNCHER_PACKAGE}/{self._proc_user(LAUNCHER_PACKAGE)} for top-activity {{{comp}}}",
+        )
         self.log("I", "ActivityTaskManager", f"Displayed {comp} for user 0: +1s204ms")
 
     # --- identity -------------------------------------------------------------------------------
     def _build_props(self) -> dict[str, str]:
         p = self.profile
         return {
-            "ro.product.model": p.model, "ro.product.name": p.product, "ro.product.device": p.device,
-            "ro.product.brand": p.brand, "ro.product.manufacturer": p.manufacturer,
-            "ro.product.cpu.abi": p.abilist[0], "ro.product.cpu.abilist": ",".join(p.abilist),
+            "ro.product.model": p.model,
+            "ro.product.name": p.product,
+            "ro.product.device": p.device,
+            "ro.product.brand": p.brand,
+            "ro.product.manufacturer": p.manufacturer,
+            "ro.product.cpu.abi": p.abilist[0],
+            "ro.product.cpu.abilist": ",".join(p.abilist),
             "ro.product.cpu.abilist64": ",".join(a for a in p.abilist if "64" in a),
             "ro.product.cpu.abilist32": ",".join(a for a in p.abilist if "64" not in a),
             **({"ro.boot.qemu": "1"} if p.emulator else {}),  # Android 12+ emulator images set this
-            "ro.build.version.sdk": str(p.api_level), "ro.build.version.release": p.release,
-            "ro.build.version.security_patch": "2024-09-05", "ro.build.type": "user",
-            "ro.build.tags": "release-keys", "ro.build.id": "AP2A.240905.003",
+            "ro.build.version.sdk": str(p.api_level),
+            "ro.build.version.release": p.release,
+            "ro.build.version.security_patch": "2024-09-05",
+            "ro.build.type": "user",
+            "ro.build.tags": "release-keys",
+            "ro.build.id": "AP2A.240905.003",
             "ro.build.fingerprint": f"{p.brand}/{p.product}/{p.device}:{p.release}/AP2A.240905.003/12231197:user/release-keys",
-            "ro.serialno": self.serial, "ro.boot.serialno": self.serial,
-            "ro.sf.lcd_density": str(p.density), "ro.kernel.qemu": "0", "ro.debuggable": "0",
-            "ro.secure": "1", "ro.adb.secure": "1", "sys.boot_completed": "1", "dev.bootcomplete": "1",
-            "persist.sys.locale": self.locale_tag, "ro.product.locale": "en-US",
-            "persist.sys.timezone": "America/Los_Angeles", "ro.hardware": p.device,
-            "init.svc.adbd": "running", "service.adb.root": "0",
+            "ro.serialno": self.serial,
+            "ro.boot.serialno": self.serial,
+            "ro.sf.lcd_density": str(p.density),
+            "ro.kernel.qemu": "0",
+            "ro.debuggable": "0",
+            "ro.secure": "1",
+            "ro.adb.secure": "1",
+            "sys.boot_completed": "1",
+            "dev.bootcomplete": "1",
+            "persist.sys.locale": self.locale_tag,
+            "ro.product.locale": "en-US",
+            "persist.sys.timezone": "America/Los_Angeles",
+            "ro.hardware": p.device,
+            "init.svc.adbd": "running",
+            "service.adb.root": "0",
         }
 
     def _preload_u2_jar(self) -> None:
@@ -266,8 +310,15 @@ class VirtualDeviceModel:
     def alloc_pid(self) -> int:
         return self.procs.alloc()
 
-    def log(self, level: str, tag: str, msg: str, pid: int = SYSTEM_SERVER_PID, tid: int | None = None,
-            buffer: str = "system") -> None:
+    def log(
+        self,
+        level: str,
+        tag: str,
+        msg: str,
+        pid: int = SYSTEM_SERVER_PID,
+        tid: int | None = None,
+        buffer: str = "system",
+    ) -> None:
         """Append a line to the device log (system_server's `system` buffer unless told)."""
         if tid is None and pid == SYSTEM_SERVER_PID:
             tid = pid + 23 + sum(map(ord, tag)) % 150  # a stable binder/handler thread per tag
@@ -302,8 +353,11 @@ class VirtualDeviceModel:
     def _proc_user(self, package: str) -> str:
         """How ActivityManager names a process's uid: `u0a123` for apps, `1000` for system packages."""
         pkg = self.packages.get(package)
-        return "1000" if pkg is not None and pkg.system and package.startswith("com.android.") \
+        return (
+            "1000"
+            if pkg is not None and pkg.system and package.startswith("com.android.")
             else f"u0a{app_uid(package) - 10000}"
+        )
 
     def _kill_process(self, package: str, reason: str) -> None:
         pid = self.procs.kill_app(package)
@@ -340,8 +394,9 @@ class VirtualDeviceModel:
         with self.lock:
             return self.tasks[-1].top
 
-    def start_activity(self, package: str, activity: str | None = None, extras: dict[str, Any] | None = None,
-                       new_task: bool = False) -> ActivityRecord:
+    def start_activity(
+        self, package: str, activity: str | None = None, extras: dict[str, Any] | None = None, new_task: bool = False
+    ) -> ActivityRecord:
         """Bring `package` to the front (pushing `activity` if given). Raises KeyError if unknown."""
         with self.lock:
             pkg = self.packages.get(package)
@@ -360,12 +415,19 @@ class VirtualDeviceModel:
             if pushed:
                 task.stack.append(ActivityRecord(package, full, dict(extras or {})))
             comp = _short_component(package, task.top.activity)
-            self.log("I", "ActivityTaskManager", f"START u0 {{flg=0x10000000 cmp={comp}}} with LAUNCH_MULTIPLE "
-                     "from uid 2000 (BAL_ALLOWED_PERMISSION) result code=0")
+            self.log(
+                "I",
+                "ActivityTaskManager",
+                f"START u0 {{flg=0x10000000 cmp={comp}}} with LAUNCH_MULTIPLE "
+                "from uid 2000 (BAL_ALLOWED_PERMISSION) result code=0",
+            )
             pid, started = self.procs.start_app(package)
             if started:
-                self.log("I", "ActivityManager", f"Start proc {pid}:{package}/{self._proc_user(package)} for "
-                         f"next-top-activity {{{comp}}}")
+                self.log(
+                    "I",
+                    "ActivityManager",
+                    f"Start proc {pid}:{package}/{self._proc_user(package)} for next-top-activity {{{comp}}}",
+                )
                 self.log("I", "ActivityThread", "Init compatibility callbacks", pid=pid, buffer="main")
             if pushed or started:
                 self.log("I", "ActivityTaskManager", f"Displayed {comp} for user 0: +{312 if started else 148}ms")
@@ -457,8 +519,7 @@ class VirtualDeviceModel:
             self.ui.long_press(x, y, duration_ms)
             self.draw_frames("tap")
 
-    def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300,
-              source: str = "input") -> None:
+    def swipe(self, x1: float, y1: float, x2: float, y2: float, duration_ms: int = 300, source: str = "input") -> None:
         with self.lock:
             self.events.log("swipe", x1=x1, y1=y1, x2=x2, y2=y2, duration_ms=duration_ms, source=source)
             from .ui.gestures import LONG_PRESS_TIMEOUT_MS, touch_slop
@@ -558,12 +619,20 @@ class VirtualDeviceModel:
         with self.lock:
             return {
                 "fs": self.fs.snapshot(),
-                "state": copy.deepcopy({
-                    "rotation": self.rotation, "locale": self.locale, "clipboard": self.clipboard,
-                    "settings": self.settings, "enabled_imes": self.enabled_imes, "packages": self.packages,
-                    "tasks": self.tasks, "app_data": self.app_data, "app_ui": self.app_ui,
-                    "screen_on": self.screen_on,
-                }),
+                "state": copy.deepcopy(
+                    {
+                        "rotation": self.rotation,
+                        "locale": self.locale,
+                        "clipboard": self.clipboard,
+                        "settings": self.settings,
+                        "enabled_imes": self.enabled_imes,
+                        "packages": self.packages,
+                        "tasks": self.tasks,
+                        "app_data": self.app_data,
+                        "app_ui": self.app_ui,
+                        "screen_on": self.screen_on,
+                    }
+                ),
                 "ui": self.ui.snapshot(),
             }
 

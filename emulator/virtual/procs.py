@@ -20,20 +20,36 @@ from typing import Any
 
 # (user, name, pid, ppid): the processes a booted Android 14 image always has
 SYSTEM_PROCESSES = [
-    ("root", "init", 1, 0), ("root", "kthreadd", 2, 0), ("root", "ueventd", 180, 1), ("logd", "logd", 301, 1),
-    ("system", "servicemanager", 310, 1), ("root", "vold", 330, 1), ("root", "zygote64", 640, 1),
-    ("root", "zygote", 641, 1), ("system", "surfaceflinger", 705, 1), ("shell", "adbd", 802, 1),
-    ("system", "system_server", 1012, 640), ("u0_a140", "com.android.systemui", 1201, 640),
-    ("radio", "com.android.phone", 1330, 640), ("u0_a121", "com.google.android.inputmethod.latin", 1402, 640),
+    ("root", "init", 1, 0),
+    ("root", "kthreadd", 2, 0),
+    ("root", "ueventd", 180, 1),
+    ("logd", "logd", 301, 1),
+    ("system", "servicemanager", 310, 1),
+    ("root", "vold", 330, 1),
+    ("root", "zygote64", 640, 1),
+    ("root", "zygote", 641, 1),
+    ("system", "surfaceflinger", 705, 1),
+    ("shell", "adbd", 802, 1),
+    ("system", "system_server", 1012, 640),
+    ("u0_a140", "com.android.systemui", 1201, 640),
+    ("radio", "com.android.phone", 1330, 640),
+    ("u0_a121", "com.google.android.inputmethod.latin", 1402, 640),
 ]
 SYSTEM_SERVER_PID = 1012
 ZYGOTE64_PID = 640
 ADBD_PID = 802
 # the command lines of the system processes whose argv differs from their name
-SYSTEM_CMDLINES = {"init": "/system/bin/init second_stage", "ueventd": "/system/bin/ueventd",
-                   "logd": "/system/bin/logd", "servicemanager": "/system/bin/servicemanager",
-                   "vold": "/system/bin/vold --blkid_context=u:r:blkid:s0", "zygote64": "zygote64",
-                   "zygote": "zygote", "surfaceflinger": "/system/bin/surfaceflinger", "adbd": "/apex/com.android.adbd/bin/adbd --root_seclabel=u:r:su:s0"}
+SYSTEM_CMDLINES = {
+    "init": "/system/bin/init second_stage",
+    "ueventd": "/system/bin/ueventd",
+    "logd": "/system/bin/logd",
+    "servicemanager": "/system/bin/servicemanager",
+    "vold": "/system/bin/vold --blkid_context=u:r:blkid:s0",
+    "zygote64": "zygote64",
+    "zygote": "zygote",
+    "surfaceflinger": "/system/bin/surfaceflinger",
+    "adbd": "/apex/com.android.adbd/bin/adbd --root_seclabel=u:r:su:s0",
+}
 
 
 def app_uid(package: str) -> int:
@@ -127,8 +143,13 @@ class FrameStats:
 
 def histogram_buckets() -> list[int]:
     """HWUI's frame-time buckets in ms: 5..32 by 1, then by 2 to 50, by 5 to 150, by 50 to 1000, by 100 to 4950."""
-    return (list(range(5, 32)) + list(range(32, 50, 2)) + list(range(50, 150, 5)) + list(range(150, 1000, 50))
-            + list(range(1000, 5000, 100)))
+    return (
+        list(range(5, 32))
+        + list(range(32, 50, 2))
+        + list(range(50, 150, 5))
+        + list(range(150, 1000, 50))
+        + list(range(1000, 5000, 100))
+    )
 
 
 def frame_bucket(ms: float) -> int:
@@ -165,12 +186,28 @@ class LogBuffer:
         self._cond = threading.Condition()
         self._seq = 0
 
-    def write(self, level: str, tag: str, msg: str, pid: int = SYSTEM_SERVER_PID, tid: int | None = None,
-              buffer: str = "main", t: float | None = None) -> LogEntry:
+    def write(
+        self,
+        level: str,
+        tag: str,
+        msg: str,
+        pid: int = SYSTEM_SERVER_PID,
+        tid: int | None = None,
+        buffer: str = "main",
+        t: float | None = None,
+    ) -> LogEntry:
         with self._cond:
             self._seq += 1
-            e = LogEntry(self._seq, time.time() if t is None else t, pid, pid if tid is None else tid,
-                         (level[:1] or "I").upper(), tag, msg, buffer)
+            e = LogEntry(
+                self._seq,
+                time.time() if t is None else t,
+                pid,
+                pid if tid is None else tid,
+                (level[:1] or "I").upper(),
+                tag,
+                msg,
+                buffer,
+            )
             self._entries.append(e)
             self._cond.notify_all()
             return e

@@ -20,8 +20,16 @@ A_CLSE = 0x45534C43
 A_WRTE = 0x45545257
 A_STLS = 0x534C5453
 
-COMMAND_NAMES = {A_SYNC: "SYNC", A_CNXN: "CNXN", A_AUTH: "AUTH", A_OPEN: "OPEN", A_OKAY: "OKAY",
-                 A_CLSE: "CLSE", A_WRTE: "WRTE", A_STLS: "STLS"}
+COMMAND_NAMES = {
+    A_SYNC: "SYNC",
+    A_CNXN: "CNXN",
+    A_AUTH: "AUTH",
+    A_OPEN: "OPEN",
+    A_OKAY: "OKAY",
+    A_CLSE: "CLSE",
+    A_WRTE: "WRTE",
+    A_STLS: "STLS",
+}
 
 A_VERSION = 0x01000001  # skip checksums
 A_VERSION_MIN = 0x01000000

@@ -37,6 +37,7 @@ OFFLINE_POLL = 0.1  # seconds between checks of the `offline` fault while a host
 
 Handler = Callable[["AdbStream"], None]
 
+
 class Connection:
     """One TCP connection from the adb server: the handshake, then packets routed to streams."""
 
@@ -267,8 +268,9 @@ class Connection:
             self._streams[local_id] = stream
         self.model.events.log("service", name=name)
         self.send_packet(p.A_OKAY, local_id, host_id)
-        t = threading.Thread(target=self._run_service, args=(stream, handler),
-                             name=f"adbd-svc-{self.id}-{local_id}", daemon=True)
+        t = threading.Thread(
+            target=self._run_service, args=(stream, handler), name=f"adbd-svc-{self.id}-{local_id}", daemon=True
+        )
         self.service_threads.add(t)
         t.start()
 
@@ -337,8 +339,9 @@ class AdbdServer:
         if not self._hook_registered:
             self.model.faults.on_drop(self.drop_all)
             self._hook_registered = True
-        self._accept_thread = threading.Thread(target=self._accept_loop, args=(sock,),
-                                               name=f"adbd-accept-{self.port}", daemon=True)
+        self._accept_thread = threading.Thread(
+            target=self._accept_loop, args=(sock,), name=f"adbd-accept-{self.port}", daemon=True
+        )
         self._accept_thread.start()
         log.debug("adbd listening on %s", self.address)
         return self

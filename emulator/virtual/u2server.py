@@ -156,13 +156,18 @@ def serve_until_closed(model: VirtualDeviceModel, io: ShellIO, port: int = DEFAU
         if servers:
             other = next(iter(servers.values()))
             _write(io, "[server] INFO: [UiAutomator2Server] Starting Server\n")
-            _write(io, "java.lang.IllegalStateException: UiAutomationService "
-                       f"android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@{other.pid:x}"
-                       "already registered!\n", err=True)
+            _write(
+                io,
+                "java.lang.IllegalStateException: UiAutomationService "
+                f"android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@{other.pid:x}"
+                "already registered!\n",
+                err=True,
+            )
             return 1
         if port in model.ports:
-            _write(io, f"java.net.BindException: bind failed: EADDRINUSE (Address already in use) port {port}\n",
-                   err=True)
+            _write(
+                io, f"java.net.BindException: bind failed: EADDRINUSE (Address already in use) port {port}\n", err=True
+            )
             return 1
         server = U2Server(model, port, _new_pid(model))
         model.ports[port] = server.handle_stream

@@ -33,8 +33,15 @@ class App:
     version_name: str = "1.0"
 
     def package_record(self) -> Package:
-        return Package(self.package, dict(self.labels), list(self.activities), self.launcher,
-                       version_name=self.version_name, system=True, first_install_time=1_700_000_000.0)
+        return Package(
+            self.package,
+            dict(self.labels),
+            list(self.activities),
+            self.launcher,
+            version_name=self.version_name,
+            system=True,
+            first_install_time=1_700_000_000.0,
+        )
 
     def label(self, locale: str) -> str:
         return self.labels.get(locale) or self.labels.get("en") or self.package
@@ -85,24 +92,55 @@ class App:
         tb = w.toolbar(ctx, self.label(ctx.locale))
         l, t, r, b = ctx.area
         y = tb.bounds[3]
-        return [tb, w.text(ctx, (l, y, r, b), ctx.tr("Hello from ", "来自 ") + self.package, "message",
-                           align="c", color=ctx.theme.text2)]
+        return [
+            tb,
+            w.text(
+                ctx,
+                (l, y, r, b),
+                ctx.tr("Hello from ", "来自 ") + self.package,
+                "message",
+                align="c",
+                color=ctx.theme.text2,
+            ),
+        ]
 
     # --- helpers ---------------------------------------------------------------------------------
     def icon_style(self, theme: Any = None) -> dict[str, Any]:
-        return {"bg": self.color, "icon": self.glyph or "letter", "letter": self.labels.get("en", "?")[:1],
-                "icon_color": (255, 255, 255), "inset_frac": 0.22}
+        return {
+            "bg": self.color,
+            "icon": self.glyph or "letter",
+            "letter": self.labels.get("en", "?")[:1],
+            "icon_color": (255, 255, 255),
+            "inset_frac": 0.22,
+        }
 
 
-def page(ctx: Ctx, header: list[View], rows: list[Row], key: str = "main", rid: str = "list",
-         footer: list[View] | None = None, footer_h: int = 0, overlays: list[View] | None = None,
-         cls: str | None = None, pad_bottom: int = 0,
-         on_overscroll: Callable[[int, int], bool] | None = None) -> list[View]:
+def page(
+    ctx: Ctx,
+    header: list[View],
+    rows: list[Row],
+    key: str = "main",
+    rid: str = "list",
+    footer: list[View] | None = None,
+    footer_h: int = 0,
+    overlays: list[View] | None = None,
+    cls: str | None = None,
+    pad_bottom: int = 0,
+    on_overscroll: Callable[[int, int], bool] | None = None,
+) -> list[View]:
     """A screen: fixed header views on top, a scrolling body of rows, an optional fixed footer, overlays."""
     l, t, r, b = ctx.area
     top = max([v.bounds[3] for v in header] + [t])
-    body = vlist(ctx, key, (l, top, r, b - footer_h), rows, rid, pad_bottom=pad_bottom,
-                 on_overscroll=on_overscroll, **({"cls": cls} if cls else {}))
+    body = vlist(
+        ctx,
+        key,
+        (l, top, r, b - footer_h),
+        rows,
+        rid,
+        pad_bottom=pad_bottom,
+        on_overscroll=on_overscroll,
+        **({"cls": cls} if cls else {}),
+    )
     return header + [body] + (footer or []) + (overlays or [])
 
 
@@ -150,8 +188,11 @@ class StaticApp(App):
         sc = self.spec["screens"][name]
         tr = lambda d: (d or {}).get(ctx.locale) or (d or {}).get("en", "")  # noqa: E731
         first = name == next(iter(self.spec["screens"]))
-        tb = w.toolbar(ctx, tr(sc.get("title")) or self.label(ctx.locale),
-                       None if first else ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish))
+        tb = w.toolbar(
+            ctx,
+            tr(sc.get("title")) or self.label(ctx.locale),
+            None if first else ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish),
+        )
         data = ctx.data
         rows: list[Row] = []
         for i, item in enumerate(sc.get("items", [])):
@@ -161,18 +202,33 @@ class StaticApp(App):
             title, summary = tr(item.get("title")), tr(item.get("summary"))
             h = ctx.dp(72 if summary else 56)
 
-            def build(x: int, y: int, wd: int, item: dict[str, Any] = item, title: str = title,
-                      summary: str = summary, h: int = h) -> View:
+            def build(
+                x: int,
+                y: int,
+                wd: int,
+                item: dict[str, Any] = item,
+                title: str = title,
+                summary: str = summary,
+                h: int = h,
+            ) -> View:
                 if "switch" in item:
                     k = item["switch"]
                     on = bool(data.get(k, item.get("default", False)))
 
                     def toggle(k: str = k, on: bool = on) -> None:
                         data[k] = not on
-                    return w.list_item(ctx, (x, y, x + wd, y + h), title, summary, on_click=toggle,
-                                       trailing=lambda b: w.switch(ctx, b, on))
+
+                    return w.list_item(
+                        ctx,
+                        (x, y, x + wd, y + h),
+                        title,
+                        summary,
+                        on_click=toggle,
+                        trailing=lambda b: w.switch(ctx, b, on),
+                    )
                 target = item.get("open")
                 cb = (lambda t=target: ctx.push(self._activity(t, False))) if target else None
                 return w.list_item(ctx, (x, y, x + wd, y + h), title, summary, on_click=cb)
+
             rows.append(Row(h, build))
         return page(ctx, [tb], rows, key=f"static_{name}", rid="recycler_view")

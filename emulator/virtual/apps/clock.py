@@ -20,8 +20,10 @@ EDIT = "com.android.deskclock.alarms.AlarmEditActivity"
 DAYS_EN = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 DAYS_ZH = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
 # world clocks: (en, zh), offset from device time (America/Los_Angeles, PDT) in hours
-WORLD = {"en": [(("London", "伦敦"), 8), (("New York", "纽约"), 3), (("Tokyo", "东京"), 16)],
-         "zh": [(("Beijing", "北京"), 15), (("London", "伦敦"), 8), (("New York", "纽约"), 3)]}
+WORLD = {
+    "en": [(("London", "伦敦"), 8), (("New York", "纽约"), 3), (("Tokyo", "东京"), 16)],
+    "zh": [(("Beijing", "北京"), 15), (("London", "伦敦"), 8), (("New York", "纽约"), 3)],
+}
 
 
 def days_summary(days: list[bool], zh: bool) -> str:
@@ -47,8 +49,14 @@ class ClockApp(App):
         zh = locale == "zh"
         data["alarms"] = [
             {"id": 1, "hour": 7, "minute": 0, "label": "", "enabled": True, "days": [True] * 5 + [False] * 2},
-            {"id": 2, "hour": 8, "minute": 30, "label": "健身" if zh else "Gym", "enabled": False,
-             "days": [False] * 5 + [True] * 2},
+            {
+                "id": 2,
+                "hour": 8,
+                "minute": 30,
+                "label": "健身" if zh else "Gym",
+                "enabled": False,
+                "days": [False] * 5 + [True] * 2,
+            },
         ]
         data["next_id"] = 3
         data["timer"] = {"digits": "", "running": False, "paused": False}
@@ -58,14 +66,23 @@ class ClockApp(App):
         l, t, r, b = ctx.area
         tab = ctx.ui.get("tab", "alarm")
         nav_h = ctx.dp(80)
-        names = [("alarm", ctx.tr("Alarm", "闹钟"), "alarm"), ("clock", ctx.tr("Clock", "时钟"), "clock"),
-                 ("timer", ctx.tr("Timer", "计时器"), "timer")]
+        names = [
+            ("alarm", ctx.tr("Alarm", "闹钟"), "alarm"),
+            ("clock", ctx.tr("Clock", "时钟"), "clock"),
+            ("timer", ctx.tr("Timer", "计时器"), "timer"),
+        ]
 
         def sel(k: str) -> None:
             ctx.ui["tab"] = k
-        nav = w.tabs(ctx, (l, b - nav_h, r, b), [(label, tab == k, (lambda k=k: sel(k)), f"tab_menu_{k}")
-                                                 for k, label, _ in names],
-                     bottom_nav=True, icons=[ic for _, _, ic in names], rid="navigation_bar")
+
+        nav = w.tabs(
+            ctx,
+            (l, b - nav_h, r, b),
+            [(label, tab == k, (lambda k=k: sel(k)), f"tab_menu_{k}") for k, label, _ in names],
+            bottom_nav=True,
+            icons=[ic for _, _, ic in names],
+            rid="navigation_bar",
+        )
         fn = {"alarm": self._alarms, "clock": self._clock, "timer": self._timer}[tab]
         views = fn(ctx, b - nav_h)
         return views + [nav]
@@ -80,38 +97,80 @@ class ClockApp(App):
         rows: list[Row] = []
         card_h = ctx.dp(112)
         for a in ctx.data["alarms"]:
+
             def build(x: int, y: int, wd: int, a: dict[str, Any] = a) -> View:
-                card = w.card_bg(ctx, (x + ctx.dp(12), y + ctx.dp(6), x + wd - ctx.dp(12), y + card_h - ctx.dp(6)),
-                                 "alarm_card", clickable=True, focusable=True, on_click=lambda: self._edit(ctx, a))
+                card = w.card_bg(
+                    ctx,
+                    (x + ctx.dp(12), y + ctx.dp(6), x + wd - ctx.dp(12), y + card_h - ctx.dp(6)),
+                    "alarm_card",
+                    clickable=True,
+                    focusable=True,
+                    on_click=lambda: self._edit(ctx, a),
+                )
                 tstr = fmt_time(a["hour"], a["minute"], ctx.zh)
                 card.desc = tstr + (f" {a['label']}" if a["label"] else "")
                 x0 = x + ctx.dp(32)
                 if a["label"]:
-                    card.children.append(w.text(ctx, (x0, y + ctx.dp(14), x + wd - ctx.dp(100), y + ctx.dp(34)), a["label"],
-                                                "edit_label", size=14, color=th.text2))
-                card.children.append(w.text(ctx, (x0, y + ctx.dp(32), x + wd - ctx.dp(100), y + ctx.dp(80)), tstr,
-                                            "digital_clock", size=40, color=th.text if a["enabled"] else th.text2))
-                card.children.append(w.text(ctx, (x0, y + ctx.dp(80), x + wd - ctx.dp(100), y + ctx.dp(100)),
-                                            days_summary(a["days"], ctx.zh), "days_of_week", size=14, color=th.text2))
+                    card.children.append(
+                        w.text(
+                            ctx,
+                            (x0, y + ctx.dp(14), x + wd - ctx.dp(100), y + ctx.dp(34)),
+                            a["label"],
+                            "edit_label",
+                            size=14,
+                            color=th.text2,
+                        )
+                    )
+                card.children.append(
+                    w.text(
+                        ctx,
+                        (x0, y + ctx.dp(32), x + wd - ctx.dp(100), y + ctx.dp(80)),
+                        tstr,
+                        "digital_clock",
+                        size=40,
+                        color=th.text if a["enabled"] else th.text2,
+                    )
+                )
+                card.children.append(
+                    w.text(
+                        ctx,
+                        (x0, y + ctx.dp(80), x + wd - ctx.dp(100), y + ctx.dp(100)),
+                        days_summary(a["days"], ctx.zh),
+                        "days_of_week",
+                        size=14,
+                        color=th.text2,
+                    )
+                )
 
                 def toggle(a: dict[str, Any] = a) -> None:
                     a["enabled"] = not a["enabled"]
                     if a["enabled"]:
                         ctx.toast(ctx.tr("Alarm set", "闹钟已设置"))
+
                 sy = y + card_h // 2
-                card.children.append(w.switch(ctx, (x + wd - ctx.dp(96), sy - ctx.dp(24), x + wd - ctx.dp(28), sy + ctx.dp(24)),
-                                              a["enabled"], "onoff", toggle))
+                card.children.append(
+                    w.switch(
+                        ctx,
+                        (x + wd - ctx.dp(96), sy - ctx.dp(24), x + wd - ctx.dp(28), sy + ctx.dp(24)),
+                        a["enabled"],
+                        "onoff",
+                        toggle,
+                    )
+                )
                 return card
+
             rows.append(Row(card_h, build))
         if not ctx.data["alarms"]:
-            rows.append(w.text_row(ctx, ctx.tr("No alarms", "没有闹钟"), "alarms_empty_view", color=th.text2, align="c",
-                                   height_dp=120))
+            rows.append(
+                w.text_row(
+                    ctx, ctx.tr("No alarms", "没有闹钟"), "alarms_empty_view", color=th.text2, align="c", height_dp=120
+                )
+            )
         saved = ctx.area
         ctx.area = (l, t, r, bottom)
         try:
             fab = w.fab(ctx, "add", ctx.tr("Add alarm", "添加闹钟"), lambda: self._edit(ctx, None), "fab")
-            return page(ctx, [tb], rows, key="alarms", rid="alarm_recycler_view", overlays=[fab],
-                        pad_bottom=ctx.dp(88))
+            return page(ctx, [tb], rows, key="alarms", rid="alarm_recycler_view", overlays=[fab], pad_bottom=ctx.dp(88))
         finally:
             ctx.area = saved
 
@@ -120,16 +179,33 @@ class ClockApp(App):
         l, t, r, _ = ctx.area
         tb = self._title(ctx, ctx.tr("Clock", "时钟"))
         rows: list[Row] = [
-            Row(ctx.dp(88), lambda x, y, wd: w.text(ctx, (x, y, x + wd, y + ctx.dp(88)),
-                                                   fmt_time(DEVICE_HOUR, DEVICE_MINUTE, ctx.zh), "digital_clock",
-                                                   size=56, align="c")),
-            Row(ctx.dp(36), lambda x, y, wd: w.text(ctx, (x, y, x + wd, y + ctx.dp(36)),
-                                                   fmt_date_long(DEVICE_DATE, ctx.zh), "date", size=16,
-                                                   color=th.text2, align="c")),
+            Row(
+                ctx.dp(88),
+                lambda x, y, wd: w.text(
+                    ctx,
+                    (x, y, x + wd, y + ctx.dp(88)),
+                    fmt_time(DEVICE_HOUR, DEVICE_MINUTE, ctx.zh),
+                    "digital_clock",
+                    size=56,
+                    align="c",
+                ),
+            ),
+            Row(
+                ctx.dp(36),
+                lambda x, y, wd: w.text(
+                    ctx,
+                    (x, y, x + wd, y + ctx.dp(36)),
+                    fmt_date_long(DEVICE_DATE, ctx.zh),
+                    "date",
+                    size=16,
+                    color=th.text2,
+                    align="c",
+                ),
+            ),
         ]
         h = ctx.dp(80)
         base = DEVICE_HOUR * 60 + DEVICE_MINUTE
-        for (names, offset) in WORLD["zh" if ctx.zh else "en"]:
+        for names, offset in WORLD["zh" if ctx.zh else "en"]:
             mins = base + offset * 60
             day = ""
             if mins >= 24 * 60:
@@ -140,16 +216,31 @@ class ClockApp(App):
             city = ctx.tr(*names)
 
             def build(x: int, y: int, wd: int, city: str = city, tstr: str = tstr, rel: str = rel) -> View:
-                card = w.card_bg(ctx, (x + ctx.dp(12), y + ctx.dp(6), x + wd - ctx.dp(12), y + h - ctx.dp(6)),
-                                 "world_clock_item", desc=f"{city} {tstr}")
+                card = w.card_bg(
+                    ctx,
+                    (x + ctx.dp(12), y + ctx.dp(6), x + wd - ctx.dp(12), y + h - ctx.dp(6)),
+                    "world_clock_item",
+                    desc=f"{city} {tstr}",
+                )
                 x0 = x + ctx.dp(32)
-                card.children.append(w.text(ctx, (x0, y + ctx.dp(12), x + wd // 2, y + ctx.dp(40)), city, "city_name",
-                                            size=18))
-                card.children.append(w.text(ctx, (x0, y + ctx.dp(40), x + wd // 2 + ctx.dp(40), y + ctx.dp(64)), rel,
-                                            "city_day", size=13, color=th.text2))
-                card.children.append(w.text(ctx, (x + wd // 2, y, x + wd - ctx.dp(32), y + h), tstr, "digital_clock",
-                                            size=28, align="r"))
+                card.children.append(
+                    w.text(ctx, (x0, y + ctx.dp(12), x + wd // 2, y + ctx.dp(40)), city, "city_name", size=18)
+                )
+                card.children.append(
+                    w.text(
+                        ctx,
+                        (x0, y + ctx.dp(40), x + wd // 2 + ctx.dp(40), y + ctx.dp(64)),
+                        rel,
+                        "city_day",
+                        size=13,
+                        color=th.text2,
+                    )
+                )
+                card.children.append(
+                    w.text(ctx, (x + wd // 2, y, x + wd - ctx.dp(32), y + h), tstr, "digital_clock", size=28, align="r")
+                )
                 return card
+
             rows.append(Row(h, build))
         saved = ctx.area
         ctx.area = (l, t, r, bottom)
@@ -167,12 +258,33 @@ class ClockApp(App):
         disp = f"{digits[:2]}h {digits[2:4]}m {digits[4:]}s"
         rows: list[Row] = []
         if timer["running"]:
-            rows.append(Row(ctx.dp(120), lambda x, y, wd: w.text(ctx, (x, y, x + wd, y + ctx.dp(120)),
-                                                                f"{digits[:2]}:{digits[2:4]}:{digits[4:]}", "timer_time_text",
-                                                                size=56, align="c")))
-            rows.append(Row(ctx.dp(32), lambda x, y, wd: w.text(ctx, (x, y, x + wd, y + ctx.dp(32)),
-                                                               ctx.tr("Paused", "已暂停") if timer["paused"] else ctx.tr("Running", "正在计时"),
-                                                               "timer_label", size=14, color=th.text2, align="c")))
+            rows.append(
+                Row(
+                    ctx.dp(120),
+                    lambda x, y, wd: w.text(
+                        ctx,
+                        (x, y, x + wd, y + ctx.dp(120)),
+                        f"{digits[:2]}:{digits[2:4]}:{digits[4:]}",
+                        "timer_time_text",
+                        size=56,
+                        align="c",
+                    ),
+                )
+            )
+            rows.append(
+                Row(
+                    ctx.dp(32),
+                    lambda x, y, wd: w.text(
+                        ctx,
+                        (x, y, x + wd, y + ctx.dp(32)),
+                        ctx.tr("Paused", "已暂停") if timer["paused"] else ctx.tr("Running", "正在计时"),
+                        "timer_label",
+                        size=14,
+                        color=th.text2,
+                        align="c",
+                    ),
+                )
+            )
 
             def pause() -> None:
                 timer["paused"] = not timer["paused"]
@@ -183,25 +295,51 @@ class ClockApp(App):
             def buttons(x: int, y: int, wd: int) -> list[View]:
                 bw = min(ctx.dp(140), (wd - ctx.dp(48)) // 2)
                 cx = x + wd // 2
-                return [w.button(ctx, (cx - bw - ctx.dp(8), y + ctx.dp(8), cx - ctx.dp(8), y + ctx.dp(56)),
-                                 ctx.tr("Delete", "删除"), delete, "timer_delete", kind="outlined"),
-                        w.button(ctx, (cx + ctx.dp(8), y + ctx.dp(8), cx + ctx.dp(8) + bw, y + ctx.dp(56)),
-                                 ctx.tr("Resume", "继续") if timer["paused"] else ctx.tr("Pause", "暂停"), pause,
-                                 "timer_pause")]
+                return [
+                    w.button(
+                        ctx,
+                        (cx - bw - ctx.dp(8), y + ctx.dp(8), cx - ctx.dp(8), y + ctx.dp(56)),
+                        ctx.tr("Delete", "删除"),
+                        delete,
+                        "timer_delete",
+                        kind="outlined",
+                    ),
+                    w.button(
+                        ctx,
+                        (cx + ctx.dp(8), y + ctx.dp(8), cx + ctx.dp(8) + bw, y + ctx.dp(56)),
+                        ctx.tr("Resume", "继续") if timer["paused"] else ctx.tr("Pause", "暂停"),
+                        pause,
+                        "timer_pause",
+                    ),
+                ]
+
             rows.append(Row(ctx.dp(72), buttons))
         else:
-            rows.append(Row(ctx.dp(96), lambda x, y, wd: w.text(ctx, (x, y, x + wd, y + ctx.dp(96)), disp,
-                                                               "timer_setup_time", size=44, align="c",
-                                                               color=th.text if timer["digits"] else th.text2)))
+            rows.append(
+                Row(
+                    ctx.dp(96),
+                    lambda x, y, wd: w.text(
+                        ctx,
+                        (x, y, x + wd, y + ctx.dp(96)),
+                        disp,
+                        "timer_setup_time",
+                        size=44,
+                        align="c",
+                        color=th.text if timer["digits"] else th.text2,
+                    ),
+                )
+            )
 
             def press(d: str) -> None:
                 if d == "del":
                     timer["digits"] = timer["digits"][:-1]
                 elif len(timer["digits"]) < 6 and (timer["digits"] or d != "0"):
                     timer["digits"] += d
+
             keys = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"], ["00", "0", "del"]]
             kh = ctx.dp(64)
             for row in keys:
+
                 def build(x: int, y: int, wd: int, row: list[str] = row) -> list[View]:
                     kw = min(ctx.dp(88), wd // 3)
                     x0 = x + (wd - 3 * kw) // 2
@@ -209,21 +347,43 @@ class ClockApp(App):
                     for i, k in enumerate(row):
                         b = (x0 + i * kw + ctx.dp(6), y + ctx.dp(4), x0 + (i + 1) * kw - ctx.dp(6), y + kh - ctx.dp(4))
                         if k == "del":
-                            out.append(w.icon_button(ctx, b, "backspace", ctx.tr("Delete", "删除"), lambda: press("del"),
-                                                     "timer_setup_delete"))
+                            out.append(
+                                w.icon_button(
+                                    ctx,
+                                    b,
+                                    "backspace",
+                                    ctx.tr("Delete", "删除"),
+                                    lambda: press("del"),
+                                    "timer_setup_delete",
+                                )
+                            )
                         else:
+
                             def tap(k: str = k) -> None:
                                 for ch in k:
                                     press(ch)
+
                             out.append(w.button(ctx, b, k, tap, f"timer_setup_digit_{k}", kind="tonal", size=22))
                     return out
+
                 rows.append(Row(kh, build))
 
             def start() -> None:
                 timer.update(running=True, paused=False)
-            rows.append(Row(ctx.dp(80), lambda x, y, wd: w.button(
-                ctx, (x + wd // 2 - ctx.dp(48), y + ctx.dp(8), x + wd // 2 + ctx.dp(48), y + ctx.dp(72)),
-                ctx.tr("Start", "开始"), start, "fab", enabled=bool(timer["digits"]))))
+
+            rows.append(
+                Row(
+                    ctx.dp(80),
+                    lambda x, y, wd: w.button(
+                        ctx,
+                        (x + wd // 2 - ctx.dp(48), y + ctx.dp(8), x + wd // 2 + ctx.dp(48), y + ctx.dp(72)),
+                        ctx.tr("Start", "开始"),
+                        start,
+                        "fab",
+                        enabled=bool(timer["digits"]),
+                    ),
+                )
+            )
         saved = ctx.area
         ctx.area = (l, t, r, bottom)
         try:
@@ -261,13 +421,35 @@ class ClockApp(App):
         bar = V(ctx, w.VIEWGROUP, (l, t, r, t + bar_h), "toolbar", style={"bg": th.bg})
         isz = ctx.dp(48)
         y0 = t + (bar_h - isz) // 2
-        bar.children.append(w.icon_button(ctx, (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz), "close",
-                                          ctx.tr("Cancel", "取消"), ctx.finish, "android:id/home"))
+        bar.children.append(
+            w.icon_button(
+                ctx,
+                (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz),
+                "close",
+                ctx.tr("Cancel", "取消"),
+                ctx.finish,
+                "android:id/home",
+            )
+        )
         bw = ctx.dp(88)
-        bar.children.append(w.text(ctx, (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h),
-                                   ctx.tr("Edit alarm", "修改闹钟") if aid else ctx.tr("Add alarm", "添加闹钟"), "title", size=20))
-        bar.children.append(w.button(ctx, (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4)),
-                                     ctx.tr("Save", "保存"), lambda: self._save(ctx), "save_button"))
+        bar.children.append(
+            w.text(
+                ctx,
+                (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h),
+                ctx.tr("Edit alarm", "修改闹钟") if aid else ctx.tr("Add alarm", "添加闹钟"),
+                "title",
+                size=20,
+            )
+        )
+        bar.children.append(
+            w.button(
+                ctx,
+                (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4)),
+                ctx.tr("Save", "保存"),
+                lambda: self._save(ctx),
+                "save_button",
+            )
+        )
 
         def step(field: str, d: int) -> None:
             hour, minute = self._draft_time(ctx)
@@ -284,47 +466,129 @@ class ClockApp(App):
             out: list[View] = []
             total = 2 * col_w + ctx.dp(24) + ctx.dp(96)
             x0 = x + (wd - total) // 2
-            for i, (field, desc_up, desc_down) in enumerate([
+            for i, (field, desc_up, desc_down) in enumerate(
+                [
                     ("hour", ctx.tr("Increase hour", "增加小时"), ctx.tr("Decrease hour", "减少小时")),
-                    ("minute", ctx.tr("Increase minute", "增加分钟"), ctx.tr("Decrease minute", "减少分钟"))]):
+                    ("minute", ctx.tr("Increase minute", "增加分钟"), ctx.tr("Decrease minute", "减少分钟")),
+                ]
+            ):
                 cx0 = x0 + i * (col_w + ctx.dp(24))
-                out.append(w.icon_button(ctx, (cx0 + ctx.dp(20), y, cx0 + col_w - ctx.dp(20), y + ctx.dp(48)), "add", desc_up,
-                                         lambda f=field: step(f, 1), f"{field}_up"))
-                out.append(w.edit(ctx, (cx0, y + ctx.dp(52), cx0 + col_w, y + ctx.dp(124)), field, ctx.field_value(field),
-                                  "00", lambda v, f=field: ctx.set_field(f, "".join(ch for ch in v if ch.isdigit())[:2]),
-                                  field, action=ctx.hide_keyboard, size=40, box="filled"))
+                out.append(
+                    w.icon_button(
+                        ctx,
+                        (cx0 + ctx.dp(20), y, cx0 + col_w - ctx.dp(20), y + ctx.dp(48)),
+                        "add",
+                        desc_up,
+                        lambda f=field: step(f, 1),
+                        f"{field}_up",
+                    )
+                )
+                out.append(
+                    w.edit(
+                        ctx,
+                        (cx0, y + ctx.dp(52), cx0 + col_w, y + ctx.dp(124)),
+                        field,
+                        ctx.field_value(field),
+                        "00",
+                        lambda v, f=field: ctx.set_field(f, "".join(ch for ch in v if ch.isdigit())[:2]),
+                        field,
+                        action=ctx.hide_keyboard,
+                        size=40,
+                        box="filled",
+                    )
+                )
                 out[-1].style["align"] = "c"
-                out.append(w.icon_button(ctx, (cx0 + ctx.dp(20), y + ctx.dp(128), cx0 + col_w - ctx.dp(20), y + ctx.dp(176)),
-                                         "minus", desc_down, lambda f=field: step(f, -1), f"{field}_down"))
+                out.append(
+                    w.icon_button(
+                        ctx,
+                        (cx0 + ctx.dp(20), y + ctx.dp(128), cx0 + col_w - ctx.dp(20), y + ctx.dp(176)),
+                        "minus",
+                        desc_down,
+                        lambda f=field: step(f, -1),
+                        f"{field}_down",
+                    )
+                )
             ax = x0 + 2 * col_w + ctx.dp(40)
 
             def set_pm(pm: bool) -> None:
                 draft["pm"] = pm
-            out.append(w.chip(ctx, (ax, y + ctx.dp(52), ax + ctx.dp(80), y + ctx.dp(84)), ctx.tr("AM", "上午"),
-                              not draft["pm"], lambda: set_pm(False), "am_label"))
-            out.append(w.chip(ctx, (ax, y + ctx.dp(92), ax + ctx.dp(80), y + ctx.dp(124)), ctx.tr("PM", "下午"),
-                              draft["pm"], lambda: set_pm(True), "pm_label"))
+
+            out.append(
+                w.chip(
+                    ctx,
+                    (ax, y + ctx.dp(52), ax + ctx.dp(80), y + ctx.dp(84)),
+                    ctx.tr("AM", "上午"),
+                    not draft["pm"],
+                    lambda: set_pm(False),
+                    "am_label",
+                )
+            )
+            out.append(
+                w.chip(
+                    ctx,
+                    (ax, y + ctx.dp(92), ax + ctx.dp(80), y + ctx.dp(124)),
+                    ctx.tr("PM", "下午"),
+                    draft["pm"],
+                    lambda: set_pm(True),
+                    "pm_label",
+                )
+            )
             return out
 
-        rows: list[Row] = [Row(ctx.dp(184), picker, ("hour", "minute")),
-                           w.field_row(ctx, "label", ctx.field_value("label"), ctx.tr("Label", "标签"),
-                                       lambda v: ctx.set_field("label", v), "label_edit", action=ctx.hide_keyboard,
-                                       action_kind="done"),
-                           w.text_row(ctx, ctx.tr("Repeat", "重复"), "repeat_title", size=14, color=th.text2, height_dp=32)]
+        rows: list[Row] = [
+            Row(ctx.dp(184), picker, ("hour", "minute")),
+            w.field_row(
+                ctx,
+                "label",
+                ctx.field_value("label"),
+                ctx.tr("Label", "标签"),
+                lambda v: ctx.set_field("label", v),
+                "label_edit",
+                action=ctx.hide_keyboard,
+                action_kind="done",
+            ),
+            w.text_row(ctx, ctx.tr("Repeat", "重复"), "repeat_title", size=14, color=th.text2, height_dp=32),
+        ]
         names = DAYS_ZH if ctx.zh else DAYS_EN
         dh = ctx.dp(48)
         for i, n in enumerate(names):
+
             def toggle(i: int = i) -> None:
                 draft["days"][i] = not draft["days"][i]
-            rows.append(Row(dh, lambda x, y, wd, i=i, n=n, toggle=toggle: w.checkbox(
-                ctx, (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + dh), draft["days"][i], f"day_button_{i}", toggle, n)))
+
+            rows.append(
+                Row(
+                    dh,
+                    lambda x, y, wd, i=i, n=n, toggle=toggle: w.checkbox(
+                        ctx,
+                        (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + dh),
+                        draft["days"][i],
+                        f"day_button_{i}",
+                        toggle,
+                        n,
+                    ),
+                )
+            )
         if aid:
+
             def delete() -> None:
                 ctx.data["alarms"] = [a for a in ctx.data["alarms"] if a["id"] != aid]
                 ctx.finish()
                 ctx.toast(ctx.tr("Alarm deleted", "闹钟已删除"))
-            rows.append(Row(ctx.dp(72), lambda x, y, wd: w.button(ctx, (x + ctx.dp(24), y + ctx.dp(12), x + ctx.dp(184), y + ctx.dp(60)),
-                                                                 ctx.tr("Delete", "删除"), delete, "delete", kind="outlined")))
+
+            rows.append(
+                Row(
+                    ctx.dp(72),
+                    lambda x, y, wd: w.button(
+                        ctx,
+                        (x + ctx.dp(24), y + ctx.dp(12), x + ctx.dp(184), y + ctx.dp(60)),
+                        ctx.tr("Delete", "删除"),
+                        delete,
+                        "delete",
+                        kind="outlined",
+                    ),
+                )
+            )
         return page(ctx, [bar], rows, key="edit", rid="alarm_editor", cls="android.widget.ScrollView")
 
     def _save(self, ctx: Ctx) -> None:
@@ -338,8 +602,13 @@ class ClockApp(App):
             data["next_id"] = aid + 1
             a = {"id": aid}
             data["alarms"].append(a)
-        a.update(hour=hour, minute=minute, label=ctx.field_value("label").strip(), enabled=True,
-                 days=list(draft.get("days", [False] * 7)))
+        a.update(
+            hour=hour,
+            minute=minute,
+            label=ctx.field_value("label").strip(),
+            enabled=True,
+            days=list(draft.get("days", [False] * 7)),
+        )
         data["alarms"].sort(key=lambda x: (x["hour"], x["minute"], x["id"]))
         ctx.finish()
         ctx.toast(ctx.tr(f"Alarm set for {fmt_time(hour, minute, False)}", f"闹钟已设为{fmt_time(hour, minute, True)}"))

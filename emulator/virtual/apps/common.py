@@ -15,8 +15,20 @@ WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday
 WEEKDAYS_ZH = ["星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"]
 WEEKDAYS_SHORT_EN = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 WEEKDAYS_SHORT_ZH = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"]
-MONTHS_EN = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-             "November", "December"]
+MONTHS_EN = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 
 
 def fmt_time(hour: int, minute: int, zh: bool) -> str:
@@ -40,6 +52,16 @@ def weekday(d: _dt.date, zh: bool, short: bool = True) -> str:
 
 
 def avatar_color(name: str) -> tuple[int, int, int]:
-    palette = [(219, 68, 55), (15, 157, 88), (66, 133, 244), (171, 71, 188), (255, 112, 67), (0, 150, 136),
-               (121, 85, 72), (63, 81, 181), (233, 30, 99), (124, 179, 66)]
+    palette = [
+        (219, 68, 55),
+        (15, 157, 88),
+        (66, 133, 244),
+        (171, 71, 188),
+        (255, 112, 67),
+        (0, 150, 136),
+        (121, 85, 72),
+        (63, 81, 181),
+        (233, 30, 99),
+        (124, 179, 66),
+    ]
     return palette[sum(ord(c) for c in name) % len(palette)]

@@ -79,8 +79,10 @@ class ContactsApp(App):
 
     def seed(self, data: dict[str, Any], locale: str) -> None:
         rows = SEED.get(locale, SEED["en"])
-        data["contacts"] = [{"id": i + 1, "name": r[0], "phone": r[1], "email": r[2],
-                             "sort": (r[3] if len(r) > 3 else r[0].lower())} for i, r in enumerate(rows)]
+        data["contacts"] = [
+            {"id": i + 1, "name": r[0], "phone": r[1], "email": r[2], "sort": (r[3] if len(r) > 3 else r[0].lower())}
+            for i, r in enumerate(rows)
+        ]
         data["next_id"] = len(rows) + 1
 
     def _find(self, ctx: Ctx, cid: Any) -> dict[str, Any] | None:
@@ -92,16 +94,30 @@ class ContactsApp(App):
         th = ctx.theme
         query = ctx.field_value("search")
         fh = ctx.dp(52)
-        search = w.edit(ctx, (l + ctx.dp(16), t + ctx.dp(8), r - ctx.dp(16), t + ctx.dp(8) + fh), "search", query,
-                        ctx.tr("Search contacts", "搜索联系人"), lambda v: ctx.set_field("search", v), "search_view",
-                        action=ctx.hide_keyboard, action_kind="search", box="filled")
+        search = w.edit(
+            ctx,
+            (l + ctx.dp(16), t + ctx.dp(8), r - ctx.dp(16), t + ctx.dp(8) + fh),
+            "search",
+            query,
+            ctx.tr("Search contacts", "搜索联系人"),
+            lambda v: ctx.set_field("search", v),
+            "search_view",
+            action=ctx.hide_keyboard,
+            action_kind="search",
+            box="filled",
+        )
         spacer = V(ctx, w.FRAME, (l, t, r, t + fh + ctx.dp(16)))
         q = query.strip().lower()
         people = contacts_of(ctx.model)
         if q:
             digits = "".join(ch for ch in q if ch.isdigit())
-            people = [c for c in people if q in c["name"].lower() or q in (c.get("sort") or "")
-                      or (digits and digits in "".join(ch for ch in c["phone"] if ch.isdigit()))]
+            people = [
+                c
+                for c in people
+                if q in c["name"].lower()
+                or q in (c.get("sort") or "")
+                or (digits and digits in "".join(ch for ch in c["phone"] if ch.isdigit()))
+            ]
         rows: list[Row] = []
         section = None
         row_h = ctx.dp(64)
@@ -109,22 +125,62 @@ class ContactsApp(App):
             sec = _section(c)
             if sec != section and not q:
                 section = sec
-                rows.append(Row(ctx.dp(36), lambda x, y, wd, sec=sec: w.text(
-                    ctx, (x + ctx.dp(24), y, x + wd - ctx.dp(16), y + ctx.dp(36)), sec, "header", size=14,
-                    color=th.primary, bold=True)))
+                rows.append(
+                    Row(
+                        ctx.dp(36),
+                        lambda x, y, wd, sec=sec: w.text(
+                            ctx,
+                            (x + ctx.dp(24), y, x + wd - ctx.dp(16), y + ctx.dp(36)),
+                            sec,
+                            "header",
+                            size=14,
+                            color=th.primary,
+                            bold=True,
+                        ),
+                    )
+                )
 
             def build(x: int, y: int, wd: int, c: dict[str, Any] = c) -> View:
-                return w.list_item(ctx, (x, y, x + wd, y + row_h), c["name"], on_click=lambda: ctx.push(DETAIL, {"contact_id": c["id"]}),
-                                   avatar=c["name"], avatar_color=avatar_color(c["name"]), rid="contact_row",
-                                   title_rid="cliv_name_textview", desc=c["name"])
+                return w.list_item(
+                    ctx,
+                    (x, y, x + wd, y + row_h),
+                    c["name"],
+                    on_click=lambda: ctx.push(DETAIL, {"contact_id": c["id"]}),
+                    avatar=c["name"],
+                    avatar_color=avatar_color(c["name"]),
+                    rid="contact_row",
+                    title_rid="cliv_name_textview",
+                    desc=c["name"],
+                )
+
             rows.append(Row(row_h, build))
         if not people:
-            rows.append(w.text_row(ctx, ctx.tr("No contacts found", "未找到联系人") if q else ctx.tr("No contacts", "没有联系人"),
-                                   "empty_list_view", color=th.text2, align="c", height_dp=96))
-        overlays = [] if ctx.keyboard else [w.fab(ctx, "add", ctx.tr("Create contact", "新建联系人"),
-                                                  lambda: self._edit(ctx, None), "floating_action_button")]
-        return page(ctx, [spacer, search], rows, key="contacts", rid="contact_list", overlays=overlays,
-                    pad_bottom=ctx.dp(88))
+            rows.append(
+                w.text_row(
+                    ctx,
+                    ctx.tr("No contacts found", "未找到联系人") if q else ctx.tr("No contacts", "没有联系人"),
+                    "empty_list_view",
+                    color=th.text2,
+                    align="c",
+                    height_dp=96,
+                )
+            )
+        overlays = (
+            []
+            if ctx.keyboard
+            else [
+                w.fab(
+                    ctx,
+                    "add",
+                    ctx.tr("Create contact", "新建联系人"),
+                    lambda: self._edit(ctx, None),
+                    "floating_action_button",
+                )
+            ]
+        )
+        return page(
+            ctx, [spacer, search], rows, key="contacts", rid="contact_list", overlays=overlays, pad_bottom=ctx.dp(88)
+        )
 
     def _edit(self, ctx: Ctx, c: dict[str, Any] | None) -> None:
         for k in ("name", "phone", "email"):
@@ -139,24 +195,56 @@ class ContactsApp(App):
         if c is None:
             tb = w.toolbar(ctx, "", ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish))
             return [tb, w.text(ctx, (l, tb.bounds[3], r, b), ctx.tr("Contact not found", "找不到联系人"), align="c")]
-        tb = w.toolbar(ctx, "", ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish),
-                       [("edit", ctx.tr("Edit contact", "修改联系人"), lambda: self._edit(ctx, c), "menu_edit"),
-                        ("delete", ctx.tr("Delete", "删除"), lambda: ctx.show_dialog({"id": "delete", "contact_id": c["id"]}),
-                         "menu_delete")])
+        tb = w.toolbar(
+            ctx,
+            "",
+            ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish),
+            [
+                ("edit", ctx.tr("Edit contact", "修改联系人"), lambda: self._edit(ctx, c), "menu_edit"),
+                (
+                    "delete",
+                    ctx.tr("Delete", "删除"),
+                    lambda: ctx.show_dialog({"id": "delete", "contact_id": c["id"]}),
+                    "menu_delete",
+                ),
+            ],
+        )
         big = ctx.dp(112)
         rows: list[Row] = [
-            Row(big + ctx.dp(16), lambda x, y, wd: V(ctx, w.IMAGE, (x + wd // 2 - big // 2, y + ctx.dp(8), x + wd // 2 + big // 2,
-                                                                    y + ctx.dp(8) + big), "photo",
-                                                       style={"kind": "avatar", "letter": c["name"][:1].upper(),
-                                                              "bg": avatar_color(c["name"]), "radius": big // 2,
-                                                              "size": ctx.sp(48), "fg": (255, 255, 255)})),
-            Row(ctx.dp(52), lambda x, y, wd: w.text(ctx, (x + ctx.dp(16), y, x + wd - ctx.dp(16), y + ctx.dp(52)),
-                                                    c["name"], "large_title", size=28, align="c")),
+            Row(
+                big + ctx.dp(16),
+                lambda x, y, wd: V(
+                    ctx,
+                    w.IMAGE,
+                    (x + wd // 2 - big // 2, y + ctx.dp(8), x + wd // 2 + big // 2, y + ctx.dp(8) + big),
+                    "photo",
+                    style={
+                        "kind": "avatar",
+                        "letter": c["name"][:1].upper(),
+                        "bg": avatar_color(c["name"]),
+                        "radius": big // 2,
+                        "size": ctx.sp(48),
+                        "fg": (255, 255, 255),
+                    },
+                ),
+            ),
+            Row(
+                ctx.dp(52),
+                lambda x, y, wd: w.text(
+                    ctx,
+                    (x + ctx.dp(16), y, x + wd - ctx.dp(16), y + ctx.dp(52)),
+                    c["name"],
+                    "large_title",
+                    size=28,
+                    align="c",
+                ),
+            ),
         ]
         msg_pkg = "com.google.android.apps.messaging"
 
         def text_contact() -> None:
             from .messages import CONVERSATION
+
             extras = {"phone": c["phone"], "name": c["name"]}
             ctx.start(msg_pkg, CONVERSATION, extras)
             top = ctx.model.foreground
@@ -168,35 +256,81 @@ class ContactsApp(App):
             ctx.toast(ctx.tr(f"Calling {c['name']}…", f"正在呼叫{c['name']}…"))
 
         def email() -> None:
-            ctx.toast(ctx.tr("No email app installed", "未安装电子邮件应用") if c.get("email") else
-                      ctx.tr("No email address", "没有电子邮件地址"))
+            ctx.toast(
+                ctx.tr("No email app installed", "未安装电子邮件应用")
+                if c.get("email")
+                else ctx.tr("No email address", "没有电子邮件地址")
+            )
 
         def actions(x: int, y: int, wd: int) -> list[View]:
-            items = [("phone", ctx.tr("Call", "通话"), call, "call_button"),
-                     ("message", ctx.tr("Text", "短信"), text_contact, "message_button"),
-                     ("mail", ctx.tr("Email", "电子邮件"), email, "email_button")]
+            items = [
+                ("phone", ctx.tr("Call", "通话"), call, "call_button"),
+                ("message", ctx.tr("Text", "短信"), text_contact, "message_button"),
+                ("mail", ctx.tr("Email", "电子邮件"), email, "email_button"),
+            ]
             cw = min(ctx.dp(96), wd // 3)
             x0 = x + (wd - cw * 3) // 2
             out = []
             for i, (ic, label, cb, rid) in enumerate(items):
                 bx = x0 + i * cw
-                v = V(ctx, w.BUTTON, (bx, y, bx + cw, y + ctx.dp(80)), rid, desc=label, clickable=True,
-                      focusable=True, on_click=cb)
-                v.children.append(w.icon(ctx, (bx + cw // 2 - ctx.dp(24), y + ctx.dp(4), bx + cw // 2 + ctx.dp(24),
-                                               y + ctx.dp(52)), ic, th.on_primary_container, bg=th.primary_container))
+                v = V(
+                    ctx,
+                    w.BUTTON,
+                    (bx, y, bx + cw, y + ctx.dp(80)),
+                    rid,
+                    desc=label,
+                    clickable=True,
+                    focusable=True,
+                    on_click=cb,
+                )
+                v.children.append(
+                    w.icon(
+                        ctx,
+                        (bx + cw // 2 - ctx.dp(24), y + ctx.dp(4), bx + cw // 2 + ctx.dp(24), y + ctx.dp(52)),
+                        ic,
+                        th.on_primary_container,
+                        bg=th.primary_container,
+                    )
+                )
                 v.children.append(w.text(ctx, (bx, y + ctx.dp(54), bx + cw, y + ctx.dp(78)), label, size=13, align="c"))
                 out.append(v)
             return out
 
         rows.append(Row(ctx.dp(96), actions))
         h = ctx.dp(72)
-        rows.append(Row(h, lambda x, y, wd: w.list_item(ctx, (x, y, x + wd, y + h), c["phone"], ctx.tr("Mobile", "手机"),
-                                                        call, leading=("phone", th.text2), rid="phone_row",
-                                                        title_rid="header", summary_rid="sub_header")))
+        rows.append(
+            Row(
+                h,
+                lambda x, y, wd: w.list_item(
+                    ctx,
+                    (x, y, x + wd, y + h),
+                    c["phone"],
+                    ctx.tr("Mobile", "手机"),
+                    call,
+                    leading=("phone", th.text2),
+                    rid="phone_row",
+                    title_rid="header",
+                    summary_rid="sub_header",
+                ),
+            )
+        )
         if c.get("email"):
-            rows.append(Row(h, lambda x, y, wd: w.list_item(ctx, (x, y, x + wd, y + h), c["email"], ctx.tr("Email", "电子邮件"),
-                                                            email, leading=("mail", th.text2), rid="email_row",
-                                                            title_rid="header", summary_rid="sub_header")))
+            rows.append(
+                Row(
+                    h,
+                    lambda x, y, wd: w.list_item(
+                        ctx,
+                        (x, y, x + wd, y + h),
+                        c["email"],
+                        ctx.tr("Email", "电子邮件"),
+                        email,
+                        leading=("mail", th.text2),
+                        rid="email_row",
+                        title_rid="header",
+                        summary_rid="sub_header",
+                    ),
+                )
+            )
         return page(ctx, [tb], rows, key="detail", rid="contact_detail")
 
     # --- editor --------------------------------------------------------------------------------------
@@ -209,22 +343,65 @@ class ContactsApp(App):
         bar = V(ctx, w.VIEWGROUP, (l, t, r, t + bar_h), "editor_toolbar", style={"bg": ctx.theme.bg})
         isz = ctx.dp(48)
         y0 = t + (bar_h - isz) // 2
-        bar.children.append(w.icon_button(ctx, (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz), "close",
-                                          ctx.tr("Cancel", "取消"), ctx.finish, "android:id/home"))
+        bar.children.append(
+            w.icon_button(
+                ctx,
+                (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz),
+                "close",
+                ctx.tr("Cancel", "取消"),
+                ctx.finish,
+                "android:id/home",
+            )
+        )
         bw = ctx.dp(88)
-        bar.children.append(w.text(ctx, (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h),
-                                   ctx.tr("Edit contact", "修改联系人") if cid else ctx.tr("Create contact", "新建联系人"),
-                                   "title", size=20))
-        bar.children.append(w.button(ctx, (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4)),
-                                     ctx.tr("Save", "保存"), lambda: self._save(ctx), "editor_menu_save_button",
-                                     enabled=can_save))
+        bar.children.append(
+            w.text(
+                ctx,
+                (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h),
+                ctx.tr("Edit contact", "修改联系人") if cid else ctx.tr("Create contact", "新建联系人"),
+                "title",
+                size=20,
+            )
+        )
+        bar.children.append(
+            w.button(
+                ctx,
+                (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4)),
+                ctx.tr("Save", "保存"),
+                lambda: self._save(ctx),
+                "editor_menu_save_button",
+                enabled=can_save,
+            )
+        )
         rows = [
-            w.field_row(ctx, "name", name, ctx.tr("Name", "姓名"), lambda v: ctx.set_field("name", v), "editor_name",
-                        action=lambda: ctx.set_focus("phone")),
-            w.field_row(ctx, "phone", phone, ctx.tr("Phone", "电话"), lambda v: ctx.set_field("phone", v),
-                        "editor_phone", action=lambda: ctx.set_focus("email")),
-            w.field_row(ctx, "email", email, ctx.tr("Email", "电子邮件"), lambda v: ctx.set_field("email", v),
-                        "editor_email", action=lambda: self._save(ctx), action_kind="done"),
+            w.field_row(
+                ctx,
+                "name",
+                name,
+                ctx.tr("Name", "姓名"),
+                lambda v: ctx.set_field("name", v),
+                "editor_name",
+                action=lambda: ctx.set_focus("phone"),
+            ),
+            w.field_row(
+                ctx,
+                "phone",
+                phone,
+                ctx.tr("Phone", "电话"),
+                lambda v: ctx.set_field("phone", v),
+                "editor_phone",
+                action=lambda: ctx.set_focus("email"),
+            ),
+            w.field_row(
+                ctx,
+                "email",
+                email,
+                ctx.tr("Email", "电子邮件"),
+                lambda v: ctx.set_field("email", v),
+                "editor_email",
+                action=lambda: self._save(ctx),
+                action_kind="done",
+            ),
         ]
         return page(ctx, [bar], rows, key="editor", rid="editor_fields", cls="android.widget.ScrollView")
 
@@ -257,8 +434,12 @@ class ContactsApp(App):
             ctx.dismiss_dialog()
             ctx.finish()
             ctx.toast(ctx.tr("Contact deleted", "联系人已删除"))
+
         name = c["name"] if c else ""
-        return w.dialog(ctx, ctx.tr("Delete this contact?", "要删除此联系人吗？"),
-                        ctx.tr(f"{name} will be removed from your contacts.", f"{name}将从您的通讯录中移除。"),
-                        w.confirm_buttons(ctx, ctx.tr("Delete", "删除"), delete, ctx.dismiss_dialog),
-                        on_cancel=ctx.dismiss_dialog)
+        return w.dialog(
+            ctx,
+            ctx.tr("Delete this contact?", "要删除此联系人吗？"),
+            ctx.tr(f"{name} will be removed from your contacts.", f"{name}将从您的通讯录中移除。"),
+            w.confirm_buttons(ctx, ctx.tr("Delete", "删除"), delete, ctx.dismiss_dialog),
+            on_cancel=ctx.dismiss_dialog,
+        )

@@ -205,8 +205,12 @@ class EpisodeApp(App):
         if hit and long == wanted_long:
             self._advance(model)
         elif hit:
-            self._off_path(model, ("a tap" if not long else "a long press") + " where the recording has a "
-                           + ("long press" if wanted_long else "tap"))
+            self._off_path(
+                model,
+                ("a tap" if not long else "a long press")
+                + " where the recording has a "
+                + ("long press" if wanted_long else "tap"),
+            )
         elif element is not None:
             box = step.elements[element]
             what = box.label or box.text or box.desc or f"element {element}"
@@ -263,8 +267,12 @@ class EpisodeApp(App):
     def _enter(self, model: Any) -> None:
         step = self._step(model)
         kind = step.action if step is not None else ""
-        typed_all = step is not None and kind == "TYPE" and step.submit and \
-            " ".join(self.state(model).get("typed", "").split()) == " ".join(step.text.split())
+        typed_all = (
+            step is not None
+            and kind == "TYPE"
+            and step.submit
+            and " ".join(self.state(model).get("typed", "").split()) == " ".join(step.text.split())
+        )
         if kind == "ENTER" or typed_all:
             self._advance(model)
 
@@ -300,20 +308,40 @@ class EpisodeApp(App):
         def scroll(dx: int, dy: int) -> bool:  # every view gets it: a swipe goes to the topmost view under it
             return self._scroll(m, dx, dy)
 
-        surface = V(ctx, FRAME, (0, 0, W, H), "recorded_screen", clickable=True, long_clickable=True,
-                    style={"image": self._image(i, (W, H))},
-                    on_click=lambda: self._press(m, False, None), on_long_click=lambda: self._press(m, True, None),
-                    on_scroll=scroll)
+        surface = V(
+            ctx,
+            FRAME,
+            (0, 0, W, H),
+            "recorded_screen",
+            clickable=True,
+            long_clickable=True,
+            style={"image": self._image(i, (W, H))},
+            on_click=lambda: self._press(m, False, None),
+            on_long_click=lambda: self._press(m, True, None),
+            on_scroll=scroll,
+        )
         views = [surface]
         for k, box in enumerate(step.elements):
             l, t, r, b = box.bounds
             bounds = (round(l * sx), round(t * sy), round(r * sx), round(b * sy))
             if bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
                 continue
-            views.append(V(ctx, box.class_name, bounds, "recorded_element", text=box.text, desc=box.desc,
-                           clickable=True,
-                           long_clickable=True, style={"invisible": True}, on_scroll=scroll,
-                           on_click=_bind(self._press, m, False, k), on_long_click=_bind(self._press, m, True, k)))
+            views.append(
+                V(
+                    ctx,
+                    box.class_name,
+                    bounds,
+                    "recorded_element",
+                    text=box.text,
+                    desc=box.desc,
+                    clickable=True,
+                    long_clickable=True,
+                    style={"invisible": True},
+                    on_scroll=scroll,
+                    on_click=_bind(self._press, m, False, k),
+                    on_long_click=_bind(self._press, m, True, k),
+                )
+            )
         views.extend(self._milestone_views(ctx, step, m))
         if self._needs_input(step):
             views.append(self._input(ctx, step))
@@ -330,10 +358,19 @@ class EpisodeApp(App):
             if bounds[2] <= bounds[0] or bounds[3] <= bounds[1]:
                 continue
             flags = {k: v for k, v in mark.flags.items() if k in View.__dataclass_fields__}
-            v = V(ctx, "android.widget.TextView", bounds, "recorded_milestone", text=mark.text,
-                  clickable=True, long_clickable=True, style={"invisible": True},
-                  on_scroll=lambda dx, dy: self._scroll(m, dx, dy),
-                  on_click=_bind(self._press, m, False, None), on_long_click=_bind(self._press, m, True, None))
+            v = V(
+                ctx,
+                "android.widget.TextView",
+                bounds,
+                "recorded_milestone",
+                text=mark.text,
+                clickable=True,
+                long_clickable=True,
+                style={"invisible": True},
+                on_scroll=lambda dx, dy: self._scroll(m, dx, dy),
+                on_click=_bind(self._press, m, False, None),
+                on_long_click=_bind(self._press, m, True, None),
+            )
             for name, value in flags.items():
                 setattr(v, name, value)
             out.append(v)
@@ -344,10 +381,23 @@ class EpisodeApp(App):
         area = ctx.area
         l, t, r = area[0], area[1], area[2]
         value = self.state(m).get("typed", "")
-        binding = FieldBinding(lambda: self.state(m).get("typed", ""), lambda v: self._set_typed(m, v),
-                               action=lambda: self._enter(m), action_kind="search")
-        return V(ctx, "android.widget.EditText", (l, t, r, t + ctx.dp(48)), INPUT_KEY, text=value, focusable=True,
-                 focused=ctx.focus == INPUT_KEY, key=INPUT_KEY, style={"invisible": True, "field": binding})
+        binding = FieldBinding(
+            lambda: self.state(m).get("typed", ""),
+            lambda v: self._set_typed(m, v),
+            action=lambda: self._enter(m),
+            action_kind="search",
+        )
+        return V(
+            ctx,
+            "android.widget.EditText",
+            (l, t, r, t + ctx.dp(48)),
+            INPUT_KEY,
+            text=value,
+            focusable=True,
+            focused=ctx.focus == INPUT_KEY,
+            key=INPUT_KEY,
+            style={"invisible": True, "field": binding},
+        )
 
     def _off_page(self, ctx: Ctx, why: str) -> list[View]:
         m = ctx.model
@@ -356,22 +406,49 @@ class EpisodeApp(App):
         pad = ctx.dp(24)
         bg = V(ctx, FRAME, (0, 0, W, H), "off_path", style={"bg": OFF_PATH_BG})
         y = t + ctx.dp(96)
-        title = w.text(ctx, (l + pad, y, r - pad, y + ctx.dp(40)), "Off the recorded path", "off_path_title",
-                       size=24, color=(255, 255, 255))
+        title = w.text(
+            ctx,
+            (l + pad, y, r - pad, y + ctx.dp(40)),
+            "Off the recorded path",
+            "off_path_title",
+            size=24,
+            color=(255, 255, 255),
+        )
         y += ctx.dp(56)
         step_no = self.index(m)
-        msg = w.text(ctx, (l + pad, y, r - pad, y + ctx.dp(120)), f"Step {step_no}: {why}", "off_path_reason",
-                     size=16, color=(235, 235, 235), lines=5)
+        msg = w.text(
+            ctx,
+            (l + pad, y, r - pad, y + ctx.dp(120)),
+            f"Step {step_no}: {why}",
+            "off_path_reason",
+            size=16,
+            color=(235, 235, 235),
+            lines=5,
+        )
         y += ctx.dp(144)
-        btn = w.button(ctx, (l + pad, y, r - pad, y + ctx.dp(48)), "Back to the recording",
-                       lambda: self._return(m), "off_path_back")
+        btn = w.button(
+            ctx,
+            (l + pad, y, r - pad, y + ctx.dp(48)),
+            "Back to the recording",
+            lambda: self._return(m),
+            "off_path_back",
+        )
         return [bg, title, msg, btn]
 
     def _end_page(self, ctx: Ctx) -> list[View]:
         l, t, r, b = ctx.area
         pad = ctx.dp(24)
-        return [w.text(ctx, (l + pad, t, r - pad, b), "End of the recorded episode", "episode_end", size=20,
-                       align="c", color=ctx.theme.text2)]
+        return [
+            w.text(
+                ctx,
+                (l + pad, t, r - pad, b),
+                "End of the recorded episode",
+                "episode_end",
+                size=20,
+                align="c",
+                color=ctx.theme.text2,
+            )
+        ]
 
 
 def _bind(fn: Callable[..., Any], *args: Any) -> Callable[[], Any]:
@@ -404,5 +481,16 @@ def episode_app(model: Any, package: str) -> EpisodeApp | None:
     return app if isinstance(app, EpisodeApp) else None
 
 
-__all__ = ["EpisodeApp", "RecordedElement", "RecordedEpisode", "RecordedMark", "RecordedScreen", "install_episode_app", "episode_app", "episode_package", "sanitize_package_part",
-           "short_label", "PACKAGE_PREFIX"]
+__all__ = [
+    "EpisodeApp",
+    "RecordedElement",
+    "RecordedEpisode",
+    "RecordedMark",
+    "RecordedScreen",
+    "install_episode_app",
+    "episode_app",
+    "episode_package",
+    "sanitize_package_part",
+    "short_label",
+    "PACKAGE_PREFIX",
+]

@@ -17,8 +17,12 @@ from ..ui.view import View
 from .base import App
 from .common import DEVICE_DATE, fmt_date_long
 
-HOME_ORDER = ["com.droidharness.notes", "com.droidharness.shop", "com.droidharness.weather",
-              "com.google.android.deskclock"]
+HOME_ORDER = [
+    "com.droidharness.notes",
+    "com.droidharness.shop",
+    "com.droidharness.weather",
+    "com.google.android.deskclock",
+]
 HOTSEAT = ["com.google.android.apps.messaging", "com.google.android.contacts", "com.android.settings"]
 
 
@@ -73,11 +77,29 @@ class LauncherApp(App):
         cw, ch = bounds[2] - bounds[0], bounds[3] - bounds[1]
         isz = min(ctx.dp(56), int(cw * 0.7), int(ch * (0.62 if label else 0.9)))
         top = (ch - isz - (int(ctx.sp(12) * 1.5) if label else 0)) // 2
-        return V(ctx, w.TEXT, bounds, text=lbl, desc=lbl, clickable=True, focusable=True, long_clickable=True,
-                 on_click=lambda: self._open_app(ctx, pkg),
-                 style={"kind": "appicon", "icon_bg": st["bg"], "icon": st["icon"], "letter": st.get("letter", ""),
-                        "icon_color": st["icon_color"], "icon_size": isz, "icon_top": max(0, top), "fg": fg,
-                        "size": ctx.sp(12), "no_label": not label})
+        return V(
+            ctx,
+            w.TEXT,
+            bounds,
+            text=lbl,
+            desc=lbl,
+            clickable=True,
+            focusable=True,
+            long_clickable=True,
+            on_click=lambda: self._open_app(ctx, pkg),
+            style={
+                "kind": "appicon",
+                "icon_bg": st["bg"],
+                "icon": st["icon"],
+                "letter": st.get("letter", ""),
+                "icon_color": st["icon_color"],
+                "icon_size": isz,
+                "icon_top": max(0, top),
+                "fg": fg,
+                "size": ctx.sp(12),
+                "no_label": not label,
+            },
+        )
 
     # --- screens ---------------------------------------------------------------------------------
     def screen_home(self, ctx: Ctx) -> list[View]:
@@ -95,21 +117,44 @@ class LauncherApp(App):
 
         root.on_scroll = swipe
         glance_h = ctx.dp(64)
-        root.children.append(w.text(ctx, (l + ctx.dp(24), t + ctx.dp(8), r - ctx.dp(24), t + glance_h),
-                                    fmt_date_long(DEVICE_DATE, ctx.zh), "date", size=20, color=fg,
-                                    desc=fmt_date_long(DEVICE_DATE, ctx.zh)))
+        root.children.append(
+            w.text(
+                ctx,
+                (l + ctx.dp(24), t + ctx.dp(8), r - ctx.dp(24), t + glance_h),
+                fmt_date_long(DEVICE_DATE, ctx.zh),
+                "date",
+                size=20,
+                color=fg,
+                desc=fmt_date_long(DEVICE_DATE, ctx.zh),
+            )
+        )
         search_h = ctx.dp(48)
         hot_h = ctx.dp(88)
         sy1 = b - ctx.dp(12)
         sy0 = sy1 - search_h
         margin = ctx.dp(16)
-        search = V(ctx, "android.widget.FrameLayout", (l + margin, sy0, r - margin, sy1), "search_container_hotseat",
-                   desc=ctx.tr("Search", "搜索"), clickable=True, focusable=True,
-                   on_click=lambda: self._open_drawer(ctx, search=True),
-                   style={"bg": mix(ctx.theme.surface, ctx.theme.wallpaper, 0.15), "radius": search_h // 2,
-                          "label": ctx.tr("Search", "搜索"), "fg": ctx.theme.text2, "size": ctx.sp(16),
-                          "pad": ctx.dp(4), "icon": "search", "icon_color": ctx.theme.text2,
-                          "icon_left": True, "inset": ctx.dp(14)})
+        search = V(
+            ctx,
+            "android.widget.FrameLayout",
+            (l + margin, sy0, r - margin, sy1),
+            "search_container_hotseat",
+            desc=ctx.tr("Search", "搜索"),
+            clickable=True,
+            focusable=True,
+            on_click=lambda: self._open_drawer(ctx, search=True),
+            style={
+                "bg": mix(ctx.theme.surface, ctx.theme.wallpaper, 0.15),
+                "radius": search_h // 2,
+                "label": ctx.tr("Search", "搜索"),
+                "fg": ctx.theme.text2,
+                "size": ctx.sp(16),
+                "pad": ctx.dp(4),
+                "icon": "search",
+                "icon_color": ctx.theme.text2,
+                "icon_left": True,
+                "inset": ctx.dp(14),
+            },
+        )
         hot_y0 = sy0 - ctx.dp(8) - hot_h
         hotseat = V(ctx, "android.view.ViewGroup", (l, hot_y0, r, sy0 - ctx.dp(8)), "hotseat")
         hot = [p for p in HOTSEAT if p in ctx.model.packages]
@@ -117,8 +162,9 @@ class LauncherApp(App):
         cw = (r - l) // max(cols, len(hot) or 1)
         x0 = l + ((r - l) - cw * len(hot)) // 2
         for i, pkg in enumerate(hot):
-            hotseat.children.append(self._icon(ctx, pkg, (x0 + i * cw, hot_y0, x0 + (i + 1) * cw, hot_y0 + hot_h),
-                                               fg, label=False))
+            hotseat.children.append(
+                self._icon(ctx, pkg, (x0 + i * cw, hot_y0, x0 + (i + 1) * cw, hot_y0 + hot_h), fg, label=False)
+            )
         # workspace grid
         apps = [p for p in HOME_ORDER if p in ctx.model.packages]
         apps += sorted(p for p in self.launchable(ctx) if p not in HOME_ORDER and p not in HOTSEAT)
@@ -154,9 +200,11 @@ class LauncherApp(App):
         q = query.strip().lower()
         apps = self.launchable(ctx)
         if q:
+
             def match(pkg: str) -> bool:
                 p = ctx.model.packages[pkg]
                 return any(q in lbl.lower() for lbl in p.labels.values()) or q in pkg.lower()
+
             apps = [p for p in apps if match(p)]
         apps.sort(key=lambda p: self._label(ctx, p).lower())
         first = apps[0] if apps else None
@@ -166,18 +214,27 @@ class LauncherApp(App):
                 self._open_app(ctx, first)
 
         fh = ctx.dp(48)
-        sb = w.edit(ctx, (l + ctx.dp(16), t + ctx.dp(12), r - ctx.dp(16), t + ctx.dp(12) + fh), "apps_search", query,
-                    ctx.tr("Search apps", "搜索应用"), lambda v: ctx.set_field("apps_search", v), "search_box_input",
-                    action=submit, action_kind="search", box="filled")
+        sb = w.edit(
+            ctx,
+            (l + ctx.dp(16), t + ctx.dp(12), r - ctx.dp(16), t + ctx.dp(12) + fh),
+            "apps_search",
+            query,
+            ctx.tr("Search apps", "搜索应用"),
+            lambda v: ctx.set_field("apps_search", v),
+            "search_box_input",
+            action=submit,
+            action_kind="search",
+            box="filled",
+        )
         top = t + ctx.dp(12) + fh + ctx.dp(8)
         cols = max(4, min(8, int(ctx.width_dp // 90)))
         cell_h = ctx.dp(96)
         fg = th.text
-        rows = grid_rows(len(apps), cols, cell_h,
-                         lambda i, x, y, cw, ch: self._icon(ctx, apps[i], (x, y, x + cw, y + ch), fg))
+        rows = grid_rows(
+            len(apps), cols, cell_h, lambda i, x, y, cw, ch: self._icon(ctx, apps[i], (x, y, x + cw, y + ch), fg)
+        )
         if not apps:
-            rows = [w.text_row(ctx, ctx.tr("No apps found", "找不到应用"), "no_results", color=th.text2,
-                               align="c")]
+            rows = [w.text_row(ctx, ctx.tr("No apps found", "找不到应用"), "no_results", color=th.text2, align="c")]
         lst = vlist(ctx, "apps_list", (l, top, r, b), rows, "apps_list_view", on_overscroll=overscroll)
         panel.children.extend([sb, lst])
         return [panel]

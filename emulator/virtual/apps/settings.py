@@ -26,36 +26,72 @@ TOP_LEVEL: list[tuple[str, str, tuple[str, str], tuple[str, str]]] = [
     ("notifications", "bell", ("Notifications", "通知"), ("Notification history, conversations", "通知历史记录、对话")),
     ("battery", "battery", ("Battery", "电池"), ("100%", "100%")),
     ("storage", "storage", ("Storage", "存储"), ("37% used - 80.64 GB free", "已使用 37% - 还剩 80.64 GB")),
-    ("sound", "sound", ("Sound & vibration", "提示音和振动"), ("Volume, haptics, Do Not Disturb", "音量、触感反馈、勿扰模式")),
+    (
+        "sound",
+        "sound",
+        ("Sound & vibration", "提示音和振动"),
+        ("Volume, haptics, Do Not Disturb", "音量、触感反馈、勿扰模式"),
+    ),
     ("display", "display", ("Display", "显示"), ("Dark theme, font size, brightness", "深色主题、字体大小、亮度")),
-    ("security", "lock", ("Security & privacy", "安全和隐私"), ("App security, device lock, permissions", "应用安全、设备锁定、权限")),
-    ("location", "location", ("Location", "位置信息"), ("On - 3 apps have access to location", "已开启 - 3 个应用有权访问位置信息")),
+    (
+        "security",
+        "lock",
+        ("Security & privacy", "安全和隐私"),
+        ("App security, device lock, permissions", "应用安全、设备锁定、权限"),
+    ),
+    (
+        "location",
+        "location",
+        ("Location", "位置信息"),
+        ("On - 3 apps have access to location", "已开启 - 3 个应用有权访问位置信息"),
+    ),
     ("system", "settings", ("System", "系统"), ("Languages, gestures, time, backup", "语言、手势、时间、备份")),
     ("about", "info", ("About phone", "关于手机"), ("", "")),
 ]
 
 # static rows of the pages that are not modelled further: (en, zh) title, (en, zh) summary
 STATIC_PAGES: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {
-    "apps": [(("Recently opened apps", "最近打开的应用"), ("Messages, Notes, Settings", "信息、笔记、设置")),
-             (("Default apps", "默认应用"), ("Chrome, Phone, Messages", "Chrome、电话、信息")),
-             (("App battery usage", "应用的电池用量"), ("", ""))],
-    "notifications": [(("App notifications", "应用通知"), ("On for all apps", "已为所有应用开启")),
-                      (("Notification history", "通知历史记录"), ("Off", "已关闭")),
-                      (("Do Not Disturb", "勿扰模式"), ("Off", "已关闭"))],
-    "battery": [(("Battery percentage", "电池电量百分比"), ("On", "已开启")),
-                (("Battery Saver", "省电模式"), ("Off", "已关闭")),
-                (("Adaptive Battery", "自动调节电池用量"), ("On", "已开启"))],
-    "storage": [(("System", "系统"), ("24 GB", "24 GB")), (("Apps", "应用"), ("12 GB", "12 GB")),
-                (("Images", "图片"), ("1.2 GB", "1.2 GB")), (("Documents & other", "文档和其他文件"), ("310 MB", "310 MB"))],
-    "sound": [(("Media volume", "媒体音量"), ("60%", "60%")), (("Ring volume", "铃声音量"), ("80%", "80%")),
-              (("Phone ringtone", "手机铃声"), ("The big adventure", "大冒险"))],
-    "security": [(("Screen lock", "屏幕锁定"), ("None", "无")), (("Face & Fingerprint Unlock", "人脸和指纹解锁"), ("", "")),
-                 (("Privacy", "隐私"), ("Permissions, account activity", "权限、账号活动"))],
-    "location": [(("Use location", "使用位置信息"), ("On", "已开启")),
-                 (("Recent access", "近期使用情况"), ("Weather, Shop, Messages", "天气、购物、信息"))],
-    "system": [(("Languages", "语言"), ("English (United States)", "中文（简体）")),
-               (("Gestures", "手势"), ("", "")), (("Date & time", "日期和时间"), ("GMT-07:00 Pacific Daylight Time", "GMT-07:00 北美太平洋夏令时间")),
-               (("Backup", "备份"), ("On", "已开启"))],
+    "apps": [
+        (("Recently opened apps", "最近打开的应用"), ("Messages, Notes, Settings", "信息、笔记、设置")),
+        (("Default apps", "默认应用"), ("Chrome, Phone, Messages", "Chrome、电话、信息")),
+        (("App battery usage", "应用的电池用量"), ("", "")),
+    ],
+    "notifications": [
+        (("App notifications", "应用通知"), ("On for all apps", "已为所有应用开启")),
+        (("Notification history", "通知历史记录"), ("Off", "已关闭")),
+        (("Do Not Disturb", "勿扰模式"), ("Off", "已关闭")),
+    ],
+    "battery": [
+        (("Battery percentage", "电池电量百分比"), ("On", "已开启")),
+        (("Battery Saver", "省电模式"), ("Off", "已关闭")),
+        (("Adaptive Battery", "自动调节电池用量"), ("On", "已开启")),
+    ],
+    "storage": [
+        (("System", "系统"), ("24 GB", "24 GB")),
+        (("Apps", "应用"), ("12 GB", "12 GB")),
+        (("Images", "图片"), ("1.2 GB", "1.2 GB")),
+        (("Documents & other", "文档和其他文件"), ("310 MB", "310 MB")),
+    ],
+    "sound": [
+        (("Media volume", "媒体音量"), ("60%", "60%")),
+        (("Ring volume", "铃声音量"), ("80%", "80%")),
+        (("Phone ringtone", "手机铃声"), ("The big adventure", "大冒险")),
+    ],
+    "security": [
+        (("Screen lock", "屏幕锁定"), ("None", "无")),
+        (("Face & Fingerprint Unlock", "人脸和指纹解锁"), ("", "")),
+        (("Privacy", "隐私"), ("Permissions, account activity", "权限、账号活动")),
+    ],
+    "location": [
+        (("Use location", "使用位置信息"), ("On", "已开启")),
+        (("Recent access", "近期使用情况"), ("Weather, Shop, Messages", "天气、购物、信息")),
+    ],
+    "system": [
+        (("Languages", "语言"), ("English (United States)", "中文（简体）")),
+        (("Gestures", "手势"), ("", "")),
+        (("Date & time", "日期和时间"), ("GMT-07:00 Pacific Daylight Time", "GMT-07:00 北美太平洋夏令时间")),
+        (("Backup", "备份"), ("On", "已开启")),
+    ],
 }
 
 
@@ -81,6 +117,7 @@ class SettingsApp(App):
     def _toggle(self, ctx: Ctx, ns: str, key: str, on: str = "1", off: str = "0") -> Callable[[], None]:
         def flip() -> None:
             self._put(ctx, ns, key, off if self._get(ctx, ns, key, off) == on else on)
+
         return flip
 
     def _title(self, ctx: Ctx, key: str) -> str:
@@ -97,22 +134,45 @@ class SettingsApp(App):
         return False
 
     # --- rows ----------------------------------------------------------------------------------------
-    def _item_row(self, ctx: Ctx, title: str, summary: str = "", on_click: Callable[[], Any] | None = None,
-                  icon: str = "", switch: bool | None = None, enabled: bool = True, rid: str = "") -> Row:
+    def _item_row(
+        self,
+        ctx: Ctx,
+        title: str,
+        summary: str = "",
+        on_click: Callable[[], Any] | None = None,
+        icon: str = "",
+        switch: bool | None = None,
+        enabled: bool = True,
+        rid: str = "",
+    ) -> Row:
         h = ctx.dp(72 if summary else 56)
 
         def build(x: int, y: int, wd: int) -> View:
             trailing = (lambda b: w.switch(ctx, b, bool(switch), enabled=enabled)) if switch is not None else None
-            v = w.list_item(ctx, (x, y, x + wd, y + h), title, summary, on_click if enabled else None,
-                            leading=(icon, ctx.theme.text2) if icon else None, trailing=trailing, rid=rid,
-                            checked=switch)
+            v = w.list_item(
+                ctx,
+                (x, y, x + wd, y + h),
+                title,
+                summary,
+                on_click if enabled else None,
+                leading=(icon, ctx.theme.text2) if icon else None,
+                trailing=trailing,
+                rid=rid,
+                checked=switch,
+            )
             v.enabled = enabled
             return v
+
         return Row(h, build)
 
     def _header(self, ctx: Ctx, title: str, back: bool) -> View:
-        return w.toolbar(ctx, title, ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish) if back else None,
-                         rid="action_bar", height_dp=64)
+        return w.toolbar(
+            ctx,
+            title,
+            ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish) if back else None,
+            rid="action_bar",
+            height_dp=64,
+        )
 
     # --- screens -------------------------------------------------------------------------------------
     def screen_main(self, ctx: Ctx) -> list[View]:
@@ -122,19 +182,49 @@ class SettingsApp(App):
         sh = ctx.dp(52)
         query = ctx.field_value("search")
         if ctx.ui.get("searching"):
-            header.append(w.edit(ctx, (l + ctx.dp(16), y + ctx.dp(4), r - ctx.dp(16), y + ctx.dp(4) + sh), "search",
-                                 query, ctx.tr("Search settings", "搜索设置"), lambda v: ctx.set_field("search", v),
-                                 "search_src_text", action=ctx.hide_keyboard, action_kind="search", box="filled"))
+            header.append(
+                w.edit(
+                    ctx,
+                    (l + ctx.dp(16), y + ctx.dp(4), r - ctx.dp(16), y + ctx.dp(4) + sh),
+                    "search",
+                    query,
+                    ctx.tr("Search settings", "搜索设置"),
+                    lambda v: ctx.set_field("search", v),
+                    "search_src_text",
+                    action=ctx.hide_keyboard,
+                    action_kind="search",
+                    box="filled",
+                )
+            )
         else:
+
             def open_search() -> None:
                 ctx.ui["searching"] = True
                 ctx.set_focus("search")
-            header.append(V(ctx, w.FRAME, (l + ctx.dp(16), y + ctx.dp(4), r - ctx.dp(16), y + ctx.dp(4) + sh),
-                            "search_action_bar", desc=ctx.tr("Search settings", "搜索设置"), clickable=True,
-                            focusable=True, on_click=open_search,
-                            style={"bg": ctx.theme.surface2, "radius": sh // 2, "label": ctx.tr("Search settings", "搜索设置"),
-                                   "fg": ctx.theme.text2, "size": ctx.sp(16), "icon": "search", "icon_left": True,
-                                   "icon_color": ctx.theme.text2, "inset": ctx.dp(14)}))
+
+            header.append(
+                V(
+                    ctx,
+                    w.FRAME,
+                    (l + ctx.dp(16), y + ctx.dp(4), r - ctx.dp(16), y + ctx.dp(4) + sh),
+                    "search_action_bar",
+                    desc=ctx.tr("Search settings", "搜索设置"),
+                    clickable=True,
+                    focusable=True,
+                    on_click=open_search,
+                    style={
+                        "bg": ctx.theme.surface2,
+                        "radius": sh // 2,
+                        "label": ctx.tr("Search settings", "搜索设置"),
+                        "fg": ctx.theme.text2,
+                        "size": ctx.sp(16),
+                        "icon": "search",
+                        "icon_left": True,
+                        "icon_color": ctx.theme.text2,
+                        "inset": ctx.dp(14),
+                    },
+                )
+            )
         header.append(V(ctx, w.FRAME, (l, y, r, y + sh + ctx.dp(12))))
         rows: list[Row] = []
         q = query.strip().lower()
@@ -153,8 +243,15 @@ class SettingsApp(App):
                 (ctx.tr("Android version", "Android 版本"), "about", ("android", "version", "版本", "build")),
             ]:
                 if any(q in word or word in q for word in words):
-                    rows.append(self._item_row(ctx, leaf, self._title(ctx, page_key),
-                                               lambda k=page_key: ctx.push(SUB, {"page": k}), "search"))
+                    rows.append(
+                        self._item_row(
+                            ctx,
+                            leaf,
+                            self._title(ctx, page_key),
+                            lambda k=page_key: ctx.push(SUB, {"page": k}),
+                            "search",
+                        )
+                    )
             if not rows:
                 rows.append(w.text_row(ctx, ctx.tr("No results", "无结果"), "no_results", color=ctx.theme.text2))
         return page(ctx, header, rows, key="main", rid="recycler_view")
@@ -163,8 +260,13 @@ class SettingsApp(App):
         key = ctx.extras.get("page", "about")
         fn = getattr(self, f"_page_{key}", None)
         rows = fn(ctx) if fn else self._page_static(ctx, key)
-        return page(ctx, [self._header(ctx, self._title(ctx, key) or ctx.tr("Settings", "设置"), True)], rows,
-                    key=f"sub_{key}", rid="recycler_view")
+        return page(
+            ctx,
+            [self._header(ctx, self._title(ctx, key) or ctx.tr("Settings", "设置"), True)],
+            rows,
+            key=f"sub_{key}",
+            rid="recycler_view",
+        )
 
     def _page_static(self, ctx: Ctx, key: str) -> list[Row]:
         return [self._item_row(ctx, ctx.tr(*t), ctx.tr(*s)) for t, s in STATIC_PAGES.get(key, [])]
@@ -173,13 +275,31 @@ class SettingsApp(App):
         wifi = self._get(ctx, "global", "wifi_on", "1") == "1"
         plane = self._get(ctx, "global", "airplane_mode_on", "0") == "1"
         return [
-            self._item_row(ctx, ctx.tr("Wi-Fi", "WLAN"),
-                           ctx.tr("Connected to VirtualWiFi", "已连接到 VirtualWiFi") if wifi else ctx.tr("Off", "已关闭"),
-                           self._toggle(ctx, "global", "wifi_on"), "wifi", switch=wifi, rid="wifi_row"),
-            self._item_row(ctx, ctx.tr("SIMs", "SIM 卡"), "Virtual Mobile" if not plane else ctx.tr("Off", "已关闭"),
-                           None, "signal"),
-            self._item_row(ctx, ctx.tr("Airplane mode", "飞行模式"), "", self._toggle(ctx, "global", "airplane_mode_on"),
-                           "A", switch=plane, rid="airplane_row"),
+            self._item_row(
+                ctx,
+                ctx.tr("Wi-Fi", "WLAN"),
+                ctx.tr("Connected to VirtualWiFi", "已连接到 VirtualWiFi") if wifi else ctx.tr("Off", "已关闭"),
+                self._toggle(ctx, "global", "wifi_on"),
+                "wifi",
+                switch=wifi,
+                rid="wifi_row",
+            ),
+            self._item_row(
+                ctx,
+                ctx.tr("SIMs", "SIM 卡"),
+                "Virtual Mobile" if not plane else ctx.tr("Off", "已关闭"),
+                None,
+                "signal",
+            ),
+            self._item_row(
+                ctx,
+                ctx.tr("Airplane mode", "飞行模式"),
+                "",
+                self._toggle(ctx, "global", "airplane_mode_on"),
+                "A",
+                switch=plane,
+                rid="airplane_row",
+            ),
             self._item_row(ctx, ctx.tr("Hotspot & tethering", "热点和网络共享"), ctx.tr("Off", "已关闭"), None, "wifi"),
             self._item_row(ctx, ctx.tr("Data Saver", "流量节省程序"), ctx.tr("Off", "已关闭"), None, "D"),
         ]
@@ -188,15 +308,30 @@ class SettingsApp(App):
         bt = self._get(ctx, "global", "bluetooth_on", "0") == "1"
 
         def pair() -> None:
-            ctx.toast(ctx.tr("No devices found", "找不到设备") if bt else ctx.tr("Turn on Bluetooth first", "请先开启蓝牙"))
+            ctx.toast(
+                ctx.tr("No devices found", "找不到设备") if bt else ctx.tr("Turn on Bluetooth first", "请先开启蓝牙")
+            )
+
         name = self._get(ctx, "global", "device_name", "") or ctx.model.profile.model
         return [
-            self._item_row(ctx, ctx.tr("Bluetooth", "蓝牙"), ctx.tr("On", "已开启") if bt else ctx.tr("Off", "已关闭"),
-                           self._toggle(ctx, "global", "bluetooth_on"), "bluetooth", switch=bt, rid="bluetooth_row"),
+            self._item_row(
+                ctx,
+                ctx.tr("Bluetooth", "蓝牙"),
+                ctx.tr("On", "已开启") if bt else ctx.tr("Off", "已关闭"),
+                self._toggle(ctx, "global", "bluetooth_on"),
+                "bluetooth",
+                switch=bt,
+                rid="bluetooth_row",
+            ),
             self._item_row(ctx, ctx.tr("Pair new device", "与新设备配对"), "", pair, "add"),
             self._item_row(ctx, ctx.tr("Device name", "设备名称"), name, None, "phone"),
-            self._item_row(ctx, ctx.tr("Connection preferences", "连接偏好设置"), ctx.tr("NFC, Android Auto", "NFC、Android Auto"),
-                           None, "devices"),
+            self._item_row(
+                ctx,
+                ctx.tr("Connection preferences", "连接偏好设置"),
+                ctx.tr("NFC, Android Auto", "NFC、Android Auto"),
+                None,
+                "devices",
+            ),
         ]
 
     def _page_display(self, ctx: Ctx) -> list[Row]:
@@ -216,13 +351,24 @@ class SettingsApp(App):
             timeout = ctx.tr(f"{timeout_s} seconds", f"{timeout_s} 秒")
         return [
             self._item_row(ctx, ctx.tr("Brightness level", "亮度"), f"{bright}%", None, "brightness"),
-            self._item_row(ctx, ctx.tr("Dark theme", "深色主题"),
-                           ctx.tr("Will never turn on automatically", "一律不自动开启") if not dark else
-                           ctx.tr("Will never turn off automatically", "一律不自动关闭"),
-                           self._toggle(ctx, "secure", "ui_night_mode", "2", "1"), "moon", switch=dark,
-                           rid="dark_theme_row"),
-            self._item_row(ctx, ctx.tr("Screen timeout", "屏幕超时"), ctx.tr("After ", "") + timeout +
-                           ctx.tr(" of inactivity", "无操作后"), None, "clock"),
+            self._item_row(
+                ctx,
+                ctx.tr("Dark theme", "深色主题"),
+                ctx.tr("Will never turn on automatically", "一律不自动开启")
+                if not dark
+                else ctx.tr("Will never turn off automatically", "一律不自动关闭"),
+                self._toggle(ctx, "secure", "ui_night_mode", "2", "1"),
+                "moon",
+                switch=dark,
+                rid="dark_theme_row",
+            ),
+            self._item_row(
+                ctx,
+                ctx.tr("Screen timeout", "屏幕超时"),
+                ctx.tr("After ", "") + timeout + ctx.tr(" of inactivity", "无操作后"),
+                None,
+                "clock",
+            ),
             self._item_row(ctx, ctx.tr("Font size", "字体大小"), ctx.tr("Default", "默认"), None, "A"),
         ]
 
@@ -234,8 +380,11 @@ class SettingsApp(App):
             (ctx.tr("Phone number", "电话号码"), ctx.tr("Unknown", "未知"), "phone_number"),
             (ctx.tr("Model", "型号"), p.get("ro.product.model", ""), "model"),
             (ctx.tr("Android version", "Android 版本"), p.get("ro.build.version.release", ""), "android_version"),
-            (ctx.tr("Android security update", "Android 安全更新"), p.get("ro.build.version.security_patch", ""),
-             "security_patch"),
+            (
+                ctx.tr("Android security update", "Android 安全更新"),
+                p.get("ro.build.version.security_patch", ""),
+                "security_patch",
+            ),
             (ctx.tr("Build number", "版本号"), p.get("ro.build.id", ""), "build_number"),
             (ctx.tr("Serial number", "序列号"), ctx.model.serial, "serial"),
         ]

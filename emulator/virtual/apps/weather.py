@@ -18,32 +18,83 @@ PKG = "com.droidharness.weather"
 MAIN = f"{PKG}.MainActivity"
 
 CONDITIONS = {
-    "sun": ("Sunny", "晴"), "partly": ("Partly cloudy", "多云"), "cloud": ("Cloudy", "阴"),
-    "rain": ("Rain", "雨"), "storm": ("Thunderstorms", "雷阵雨"),
+    "sun": ("Sunny", "晴"),
+    "partly": ("Partly cloudy", "多云"),
+    "cloud": ("Cloudy", "阴"),
+    "rain": ("Rain", "雨"),
+    "storm": ("Thunderstorms", "雷阵雨"),
 }
 
 # city key -> labels, current (temp °C, condition, feels, humidity %, wind km/h), 7 days (high, low, cond, precip %)
 CITIES: dict[str, dict[str, Any]] = {
     "mountain_view": {
-        "name": ("Mountain View", "山景城"), "now": (21, "sun", 21, 48, 11),
-        "days": [(24, 13, "sun", 0), (26, 14, "sun", 0), (23, 13, "partly", 10), (19, 12, "cloud", 20),
-                 (17, 11, "rain", 70), (20, 12, "partly", 20), (25, 14, "sun", 0)],
+        "name": ("Mountain View", "山景城"),
+        "now": (21, "sun", 21, 48, 11),
+        "days": [
+            (24, 13, "sun", 0),
+            (26, 14, "sun", 0),
+            (23, 13, "partly", 10),
+            (19, 12, "cloud", 20),
+            (17, 11, "rain", 70),
+            (20, 12, "partly", 20),
+            (25, 14, "sun", 0),
+        ],
     },
     "beijing": {
-        "name": ("Beijing", "北京"), "now": (29, "partly", 31, 55, 9),
-        "days": [(32, 22, "partly", 10), (33, 23, "sun", 0), (30, 22, "storm", 60), (27, 20, "rain", 80),
-                 (29, 21, "cloud", 30), (31, 22, "sun", 0), (34, 24, "sun", 0)],
+        "name": ("Beijing", "北京"),
+        "now": (29, "partly", 31, 55, 9),
+        "days": [
+            (32, 22, "partly", 10),
+            (33, 23, "sun", 0),
+            (30, 22, "storm", 60),
+            (27, 20, "rain", 80),
+            (29, 21, "cloud", 30),
+            (31, 22, "sun", 0),
+            (34, 24, "sun", 0),
+        ],
     },
     "london": {
-        "name": ("London", "伦敦"), "now": (16, "cloud", 15, 72, 19),
-        "days": [(18, 11, "cloud", 40), (17, 10, "rain", 80), (19, 12, "partly", 30), (21, 13, "sun", 10),
-                 (20, 12, "partly", 20), (16, 10, "rain", 90), (18, 11, "cloud", 50)],
+        "name": ("London", "伦敦"),
+        "now": (16, "cloud", 15, 72, 19),
+        "days": [
+            (18, 11, "cloud", 40),
+            (17, 10, "rain", 80),
+            (19, 12, "partly", 30),
+            (21, 13, "sun", 10),
+            (20, 12, "partly", 20),
+            (16, 10, "rain", 90),
+            (18, 11, "cloud", 50),
+        ],
     },
 }
 CITY_ORDER = ["mountain_view", "beijing", "london"]
 # hourly shape: fraction of (high - low) above the low, for hours 0..23
-_SHAPE = [0.1, 0.05, 0.02, 0.0, 0.0, 0.02, 0.08, 0.2, 0.35, 0.5, 0.65, 0.78, 0.88, 0.95, 1.0, 1.0, 0.95,
-          0.85, 0.7, 0.55, 0.42, 0.3, 0.22, 0.15]
+_SHAPE = [
+    0.1,
+    0.05,
+    0.02,
+    0.0,
+    0.0,
+    0.02,
+    0.08,
+    0.2,
+    0.35,
+    0.5,
+    0.65,
+    0.78,
+    0.88,
+    0.95,
+    1.0,
+    1.0,
+    0.95,
+    0.85,
+    0.7,
+    0.55,
+    0.42,
+    0.3,
+    0.22,
+    0.15,
+]
 
 
 def to_unit(c: float, fahrenheit: bool) -> int:
@@ -89,20 +140,45 @@ class WeatherApp(App):
 
         def set_unit(fahr: bool) -> None:
             data["fahrenheit"] = fahr
+
         bar_h = ctx.dp(64)
         bar = V(ctx, w.VIEWGROUP, (l, t, r, t + bar_h), "toolbar", style={"bg": th.bg})
         isz = ctx.dp(48)
         y0 = t + (bar_h - isz) // 2
-        bar.children.append(w.icon_button(ctx, (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz), "location",
-                                          ctx.tr("Choose city", "选择城市"), lambda: ctx.show_dialog({"id": "city"}),
-                                          "city_picker"))
+        bar.children.append(
+            w.icon_button(
+                ctx,
+                (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz),
+                "location",
+                ctx.tr("Choose city", "选择城市"),
+                lambda: ctx.show_dialog({"id": "city"}),
+                "city_picker",
+            )
+        )
         cw = ctx.dp(52)
-        bar.children.append(w.text(ctx, (l + ctx.dp(56), t, r - 2 * cw - ctx.dp(24), t + bar_h), cname, "city_name",
-                                   size=22))
-        bar.children.append(w.chip(ctx, (r - 2 * cw - ctx.dp(20), y0 + ctx.dp(6), r - cw - ctx.dp(20), y0 + isz - ctx.dp(6)),
-                                   "°C", not f, lambda: set_unit(False), "unit_celsius"))
-        bar.children.append(w.chip(ctx, (r - cw - ctx.dp(12), y0 + ctx.dp(6), r - ctx.dp(12), y0 + isz - ctx.dp(6)),
-                                   "°F", f, lambda: set_unit(True), "unit_fahrenheit"))
+        bar.children.append(
+            w.text(ctx, (l + ctx.dp(56), t, r - 2 * cw - ctx.dp(24), t + bar_h), cname, "city_name", size=22)
+        )
+        bar.children.append(
+            w.chip(
+                ctx,
+                (r - 2 * cw - ctx.dp(20), y0 + ctx.dp(6), r - cw - ctx.dp(20), y0 + isz - ctx.dp(6)),
+                "°C",
+                not f,
+                lambda: set_unit(False),
+                "unit_celsius",
+            )
+        )
+        bar.children.append(
+            w.chip(
+                ctx,
+                (r - cw - ctx.dp(12), y0 + ctx.dp(6), r - ctx.dp(12), y0 + isz - ctx.dp(6)),
+                "°F",
+                f,
+                lambda: set_unit(True),
+                "unit_fahrenheit",
+            )
+        )
         now_t, now_c, feels, hum, wind = info["now"]
         hi0, lo0 = info["days"][0][0], info["days"][0][1]
         cond_name = ctx.tr(*CONDITIONS[now_c])
@@ -112,32 +188,73 @@ class WeatherApp(App):
         def current(x: int, y: int, wd: int) -> list[View]:
             big = ctx.dp(96)
             return [
-                w.icon(ctx, (x + ctx.dp(24), y + ctx.dp(16), x + ctx.dp(24) + big, y + ctx.dp(16) + big), now_c,
-                       (255, 193, 7) if now_c == "sun" else th.text2, "current_icon", cond_name),
-                w.text(ctx, (x + ctx.dp(136), y + ctx.dp(8), x + wd - ctx.dp(16), y + ctx.dp(88)),
-                       f"{to_unit(now_t, f)}{deg}", "current_temp", size=64),
-                w.text(ctx, (x + ctx.dp(136), y + ctx.dp(88), x + wd - ctx.dp(16), y + ctx.dp(116)), cond_name,
-                       "current_condition", size=18),
-                w.text(ctx, (x + ctx.dp(24), y + ctx.dp(124), x + wd - ctx.dp(16), y + ctx.dp(150)),
-                       ctx.tr(f"H:{to_unit(hi0, f)}{deg}  L:{to_unit(lo0, f)}{deg}", f"最高 {to_unit(hi0, f)}{deg}  最低 {to_unit(lo0, f)}{deg}"),
-                       "high_low", size=16, color=th.text2),
+                w.icon(
+                    ctx,
+                    (x + ctx.dp(24), y + ctx.dp(16), x + ctx.dp(24) + big, y + ctx.dp(16) + big),
+                    now_c,
+                    (255, 193, 7) if now_c == "sun" else th.text2,
+                    "current_icon",
+                    cond_name,
+                ),
+                w.text(
+                    ctx,
+                    (x + ctx.dp(136), y + ctx.dp(8), x + wd - ctx.dp(16), y + ctx.dp(88)),
+                    f"{to_unit(now_t, f)}{deg}",
+                    "current_temp",
+                    size=64,
+                ),
+                w.text(
+                    ctx,
+                    (x + ctx.dp(136), y + ctx.dp(88), x + wd - ctx.dp(16), y + ctx.dp(116)),
+                    cond_name,
+                    "current_condition",
+                    size=18,
+                ),
+                w.text(
+                    ctx,
+                    (x + ctx.dp(24), y + ctx.dp(124), x + wd - ctx.dp(16), y + ctx.dp(150)),
+                    ctx.tr(
+                        f"H:{to_unit(hi0, f)}{deg}  L:{to_unit(lo0, f)}{deg}",
+                        f"最高 {to_unit(hi0, f)}{deg}  最低 {to_unit(lo0, f)}{deg}",
+                    ),
+                    "high_low",
+                    size=16,
+                    color=th.text2,
+                ),
             ]
+
         rows.append(Row(ctx.dp(156), current))
 
         def details(x: int, y: int, wd: int) -> View:
             card = w.card_bg(ctx, (x + ctx.dp(16), y + ctx.dp(4), x + wd - ctx.dp(16), y + ctx.dp(76)), "details_card")
-            items = [(ctx.tr("Feels like", "体感温度"), f"{to_unit(feels, f)}{deg}", "feels_like"),
-                     (ctx.tr("Humidity", "湿度"), f"{hum}%", "humidity"), (ctx.tr("Wind", "风速"), wind_s, "wind")]
+            items = [
+                (ctx.tr("Feels like", "体感温度"), f"{to_unit(feels, f)}{deg}", "feels_like"),
+                (ctx.tr("Humidity", "湿度"), f"{hum}%", "humidity"),
+                (ctx.tr("Wind", "风速"), wind_s, "wind"),
+            ]
             cw3 = (wd - ctx.dp(32)) // 3
             for i, (lab, val, rid) in enumerate(items):
                 cx0 = x + ctx.dp(16) + i * cw3
-                card.children.append(w.text(ctx, (cx0, y + ctx.dp(12), cx0 + cw3, y + ctx.dp(36)), lab, f"{rid}_label",
-                                            size=13, color=th.text2, align="c"))
-                card.children.append(w.text(ctx, (cx0, y + ctx.dp(38), cx0 + cw3, y + ctx.dp(66)), val, rid, size=18,
-                                            align="c"))
+                card.children.append(
+                    w.text(
+                        ctx,
+                        (cx0, y + ctx.dp(12), cx0 + cw3, y + ctx.dp(36)),
+                        lab,
+                        f"{rid}_label",
+                        size=13,
+                        color=th.text2,
+                        align="c",
+                    )
+                )
+                card.children.append(
+                    w.text(ctx, (cx0, y + ctx.dp(38), cx0 + cw3, y + ctx.dp(66)), val, rid, size=18, align="c")
+                )
             return card
+
         rows.append(Row(ctx.dp(84), details))
-        rows.append(w.text_row(ctx, ctx.tr("Hourly forecast", "逐小时预报"), "hourly_title", size=16, bold=True, height_dp=40))
+        rows.append(
+            w.text_row(ctx, ctx.tr("Hourly forecast", "逐小时预报"), "hourly_title", size=16, bold=True, height_dp=40)
+        )
         hours = hourly(city)
         hw = ctx.dp(64)
 
@@ -152,47 +269,152 @@ class WeatherApp(App):
 
             def build(x: int, y: int, h: int) -> View:
                 label = hour_label(i, hour)
-                v = V(ctx, w.LINEAR, (x, y, x + hw, y + h), "hourly_item",
-                      desc=f"{label} {to_unit(temp, f)}{deg} {ctx.tr(*CONDITIONS.get(cond, CONDITIONS['sun']))}")
-                v.children.append(w.text(ctx, (x, y + ctx.dp(4), x + hw, y + ctx.dp(28)), label, "hour_time", size=13,
-                                         color=th.text2, align="c"))
-                v.children.append(w.icon(ctx, (x + ctx.dp(16), y + ctx.dp(32), x + ctx.dp(48), y + ctx.dp(64)), cond,
-                                         (255, 193, 7) if cond == "sun" else th.text2))
-                v.children.append(w.text(ctx, (x, y + ctx.dp(68), x + hw, y + ctx.dp(94)), f"{to_unit(temp, f)}{deg}",
-                                         "hour_temp", size=15, align="c"))
+                v = V(
+                    ctx,
+                    w.LINEAR,
+                    (x, y, x + hw, y + h),
+                    "hourly_item",
+                    desc=f"{label} {to_unit(temp, f)}{deg} {ctx.tr(*CONDITIONS.get(cond, CONDITIONS['sun']))}",
+                )
+                v.children.append(
+                    w.text(
+                        ctx,
+                        (x, y + ctx.dp(4), x + hw, y + ctx.dp(28)),
+                        label,
+                        "hour_time",
+                        size=13,
+                        color=th.text2,
+                        align="c",
+                    )
+                )
+                v.children.append(
+                    w.icon(
+                        ctx,
+                        (x + ctx.dp(16), y + ctx.dp(32), x + ctx.dp(48), y + ctx.dp(64)),
+                        cond,
+                        (255, 193, 7) if cond == "sun" else th.text2,
+                    )
+                )
+                v.children.append(
+                    w.text(
+                        ctx,
+                        (x, y + ctx.dp(68), x + hw, y + ctx.dp(94)),
+                        f"{to_unit(temp, f)}{deg}",
+                        "hour_temp",
+                        size=15,
+                        align="c",
+                    )
+                )
                 return v
+
             return build
 
-        rows.append(Row(ctx.dp(104), lambda x, y, wd: hlist(ctx, f"hourly_{city}", (x, y, x + wd, y + ctx.dp(100)),
-                                                           [(hw, hour_cell(i)) for i in range(len(hours))],
-                                                           "hourly_list", pad=ctx.dp(8))))
-        rows.append(w.text_row(ctx, ctx.tr("7-day forecast", "7 天预报"), "daily_title", size=16, bold=True, height_dp=40))
+        rows.append(
+            Row(
+                ctx.dp(104),
+                lambda x, y, wd: hlist(
+                    ctx,
+                    f"hourly_{city}",
+                    (x, y, x + wd, y + ctx.dp(100)),
+                    [(hw, hour_cell(i)) for i in range(len(hours))],
+                    "hourly_list",
+                    pad=ctx.dp(8),
+                ),
+            )
+        )
+        rows.append(
+            w.text_row(ctx, ctx.tr("7-day forecast", "7 天预报"), "daily_title", size=16, bold=True, height_dp=40)
+        )
         row_h = ctx.dp(56)
         for i, (hi, lo, cond, pop) in enumerate(info["days"]):
             day = DEVICE_DATE + _dt.timedelta(days=i)
             dname = ctx.tr("Today", "今天") if i == 0 else weekday(day, ctx.zh)
 
-            def build(x: int, y: int, wd: int, hi: int = hi, lo: int = lo, cond: str = cond, pop: int = pop,
-                      dname: str = dname) -> View:
+            def build(
+                x: int,
+                y: int,
+                wd: int,
+                hi: int = hi,
+                lo: int = lo,
+                cond: str = cond,
+                pop: int = pop,
+                dname: str = dname,
+            ) -> View:
                 cn = ctx.tr(*CONDITIONS[cond])
-                v = V(ctx, w.LINEAR, (x, y, x + wd, y + row_h), "daily_item",
-                      desc=f"{dname}, {cn}, {pop}%, {to_unit(hi, f)}{deg}/{to_unit(lo, f)}{deg}")
+                v = V(
+                    ctx,
+                    w.LINEAR,
+                    (x, y, x + wd, y + row_h),
+                    "daily_item",
+                    desc=f"{dname}, {cn}, {pop}%, {to_unit(hi, f)}{deg}/{to_unit(lo, f)}{deg}",
+                )
                 x0 = x + ctx.dp(16)
                 v.children.append(w.text(ctx, (x0, y, x0 + ctx.dp(72), y + row_h), dname, "day_name", size=16))
-                v.children.append(w.icon(ctx, (x0 + ctx.dp(76), y + ctx.dp(14), x0 + ctx.dp(104), y + ctx.dp(42)), cond,
-                                         (255, 193, 7) if cond == "sun" else th.text2, "day_icon", cn))
-                v.children.append(w.text(ctx, (x0 + ctx.dp(110), y, x + wd - ctx.dp(150), y + row_h), cn,
-                                         "day_condition", size=14, color=th.text2))
-                v.children.append(w.text(ctx, (x + wd - ctx.dp(150), y, x + wd - ctx.dp(100), y + row_h), f"{pop}%",
-                                         "precip", size=14, color=(66, 133, 244) if pop else th.text2, align="r"))
-                v.children.append(w.text(ctx, (x + wd - ctx.dp(96), y, x + wd - ctx.dp(56), y + row_h),
-                                         f"{to_unit(hi, f)}{deg}", "day_high", size=16, align="r"))
-                v.children.append(w.text(ctx, (x + wd - ctx.dp(52), y, x + wd - ctx.dp(16), y + row_h),
-                                         f"{to_unit(lo, f)}{deg}", "day_low", size=16, color=th.text2, align="r"))
+                v.children.append(
+                    w.icon(
+                        ctx,
+                        (x0 + ctx.dp(76), y + ctx.dp(14), x0 + ctx.dp(104), y + ctx.dp(42)),
+                        cond,
+                        (255, 193, 7) if cond == "sun" else th.text2,
+                        "day_icon",
+                        cn,
+                    )
+                )
+                v.children.append(
+                    w.text(
+                        ctx,
+                        (x0 + ctx.dp(110), y, x + wd - ctx.dp(150), y + row_h),
+                        cn,
+                        "day_condition",
+                        size=14,
+                        color=th.text2,
+                    )
+                )
+                v.children.append(
+                    w.text(
+                        ctx,
+                        (x + wd - ctx.dp(150), y, x + wd - ctx.dp(100), y + row_h),
+                        f"{pop}%",
+                        "precip",
+                        size=14,
+                        color=(66, 133, 244) if pop else th.text2,
+                        align="r",
+                    )
+                )
+                v.children.append(
+                    w.text(
+                        ctx,
+                        (x + wd - ctx.dp(96), y, x + wd - ctx.dp(56), y + row_h),
+                        f"{to_unit(hi, f)}{deg}",
+                        "day_high",
+                        size=16,
+                        align="r",
+                    )
+                )
+                v.children.append(
+                    w.text(
+                        ctx,
+                        (x + wd - ctx.dp(52), y, x + wd - ctx.dp(16), y + row_h),
+                        f"{to_unit(lo, f)}{deg}",
+                        "day_low",
+                        size=16,
+                        color=th.text2,
+                        align="r",
+                    )
+                )
                 return v
+
             rows.append(Row(row_h, build))
-        rows.append(w.text_row(ctx, ctx.tr("Updated 12:00 PM · Source: DroidHarness Weather", "更新于 12:00 · 数据来源：DroidHarness 天气"),
-                               "attribution", size=12, color=th.text2, height_dp=40))
+        rows.append(
+            w.text_row(
+                ctx,
+                ctx.tr("Updated 12:00 PM · Source: DroidHarness Weather", "更新于 12:00 · 数据来源：DroidHarness 天气"),
+                "attribution",
+                size=12,
+                color=th.text2,
+                height_dp=40,
+            )
+        )
         return page(ctx, [bar], rows, key=f"weather_{city}", rid="weather_scroll", cls="android.widget.ScrollView")
 
     def dialog_city(self, ctx: Ctx, spec: dict[str, Any]) -> View:
@@ -200,15 +422,29 @@ class WeatherApp(App):
         rows = []
         h = ctx.dp(56)
         for key in CITY_ORDER:
+
             def pick(key: str = key) -> None:
                 data["city"] = key
                 ctx.dismiss_dialog()
 
             def build(x: int, y: int, wd: int, key: str = key, pick: Any = pick) -> View:
-                v = w.checkbox(ctx, (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + h), data.get("city") == key,
-                               "city_option", pick, ctx.tr(*CITIES[key]["name"]), radio=True)
+                v = w.checkbox(
+                    ctx,
+                    (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + h),
+                    data.get("city") == key,
+                    "city_option",
+                    pick,
+                    ctx.tr(*CITIES[key]["name"]),
+                    radio=True,
+                )
                 return v
+
             rows.append(Row(h, build))
-        return w.dialog(ctx, ctx.tr("Choose a city", "选择城市"), "", [(ctx.tr("Cancel", "取消"), "android:id/button2",
-                                                                     ctx.dismiss_dialog)],
-                        rows=rows, on_cancel=ctx.dismiss_dialog)
+        return w.dialog(
+            ctx,
+            ctx.tr("Choose a city", "选择城市"),
+            "",
+            [(ctx.tr("Cancel", "取消"), "android:id/button2", ctx.dismiss_dialog)],
+            rows=rows,
+            on_cancel=ctx.dismiss_dialog,
+        )

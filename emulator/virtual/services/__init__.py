@@ -36,7 +36,7 @@ def route(model: VirtualDeviceModel, service: str) -> Handler | None:
     if name.startswith("shell:") or name.startswith("shell,"):
         return shell_service.shell_handler(model, name)
     if name.startswith("exec:"):
-        return partial(shell_service.serve_exec, model, name[len("exec:"):])
+        return partial(shell_service.serve_exec, model, name[len("exec:") :])
     if name == "sync:" or name == "sync":
         return partial(sync_service.serve, model)
     if name.startswith("tcp:"):
@@ -44,7 +44,7 @@ def route(model: VirtualDeviceModel, service: str) -> Handler | None:
     if name.startswith("reboot:") or name == "reboot":
         return partial(_reboot_service, model, name.partition(":")[2])
     if name.startswith("reverse:"):
-        return partial(extra_services.serve_reverse, model, name[len("reverse:"):])
+        return partial(extra_services.serve_reverse, model, name[len("reverse:") :])
     if name == "framebuffer:":
         return partial(extra_services.serve_framebuffer, model)
     if name in ("root:", "unroot:"):

@@ -58,7 +58,7 @@ def serve_reverse(model: VirtualDeviceModel, request: str, stream: Stream) -> No
         stream.write(b"OKAY")
         return
     if request.startswith("killforward:"):
-        local = request[len("killforward:"):]
+        local = request[len("killforward:") :]
         with _LOCK:
             found = table.pop(local, None) is not None
         if found:
@@ -67,10 +67,10 @@ def serve_reverse(model: VirtualDeviceModel, request: str, stream: Stream) -> No
             _fail(stream, f"listener '{local}' not found")
         return
     if request.startswith("forward:"):
-        spec = request[len("forward:"):]
+        spec = request[len("forward:") :]
         norebind = spec.startswith("norebind:")
         if norebind:
-            spec = spec[len("norebind:"):]
+            spec = spec[len("norebind:") :]
         local, sep, remote = spec.partition(";")
         if not sep or not remote or not _valid_local(local):
             _fail(stream, f"bad forward: {spec}" if sep else "bad forward: missing ';'")

@@ -140,7 +140,7 @@ class V2ShellIO:
     def _send(self, kind: int, data: bytes) -> None:
         view = memoryview(data)
         for off in range(0, len(view), self._chunk):
-            part = view[off:off + self._chunk]
+            part = view[off : off + self._chunk]
             packet = bytearray(_V2_HEADER.pack(kind, len(part)))
             packet += part
             self.stream.write(packet)
@@ -181,8 +181,7 @@ def shell_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream],
     return partial(serve_shell, model, command, v2, options)
 
 
-def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict[str, str],
-                stream: Stream) -> None:
+def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict[str, str], stream: Stream) -> None:
     io: RawShellIO | V2ShellIO = V2ShellIO(stream) if v2 else RawShellIO(stream)
     if command.strip():
         code = run_command(model, command, io)
@@ -246,7 +245,7 @@ class _LineReader:
                 return None
         cut = min(i for i in (self.buf.find(b"\n"), self.buf.find(b"\r")) if i >= 0)
         out = bytes(self.buf[:cut])
-        del self.buf[:cut + 1]
+        del self.buf[: cut + 1]
         return out
 
     def take(self, n: int, timeout: float | None) -> bytes:

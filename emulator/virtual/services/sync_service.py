@@ -177,8 +177,9 @@ class _Session:
         msgs = []
         for name, _full, node in self._entries(path):
             raw = name.encode("utf-8", "surrogateescape")
-            msgs.append(_DENT_V1.pack(b"DENT", node.mode, node.size & 0xFFFFFFFF, node.mtime & 0xFFFFFFFF,
-                                      len(raw)) + raw)
+            msgs.append(
+                _DENT_V1.pack(b"DENT", node.mode, node.size & 0xFFFFFFFF, node.mtime & 0xFFFFFFFF, len(raw)) + raw
+            )
         msgs.append(_DENT_V1.pack(b"DONE", 0, 0, 0, 0))
         self._send_batched(msgs)
 
@@ -203,7 +204,7 @@ class _Session:
         limit = int(getattr(self.stream, "max_payload", 256 * 1024))
         batch = bytearray()
         for off in range(0, len(view), SYNC_DATA_MAX):
-            part = view[off:off + SYNC_DATA_MAX]
+            part = view[off : off + SYNC_DATA_MAX]
             if batch and len(batch) + 8 + len(part) > limit:
                 self.stream.write(batch)
                 batch = bytearray()

@@ -15,7 +15,7 @@ _LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "")
 
 def parse_port(service: str) -> int | None:
     """PORT of `tcp:PORT` or `tcp:localhost:PORT`; None for anything else (remote hosts are not reachable)."""
-    rest = service[len("tcp:"):] if service.startswith("tcp:") else service
+    rest = service[len("tcp:") :] if service.startswith("tcp:") else service
     host, sep, port = rest.rpartition(":")
     if sep and host not in _LOCAL_HOSTS:
         return None

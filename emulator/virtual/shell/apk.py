@@ -30,9 +30,17 @@ TYPE_INT_HEX = 0x11
 TYPE_BOOLEAN = 0x12
 
 # android:* attribute resource ids (android.R.attr)
-ATTR_IDS = {0x01010003: "name", 0x0101021B: "versionCode", 0x0101021C: "versionName", 0x01010006: "permission",
-            0x01010001: "label", 0x0101020C: "minSdkVersion", 0x01010270: "targetSdkVersion",
-            0x01010010: "exported", 0x0101000E: "enabled"}
+ATTR_IDS = {
+    0x01010003: "name",
+    0x0101021B: "versionCode",
+    0x0101021C: "versionName",
+    0x01010006: "permission",
+    0x01010001: "label",
+    0x0101020C: "minSdkVersion",
+    0x01010270: "targetSdkVersion",
+    0x01010010: "exported",
+    0x0101000E: "enabled",
+}
 
 
 class ApkError(Exception):
@@ -79,14 +87,14 @@ def _string_pool(buf: bytes, off: int) -> list[str]:
                     p += 2
                 else:
                     p += 1
-                out.append(buf[p:p + n].decode("utf-8", "replace"))
+                out.append(buf[p : p + n].decode("utf-8", "replace"))
             else:
                 n = struct.unpack_from("<H", buf, p)[0]
                 p += 2
                 if n & 0x8000:
                     n = ((n & 0x7FFF) << 16) | struct.unpack_from("<H", buf, p)[0]
                     p += 2
-                out.append(buf[p:p + 2 * n].decode("utf-16-le", "replace"))
+                out.append(buf[p : p + 2 * n].decode("utf-16-le", "replace"))
         except (IndexError, struct.error):
             out.append("")
     return out
@@ -175,7 +183,7 @@ def _arsc_string(arsc: bytes, res_id: int, locale: str = "") -> str | None:
                     if ptype == RES_TABLE_TYPE and arsc[p + 8] == want_type:
                         entry_count, entries_start = struct.unpack_from("<II", arsc, p + 12)
                         cfg_size = struct.unpack_from("<I", arsc, p + 20)[0]
-                        lang = arsc[p + 28:p + 30].rstrip(b"\0").decode("latin-1") if cfg_size >= 12 else ""
+                        lang = arsc[p + 28 : p + 30].rstrip(b"\0").decode("latin-1") if cfg_size >= 12 else ""
                         if want_entry < entry_count and lang == locale:
                             eoff = struct.unpack_from("<I", arsc, p + pheader + 4 * want_entry)[0]
                             if eoff != 0xFFFFFFFF:
@@ -247,12 +255,18 @@ def read_apk(data: bytes) -> ApkInfo:
         elif el.tag in ("action", "category") and component is not None and isinstance(a.get("name"), str):
             in_filter.setdefault(el.tag, set()).add(str(a["name"]))
             kind, full = component
-            if kind != "service" and info.launcher_activity is None and \
-                    "android.intent.action.MAIN" in in_filter.get("action", set()) and \
-                    "android.intent.category.LAUNCHER" in in_filter.get("category", set()):
+            if (
+                kind != "service"
+                and info.launcher_activity is None
+                and "android.intent.action.MAIN" in in_filter.get("action", set())
+                and "android.intent.category.LAUNCHER" in in_filter.get("category", set())
+            ):
                 info.launcher_activity = full
-            if kind == "service" and "android.view.InputMethod" in in_filter.get("action", set()) \
-                    and full not in info.ime_services:
+            if (
+                kind == "service"
+                and "android.view.InputMethod" in in_filter.get("action", set())
+                and full not in info.ime_services
+            ):
                 info.ime_services.append(full)
         elif el.tag == "intent-filter":
             in_filter = {"action": set(), "category": set()}

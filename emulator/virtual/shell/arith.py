@@ -21,12 +21,31 @@ def _wrap(v: int) -> int:
     return v - (1 << 32) if v & 0x80000000 else v
 
 
-_TOKEN = re.compile(r"\s*(?:(?P<num>\d+#[0-9A-Za-z@_]+|0[xX][0-9A-Fa-f]+|\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|"
-                    r"(?P<op><<=|>>=|\+\+|--|\|\||&&|<<|>>|<=|>=|==|!=|\+=|-=|\*=|/=|%=|&=|\^=|\|=|[-+*/%<>=!~&^|?:(),]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>\d+#[0-9A-Za-z@_]+|0[xX][0-9A-Fa-f]+|\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|"
+    r"(?P<op><<=|>>=|\+\+|--|\|\||&&|<<|>>|<=|>=|==|!=|\+=|-=|\*=|/=|%=|&=|\^=|\|=|[-+*/%<>=!~&^|?:(),]))"
+)
 
 _BINARY = {  # operator -> precedence (higher binds tighter)
-    ",": 1, "||": 4, "&&": 5, "|": 6, "^": 7, "&": 8, "==": 9, "!=": 9, "<": 10, "<=": 10, ">": 10, ">=": 10,
-    "<<": 11, ">>": 11, "+": 12, "-": 12, "*": 13, "/": 13, "%": 13,
+    ",": 1,
+    "||": 4,
+    "&&": 5,
+    "|": 6,
+    "^": 7,
+    "&": 8,
+    "==": 9,
+    "!=": 9,
+    "<": 10,
+    "<=": 10,
+    ">": 10,
+    ">=": 10,
+    "<<": 11,
+    ">>": 11,
+    "+": 12,
+    "-": 12,
+    "*": 13,
+    "/": 13,
+    "%": 13,
 }
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|="}
 
@@ -47,8 +66,9 @@ def _number(text: str) -> int:
 
 
 class _Eval:
-    def __init__(self, src: str, get: Callable[[str], str | None], set_: Callable[[str, str], None],
-                 depth: int) -> None:
+    def __init__(
+        self, src: str, get: Callable[[str], str | None], set_: Callable[[str, str], None], depth: int
+    ) -> None:
         self.src, self.get, self.set, self.depth = src, get, set_, depth
         self.toks: list[tuple[str, str]] = []
         pos = 0
@@ -163,10 +183,22 @@ class _Eval:
             return _wrap(a << (b & 31))
         if op == ">>":
             return _wrap(a >> (b & 31))
-        return _wrap({"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "&": lambda: a & b,
-                      "|": lambda: a | b, "^": lambda: a ^ b, "==": lambda: int(a == b), "!=": lambda: int(a != b),
-                      "<": lambda: int(a < b), "<=": lambda: int(a <= b), ">": lambda: int(a > b),
-                      ">=": lambda: int(a >= b)}[op]())
+        return _wrap(
+            {
+                "+": lambda: a + b,
+                "-": lambda: a - b,
+                "*": lambda: a * b,
+                "&": lambda: a & b,
+                "|": lambda: a | b,
+                "^": lambda: a ^ b,
+                "==": lambda: int(a == b),
+                "!=": lambda: int(a != b),
+                "<": lambda: int(a < b),
+                "<=": lambda: int(a <= b),
+                ">": lambda: int(a > b),
+                ">=": lambda: int(a >= b),
+            }[op]()
+        )
 
     def unary(self) -> int:
         t = self.peek()

@@ -190,24 +190,107 @@ def _read(ctx: Ctx, argv: list[str]) -> int:
         while j < len(rest) and rest[j] not in ifs:
             j += 1
         ctx.state.vars[n] = rest[:j]
-        rest = rest[j + 1:].lstrip(ws) if j < len(rest) else ""
+        rest = rest[j + 1 :].lstrip(ws) if j < len(rest) else ""
     return 0 if complete else 1
 
 
 # mksh's builtins (funcs.c) that this shell has: `command -v` prints their names instead of a path
-MKSH_BUILTINS = {".", ":", "[", "alias", "break", "builtin", "cd", "chdir", "command", "continue", "echo", "eval",
-                 "exec", "exit", "export", "false", "fc", "getopts", "jobs", "kill", "let", "print", "pwd", "read",
-                 "readonly", "return", "set", "shift", "source", "test", "times", "trap", "true", "typeset", "ulimit",
-                 "umask", "unalias", "unset", "wait", "whence"}
-SPECIAL_BUILTINS = {".", ":", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
-                    "shift", "times", "trap", "unset"}
-RESERVED_WORDS = {"!", "[[", "]]", "case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in",
-                  "select", "then", "time", "until", "while", "{", "}"}
+MKSH_BUILTINS = {
+    ".",
+    ":",
+    "[",
+    "alias",
+    "break",
+    "builtin",
+    "cd",
+    "chdir",
+    "command",
+    "continue",
+    "echo",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "getopts",
+    "jobs",
+    "kill",
+    "let",
+    "print",
+    "pwd",
+    "read",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "source",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+    "whence",
+}
+SPECIAL_BUILTINS = {
+    ".",
+    ":",
+    "break",
+    "continue",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "times",
+    "trap",
+    "unset",
+}
+RESERVED_WORDS = {
+    "!",
+    "[[",
+    "]]",
+    "case",
+    "do",
+    "done",
+    "elif",
+    "else",
+    "esac",
+    "fi",
+    "for",
+    "function",
+    "if",
+    "in",
+    "select",
+    "then",
+    "time",
+    "until",
+    "while",
+    "{",
+    "}",
+}
 # mksh's predefined aliases (those a command line may name)
-MKSH_ALIASES = {"autoload": "\\builtin typeset -fu", "functions": "\\builtin typeset -f",
-                "hash": "\\builtin alias -t", "history": "\\builtin fc -l", "integer": "\\builtin typeset -i",
-                "local": "\\builtin typeset", "login": "\\exec login", "nameref": "\\builtin typeset -n",
-                "nohup": "nohup ", "r": "\\builtin fc -e -", "type": "\\builtin whence -v"}
+MKSH_ALIASES = {
+    "autoload": "\\builtin typeset -fu",
+    "functions": "\\builtin typeset -f",
+    "hash": "\\builtin alias -t",
+    "history": "\\builtin fc -l",
+    "integer": "\\builtin typeset -i",
+    "local": "\\builtin typeset",
+    "login": "\\exec login",
+    "nameref": "\\builtin typeset -n",
+    "nohup": "nohup ",
+    "r": "\\builtin fc -e -",
+    "type": "\\builtin whence -v",
+}
 
 
 def _whence(ctx: Ctx, names: list[str], verbose: bool, is_command: bool) -> int:
@@ -219,18 +302,29 @@ def _whence(ctx: Ctx, names: list[str], verbose: bool, is_command: bool) -> int:
             ctx.outln(f"{name} is a reserved word" if verbose else name)
         elif name in MKSH_ALIASES:
             value = MKSH_ALIASES[name]
-            ctx.outln(f"{name} is an alias for '{value}'" if verbose else
-                      (f"alias {name}='{value}'" if is_command else f"'{value}'"))
+            ctx.outln(
+                f"{name} is an alias for '{value}'"
+                if verbose
+                else (f"alias {name}='{value}'" if is_command else f"'{value}'")
+            )
         elif name in ctx.state.funcs:
             ctx.outln(f"{name} is a function" if verbose else name)
-        elif name in MKSH_BUILTINS or name in ("break", "continue", "return", "shift", "read", "command",
-                                                "whence", "let", "typeset"):
+        elif name in MKSH_BUILTINS or name in (
+            "break",
+            "continue",
+            "return",
+            "shift",
+            "read",
+            "command",
+            "whence",
+            "let",
+            "typeset",
+        ):
             special = "special " if name in SPECIAL_BUILTINS else ""
             ctx.outln(f"{name} is a {special}shell builtin" if verbose else name)
         elif "/" not in name and (name in COMMANDS or name in SHELL_BUILTINS):
             ctx.outln(f"{name} is /system/bin/{name}" if verbose else f"/system/bin/{name}")
-        elif "/" in name and ctx.model.fs.stat(ctx.path(name)) is not None and \
-                not ctx.model.fs.is_dir(ctx.path(name)):
+        elif "/" in name and ctx.model.fs.stat(ctx.path(name)) is not None and not ctx.model.fs.is_dir(ctx.path(name)):
             ctx.outln(f"{name} is {name}" if verbose else name)
         else:
             if verbose:
@@ -319,11 +413,28 @@ def _exec(ctx: Ctx, argv: list[str]) -> int:
 
 
 SHELL_BUILTINS: dict[str, Callable[[Ctx, list[str]], int]] = {
-    "cd": _cd, "exit": _exit, "export": _export, "unset": _unset, "eval": _eval, ".": _source,
-    "source": _source, "exec": _exec, "sh": _sh, "mksh": _sh, "set": _set, ":": _colon, "readonly": _export,
-    "break": _loop_control, "continue": _loop_control, "return": _return, "shift": _shift, "read": _read,
-    "command": _command, "whence": _whence_builtin, "type": _type, "let": _let, "typeset": _typeset,
+    "cd": _cd,
+    "exit": _exit,
+    "export": _export,
+    "unset": _unset,
+    "eval": _eval,
+    ".": _source,
+    "source": _source,
+    "exec": _exec,
+    "sh": _sh,
+    "mksh": _sh,
+    "set": _set,
+    ":": _colon,
+    "readonly": _export,
+    "break": _loop_control,
+    "continue": _loop_control,
+    "return": _return,
+    "shift": _shift,
+    "read": _read,
+    "command": _command,
+    "whence": _whence_builtin,
+    "type": _type,
+    "let": _let,
+    "typeset": _typeset,
     "local": _typeset,
 }
-
-

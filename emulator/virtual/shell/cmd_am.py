@@ -16,9 +16,11 @@ _SETTINGS_PACKAGE = "com.android.settings"
 
 
 def _exception(ctx: Ctx, verb: str, exc: str, msg: str) -> int:
-    ctx.err(f"\nException occurred while executing '{verb}':\n{exc}: {msg}\n"
-            "\tat android.content.Intent.parseCommandArgs(Intent.java:8353)\n"
-            "\tat com.android.server.am.ActivityManagerShellCommand.makeIntent(ActivityManagerShellCommand.java:523)\n")
+    ctx.err(
+        f"\nException occurred while executing '{verb}':\n{exc}: {msg}\n"
+        "\tat android.content.Intent.parseCommandArgs(Intent.java:8353)\n"
+        "\tat com.android.server.am.ActivityManagerShellCommand.makeIntent(ActivityManagerShellCommand.java:523)\n"
+    )
     return 255
 
 
@@ -35,7 +37,12 @@ def _resolve(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
     if it.action == "android.intent.action.MAIN" and "android.intent.category.HOME" in it.categories:
         return LAUNCHER_PACKAGE, None
     target = it.package
-    if target is None and it.action and it.action.startswith("android.settings.") and _SETTINGS_PACKAGE in model.packages:
+    if (
+        target is None
+        and it.action
+        and it.action.startswith("android.settings.")
+        and _SETTINGS_PACKAGE in model.packages
+    ):
         target = _SETTINGS_PACKAGE
     if target is None and it.data and urlsplit(it.data).scheme in ("http", "https"):
         target = next((p for p in model.packages if "browser" in p or "chrome" in p), None)
@@ -77,8 +84,11 @@ def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
         was_running = pkg_name in running_packages(model)
         task = next((t for t in model.tasks if t.package == pkg_name), None)
         pkg = model.packages[pkg_name]
-        launcher_intent = activity is not None and activity == pkg.launcher_activity and (
-            it.action in (None, "android.intent.action.MAIN"))
+        launcher_intent = (
+            activity is not None
+            and activity == pkg.launcher_activity
+            and (it.action in (None, "android.intent.action.MAIN"))
+        )
         to_front = task is not None and (activity is None or launcher_intent)
         if pkg_name == LAUNCHER_PACKAGE and activity is None:
             model.go_home()
@@ -225,9 +235,26 @@ def am(ctx: Ctx, argv: list[str]) -> int:
         target = args[-1] if args else ""
         ctx.errln(f"Unable to find instrumentation info for: ComponentInfo{{{target}}}")
         return 1
-    if verb in ("stack", "task", "display", "monitor", "dumpheap", "set-debug-app", "clear-debug-app",
-                "screen-compat", "package-importance", "idle-maintenance", "switch-user", "start-user",
-                "stop-user", "make-uid-idle", "send-trim-memory", "get-config", "to-uri", "to-intent-uri"):
+    if verb in (
+        "stack",
+        "task",
+        "display",
+        "monitor",
+        "dumpheap",
+        "set-debug-app",
+        "clear-debug-app",
+        "screen-compat",
+        "package-importance",
+        "idle-maintenance",
+        "switch-user",
+        "start-user",
+        "stop-user",
+        "make-uid-idle",
+        "send-trim-memory",
+        "get-config",
+        "to-uri",
+        "to-intent-uri",
+    ):
         return 0
     ctx.errln(f"Unknown command: {verb}")
     return 255
@@ -245,8 +272,9 @@ def monkey(ctx: Ctx, argv: list[str]) -> int:
             (packages if a == "-p" else categories).append(args[i + 1])
             i += 2
             continue
-        if a in ("-s", "--throttle", "--pct-touch", "--pct-motion", "--pct-syskeys", "--pct-appswitch") and \
-                i + 1 < len(args):
+        if a in ("-s", "--throttle", "--pct-touch", "--pct-motion", "--pct-syskeys", "--pct-appswitch") and i + 1 < len(
+            args
+        ):
             i += 2
             continue
         if not a.startswith("-"):

@@ -45,11 +45,13 @@ def screencap(ctx: Ctx, argv: list[str]) -> int:
         elif a == "-d" and i + 1 < len(args):
             i += 1
         elif a in ("-h", "--help"):
-            ctx.errln("usage: screencap [-hpj] [-d display-id] [FILENAME]\n   -h: this message\n"
-                      "   -p: save the file as a png.\n   -j: save the file as a jpeg.\n"
-                      "   -d: specify the display ID to capture (default: first display)\n"
-                      "If FILENAME ends with .png it will be saved as a png.\n"
-                      "If FILENAME is not given, the results will be printed to stdout.")
+            ctx.errln(
+                "usage: screencap [-hpj] [-d display-id] [FILENAME]\n   -h: this message\n"
+                "   -p: save the file as a png.\n   -j: save the file as a jpeg.\n"
+                "   -d: specify the display ID to capture (default: first display)\n"
+                "If FILENAME ends with .png it will be saved as a png.\n"
+                "If FILENAME is not given, the results will be printed to stdout."
+            )
             return 1
         elif a.startswith("-"):
             ctx.errln(f"screencap: invalid option -- '{a.lstrip('-')[:1]}'")
@@ -80,12 +82,14 @@ def screencap(ctx: Ctx, argv: list[str]) -> int:
 def uiautomator(ctx: Ctx, argv: list[str]) -> int:
     args = argv[1:]
     if not args or args[0] != "dump":
-        ctx.outln("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\n"
-                  "help: displays help message\n\nruntest: executes UI automation tests\n"
-                  "    runtest <class spec> [options]\n\ndump: creates an XML dump of current UI hierarchy\n"
-                  "    dump [--verbose][file]\n      [--compressed]: dumps compressed layout information.\n"
-                  "      [file]: the location where the dumped XML should be stored, default is\n"
-                  "      /sdcard/window_dump.xml\n\nevents: prints out accessibility events until terminated")
+        ctx.outln(
+            "Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\n"
+            "help: displays help message\n\nruntest: executes UI automation tests\n"
+            "    runtest <class spec> [options]\n\ndump: creates an XML dump of current UI hierarchy\n"
+            "    dump [--verbose][file]\n      [--compressed]: dumps compressed layout information.\n"
+            "      [file]: the location where the dumped XML should be stored, default is\n"
+            "      /sdcard/window_dump.xml\n\nevents: prints out accessibility events until terminated"
+        )
         return 0 if not args or args[0] == "help" else 1
     files = [a for a in args[1:] if not a.startswith("--")]
     path = files[0] if files else "/sdcard/window_dump.xml"
@@ -123,8 +127,10 @@ def app_process(ctx: Ctx, argv: list[str]) -> int:
     jar = next((p for p in classpath.split(":") if p), "")
     node = ctx.model.fs.stat(ctx.path(jar)) if jar else None
     if main_class not in U2_MAIN_CLASSES or node is None or node.is_dir or node.size == 0:
-        ctx.errln(f'Exception in thread "main" java.lang.ClassNotFoundException: Didn\'t find class "{main_class}" '
-                  f'on path: DexPathList[[zip file "{jar}"],nativeLibraryDirectories=[/system/lib64, /system_ext/lib64]]')
+        ctx.errln(
+            f'Exception in thread "main" java.lang.ClassNotFoundException: Didn\'t find class "{main_class}" '
+            f'on path: DexPathList[[zip file "{jar}"],nativeLibraryDirectories=[/system/lib64, /system_ext/lib64]]'
+        )
         return 1
     port = 9008
     if "-p" in rest:
@@ -184,9 +190,11 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
         if a == "--verbose":
             verbose = True
         elif a in ("--help", "-h"):
-            ctx.outln("Usage: screenrecord [options] <filename>\n\nAndroid screenrecord v1.4.  Records the device's "
-                      "display to a .mp4 file.\n\nOptions:\n--size WIDTHxHEIGHT\n--bit-rate RATE\n--time-limit TIME"
-                      "\n    Set the maximum recording time, in seconds.  Default is 180.\n--verbose\n--help")
+            ctx.outln(
+                "Usage: screenrecord [options] <filename>\n\nAndroid screenrecord v1.4.  Records the device's "
+                "display to a .mp4 file.\n\nOptions:\n--size WIDTHxHEIGHT\n--bit-rate RATE\n--time-limit TIME"
+                "\n    Set the maximum recording time, in seconds.  Default is 180.\n--verbose\n--help"
+            )
             return 0
         elif a.startswith("-"):
             ctx.errln(f"screenrecord: unrecognized option '{a}'")
@@ -232,8 +240,7 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
             seen = events
             frames.append((frame(), time.monotonic() - start))
     duration = time.monotonic() - start
-    data = encode_mp4(frames + [(frames[-1][0], duration)] if duration - frames[-1][1] > 0.05 else frames,
-                      out_w, out_h)
+    data = encode_mp4(frames + [(frames[-1][0], duration)] if duration - frames[-1][1] > 0.05 else frames, out_w, out_h)
     try:
         model.fs.write(full, data)
     except (FsError, OSError) as e:

@@ -10,8 +10,10 @@ from typing import Any
 
 from .registry import Ctx, command
 
-_USAGE = ("usage: adb shell content [subcommand] [options]\n\nusage: adb shell content query --uri <URI> "
-          "[--user <USER_ID>] [--projection <PROJECTION>] [--where <WHERE>] [--sort <SORT_ORDER>]")
+_USAGE = (
+    "usage: adb shell content [subcommand] [options]\n\nusage: adb shell content query --uri <URI> "
+    "[--user <USER_ID>] [--projection <PROJECTION>] [--where <WHERE>] [--sort <SORT_ORDER>]"
+)
 
 
 def _settings_rows(ctx: Ctx, table: str) -> list[dict[str, Any]]:
@@ -33,17 +35,36 @@ def _rows(ctx: Ctx, uri: str) -> tuple[list[str], list[dict[str, Any]]] | None:
             rows = [r for r in rows if r["name"] == m.group(2)]
         return ["_id", "name", "value"], rows
     if uri in ("content://com.android.contacts/contacts", "content://contacts/people"):
-        rows = [{"_id": c["id"], "display_name": c["name"], "has_phone_number": 1 if c.get("phone") else 0,
-                 "starred": 0, "lookup": f"0r{c['id']}-{c['name'].replace(' ', '')}"} for c in _contacts(ctx)]
+        rows = [
+            {
+                "_id": c["id"],
+                "display_name": c["name"],
+                "has_phone_number": 1 if c.get("phone") else 0,
+                "starred": 0,
+                "lookup": f"0r{c['id']}-{c['name'].replace(' ', '')}",
+            }
+            for c in _contacts(ctx)
+        ]
         return ["_id", "display_name", "has_phone_number", "starred", "lookup"], rows
     if uri == "content://com.android.contacts/raw_contacts":
-        rows = [{"_id": c["id"], "contact_id": c["id"], "display_name": c["name"], "account_type": None,
-                 "deleted": 0} for c in _contacts(ctx)]
+        rows = [
+            {"_id": c["id"], "contact_id": c["id"], "display_name": c["name"], "account_type": None, "deleted": 0}
+            for c in _contacts(ctx)
+        ]
         return ["_id", "contact_id", "display_name", "account_type", "deleted"], rows
     if uri in ("content://com.android.contacts/data/phones", "content://com.android.contacts/data"):
-        rows = [{"_id": 100 + c["id"], "contact_id": c["id"], "display_name": c["name"],
-                 "mimetype": "vnd.android.cursor.item/phone_v2", "data1": c["phone"], "data2": 2}
-                for c in _contacts(ctx) if c.get("phone")]
+        rows = [
+            {
+                "_id": 100 + c["id"],
+                "contact_id": c["id"],
+                "display_name": c["name"],
+                "mimetype": "vnd.android.cursor.item/phone_v2",
+                "data1": c["phone"],
+                "data2": 2,
+            }
+            for c in _contacts(ctx)
+            if c.get("phone")
+        ]
         return ["_id", "contact_id", "display_name", "mimetype", "data1", "data2"], rows
     return None
 
@@ -78,7 +99,7 @@ def _opts(args: list[str]) -> dict[str, list[str]]:
 
 
 def _provider_error(ctx: Ctx, uri: str) -> int:
-    authority = uri[len("content://"):].split("/", 1)[0] if uri.startswith("content://") else uri
+    authority = uri[len("content://") :].split("/", 1)[0] if uri.startswith("content://") else uri
     ctx.errln(f"Error while accessing provider:{authority}")
     ctx.errln(f"java.lang.IllegalArgumentException: Unknown URI {uri}")
     return 1
@@ -139,8 +160,7 @@ def content(ctx: Ctx, argv: list[str]) -> int:
             for k in targets:
                 table[k] = binds.get("value", table[k])
         else:
-            for k in [k for k in table if all(_format({"name": k, "value": table[k]}.get(c)) == v
-                                              for c, v in where)]:
+            for k in [k for k in table if all(_format({"name": k, "value": table[k]}.get(c)) == v for c, v in where)]:
                 del table[k]
     ctx.model.events.log("settings", action=verb, table=m.group(1), binds=binds)
     return 0

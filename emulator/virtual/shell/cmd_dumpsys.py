@@ -54,33 +54,45 @@ def _window_dump(ctx: Ctx, section: str) -> str:
         windows.append(("InputMethod", model.current_ime.split("/", 1)[0]))
     lines = [f"WINDOW MANAGER WINDOWS (dumpsys window {section})"]
     for i, (name, pkg) in enumerate(windows):
-        lines += [f"  Window #{i} Window{{{short_hash('sys', name)} u0 {name}}}:",
-                  f"    mDisplayId=0 rootTaskId=1 mSession=Session{{{short_hash('s', pkg)} 1201:u0a10140}} "
-                  f"mClient=android.os.BinderProxy@{short_hash('c', name)}",
-                  f"    mOwnerUid={app_uid(pkg)} showForAllUsers=true package={pkg} appop=NONE",
-                  "    isOnScreen=true", "    isVisible=true"]
-    lines += [f"  Window #{len(windows)} {win}:",
-              f"    mDisplayId=0 rootTaskId={_task_id(top.package)} mSession=Session{{{short_hash('s', top.package)} "
-              f"{app_pid(model, top.package)}:u0a{app_uid(top.package) - 10000}}} "
-              f"mClient=android.os.BinderProxy@{short_hash('c', top.activity)}",
-              f"    mOwnerUid={app_uid(top.package)} showForAllUsers=false package={top.package} appop=NONE",
-              "    mAttrs={(0,0)(fillxfill) sim={adjust=resize forwardNavigation} ty=BASE_APPLICATION "
-              "fmt=TRANSLUCENT wanim=0x10302f8\n      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR SPLIT_TOUCH "
-              "HARDWARE_ACCELERATED DRAWS_SYSTEM_BAR_BACKGROUNDS}",
-              f"    mActivityRecord={_record(top)}",
-              "    mViewVisibility=0x0 mHaveFrame=true mObscured=false",
-              f"    mFrame=[0,0][{w},{h}] last=[0,0][{w},{h}]",
-              "    isOnScreen=true", "    isVisible=true", "",
-              f"  mGlobalConfiguration={{1.0 ?mcc?mnc [{model.locale_tag.replace('-', '_')}] ldltr sw{sw}dp "
-              f"w{w * 160 // d}dp h{h * 160 // d}dp {d}dpi nrml long {orient} finger -keyb/v/h -nav/h "
-              f"winConfig={{ mBounds=Rect(0, 0 - {w}, {h}) mAppBounds=Rect(0, 0 - {w}, {h}) "
-              f"mMaxBounds=Rect(0, 0 - {w}, {h}) mDisplayRotation=ROTATION_{rot * 90} mWindowingMode=fullscreen "
-              f"mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_{rot * 90}}} s.42}}",
-              "  mHasPermanentDpad=false", "  mTopFocusedDisplayId=0",
-              f"  imeLayeringTarget in display# 0 {win}", f"  imeInputTarget in display# 0 {win}",
-              f"  imeControlTarget in display# 0 {win}",
-              "  mInTouchMode=true", f"  mCurrentFocus={win}", f"  mFocusedApp={_record(top)}",
-              f"  mDisplayRotation=ROTATION_{rot * 90}", ""]
+        lines += [
+            f"  Window #{i} Window{{{short_hash('sys', name)} u0 {name}}}:",
+            f"    mDisplayId=0 rootTaskId=1 mSession=Session{{{short_hash('s', pkg)} 1201:u0a10140}} "
+            f"mClient=android.os.BinderProxy@{short_hash('c', name)}",
+            f"    mOwnerUid={app_uid(pkg)} showForAllUsers=true package={pkg} appop=NONE",
+            "    isOnScreen=true",
+            "    isVisible=true",
+        ]
+    lines += [
+        f"  Window #{len(windows)} {win}:",
+        f"    mDisplayId=0 rootTaskId={_task_id(top.package)} mSession=Session{{{short_hash('s', top.package)} "
+        f"{app_pid(model, top.package)}:u0a{app_uid(top.package) - 10000}}} "
+        f"mClient=android.os.BinderProxy@{short_hash('c', top.activity)}",
+        f"    mOwnerUid={app_uid(top.package)} showForAllUsers=false package={top.package} appop=NONE",
+        "    mAttrs={(0,0)(fillxfill) sim={adjust=resize forwardNavigation} ty=BASE_APPLICATION "
+        "fmt=TRANSLUCENT wanim=0x10302f8\n      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR SPLIT_TOUCH "
+        "HARDWARE_ACCELERATED DRAWS_SYSTEM_BAR_BACKGROUNDS}",
+        f"    mActivityRecord={_record(top)}",
+        "    mViewVisibility=0x0 mHaveFrame=true mObscured=false",
+        f"    mFrame=[0,0][{w},{h}] last=[0,0][{w},{h}]",
+        "    isOnScreen=true",
+        "    isVisible=true",
+        "",
+        f"  mGlobalConfiguration={{1.0 ?mcc?mnc [{model.locale_tag.replace('-', '_')}] ldltr sw{sw}dp "
+        f"w{w * 160 // d}dp h{h * 160 // d}dp {d}dpi nrml long {orient} finger -keyb/v/h -nav/h "
+        f"winConfig={{ mBounds=Rect(0, 0 - {w}, {h}) mAppBounds=Rect(0, 0 - {w}, {h}) "
+        f"mMaxBounds=Rect(0, 0 - {w}, {h}) mDisplayRotation=ROTATION_{rot * 90} mWindowingMode=fullscreen "
+        f"mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_{rot * 90}}} s.42}}",
+        "  mHasPermanentDpad=false",
+        "  mTopFocusedDisplayId=0",
+        f"  imeLayeringTarget in display# 0 {win}",
+        f"  imeInputTarget in display# 0 {win}",
+        f"  imeControlTarget in display# 0 {win}",
+        "  mInTouchMode=true",
+        f"  mCurrentFocus={win}",
+        f"  mFocusedApp={_record(top)}",
+        f"  mDisplayRotation=ROTATION_{rot * 90}",
+        "",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -93,35 +105,53 @@ def _display_dump(ctx: Ctx) -> str:
     pw, ph = model.physical_size
     d = model.profile.density
     state = "ON" if on else "OFF"
-    info = (f'DisplayInfo{{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, '
-            f"FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real {w} x {h}, largest app {max(w, h)} x {max(w, h)}, "
-            f"smallest app {min(w, h)} x {min(w, h)}, appVsyncOff 1000000, presDeadline 16666666, mode 1, "
-            f"defaultMode 1, modes [{{id=1, width={pw}, height={ph}, fps=60.0, vsync=60.0, synthetic=false, "
-            f"alternativeRefreshRates=[], supportedHdrTypes=[]}}], rotation {rot}, state {state}, "
-            f"committedState {state}, type INTERNAL, uniqueId \"local:{DISPLAY_ID}\", app {w} x {h}, density {d} "
-            f"({d}.0 x {d}.0) dpi, layerStack 0, colorMode 0, supportedColorModes [0], address {{port=0, "
-            f"model=0x401cecbed168ea}}, deviceProductInfo DeviceProductInfo{{name=EMU_display_0}}, "
-            f"removeMode 0, refreshRateOverride 0.0, brightnessMinimum 0.0, brightnessMaximum 1.0, "
-            f"brightnessDefault 0.39763778, installOrientation 0}}")
-    return "\n".join([
-        "DISPLAY MANAGER (dumpsys display)",
-        "  mOnlyCode=false", "  mSafeMode=false", "  mPendingTraversal=false",
-        f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-        f"uniqueId='local:{DISPLAY_ID}', physicalPort=0, orientation={rot}, logicalFrame=Rect(0, 0 - {w}, {h}), "
-        f"physicalFrame=Rect(0, 0 - {w}, {h}), deviceWidth={w}, deviceHeight={h}}}]",
-        "  mDefaultDisplayDefaultColorMode=0", "  mWifiDisplayScanRequestCount=0",
-        f"  mStableDisplaySize=Point({pw}, {ph})", "  mMinimumBrightnessCurve=[(0.0, 0.0), (2000.0, 50.0), "
-        "(4000.0, 90.0)]", "",
-        "Display Devices: size=1",
-        f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="local:{DISPLAY_ID}", {pw} x {ph}, modeId 1, '
-        f"renderFrameRate 60.0, defaultModeId 1, density {d}, {d}.0 x {d}.0 dpi, appVsyncOff 1000000, "
-        f"presDeadline 16666666, touch INTERNAL, rotation 0, type INTERNAL, state {state}, "
-        "FLAG_ALLOWED_TO_BE_DEFAULT_DISPLAY, FLAG_ROTATES_WITH_CONTENT, FLAG_SECURE, "
-        "FLAG_SUPPORTS_PROTECTED_BUFFERS, installOrientation 0}",
-        "", "Logical Displays: size=1", "  Display 0:", "    mDisplayId=0", "    mLayerStack=0",
-        "    mHasContent=true", "    mPrimaryDisplayDevice=Built-in Screen",
-        f"    mBaseDisplayInfo={info}", f"    mOverrideDisplayInfo={info}", "",
-    ]) + "\n"
+    info = (
+        f'DisplayInfo{{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, '
+        f"FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real {w} x {h}, largest app {max(w, h)} x {max(w, h)}, "
+        f"smallest app {min(w, h)} x {min(w, h)}, appVsyncOff 1000000, presDeadline 16666666, mode 1, "
+        f"defaultMode 1, modes [{{id=1, width={pw}, height={ph}, fps=60.0, vsync=60.0, synthetic=false, "
+        f"alternativeRefreshRates=[], supportedHdrTypes=[]}}], rotation {rot}, state {state}, "
+        f'committedState {state}, type INTERNAL, uniqueId "local:{DISPLAY_ID}", app {w} x {h}, density {d} '
+        f"({d}.0 x {d}.0) dpi, layerStack 0, colorMode 0, supportedColorModes [0], address {{port=0, "
+        f"model=0x401cecbed168ea}}, deviceProductInfo DeviceProductInfo{{name=EMU_display_0}}, "
+        f"removeMode 0, refreshRateOverride 0.0, brightnessMinimum 0.0, brightnessMaximum 1.0, "
+        f"brightnessDefault 0.39763778, installOrientation 0}}"
+    )
+    return (
+        "\n".join(
+            [
+                "DISPLAY MANAGER (dumpsys display)",
+                "  mOnlyCode=false",
+                "  mSafeMode=false",
+                "  mPendingTraversal=false",
+                f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
+                f"uniqueId='local:{DISPLAY_ID}', physicalPort=0, orientation={rot}, logicalFrame=Rect(0, 0 - {w}, {h}), "
+                f"physicalFrame=Rect(0, 0 - {w}, {h}), deviceWidth={w}, deviceHeight={h}}}]",
+                "  mDefaultDisplayDefaultColorMode=0",
+                "  mWifiDisplayScanRequestCount=0",
+                f"  mStableDisplaySize=Point({pw}, {ph})",
+                "  mMinimumBrightnessCurve=[(0.0, 0.0), (2000.0, 50.0), (4000.0, 90.0)]",
+                "",
+                "Display Devices: size=1",
+                f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="local:{DISPLAY_ID}", {pw} x {ph}, modeId 1, '
+                f"renderFrameRate 60.0, defaultModeId 1, density {d}, {d}.0 x {d}.0 dpi, appVsyncOff 1000000, "
+                f"presDeadline 16666666, touch INTERNAL, rotation 0, type INTERNAL, state {state}, "
+                "FLAG_ALLOWED_TO_BE_DEFAULT_DISPLAY, FLAG_ROTATES_WITH_CONTENT, FLAG_SECURE, "
+                "FLAG_SUPPORTS_PROTECTED_BUFFERS, installOrientation 0}",
+                "",
+                "Logical Displays: size=1",
+                "  Display 0:",
+                "    mDisplayId=0",
+                "    mLayerStack=0",
+                "    mHasContent=true",
+                "    mPrimaryDisplayDevice=Built-in Screen",
+                f"    mBaseDisplayInfo={info}",
+                f"    mOverrideDisplayInfo={info}",
+                "",
+            ]
+        )
+        + "\n"
+    )
 
 
 def _activities_dump(ctx: Ctx) -> str:
@@ -129,28 +159,37 @@ def _activities_dump(ctx: Ctx) -> str:
     with model.lock:
         tasks = list(reversed(model.tasks))
         top = model.foreground
-    lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
-             "Display #0 (activities from top to bottom):"]
+    lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)", "Display #0 (activities from top to bottom):"]
     for n, task in enumerate(tasks):
         if not task.stack:
             continue
         tid = _task_id(task.package)
-        lines += [f"  * Task{{{short_hash('task', task.package)} #{tid} type="
-                  f"{'home' if task.package == LAUNCHER_PACKAGE else 'standard'} A={app_uid(task.package)}:"
-                  f"{task.package} U=0 visible={'true' if n == 0 else 'false'} visibleRequested="
-                  f"{'true' if n == 0 else 'false'} mode=fullscreen translucent=false sz={len(task.stack)}}}",
-                  "    mLastPausedActivity: null" if n == 0 else f"    mLastPausedActivity: {_record(task.top)}"]
+        lines += [
+            f"  * Task{{{short_hash('task', task.package)} #{tid} type="
+            f"{'home' if task.package == LAUNCHER_PACKAGE else 'standard'} A={app_uid(task.package)}:"
+            f"{task.package} U=0 visible={'true' if n == 0 else 'false'} visibleRequested="
+            f"{'true' if n == 0 else 'false'} mode=fullscreen translucent=false sz={len(task.stack)}}}",
+            "    mLastPausedActivity: null" if n == 0 else f"    mLastPausedActivity: {_record(task.top)}",
+        ]
         if n == 0:
             lines.append(f"    mResumedActivity: {_record(task.top)}")
         for k, rec in reversed(list(enumerate(task.stack))):
-            lines += [f"    * Hist  #{k}: {_record(rec)}",
-                      f"      packageName={rec.package} processName={rec.package}",
-                      "      launchedFromUid=2000 launchedFromPackage=com.android.shell userId=0",
-                      f"      app=ProcessRecord{{{short_hash('pr', rec.package)} {app_pid(model, rec.package)}:"
-                      f"{rec.package}/u0a{app_uid(rec.package) - 10000}}}"]
-    lines += ["", "  Resumed activities in task display areas (from top to bottom):",
-              f"    Resumed: {_record(top)}", "", f"  ResumedActivity: {_record(top)}",
-              f"  topDisplayFocusedRootTask=Task{{{short_hash('task', top.package)} #{_task_id(top.package)}}}", ""]
+            lines += [
+                f"    * Hist  #{k}: {_record(rec)}",
+                f"      packageName={rec.package} processName={rec.package}",
+                "      launchedFromUid=2000 launchedFromPackage=com.android.shell userId=0",
+                f"      app=ProcessRecord{{{short_hash('pr', rec.package)} {app_pid(model, rec.package)}:"
+                f"{rec.package}/u0a{app_uid(rec.package) - 10000}}}",
+            ]
+    lines += [
+        "",
+        "  Resumed activities in task display areas (from top to bottom):",
+        f"    Resumed: {_record(top)}",
+        "",
+        f"  ResumedActivity: {_record(top)}",
+        f"  topDisplayFocusedRootTask=Task{{{short_hash('task', top.package)} #{_task_id(top.package)}}}",
+        "",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -159,40 +198,80 @@ def _top_dump(ctx: Ctx) -> str:
     top = model.foreground
     tid = _task_id(top.package)
     cls = top.activity.rsplit(".", 1)[-1]
-    return "\n".join([
-        f"TASK {app_uid(top.package)}:{top.package} id={tid} userId=0",
-        f"  ACTIVITY {short_component(top.package, top.activity)} {short_hash('act', top.package, top.activity)} "
-        f"pid={app_pid(model, top.package)}",
-        f"    Local Activity {short_hash('local', top.activity)} State:",
-        "      mResumed=true mStopped=false mFinished=false", "      mIsInMultiWindowMode=false",
-        "    ViewRoot:", "      mAdded=true mRemoved=false", "    View Hierarchy:",
-        f"      DecorView@{short_hash('decor', top.activity)}[{cls}]", ""]) + "\n"
+    return (
+        "\n".join(
+            [
+                f"TASK {app_uid(top.package)}:{top.package} id={tid} userId=0",
+                f"  ACTIVITY {short_component(top.package, top.activity)} {short_hash('act', top.package, top.activity)} "
+                f"pid={app_pid(model, top.package)}",
+                f"    Local Activity {short_hash('local', top.activity)} State:",
+                "      mResumed=true mStopped=false mFinished=false",
+                "      mIsInMultiWindowMode=false",
+                "    ViewRoot:",
+                "      mAdded=true mRemoved=false",
+                "    View Hierarchy:",
+                f"      DecorView@{short_hash('decor', top.activity)}[{cls}]",
+                "",
+            ]
+        )
+        + "\n"
+    )
 
 
 def _power_dump(ctx: Ctx) -> str:
     on = ctx.model.screen_on
-    return "\n".join([
-        "POWER MANAGER (dumpsys power)", "", "Power Manager State:",
-        "  Settings power_manager_constants:", "    no_cached_wake_locks=true", "  mDirty=0x0",
-        f"  mWakefulness={'Awake' if on else 'Asleep'}", "  mWakefulnessChanging=false", "  mIsPowered=true",
-        "  mPlugType=2", "  mBatteryLevel=100", "  mBatteryLevelWhenDreamStarted=0", "  mDockState=0",
-        "  mStayOn=false", "  mProximityPositive=false", "  mBootCompleted=true", "  mSystemReady=true",
-        f"  mHalAutoSuspendModeEnabled={'false' if on else 'true'}", "  mHalInteractiveModeEnabled=" + (
-            "true" if on else "false"), "  mWakeLockSummary=0x0",
-        f"  mUserActivitySummary=0x{1 if on else 0}", "  mRequestWaitForNegativeProximity=false",
-        "  mSandmanScheduled=false", "  mBatteryLevelLow=false", "  mLightDeviceIdleMode=false",
-        "  mDeviceIdleMode=false", "  mScreenBrightnessBoostInProgress=false",
-        "  mHoldingWakeLockSuspendBlocker=false", f"  mHoldingDisplaySuspendBlocker={'true' if on else 'false'}",
-        "", "Settings and Configuration:", "  mScreenOffTimeoutSetting=60000", "",
-        f"Display Power: state={'ON' if on else 'OFF'}", ""]) + "\n"
+    return (
+        "\n".join(
+            [
+                "POWER MANAGER (dumpsys power)",
+                "",
+                "Power Manager State:",
+                "  Settings power_manager_constants:",
+                "    no_cached_wake_locks=true",
+                "  mDirty=0x0",
+                f"  mWakefulness={'Awake' if on else 'Asleep'}",
+                "  mWakefulnessChanging=false",
+                "  mIsPowered=true",
+                "  mPlugType=2",
+                "  mBatteryLevel=100",
+                "  mBatteryLevelWhenDreamStarted=0",
+                "  mDockState=0",
+                "  mStayOn=false",
+                "  mProximityPositive=false",
+                "  mBootCompleted=true",
+                "  mSystemReady=true",
+                f"  mHalAutoSuspendModeEnabled={'false' if on else 'true'}",
+                "  mHalInteractiveModeEnabled=" + ("true" if on else "false"),
+                "  mWakeLockSummary=0x0",
+                f"  mUserActivitySummary=0x{1 if on else 0}",
+                "  mRequestWaitForNegativeProximity=false",
+                "  mSandmanScheduled=false",
+                "  mBatteryLevelLow=false",
+                "  mLightDeviceIdleMode=false",
+                "  mDeviceIdleMode=false",
+                "  mScreenBrightnessBoostInProgress=false",
+                "  mHoldingWakeLockSuspendBlocker=false",
+                f"  mHoldingDisplaySuspendBlocker={'true' if on else 'false'}",
+                "",
+                "Settings and Configuration:",
+                "  mScreenOffTimeoutSetting=60000",
+                "",
+                f"Display Power: state={'ON' if on else 'OFF'}",
+                "",
+            ]
+        )
+        + "\n"
+    )
 
 
 def _battery_dump(ctx: Ctx) -> str:
-    return ("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n"
-            "  Dock powered: false\n  Max charging current: 500000\n  Max charging voltage: 5000000\n"
-            "  Charge counter: 4800000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n"
-            "  voltage: 4350\n  temperature: 250\n  technology: Li-ion\n  Charging state: 1\n  Charging policy: 1\n"
-            "  Capacity level: -1\n")
+    return (
+        "Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n"
+        "  Dock powered: false\n  Max charging current: 500000\n  Max charging voltage: 5000000\n"
+        "  Charge counter: 4800000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n"
+        "  voltage: 4350\n  temperature: 250\n  technology: Li-ion\n  Charging state: 1\n  Charging policy: 1\n"
+        "  Capacity level: -1\n"
+    )
 
 
 def _input_method_dump(ctx: Ctx) -> str:
@@ -200,13 +279,25 @@ def _input_method_dump(ctx: Ctx) -> str:
     cur = model.current_ime
     shown = "true" if keyboard_shown(ctx) else "false"
     top = model.foreground
-    return "\n".join([
-        "Current Input Method Manager state:", "  mMethodMap:",
-        *[f"    {i}" for i in model.available_imes()],
-        f"  mCurMethodId={cur}", "  mCurrentUserId=0", f"  mCurClient=ClientState{{{short_hash('cl', top.package)} "
-        f"mUid={app_uid(top.package)} mPid={app_pid(model, top.package)} mSelfReportedDisplayId=0}}",
-        f"  mCurFocusedWindow={_window(top)}", f"  mInputShown={shown}", f"  mShowRequested={shown}",
-        f"  mImeWindowVis={'0x3' if shown == 'true' else '0x0'}", ""]) + "\n"
+    return (
+        "\n".join(
+            [
+                "Current Input Method Manager state:",
+                "  mMethodMap:",
+                *[f"    {i}" for i in model.available_imes()],
+                f"  mCurMethodId={cur}",
+                "  mCurrentUserId=0",
+                f"  mCurClient=ClientState{{{short_hash('cl', top.package)} "
+                f"mUid={app_uid(top.package)} mPid={app_pid(model, top.package)} mSelfReportedDisplayId=0}}",
+                f"  mCurFocusedWindow={_window(top)}",
+                f"  mInputShown={shown}",
+                f"  mShowRequested={shown}",
+                f"  mImeWindowVis={'0x3' if shown == 'true' else '0x0'}",
+                "",
+            ]
+        )
+        + "\n"
+    )
 
 
 def package_dump(ctx: Ctx, name: str) -> int:
@@ -222,46 +313,99 @@ def package_dump(ctx: Ctx, name: str) -> int:
     def ts(t: float) -> str:
         return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
 
-    flags = "[ SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA ]" if pkg.system else "[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]"
+    flags = (
+        "[ SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA ]" if pkg.system else "[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]"
+    )
     code_path = apk_path(pkg).rsplit("/", 1)[0]
     lines = ["Activity Resolver Table:", "  Non-Data Actions:", "      android.intent.action.MAIN:"]
     for a in pkg.activities:
         lines.append(f"        {short_hash('filter', a)} {short_component(pkg.name, a)} filter {short_hash('f', a)}")
-    lines += ["", "Packages:", f"  Package [{pkg.name}] ({short_hash('pkg', pkg.name)}):",
-              f"    appId={app_uid(pkg.name)}", f"    pkg=Package{{{short_hash('p', pkg.name)} {pkg.name}}}",
-              f"    codePath={code_path}", f"    resourcePath={code_path}", "    primaryCpuAbi=null",
-              f"    versionCode={pkg.version_code} minSdk={m.min_sdk} targetSdk={m.target_sdk}",
-              "    minExtensionVersions=[]", f"    versionName={pkg.version_name}", "    usesNonSdkApi=false",
-              "    splits=[base]", "    apkSigningVersion=2", f"    flags={flags}",
-              "    privateFlags=[ PRIVATE_FLAG_ACTIVITIES_RESIZE_MODE_RESIZEABLE_VIA_SDK_VERSION ]",
-              f"    dataDir=/data/user/0/{pkg.name}",
-              f"    timeStamp={ts(m.last_update_time)}", f"    firstInstallTime={ts(pkg.first_install_time)}",
-              f"    lastUpdateTime={ts(m.last_update_time)}",
-              f"    installerPackageName={'null' if pkg.system else 'com.android.shell'}",
-              f"    signatures=PackageSignatures{{{short_hash('sig', pkg.name)} version:2, "
-              f"signatures:[{short_hash('cert', pkg.name)}], past signatures:[]}}",
-              "    installPermissionsFixed=true", f"    pkgFlags={flags}"]
+    lines += [
+        "",
+        "Packages:",
+        f"  Package [{pkg.name}] ({short_hash('pkg', pkg.name)}):",
+        f"    appId={app_uid(pkg.name)}",
+        f"    pkg=Package{{{short_hash('p', pkg.name)} {pkg.name}}}",
+        f"    codePath={code_path}",
+        f"    resourcePath={code_path}",
+        "    primaryCpuAbi=null",
+        f"    versionCode={pkg.version_code} minSdk={m.min_sdk} targetSdk={m.target_sdk}",
+        "    minExtensionVersions=[]",
+        f"    versionName={pkg.version_name}",
+        "    usesNonSdkApi=false",
+        "    splits=[base]",
+        "    apkSigningVersion=2",
+        f"    flags={flags}",
+        "    privateFlags=[ PRIVATE_FLAG_ACTIVITIES_RESIZE_MODE_RESIZEABLE_VIA_SDK_VERSION ]",
+        f"    dataDir=/data/user/0/{pkg.name}",
+        f"    timeStamp={ts(m.last_update_time)}",
+        f"    firstInstallTime={ts(pkg.first_install_time)}",
+        f"    lastUpdateTime={ts(m.last_update_time)}",
+        f"    installerPackageName={'null' if pkg.system else 'com.android.shell'}",
+        f"    signatures=PackageSignatures{{{short_hash('sig', pkg.name)} version:2, "
+        f"signatures:[{short_hash('cert', pkg.name)}], past signatures:[]}}",
+        "    installPermissionsFixed=true",
+        f"    pkgFlags={flags}",
+    ]
     if m.requested:
         lines.append("    requested permissions:")
         lines += [f"      {p}" for p in m.requested]
-    lines += ["    User 0: ceDataInode=0 installed=true hidden=false suspended=false distractionFlags=0 "
-              "stopped=false notLaunched=false enabled=0 instant=false virtual=false", "      gids=[3003]"]
+    lines += [
+        "    User 0: ceDataInode=0 installed=true hidden=false suspended=false distractionFlags=0 "
+        "stopped=false notLaunched=false enabled=0 instant=false virtual=false",
+        "      gids=[3003]",
+    ]
     runtime = [p for p in m.requested if p.startswith("android.permission.") and p.rsplit(".", 1)[-1] in _RUNTIME]
     if runtime:
         lines.append("      runtime permissions:")
-        lines += [f"        {p}: granted={'true' if p in m.granted else 'false'}, flags=[ USER_SENSITIVE_WHEN_GRANTED"
-                  f"|USER_SENSITIVE_WHEN_DENIED]" for p in runtime]
+        lines += [
+            f"        {p}: granted={'true' if p in m.granted else 'false'}, flags=[ USER_SENSITIVE_WHEN_GRANTED"
+            f"|USER_SENSITIVE_WHEN_DENIED]"
+            for p in runtime
+        ]
     ctx.out("\n".join(lines) + "\n")
     return 0
 
 
-_RUNTIME = {"CAMERA", "RECORD_AUDIO", "READ_CONTACTS", "WRITE_CONTACTS", "ACCESS_FINE_LOCATION",
-            "ACCESS_COARSE_LOCATION", "READ_EXTERNAL_STORAGE", "WRITE_EXTERNAL_STORAGE", "READ_PHONE_STATE",
-            "CALL_PHONE", "SEND_SMS", "READ_SMS", "POST_NOTIFICATIONS", "READ_MEDIA_IMAGES", "READ_CALENDAR",
-            "WRITE_CALENDAR", "GET_ACCOUNTS", "READ_MEDIA_VIDEO", "READ_MEDIA_AUDIO", "BODY_SENSORS"}
+_RUNTIME = {
+    "CAMERA",
+    "RECORD_AUDIO",
+    "READ_CONTACTS",
+    "WRITE_CONTACTS",
+    "ACCESS_FINE_LOCATION",
+    "ACCESS_COARSE_LOCATION",
+    "READ_EXTERNAL_STORAGE",
+    "WRITE_EXTERNAL_STORAGE",
+    "READ_PHONE_STATE",
+    "CALL_PHONE",
+    "SEND_SMS",
+    "READ_SMS",
+    "POST_NOTIFICATIONS",
+    "READ_MEDIA_IMAGES",
+    "READ_CALENDAR",
+    "WRITE_CALENDAR",
+    "GET_ACCOUNTS",
+    "READ_MEDIA_VIDEO",
+    "READ_MEDIA_AUDIO",
+    "BODY_SENSORS",
+}
 
-_SERVICES = ["SurfaceFlinger", "activity", "battery", "display", "gfxinfo", "input", "input_method", "meminfo", "package",
-             "power", "settings", "statusbar", "wifi", "window"]
+_SERVICES = [
+    "SurfaceFlinger",
+    "activity",
+    "battery",
+    "display",
+    "gfxinfo",
+    "input",
+    "input_method",
+    "meminfo",
+    "package",
+    "power",
+    "settings",
+    "statusbar",
+    "wifi",
+    "window",
+]
 
 
 def _uptimes(model) -> str:
@@ -272,62 +416,79 @@ def _uptimes(model) -> str:
 def _meminfo_app(model, pkg: str, pid: int) -> str:
     """`dumpsys meminfo PKG` as ActivityThread prints it (values in KB, stable per process)."""
     h = zlib.crc32(f"{pkg}:{pid}".encode())
-    screens = len(model.app_ui.get(pkg, {}).get("scroll", {})) + sum(len(t.stack) for t in model.tasks
-                                                                        if t.package == pkg)
+    screens = len(model.app_ui.get(pkg, {}).get("scroll", {})) + sum(
+        len(t.stack) for t in model.tasks if t.package == pkg
+    )
     native = 9_800 + h % 3_000 + 420 * screens
     dalvik = 2_400 + (h >> 8) % 1_500 + 310 * screens
-    rows = [("Native Heap", native, native - 60, 0, 0, native + 1_900, native + 3_400, native + 800, 2_600),
-            ("Dalvik Heap", dalvik, dalvik - 90, 0, 0, dalvik + 4_300, dalvik + 4_800, dalvik + 1_100, 3_700),
-            ("Dalvik Other", 1_130, 908, 0, 0, 1_900, None, None, None),
-            ("Stack", 620, 620, 0, 0, 628, None, None, None),
-            ("Ashmem", 2, 0, 0, 0, 8, None, None, None),
-            ("Other dev", 16, 0, 16, 0, 284, None, None, None),
-            (".so mmap", 3_213, 252, 792, 0, 30_424, None, None, None),
-            (".jar mmap", 1_513, 0, 120, 0, 29_576, None, None, None),
-            (".apk mmap", 420, 0, 32, 0, 6_828, None, None, None),
-            (".ttf mmap", 28, 0, 0, 0, 228, None, None, None),
-            (".dex mmap", 4_452, 8, 4_440, 0, 5_272, None, None, None),
-            (".oat mmap", 103, 0, 0, 0, 2_876, None, None, None),
-            (".art mmap", 5_232, 4_552, 20, 0, 19_260, None, None, None),
-            ("Other mmap", 208, 8, 108, 0, 1_380, None, None, None),
-            ("Unknown", 362, 356, 0, 0, 648, None, None, None)]
+    rows = [
+        ("Native Heap", native, native - 60, 0, 0, native + 1_900, native + 3_400, native + 800, 2_600),
+        ("Dalvik Heap", dalvik, dalvik - 90, 0, 0, dalvik + 4_300, dalvik + 4_800, dalvik + 1_100, 3_700),
+        ("Dalvik Other", 1_130, 908, 0, 0, 1_900, None, None, None),
+        ("Stack", 620, 620, 0, 0, 628, None, None, None),
+        ("Ashmem", 2, 0, 0, 0, 8, None, None, None),
+        ("Other dev", 16, 0, 16, 0, 284, None, None, None),
+        (".so mmap", 3_213, 252, 792, 0, 30_424, None, None, None),
+        (".jar mmap", 1_513, 0, 120, 0, 29_576, None, None, None),
+        (".apk mmap", 420, 0, 32, 0, 6_828, None, None, None),
+        (".ttf mmap", 28, 0, 0, 0, 228, None, None, None),
+        (".dex mmap", 4_452, 8, 4_440, 0, 5_272, None, None, None),
+        (".oat mmap", 103, 0, 0, 0, 2_876, None, None, None),
+        (".art mmap", 5_232, 4_552, 20, 0, 19_260, None, None, None),
+        ("Other mmap", 208, 8, 108, 0, 1_380, None, None, None),
+        ("Unknown", 362, 356, 0, 0, 648, None, None, None),
+    ]
     total = [sum(r[i] for r in rows) for i in range(1, 6)]
     heap = [rows[0][6] + rows[1][6], rows[0][7] + rows[1][7], rows[0][8] + rows[1][8]]
 
     def cell(v) -> str:
         return f"{v:>9}" if v is not None else " " * 9
 
-    lines = ["Applications Memory Usage (in Kilobytes):", _uptimes(model), "", f"** MEMINFO in pid {pid} [{pkg}] **",
-             "                   Pss  Private  Private  SwapPss      Rss     Heap     Heap     Heap",
-             "                 Total    Dirty    Clean    Dirty    Total     Size    Alloc     Free",
-             "                ------   ------   ------   ------   ------   ------   ------   ------"]
+    lines = [
+        "Applications Memory Usage (in Kilobytes):",
+        _uptimes(model),
+        "",
+        f"** MEMINFO in pid {pid} [{pkg}] **",
+        "                   Pss  Private  Private  SwapPss      Rss     Heap     Heap     Heap",
+        "                 Total    Dirty    Clean    Dirty    Total     Size    Alloc     Free",
+        "                ------   ------   ------   ------   ------   ------   ------   ------",
+    ]
     for name, *vals in rows:
         lines.append(f"{name:>13}" + "".join(cell(v) for v in vals))
     lines.append(f"{'TOTAL':>13}" + "".join(cell(v) for v in total + heap))
     java, code = rows[1][2] + rows[12][2], rows[6][2] + rows[6][3] + rows[7][3] + rows[8][3] + rows[10][3]
     private_other = rows[2][2] + rows[4][2] + rows[5][3] + rows[13][2]
     system = total[0] - (java + rows[0][2] + code + 620 + private_other)
-    lines += ["", " App Summary", "                       Pss(KB)                        Rss(KB)",
-              "                        ------                         ------",
-              f"           Java Heap:{java:>9}{rows[1][5] + rows[12][5]:>31}",
-              f"         Native Heap:{rows[0][2]:>9}{rows[0][5]:>31}",
-              f"                Code:{code:>9}{rows[6][5] + rows[7][5] + rows[8][5] + rows[10][5]:>31}",
-              f"               Stack:{620:>9}{628:>31}",
-              f"            Graphics:{0:>9}{0:>31}",
-              f"       Private Other:{private_other:>9}",
-              f"              System:{system:>9}",
-              f"             Unknown:{'':>9}{rows[14][5] + rows[2][5] + rows[13][5]:>31}",
-              "",
-              f"           TOTAL PSS:{total[0]:>9}            TOTAL RSS:{total[4]:>9}      TOTAL SWAP PSS:{0:>9}",
-              "", " Objects",
-              f"               Views:{22 + 9 * screens:>9}         ViewRootImpl:{1:>9}",
-              f"         AppContexts:{5:>9}           Activities:{max(1, screens):>9}",
-              f"              Assets:{14:>9}        AssetManagers:{0:>9}",
-              f"       Local Binders:{14:>9}        Proxy Binders:{35:>9}",
-              f"       Parcel memory:{4:>9}         Parcel count:{16:>9}",
-              f"    Death Recipients:{0:>9}             WebViews:{0:>9}",
-              "", " SQL", f"         MEMORY_USED:{0:>9}",
-              f"  PAGECACHE_OVERFLOW:{0:>9}          MALLOC_SIZE:{0:>9}", "", ""]
+    lines += [
+        "",
+        " App Summary",
+        "                       Pss(KB)                        Rss(KB)",
+        "                        ------                         ------",
+        f"           Java Heap:{java:>9}{rows[1][5] + rows[12][5]:>31}",
+        f"         Native Heap:{rows[0][2]:>9}{rows[0][5]:>31}",
+        f"                Code:{code:>9}{rows[6][5] + rows[7][5] + rows[8][5] + rows[10][5]:>31}",
+        f"               Stack:{620:>9}{628:>31}",
+        f"            Graphics:{0:>9}{0:>31}",
+        f"       Private Other:{private_other:>9}",
+        f"              System:{system:>9}",
+        f"             Unknown:{'':>9}{rows[14][5] + rows[2][5] + rows[13][5]:>31}",
+        "",
+        f"           TOTAL PSS:{total[0]:>9}            TOTAL RSS:{total[4]:>9}      TOTAL SWAP PSS:{0:>9}",
+        "",
+        " Objects",
+        f"               Views:{22 + 9 * screens:>9}         ViewRootImpl:{1:>9}",
+        f"         AppContexts:{5:>9}           Activities:{max(1, screens):>9}",
+        f"              Assets:{14:>9}        AssetManagers:{0:>9}",
+        f"       Local Binders:{14:>9}        Proxy Binders:{35:>9}",
+        f"       Parcel memory:{4:>9}         Parcel count:{16:>9}",
+        f"    Death Recipients:{0:>9}             WebViews:{0:>9}",
+        "",
+        " SQL",
+        f"         MEMORY_USED:{0:>9}",
+        f"  PAGECACHE_OVERFLOW:{0:>9}          MALLOC_SIZE:{0:>9}",
+        "",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -343,16 +504,22 @@ def _meminfo(ctx: Ctx, args: list[str]) -> str:
             return f"No process found for: {target}\n"
         return _meminfo_app(model, pkg, app_pid(model, pkg))
     rows = process_rows(ctx)
-    return ("Applications Memory Usage (in Kilobytes):\n" + _uptimes(model) + "\n\nTotal PSS by process:\n" +
-            "".join(f"    {40_000 + pid % 9000:,}K: {name} (pid {pid})\n" for _, pid, _, name in rows[::-1][:20]) +
-            "\nTotal RAM: 3,995,112K (status normal)\n")
+    return (
+        "Applications Memory Usage (in Kilobytes):\n"
+        + _uptimes(model)
+        + "\n\nTotal PSS by process:\n"
+        + "".join(f"    {40_000 + pid % 9000:,}K: {name} (pid {pid})\n" for _, pid, _, name in rows[::-1][:20])
+        + "\nTotal RAM: 3,995,112K (status normal)\n"
+    )
 
 
-_FRAMESTATS_COLUMNS = ("Flags,FrameTimelineVsyncId,IntendedVsync,Vsync,InputEventId,HandleInputStart,AnimationStart,"
-                       "PerformTraversalsStart,DrawStart,FrameDeadline,FrameInterval,FrameStartTime,SyncQueued,"
-                       "SyncStart,IssueDrawCommandsStart,SwapBuffers,FrameCompleted,DequeueBufferDuration,"
-                       "QueueBufferDuration,GpuCompleted,SwapBuffersCompleted,DisplayPresentTime,"
-                       "CommandSubmissionCompleted,")
+_FRAMESTATS_COLUMNS = (
+    "Flags,FrameTimelineVsyncId,IntendedVsync,Vsync,InputEventId,HandleInputStart,AnimationStart,"
+    "PerformTraversalsStart,DrawStart,FrameDeadline,FrameInterval,FrameStartTime,SyncQueued,"
+    "SyncStart,IssueDrawCommandsStart,SwapBuffers,FrameCompleted,DequeueBufferDuration,"
+    "QueueBufferDuration,GpuCompleted,SwapBuffersCompleted,DisplayPresentTime,"
+    "CommandSubmissionCompleted,"
+)
 
 
 def _percentile(hist: dict[int, int], total: int, p: int) -> int:
@@ -387,36 +554,85 @@ def _gfxinfo(ctx: Ctx, args: list[str]) -> str:
     pct = (100.0 * janky / total) if total else 0.0
     act = next((t.top.activity for t in reversed(model.tasks) if t.package == pkg), pkg)
     root = f"{pkg}/{act}/android.view.ViewRootImpl@{short_hash('vri', pkg, pid)}"
-    lines = ["Applications Graphics Acceleration Info:", _uptimes(model), "",
-             f"** Graphics info for pid {pid} [{pkg}] **", "", f"Stats since: {st.since_ns}ns",
-             f"Total frames rendered: {total}", f"Janky frames: {janky} ({pct:.2f}%)",
-             f"Janky frames (legacy): {janky} ({pct:.2f}%)"]
+    lines = [
+        "Applications Graphics Acceleration Info:",
+        _uptimes(model),
+        "",
+        f"** Graphics info for pid {pid} [{pkg}] **",
+        "",
+        f"Stats since: {st.since_ns}ns",
+        f"Total frames rendered: {total}",
+        f"Janky frames: {janky} ({pct:.2f}%)",
+        f"Janky frames (legacy): {janky} ({pct:.2f}%)",
+    ]
     for q in (50, 90, 95, 99):
         lines.append(f"{q}th percentile: {_percentile(hist, total, q)}ms")
-    lines += [f"Number Missed Vsync: {st.missed_vsync}", "Number High input latency: 0",
-              f"Number Slow UI thread: {st.slow_ui}", "Number Slow bitmap uploads: 0",
-              "Number Slow issue draw commands: 0", f"Number Frame deadline missed: {janky}",
-              f"Number Frame deadline missed (legacy): {janky}",
-              "HISTOGRAM: " + " ".join(f"{b}ms={hist.get(b, 0)}" for b in histogram_buckets())]
+    lines += [
+        f"Number Missed Vsync: {st.missed_vsync}",
+        "Number High input latency: 0",
+        f"Number Slow UI thread: {st.slow_ui}",
+        "Number Slow bitmap uploads: 0",
+        "Number Slow issue draw commands: 0",
+        f"Number Frame deadline missed: {janky}",
+        f"Number Frame deadline missed (legacy): {janky}",
+        "HISTOGRAM: " + " ".join(f"{b}ms={hist.get(b, 0)}" for b in histogram_buckets()),
+    ]
     for q in (50, 90, 95, 99):
         lines.append(f"{q}th gpu percentile: {max(1, _percentile(hist, total, q) // 2) if total else 0}ms")
-    lines += ["GPU HISTOGRAM: " + " ".join(f"{b}ms={sum(v for k, v in hist.items() if max(1, k // 2) == b)}"
-                                        for b in range(1, 26)),
-              "Pipeline=Skia (OpenGL)", "", "Profile data in ms:", "", f"\t{root} (visibility=0)"]
+    lines += [
+        "GPU HISTOGRAM: "
+        + " ".join(f"{b}ms={sum(v for k, v in hist.items() if max(1, k // 2) == b)}" for b in range(1, 26)),
+        "Pipeline=Skia (OpenGL)",
+        "",
+        "Profile data in ms:",
+        "",
+        f"\t{root} (visibility=0)",
+    ]
     if "framestats" in args:
         lines.append("---PROFILEDATA---")
         lines.append(_FRAMESTATS_COLUMNS)
         for start, dur in recent:
             vsync = start
-            values = [0, 0, vsync, vsync, 0, vsync + 200_000, vsync + 400_000, vsync + 600_000,
-                      vsync + 900_000, vsync + 16_666_667, 16_666_667, vsync, vsync + dur // 2, vsync + dur // 2 + 50_000,
-                      vsync + dur // 2 + 100_000, vsync + dur - 300_000, vsync + dur, 20_000, 40_000,
-                      vsync + dur + 500_000, vsync + dur, vsync + dur + 8_000_000, vsync + dur - 200_000]
+            values = [
+                0,
+                0,
+                vsync,
+                vsync,
+                0,
+                vsync + 200_000,
+                vsync + 400_000,
+                vsync + 600_000,
+                vsync + 900_000,
+                vsync + 16_666_667,
+                16_666_667,
+                vsync,
+                vsync + dur // 2,
+                vsync + dur // 2 + 50_000,
+                vsync + dur // 2 + 100_000,
+                vsync + dur - 300_000,
+                vsync + dur,
+                20_000,
+                40_000,
+                vsync + dur + 500_000,
+                vsync + dur,
+                vsync + dur + 8_000_000,
+                vsync + dur - 200_000,
+            ]
             lines.append(",".join(str(v) for v in values) + ",")
         lines.append("---PROFILEDATA---")
-    lines += ["View hierarchy:", "", f"  {root}", f"  {40 + 3 * total % 60} views, 30.27 kB of render nodes", "",
-              "", "Total ViewRootImpl: 1", f"Total attached Views: {40 + 3 * total % 60}",
-              "Total RenderNode: 30.27 kB (used) / 33.85 kB (capacity)", "", ""]
+    lines += [
+        "View hierarchy:",
+        "",
+        f"  {root}",
+        f"  {40 + 3 * total % 60} views, 30.27 kB of render nodes",
+        "",
+        "",
+        "Total ViewRootImpl: 1",
+        f"Total attached Views: {40 + 3 * total % 60}",
+        "Total RenderNode: 30.27 kB (used) / 33.85 kB (capacity)",
+        "",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -457,8 +673,10 @@ def dumpsys(ctx: Ctx, argv: list[str]) -> int:
             ctx.outln(f'Display {DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"')
         else:
             w, h = ctx.model.display_size
-            ctx.outln(f"Display {DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName=\"EMU_display_0\"\n"
-                      f"  size={w}x{h} orientation={ctx.model.rotation}")
+            ctx.outln(
+                f'Display {DISPLAY_ID} (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n'
+                f"  size={w}x{h} orientation={ctx.model.rotation}"
+            )
     elif service == "meminfo":
         ctx.out(_meminfo(ctx, rest))
     elif service == "gfxinfo":

@@ -83,8 +83,9 @@ def ls(ctx: Ctx, argv: list[str]) -> int:
             ctx.errln(f"ls: {t}: {fs_error_text(e)}")
             status = 1
             continue
-        entries = [(posixpath.join(p, n), n, node) for n, node in children
-                   if show_all or almost or not n.startswith(".")]
+        entries = [
+            (posixpath.join(p, n), n, node) for n, node in children if show_all or almost or not n.startswith(".")
+        ]
         if show_all:
             here = fs.stat(p)
             parent = fs.stat(posixpath.dirname(p)) or here

@@ -59,7 +59,7 @@ def grep(ctx: Ctx, argv: list[str]) -> int:
     while i < len(args):
         a = args[i]
         if a == "--":
-            positional.extend(args[i + 1:])
+            positional.extend(args[i + 1 :])
             break
         if a in ("-e", "-m") or (a.startswith("-e") and len(a) > 2) or (a.startswith("-m") and len(a) > 2):
             val = a[2:] if len(a) > 2 else (args[i + 1] if i + 1 < len(args) else "")
@@ -173,7 +173,7 @@ def tail(ctx: Ctx, argv: list[str]) -> int:
             continue
         lines = data.splitlines(keepends=True)
         if n.startswith("+") and n[1:].isdigit():
-            chunk = lines[max(0, int(n[1:]) - 1):]
+            chunk = lines[max(0, int(n[1:]) - 1) :]
         else:
             k = int(n.lstrip("-")) if n.lstrip("-").isdigit() else 10
             chunk = lines[-k:] if k else []
@@ -193,8 +193,14 @@ def wc(ctx: Ctx, argv: list[str]) -> int:
         vals = []
         for o in "lwcm":
             if o in opts:
-                vals.append({"l": data.count(b"\n"), "w": len(data.split()), "c": len(data),
-                             "m": len(data.decode("utf-8", "replace"))}[o])
+                vals.append(
+                    {
+                        "l": data.count(b"\n"),
+                        "w": len(data.split()),
+                        "c": len(data),
+                        "m": len(data.decode("utf-8", "replace")),
+                    }[o]
+                )
         text = " ".join(str(v) for v in vals) if len(vals) == 1 else " ".join(f"{v:7d}" for v in vals)
         ctx.outln(text + ("" if not files else f" {name}"))
     return status
@@ -245,7 +251,9 @@ def cut(ctx: Ctx, argv: list[str]) -> int:
                 ctx.outln(line)
             else:
                 parts = line.split(delim)
-                ctx.outln(delim.join(p for k, p in enumerate(parts, 1) if any(lo <= k <= hi for lo, hi in fields or [])))
+                ctx.outln(
+                    delim.join(p for k, p in enumerate(parts, 1) if any(lo <= k <= hi for lo, hi in fields or []))
+                )
     return 0
 
 
@@ -308,7 +316,7 @@ def tr(ctx: Ctx, argv: list[str]) -> int:
         table = {ord(c): None for c in expand(args[0])}
     elif len(args) >= 2:
         a, b = expand(args[0]), expand(args[1])
-        b = (b + b[-1:] * len(a))[:len(a)] if b else ""
+        b = (b + b[-1:] * len(a))[: len(a)] if b else ""
         table = {ord(x): y for x, y in zip(a, b)}
     else:
         ctx.errln("tr: Needs 1 argument")
@@ -329,5 +337,5 @@ def base64(ctx: Ctx, argv: list[str]) -> int:
             return 1
         return 0
     enc = b64.b64encode(data).decode()
-    ctx.out("".join(enc[i:i + 76] + "\n" for i in range(0, len(enc), 76)))
+    ctx.out("".join(enc[i : i + 76] + "\n" for i in range(0, len(enc), 76)))
     return 0

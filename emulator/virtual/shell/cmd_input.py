@@ -12,8 +12,19 @@ from ..keycodes import KEYCODES
 from ..ui.gestures import LONG_PRESS_TIMEOUT_MS
 from .registry import Ctx, command, procs
 
-SOURCES = {"keyboard", "dpad", "gamepad", "touchscreen", "mouse", "stylus", "trackball", "touchpad",
-           "touchnavigation", "joystick", "rotaryencoder"}
+SOURCES = {
+    "keyboard",
+    "dpad",
+    "gamepad",
+    "touchscreen",
+    "mouse",
+    "stylus",
+    "trackball",
+    "touchpad",
+    "touchnavigation",
+    "joystick",
+    "rotaryencoder",
+}
 LONG_PRESS_MS = LONG_PRESS_TIMEOUT_MS  # ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT
 _MODIFIERS = {57, 58, 59, 60, 113, 114, 117, 118}
 
@@ -37,14 +48,19 @@ class JavaError(Exception):
 
 
 def _invalid(cmd: str) -> JavaError:
-    return JavaError("java.lang.IllegalArgumentException", f"Error: Invalid arguments for command: {cmd}",
-                     ["com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:283)"])
+    return JavaError(
+        "java.lang.IllegalArgumentException",
+        f"Error: Invalid arguments for command: {cmd}",
+        ["com.android.server.input.InputShellCommand.onCommand(InputShellCommand.java:283)"],
+    )
 
 
 def _arg_required(prev: str) -> JavaError:
-    return JavaError("java.lang.IllegalArgumentException", f'Argument expected after "{prev}"',
-                     ["com.android.modules.utils.BasicShellCommandHandler.getNextArgRequired("
-                      "BasicShellCommandHandler.java:295)"])
+    return JavaError(
+        "java.lang.IllegalArgumentException",
+        f'Argument expected after "{prev}"',
+        ["com.android.modules.utils.BasicShellCommandHandler.getNextArgRequired(BasicShellCommandHandler.java:295)"],
+    )
 
 
 class _Args:
@@ -83,7 +99,7 @@ class _Args:
 
 def keycode_from_string(name: str) -> int:
     """KeyEvent.keyCodeFromString: KEYCODE_X or X (case-sensitive), else a decimal number, else 0."""
-    sym = name[len("KEYCODE_"):] if name.startswith("KEYCODE_") else name
+    sym = name[len("KEYCODE_") :] if name.startswith("KEYCODE_") else name
     if sym in KEYCODES and not sym.isdigit():
         return KEYCODES[sym]
     try:
@@ -110,9 +126,14 @@ def _send_text(ctx: Ctx, text: str) -> None:
         i += 1
     text = "".join(out)
     if not all(_typeable(c) for c in text):
-        raise JavaError("java.lang.NullPointerException", "Attempt to get length of null array",
-                        ["com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:380)",
-                         "com.android.server.input.InputShellCommand.runText(InputShellCommand.java:363)"])
+        raise JavaError(
+            "java.lang.NullPointerException",
+            "Attempt to get length of null array",
+            [
+                "com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:380)",
+                "com.android.server.input.InputShellCommand.runText(InputShellCommand.java:363)",
+            ],
+        )
     chunk: list[str] = []
     for c in text + "\0":
         if c in "\n\t\0":
@@ -149,8 +170,11 @@ def _keyevent(ctx: Ctx, a: _Args) -> None:
 def _motion(ctx: Ctx, a: _Args) -> None:
     action = a.required().upper()
     if action not in ("DOWN", "UP", "MOVE", "CANCEL"):
-        raise JavaError("java.lang.IllegalArgumentException", f"Unknown action: {action}",
-                        ["com.android.server.input.InputShellCommand.getAction(InputShellCommand.java:520)"])
+        raise JavaError(
+            "java.lang.IllegalArgumentException",
+            f"Unknown action: {action}",
+            ["com.android.server.input.InputShellCommand.getAction(InputShellCommand.java:520)"],
+        )
     x = y = 0.0
     if action != "CANCEL":
         x, y = a.float("motionevent"), a.float("motionevent")
@@ -272,7 +296,9 @@ def input_(ctx: Ctx, argv: list[str]) -> int:
             return 255
     except JavaError as e:
         frames = e.frames + _TRACE_TAIL
-        ctx.err(f"\nException occurred while executing '{cmd_name}':\n{e.exc}: {e.message}\n"
-                + "".join(f"\tat {f}\n" for f in frames))
+        ctx.err(
+            f"\nException occurred while executing '{cmd_name}':\n{e.exc}: {e.message}\n"
+            + "".join(f"\tat {f}\n" for f in frames)
+        )
         return 255
     return 0

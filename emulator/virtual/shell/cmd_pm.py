@@ -51,9 +51,11 @@ def _fail(ctx: Ctx, reason: str, detail: str = "") -> int:
 
 
 def _java_error(ctx: Ctx, verb: str, message: str) -> int:
-    ctx.err(f"\nException occurred while executing '{verb}':\njava.lang.IllegalArgumentException: {message}\n"
-            "\tat com.android.server.pm.PackageManagerShellCommand.onCommand(PackageManagerShellCommand.java:219)\n"
-            "\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n")
+    ctx.err(
+        f"\nException occurred while executing '{verb}':\njava.lang.IllegalArgumentException: {message}\n"
+        "\tat com.android.server.pm.PackageManagerShellCommand.onCommand(PackageManagerShellCommand.java:219)\n"
+        "\tat com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)\n"
+    )
     return 255
 
 
@@ -68,20 +70,34 @@ def install_bytes(ctx: Ctx, data: bytes, flags: set[str]) -> int:
     with model.lock:
         old = model.packages.get(info.package)
         if old is not None and old.system:
-            return _fail(ctx, "INSTALL_FAILED_UPDATE_INCOMPATIBLE",
-                         f"Existing package {info.package} signatures do not match newer version; ignoring!")
+            return _fail(
+                ctx,
+                "INSTALL_FAILED_UPDATE_INCOMPATIBLE",
+                f"Existing package {info.package} signatures do not match newer version; ignoring!",
+            )
         if old is not None and old.version_code > info.version_code and "-d" not in flags:
-            return _fail(ctx, "INSTALL_FAILED_VERSION_DOWNGRADE", f"Downgrade detected: Update version code "
-                         f"{info.version_code} is older than current {old.version_code}")
+            return _fail(
+                ctx,
+                "INSTALL_FAILED_VERSION_DOWNGRADE",
+                f"Downgrade detected: Update version code {info.version_code} is older than current {old.version_code}",
+            )
         digest = hashlib.sha1(data).hexdigest()
         path = f"/data/app/~~{digest[:22]}==/{info.package}-{digest[22:40]}==/base.apk"
         ime = None
         if info.ime_services:
             ime = short_component(info.package, info.ime_services[0])
         label = info.label or info.package
-        pkg = Package(info.package, {"en": label, "zh": label}, list(info.activities), info.launcher_activity,
-                      version_name=info.version_name, version_code=info.version_code, system=False,
-                      ime_service=ime, apk_path=path)
+        pkg = Package(
+            info.package,
+            {"en": label, "zh": label},
+            list(info.activities),
+            info.launcher_activity,
+            version_name=info.version_name,
+            version_code=info.version_code,
+            system=False,
+            ime_service=ime,
+            apk_path=path,
+        )
         if old is not None:
             pkg.first_install_time = old.first_install_time
             model.force_stop(info.package)
@@ -108,8 +124,20 @@ def _install(ctx: Ctx, args: list[str]) -> int:
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("-S", "--user", "-i", "--install-location", "--originating-uri", "--referrer", "--abi", "-p",
-                 "--pkg", "--install-reason", "--force-uuid", "--session"):
+        if a in (
+            "-S",
+            "--user",
+            "-i",
+            "--install-location",
+            "--originating-uri",
+            "--referrer",
+            "--abi",
+            "-p",
+            "--pkg",
+            "--install-reason",
+            "--force-uuid",
+            "--session",
+        ):
             if a == "-S" and i + 1 < len(args):
                 size = args[i + 1]
             i += 2
@@ -150,10 +178,12 @@ def _sessions(ctx: Ctx) -> dict[int, dict[str, bytes]]:
 @command("pm")
 def pm(ctx: Ctx, argv: list[str]) -> int:
     if len(argv) < 2:
-        ctx.outln("Package manager (package) commands:\n  help\n    Print this help text.\n  path [--user USER_ID]"
-                  " PACKAGE\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n  clear PACKAGE"
-                  "\n  install [-r] [-t] [-g] [-d] [-S BYTES] [PATH|-]\n  uninstall [-k] [--user USER_ID] PACKAGE\n"
-                  "  grant PACKAGE PERMISSION\n  revoke PACKAGE PERMISSION\n  resolve-activity [--brief] INTENT")
+        ctx.outln(
+            "Package manager (package) commands:\n  help\n    Print this help text.\n  path [--user USER_ID]"
+            " PACKAGE\n  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [FILTER]\n  clear PACKAGE"
+            "\n  install [-r] [-t] [-g] [-d] [-S BYTES] [PATH|-]\n  uninstall [-k] [--user USER_ID] PACKAGE\n"
+            "  grant PACKAGE PERMISSION\n  revoke PACKAGE PERMISSION\n  resolve-activity [--brief] INTENT"
+        )
         return 0
     verb, args = argv[1], argv[2:]
     model = ctx.model
@@ -164,8 +194,17 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
         if what != "packages":
             if what in ("features", "instrumentation", "permission-groups", "libraries", "users"):
                 if what == "features":
-                    ctx.out("".join(f"feature:{f}\n" for f in ("android.hardware.touchscreen", "android.hardware.wifi",
-                                                                "android.hardware.camera", "android.software.input_methods")))
+                    ctx.out(
+                        "".join(
+                            f"feature:{f}\n"
+                            for f in (
+                                "android.hardware.touchscreen",
+                                "android.hardware.wifi",
+                                "android.hardware.camera",
+                                "android.software.input_methods",
+                            )
+                        )
+                    )
                 return 0
             ctx.errln(f"Error: unknown list type '{what}'")
             return 255
@@ -262,8 +301,10 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
             return _java_error(ctx, verb, f"Unknown package: {pos[0]}")
         m = meta(ctx, pos[0])
         if pos[1] not in m.requested:
-            ctx.err(f"\nException occurred while executing '{verb}':\njava.lang.SecurityException: Package "
-                    f"{pos[0]} has not requested permission {pos[1]}\n")
+            ctx.err(
+                f"\nException occurred while executing '{verb}':\njava.lang.SecurityException: Package "
+                f"{pos[0]} has not requested permission {pos[1]}\n"
+            )
             return 255
         (m.granted.add if verb == "grant" else m.granted.discard)(pos[1])
         model.events.log("permission", action=verb, package=pos[0], permission=pos[1])
@@ -271,8 +312,12 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
     if verb in ("enable", "disable", "disable-user", "default-state"):
         if not pos or pos[0].split("/")[0] not in model.packages:
             return _java_error(ctx, verb, f"Unknown package: {pos[0] if pos else ''}")
-        state = {"enable": "enabled", "disable": "disabled", "disable-user": "disabled-user",
-                 "default-state": "default"}[verb]
+        state = {
+            "enable": "enabled",
+            "disable": "disabled",
+            "disable-user": "disabled-user",
+            "default-state": "default",
+        }[verb]
         meta(ctx, pos[0].split("/")[0]).enabled = state
         ctx.outln(f"Package {pos[0]} new state: {state}")
         return 0
@@ -293,10 +338,12 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
                 ctx.outln("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true")
             ctx.outln(comp)
         else:
-            ctx.outln(f"Activity Resolver Table:\n  Non-Data Actions:\n      android.intent.action.MAIN:\n"
-                      f"        {comp}\n  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
-                      f"  ActivityInfo:\n    name={target[1]}\n    packageName={target[0]}\n    enabled=true "
-                      f"exported=true directBootAware=false")
+            ctx.outln(
+                f"Activity Resolver Table:\n  Non-Data Actions:\n      android.intent.action.MAIN:\n"
+                f"        {comp}\n  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
+                f"  ActivityInfo:\n    name={target[1]}\n    packageName={target[0]}\n    enabled=true "
+                f"exported=true directBootAware=false"
+            )
         return 0
     if verb == "dump":
         from .cmd_dumpsys import package_dump

@@ -55,8 +55,10 @@ def process_table(ctx: Ctx, with_self: bool = False) -> list[Proc]:
     """Every process on the device, pid order (plus this shell and `ps` itself when `with_self`)."""
     model = ctx.model
     boot = model.boot_time
-    rows = [Proc(u, pid, ppid, n, SYSTEM_CMDLINES.get(n, n), n.startswith("com."), boot + pid / 1000)
-            for u, n, pid, ppid in SYSTEM_PROCESSES]
+    rows = [
+        Proc(u, pid, ppid, n, SYSTEM_CMDLINES.get(n, n), n.startswith("com."), boot + pid / 1000)
+        for u, n, pid, ppid in SYSTEM_PROCESSES
+    ]
     system_names = {r.name for r in rows}
     for pkg in running_packages(model):
         if pkg in system_names:
@@ -71,12 +73,15 @@ def process_table(ctx: Ctx, with_self: bool = False) -> list[Proc]:
     if getattr(model, "u2_running", False) and u2_pid:  # set by the uiautomator2 server (u2server)
         cmdline = getattr(model, "u2_cmdline", "") or "app_process / com.wetest.uia2.Main -p 9008"
         rows.append(Proc("shell", int(u2_pid), ADBD_PID, "app_process", cmdline, False, boot))
-    rows += [Proc(d.user, pid, ADBD_PID, d.name, d.cmdline, False, d.start) for pid, d in daemons.items()
-             if pid != u2_pid]
+    rows += [
+        Proc(d.user, pid, ADBD_PID, d.name, d.cmdline, False, d.start) for pid, d in daemons.items() if pid != u2_pid
+    ]
     if with_self:
         sh = ctx.state.pid
-        rows += [Proc("shell", sh, ADBD_PID, "sh", "/system/bin/sh -c", False, time.time()),
-                 Proc("shell", sh + 3, sh, "ps", "ps", False, time.time())]
+        rows += [
+            Proc("shell", sh, ADBD_PID, "sh", "/system/bin/sh -c", False, time.time()),
+            Proc("shell", sh + 3, sh, "ps", "ps", False, time.time()),
+        ]
     return sorted(rows, key=lambda r: r.pid)
 
 
@@ -89,21 +94,80 @@ def process_rows(ctx: Ctx) -> list[tuple[str, int, int, str]]:
 PIDLEN = 6  # digits of /proc/sys/kernel/pid_max (toybox sizes PID and PPID columns by it)
 # name -> (title, width); a negative width is left-justified (toybox's typos[] table)
 _PS_FIELDS = {
-    "PID": ("PID", PIDLEN), "PPID": ("PPID", PIDLEN), "PRI": ("PRI", 3), "NI": ("NI", 3), "ADDR": ("ADDR", 12),
-    "SZ": ("SZ", 5), "RSS": ("RSS", 6), "PGID": ("PGID", 5), "VSZ": ("VSZ", 7), "MAJFL": ("MAJFL", 6),
-    "MINFL": ("MINFL", 6), "PR": ("PR", 2), "PSR": ("PSR", 3), "RTPRIO": ("RTPRIO", 6), "SCH": ("SCH", 3),
-    "CPU": ("CPU", 3), "TID": ("TID", 5), "TCNT": ("TCNT", 4), "BIT": ("BIT", 3), "TTY": ("TTY", -8),
-    "WCHAN": ("WCHAN", -6), "LABEL": ("LABEL", -30), "COMM": ("COMM", -27), "NAME": ("NAME", -27),
-    "COMMAND": ("COMMAND", -27), "CMDLINE": ("CMDLINE", -27), "ARGS": ("ARGS", -27), "CMD": ("CMD", -15),
-    "UID": ("UID", 5), "USER": ("USER", -12), "RUID": ("RUID", 4), "RUSER": ("RUSER", -8), "GID": ("GID", 8),
-    "GROUP": ("GROUP", -8), "RGID": ("RGID", 4), "RGROUP": ("RGROUP", -8), "TIME": ("TIME", 8),
-    "ELAPSED": ("ELAPSED", 11), "TIME+": ("TIME+", 9), "C": ("C", 1), "%VSZ": ("%VSZ", 5), "%MEM": ("%MEM", 5),
-    "%CPU": ("%CPU", 4), "VIRT": ("VIRT", 4), "RES": ("RES", 4), "SHR": ("SHR", 4), "STIME": ("STIME", 5),
-    "F": ("F", 1), "S": ("S", -1), "STAT": ("STAT", -5), "PCY": ("PCY", 3),
+    "PID": ("PID", PIDLEN),
+    "PPID": ("PPID", PIDLEN),
+    "PRI": ("PRI", 3),
+    "NI": ("NI", 3),
+    "ADDR": ("ADDR", 12),
+    "SZ": ("SZ", 5),
+    "RSS": ("RSS", 6),
+    "PGID": ("PGID", 5),
+    "VSZ": ("VSZ", 7),
+    "MAJFL": ("MAJFL", 6),
+    "MINFL": ("MINFL", 6),
+    "PR": ("PR", 2),
+    "PSR": ("PSR", 3),
+    "RTPRIO": ("RTPRIO", 6),
+    "SCH": ("SCH", 3),
+    "CPU": ("CPU", 3),
+    "TID": ("TID", 5),
+    "TCNT": ("TCNT", 4),
+    "BIT": ("BIT", 3),
+    "TTY": ("TTY", -8),
+    "WCHAN": ("WCHAN", -6),
+    "LABEL": ("LABEL", -30),
+    "COMM": ("COMM", -27),
+    "NAME": ("NAME", -27),
+    "COMMAND": ("COMMAND", -27),
+    "CMDLINE": ("CMDLINE", -27),
+    "ARGS": ("ARGS", -27),
+    "CMD": ("CMD", -15),
+    "UID": ("UID", 5),
+    "USER": ("USER", -12),
+    "RUID": ("RUID", 4),
+    "RUSER": ("RUSER", -8),
+    "GID": ("GID", 8),
+    "GROUP": ("GROUP", -8),
+    "RGID": ("RGID", 4),
+    "RGROUP": ("RGROUP", -8),
+    "TIME": ("TIME", 8),
+    "ELAPSED": ("ELAPSED", 11),
+    "TIME+": ("TIME+", 9),
+    "C": ("C", 1),
+    "%VSZ": ("%VSZ", 5),
+    "%MEM": ("%MEM", 5),
+    "%CPU": ("%CPU", 4),
+    "VIRT": ("VIRT", 4),
+    "RES": ("RES", 4),
+    "SHR": ("SHR", 4),
+    "STIME": ("STIME", 5),
+    "F": ("F", 1),
+    "S": ("S", -1),
+    "STAT": ("STAT", -5),
+    "PCY": ("PCY", 3),
 }
 _PS_ALIASES = {"NICE": "NI", "SCHED": "SCH", "ETIME": "ELAPSED", "PCPU": "%CPU", "VSIZE": "VSZ", "UNAME": "USER"}
-_NUMERIC = {"PID", "PPID", "PRI", "NI", "ADDR", "SZ", "RSS", "PGID", "VSZ", "MAJFL", "MINFL", "PR", "PSR",
-            "RTPRIO", "SCH", "CPU", "TID", "TCNT", "BIT"}
+_NUMERIC = {
+    "PID",
+    "PPID",
+    "PRI",
+    "NI",
+    "ADDR",
+    "SZ",
+    "RSS",
+    "PGID",
+    "VSZ",
+    "MAJFL",
+    "MINFL",
+    "PR",
+    "PSR",
+    "RTPRIO",
+    "SCH",
+    "CPU",
+    "TID",
+    "TCNT",
+    "BIT",
+}
 _ANDROID_DEFAULT = "USER,PID,PPID,VSIZE:10,RSS,WCHAN:10,ADDR:10,S,NAME"
 
 
@@ -154,11 +218,16 @@ def _field_value(ctx: Ctx, r: Proc, key: str) -> str:
     if key in ("CMDLINE", "ARGS"):
         if key == "ARGS":
             head, _, rest = r.cmdline.partition(" ")
-            return (head.rsplit("/", 1)[-1] + (" " + rest if rest else ""))
+            return head.rsplit("/", 1)[-1] + (" " + rest if rest else "")
         return r.cmdline
     if key in ("COMM", "COMMAND"):
-        exe = "/system/bin/app_process64" if r.app or r.name == "app_process" else \
-            r.cmdline.split(" ")[0] if r.cmdline.startswith("/") else f"/system/bin/{r.name}"
+        exe = (
+            "/system/bin/app_process64"
+            if r.app or r.name == "app_process"
+            else r.cmdline.split(" ")[0]
+            if r.cmdline.startswith("/")
+            else f"/system/bin/{r.name}"
+        )
         return exe if key == "COMMAND" else exe.rsplit("/", 1)[-1]
     if key == "CMD":
         return r.comm
@@ -199,9 +268,10 @@ def _field_value(ctx: Ctx, r: Proc, key: str) -> str:
         return "?"
     if key == "LABEL":
         if r.app:
-            return f"u:r:untrusted_app:s0:c{app_uid(r.name) - 10000 & 0xff},c256,c512,c768"
+            return f"u:r:untrusted_app:s0:c{app_uid(r.name) - 10000 & 0xFF},c256,c512,c768"
         return {"shell": "u:r:shell:s0", "root": "u:r:init:s0", "system": "u:r:system_server:s0"}.get(
-            r.user, "u:r:vendor_init:s0")
+            r.user, "u:r:vendor_init:s0"
+        )
     if key in ("TIME", "TIME+"):
         secs = (pid * 7) % 40 if not r.app else 1 + (pid % 5)
         return f"00:00:{secs:02d}" if key == "TIME" else f"0:{secs:02d}.{pid % 100:02d}"
@@ -268,8 +338,8 @@ def ps(ctx: Ctx, argv: list[str]) -> int:
             while j < len(a):
                 c = a[j]
                 if c in _PS_OPTS_WITH_ARG:
-                    v = a[j + 1:] or (args[i] if i < len(args) else "")
-                    if not a[j + 1:]:
+                    v = a[j + 1 :] or (args[i] if i < len(args) else "")
+                    if not a[j + 1 :]:
                         i += 1
                     vals.setdefault(c, []).append(v)
                     break
@@ -316,8 +386,14 @@ def ps(ctx: Ctx, argv: list[str]) -> int:
             rev = spec.startswith("-")
             key = _PS_ALIASES.get(spec.lstrip("+-").upper(), spec.lstrip("+-").upper())
             if key in _PS_FIELDS:
-                rows.sort(key=lambda r: (int(v) if (v := _field_value(ctx, r, key)).lstrip("-").isdigit() else 0,
-                                         v) if key in _NUMERIC else _field_value(ctx, r, key), reverse=rev)
+                rows.sort(
+                    key=lambda r: (
+                        (int(v) if (v := _field_value(ctx, r, key)).lstrip("-").isdigit() else 0, v)
+                        if key in _NUMERIC
+                        else _field_value(ctx, r, key)
+                    ),
+                    reverse=rev,
+                )
     header = _ps_header(cols)
     if header.strip():
         ctx.outln(header)
@@ -348,8 +424,10 @@ def pidof(ctx: Ctx, argv: list[str]) -> int:
     found: list[str] = []
     for r in process_table(ctx):  # /proc order: ascending pids
         argv0 = r.cmdline.split(" ")[0]
-        if any((argv0 == n) if n.startswith("/") else argv0.rsplit("/", 1)[-1] == n.rsplit("/", 1)[-1]
-               for n in names) and str(r.pid) not in omit:
+        if (
+            any((argv0 == n) if n.startswith("/") else argv0.rsplit("/", 1)[-1] == n.rsplit("/", 1)[-1] for n in names)
+            and str(r.pid) not in omit
+        ):
             found.append(str(r.pid))
             if single:
                 break
@@ -400,9 +478,11 @@ def id_(ctx: Ctx, argv: list[str]) -> int:
     if "-u" in argv:
         ctx.outln("shell" if "-n" in argv else "2000")
         return 0
-    ctx.outln("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),"
-              "1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),"
-              "3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0")
+    ctx.outln(
+        "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),"
+        "1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),"
+        "3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0"
+    )
     return 0
 
 
@@ -451,8 +531,10 @@ def getenforce(ctx: Ctx, argv: list[str]) -> int:
 @command("uname", toybox=True)
 def uname(ctx: Ctx, argv: list[str]) -> int:
     if "-a" in argv:
-        ctx.outln("Linux localhost 6.1.57-android14-11-g2ff7e2a0b1a4-ab11531744 #1 SMP PREEMPT Fri Mar 15 "
-                  f"18:30:58 UTC 2024 {ctx.model.profile.machine} Toybox")
+        ctx.outln(
+            "Linux localhost 6.1.57-android14-11-g2ff7e2a0b1a4-ab11531744 #1 SMP PREEMPT Fri Mar 15 "
+            f"18:30:58 UTC 2024 {ctx.model.profile.machine} Toybox"
+        )
     elif "-m" in argv:
         ctx.outln(ctx.model.profile.machine)
     elif "-r" in argv:
@@ -482,18 +564,29 @@ def _wifi_on(ctx: Ctx) -> bool:
 @command("ifconfig", toybox=True)
 def ifconfig(ctx: Ctx, argv: list[str]) -> int:
     names = [a for a in argv[1:] if not a.startswith("-")]
-    lo = ("lo        Link encap:Local Loopback\n          inet addr:127.0.0.1  Mask:255.0.0.0\n"
-          "          inet6 addr: ::1/128 Scope: Host\n          UP LOOPBACK RUNNING  MTU:65536  Metric:1\n"
-          "          RX packets:24 errors:0 dropped:0 overruns:0 frame:0\n"
-          "          TX packets:24 errors:0 dropped:0 overruns:0 carrier:0\n"
-          "          collisions:0 txqueuelen:1000\n          RX bytes:1760 TX bytes:1760\n\n")
-    inet = (f"          inet addr:{WLAN_IP}  Bcast:10.0.2.255  Mask:255.255.255.0\n"
-            "          inet6 addr: fe80::ff:fe44:5566/64 Scope: Link\n") if _wifi_on(ctx) else ""
-    wlan = (f"wlan0     Link encap:Ethernet  HWaddr {WLAN_MAC}  Driver mac80211_hwsim\n" + inet +
-            f"          {'UP BROADCAST RUNNING' if _wifi_on(ctx) else 'BROADCAST'} MULTICAST  MTU:1500  Metric:1\n"
-            "          RX packets:18213 errors:0 dropped:0 overruns:0 frame:0\n"
-            "          TX packets:9042 errors:0 dropped:0 overruns:0 carrier:0\n"
-            "          collisions:0 txqueuelen:1000\n          RX bytes:23712518 TX bytes:1279040\n\n")
+    lo = (
+        "lo        Link encap:Local Loopback\n          inet addr:127.0.0.1  Mask:255.0.0.0\n"
+        "          inet6 addr: ::1/128 Scope: Host\n          UP LOOPBACK RUNNING  MTU:65536  Metric:1\n"
+        "          RX packets:24 errors:0 dropped:0 overruns:0 frame:0\n"
+        "          TX packets:24 errors:0 dropped:0 overruns:0 carrier:0\n"
+        "          collisions:0 txqueuelen:1000\n          RX bytes:1760 TX bytes:1760\n\n"
+    )
+    inet = (
+        (
+            f"          inet addr:{WLAN_IP}  Bcast:10.0.2.255  Mask:255.255.255.0\n"
+            "          inet6 addr: fe80::ff:fe44:5566/64 Scope: Link\n"
+        )
+        if _wifi_on(ctx)
+        else ""
+    )
+    wlan = (
+        f"wlan0     Link encap:Ethernet  HWaddr {WLAN_MAC}  Driver mac80211_hwsim\n"
+        + inet
+        + f"          {'UP BROADCAST RUNNING' if _wifi_on(ctx) else 'BROADCAST'} MULTICAST  MTU:1500  Metric:1\n"
+        "          RX packets:18213 errors:0 dropped:0 overruns:0 frame:0\n"
+        "          TX packets:9042 errors:0 dropped:0 overruns:0 carrier:0\n"
+        "          collisions:0 txqueuelen:1000\n          RX bytes:23712518 TX bytes:1279040\n\n"
+    )
     if not names:
         ctx.out(lo + (wlan if _wifi_on(ctx) else ""))
         return 0
@@ -515,15 +608,25 @@ def ip(ctx: Ctx, argv: list[str]) -> int:
     obj = args[0] if args else ""
     if obj in ("addr", "address", "a", "-4") or (obj == "-f"):
         dev = args[args.index("dev") + 1] if "dev" in args and args.index("dev") + 1 < len(args) else None
-        lo = ("1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default qlen 1000\n"
-              "    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n"
-              "    inet 127.0.0.1/8 scope host lo\n       valid_lft forever preferred_lft forever\n")
-        inet = (f"    inet {WLAN_IP}/24 brd 10.0.2.255 scope global wlan0\n"
+        lo = (
+            "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default qlen 1000\n"
+            "    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n"
+            "    inet 127.0.0.1/8 scope host lo\n       valid_lft forever preferred_lft forever\n"
+        )
+        inet = (
+            (
+                f"    inet {WLAN_IP}/24 brd 10.0.2.255 scope global wlan0\n"
                 "       valid_lft forever preferred_lft forever\n    inet6 fe80::ff:fe44:5566/64 scope link \n"
-                "       valid_lft forever preferred_lft forever\n") if _wifi_on(ctx) else ""
+                "       valid_lft forever preferred_lft forever\n"
+            )
+            if _wifi_on(ctx)
+            else ""
+        )
         state = "UP" if _wifi_on(ctx) else "DOWN"
-        wlan = (f"31: wlan0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state {state} group default "
-                f"qlen 1000\n    link/ether {WLAN_MAC} brd ff:ff:ff:ff:ff:ff\n" + inet)
+        wlan = (
+            f"31: wlan0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state {state} group default "
+            f"qlen 1000\n    link/ether {WLAN_MAC} brd ff:ff:ff:ff:ff:ff\n" + inet
+        )
         if dev is None:
             ctx.out(lo + wlan)
         elif dev == "wlan0":
@@ -538,8 +641,9 @@ def ip(ctx: Ctx, argv: list[str]) -> int:
         if _wifi_on(ctx):
             ctx.outln(f"10.0.2.0/24 dev wlan0 proto kernel scope link src {WLAN_IP} ")
         return 0
-    ctx.errln(f'Object "{obj}" is unknown, try "ip help".' if obj else
-              "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }")
+    ctx.errln(
+        f'Object "{obj}" is unknown, try "ip help".' if obj else "Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }"
+    )
     return 255 if obj else 1
 
 
@@ -593,8 +697,19 @@ def _format(fmt: str, e: LogEntry) -> str:
 
 
 _FORMATS = {"brief", "long", "process", "raw", "tag", "thread", "threadtime", "time"}
-_FORMAT_MODIFIERS = {"color", "descriptive", "epoch", "monotonic", "printable", "uid", "usec", "UTC", "year",
-                     "zone", "nsec"}
+_FORMAT_MODIFIERS = {
+    "color",
+    "descriptive",
+    "epoch",
+    "monotonic",
+    "printable",
+    "uid",
+    "usec",
+    "UTC",
+    "year",
+    "zone",
+    "nsec",
+}
 
 
 @command("logcat")
@@ -662,8 +777,9 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
                     raise ValueError("binary output is not supported by the virtual device")
                 if a in ("-g", "--buffer-size"):
                     for b in buffers or ["main", "system", "crash"]:
-                        ctx.outln(f"{b}: ring buffer is 256 KiB (0 B consumed), max entry is 5120 B, "
-                                  "max payload is 4068 B")
+                        ctx.outln(
+                            f"{b}: ring buffer is 256 KiB (0 B consumed), max entry is 5120 B, max payload is 4068 B"
+                        )
                     return 0
             elif a.startswith("-") and a != "-":
                 raise ValueError(f"invalid option -- '{a.lstrip('-')[:1]}'")

@@ -31,8 +31,11 @@ def setprop(ctx: Ctx, argv: list[str]) -> int:
         return 1
     name, value = argv[1], argv[2]
     with ctx.model.lock:
-        if (name.startswith("ro.") and name in ctx.model.props) or name.startswith(("sys.powerctl", "ctl.")) \
-                or not re.fullmatch(r"[\w.\-@:]+", name):
+        if (
+            (name.startswith("ro.") and name in ctx.model.props)
+            or name.startswith(("sys.powerctl", "ctl."))
+            or not re.fullmatch(r"[\w.\-@:]+", name)
+        ):
             ctx.errln(f"Failed to set property '{name}' to '{value}'.\nSee dmesg for error reason.")
             return 1
         ctx.model.props[name] = value
@@ -53,8 +56,14 @@ def put_setting(ctx: Ctx, ns: str, key: str, value: str | None) -> None:
             table.pop(key, None)
         else:
             table[key] = value
-        if ns == "system" and key == "user_rotation" and value and value.isdigit() and int(value) in range(4) \
-                and table.get("accelerometer_rotation", "0") == "0":
+        if (
+            ns == "system"
+            and key == "user_rotation"
+            and value
+            and value.isdigit()
+            and int(value) in range(4)
+            and table.get("accelerometer_rotation", "0") == "0"
+        ):
             model.set_rotation(int(value))
         if ns == "secure" and key == "enabled_input_methods" and value is not None:
             model.enabled_imes = [i.split(";")[0] for i in value.split(":") if i]
@@ -67,17 +76,22 @@ def settings(ctx: Ctx, argv: list[str]) -> int:
     while args and args[0] in ("--user", "--lineage"):
         args = args[2:] if args[0] == "--user" else args[1:]
     if not args:
-        ctx.errln("usage:  settings [--user <USER_ID> | current] get namespace key\n"
-                  "        settings [--user <USER_ID> | current] put namespace key value\n"
-                  "        settings [--user <USER_ID> | current] delete namespace key\n"
-                  "        settings [--user <USER_ID> | current] list namespace")
+        ctx.errln(
+            "usage:  settings [--user <USER_ID> | current] get namespace key\n"
+            "        settings [--user <USER_ID> | current] put namespace key value\n"
+            "        settings [--user <USER_ID> | current] delete namespace key\n"
+            "        settings [--user <USER_ID> | current] list namespace"
+        )
         return 255
     verb, rest = args[0], args[1:]
     while rest and rest[0] == "--user":
         rest = rest[2:]
     if verb not in ("get", "put", "delete", "list", "reset") or not rest or rest[0] not in _NAMESPACES:
-        ctx.errln("Invalid command: " + " ".join(args) if verb not in ("get", "put", "delete", "list", "reset")
-                  else f"Invalid namespace '{rest[0] if rest else ''}'")
+        ctx.errln(
+            "Invalid command: " + " ".join(args)
+            if verb not in ("get", "put", "delete", "list", "reset")
+            else f"Invalid namespace '{rest[0] if rest else ''}'"
+        )
         return 255
     ns = rest[0]
     with ctx.model.lock:
@@ -165,10 +179,12 @@ def wm(ctx: Ctx, argv: list[str]) -> int:
         return 255
     if sub in ("overscan", "dismiss-keyguard", "set-fix-to-user-rotation", "fixed-to-user-rotation"):
         return 0
-    ctx.outln("Window manager (window) commands:\n  help\n      Print this help text.\n  size [reset|WxH|WdpxHdp]"
-              " [-d DISPLAY_ID]\n      Return or override display size.\n  density [reset|DENSITY] [-d DISPLAY_ID]\n"
-              "      Return or override display density.\n  user-rotation [-d DISPLAY_ID] [free|lock] [rotation]\n"
-              "      Print or set user rotation mode and user rotation.")
+    ctx.outln(
+        "Window manager (window) commands:\n  help\n      Print this help text.\n  size [reset|WxH|WdpxHdp]"
+        " [-d DISPLAY_ID]\n      Return or override display size.\n  density [reset|DENSITY] [-d DISPLAY_ID]\n"
+        "      Return or override display density.\n  user-rotation [-d DISPLAY_ID] [free|lock] [rotation]\n"
+        "      Print or set user rotation mode and user rotation."
+    )
     return 0 if sub in ("", "help") else 255
 
 
@@ -180,11 +196,13 @@ def _ime_package(ime: str) -> str:
 def _ime_info(ctx: Ctx, ime: str) -> str:
     pkg, _, cls = ime.partition("/")
     full = pkg + cls if cls.startswith(".") else cls
-    return (f"{ime}:\n  mId={ime} mSettingsActivityName=null mIsVrOnly=false mSupportsSwitchingToNextInputMethod="
-            f"false mSupportsStylusHandwriting=false\n  mIsDefaultResId=0x0\n  Service:\n"
-            f"    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    ServiceInfo:\n"
-            f"      name={full}\n      packageName={pkg}\n      enabled=true exported=true directBootAware=false\n"
-            f"      permission=android.permission.BIND_INPUT_METHOD\n      flags=0x0\n")
+    return (
+        f"{ime}:\n  mId={ime} mSettingsActivityName=null mIsVrOnly=false mSupportsSwitchingToNextInputMethod="
+        f"false mSupportsStylusHandwriting=false\n  mIsDefaultResId=0x0\n  Service:\n"
+        f"    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n    ServiceInfo:\n"
+        f"      name={full}\n      packageName={pkg}\n      enabled=true exported=true directBootAware=false\n"
+        f"      permission=android.permission.BIND_INPUT_METHOD\n      flags=0x0\n"
+    )
 
 
 def _set_enabled(ctx: Ctx, enabled: list[str]) -> None:
@@ -249,11 +267,13 @@ def ime(ctx: Ctx, argv: list[str]) -> int:
         put_setting(ctx, "secure", "default_input_method", LATIN_IME)
         ctx.outln(f"Reset current and enabled IMEs for user #{USER}\n  Selected: {LATIN_IME}\n   Enabled: {LATIN_IME}")
         return 0
-    ctx.outln("ime <command>:\n  list [-a] [-s]\n    prints all enabled input methods.\n  enable [--user <USER_ID>] <ID>\n"
-              "    allows the given input method ID to be used.\n  disable [--user <USER_ID>] <ID>\n"
-              "    disallows the given input method ID to be used.\n  set [--user <USER_ID>] <ID>\n"
-              "    switches to the given input method ID.\n  reset [--user <USER_ID>]\n"
-              "    reset currently selected/enabled IMEs to the default ones.")
+    ctx.outln(
+        "ime <command>:\n  list [-a] [-s]\n    prints all enabled input methods.\n  enable [--user <USER_ID>] <ID>\n"
+        "    allows the given input method ID to be used.\n  disable [--user <USER_ID>] <ID>\n"
+        "    disallows the given input method ID to be used.\n  set [--user <USER_ID>] <ID>\n"
+        "    switches to the given input method ID.\n  reset [--user <USER_ID>]\n"
+        "    reset currently selected/enabled IMEs to the default ones."
+    )
     return 0 if sub in ("", "help") else 255
 
 
@@ -269,17 +289,33 @@ def svc(ctx: Ctx, argv: list[str]) -> int:
     if len(args) >= 3 and args[0] == "power" and args[1] == "stayon":
         put_setting(ctx, "global", "stay_on_while_plugged_in", {"true": "7", "false": "0"}.get(args[2], "7"))
         return 0
-    ctx.outln("Available commands:\n    help     Show information about the subcommands\n"
-              "    power    Control the power manager\n    data     Control mobile data connectivity\n"
-              "    wifi     Control the Wi-Fi manager\n    usb      Control Usb state\n"
-              "    nfc      Control NFC functions\n    bluetooth Control Bluetooth service")
+    ctx.outln(
+        "Available commands:\n    help     Show information about the subcommands\n"
+        "    power    Control the power manager\n    data     Control mobile data connectivity\n"
+        "    wifi     Control the Wi-Fi manager\n    usb      Control Usb state\n"
+        "    nfc      Control NFC functions\n    bluetooth Control Bluetooth service"
+    )
     return 0
 
 
 # --- cmd SERVICE -------------------------------------------------------------------------------------
-_CMD_SERVICES = {"package": "pm", "activity": "am", "input": "input", "window": "wm", "settings": "settings",
-                 "input_method": "ime", "wifi": "svc", "statusbar": None, "power": None, "battery": None,
-                 "display": None, "uimode": None, "appops": None, "notification": None, "role": None}
+_CMD_SERVICES = {
+    "package": "pm",
+    "activity": "am",
+    "input": "input",
+    "window": "wm",
+    "settings": "settings",
+    "input_method": "ime",
+    "wifi": "svc",
+    "statusbar": None,
+    "power": None,
+    "battery": None,
+    "display": None,
+    "uimode": None,
+    "appops": None,
+    "notification": None,
+    "role": None,
+}
 
 
 @command("cmd")

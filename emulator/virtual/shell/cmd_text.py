@@ -25,13 +25,13 @@ def _unescape(s: str) -> tuple[str, bool]:
             if n == "c":
                 return "".join(out), True
             if n == "0" or n.isdigit():
-                m = re.match(r"0?([0-7]{1,3})", s[i + 1:])
+                m = re.match(r"0?([0-7]{1,3})", s[i + 1 :])
                 if m:
                     out.append(chr(int(m.group(1), 8) & 0xFF))
                     i += 1 + m.end()
                     continue
             if n == "x":
-                m = re.match(r"[0-9a-fA-F]{1,2}", s[i + 2:])
+                m = re.match(r"[0-9a-fA-F]{1,2}", s[i + 2 :])
                 if m:
                     out.append(chr(int(m.group(0), 16)))
                     i += 2 + m.end()
@@ -76,7 +76,7 @@ def printf(ctx: Ctx, argv: list[str]) -> int:
         used = 0
         pos = 0
         for m in spec.finditer(fmt):
-            literal, stop = _unescape(fmt[pos:m.start()])
+            literal, stop = _unescape(fmt[pos : m.start()])
             out.append(literal)
             if stop:
                 ctx.out("".join(out))
@@ -164,7 +164,7 @@ def _test(ctx: Ctx, a: list[str]) -> bool:
     for op in ("-o", "-a"):
         if op in a:
             i = a.index(op)
-            left, right = _test(ctx, a[:i]), _test(ctx, a[i + 1:])
+            left, right = _test(ctx, a[:i]), _test(ctx, a[i + 1 :])
             return (left or right) if op == "-o" else (left and right)
     if len(a) == 1:
         return a[0] != ""
@@ -193,8 +193,14 @@ def _test(ctx: Ctx, a: list[str]) -> bool:
             return x == y
         if op == "!=":
             return x != y
-        ints = {"-eq": int.__eq__, "-ne": int.__ne__, "-lt": int.__lt__, "-le": int.__le__, "-gt": int.__gt__,
-                "-ge": int.__ge__}
+        ints = {
+            "-eq": int.__eq__,
+            "-ne": int.__ne__,
+            "-lt": int.__lt__,
+            "-le": int.__le__,
+            "-gt": int.__gt__,
+            "-ge": int.__ge__,
+        }
         if op in ints:
             try:
                 return bool(ints[op](int(x), int(y)))
@@ -213,8 +219,11 @@ def seq(ctx: Ctx, argv: list[str]) -> int:
     if not nums or len(nums) > 3:
         ctx.errln("seq: Needs 1 argument")
         return 1
-    first, step, last = (1, 1, nums[0]) if len(nums) == 1 else (
-        (nums[0], 1, nums[1]) if len(nums) == 2 else (nums[0], nums[1], nums[2]))
+    first, step, last = (
+        (1, 1, nums[0])
+        if len(nums) == 1
+        else ((nums[0], 1, nums[1]) if len(nums) == 2 else (nums[0], nums[1], nums[2]))
+    )
     if step == 0:
         return 1
     vals = range(first, last + (1 if step > 0 else -1), step)

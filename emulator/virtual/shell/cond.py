@@ -13,8 +13,32 @@ from .registry import SH, Ctx
 if TYPE_CHECKING:  # pragma: no cover
     from .runner import ShellState
 
-_UNARY = {"-a", "-b", "-c", "-d", "-e", "-f", "-g", "-G", "-h", "-k", "-L", "-n", "-O", "-o", "-p", "-r", "-S",
-          "-s", "-t", "-u", "-v", "-w", "-x", "-z"}
+_UNARY = {
+    "-a",
+    "-b",
+    "-c",
+    "-d",
+    "-e",
+    "-f",
+    "-g",
+    "-G",
+    "-h",
+    "-k",
+    "-L",
+    "-n",
+    "-O",
+    "-o",
+    "-p",
+    "-r",
+    "-S",
+    "-s",
+    "-t",
+    "-u",
+    "-v",
+    "-w",
+    "-x",
+    "-z",
+}
 _BINARY = {"=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-ef", "-nt", "-ot"}
 
 
@@ -34,8 +58,11 @@ def evaluate_cond(state: ShellState, cmd: P.CondExpr, fds: Fds) -> int:
         return w if isinstance(w, str) else state.expand_str(w, fds)
 
     def literal(w: P.Word | str | None) -> str | None:
-        return w.literal() if isinstance(w, P.Word) and all(not p.quoted for p in w.parts
-                                                           if isinstance(p, P.Lit)) else None
+        return (
+            w.literal()
+            if isinstance(w, P.Word) and all(not p.quoted for p in w.parts if isinstance(p, P.Lit))
+            else None
+        )
 
     def or_expr() -> bool:
         nonlocal pos

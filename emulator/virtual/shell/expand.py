@@ -103,6 +103,7 @@ class Expander:
 
     def arith(self, source: str) -> int:
         """Evaluate an (expanded) arithmetic expression against the shell's variables."""
+
         def setvar(name: str, value: str) -> None:
             self.vars[name] = value
 
@@ -231,7 +232,6 @@ class Expander:
         return sorted(bases)
 
 
-
 def glob_regex(pat: str) -> str:
     """Regex text for an unquoted glob: * ? [...] ([!...] negates); a backslash quotes the next character."""
     out, i = [], 0
@@ -252,7 +252,7 @@ def glob_regex(pat: str) -> str:
             if j >= len(pat):
                 out.append(re.escape(c))
             else:
-                body = pat[i + 1:j]
+                body = pat[i + 1 : j]
                 neg = body[:1] in ("!", "^")
                 body = body[1:] if neg else body
                 out.append("[" + ("^" if neg else "") + body.replace("\\", "\\\\") + "]")
@@ -290,4 +290,3 @@ def _split_ifs(value: str, ifs: str) -> list[str]:
     if cur:
         out.append("".join(cur))
     return out
-

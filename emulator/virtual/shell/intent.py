@@ -135,15 +135,41 @@ def parse_intent(args: list[str]) -> tuple[Intent, dict[str, Any], list[str]]:
         elif a in ("--eia", "--ela", "--efa", "--esa", "--eial", "--elal", "--efal", "--esal"):
             k = val()
             it.extras[k] = val().split(",")
-        elif a in ("--user", "--display", "--windowingMode", "--activityType", "--task", "-R", "-P",
-                   "--start-profiler", "--sampling", "--attach-agent", "--receiver-permission", "--allow-background-"
-                   "activity-starts"):
+        elif a in (
+            "--user",
+            "--display",
+            "--windowingMode",
+            "--activityType",
+            "--task",
+            "-R",
+            "-P",
+            "--start-profiler",
+            "--sampling",
+            "--attach-agent",
+            "--receiver-permission",
+            "--allow-background-activity-starts",
+        ):
             opts[a] = val()
-        elif a in ("-W", "-S", "-D", "-N", "--streaming", "--track-allocation", "--task-overlay", "--lock-task",
-                   "--allow-background-activity-starts", "--async", "--wait"):
+        elif a in (
+            "-W",
+            "-S",
+            "-D",
+            "-N",
+            "--streaming",
+            "--track-allocation",
+            "--task-overlay",
+            "--lock-task",
+            "--allow-background-activity-starts",
+            "--async",
+            "--wait",
+        ):
             opts[a] = True
-        elif a.startswith("--activity-") or a.startswith("--grant-") or a.startswith("--receiver-") or a in (
-                "--debug-log-resolution", "--exclude-stopped-packages", "--include-stopped-packages", "--selector"):
+        elif (
+            a.startswith("--activity-")
+            or a.startswith("--grant-")
+            or a.startswith("--receiver-")
+            or a in ("--debug-log-resolution", "--exclude-stopped-packages", "--include-stopped-packages", "--selector")
+        ):
             opts[a] = True
         elif a.startswith("-") and len(a) > 1:
             raise IntentError(f"Unknown option: {a}")

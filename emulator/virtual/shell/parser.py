@@ -47,9 +47,29 @@ from .ast_nodes import (
     Word,
 )
 
-__all__ = ["AndOr", "Arith", "Case", "Command", "CondExpr", "For", "FuncDef", "Group", "If", "Lit", "Part", "Pipeline",
-           "Redirect", "Script", "ShellSyntaxError", "Simple", "Sub", "Var", "While", "Word", "parse"]
-
+__all__ = [
+    "AndOr",
+    "Arith",
+    "Case",
+    "Command",
+    "CondExpr",
+    "For",
+    "FuncDef",
+    "Group",
+    "If",
+    "Lit",
+    "Part",
+    "Pipeline",
+    "Redirect",
+    "Script",
+    "ShellSyntaxError",
+    "Simple",
+    "Sub",
+    "Var",
+    "While",
+    "Word",
+    "parse",
+]
 
 
 # --- tokens ------------------------------------------------------------------------------------------
@@ -65,8 +85,29 @@ _META = set(" \t\n;&|()<>")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 _SPECIAL_VARS = set("?$#!@*-0123456789")
-_RESERVED = {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "function",
-             "select", "time", "{", "}", "[[", "]]", "!", "in"}
+_RESERVED = {
+    "if",
+    "then",
+    "else",
+    "elif",
+    "fi",
+    "for",
+    "while",
+    "until",
+    "do",
+    "done",
+    "case",
+    "esac",
+    "function",
+    "select",
+    "time",
+    "{",
+    "}",
+    "[[",
+    "]]",
+    "!",
+    "in",
+}
 _UNSUPPORTED_WORDS = {"select", "time"}
 _CLOSERS = {"then", "else", "elif", "fi", "do", "done", "esac", "}"}  # end a list where a command would start
 _DQ_ESCAPABLE = set('$`"\\\n')
@@ -113,7 +154,7 @@ class _Parser:
         if c == "\n":
             self.i += 1
             return _Tok("op", "\n")
-        two = s[self.i:self.i + 2]
+        two = s[self.i : self.i + 2]
         if two in ("&&", "||", ";;"):
             self.i += 2
             return _Tok("op", two)
@@ -124,7 +165,7 @@ class _Parser:
             self.i += 1
             return _Tok("op", c)
         # [n]redir
-        m = re.match(r"(\d*)(>>|>&|>\||<<|<&|<>|>|<)", s[self.i:])
+        m = re.match(r"(\d*)(>>|>&|>\||<<|<&|<>|>|<)", s[self.i :])
         if m and (m.group(1) or c in "<>"):
             self.i += m.end()
             op = m.group(2)
@@ -163,7 +204,7 @@ class _Parser:
                 if end < 0:
                     raise ShellSyntaxError("no closing quote")
                 flush()
-                parts.append(Lit(s[self.i + 1:end], True))
+                parts.append(Lit(s[self.i + 1 : end], True))
                 self.i = end + 1
             elif c == '"':
                 flush()
@@ -236,7 +277,7 @@ class _Parser:
             start = end + 1 if length else end
             m = re.match(r"[A-Za-z_][A-Za-z0-9_]*|[?$#!@*\-0-9]", s[start:])
             if not m:
-                raise ShellSyntaxError(f"${{{s[end:end + 10]}: bad substitution")
+                raise ShellSyntaxError(f"${{{s[end : end + 10]}: bad substitution")
             name = m.group(0)
             end = start
             j = end + m.end()
@@ -245,13 +286,13 @@ class _Parser:
             if length:
                 op = "#"
             elif s.startswith(("##", "%%"), j):
-                op = s[j:j + 2]
+                op = s[j : j + 2]
                 j += 2
             elif j < len(s) and s[j] in "#%":
                 op = s[j]
                 j += 1
             elif s.startswith((":-", ":=", ":+", ":?"), j):
-                op = s[j:j + 2]
+                op = s[j : j + 2]
                 j += 2
             elif j < len(s) and s[j] in "-=+?":
                 op = s[j]
@@ -261,8 +302,9 @@ class _Parser:
                 arg = self._brace_arg()
                 j = self.i
             if j >= len(s) or s[j] != "}":
-                raise ShellSyntaxError(f"${{{s[end:j + 1]}: bad substitution" if j < len(s)
-                                       else "syntax error: unexpected EOF")
+                raise ShellSyntaxError(
+                    f"${{{s[end : j + 1]}: bad substitution" if j < len(s) else "syntax error: unexpected EOF"
+                )
             self.i = j + 1
             return Var(name, quoted, op, arg)
         if c and c in _SPECIAL_VARS:
@@ -316,7 +358,7 @@ class _Parser:
                     end = s.find("'", self.i + 1)
                     if end < 0:
                         raise ShellSyntaxError("no closing quote")
-                    parts.append(Lit(s[self.i + 1:end], True))
+                    parts.append(Lit(s[self.i + 1 : end], True))
                     self.i = end + 1
                 elif c == '"':
                     self.i += 1
@@ -435,8 +477,11 @@ class _Parser:
 
     def command(self) -> Command:
         t = self.peek()
-        opener = t.value if t.kind == "op" and t.value == "(" else \
-            (t.word.plain() if t.kind == "word" and t.word is not None else None)
+        opener = (
+            t.value
+            if t.kind == "op" and t.value == "("
+            else (t.word.plain() if t.kind == "word" and t.word is not None else None)
+        )
         if opener in ("(", "{", "if", "while", "until", "for", "case", "[["):
             self.nesting.append(opener)
             node = self._command()
@@ -484,8 +529,12 @@ class _Parser:
         if word == "function":
             self.take()
             name = self.take()
-            if name.kind != "word" or name.word is None or name.word.plain() is None \
-                    or not _NAME_RE.fullmatch(name.word.plain() or ""):
+            if (
+                name.kind != "word"
+                or name.word is None
+                or name.word.plain() is None
+                or not _NAME_RE.fullmatch(name.word.plain() or "")
+            ):
                 raise ShellSyntaxError(_unexpected(name))
             self._skip_newlines()
             return FuncDef(name.word.plain() or "", self.command())
@@ -626,8 +675,15 @@ class _Parser:
                 else:
                     node.words.append(w)
                     name = w.plain()
-                    if len(node.words) == 1 and not node.assigns and not node.redirects and name is not None \
-                            and _NAME_RE.fullmatch(name) and self.peek().kind == "op" and self.peek().value == "(":
+                    if (
+                        len(node.words) == 1
+                        and not node.assigns
+                        and not node.redirects
+                        and name is not None
+                        and _NAME_RE.fullmatch(name)
+                        and self.peek().kind == "op"
+                        and self.peek().value == "("
+                    ):
                         self.take()
                         close = self.take()
                         if close.kind != "op" or close.value != ")":
@@ -670,7 +726,7 @@ def _assignment(w: Word) -> tuple[str, Word] | None:
     m = _ASSIGN_RE.match(w.parts[0].text)
     if not m:
         return None
-    rest = w.parts[0].text[m.end():]
+    rest = w.parts[0].text[m.end() :]
     value_parts: list[Part] = ([Lit(rest, False)] if rest else []) + list(w.parts[1:])
     return m.group(1), Word(value_parts)
 

@@ -90,7 +90,7 @@ class BytesSource(Source):
 
     def read(self, n: int = -1, timeout: float | None = None) -> bytes:
         end = len(self.data) if n is None or n < 0 else self.pos + n
-        chunk = self.data[self.pos:end]
+        chunk = self.data[self.pos : end]
         self.pos += len(chunk)
         return chunk
 
@@ -140,4 +140,3 @@ class CmdIO:
 
     def wait_closed(self, timeout: float | None = None) -> bool:
         return self.root.wait_closed(timeout)
-

@@ -145,5 +145,5 @@ def short_hash(*parts: Any) -> str:
 def short_component(package: str, cls: str) -> str:
     """ComponentName.flattenToShortString(): pkg/.Cls when the class is inside the package."""
     if cls.startswith(package + "."):
-        return f"{package}/{cls[len(package):]}"
+        return f"{package}/{cls[len(package) :]}"
     return f"{package}/{cls}"

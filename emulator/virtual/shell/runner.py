@@ -40,19 +40,36 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-BIN_DIRS = {"/system/bin", "/system/xbin", "/vendor/bin", "/bin", "/sbin", "/product/bin", "/system_ext/bin",
-            "/apex/com.android.runtime/bin"}
+BIN_DIRS = {
+    "/system/bin",
+    "/system/xbin",
+    "/vendor/bin",
+    "/bin",
+    "/sbin",
+    "/product/bin",
+    "/system_ext/bin",
+    "/apex/com.android.runtime/bin",
+}
 
 
 # --- the shell ---------------------------------------------------------------------------------------
 def default_vars() -> dict[str, str]:
     return {
         "PATH": "/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:"
-                "/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin",
-        "HOME": "/", "SHELL": "/bin/sh", "USER": "shell", "LOGNAME": "shell", "HOSTNAME": "localhost",
-        "TMPDIR": "/data/local/tmp", "ANDROID_DATA": "/data", "ANDROID_ROOT": "/system",
-        "ANDROID_STORAGE": "/storage", "EXTERNAL_STORAGE": "/sdcard", "ASEC_MOUNTPOINT": "/mnt/asec",
-        "IFS": " \t\n", "PS1": "$ ",
+        "/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin",
+        "HOME": "/",
+        "SHELL": "/bin/sh",
+        "USER": "shell",
+        "LOGNAME": "shell",
+        "HOSTNAME": "localhost",
+        "TMPDIR": "/data/local/tmp",
+        "ANDROID_DATA": "/data",
+        "ANDROID_ROOT": "/system",
+        "ANDROID_STORAGE": "/storage",
+        "EXTERNAL_STORAGE": "/sdcard",
+        "ASEC_MOUNTPOINT": "/mnt/asec",
+        "IFS": " \t\n",
+        "PS1": "$ ",
     }
 
 
@@ -76,7 +93,13 @@ class ShellState(Expander):
 
     def child(self) -> ShellState:
         c = ShellState(self.model, self.root, self.depth + 1)
-        c.vars, c.exported, c.cwd, c.status, c.pid = dict(self.vars), set(self.exported), self.cwd, self.status, self.pid
+        c.vars, c.exported, c.cwd, c.status, c.pid = (
+            dict(self.vars),
+            set(self.exported),
+            self.cwd,
+            self.status,
+            self.pid,
+        )
         c.params, c.argv0, c.funcs = list(self.params), self.argv0, dict(self.funcs)
         return c
 
@@ -391,6 +414,7 @@ class ShellState(Expander):
     @staticmethod
     def _word_src(w: P.Word) -> str:
         return "".join(p.text if isinstance(p, P.Lit) else "$" + getattr(p, "name", "(...)") for p in w.parts)
+
 
 # --- entry ---------------------------------------------------------------------------------------------
 def run(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:

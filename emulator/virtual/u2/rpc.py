@@ -161,8 +161,9 @@ class RpcService:
                 raise RpcError(INVALID_PARAMS, f"Invalid method parameters for {method}: {e}") from None
             raise RpcError(JAVA_EXCEPTION, f"java.lang.RuntimeException: {e}", traceback.format_exc()) from None
         except Exception as e:  # a bug here must not kill the server; the client sees a Java-style error
-            raise RpcError(JAVA_EXCEPTION, f"java.lang.RuntimeException: {type(e).__name__}: {e}",
-                           traceback.format_exc()) from None
+            raise RpcError(
+                JAVA_EXCEPTION, f"java.lang.RuntimeException: {type(e).__name__}: {e}", traceback.format_exc()
+            ) from None
 
     # --- helpers ------------------------------------------------------------------------------------
     def _check_alive(self) -> None:
@@ -280,7 +281,9 @@ class RpcService:
         return base64.b64encode(buf.getvalue()).decode("ascii")
 
     @rpc()
-    def dumpWindowHierarchy(self, compressed: Any = False, depth_or_file: Any = None, root_in_active: Any = None) -> str:
+    def dumpWindowHierarchy(
+        self, compressed: Any = False, depth_or_file: Any = None, root_in_active: Any = None
+    ) -> str:
         max_depth = 50
         if isinstance(depth_or_file, (int, float)) and not isinstance(depth_or_file, bool):
             max_depth = int(depth_or_file)
@@ -372,13 +375,21 @@ class RpcService:
         l, t, r, b = node.visible
         cx, cy = (l + r) // 2, (t + b) // 2
         if percent is None:  # UiObject.swipeXxx: edge to edge, inside a 5 px margin
-            paths = {"up": (cx, b - SWIPE_MARGIN, cx, t + SWIPE_MARGIN), "down": (cx, t + SWIPE_MARGIN, cx, b - SWIPE_MARGIN),
-                     "left": (r - SWIPE_MARGIN, cy, l + SWIPE_MARGIN, cy), "right": (l + SWIPE_MARGIN, cy, r - SWIPE_MARGIN, cy)}
+            paths = {
+                "up": (cx, b - SWIPE_MARGIN, cx, t + SWIPE_MARGIN),
+                "down": (cx, t + SWIPE_MARGIN, cx, b - SWIPE_MARGIN),
+                "left": (r - SWIPE_MARGIN, cy, l + SWIPE_MARGIN, cy),
+                "right": (l + SWIPE_MARGIN, cy, r - SWIPE_MARGIN, cy),
+            }
         else:  # UiObject2.swipe: a `percent` of the size, centred
             p = max(0.0, min(1.0, percent))
             hx, hy = int((r - l) * p / 2), int((b - t) * p / 2)
-            paths = {"up": (cx, cy + hy, cx, cy - hy), "down": (cx, cy - hy, cx, cy + hy),
-                     "left": (cx + hx, cy, cx - hx, cy), "right": (cx - hx, cy, cx + hx, cy)}
+            paths = {
+                "up": (cx, cy + hy, cx, cy - hy),
+                "down": (cx, cy - hy, cx, cy + hy),
+                "left": (cx + hx, cy, cx - hx, cy),
+                "right": (cx - hx, cy, cx + hx, cy),
+            }
         key = {"u": "up", "d": "down", "l": "left", "r": "right"}.get(d, d)
         if key not in paths:
             return False
@@ -691,7 +702,7 @@ class RpcService:
         def attempt() -> int | None:
             nodes = self._nodes()
             for i, row in enumerate(S.find_all(nodes, rows_sel)):
-                if any(getattr(n.view, field) == value for n in nodes[row.pos: row.end]):
+                if any(getattr(n.view, field) == value for n in nodes[row.pos : row.end]):
                     return i
             return None
 
@@ -746,8 +757,14 @@ class RpcService:
         after = S.find(nodes, sel)
         return after is None or S.subtree_signature(nodes, after) != before
 
-    def _scroll_until(self, sel: dict[str, Any], vertical: Any, done: Callable[[], bool],
-                      max_swipes: int = MAX_SEARCH_SWIPES, steps: int = SCROLL_STEPS) -> bool:
+    def _scroll_until(
+        self,
+        sel: dict[str, Any],
+        vertical: Any,
+        done: Callable[[], bool],
+        max_swipes: int = MAX_SEARCH_SWIPES,
+        steps: int = SCROLL_STEPS,
+    ) -> bool:
         """UiScrollable.scrollIntoView: look, go to the beginning, then forward one page at a time."""
         if done():
             return True
@@ -779,8 +796,9 @@ class RpcService:
         return True
 
     @rpc()
-    def scrollToBeginning(self, obj: Any, vertical: Any = True, max_swipes: Any = 500,
-                          steps: Any = SCROLL_STEPS) -> bool:
+    def scrollToBeginning(
+        self, obj: Any, vertical: Any = True, max_swipes: Any = 500, steps: Any = SCROLL_STEPS
+    ) -> bool:
         return self._scroll_to_edge(obj, vertical, False, max_swipes, steps)
 
     @rpc()

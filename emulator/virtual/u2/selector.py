@@ -22,34 +22,72 @@ from ..ui.view import Bounds, View
 
 # mask bits of uiautomator2's Selector (the same as the server's Selector.MASK_*)
 FIELDS: dict[str, int] = {
-    "text": 0x01, "textContains": 0x02, "textMatches": 0x04, "textStartsWith": 0x08,
-    "className": 0x10, "classNameMatches": 0x20,
-    "description": 0x40, "descriptionContains": 0x80, "descriptionMatches": 0x0100,
+    "text": 0x01,
+    "textContains": 0x02,
+    "textMatches": 0x04,
+    "textStartsWith": 0x08,
+    "className": 0x10,
+    "classNameMatches": 0x20,
+    "description": 0x40,
+    "descriptionContains": 0x80,
+    "descriptionMatches": 0x0100,
     "descriptionStartsWith": 0x0200,
-    "checkable": 0x0400, "checked": 0x0800, "clickable": 0x1000, "longClickable": 0x2000,
-    "scrollable": 0x4000, "enabled": 0x8000, "focusable": 0x010000, "focused": 0x020000,
+    "checkable": 0x0400,
+    "checked": 0x0800,
+    "clickable": 0x1000,
+    "longClickable": 0x2000,
+    "scrollable": 0x4000,
+    "enabled": 0x8000,
+    "focusable": 0x010000,
+    "focused": 0x020000,
     "selected": 0x040000,
-    "packageName": 0x080000, "packageNameMatches": 0x100000,
-    "resourceId": 0x200000, "resourceIdMatches": 0x400000,
-    "index": 0x800000, "instance": 0x01000000,
+    "packageName": 0x080000,
+    "packageNameMatches": 0x100000,
+    "resourceId": 0x200000,
+    "resourceIdMatches": 0x400000,
+    "index": 0x800000,
+    "instance": 0x01000000,
 }
 
 _BOOL_FIELDS = {
-    "checkable": "checkable", "checked": "checked", "clickable": "clickable", "longClickable": "long_clickable",
-    "scrollable": "scrollable", "enabled": "enabled", "focusable": "focusable", "focused": "focused",
+    "checkable": "checkable",
+    "checked": "checked",
+    "clickable": "clickable",
+    "longClickable": "long_clickable",
+    "scrollable": "scrollable",
+    "enabled": "enabled",
+    "focusable": "focusable",
+    "focused": "focused",
     "selected": "selected",
 }
 
 # how java's UiSelector.toString names each criterion
 _JAVA_NAMES = {
-    "text": "TEXT", "textContains": "CONTAINS_TEXT", "textMatches": "PATTERN_TEXT", "textStartsWith": "START_TEXT",
-    "className": "CLASS", "classNameMatches": "CLASS_REGEX", "description": "DESCRIPTION",
-    "descriptionContains": "CONTAINS_DESCRIPTION", "descriptionMatches": "DESCRIPTION_REGEX",
-    "descriptionStartsWith": "START_DESCRIPTION", "checkable": "CHECKABLE", "checked": "CHECKED",
-    "clickable": "CLICKABLE", "longClickable": "LONG_CLICKABLE", "scrollable": "SCROLLABLE", "enabled": "ENABLED",
-    "focusable": "FOCUSABLE", "focused": "FOCUSED", "selected": "SELECTED", "packageName": "PACKAGE_NAME",
-    "packageNameMatches": "PACKAGE_NAME_REGEX", "resourceId": "RESOURCE_ID",
-    "resourceIdMatches": "RESOURCE_ID_REGEX", "index": "INDEX", "instance": "INSTANCE",
+    "text": "TEXT",
+    "textContains": "CONTAINS_TEXT",
+    "textMatches": "PATTERN_TEXT",
+    "textStartsWith": "START_TEXT",
+    "className": "CLASS",
+    "classNameMatches": "CLASS_REGEX",
+    "description": "DESCRIPTION",
+    "descriptionContains": "CONTAINS_DESCRIPTION",
+    "descriptionMatches": "DESCRIPTION_REGEX",
+    "descriptionStartsWith": "START_DESCRIPTION",
+    "checkable": "CHECKABLE",
+    "checked": "CHECKED",
+    "clickable": "CLICKABLE",
+    "longClickable": "LONG_CLICKABLE",
+    "scrollable": "SCROLLABLE",
+    "enabled": "ENABLED",
+    "focusable": "FOCUSABLE",
+    "focused": "FOCUSED",
+    "selected": "SELECTED",
+    "packageName": "PACKAGE_NAME",
+    "packageNameMatches": "PACKAGE_NAME_REGEX",
+    "resourceId": "RESOURCE_ID",
+    "resourceIdMatches": "RESOURCE_ID_REGEX",
+    "index": "INDEX",
+    "instance": "INSTANCE",
 }
 
 
@@ -142,8 +180,13 @@ def matches(node: Node, sel: dict[str, Any]) -> bool:
                 return False
             continue
         base, op = _split(name)
-        have = {"text": v.text, "className": v.cls, "description": v.desc, "packageName": v.package,
-                "resourceId": v.resource_id}[base]
+        have = {
+            "text": v.text,
+            "className": v.cls,
+            "description": v.desc,
+            "packageName": v.package,
+            "resourceId": v.resource_id,
+        }[base]
         have = have or ""
         want_s = _str(want, name)
         if op == "":
@@ -285,6 +328,6 @@ def obj_info(node: Node) -> dict[str, Any]:
 
 def subtree_signature(nodes: list[Node], node: Node) -> tuple:
     """What a scroll changes: texts and positions of everything inside `node` (to tell if a scroll moved)."""
-    return tuple((n.view.text, n.view.desc, n.view.resource_id, tuple(n.view.bounds))
-                 for n in nodes[node.pos + 1: node.end])
-
+    return tuple(
+        (n.view.text, n.view.desc, n.view.resource_id, tuple(n.view.bounds)) for n in nodes[node.pos + 1 : node.end]
+    )

@@ -108,7 +108,8 @@ def cjk_font_path() -> str | None:
 @functools.lru_cache(maxsize=2)
 def latin_font_path(bold: bool = False) -> str | None:
     return _first_existing(_LATIN_BOLD if bold else _LATIN_REGULAR) or (
-        _first_existing(_LATIN_REGULAR) if bold else None)
+        _first_existing(_LATIN_REGULAR) if bold else None
+    )
 
 
 # Faces inside font collections: Noto Sans CJK's collection holds JP, KR, SC, TC, HK; zh-CN uses SC.
@@ -118,8 +119,9 @@ _COLLECTION_INDEX = {"NotoSansCJK-VF.otf.ttc": 2, "NotoSansCJK-Regular.ttc": 2}
 def _load(path: str | None, size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     if path:
         try:
-            font = ImageFont.truetype(path, size, index=_COLLECTION_INDEX.get(Path(path).name, 0),
-                                      layout_engine=ImageFont.Layout.BASIC)
+            font = ImageFont.truetype(
+                path, size, index=_COLLECTION_INDEX.get(Path(path).name, 0), layout_engine=ImageFont.Layout.BASIC
+            )
         except OSError:
             font = None
         if font is not None:

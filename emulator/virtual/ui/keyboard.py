@@ -38,22 +38,35 @@ def _row_h(model: VirtualDeviceModel, screen_h: int) -> int:
 
 def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw: Any) -> View:
     style = kw.pop("style", {})
-    v = View(cls=cls, bounds=tuple(int(b) for b in bounds), package=IME_PACKAGE,  # type: ignore[arg-type]
-             resource_id=f"{IME_PACKAGE}:id/{rid}" if rid else "", **kw)
+    v = View(
+        cls=cls,
+        bounds=tuple(int(b) for b in bounds),
+        package=IME_PACKAGE,  # type: ignore[arg-type]
+        resource_id=f"{IME_PACKAGE}:id/{rid}" if rid else "",
+        **kw,
+    )
     v.style.update(style)
     return v
 
 
-def build_keyboard(model: VirtualDeviceModel, theme: Theme, width: int, bottom: int, screen_h: int,
-                   state: dict[str, Any], action_kind: str, multiline: bool,
-                   commit: Callable[[str], None], press: Callable[[int], None],
-                   toggle: Callable[[str], None]) -> View:
+def build_keyboard(
+    model: VirtualDeviceModel,
+    theme: Theme,
+    width: int,
+    bottom: int,
+    screen_h: int,
+    state: dict[str, Any],
+    action_kind: str,
+    multiline: bool,
+    commit: Callable[[str], None],
+    press: Callable[[int], None],
+    toggle: Callable[[str], None],
+) -> View:
     s = model.profile.scale
     zh = model.locale == "zh"
     h = keyboard_height(model, screen_h)
     top = bottom - h
-    root = _v("android.widget.FrameLayout", (0, top, width, bottom), "keyboard_holder",
-              style={"bg": theme.keyboard_bg})
+    root = _v("android.widget.FrameLayout", (0, top, width, bottom), "keyboard_holder", style={"bg": theme.keyboard_bg})
     strip_h = int(40 * s)
     strip = _v("android.widget.LinearLayout", (0, top, width, top + strip_h), "suggestion_strip")
     root.children.append(strip)
@@ -61,10 +74,23 @@ def build_keyboard(model: VirtualDeviceModel, theme: Theme, width: int, bottom: 
     if clip:
         label = clip.replace("\n", " ")
         cw = min(width - int(32 * s), int(220 * s))
-        chip = _v("android.widget.FrameLayout", (int(12 * s), top + int(4 * s), int(12 * s) + cw, top + strip_h - int(4 * s)),
-                  "clipboard_chip", desc=("粘贴：" if zh else "Paste: ") + label, clickable=True, focusable=True,
-                  style={"bg": theme.key_bg, "radius": int(14 * s), "label": label, "fg": theme.text,
-                         "size": int(13 * s), "align": "c", "pad": int(8 * s)})
+        chip = _v(
+            "android.widget.FrameLayout",
+            (int(12 * s), top + int(4 * s), int(12 * s) + cw, top + strip_h - int(4 * s)),
+            "clipboard_chip",
+            desc=("粘贴：" if zh else "Paste: ") + label,
+            clickable=True,
+            focusable=True,
+            style={
+                "bg": theme.key_bg,
+                "radius": int(14 * s),
+                "label": label,
+                "fg": theme.text,
+                "size": int(13 * s),
+                "align": "c",
+                "pad": int(8 * s),
+            },
+        )
         chip.on_click = lambda: commit(clip)
         strip.children.append(chip)
     row_h = _row_h(model, screen_h)
@@ -75,16 +101,36 @@ def build_keyboard(model: VirtualDeviceModel, theme: Theme, width: int, bottom: 
     y = top + strip_h + int(4 * s)
     label_size = int(min(row_h * 0.45, 22 * s))
 
-    def key(x0: float, x1: float, desc: str, label: str = "", icon: str = "", fn: bool = False,
-            on_click: Callable[[], None] | None = None, rid: str = "key_pos") -> View:
-        st: dict[str, Any] = {"bg": theme.key_fn_bg if fn else theme.key_bg, "radius": int(6 * s),
-                              "fg": theme.text, "size": label_size, "align": "c"}
+    def key(
+        x0: float,
+        x1: float,
+        desc: str,
+        label: str = "",
+        icon: str = "",
+        fn: bool = False,
+        on_click: Callable[[], None] | None = None,
+        rid: str = "key_pos",
+    ) -> View:
+        st: dict[str, Any] = {
+            "bg": theme.key_fn_bg if fn else theme.key_bg,
+            "radius": int(6 * s),
+            "fg": theme.text,
+            "size": label_size,
+            "align": "c",
+        }
         if label:
             st["label"] = label
         if icon:
             st.update(icon=icon, icon_color=theme.text, inset=max(2, int(row_h * 0.28)))
-        k = _v("android.widget.FrameLayout", (x0 + pad, y + pad, x1 - pad, y + row_h - pad), rid, desc=desc,
-               clickable=True, focusable=False, style=st)
+        k = _v(
+            "android.widget.FrameLayout",
+            (x0 + pad, y + pad, x1 - pad, y + row_h - pad),
+            rid,
+            desc=desc,
+            clickable=True,
+            focusable=False,
+            style=st,
+        )
         k.on_click = on_click
         root.children.append(k)
         return k
@@ -105,14 +151,28 @@ def build_keyboard(model: VirtualDeviceModel, theme: Theme, width: int, bottom: 
             key(x, x + key_w, c, c, on_click=lambda c=c: commit(c))
             x += key_w
         if ri == 2:
-            key(x, width, "删除" if zh else "Delete", icon="backspace", fn=True, on_click=lambda: press(67),
-                rid="key_delete")
+            key(
+                x,
+                width,
+                "删除" if zh else "Delete",
+                icon="backspace",
+                fn=True,
+                on_click=lambda: press(67),
+                rid="key_delete",
+            )
         y += row_h
     # bottom row: ?123, comma, space, period, action
     unit = width / 10.0
     x = 0.0
-    key(x, x + 1.5 * unit, "ABC" if state.get("symbols") else ("符号" if zh else "Symbols"),
-        "ABC" if state.get("symbols") else "?123", fn=True, on_click=lambda: toggle("symbols"), rid="key_symbols")
+    key(
+        x,
+        x + 1.5 * unit,
+        "ABC" if state.get("symbols") else ("符号" if zh else "Symbols"),
+        "ABC" if state.get("symbols") else "?123",
+        fn=True,
+        on_click=lambda: toggle("symbols"),
+        rid="key_symbols",
+    )
     x += 1.5 * unit
     key(x, x + unit, ",", ",", on_click=lambda: commit(","))
     x += unit
@@ -124,8 +184,10 @@ def build_keyboard(model: VirtualDeviceModel, theme: Theme, width: int, bottom: 
         desc, icon = ("换行" if zh else "Enter"), "enter"
     else:
         desc, icon = {
-            "search": ("搜索" if zh else "Search", "search"), "send": ("发送" if zh else "Send", "send"),
-            "next": ("下一个" if zh else "Next", "forward"), "go": ("前往" if zh else "Go", "forward"),
+            "search": ("搜索" if zh else "Search", "search"),
+            "send": ("发送" if zh else "Send", "send"),
+            "next": ("下一个" if zh else "Next", "forward"),
+            "go": ("前往" if zh else "Go", "forward"),
         }.get(action_kind, ("完成" if zh else "Done", "check"))
     k = key(x, width, desc, icon=icon, on_click=lambda: press(66), rid="key_action")
     k.style.update(bg=theme.primary, icon_color=theme.on_primary)

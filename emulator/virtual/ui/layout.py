@@ -139,11 +139,17 @@ class Ctx:
 
 # --- views ---------------------------------------------------------------------------------------
 
+
 def V(ctx: Ctx, cls: str, bounds: Bounds, rid: str = "", **kw: Any) -> View:
     """A view of the app being built (package and resource-id filled in)."""
     style = kw.pop("style", None) or {}
-    v = View(cls=cls, bounds=tuple(int(b) for b in bounds), package=kw.pop("package", ctx.pkg),  # type: ignore[arg-type]
-             resource_id=ctx.rid(rid) if rid else "", **kw)
+    v = View(
+        cls=cls,
+        bounds=tuple(int(b) for b in bounds),
+        package=kw.pop("package", ctx.pkg),  # type: ignore[arg-type]
+        resource_id=ctx.rid(rid) if rid else "",
+        **kw,
+    )
     v.style.update(style)
     return v
 
@@ -183,9 +189,19 @@ def _scroll_state(ctx: Ctx) -> dict[str, int]:
     return ctx.ui.setdefault("scroll", {})
 
 
-def vlist(ctx: Ctx, key: str, bounds: Bounds, rows: Iterable[Row], rid: str = "", cls: str = RECYCLER,
-          pad_top: int = 0, pad_bottom: int = 0, bg: Any = None, desc: str = "",
-          on_overscroll: Callable[[int, int], bool] | None = None) -> View:
+def vlist(
+    ctx: Ctx,
+    key: str,
+    bounds: Bounds,
+    rows: Iterable[Row],
+    rid: str = "",
+    cls: str = RECYCLER,
+    pad_top: int = 0,
+    pad_bottom: int = 0,
+    bg: Any = None,
+    desc: str = "",
+    on_overscroll: Callable[[int, int], bool] | None = None,
+) -> View:
     """A vertically scrolling container showing the rows that intersect `bounds`."""
     rows = list(rows)
     l, t, r, b = bounds
@@ -233,8 +249,15 @@ def vlist(ctx: Ctx, key: str, bounds: Bounds, rows: Iterable[Row], rid: str = ""
     return container
 
 
-def hlist(ctx: Ctx, key: str, bounds: Bounds, items: list[tuple[int, Callable[[int, int, int], View]]],
-          rid: str = "", cls: str = RECYCLER, pad: int = 0) -> View:
+def hlist(
+    ctx: Ctx,
+    key: str,
+    bounds: Bounds,
+    items: list[tuple[int, Callable[[int, int, int], View]]],
+    rid: str = "",
+    cls: str = RECYCLER,
+    pad: int = 0,
+) -> View:
     """A horizontally scrolling row; items are (width px, builder (left, top, height) -> View)."""
     l, t, r, b = bounds
     view_w = r - l
@@ -262,14 +285,15 @@ def hlist(ctx: Ctx, key: str, bounds: Bounds, items: list[tuple[int, Callable[[i
     return container
 
 
-def grid_rows(count: int, columns: int, row_h: int,
-              cell: Callable[[int, int, int, int, int], View]) -> list[Row]:
+def grid_rows(count: int, columns: int, row_h: int, cell: Callable[[int, int, int, int, int], View]) -> list[Row]:
     """Rows of a grid: `cell(index, left, top, width, height)` builds each cell."""
     out = []
     for start in range(0, count, columns):
+
         def build(x: int, y: int, w: int, start: int = start) -> list[View]:
             cw = w // columns
             return [cell(i, x + (i - start) * cw, y, cw, row_h) for i in range(start, min(count, start + columns))]
+
         out.append(Row(row_h, build))
     return out
 

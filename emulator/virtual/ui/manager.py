@@ -45,12 +45,31 @@ if TYPE_CHECKING:  # pragma: no cover
 _KEY_CHARS: dict[int, str] = {
     **{7 + d: str(d) for d in range(10)},
     **{29 + i: chr(ord("a") + i) for i in range(26)},
-    55: ",", 56: ".", 62: " ", 68: "`", 69: "-", 70: "=", 71: "[", 72: "]", 73: "\\", 74: ";", 75: "'",
-    76: "/", 77: "@", 81: "+", 17: "*", 18: "#",
+    55: ",",
+    56: ".",
+    62: " ",
+    68: "`",
+    69: "-",
+    70: "=",
+    71: "[",
+    72: "]",
+    73: "\\",
+    74: ";",
+    75: "'",
+    76: "/",
+    77: "@",
+    81: "+",
+    17: "*",
+    18: "#",
 }
 _DEFAULT_STATE: dict[str, Any] = {
-    "focus_pkg": None, "focus": None, "keyboard": False, "recents": False, "recents_scroll": 0,
-    "shift": False, "symbols": False,
+    "focus_pkg": None,
+    "focus": None,
+    "keyboard": False,
+    "recents": False,
+    "recents_scroll": 0,
+    "shift": False,
+    "symbols": False,
 }
 
 
@@ -75,8 +94,9 @@ class UIManager:
             (IME_PACKAGE, {"en": "Gboard", "zh": "Gboard"}, LATIN_IME),
             ("com.google.android.permissioncontroller", {"en": "Permission controller", "zh": "权限控制器"}, None),
         ]:
-            self.model.install_package(Package(name, labels, [], None, system=True, ime_service=ime,
-                                               first_install_time=1_700_000_000.0))
+            self.model.install_package(
+                Package(name, labels, [], None, system=True, ime_service=ime, first_install_time=1_700_000_000.0)
+            )
 
     def app_for(self, package: str) -> App:
         app = self.apps.get(package)
@@ -139,8 +159,17 @@ class UIManager:
                 rec = t.top
                 break
         focus = self.state["focus"] if self.state.get("focus_pkg") == package else None
-        return Ctx(self.model, self, package, rec, theme, area or self._area, self.model.display_size, focus,
-                   bool(self.state.get("keyboard")) and focus is not None)
+        return Ctx(
+            self.model,
+            self,
+            package,
+            rec,
+            theme,
+            area or self._area,
+            self.model.display_size,
+            focus,
+            bool(self.state.get("keyboard")) and focus is not None,
+        )
 
     def _foreground_package(self) -> str:
         return self.model.tasks[-1].package if self.model.tasks else ""
@@ -157,10 +186,20 @@ class UIManager:
         on_wallpaper = False
         if self.state.get("recents"):
             self._area = (0, status_h, W, H - nav_h)
-            roots.append(build_recents(
-                m, theme, (W, H), self._area, self.state,
-                lambda p: self.app_for(p).icon_style(), self._open_task, self._dismiss_task, self._clear_all,
-                self._go_home))
+            roots.append(
+                build_recents(
+                    m,
+                    theme,
+                    (W, H),
+                    self._area,
+                    self.state,
+                    lambda p: self.app_for(p).icon_style(),
+                    self._open_task,
+                    self._dismiss_task,
+                    self._clear_all,
+                    self._go_home,
+                )
+            )
             on_wallpaper = True
         elif pkg:
             kb = bool(self.state.get("keyboard")) and self.state.get("focus_pkg") == pkg
@@ -174,26 +213,43 @@ class UIManager:
                 self.state["focus"] = self.state["focus_pkg"] = None
             roots.extend(app_roots)
             if kb and binding is not None:
-                roots.append(build_keyboard(m, theme, W, H - nav_h, H, self.state, binding.action_kind,
-                                            binding.multiline, self._soft_commit, self._soft_press,
-                                            self._soft_toggle))
+                roots.append(
+                    build_keyboard(
+                        m,
+                        theme,
+                        W,
+                        H - nav_h,
+                        H,
+                        self.state,
+                        binding.action_kind,
+                        binding.multiline,
+                        self._soft_commit,
+                        self._soft_press,
+                        self._soft_toggle,
+                    )
+                )
             on_wallpaper = pkg == LAUNCHER_PACKAGE
         bar_fg = (255, 255, 255) if on_wallpaper or theme.dark else (31, 31, 31)
         roots.append(status_bar(m, W, status_h, bar_fg))
-        roots.append(navigation_bar(m, W, nav_h, H, theme, bar_fg,
-                                    None if on_wallpaper or gesture_nav(m) else theme.bg, self._nav_press))
+        roots.append(
+            navigation_bar(
+                m, W, nav_h, H, theme, bar_fg, None if on_wallpaper or gesture_nav(m) else theme.bg, self._nav_press
+            )
+        )
         screen = (0, 0, W, H)
         return [r for r in roots if clip_tree(r, screen)]
 
-    def _build_app(self, pkg: str, theme: Theme, W: int, H: int, status_h: int, nav_h: int,
-                   kb: bool) -> tuple[list[View], FieldBinding | None]:
+    def _build_app(
+        self, pkg: str, theme: Theme, W: int, H: int, status_h: int, nav_h: int, kb: bool
+    ) -> tuple[list[View], FieldBinding | None]:
         kb_h = keyboard_height(self.model, H) if kb else 0
         self._area = (0, status_h, W, H - nav_h - kb_h)
         app = self.app_for(pkg)
         ctx = self._ctx(pkg, theme)
         ctx.keyboard = kb
-        window = View(cls="android.widget.FrameLayout", package=pkg, bounds=(0, 0, W, H),
-                      style={"bg": app.window_bg(ctx)})
+        window = View(
+            cls="android.widget.FrameLayout", package=pkg, bounds=(0, 0, W, H), style={"bg": app.window_bg(ctx)}
+        )
         content = V(ctx, "android.widget.FrameLayout", self._area, "android:id/content")
         window.children.append(content)
         content.children.extend(app.build(ctx))
@@ -222,10 +278,23 @@ class UIManager:
         m = ctx.dp(12)
         bg = (50, 50, 54) if not ctx.theme.dark else (230, 225, 229)
         fg = (242, 242, 242) if not ctx.theme.dark else (49, 48, 51)
-        v = V(ctx, "android.widget.FrameLayout", (l + m, b - h - m, r - m, b - m), "snackbar_layout",
-              style={"bg": bg, "radius": ctx.dp(4)})
-        v.children.append(V(ctx, "android.widget.TextView", (l + m + ctx.dp(16), b - h - m, r - m - ctx.dp(16), b - m),
-                            "snackbar_text", text=msg, style={"fg": fg, "size": ctx.sp(14)}))
+        v = V(
+            ctx,
+            "android.widget.FrameLayout",
+            (l + m, b - h - m, r - m, b - m),
+            "snackbar_layout",
+            style={"bg": bg, "radius": ctx.dp(4)},
+        )
+        v.children.append(
+            V(
+                ctx,
+                "android.widget.TextView",
+                (l + m + ctx.dp(16), b - h - m, r - m - ctx.dp(16), b - m),
+                "snackbar_text",
+                text=msg,
+                style={"fg": fg, "size": ctx.sp(14)},
+            )
+        )
         return v
 
     def render(self) -> Image.Image:
@@ -300,7 +369,12 @@ class UIManager:
                 self.dismiss_transient()
                 m.go_home()
             return
-        if gesture_nav(m) and (x1 <= 12 * s or x1 >= W - 12 * s) and abs(x2 - x1) > 48 * s and abs(y2 - y1) < abs(x2 - x1):
+        if (
+            gesture_nav(m)
+            and (x1 <= 12 * s or x1 >= W - 12 * s)
+            and abs(x2 - x1) > 48 * s
+            and abs(y2 - y1) < abs(x2 - x1)
+        ):
             # back gesture from a screen edge
             m.key(4, source="gesture")
             return
@@ -495,4 +569,3 @@ class UIManager:
         self.state = copy.deepcopy(snap) if snap else copy.deepcopy(_DEFAULT_STATE)
         for k, v in _DEFAULT_STATE.items():
             self.state.setdefault(k, v)
-

@@ -20,26 +20,49 @@ LAUNCHER = "com.google.android.apps.nexuslauncher"
 
 def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw: Any) -> View:
     style = kw.pop("style", {})
-    v = View(cls=cls, bounds=tuple(int(b) for b in bounds), package=LAUNCHER,  # type: ignore[arg-type]
-             resource_id=f"{LAUNCHER}:id/{rid}" if rid else "", **kw)
+    v = View(
+        cls=cls,
+        bounds=tuple(int(b) for b in bounds),
+        package=LAUNCHER,  # type: ignore[arg-type]
+        resource_id=f"{LAUNCHER}:id/{rid}" if rid else "",
+        **kw,
+    )
     v.style.update(style)
     return v
 
 
-def build_recents(model: VirtualDeviceModel, theme: Theme, size: tuple[int, int], area: tuple[int, int, int, int],
-                  state: dict[str, Any], icon_style: Callable[[str], dict[str, Any]],
-                  open_task: Callable[[str], None], dismiss: Callable[[str], None], clear_all: Callable[[], None],
-                  go_home: Callable[[], None]) -> View:
+def build_recents(
+    model: VirtualDeviceModel,
+    theme: Theme,
+    size: tuple[int, int],
+    area: tuple[int, int, int, int],
+    state: dict[str, Any],
+    icon_style: Callable[[str], dict[str, Any]],
+    open_task: Callable[[str], None],
+    dismiss: Callable[[str], None],
+    clear_all: Callable[[], None],
+    go_home: Callable[[], None],
+) -> View:
     W, H = size
     s = model.profile.scale
     zh = model.locale == "zh"
-    root = _v("android.widget.FrameLayout", (0, 0, W, H), "overview_panel",
-              style={"bg": mix(theme.wallpaper, (0, 0, 0), 0.45)})
+    root = _v(
+        "android.widget.FrameLayout",
+        (0, 0, W, H),
+        "overview_panel",
+        style={"bg": mix(theme.wallpaper, (0, 0, 0), 0.45)},
+    )
     pkgs = model.recent_packages()
     l, t, r, b = area
     if not pkgs:
-        msg = _v("android.widget.TextView", (l, t, r, b), "recents_empty", text="无近期项目" if zh else "No recent items",
-                 clickable=True, style={"fg": (255, 255, 255), "size": int(16 * s), "align": "c"})
+        msg = _v(
+            "android.widget.TextView",
+            (l, t, r, b),
+            "recents_empty",
+            text="无近期项目" if zh else "No recent items",
+            clickable=True,
+            style={"fg": (255, 255, 255), "size": int(16 * s), "align": "c"},
+        )
         msg.on_click = go_home
         root.children.append(msg)
         return root
@@ -54,8 +77,13 @@ def build_recents(model: VirtualDeviceModel, theme: Theme, size: tuple[int, int]
     state["recents_scroll"] = off
     top = t + (avail_h - card_h) // 2
     header = int(40 * s)
-    lst = _v("androidx.recyclerview.widget.RecyclerView", (l, t, r, b), "overview_list",
-             scrollable=len(pkgs) > 1, style={"clip": True})
+    lst = _v(
+        "androidx.recyclerview.widget.RecyclerView",
+        (l, t, r, b),
+        "overview_list",
+        scrollable=len(pkgs) > 1,
+        style={"clip": True},
+    )
 
     def scroll(dx: int, dy: int) -> bool:
         if abs(dx) <= abs(dy):
@@ -71,23 +99,52 @@ def build_recents(model: VirtualDeviceModel, theme: Theme, size: tuple[int, int]
             continue
         p = model.packages.get(pkg)
         label = p.label(model.locale) if p else pkg
-        task = _v("android.widget.FrameLayout", (x0, top - header, x0 + card_w, top + card_h), "task_view",
-                  desc=label)
+        task = _v("android.widget.FrameLayout", (x0, top - header, x0 + card_w, top + card_h), "task_view", desc=label)
         ist = icon_style(pkg)
         isz = int(32 * s)
-        ic = _v("android.widget.ImageView", (x0 + card_w // 2 - isz // 2, top - header + (header - isz) // 2,
-                                             x0 + card_w // 2 + isz // 2, top - header + (header - isz) // 2 + isz),
-                "icon", desc=label, style=dict(ist, radius=isz // 2))
-        snap = _v("android.widget.FrameLayout", (x0, top, x0 + card_w, top + card_h), "snapshot",
-                  desc=label, clickable=True, focusable=True,
-                  style={"bg": theme.surface, "radius": int(20 * s)})
+        ic = _v(
+            "android.widget.ImageView",
+            (
+                x0 + card_w // 2 - isz // 2,
+                top - header + (header - isz) // 2,
+                x0 + card_w // 2 + isz // 2,
+                top - header + (header - isz) // 2 + isz,
+            ),
+            "icon",
+            desc=label,
+            style=dict(ist, radius=isz // 2),
+        )
+        snap = _v(
+            "android.widget.FrameLayout",
+            (x0, top, x0 + card_w, top + card_h),
+            "snapshot",
+            desc=label,
+            clickable=True,
+            focusable=True,
+            style={"bg": theme.surface, "radius": int(20 * s)},
+        )
         big = int(64 * s)
-        snap.children.append(_v("android.widget.ImageView", (x0 + card_w // 2 - big // 2, top + card_h // 2 - big,
-                                                              x0 + card_w // 2 + big // 2, top + card_h // 2),
-                                style=dict(ist, radius=big // 2)))
-        snap.children.append(_v("android.widget.TextView", (x0 + int(8 * s), top + card_h // 2 + int(8 * s),
-                                                             x0 + card_w - int(8 * s), top + card_h // 2 + int(40 * s)),
-                                "title", text=label, style={"fg": theme.text, "size": int(16 * s), "align": "c"}))
+        snap.children.append(
+            _v(
+                "android.widget.ImageView",
+                (x0 + card_w // 2 - big // 2, top + card_h // 2 - big, x0 + card_w // 2 + big // 2, top + card_h // 2),
+                style=dict(ist, radius=big // 2),
+            )
+        )
+        snap.children.append(
+            _v(
+                "android.widget.TextView",
+                (
+                    x0 + int(8 * s),
+                    top + card_h // 2 + int(8 * s),
+                    x0 + card_w - int(8 * s),
+                    top + card_h // 2 + int(40 * s),
+                ),
+                "title",
+                text=label,
+                style={"fg": theme.text, "size": int(16 * s), "align": "c"},
+            )
+        )
         snap.on_click = lambda pkg=pkg: open_task(pkg)
 
         def swipe_card(dx: int, dy: int, pkg: str = pkg) -> bool:
@@ -100,10 +157,22 @@ def build_recents(model: VirtualDeviceModel, theme: Theme, size: tuple[int, int]
         task.children.extend([ic, snap])
         lst.children.append(task)
     bw, bh = int(120 * s), int(40 * s)
-    clear = _v("android.widget.Button", (cx - bw // 2, b - bh - int(12 * s), cx + bw // 2, b - int(12 * s)),
-               "clear_all", text="全部清除" if zh else "Clear all", clickable=True, focusable=True,
-               style={"bg": theme.surface, "fg": theme.text, "radius": bh // 2, "size": int(14 * s), "align": "c",
-                      "bold": True})
+    clear = _v(
+        "android.widget.Button",
+        (cx - bw // 2, b - bh - int(12 * s), cx + bw // 2, b - int(12 * s)),
+        "clear_all",
+        text="全部清除" if zh else "Clear all",
+        clickable=True,
+        focusable=True,
+        style={
+            "bg": theme.surface,
+            "fg": theme.text,
+            "radius": bh // 2,
+            "size": int(14 * s),
+            "align": "c",
+            "bold": True,
+        },
+    )
     clear.on_click = clear_all
     root.children.append(clear)
     return root

@@ -124,8 +124,7 @@ class Painter:
         else:
             self.d.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=fill)
 
-    def _text(self, box: tuple[int, int, int, int], s: str, st: dict[str, Any],
-              color: Color | None = None) -> None:
+    def _text(self, box: tuple[int, int, int, int], s: str, st: dict[str, Any], color: Color | None = None) -> None:
         size = int(st.get("size", 14) or 14)
         bold = bool(st.get("bold"))
         pad = int(st.get("pad", 0) if st.get("kind") != "field" else 0)
@@ -173,8 +172,9 @@ class Painter:
             cx, cy = x1 - th_h // 2, y0 + th_h // 2
             self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.on_primary)
         else:
-            self.d.rounded_rectangle(track, th_h // 2, fill=th.switch_off_track, outline=th.switch_off_thumb,
-                                     width=max(1, th_h // 16))
+            self.d.rounded_rectangle(
+                track, th_h // 2, fill=th.switch_off_track, outline=th.switch_off_thumb, width=max(1, th_h // 16)
+            )
             r = int(th_h * 0.24)
             cx, cy = x0 + th_h // 2, y0 + th_h // 2
             self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.switch_off_thumb)
@@ -206,8 +206,13 @@ class Painter:
         ib = (cx - isz // 2, top, cx + isz // 2, top + isz)
         self.d.ellipse(ib, fill=st.get("icon_bg", self.theme.primary))
         inset = int(isz * 0.24)
-        draw_icon(self.d, (ib[0] + inset, ib[1] + inset, ib[2] - inset, ib[3] - inset), st.get("icon", "letter"),
-                  st.get("icon_color", (255, 255, 255)), st.get("letter", ""))
+        draw_icon(
+            self.d,
+            (ib[0] + inset, ib[1] + inset, ib[2] - inset, ib[3] - inset),
+            st.get("icon", "letter"),
+            st.get("icon_color", (255, 255, 255)),
+            st.get("letter", ""),
+        )
         if v.text and not st.get("no_label"):
             self._text((box[0] + 2, top + isz, box[2] - 2, box[3]), v.text, dict(st, align="c", lines=1))
 
@@ -260,8 +265,15 @@ class Painter:
             x = inner[0] + min(avail, text_width(shown, size))
             self._cursor(inner, x, st, size, accent)
 
-    def _cursor(self, box: tuple[int, int, int, int], x: float, st: dict[str, Any], size: int, color: Color,
-                top_aligned: bool = False) -> None:
+    def _cursor(
+        self,
+        box: tuple[int, int, int, int],
+        x: float,
+        st: dict[str, Any],
+        size: int,
+        color: Color,
+        top_aligned: bool = False,
+    ) -> None:
         h = int(size * 1.2)
         if top_aligned:
             y0 = box[1] + (box[3] - box[1] - h) // 2
@@ -282,8 +294,10 @@ def render(roots: list[View], size: tuple[int, int], theme: Theme, base: Color =
 
 # --- icons ---------------------------------------------------------------------------------------
 
-def draw_icon(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], name: str, color: Color,
-              letter: str = "") -> None:
+
+def draw_icon(
+    d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], name: str, color: Color, letter: str = ""
+) -> None:
     """Simple vector glyphs (lines, circles, polygons) that read as the Material icons they stand for."""
     l, t, r, b = box
     w, h = r - l, b - t
@@ -361,7 +375,13 @@ def draw_icon(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], name: str,
     elif name == "wifi":
         cxp, cyp = P(0.5, 0.86)
         for rr in (0.2, 0.42, 0.64):
-            d.arc((cxp - rr * s, cyp - rr * s, cxp + rr * s, cyp + rr * s), 225, 315, fill=color, width=max(2, int(s * 0.13)))
+            d.arc(
+                (cxp - rr * s, cyp - rr * s, cxp + rr * s, cyp + rr * s),
+                225,
+                315,
+                fill=color,
+                width=max(2, int(s * 0.13)),
+            )
         circle(0.5, 0.8, 0.08)
     elif name == "wifi_off":
         cxp, cyp = P(0.5, 0.82)
@@ -379,8 +399,10 @@ def draw_icon(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], name: str,
         circle(0.5, 0.5, 0.2)
         for i in range(8):
             ang = i * math.pi / 4
-            line((0.5 + 0.3 * math.cos(ang), 0.5 + 0.3 * math.sin(ang)),
-                 (0.5 + 0.42 * math.cos(ang), 0.5 + 0.42 * math.sin(ang)))
+            line(
+                (0.5 + 0.3 * math.cos(ang), 0.5 + 0.3 * math.sin(ang)),
+                (0.5 + 0.42 * math.cos(ang), 0.5 + 0.42 * math.sin(ang)),
+            )
     elif name == "moon":
         d.arc((*P(0.12, 0.12), *P(0.88, 0.88)), 70, 290, fill=color, width=max(2, int(s * 0.16)))
     elif name == "cloud":
@@ -436,8 +458,11 @@ def draw_icon(d: ImageDraw.ImageDraw, box: tuple[int, int, int, int], name: str,
     elif name in ("settings", "gear"):
         for i in range(8):
             ang = i * math.pi / 4
-            line((0.5 + 0.28 * math.cos(ang), 0.5 + 0.28 * math.sin(ang)),
-                 (0.5 + 0.44 * math.cos(ang), 0.5 + 0.44 * math.sin(ang)), width=lw * 2)
+            line(
+                (0.5 + 0.28 * math.cos(ang), 0.5 + 0.28 * math.sin(ang)),
+                (0.5 + 0.44 * math.cos(ang), 0.5 + 0.44 * math.sin(ang)),
+                width=lw * 2,
+            )
         circle(0.5, 0.5, 0.24, fill=False, width=max(2, int(s * 0.14)))
     elif name == "apps":
         for fx in (0.3, 0.7):

@@ -44,8 +44,7 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw) -> View
     return v
 
 
-def status_bar(model: VirtualDeviceModel, width: int, height: int, fg: Color,
-               battery: int = 100) -> View:
+def status_bar(model: VirtualDeviceModel, width: int, height: int, fg: Color, battery: int = 100) -> View:
     s = model.profile.scale
     zh = model.locale == "zh"
     root = _v("android.widget.FrameLayout", (0, 0, width, height), "status_bar_container")
@@ -54,68 +53,141 @@ def status_bar(model: VirtualDeviceModel, width: int, height: int, fg: Color,
     pad = int(16 * s)
     size = int(14 * s)
     clock = clock_text(model)
-    bar.children.append(_v("android.widget.TextView", (pad, 0, pad + int(56 * s), height), "clock", text=clock,
-                           desc=clock, style={"fg": fg, "size": size, "valign": "c"}))
+    bar.children.append(
+        _v(
+            "android.widget.TextView",
+            (pad, 0, pad + int(56 * s), height),
+            "clock",
+            text=clock,
+            desc=clock,
+            style={"fg": fg, "size": size, "valign": "c"},
+        )
+    )
     isz = int(16 * s)
     top = (height - isz) // 2
     x = width - pad
     # battery text + icon
     bx = x - int(58 * s)
-    batt = _v("android.widget.LinearLayout", (bx, 0, x, height), "battery",
-              desc=(f"电池电量为百分之 {battery}。" if zh else f"Battery {battery} percent."))
-    batt.children.append(_v("android.widget.ImageView", (bx, top, bx + isz, top + isz), style={
-        "icon": "battery", "icon_color": fg}))
-    batt.children.append(_v("android.widget.TextView", (bx + isz + int(2 * s), 0, x, height), "battery_percentage_view",
-                            text=f"{battery}%", style={"fg": fg, "size": int(12 * s), "align": "r"}))
+    batt = _v(
+        "android.widget.LinearLayout",
+        (bx, 0, x, height),
+        "battery",
+        desc=(f"电池电量为百分之 {battery}。" if zh else f"Battery {battery} percent."),
+    )
+    batt.children.append(
+        _v("android.widget.ImageView", (bx, top, bx + isz, top + isz), style={"icon": "battery", "icon_color": fg})
+    )
+    batt.children.append(
+        _v(
+            "android.widget.TextView",
+            (bx + isz + int(2 * s), 0, x, height),
+            "battery_percentage_view",
+            text=f"{battery}%",
+            style={"fg": fg, "size": int(12 * s), "align": "r"},
+        )
+    )
     x = bx - int(4 * s)
     wifi_on = model.settings.get("global", {}).get("wifi_on", "1") == "1"
     airplane = model.settings.get("global", {}).get("airplane_mode_on", "0") == "1"
     if not airplane:
-        bar.children.append(_v("android.widget.ImageView", (x - isz, top, x, top + isz), "mobile_signal",
-                               desc="手机信号满格。" if zh else "Phone signal full.",
-                               style={"icon": "signal", "icon_color": fg}))
+        bar.children.append(
+            _v(
+                "android.widget.ImageView",
+                (x - isz, top, x, top + isz),
+                "mobile_signal",
+                desc="手机信号满格。" if zh else "Phone signal full.",
+                style={"icon": "signal", "icon_color": fg},
+            )
+        )
         x -= isz + int(4 * s)
     else:
-        bar.children.append(_v("android.widget.ImageView", (x - isz, top, x, top + isz), "airplane",
-                               desc="飞行模式。" if zh else "Airplane mode.", style={"icon": "A", "icon_color": fg}))
+        bar.children.append(
+            _v(
+                "android.widget.ImageView",
+                (x - isz, top, x, top + isz),
+                "airplane",
+                desc="飞行模式。" if zh else "Airplane mode.",
+                style={"icon": "A", "icon_color": fg},
+            )
+        )
         x -= isz + int(4 * s)
     if wifi_on:
-        bar.children.append(_v("android.widget.ImageView", (x - isz, top, x, top + isz), "wifi_signal",
-                               desc="WLAN 信号满格。" if zh else "Wifi signal full.",
-                               style={"icon": "wifi", "icon_color": fg}))
+        bar.children.append(
+            _v(
+                "android.widget.ImageView",
+                (x - isz, top, x, top + isz),
+                "wifi_signal",
+                desc="WLAN 信号满格。" if zh else "Wifi signal full.",
+                style={"icon": "wifi", "icon_color": fg},
+            )
+        )
         x -= isz + int(4 * s)
     if model.settings.get("global", {}).get("bluetooth_on", "0") == "1":
-        bar.children.append(_v("android.widget.ImageView", (x - isz, top, x, top + isz), "bluetooth",
-                               desc="蓝牙已开启。" if zh else "Bluetooth on.",
-                               style={"icon": "bluetooth", "icon_color": fg}))
+        bar.children.append(
+            _v(
+                "android.widget.ImageView",
+                (x - isz, top, x, top + isz),
+                "bluetooth",
+                desc="蓝牙已开启。" if zh else "Bluetooth on.",
+                style={"icon": "bluetooth", "icon_color": fg},
+            )
+        )
     bar.children.append(batt)
     return root
 
 
-def navigation_bar(model: VirtualDeviceModel, width: int, height: int, screen_h: int, theme: Theme,
-                   fg: Color, bg: Color | None, press: Callable[[int], None]) -> View:
+def navigation_bar(
+    model: VirtualDeviceModel,
+    width: int,
+    height: int,
+    screen_h: int,
+    theme: Theme,
+    fg: Color,
+    bg: Color | None,
+    press: Callable[[int], None],
+) -> View:
     s = model.profile.scale
     zh = model.locale == "zh"
     top = screen_h - height
-    root = _v("android.widget.FrameLayout", (0, top, width, screen_h), "navigation_bar_frame",
-              style={"bg": bg} if bg is not None else {})
+    root = _v(
+        "android.widget.FrameLayout",
+        (0, top, width, screen_h),
+        "navigation_bar_frame",
+        style={"bg": bg} if bg is not None else {},
+    )
     if gesture_nav(model):
         hw, hh = int(108 * s), max(2, int(4 * s))
         cx, cy = width // 2, top + height // 2
-        root.children.append(_v("android.view.View", (cx - hw // 2, cy - hh // 2, cx + hw // 2, cy + hh // 2 + 1),
-                                "home_handle", style={"bg": fg, "radius": hh // 2}))
+        root.children.append(
+            _v(
+                "android.view.View",
+                (cx - hw // 2, cy - hh // 2, cx + hw // 2, cy + hh // 2 + 1),
+                "home_handle",
+                style={"bg": fg, "radius": hh // 2},
+            )
+        )
         return root
     bw = int(72 * s)
-    items = [("nav_back", "back", "返回" if zh else "Back", 4), ("nav_home", "home", "主屏幕" if zh else "Home", 3),
-             ("nav_recents", "recent_apps", "概览" if zh else "Overview", 187)]
+    items = [
+        ("nav_back", "back", "返回" if zh else "Back", 4),
+        ("nav_home", "home", "主屏幕" if zh else "Home", 3),
+        ("nav_recents", "recent_apps", "概览" if zh else "Overview", 187),
+    ]
     gap = min(int(48 * s), max(0, (width - 3 * bw) // 4))
     total = 3 * bw + 2 * gap
     x = (width - total) // 2
     for icon, rid, desc, code in items:
-        b = _v("android.widget.ImageView", (x, top, x + bw, screen_h), rid, desc=desc, clickable=True,
-               focusable=True, long_clickable=code == 3,
-               style={"icon": icon, "icon_color": fg, "inset": max(2, (height - int(22 * s)) // 2)})
-        b.on_click = (lambda code=code: press(code))
+        b = _v(
+            "android.widget.ImageView",
+            (x, top, x + bw, screen_h),
+            rid,
+            desc=desc,
+            clickable=True,
+            focusable=True,
+            long_clickable=code == 3,
+            style={"icon": icon, "icon_color": fg, "inset": max(2, (height - int(22 * s)) // 2)},
+        )
+        b.on_click = lambda code=code: press(code)
         root.children.append(b)
         x += bw + gap
     return root

@@ -79,9 +79,16 @@ class View:
 
 
 _BOOL_ATTRS = [
-    ("checkable", "checkable"), ("checked", "checked"), ("clickable", "clickable"), ("enabled", "enabled"),
-    ("focusable", "focusable"), ("focused", "focused"), ("scrollable", "scrollable"),
-    ("long-clickable", "long_clickable"), ("password", "password"), ("selected", "selected"),
+    ("checkable", "checkable"),
+    ("checked", "checked"),
+    ("clickable", "clickable"),
+    ("enabled", "enabled"),
+    ("focusable", "focusable"),
+    ("focused", "focused"),
+    ("scrollable", "scrollable"),
+    ("long-clickable", "long_clickable"),
+    ("password", "password"),
+    ("selected", "selected"),
 ]
 
 
@@ -101,8 +108,12 @@ def _b(v: bool) -> str:
 def _node_xml(v: View, index: int, out: list[str], depth: int, max_depth: int, u2: bool, order: list[int]) -> None:
     order[0] += 1
     attrs = [
-        f'index="{index}"', f"text={quoteattr(v.text)}", f"resource-id={quoteattr(v.resource_id)}",
-        f"class={quoteattr(v.cls)}", f"package={quoteattr(v.package)}", f"content-desc={quoteattr(v.desc)}",
+        f'index="{index}"',
+        f"text={quoteattr(v.text)}",
+        f"resource-id={quoteattr(v.resource_id)}",
+        f"class={quoteattr(v.cls)}",
+        f"package={quoteattr(v.package)}",
+        f"content-desc={quoteattr(v.desc)}",
     ]
     attrs += [f'{name}="{_b(getattr(v, field_))}"' for name, field_ in _BOOL_ATTRS]
     if u2:

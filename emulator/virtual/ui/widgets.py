@@ -29,17 +29,46 @@ VIEWGROUP = "android.view.ViewGroup"
 Click = Callable[[], Any] | None
 
 
-def text(ctx: Ctx, bounds: Bounds, s: str, rid: str = "", size: float = 14, color: Color | None = None,
-         bold: bool = False, align: str = "l", lines: int = 1, cls: str = TEXT, desc: str = "",
-         valign: str = "c", **kw: Any) -> View:
-    style = {"fg": color or ctx.theme.text, "size": ctx.sp(size), "bold": bold, "align": align,
-             "lines": lines, "valign": valign}
+def text(
+    ctx: Ctx,
+    bounds: Bounds,
+    s: str,
+    rid: str = "",
+    size: float = 14,
+    color: Color | None = None,
+    bold: bool = False,
+    align: str = "l",
+    lines: int = 1,
+    cls: str = TEXT,
+    desc: str = "",
+    valign: str = "c",
+    **kw: Any,
+) -> View:
+    style = {
+        "fg": color or ctx.theme.text,
+        "size": ctx.sp(size),
+        "bold": bold,
+        "align": align,
+        "lines": lines,
+        "valign": valign,
+    }
     style.update(kw.pop("style", {}))
     return V(ctx, cls, bounds, rid, text=s, desc=desc, style=style, **kw)
 
 
-def text_row(ctx: Ctx, s: str, rid: str = "", size: float = 14, color: Color | None = None, bold: bool = False,
-             height_dp: float = 0, pad_dp: float = 16, lines: int = 1, align: str = "l", width: int = 0) -> Row:
+def text_row(
+    ctx: Ctx,
+    s: str,
+    rid: str = "",
+    size: float = 14,
+    color: Color | None = None,
+    bold: bool = False,
+    height_dp: float = 0,
+    pad_dp: float = 16,
+    lines: int = 1,
+    align: str = "l",
+    width: int = 0,
+) -> Row:
     """A text line (or paragraph, when lines > 1) as a list row; the height fits the wrapped text."""
     from .fonts import wrap
 
@@ -49,38 +78,94 @@ def text_row(ctx: Ctx, s: str, rid: str = "", size: float = 14, color: Color | N
         avail = (width or (ctx.area[2] - ctx.area[0])) - 2 * ctx.dp(pad_dp)
         n = min(lines, max(1, len(wrap(s, px, avail, bold)))) if lines > 1 else 1
         h = int(n * px * 1.35) + ctx.dp(12)
-    return Row(h, lambda x, y, w: text(ctx, (x + ctx.dp(pad_dp), y, x + w - ctx.dp(pad_dp), y + h), s, rid, size,
-                                        color, bold, align, lines, valign="t" if lines > 1 else "c",
-                                        style={"pad_top": ctx.dp(6)} if lines > 1 else {}))
+    return Row(
+        h,
+        lambda x, y, w: text(
+            ctx,
+            (x + ctx.dp(pad_dp), y, x + w - ctx.dp(pad_dp), y + h),
+            s,
+            rid,
+            size,
+            color,
+            bold,
+            align,
+            lines,
+            valign="t" if lines > 1 else "c",
+            style={"pad_top": ctx.dp(6)} if lines > 1 else {},
+        ),
+    )
 
 
-def icon(ctx: Ctx, bounds: Bounds, name: str, color: Color | None = None, rid: str = "", desc: str = "",
-         bg: Color | None = None, cls: str = IMAGE, on_click: Click = None, radius: int | None = None,
-         letter: str = "") -> View:
+def icon(
+    ctx: Ctx,
+    bounds: Bounds,
+    name: str,
+    color: Color | None = None,
+    rid: str = "",
+    desc: str = "",
+    bg: Color | None = None,
+    cls: str = IMAGE,
+    on_click: Click = None,
+    radius: int | None = None,
+    letter: str = "",
+) -> View:
     style: dict[str, Any] = {"icon": name, "icon_color": color or ctx.theme.text}
     if bg is not None:
         style["bg"] = bg
         style["radius"] = (min(bounds[2] - bounds[0], bounds[3] - bounds[1]) // 2) if radius is None else radius
     if letter:
         style["letter"] = letter
-    return V(ctx, cls, bounds, rid, desc=desc, clickable=on_click is not None, on_click=on_click,
-             focusable=on_click is not None, style=style)
+    return V(
+        ctx,
+        cls,
+        bounds,
+        rid,
+        desc=desc,
+        clickable=on_click is not None,
+        on_click=on_click,
+        focusable=on_click is not None,
+        style=style,
+    )
 
 
-def icon_button(ctx: Ctx, bounds: Bounds, name: str, desc: str, on_click: Click, rid: str = "",
-                color: Color | None = None, enabled: bool = True) -> View:
-    v = icon(ctx, bounds, name, color or (ctx.theme.text if enabled else ctx.theme.text2), rid, desc,
-             cls=IMAGE_BUTTON, on_click=on_click)
+def icon_button(
+    ctx: Ctx,
+    bounds: Bounds,
+    name: str,
+    desc: str,
+    on_click: Click,
+    rid: str = "",
+    color: Color | None = None,
+    enabled: bool = True,
+) -> View:
+    v = icon(
+        ctx,
+        bounds,
+        name,
+        color or (ctx.theme.text if enabled else ctx.theme.text2),
+        rid,
+        desc,
+        cls=IMAGE_BUTTON,
+        on_click=on_click,
+    )
     v.enabled = enabled
     v.style["inset"] = ctx.dp(12)
     return v
 
 
-def button(ctx: Ctx, bounds: Bounds, label: str, on_click: Click, rid: str = "", kind: str = "filled",
-           enabled: bool = True, desc: str = "", size: float = 14) -> View:
+def button(
+    ctx: Ctx,
+    bounds: Bounds,
+    label: str,
+    on_click: Click,
+    rid: str = "",
+    kind: str = "filled",
+    enabled: bool = True,
+    desc: str = "",
+    size: float = 14,
+) -> View:
     th = ctx.theme
-    style: dict[str, Any] = {"radius": (bounds[3] - bounds[1]) // 2, "align": "c", "bold": True,
-                             "size": ctx.sp(size)}
+    style: dict[str, Any] = {"radius": (bounds[3] - bounds[1]) // 2, "align": "c", "bold": True, "size": ctx.sp(size)}
     if kind == "filled":
         style.update(bg=th.primary if enabled else th.surface2, fg=th.on_primary if enabled else th.text2)
     elif kind == "tonal":
@@ -89,48 +174,130 @@ def button(ctx: Ctx, bounds: Bounds, label: str, on_click: Click, rid: str = "",
         style.update(border=th.divider, fg=th.primary if enabled else th.text2)
     else:  # text button
         style.update(fg=th.primary if enabled else th.text2)
-    return V(ctx, BUTTON, bounds, rid, text=label, desc=desc, clickable=True, focusable=True, enabled=enabled,
-             on_click=on_click if enabled else None, style=style)
+    return V(
+        ctx,
+        BUTTON,
+        bounds,
+        rid,
+        text=label,
+        desc=desc,
+        clickable=True,
+        focusable=True,
+        enabled=enabled,
+        on_click=on_click if enabled else None,
+        style=style,
+    )
 
 
-def switch(ctx: Ctx, bounds: Bounds, checked: bool, rid: str = "android:id/switch_widget",
-           on_click: Click = None, enabled: bool = True) -> View:
-    return V(ctx, SWITCH, bounds, rid, checkable=True, checked=checked, enabled=enabled, focusable=True,
-             clickable=on_click is not None, on_click=on_click, style={"kind": "switch"})
+def switch(
+    ctx: Ctx,
+    bounds: Bounds,
+    checked: bool,
+    rid: str = "android:id/switch_widget",
+    on_click: Click = None,
+    enabled: bool = True,
+) -> View:
+    return V(
+        ctx,
+        SWITCH,
+        bounds,
+        rid,
+        checkable=True,
+        checked=checked,
+        enabled=enabled,
+        focusable=True,
+        clickable=on_click is not None,
+        on_click=on_click,
+        style={"kind": "switch"},
+    )
 
 
-def checkbox(ctx: Ctx, bounds: Bounds, checked: bool, rid: str = "", on_click: Click = None, label: str = "",
-             radio: bool = False) -> View:
-    return V(ctx, RADIO if radio else CHECKBOX, bounds, rid, text=label, checkable=True, checked=checked,
-             focusable=True, clickable=on_click is not None, on_click=on_click,
-             style={"kind": "radio" if radio else "checkbox", "size": ctx.sp(15), "fg": ctx.theme.text})
+def checkbox(
+    ctx: Ctx, bounds: Bounds, checked: bool, rid: str = "", on_click: Click = None, label: str = "", radio: bool = False
+) -> View:
+    return V(
+        ctx,
+        RADIO if radio else CHECKBOX,
+        bounds,
+        rid,
+        text=label,
+        checkable=True,
+        checked=checked,
+        focusable=True,
+        clickable=on_click is not None,
+        on_click=on_click,
+        style={"kind": "radio" if radio else "checkbox", "size": ctx.sp(15), "fg": ctx.theme.text},
+    )
 
 
-def edit(ctx: Ctx, bounds: Bounds, key: str, value: str, hint: str, on_change: Callable[[str], None],
-         rid: str = "", multiline: bool = False, action: Click = None, action_kind: str = "done",
-         size: float = 16, box: str = "outlined", lines: int = 1, password: bool = False,
-         getter: Callable[[], str] | None = None) -> View:
+def edit(
+    ctx: Ctx,
+    bounds: Bounds,
+    key: str,
+    value: str,
+    hint: str,
+    on_change: Callable[[str], None],
+    rid: str = "",
+    multiline: bool = False,
+    action: Click = None,
+    action_kind: str = "done",
+    size: float = 16,
+    box: str = "outlined",
+    lines: int = 1,
+    password: bool = False,
+    getter: Callable[[], str] | None = None,
+) -> View:
     """An EditText bound to (value, on_change). Like TextView, an empty field reports its hint as its text."""
     focused = ctx.focus == key
     th = ctx.theme
     style: dict[str, Any] = {
-        "kind": "field", "box": box, "size": ctx.sp(size), "fg": th.text, "hint_color": th.text2,
-        "empty": not value, "lines": lines if multiline else 1, "valign": "t" if multiline else "c",
-        "pad": ctx.dp(16 if box == "outlined" else 4), "accent": th.primary, "line": th.divider,
+        "kind": "field",
+        "box": box,
+        "size": ctx.sp(size),
+        "fg": th.text,
+        "hint_color": th.text2,
+        "empty": not value,
+        "lines": lines if multiline else 1,
+        "valign": "t" if multiline else "c",
+        "pad": ctx.dp(16 if box == "outlined" else 4),
+        "accent": th.primary,
+        "line": th.divider,
         "field": FieldBinding(getter or (lambda: value), on_change, multiline, action, action_kind),
     }
     if box == "outlined":
         style.update(radius=ctx.dp(4), border=th.primary if focused else th.text2)
     elif box == "filled":
         style.update(radius=(bounds[3] - bounds[1]) // 2, bg=th.surface2)
-    return V(ctx, EDIT, bounds, rid, text=("•" * len(value) if password else value) or hint, hint=hint,
-             clickable=True, focusable=True, focused=focused, long_clickable=True, password=password,
-             key=key, style=style)
+    return V(
+        ctx,
+        EDIT,
+        bounds,
+        rid,
+        text=("•" * len(value) if password else value) or hint,
+        hint=hint,
+        clickable=True,
+        focusable=True,
+        focused=focused,
+        long_clickable=True,
+        password=password,
+        key=key,
+        style=style,
+    )
 
 
-def field_row(ctx: Ctx, key: str, value: str, hint: str, on_change: Callable[[str], None], rid: str = "",
-              multiline: bool = False, height_dp: float = 56, action: Click = None, action_kind: str = "next",
-              label: str = "") -> Row:
+def field_row(
+    ctx: Ctx,
+    key: str,
+    value: str,
+    hint: str,
+    on_change: Callable[[str], None],
+    rid: str = "",
+    multiline: bool = False,
+    height_dp: float = 56,
+    action: Click = None,
+    action_kind: str = "next",
+    label: str = "",
+) -> Row:
     """An outlined text field as a list row (with an optional label above it)."""
     lab_h = ctx.dp(22) if label else 0
     h = ctx.dp(height_dp) + lab_h + ctx.dp(16)
@@ -139,24 +306,54 @@ def field_row(ctx: Ctx, key: str, value: str, hint: str, on_change: Callable[[st
         pad = ctx.dp(16)
         out = []
         if label:
-            out.append(text(ctx, (x + pad, y + ctx.dp(4), x + w - pad, y + ctx.dp(4) + lab_h), label, size=12,
-                            color=ctx.theme.text2))
-        out.append(edit(ctx, (x + pad, y + ctx.dp(8) + lab_h, x + w - pad, y + ctx.dp(8) + lab_h + ctx.dp(height_dp)),
-                        key, value, hint, on_change, rid, multiline, action, action_kind,
-                        lines=max(1, int(height_dp // 26)) if multiline else 1))
+            out.append(
+                text(
+                    ctx,
+                    (x + pad, y + ctx.dp(4), x + w - pad, y + ctx.dp(4) + lab_h),
+                    label,
+                    size=12,
+                    color=ctx.theme.text2,
+                )
+            )
+        out.append(
+            edit(
+                ctx,
+                (x + pad, y + ctx.dp(8) + lab_h, x + w - pad, y + ctx.dp(8) + lab_h + ctx.dp(height_dp)),
+                key,
+                value,
+                hint,
+                on_change,
+                rid,
+                multiline,
+                action,
+                action_kind,
+                lines=max(1, int(height_dp // 26)) if multiline else 1,
+            )
+        )
         return out
 
     return Row(h, build, (key,))
 
 
 def divider(ctx: Ctx, x: int, y: int, w: int, inset: int = 0) -> View:
-    return V(ctx, "android.view.View", (x + inset, y, x + w, y + max(1, ctx.dp(1) // 2 or 1)),
-             style={"bg": ctx.theme.divider})
+    return V(
+        ctx,
+        "android.view.View",
+        (x + inset, y, x + w, y + max(1, ctx.dp(1) // 2 or 1)),
+        style={"bg": ctx.theme.divider},
+    )
 
 
-def toolbar(ctx: Ctx, title: str, nav: tuple[str, str, Click] | None = None,
-            actions: list[tuple[str, str, Click, str]] | None = None, rid: str = "toolbar",
-            bg: Color | None = None, title_rid: str = "", height_dp: float = 64) -> View:
+def toolbar(
+    ctx: Ctx,
+    title: str,
+    nav: tuple[str, str, Click] | None = None,
+    actions: list[tuple[str, str, Click, str]] | None = None,
+    rid: str = "toolbar",
+    bg: Color | None = None,
+    title_rid: str = "",
+    height_dp: float = 64,
+) -> View:
     """A top app bar: optional navigation icon (icon, desc, click), title, action icons (icon, desc, click, rid)."""
     l, t, r, _ = ctx.area
     h = ctx.dp(height_dp)
@@ -166,8 +363,16 @@ def toolbar(ctx: Ctx, title: str, nav: tuple[str, str, Click] | None = None,
     top = t + (h - isz) // 2
     if nav:
         name, desc, cb = nav
-        bar.children.append(icon_button(ctx, (x, top, x + isz, top + isz), name, desc, cb,
-                                        rid="android:id/home" if name in ("back", "close") else "navigation"))
+        bar.children.append(
+            icon_button(
+                ctx,
+                (x, top, x + isz, top + isz),
+                name,
+                desc,
+                cb,
+                rid="android:id/home" if name in ("back", "close") else "navigation",
+            )
+        )
         x += isz + ctx.dp(8)
     else:
         x = l + ctx.dp(16)
@@ -181,31 +386,68 @@ def toolbar(ctx: Ctx, title: str, nav: tuple[str, str, Click] | None = None,
     return bar
 
 
-def tabs(ctx: Ctx, bounds: Bounds, items: list[tuple[str, bool, Click, str]], bottom_nav: bool = False,
-         icons: list[str] | None = None, rid: str = "tabs") -> View:
+def tabs(
+    ctx: Ctx,
+    bounds: Bounds,
+    items: list[tuple[str, bool, Click, str]],
+    bottom_nav: bool = False,
+    icons: list[str] | None = None,
+    rid: str = "tabs",
+) -> View:
     """A row of tabs (label, selected, click, rid); the selected tab and its children report selected=true."""
     l, t, r, b = bounds
     th = ctx.theme
-    bar = V(ctx, "android.widget.HorizontalScrollView" if not bottom_nav else FRAME, bounds, rid,
-            style={"bg": th.surface if bottom_nav else th.bg})
+    bar = V(
+        ctx,
+        "android.widget.HorizontalScrollView" if not bottom_nav else FRAME,
+        bounds,
+        rid,
+        style={"bg": th.surface if bottom_nav else th.bg},
+    )
     inner = V(ctx, LINEAR, bounds)
     bar.children.append(inner)
     n = max(1, len(items))
     w = (r - l) // n
     for i, (label, sel, cb, trid) in enumerate(items):
         x0, x1 = l + i * w, (l + (i + 1) * w if i < n - 1 else r)
-        tab = V(ctx, LINEAR if not bottom_nav else FRAME, (x0, t, x1, b), trid, desc=label, clickable=True,
-                focusable=True, selected=sel, on_click=cb,
-                style={"kind": "indicator" if not bottom_nav else "", "accent": th.primary})
+        tab = V(
+            ctx,
+            LINEAR if not bottom_nav else FRAME,
+            (x0, t, x1, b),
+            trid,
+            desc=label,
+            clickable=True,
+            focusable=True,
+            selected=sel,
+            on_click=cb,
+            style={"kind": "indicator" if not bottom_nav else "", "accent": th.primary},
+        )
         color = th.primary if sel else th.text2
         if bottom_nav and icons:
             pill_w = ctx.dp(64)
             cx = (x0 + x1) // 2
             ib = (cx - pill_w // 2, t + ctx.dp(12), cx + pill_w // 2, t + ctx.dp(44))
-            tab.children.append(icon(ctx, ib, icons[i], th.on_primary_container if sel else th.text2,
-                                     bg=th.primary_container if sel else None, radius=ctx.dp(16)))
-            tab.children.append(text(ctx, (x0, t + ctx.dp(46), x1, b - ctx.dp(6)), label, size=12,
-                                     color=th.text if sel else th.text2, align="c", bold=sel))
+            tab.children.append(
+                icon(
+                    ctx,
+                    ib,
+                    icons[i],
+                    th.on_primary_container if sel else th.text2,
+                    bg=th.primary_container if sel else None,
+                    radius=ctx.dp(16),
+                )
+            )
+            tab.children.append(
+                text(
+                    ctx,
+                    (x0, t + ctx.dp(46), x1, b - ctx.dp(6)),
+                    label,
+                    size=12,
+                    color=th.text if sel else th.text2,
+                    align="c",
+                    bold=sel,
+                )
+            )
         else:
             tab.children.append(text(ctx, (x0, t, x1, b), label, size=14, color=color, align="c", bold=sel))
         for c in tab.children:
@@ -214,17 +456,42 @@ def tabs(ctx: Ctx, bounds: Bounds, items: list[tuple[str, bool, Click, str]], bo
     return bar
 
 
-def list_item(ctx: Ctx, bounds: Bounds, title: str, summary: str = "", on_click: Click = None,
-              on_long_click: Click = None, leading: tuple[str, Color] | None = None, avatar: str = "",
-              avatar_color: Color | None = None, trailing: Callable[[Bounds], View] | None = None,
-              rid: str = "", title_rid: str = "android:id/title", summary_rid: str = "android:id/summary",
-              cls: str = LINEAR, summary_lines: int = 1, trailing_text: str = "", trailing_rid: str = "",
-              checked: bool | None = None, desc: str = "") -> View:
+def list_item(
+    ctx: Ctx,
+    bounds: Bounds,
+    title: str,
+    summary: str = "",
+    on_click: Click = None,
+    on_long_click: Click = None,
+    leading: tuple[str, Color] | None = None,
+    avatar: str = "",
+    avatar_color: Color | None = None,
+    trailing: Callable[[Bounds], View] | None = None,
+    rid: str = "",
+    title_rid: str = "android:id/title",
+    summary_rid: str = "android:id/summary",
+    cls: str = LINEAR,
+    summary_lines: int = 1,
+    trailing_text: str = "",
+    trailing_rid: str = "",
+    checked: bool | None = None,
+    desc: str = "",
+) -> View:
     """A one- or two-line list row with optional leading icon/avatar and trailing widget or text."""
     l, t, r, b = bounds
     th = ctx.theme
-    row = V(ctx, cls, bounds, rid, clickable=on_click is not None, focusable=on_click is not None,
-            long_clickable=on_long_click is not None, on_click=on_click, on_long_click=on_long_click, desc=desc)
+    row = V(
+        ctx,
+        cls,
+        bounds,
+        rid,
+        clickable=on_click is not None,
+        focusable=on_click is not None,
+        long_clickable=on_long_click is not None,
+        on_click=on_click,
+        on_long_click=on_long_click,
+        desc=desc,
+    )
     if checked is not None:
         row.checkable, row.checked = True, checked
     x = l + ctx.dp(16)
@@ -233,14 +500,32 @@ def list_item(ctx: Ctx, bounds: Bounds, title: str, summary: str = "", on_click:
         sz = ctx.dp(40)
         top = t + (h - sz) // 2
         if avatar:
-            row.children.append(V(ctx, IMAGE, (x, top, x + sz, top + sz), "avatar" if rid else "",
-                                  style={"kind": "avatar", "letter": avatar[:1].upper(),
-                                         "bg": avatar_color or th.primary, "fg": (255, 255, 255),
-                                         "radius": sz // 2, "size": ctx.sp(18)}))
+            row.children.append(
+                V(
+                    ctx,
+                    IMAGE,
+                    (x, top, x + sz, top + sz),
+                    "avatar" if rid else "",
+                    style={
+                        "kind": "avatar",
+                        "letter": avatar[:1].upper(),
+                        "bg": avatar_color or th.primary,
+                        "fg": (255, 255, 255),
+                        "radius": sz // 2,
+                        "size": ctx.sp(18),
+                    },
+                )
+            )
         else:
             assert leading is not None
-            row.children.append(icon(ctx, (x + ctx.dp(4), top + ctx.dp(4), x + sz - ctx.dp(4), top + sz - ctx.dp(4)),
-                                     leading[0], leading[1]))
+            row.children.append(
+                icon(
+                    ctx,
+                    (x + ctx.dp(4), top + ctx.dp(4), x + sz - ctx.dp(4), top + sz - ctx.dp(4)),
+                    leading[0],
+                    leading[1],
+                )
+            )
         x += sz + ctx.dp(16)
     right = r - ctx.dp(16)
     trail_view = None
@@ -250,16 +535,27 @@ def list_item(ctx: Ctx, bounds: Bounds, title: str, summary: str = "", on_click:
         right -= tw + ctx.dp(12)
     elif trailing_text:
         tw = min(ctx.dp(110), (r - l) // 3)
-        trail_view = text(ctx, (right - tw, t, right, t + h), trailing_text, trailing_rid, size=12,
-                          color=th.text2, align="r")
+        trail_view = text(
+            ctx, (right - tw, t, right, t + h), trailing_text, trailing_rid, size=12, color=th.text2, align="r"
+        )
         right -= tw + ctx.dp(8)
     if summary:
         lh1 = int(ctx.sp(16) * 1.4)
         lh2 = int(ctx.sp(14) * 1.4) * summary_lines
         top = t + (h - lh1 - lh2) // 2
         row.children.append(text(ctx, (x, top, right, top + lh1), title, title_rid, size=16))
-        row.children.append(text(ctx, (x, top + lh1, right, top + lh1 + lh2), summary, summary_rid, size=14,
-                                 color=th.text2, lines=summary_lines, valign="t"))
+        row.children.append(
+            text(
+                ctx,
+                (x, top + lh1, right, top + lh1 + lh2),
+                summary,
+                summary_rid,
+                size=14,
+                color=th.text2,
+                lines=summary_lines,
+                valign="t",
+            )
+        )
     else:
         row.children.append(text(ctx, (x, t, right, b), title, title_rid, size=16))
     if trail_view is not None:
@@ -267,46 +563,98 @@ def list_item(ctx: Ctx, bounds: Bounds, title: str, summary: str = "", on_click:
     return row
 
 
-def fab(ctx: Ctx, name: str, desc: str, on_click: Click, rid: str = "fab", label: str = "",
-        bottom_dp: float = 16) -> View:
+def fab(
+    ctx: Ctx, name: str, desc: str, on_click: Click, rid: str = "fab", label: str = "", bottom_dp: float = 16
+) -> View:
     """A floating action button at the bottom right of the content area (extended when it has a label)."""
     l, t, r, b = ctx.area
     sz = ctx.dp(56)
     from .fonts import text_width
+
     w = sz if not label else ctx.dp(52) + int(text_width(label, ctx.sp(14), True)) + ctx.dp(20)
     w = min(w, (r - l) - ctx.dp(32))
     x1, y1 = r - ctx.dp(16), b - ctx.dp(bottom_dp)
     bounds = (x1 - w, y1 - sz, x1, y1)
     th = ctx.theme
-    v = V(ctx, BUTTON if label else IMAGE_BUTTON, bounds, rid, text=label, desc=desc, clickable=True,
-          focusable=True, on_click=on_click,
-          style={"bg": th.primary_container, "radius": ctx.dp(16), "icon": name,
-                 "icon_color": th.on_primary_container, "fg": th.on_primary_container, "size": ctx.sp(14),
-                 "bold": True, "shadow": True, "inset": ctx.dp(16), "icon_left": bool(label)})
+    v = V(
+        ctx,
+        BUTTON if label else IMAGE_BUTTON,
+        bounds,
+        rid,
+        text=label,
+        desc=desc,
+        clickable=True,
+        focusable=True,
+        on_click=on_click,
+        style={
+            "bg": th.primary_container,
+            "radius": ctx.dp(16),
+            "icon": name,
+            "icon_color": th.on_primary_container,
+            "fg": th.on_primary_container,
+            "size": ctx.sp(14),
+            "bold": True,
+            "shadow": True,
+            "inset": ctx.dp(16),
+            "icon_left": bool(label),
+        },
+    )
     return v
 
 
 def chip(ctx: Ctx, bounds: Bounds, label: str, selected: bool, on_click: Click, rid: str = "") -> View:
     th = ctx.theme
-    return V(ctx, "android.widget.CompoundButton" if False else BUTTON, bounds, rid, text=label, clickable=True,
-             checkable=True, checked=selected, focusable=True, on_click=on_click,
-             style={"radius": ctx.dp(8), "border": th.divider if not selected else None,
-                    "bg": th.primary_container if selected else None, "align": "c", "size": ctx.sp(14),
-                    "fg": th.on_primary_container if selected else th.text})
+    return V(
+        ctx,
+        "android.widget.CompoundButton" if False else BUTTON,
+        bounds,
+        rid,
+        text=label,
+        clickable=True,
+        checkable=True,
+        checked=selected,
+        focusable=True,
+        on_click=on_click,
+        style={
+            "radius": ctx.dp(8),
+            "border": th.divider if not selected else None,
+            "bg": th.primary_container if selected else None,
+            "align": "c",
+            "size": ctx.sp(14),
+            "fg": th.on_primary_container if selected else th.text,
+        },
+    )
 
 
 def card_bg(ctx: Ctx, bounds: Bounds, rid: str = "", cls: str = FRAME, **kw: Any) -> View:
-    return V(ctx, cls, bounds, rid, style={"bg": ctx.theme.surface2 if not ctx.theme.dark else ctx.theme.surface,
-                                           "radius": ctx.dp(16)}, **kw)
+    return V(
+        ctx,
+        cls,
+        bounds,
+        rid,
+        style={"bg": ctx.theme.surface2 if not ctx.theme.dark else ctx.theme.surface, "radius": ctx.dp(16)},
+        **kw,
+    )
 
 
 # --- dialogs -------------------------------------------------------------------------------------
 
-def dialog(ctx: Ctx, title: str, message: str = "", buttons: list[tuple[str, str, Click]] | None = None,
-           rows: list[Row] | None = None, on_cancel: Click = None, package: str | None = None,
-           width_dp: float = 312, icon_name: str = "", centered_buttons: bool = False,
-           title_rid: str = "android:id/alertTitle", message_rid: str = "android:id/message",
-           cancel_outside: bool = True) -> View:
+
+def dialog(
+    ctx: Ctx,
+    title: str,
+    message: str = "",
+    buttons: list[tuple[str, str, Click]] | None = None,
+    rows: list[Row] | None = None,
+    on_cancel: Click = None,
+    package: str | None = None,
+    width_dp: float = 312,
+    icon_name: str = "",
+    centered_buttons: bool = False,
+    title_rid: str = "android:id/alertTitle",
+    message_rid: str = "android:id/message",
+    cancel_outside: bool = True,
+) -> View:
     """A modal dialog window: title, message, optional rows, buttons (label, rid, click) laid right to left
     (or stacked full-width when `centered_buttons`, as the permission dialog does)."""
     from .fonts import wrap
@@ -336,31 +684,72 @@ def dialog(ctx: Ctx, title: str, message: str = "", buttons: list[tuple[str, str
     x0 = sl + (avail_w - w) // 2
     y0 = st + ((sb - st) - h) // 2
     pkg = package or ctx.pkg
-    root = V(ctx, FRAME, (x0, y0, x0 + w, y0 + h), package=pkg,
-             style={"bg": th.surface if th.dark else (248, 246, 252), "radius": ctx.dp(28), "dim": True,
-                    "modal": True, "on_cancel": on_cancel, "shadow": True, "cancel_outside": cancel_outside})
-    panel = V(ctx, LINEAR, (x0, y0, x0 + w, y0 + h), "android:id/parentPanel" if not package else "grant_dialog",
-              package=pkg)
+    root = V(
+        ctx,
+        FRAME,
+        (x0, y0, x0 + w, y0 + h),
+        package=pkg,
+        style={
+            "bg": th.surface if th.dark else (248, 246, 252),
+            "radius": ctx.dp(28),
+            "dim": True,
+            "modal": True,
+            "on_cancel": on_cancel,
+            "shadow": True,
+            "cancel_outside": cancel_outside,
+        },
+    )
+    panel = V(
+        ctx, LINEAR, (x0, y0, x0 + w, y0 + h), "android:id/parentPanel" if not package else "grant_dialog", package=pkg
+    )
     root.children.append(panel)
     y = y0 + pad
     if icon_name:
-        panel.children.append(icon(ctx, (x0 + w // 2 - ctx.dp(14), y, x0 + w // 2 + ctx.dp(14), y + ctx.dp(28)),
-                                   icon_name, th.primary))
+        panel.children.append(
+            icon(ctx, (x0 + w // 2 - ctx.dp(14), y, x0 + w // 2 + ctx.dp(14), y + ctx.dp(28)), icon_name, th.primary)
+        )
         y += icon_h
     if title:
-        panel.children.append(V(ctx, TEXT, (x0 + pad, y, x0 + w - pad, y + title_h),
-                                title_rid, text=title, package=pkg,
-                                style={"fg": th.text, "size": title_px, "lines": len(title_lines),
-                                       "align": "c" if centered_buttons else "l", "valign": "t"}))
+        panel.children.append(
+            V(
+                ctx,
+                TEXT,
+                (x0 + pad, y, x0 + w - pad, y + title_h),
+                title_rid,
+                text=title,
+                package=pkg,
+                style={
+                    "fg": th.text,
+                    "size": title_px,
+                    "lines": len(title_lines),
+                    "align": "c" if centered_buttons else "l",
+                    "valign": "t",
+                },
+            )
+        )
         y += title_h + (ctx.dp(16) if message else 0)
     if message:
-        panel.children.append(V(ctx, TEXT, (x0 + pad, y, x0 + w - pad, y + msg_h), message_rid, text=message,
-                                package=pkg, style={"fg": th.text2, "size": msg_px, "lines": len(msg_lines),
-                                                    "valign": "t"}))
+        panel.children.append(
+            V(
+                ctx,
+                TEXT,
+                (x0 + pad, y, x0 + w - pad, y + msg_h),
+                message_rid,
+                text=message,
+                package=pkg,
+                style={"fg": th.text2, "size": msg_px, "lines": len(msg_lines), "valign": "t"},
+            )
+        )
         y += msg_h
     if rows:
-        lst = vlist(ctx, "dialog_list", (x0, y, x0 + w, y + list_h), rows, "select_dialog_listview",
-                    cls="android.widget.ListView")
+        lst = vlist(
+            ctx,
+            "dialog_list",
+            (x0, y, x0 + w, y + list_h),
+            rows,
+            "select_dialog_listview",
+            cls="android.widget.ListView",
+        )
         for v in lst.walk():
             v.package = pkg
         panel.children.append(lst)
@@ -368,28 +757,60 @@ def dialog(ctx: Ctx, title: str, message: str = "", buttons: list[tuple[str, str
     y += ctx.dp(16)
     if centered_buttons:
         for label, brid, cb in buttons:
-            panel.children.append(V(ctx, BUTTON, (x0 + pad, y, x0 + w - pad, y + btn_h), brid, text=label,
-                                    package=pkg, clickable=True, focusable=True, on_click=cb,
-                                    style={"bg": th.primary_container, "fg": th.on_primary_container,
-                                           "radius": btn_h // 2, "align": "c", "size": ctx.sp(14), "bold": True}))
+            panel.children.append(
+                V(
+                    ctx,
+                    BUTTON,
+                    (x0 + pad, y, x0 + w - pad, y + btn_h),
+                    brid,
+                    text=label,
+                    package=pkg,
+                    clickable=True,
+                    focusable=True,
+                    on_click=cb,
+                    style={
+                        "bg": th.primary_container,
+                        "fg": th.on_primary_container,
+                        "radius": btn_h // 2,
+                        "align": "c",
+                        "size": ctx.sp(14),
+                        "bold": True,
+                    },
+                )
+            )
             y += btn_h + ctx.dp(8)
     else:
         bx = x0 + w - pad
         for label, brid, cb in buttons:
             from .fonts import text_width
+
             bw = int(text_width(label, ctx.sp(14), True)) + ctx.dp(24)
-            panel.children.append(V(ctx, BUTTON, (bx - bw, y, bx, y + btn_h), brid, text=label, package=pkg,
-                                    clickable=True, focusable=True, on_click=cb,
-                                    style={"fg": th.primary, "radius": btn_h // 2, "align": "c",
-                                           "size": ctx.sp(14), "bold": True}))
+            panel.children.append(
+                V(
+                    ctx,
+                    BUTTON,
+                    (bx - bw, y, bx, y + btn_h),
+                    brid,
+                    text=label,
+                    package=pkg,
+                    clickable=True,
+                    focusable=True,
+                    on_click=cb,
+                    style={"fg": th.primary, "radius": btn_h // 2, "align": "c", "size": ctx.sp(14), "bold": True},
+                )
+            )
             bx -= bw + ctx.dp(8)
     return root
 
 
-def confirm_buttons(ctx: Ctx, ok_label: str, ok: Click, cancel: Click,
-                    cancel_label: str = "") -> list[tuple[str, str, Click]]:
+def confirm_buttons(
+    ctx: Ctx, ok_label: str, ok: Click, cancel: Click, cancel_label: str = ""
+) -> list[tuple[str, str, Click]]:
     """[(positive), (negative)] with android:id/button1 / button2, as AlertDialog names them."""
-    return [(ok_label, "android:id/button1", ok), (cancel_label or ctx.tr("Cancel", "取消"), "android:id/button2", cancel)]
+    return [
+        (ok_label, "android:id/button1", ok),
+        (cancel_label or ctx.tr("Cancel", "取消"), "android:id/button2", cancel),
+    ]
 
 
 def shade(c: Color, t: float = 0.15) -> Color:
