@@ -171,6 +171,18 @@ def test_a_worker_killed_mid_episode_is_retried_on_a_fresh_actor_or_recorded_as_
     assert [f["task_id"] for f in summary["infra_failures"]] == [dies]
 
 
+@pytest.mark.parametrize(("isolation", "reset"), [(None, "state_restore"), ("process", "snapshot_load")])
+def test_isolation_applies_under_ray(ray_instance, tmp_path, isolation, reset):
+    """`--isolation` is not ignored under Ray: unset, an actor's device runs in the actor (its state restored in
+    place); `process` gives it a child process of the actor (a snapshot loaded into it), as locally."""
+    opts = _opts(tmp_path, "ray", agent="reference", task_ids=("clock-world-time",), devices=1, isolation=isolation)
+    res = run_suite_ray(opts, RayTarget())
+    run = load_run(res.run_dir)
+    ep = run.episode("clock-world-time", "en")
+    assert ep.meta.success and ep.meta.reset_method == reset
+    assert run.manifest.config["ray"]["isolation"] == (isolation or "thread")
+
+
 def test_cli_run_ray_on_the_running_instance(ray_instance, tmp_path):
     r = CliRunner().invoke(
         app,

@@ -22,6 +22,7 @@ from harness.report.render import finish_run
 from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
 
 if TYPE_CHECKING:  # pragma: no cover
+    from harness.run.pool import Isolation
     from harness.run.suite import SuiteOptions, SuiteResult
 
 console = Console()
@@ -45,10 +46,11 @@ def run(
     suite: str = typer.Option("virtual", help="A bundled suite name or a folder of task JSON files."),
     agent: str = typer.Option("heuristic", help="Agent: heuristic, reference, random, openai, human, or a plug-in."),
     devices: int = typer.Option(1, help="Number of embedded virtual devices to run in parallel."),
-    isolation: str = typer.Option(
-        "process",
-        help="Embedded devices: process (each its own child process, as N emulators) or thread (threads of "
-        "this process).",
+    isolation: Optional[str] = typer.Option(
+        None,
+        help="Embedded devices: process (each its own child process, as N emulators; the default) or thread "
+        "(threads of this process). Under --ray: where each actor's device runs (default thread: the actor is a "
+        "process of its own already; process gives it a child process of the actor).",
     ),
     device: list[str] = typer.Option([], "--device", "-s", help="Serial of a real device (repeatable)."),
     lang: str = typer.Option("all", help="en, zh or all."),
@@ -105,8 +107,12 @@ def run(
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
     if frames not in ("webp", "png"):
         raise typer.BadParameter(f"{frames!r} is not one of: webp, png", param_hint="--frames")
-    if isolation not in ("process", "thread"):
+    if isolation not in (None, "process", "thread"):
         raise typer.BadParameter(f"{isolation!r} is not one of: process, thread", param_hint="--isolation")
+    # unset: a child process per device locally; under Ray the actor's choice (harness.run.distributed)
+    chosen: Isolation | None = "thread" if isolation == "thread" else "process" if isolation else None
+    if chosen is None and not (ray or ray_address):
+        chosen = "process"
     probe_options: dict[str, object] = {}
     if probe_agent == "openai" and agent != "openai":  # the model options are the probe agent's
         probe_options = cli_options.agent_options(probe_agent, model, base_url, output_format, cassette, cassette_mode)
@@ -120,7 +126,7 @@ def run(
         agent=agent,
         agent_options=options,
         devices=devices,
-        isolation="thread" if isolation == "thread" else "process",
+        isolation=chosen,
         serials=tuple(device),
         profile=profile,
         latency=latency,

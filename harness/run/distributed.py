@@ -1,21 +1,19 @@
 """Episodes as Ray actors: `droidharness run --ray [--ray-address ADDRESS]` (docs/ray.md).
 
-This module owns the distributed runner and is the only one that imports `ray` (lazily: the `ray` extra is
-optional). N actors (`--devices N`, spread over the cluster's nodes) each own ONE device on their node: an
-embedded virtual device behind the actor's own private adb server (a `DevicePool(1)` inside the actor process).
-The driver keeps the queue of (task, language) episodes and hands them to idle actors, waiting on all of them
-at once (`ray.wait`). An actor runs the episode with `run_episode` exactly as the local runner does, but into a
+This module holds only what is Ray, and is the only one that imports `ray` (lazily: the `ray` extra is
+optional): connecting, the actor (`EpisodeWorker`) and the executor (`RayExecutor`) the one driver of
+`harness.run.driver` runs on. N actors (`--devices N`, spread over the cluster's nodes) each own ONE device on
+their node: an embedded virtual device behind the actor's own private adb server (a `DevicePool(1)` inside the
+actor process; `--isolation` says where in the actor it runs, `actor_isolation`). The driver's slot thread hands
+an episode to its actor, which runs it with `run_episode` exactly as the local runner does, but into a
 `harness.trajectory.sink.QueueSink`: every `StepEvent` (its `Frame` pickled as the device's bytes or exact
-pixels) comes back to the driver as one item of a Ray streaming generator, and the driver hands it to the run's
-normal `EpisodeWriter` (`replay_into`) - so
-the run directory lives on the driver and has the format of a local run, step by step as the steps happen.
+pixels) comes back as one item of a Ray streaming generator, and the driver hands it to the run's normal
+`EpisodeWriter` (`replay_into`) - so the run directory lives on the driver and has the format of a local run,
+step by step as the steps happen.
 
-Failures follow docs/scoring.md and `harness.run.suite`: an exception out of an attempt (an infrastructure
-failure on the device, or the actor's process dying: `RayActorError`) is retried on a fresh device - a fresh
-actor when the old one died, else the actor's pool replaces its device - `infra_retries` times, then recorded as
-`infra_error` with `suite._record_infra_error`; a `ConfigError` is recorded at once. The live view
-(`harness.run.workers.LiveView`) and the summary / report at the end (`harness.report.render.finish_run`) are
-the local run's.
+The queue, retries, quarantine, draining and failure rules are the driver's (docs/scoring.md); the plan, lock,
+resume, writer and finish the run lifecycle's (`harness.run.suite.RunPlan`). What Ray adds: an actor whose
+process died (`RayActorError`) is replaced by a fresh actor, else the actor's own pool replaces its device.
 """
 
 from __future__ import annotations
@@ -26,8 +24,6 @@ import os
 import queue
 import socket
 import threading
-import time
-from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -37,20 +33,15 @@ from rich.console import Console
 
 from agents.qa_base import QAAgent
 from agents.registry import create_agent
-from harness.errors import ConfigError, HarnessError, InfrastructureError
+from harness.errors import ConfigError, InfrastructureError
 from harness.observation import DeviceInfo
-from harness.run.episode import episode_seed, run_episode
-from harness.run.suite import (
-    SuiteOptions,
-    SuiteResult,
-    _headline,
-    _record_infra_error,
-    plan_run,
-)
-from harness.run.workers import NO_DEVICE_LEFT, LiveView, close_quietly
+from harness.run.driver import describe
+from harness.run.episode import run_episode
+from harness.run.pool import DevicePool, Isolation
+from harness.run.suite import SuiteOptions, SuiteResult, plan_run
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into
-from harness.trajectory.writer import EpisodeWriter, RunWriter
+from harness.trajectory.writer import EpisodeWriter
 from tasks.schema import Task
 
 log = logging.getLogger(__name__)
@@ -146,18 +137,20 @@ class WorkerSetup:
     opts: SuiteOptions
 
 
+def actor_isolation(opts: SuiteOptions) -> Isolation:
+    """`--isolation` under Ray: where an actor's device runs. Unset, in a thread of the actor (the actor is a
+    process of its own already, which is what `process` gives a local run); `process` gives the device a child
+    process of the actor, `thread` and `in_process` apply as they do locally."""
+    return opts.isolation or "thread"
+
+
 class EpisodeWorker:
     """The body of a Ray actor (`ray.remote(EpisodeWorker)`): one device on this node, episodes one at a time."""
 
     def __init__(self, setup: WorkerSetup) -> None:
-        from harness.run.pool import DevicePool, Isolation
-
         self.setup = setup
         o = setup.opts
-        # the actor is the device's own process already (what `--isolation process` gives a local run): the
-        # device runs in it, behind the actor's private adb server
-        iso: Isolation = "in_process" if o.isolation == "in_process" else "thread"
-        self.pool = DevicePool(1, profile=o.profile, latency=o.latency, isolation=iso).start()
+        self.pool = DevicePool(1, profile=o.profile, latency=o.latency, isolation=actor_isolation(o)).start()
 
     def pid(self) -> int:
         return os.getpid()
@@ -197,10 +190,12 @@ class EpisodeWorker:
         while (msg := out.get()) is not done:
             if isinstance(msg, BaseException):
                 raise msg
-            if isinstance(msg, Finished):
-                self.pool.succeeded(0)
             yield msg
         th.join()
+
+    def succeeded(self) -> None:
+        """The driver counted an attempt on this actor's device a success: its run of failures is over."""
+        self.pool.succeeded(0)
 
     def failed(self, reason: str) -> None:
         """An infrastructure failure on this actor's device: the pool replaces it (quarantine after two)."""
@@ -213,7 +208,7 @@ class EpisodeWorker:
         self.pool.close()
 
 
-# --- the driver --------------------------------------------------------------------------------------------------
+# --- the executor ------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RayEvent:
     """What the driver just did or received (`run_suite_ray(on_event=...)`): kind "attempt" (an episode handed
@@ -228,25 +223,16 @@ class RayEvent:
 
 
 @dataclass
-class _Slot:
-    index: int
+class ActorSlot:
+    """One slot of the Ray executor: an actor on some node, owning one device."""
+
     actor: Any
     pid: int
     node: str
-    alive: bool = True
-    # the attempt in flight
-    stream: Any = None  # the Ray ObjectRefGenerator of EpisodeWorker.run
-    item: tuple[Task, str] | None = None
-    attempt: int = 0
-    ep: EpisodeWriter | None = None
-    t0: float = 0.0
+    died: bool = False  # the actor's process died during the last attempt: replace the actor, not its device
 
 
-def _label(item: tuple[Task, str]) -> str:
-    return f"{item[0].id} [{item[1]}]"
-
-
-def _describe(e: BaseException) -> str:
+def describe_ray_error(e: BaseException) -> str:
     """One line for an attempt's failure: the original exception of a Ray task error, or the actor's death."""
     ray = _ray()
     if isinstance(e, ray.exceptions.RayActorError):
@@ -255,153 +241,92 @@ def _describe(e: BaseException) -> str:
     cause = getattr(e, "cause", None)
     if isinstance(e, ray.exceptions.RayTaskError) and isinstance(cause, BaseException):
         e = cause
-    return str(e) if isinstance(e, HarnessError) else f"{type(e).__name__}: {e}"
+    return describe(e)
 
 
-def _is_config_error(e: BaseException) -> bool:
-    return isinstance(e, ConfigError) or isinstance(getattr(e, "cause", None), ConfigError)
+class RayExecutor:
+    """The driver's executor on a Ray cluster: slot i is an actor owning one device on its node. An attempt
+    (`attempt`) streams the actor's episode into the run's writer on this machine; a slot's fresh device is the
+    actor's pool replacing its device, or a fresh actor when the old one died."""
 
-
-class _Driver:
-    """The driver's loop: hand queued episodes to idle actors, write what their streams bring, retry failures."""
-
-    def __init__(
-        self,
-        setup: WorkerSetup,
-        writer: RunWriter,
-        live: LiveView[EpisodeResult],
-        slots: list[_Slot],
-        on_event: Callable[[RayEvent], None] | None,
-    ) -> None:
+    def __init__(self, setup: WorkerSetup, slots: list[ActorSlot], on_event: Callable[[RayEvent], None] | None):
         self.ray = _ray()
-        self.setup, self.opts, self.writer, self.live, self.slots = setup, setup.opts, writer, live, slots
-        self.on_event = on_event
-        self.queue: deque[tuple[tuple[Task, str], int]] = deque()
-        self.quarantined: list[dict[str, Any]] = []
+        self.setup, self.slots, self.on_event = setup, slots, on_event
+        self._quarantined: list[dict[str, Any]] = []
 
-    def run(self, todo: list[tuple[Task, str]]) -> None:
-        self.queue.extend((item, 1) for item in todo)
-        with self.live:
-            while True:
-                for s in self.slots:
-                    if s.alive and s.stream is None and self.queue:
-                        self._start(s, *self.queue.popleft())
-                busy = {id(s.stream): s for s in self.slots if s.stream is not None}
-                if not busy:
-                    break
-                ready, _ = self.ray.wait([s.stream for s in busy.values()], num_returns=1)
-                for gen in ready:
-                    self._receive(busy[id(gen)])
-            while self.queue:  # every actor stopped with work left: nothing can do it
-                item, _ = self.queue.popleft()
-                self.live.done(self._give_up(item, NO_DEVICE_LEFT, 0))
+    @property
+    def size(self) -> int:
+        return len(self.slots)
 
-    def _start(self, s: _Slot, item: tuple[Task, str], attempt: int) -> None:
-        task, lang = item
-        s.item, s.attempt, s.t0 = item, attempt, time.perf_counter()
-        s.ep = self.writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
-        seed = episode_seed(self.opts.seed, task.id, lang)
-        s.stream = s.actor.run.options(num_returns="streaming").remote(task, lang, seed, attempt)
-        self.live.set(s.index, f"{_label(item)} attempt {attempt} on {s.node} (pid {s.pid})")
-        self._event(RayEvent("attempt", s.index, s.pid, _label(item), attempt))
+    def where(self, slot: int) -> str:
+        s = self.slots[slot]
+        return f"{s.node} (pid {s.pid})"
+
+    def succeeded(self, slot: int) -> None:
+        self.ray.get(self.slots[slot].actor.succeeded.remote(), timeout=ACTOR_BOOT_TIMEOUT)
+
+    def attempt(self, slot: int, task: Task, lang: str, seed: int, n: int, ep: EpisodeWriter) -> EpisodeResult:
+        """Attempt n of (task, lang) on the slot's actor, its events written into `ep` as they come. Any failure
+        is raised as one line (`InfrastructureError`; a `ConfigError` as itself: a fresh device would not help)."""
+        s = self.slots[slot]
+        label = f"{task.id} [{lang}]"
+        stream = s.actor.run.options(num_returns="streaming").remote(task, lang, seed, n)
+        self._event(RayEvent("attempt", slot, s.pid, label, n))
+        try:
+            for ref in stream:
+                msg = self.ray.get(ref)
+                if isinstance(msg, ResetMessage):
+                    ep.note_reset(msg.method, msg.seconds)
+                elif isinstance(msg, StepEvent):
+                    replay_into(ep, msg)
+                    self._event(RayEvent("step", slot, s.pid, label, n, msg.step))
+                elif isinstance(msg, Finished):
+                    replay_into(ep, msg)
+                    return msg.result
+        except Exception as e:
+            self._cancel(stream)
+            s.died = isinstance(e, self.ray.exceptions.RayActorError)
+            cause = getattr(e, "cause", None)
+            if isinstance(e, ConfigError) or isinstance(cause, ConfigError):
+                raise cause if isinstance(cause, ConfigError) else e from None
+            raise InfrastructureError(describe_ray_error(e)) from e
+        raise InfrastructureError("the episode's stream ended without a result")
+
+    def replace(self, slot: int, error: str) -> None:
+        """The actor's pool replaces its device; an actor that died (or cannot) is replaced by a fresh actor."""
+        s = self.slots[slot]
+        if not s.died:
+            try:
+                self.ray.get(s.actor.failed.remote(error), timeout=ACTOR_BOOT_TIMEOUT)
+                return
+            except Exception as e:  # noqa: BLE001 - the actor cannot replace its device: replace the actor
+                log.warning("slot %d: the actor could not replace its device (%s); starting a fresh actor", slot, e)
+        self._collect_quarantined(s)
+        _kill(self.ray, s.actor)
+        self.slots[slot] = _start_actors(self.setup, 1)[0]
+
+    def quarantined(self) -> list[dict[str, Any]]:
+        return list(self._quarantined)
 
     def _event(self, ev: RayEvent) -> None:
         if self.on_event is not None:
             self.on_event(ev)
 
-    def _receive(self, s: _Slot) -> None:
-        """The next item of slot `s`'s stream."""
-        assert s.item is not None and s.ep is not None
+    def _cancel(self, stream: Any) -> None:
         try:
-            msg = self.ray.get(next(s.stream))
-        except StopIteration:
-            self._failed(s, RuntimeError("the episode's stream ended without a result"))
-            return
-        except Exception as e:  # noqa: BLE001 - any failure of the attempt is an infrastructure failure
-            self._failed(s, e)
-            return
-        try:
-            if isinstance(msg, ResetMessage):
-                s.ep.note_reset(msg.method, msg.seconds)
-            elif isinstance(msg, StepEvent):
-                replay_into(s.ep, msg)
-                self._event(RayEvent("step", s.index, s.pid, _label(s.item), s.attempt, msg.step))
-            elif isinstance(msg, Finished):
-                replay_into(s.ep, msg)
-                s.stream = s.ep = s.item = None
-                self.live.done(msg.result)
-                self.live.set(s.index, "idle")
-        except Exception as e:  # noqa: BLE001 - the driver could not record the attempt: retried like a failure
-            self._failed(s, e)
-
-    def _failed(self, s: _Slot, e: BaseException) -> None:
-        """Attempt `s.attempt` failed: a fresh device for the slot, then retry or record `infra_error`."""
-        assert s.item is not None
-        item, attempt = s.item, s.attempt
-        error = _describe(e)
-        close_quietly(s.ep)
-        self._cancel(s)
-        s.stream = s.ep = s.item = None
-        log.warning(
-            "%s attempt %d failed after %.1f s on %s (pid %d): %s",
-            _label(item),
-            attempt,
-            time.perf_counter() - s.t0,
-            s.node,
-            s.pid,
-            error,
-        )
-        if _is_config_error(e):  # a setup mistake: a fresh device would not help
-            self.live.done(self._give_up(item, error, attempt))
-            return
-        try:
-            self._fresh_device(s, error, died=isinstance(e, self.ray.exceptions.RayActorError))
-        except Exception as e2:  # noqa: BLE001 - the slot is dead; the run goes on with the others
-            s.alive = False
-            self.live.set(s.index, "[red]stopped: no working device[/red]")
-            self.live.done(
-                self._give_up(item, f"{error}; a fresh device could not be brought up: {_describe(e2)}", attempt)
-            )
-            return
-        if attempt <= self.opts.infra_retries:
-            self.queue.appendleft((item, attempt + 1))  # the next idle actor (this fresh one) takes it first
-        else:
-            self.live.done(self._give_up(item, error, attempt))
-
-    def _cancel(self, s: _Slot) -> None:
-        if s.stream is None:
-            return
-        try:
-            self.ray.cancel(s.stream)
+            self.ray.cancel(stream)
         except Exception as e:  # noqa: BLE001 - a finished or dead stream has nothing to cancel
-            log.debug("cancelling %s: %s", s.node, e)
+            log.debug("cancelling a stream: %s", e)
 
-    def _fresh_device(self, s: _Slot, error: str, died: bool) -> None:
-        """The actor's pool replaces its device; an actor that died (or cannot) is replaced by a fresh actor."""
-        if not died:
-            try:
-                self.ray.get(s.actor.failed.remote(error), timeout=ACTOR_BOOT_TIMEOUT)
-                return
-            except Exception as e:  # noqa: BLE001 - the actor cannot replace its device: replace the actor
-                log.warning("slot %d: the actor could not replace its device (%s); starting a fresh actor", s.index, e)
-        self._collect_quarantined(s)
-        _kill(self.ray, s.actor)
-        self.live.set(s.index, "starting a fresh worker")
-        fresh = _start_actors(self.setup, 1)[0]
-        s.actor, s.pid, s.node = fresh.actor, fresh.pid, fresh.node
-
-    def _collect_quarantined(self, s: _Slot) -> None:
+    def _collect_quarantined(self, s: ActorSlot) -> None:
         try:
-            self.quarantined += self.ray.get(s.actor.quarantined.remote(), timeout=30)
+            self._quarantined += self.ray.get(s.actor.quarantined.remote(), timeout=30)
         except Exception as e:  # noqa: BLE001 - a dead actor's list is lost with it
-            log.debug("slot %d: no quarantine list (%s)", s.index, e)
-
-    def _give_up(self, item: tuple[Task, str], error: str, attempts: int) -> EpisodeResult:
-        return _record_infra_error(item[0], item[1], error, attempts, self.writer, self.opts)
+            log.debug("%s: no quarantine list (%s)", s.node, e)
 
     def close(self) -> None:
         for s in self.slots:
-            if s.alive:
+            if not s.died:
                 self._collect_quarantined(s)
         _stop_actors(self.ray, [s.actor for s in self.slots])
 
@@ -430,7 +355,7 @@ def _stop_actors(ray: Any, actors: list[Any]) -> None:
         _kill(ray, a)
 
 
-def _start_actors(setup: WorkerSetup, n: int) -> list[_Slot]:
+def _start_actors(setup: WorkerSetup, n: int) -> list[ActorSlot]:
     """N actors spread over the cluster's nodes, each with its device started; a failure stops them all."""
     ray = _ray()
     cls = ray.remote(EpisodeWorker).options(scheduling_strategy="SPREAD", max_restarts=0, max_task_retries=0)
@@ -441,9 +366,9 @@ def _start_actors(setup: WorkerSetup, n: int) -> list[_Slot]:
     except BaseException as e:
         _stop_actors(ray, actors)
         if isinstance(e, Exception):
-            raise InfrastructureError(f"Ray workers could not start their devices: {_describe(e)}") from e
+            raise InfrastructureError(f"Ray workers could not start their devices: {describe_ray_error(e)}") from e
         raise
-    return [_Slot(i, a, pid, node) for i, (a, pid, node) in enumerate(zip(actors, pids, nodes, strict=True))]
+    return [ActorSlot(a, pid, node) for a, pid, node in zip(actors, pids, nodes, strict=True)]
 
 
 def run_suite_ray(
@@ -455,8 +380,9 @@ def run_suite_ray(
     on_event: Callable[[RayEvent], None] | None = None,
 ) -> SuiteResult:
     """`harness.run.suite.run_suite` with the episodes run by `opts.devices` Ray actors (embedded virtual devices
-    on the cluster's nodes) and recorded in one run directory on this machine. `agent_factory` and `probe_agent`
-    are pickled to the nodes (cloudpickle: a lambda is fine; what it uses must be importable there)."""
+    on the cluster's nodes) and recorded in one run directory on this machine, through the same driver and run
+    lifecycle. `agent_factory` and `probe_agent` are pickled to the nodes (cloudpickle: a lambda is fine; what it
+    uses must be importable there)."""
     if opts.serials:
         raise ConfigError("--ray runs embedded devices on the cluster's nodes: give no --device serial")
     if opts.devices < 1:
@@ -466,22 +392,19 @@ def run_suite_ray(
     try:
         with connected(target):
             ray = _ray()
-            slots = _start_actors(setup, opts.devices)
-            infos = (
-                []
-                if plan.writer
-                else ray.get([s.actor.device_info.remote() for s in slots], timeout=ACTOR_BOOT_TIMEOUT)
-            )
-            nodes = sorted({s.node for s in slots})
-            writer = plan.create_writer(infos, ray={"address": target.address or "local", "nodes": nodes})
-            live: LiveView[EpisodeResult] = LiveView(console, len(plan.todo), len(slots), _headline, plan.earlier)
-            driver = _Driver(setup, writer, live, slots, on_event)
+            executor = RayExecutor(setup, _start_actors(setup, opts.devices), on_event)
             try:
-                driver.run(plan.todo)
+                infos = (
+                    []
+                    if plan.life.writer
+                    else ray.get([s.actor.device_info.remote() for s in executor.slots], timeout=ACTOR_BOOT_TIMEOUT)
+                )
+                nodes = sorted({s.node for s in executor.slots})
+                ray_config = {"address": target.address or "local", "nodes": nodes, "isolation": actor_isolation(opts)}
+                writer = plan.create_writer(infos, ray=ray_config)
+                return plan.execute(executor, writer, executor.attempt, console)
             finally:
-                driver.close()
-            writer.add_quarantined(driver.quarantined)
-        return plan.finish(writer, live.results, console)
+                executor.close()
     finally:
         plan.release()
 

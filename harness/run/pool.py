@@ -23,7 +23,8 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Any, Literal
@@ -481,3 +482,25 @@ class DevicePool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@contextmanager
+def open_pool(
+    pool: DevicePool | None,
+    count: int = 1,
+    serials: Iterable[str] = (),
+    *,
+    profile: str = "medium_phone",
+    latency: str = "instant",
+    isolation: Isolation | None = None,
+) -> Iterator[DevicePool]:
+    """The devices of a run: `pool` when the caller gives a started one (left open), else a pool of `count`
+    embedded devices or of the `serials`, started here and closed at the end."""
+    if pool is not None:
+        yield pool
+        return
+    own = DevicePool(count, list(serials), profile=profile, latency=latency, isolation=isolation).start()
+    try:
+        yield own
+    finally:
+        own.close()

@@ -6,7 +6,8 @@ One episode directory per (question, lang), kind "qa": its one step is the scree
 episode.json carries the QA result (`QARecord`: ground truth, predicted items, every score, unknown elements,
 the agent's raw output / error, usage). Then summary.json (`harness.report.summary.run_summary`) and report.html.
 
-The work runs through `harness.run.workers` like agent episodes: one worker thread per device slot, every
+The work runs through the one driver (`harness.run.driver`) and run lifecycle (`harness.run.lifecycle`) like agent
+episodes: one thread per device slot, every
 attempt on a reset device in the question's language with a fresh QA agent; an `InfrastructureError` while
 reaching the state or asking is retried on a fresh device and, if it persists, recorded as `infra_error`, listed
 and left out of the scores. `resume` asks only the questions of an existing run directory without episode.json,
@@ -28,14 +29,14 @@ from agents.registry import create_qa_agent
 from harness.actions import Answer
 from harness.errors import ConfigError
 from harness.observation import DeviceInfo, Observation
-from harness.report.render import finish_run
 from harness.report.summary import run_rows, run_summary
-from harness.run.lock import RunLock
-from harness.run.pool import DevicePool
+from harness.run.driver import PoolExecutor, WorkSpec, close_quietly, drive
+from harness.run.lifecycle import RunLifecycle
+from harness.run.live import LiveView
+from harness.run.pool import DevicePool, open_pool
 from harness.run.questions import call_agent, reach
-from harness.run.workers import LiveView, WorkSpec, close_quietly, run_work
 from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
-from harness.trajectory.records import ManifestTask, completed_episode_keys, load_run
+from harness.trajectory.records import ManifestTask, load_run
 from harness.trajectory.result import INFRA_ERROR, UNSCORED, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent
 from harness.trajectory.writer import EpisodeWriter, RunWriter, WriterOptions
@@ -103,6 +104,10 @@ def _live_headline(outcomes: list[Outcome]) -> str:
     return headline([o.result for o in outcomes if o.result is not None], sum(o.result is None for o in outcomes))
 
 
+def question_key(item: Item) -> tuple[str, str]:
+    return item[0].id, item[1]
+
+
 def run_qa(
     opts: QARunOptions,
     console: Console | None = None,
@@ -113,8 +118,6 @@ def run_qa(
     its options). `pool` (started, not closed here) overrides the devices the options describe. A resumed run
     asks the questions of the suite and languages its manifest names."""
     suite, langs = opts.suite, opts.langs
-    lock: RunLock | None = None
-    earlier: list[Outcome] = []
     if opts.resume:
         prior = load_run(opts.resume, skip_bad=True)
         if prior.manifest is None or prior.kind != "qa":
@@ -129,28 +132,21 @@ def run_qa(
     questions = select_questions(load_qa_suite(suite), langs, opts.question_ids)
     make_agent = agent_factory or (lambda: create_qa_agent(opts.agent, **opts.agent_options))
     probe = make_agent()  # fail fast on bad agent options, before any device starts
-    if opts.resume:
-        writer = RunWriter.resume(opts.resume, opts.writer)
-        lock = RunLock(writer.path).acquire()
-        done = completed_episode_keys(opts.resume)
-        todo = [(q, lg) for q, lg in questions if (q.id, lg) not in done]
-        earlier = [
-            Outcome(r.question_id, r.lang, r.result, r.error, r.attempts)
-            for r in run_rows(load_run(opts.resume, skip_bad=True))
-            if r.status not in UNSCORED or r.status == INFRA_ERROR
-        ]
-    else:
-        todo = list(questions)
-    own_pool = pool is None
-    try:
-        if pool is None:
-            pool = DevicePool(opts.devices, list(opts.serials), profile=opts.profile, latency=opts.latency).start()
-        if not opts.resume:
-            writer = RunWriter.create(
+    with RunLifecycle.begin(questions, question_key, resume=opts.resume, options=opts.writer) as life:
+        earlier = (
+            []
+            if life.prior is None
+            else [
+                Outcome(r.question_id, r.lang, r.result, r.error, r.attempts)
+                for r in run_rows(life.prior)
+                if r.status not in UNSCORED or r.status == INFRA_ERROR
+            ]
+        )
+        with open_pool(pool, opts.devices, opts.serials, profile=opts.profile, latency=opts.latency) as devices:
+            writer = life.create_writer(
                 opts.out,
                 opts.run_id,
-                options=opts.writer,
-                devices=[pool.slot(i).info for i in range(pool.size)],
+                devices=[devices.slot(i).info for i in range(devices.size)],
                 agent={"name": opts.agent, **opts.agent_options},
                 prompt_hash=getattr(probe, "prompt_hash", None),
                 suite_name=suite,
@@ -162,26 +158,19 @@ def run_qa(
                 config={
                     "profile": opts.profile,
                     "latency": opts.latency,
-                    "devices": pool.size,
+                    "devices": devices.size,
                     "infra_retries": opts.infra_retries,
                 },
                 kind="qa",
             )
-            lock = RunLock(writer.path).acquire()
-        live: LiveView[Outcome] = LiveView(console, len(todo), pool.size, _live_headline, earlier, unit="questions")
-        quarantined_before = len(pool.quarantined)
-        run_work(pool, todo, _question_spec(pool, make_agent, writer, opts), live)
-        writer.add_quarantined([q.to_json() for q in pool.quarantined[quarantined_before:]])
-        if console is not None:
-            console.line()
-        finish_run(writer, report=opts.report)  # the QA page: harness.report.render dispatches by kind
-        summary = run_summary(load_run(writer.path, skip_bad=True))
-        return QARunResult(writer.path, live.results, len(questions) - len(todo), summary)
-    finally:
-        if own_pool and pool is not None:
-            pool.close()
-        if lock is not None:
-            lock.release()
+            executor = PoolExecutor(devices)
+            live: LiveView[Outcome] = LiveView(
+                console, len(life.todo), devices.size, _live_headline, earlier, unit="questions"
+            )
+            drive(executor, life.todo, _question_spec(devices, make_agent, writer, opts), live)
+            writer.add_quarantined(executor.quarantined())
+            run = life.finish(console, report=opts.report)  # the QA page: harness.report.render dispatches by kind
+        return QARunResult(writer.path, live.results, life.skipped, run_summary(run))
 
 
 def _answer_step(ans: QAAnswer, raised: bool, seconds: float) -> AgentStep:

@@ -21,16 +21,16 @@ from rich.console import Console
 from agents.qa_base import QAAgent
 from agents.registry import BUILTIN_QA_AGENTS, create_agent, create_qa_agent
 from harness.errors import ConfigError
-from harness.report.render import finish_run
 from harness.report.summary import outcome, run_scoreboard
+from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.episode import Limits, episode_seed, run_episode
-from harness.run.lock import RunLock
-from harness.run.pool import DevicePool, Isolation
-from harness.run.workers import LiveView, WorkSpec, close_quietly, run_work
+from harness.run.lifecycle import RunLifecycle
+from harness.run.live import LiveView
+from harness.run.pool import DevicePool, Isolation, open_pool
 from harness.scoring.episodes import Scoreboard, headline, score
-from harness.trajectory.records import ManifestTask, completed_episode_keys, load_run
+from harness.trajectory.records import ManifestTask
 from harness.trajectory.result import INFRA_ERROR, EpisodeResult
-from harness.trajectory.writer import RunWriter, WriterOptions
+from harness.trajectory.writer import EpisodeWriter, RunWriter, WriterOptions
 from tasks.schema import Task
 from tasks.suite import load_suite
 
@@ -111,65 +111,110 @@ def select_episodes(tasks: list[Task], langs: tuple[str, ...], task_ids: tuple[s
     return [(t, lang) for t in select_tasks(tasks, task_ids) for lang in langs if lang in t.languages]
 
 
+Episode = tuple[Task, str]  # a work item of a task run: (task, lang)
+# one attempt of an episode on an executor's slot, recorded into its trajectory:
+# (slot, task, lang, seed, attempt number, the attempt's episode writer) -> the scored result
+EpisodeAttempt = Callable[[int, Task, str, int, int, EpisodeWriter], EpisodeResult]
+
+
+def episode_label(item: Episode) -> str:
+    return f"{item[0].id} [{item[1]}]"
+
+
+def episode_key(item: Episode) -> tuple[str, str]:
+    return item[0].id, item[1]
+
+
+def live_headline(outcomes: list[EpisodeResult]) -> str:
+    """The live view's running headline: the final line's, over the results so far."""
+    return headline(score(outcomes))
+
+
 @dataclass
 class RunPlan:
-    """What a suite run does, worked out before any device starts (every runner - threads over a device pool,
-    or Ray actors - starts from one): the episodes, those still to run (a resumed run: the unfinished ones),
-    the results already on disk, the agent factories; a resumed run's writer, locked."""
+    """What a task run does, worked out before any device starts (every executor - threads over a device pool,
+    or Ray actors - starts from one): the run's lifecycle (the episodes, those still to run, a resumed run's
+    locked writer), the results already on disk, the agent factories."""
 
     opts: SuiteOptions
-    episodes: list[tuple[Task, str]]
-    todo: list[tuple[Task, str]]
+    life: RunLifecycle[Episode]
     earlier: list[EpisodeResult]
     make_agent: Callable[[], Any]
     make_qa: Callable[[], QAAgent] | None
     prompt_hash: str | None
-    writer: RunWriter | None = None
-    lock: RunLock | None = None  # one writer per run directory: a second --resume is refused, naming the pid
+
+    @property
+    def episodes(self) -> list[Episode]:
+        return self.life.items
+
+    @property
+    def todo(self) -> list[Episode]:
+        return self.life.todo
 
     def create_writer(self, devices: list[Any], **config: Any) -> RunWriter:
         """A new run's directory and manifest (a resumed run keeps its own), locked."""
-        if self.writer is None:
-            o = self.opts
-            self.writer = RunWriter.create(
-                o.out,
-                o.run_id,
-                options=o.writer,
-                devices=devices,
-                agent={"name": o.agent, **o.agent_options},
-                prompt_hash=self.prompt_hash,
-                seeds={"base": o.seed},
-                suite_name=o.suite,
-                tasks=[
-                    ManifestTask(id=t.id, category=t.category, instruction=t.instruction, apps=list(t.apps))
-                    for t, _ in self.episodes
-                ],
-                languages=list(o.langs),
-                config={
-                    "profile": o.profile,
-                    "latency": o.latency,
-                    "devices": len(devices),
-                    "max_steps": o.limits.max_steps,
-                    "agent_timeout": o.limits.agent_timeout,
-                    "infra_retries": o.infra_retries,
-                    "probe_agent": o.probe_agent,
-                    **config,
-                },
-            )
-            self.lock = RunLock(self.writer.path).acquire()
-        return self.writer
+        o = self.opts
+        return self.life.create_writer(
+            o.out,
+            o.run_id,
+            devices=devices,
+            agent={"name": o.agent, **o.agent_options},
+            prompt_hash=self.prompt_hash,
+            seeds={"base": o.seed},
+            suite_name=o.suite,
+            tasks=[
+                ManifestTask(id=t.id, category=t.category, instruction=t.instruction, apps=list(t.apps))
+                for t, _ in self.episodes
+            ],
+            languages=list(o.langs),
+            config={
+                "profile": o.profile,
+                "latency": o.latency,
+                "devices": len(devices),
+                "max_steps": o.limits.max_steps,
+                "agent_timeout": o.limits.agent_timeout,
+                "infra_retries": o.infra_retries,
+                "probe_agent": o.probe_agent,
+                **config,
+            },
+        )
 
-    def finish(self, writer: RunWriter, results: list[EpisodeResult], console: Console | None) -> SuiteResult:
-        """summary.json and report.html; the result read back from disk (what every surface prints)."""
-        if console is not None:
-            console.line()
-        finish_run(writer, report=self.opts.report)
-        board = run_scoreboard(load_run(writer.path, skip_bad=True))
-        return SuiteResult(writer.path, results, len(self.episodes) - len(self.todo), board)
+    def live(self, console: Console | None, slots: int) -> LiveView[EpisodeResult]:
+        return LiveView(console, len(self.todo), slots, live_headline, self.earlier)
+
+    def spec(self, writer: RunWriter, run: EpisodeAttempt) -> WorkSpec[Episode, EpisodeResult]:
+        """One episode as a work item of the driver: an attempt opens its trajectory and `run`s it on the slot
+        (a failed attempt's trajectory stays unfinished); giving up records `infra_error`."""
+        opts = self.opts
+
+        def attempt(slot: int, item: Episode, n: int) -> EpisodeResult:
+            task, lang = item
+            ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
+            try:
+                return run(slot, task, lang, episode_seed(opts.seed, task.id, lang), n, ep)
+            except BaseException:
+                close_quietly(ep)
+                raise
+
+        return WorkSpec(
+            label=episode_label,
+            attempt=attempt,
+            give_up=lambda item, error, attempts: record_infra_error(item[0], item[1], error, attempts, writer, opts),
+            retries=opts.infra_retries,
+        )
+
+    def execute(
+        self, executor: Executor, writer: RunWriter, run: EpisodeAttempt, console: Console | None
+    ) -> SuiteResult:
+        """Drive the episodes still to do on `executor`, record its quarantined devices, finish the run."""
+        live = self.live(console, executor.size)
+        drive(executor, self.todo, self.spec(writer, run), live)
+        writer.add_quarantined(executor.quarantined())
+        board = run_scoreboard(self.life.finish(console, report=self.opts.report))
+        return SuiteResult(writer.path, live.results, self.life.skipped, board)
 
     def release(self) -> None:
-        if self.lock is not None:
-            self.lock.release()
+        self.life.release()
 
 
 def plan_run(
@@ -183,15 +228,32 @@ def plan_run(
     make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
     probe = make_agent()
     make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
-    plan = RunPlan(opts, episodes, list(episodes), [], make_agent, make_qa, getattr(probe, "prompt_hash", None))
-    if opts.resume:
-        plan.writer = RunWriter.resume(opts.resume, opts.writer)
-        plan.lock = RunLock(plan.writer.path).acquire()
-        done = set(completed_episode_keys(opts.resume))
-        plan.todo = [(t, lang) for t, lang in episodes if (t.id, lang) not in done]
-        prior = load_run(opts.resume, skip_bad=True)
-        plan.earlier = [outcome(prior, ep) for ep in prior.episodes.values() if (ep.task_id, ep.lang) in done]
-    return plan
+    life = RunLifecycle.begin(episodes, episode_key, resume=opts.resume, options=opts.writer)
+    prior = life.prior
+    earlier = (
+        []
+        if prior is None
+        else [outcome(prior, e) for e in prior.episodes.values() if (e.task_id, e.lang) in life.done]
+    )
+    return RunPlan(opts, life, earlier, make_agent, make_qa, getattr(probe, "prompt_hash", None))
+
+
+def pool_attempt(pool: DevicePool, plan: RunPlan) -> EpisodeAttempt:
+    """An episode attempt on a local pool's slot: lease the device (health check, then a timed reset in the
+    episode's language), take a fresh agent, run the episode into its trajectory."""
+
+    def run(slot: int, task: Task, lang: str, seed: int, n: int, ep: EpisodeWriter) -> EpisodeResult:
+        lease = pool.lease(slot, task.apps, lang)
+        ep.note_reset(lease.reset.method, lease.reset.seconds)
+        agent = plan.make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
+        qa = plan.make_qa() if plan.make_qa is not None and task.probes else None
+        result = run_episode(
+            task, agent, lease.device, lang, plan.opts.limits, seed=seed, sink=ep, attempt=n, probe_agent=qa
+        )
+        result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
+        return result
+
+    return run
 
 
 def run_suite(
@@ -206,32 +268,25 @@ def run_suite(
     thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
     describe; `probe_agent` (a factory) overrides `opts.probe_agent` for the tasks' probe questions."""
     plan = plan_run(opts, agent_factory, probe_agent)
-    own_pool = pool is None
     try:
-        if pool is None:
-            pool = DevicePool(
-                opts.devices,
-                list(opts.serials),
-                profile=opts.profile,
-                latency=opts.latency,
-                isolation=None if opts.serials else opts.isolation,
-            ).start()
-        writer = plan.create_writer([pool.slot(i).info for i in range(pool.size)])
-        live: LiveView[EpisodeResult] = LiveView(console, len(plan.todo), pool.size, _headline, plan.earlier)
-        spec = _episode_spec(pool, plan.make_agent, writer, opts, plan.make_qa)
-        quarantined_before = len(pool.quarantined)
-        run_work(pool, plan.todo, spec, live)
-        writer.add_quarantined([q.to_json() for q in pool.quarantined[quarantined_before:]])
-        return plan.finish(writer, live.results, console)
+        with open_pool(
+            pool,
+            opts.devices,
+            opts.serials,
+            profile=opts.profile,
+            latency=opts.latency,
+            isolation=None if opts.serials else opts.isolation,
+        ) as devices:
+            writer = plan.create_writer([devices.slot(i).info for i in range(devices.size)])
+            return plan.execute(PoolExecutor(devices), writer, pool_attempt(devices, plan), console)
     finally:
-        if own_pool and pool is not None:
-            pool.close()
         plan.release()
 
 
-def _record_infra_error(
+def record_infra_error(
     task: Task, lang: str, error: str, attempts: int, writer: RunWriter, opts: SuiteOptions
 ) -> EpisodeResult:
+    """Record an episode that could not be run (its attempts failed on the infrastructure) as `infra_error`."""
     seed = episode_seed(opts.seed, task.id, lang)
     result = EpisodeResult(
         task.id,
@@ -247,43 +302,3 @@ def _record_infra_error(
     ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
     ep.finish(result)
     return result
-
-
-def _episode_spec(
-    pool: DevicePool,
-    make_agent: Callable[[], Any],
-    writer: RunWriter,
-    opts: SuiteOptions,
-    make_qa: Callable[[], QAAgent] | None = None,
-) -> WorkSpec[tuple[Task, str], EpisodeResult]:
-    """One episode as a work item of `harness.run.workers`: an attempt opens its trajectory, resets the slot's
-    device, takes a fresh agent and runs the episode; a failed attempt's trajectory stays unfinished."""
-
-    def attempt(slot: int, item: tuple[Task, str], n: int) -> EpisodeResult:
-        task, lang = item
-        ep = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
-        try:
-            lease = pool.lease(slot, task.apps, lang)  # health check, then reset (timed) in this language
-            ep.note_reset(lease.reset.method, lease.reset.seconds)
-            agent = make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
-            seed = episode_seed(opts.seed, task.id, lang)
-            qa = make_qa() if make_qa is not None and task.probes else None
-            result = run_episode(
-                task, agent, lease.device, lang, opts.limits, seed=seed, sink=ep, attempt=n, probe_agent=qa
-            )
-            result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
-            return result
-        except BaseException:
-            close_quietly(ep)
-            raise
-
-    return WorkSpec(
-        label=lambda item: f"{item[0].id} [{item[1]}]",
-        attempt=attempt,
-        give_up=lambda item, error, attempts: _record_infra_error(item[0], item[1], error, attempts, writer, opts),
-        retries=opts.infra_retries,
-    )
-
-
-def _headline(outcomes: list[EpisodeResult]) -> str:
-    return headline(score(outcomes))

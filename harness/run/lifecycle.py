@@ -1,0 +1,97 @@
+"""The lifecycle every run directory goes through, whatever fills it (agent episodes or screen questions, local
+threads or Ray actors): plan (the work items, those still to do), lock, resume, writer, finish.
+
+    life = RunLifecycle.begin(items, key, resume=opts.resume, options=opts.writer)   # resume: lock, find the rest
+    writer = life.create_writer(opts.out, opts.run_id, devices=..., ...)            # a new run: create, lock
+    ... the driver fills writer with life.todo ...
+    run = life.finish(console, report=True)   # summary.json, report.html; the run read back from disk
+    life.release()                            # always (a `with life:` block does it)
+
+One writer per run directory: both a new run and a resumed one hold the directory's `RunLock` until released.
+A resumed run keeps its manifest and does only the items whose episode.json is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from rich.console import Console
+
+from harness.errors import ConfigError
+from harness.report.render import finish_run
+from harness.run.lock import RunLock
+from harness.trajectory.records import Run, completed_episode_keys, load_run
+from harness.trajectory.writer import RunWriter, WriterOptions
+
+T = TypeVar("T")  # a work item: (task, lang), (question, lang)
+
+
+@dataclass
+class RunLifecycle(Generic[T]):
+    items: list[T]  # everything the run does
+    todo: list[T]  # what is left to do: all of `items`, or a resumed run's unfinished ones
+    options: WriterOptions = field(default_factory=WriterOptions)
+    writer: RunWriter | None = None
+    lock: RunLock | None = None
+    prior: Run | None = None  # a resumed run as it was on disk before this invocation
+    done: set[tuple[str, str]] = field(default_factory=set)  # (episode id, lang) complete on disk (resume)
+
+    @classmethod
+    def begin(
+        cls,
+        items: Sequence[T],
+        key: Callable[[T], tuple[str, str]],
+        *,
+        resume: Path | None = None,
+        options: WriterOptions | None = None,
+    ) -> RunLifecycle[T]:
+        """Plan a run of `items` (`key`: an item's (episode id, lang)). With `resume`, open and lock that run
+        directory and keep only the items without an episode.json."""
+        life = cls(list(items), list(items), options or WriterOptions())
+        if resume is not None:
+            life.writer = RunWriter.resume(resume, life.options)
+            life.lock = RunLock(life.writer.path).acquire()
+            life.done = completed_episode_keys(resume)
+            life.todo = [item for item in items if key(item) not in life.done]
+            life.prior = load_run(resume, skip_bad=True)
+        return life
+
+    @property
+    def skipped(self) -> int:
+        """Items already complete on disk (a resumed run)."""
+        return len(self.items) - len(self.todo)
+
+    def create_writer(self, out: Path, run_id: str | None, **manifest: Any) -> RunWriter:
+        """A new run's directory and manifest (`RunWriter.create`'s keywords), locked; a resumed run's writer as
+        it is."""
+        if self.writer is None:
+            self.writer = RunWriter.create(out, run_id, options=self.options, **manifest)
+            self.lock = RunLock(self.writer.path).acquire()
+        return self.writer
+
+    def finish(self, console: Console | None, report: bool = True) -> Run:
+        """summary.json and report.html (`harness.report.render.finish_run`); the run read back from disk, which
+        is what every surface prints."""
+        if self.writer is None:
+            raise ConfigError("the run finished before its directory was created")
+        if console is not None:
+            console.line()
+        finish_run(self.writer, report=report)
+        return load_run(self.writer.path, skip_bad=True)
+
+    def release(self) -> None:
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
+
+    def __enter__(self) -> RunLifecycle[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+__all__ = ["RunLifecycle"]

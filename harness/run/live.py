@@ -1,0 +1,81 @@
+"""The rich live view of a run: a progress bar, a status line per device slot and a running headline. The driver
+(`harness.run.driver`) reports every slot's state and every result to it, whatever executor does the work."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+R = TypeVar("R")  # a result: an EpisodeResult, a QA outcome
+
+
+class LiveView(Generic[R]):
+    """The rich live view: a progress bar, a status line per device slot and a running headline computed by
+    `headline(results so far, earlier ones included)`. With no console it only collects the results."""
+
+    def __init__(
+        self,
+        console: Console | None,
+        total: int,
+        slots: int,
+        headline: Callable[[list[R]], str],
+        earlier: Sequence[R] = (),
+        unit: str = "episodes",
+    ) -> None:
+        self.console = console
+        self._headline = headline
+        self.progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        )
+        self.bar = self.progress.add_task(unit, total=total)
+        self.status = {i: "starting" for i in range(slots)}
+        self.results: list[R] = []  # what this invocation did
+        self.outcomes: list[R] = list(earlier)  # ... plus what a resumed run had on disk
+        self._lock = threading.Lock()
+        self._live = Live(self._render(), console=console, refresh_per_second=4) if console else None
+
+    def headline(self) -> str:
+        return self._headline(self.outcomes)
+
+    def _render(self) -> Group:
+        t = Table.grid(padding=(0, 2))
+        for i, s in sorted(self.status.items()):
+            t.add_row(f"device {i}", s)
+        return Group(self.progress, t, self.headline())
+
+    def set(self, slot: int, text: str) -> None:
+        with self._lock:
+            self.status[slot] = text
+            if self._live:
+                self._live.update(self._render())
+
+    def done(self, r: R) -> None:
+        with self._lock:
+            self.results.append(r)
+            self.outcomes.append(r)
+            self.progress.advance(self.bar)
+            if self._live:
+                self._live.update(self._render())
+
+    def __enter__(self) -> LiveView[R]:
+        if self._live:
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._live:
+            self._live.__exit__(*exc)
+
+
+__all__ = ["LiveView"]
