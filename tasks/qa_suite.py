@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tasks.schema import AnnotatorAnswer, ReferenceStep, ScreenQuestion, StartState, TaskError, _explain
+from tasks.schema import AnnotatorAnswer, ReferenceStep, ScreenQuestion, StartState, TaskError, explain_validation
 
 __all__ = ["AnnotatorAnswer", "QAQuestion", "load_qa_suite"]
 BUNDLED_QA = Path(__file__).parent / "qa_suites"
@@ -55,7 +55,7 @@ def load_qa_suite(name_or_dir: str | Path) -> list[QAQuestion]:
             try:
                 out.append(QAQuestion.model_validate(item))
             except ValidationError as e:
-                raise TaskError(f"{f}: question {i}: invalid: {_explain(e)}") from None
+                raise TaskError(f"{f}: question {i}: invalid: {explain_validation(e)}") from None
     if not out:
         raise TaskError(f"{d}: no questions (*.json)")
     ids = [q.id for q in out]

@@ -401,7 +401,8 @@ class Task(_Model):
             raise TaskError(f"task {self.id} has no instruction in {lang!r} (has {list(self.instruction)})") from None
 
 
-def _explain(e: ValidationError) -> str:
+def explain_validation(e: ValidationError) -> str:
+    """A pydantic error in one line naming each bad field (the first five): what a task or question file error says."""
     parts = []
     for err in e.errors()[:5]:
         loc = ".".join(str(x) for x in err["loc"]) or "(top level)"
@@ -414,7 +415,7 @@ def parse_task(data: dict[str, Any], source: str = "<task>") -> Task:
     try:
         return Task.model_validate(data)
     except ValidationError as e:
-        raise TaskError(f"{source}: invalid task: {_explain(e)}") from e
+        raise TaskError(f"{source}: invalid task: {explain_validation(e)}") from e
 
 
 def load_task(path: str | Path) -> Task:
