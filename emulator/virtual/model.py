@@ -247,7 +247,9 @@ class VirtualDeviceModel:
             "ro.build.type": "user",
             "ro.build.tags": "release-keys",
             "ro.build.id": "AP2A.240905.003",
-            "ro.build.fingerprint": f"{p.brand}/{p.product}/{p.device}:{p.release}/AP2A.240905.003/12231197:user/release-keys",
+            "ro.build.fingerprint": (
+                f"{p.brand}/{p.product}/{p.device}:{p.release}/AP2A.240905.003/12231197:user/release-keys"
+            ),
             "ro.serialno": self.serial,
             "ro.boot.serialno": self.serial,
             "ro.sf.lcd_density": str(p.density),

@@ -254,7 +254,7 @@ class Connection:
             return
         try:
             handler = route(self.model, name)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a broken route refuses this stream, not the connection
             log.exception("adbd: routing %r failed", name)
             handler = None
         if handler is None:
@@ -295,7 +295,7 @@ class Connection:
             handler(stream)
         except StreamClosed:
             log.debug("adbd: %r: stream closed under the service", stream)
-        except Exception:  # noqa: BLE001
+        except Exception:  # noqa: BLE001 - a failing service closes its stream, not the connection
             log.exception("adbd: service %r failed", stream.service)
         finally:
             stream.close()

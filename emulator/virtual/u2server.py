@@ -67,12 +67,12 @@ class U2Server:
                 self._reply(stream, 404, b"Not Found", "text/plain; charset=UTF-8")
         except ServerKilled:
             pass  # the process died mid-request: the connection just drops
-        except Exception:  # StreamClosed and friends: the host went away
+        except Exception:  # noqa: BLE001 - StreamClosed and friends: the host went away
             pass
         finally:
             try:
                 stream.close()
-            except Exception:
+            except Exception:  # noqa: BLE001 - closing a stream the host already dropped
                 pass
 
     def _reply(self, stream: Any, status: int, body: bytes, ctype: str) -> None:
@@ -134,7 +134,7 @@ def running_server(model: VirtualDeviceModel, port: int | None = None) -> U2Serv
 def _write(io: ShellIO, text: str, err: bool = False) -> None:
     try:
         (io.write_stderr if err else io.write_stdout)(text.encode())
-    except Exception:
+    except Exception:  # noqa: BLE001 - the shell stream may be gone; the server keeps running
         pass
 
 
@@ -143,7 +143,7 @@ def _new_pid(model: VirtualDeviceModel) -> int:
     if callable(alloc):
         try:
             return int(alloc())
-        except Exception:
+        except Exception:  # noqa: BLE001 - a model without a working pid allocator: use our own counter
             pass
     return next(_PIDS)
 

@@ -195,7 +195,7 @@ class StaticApp(App):
         )
         data = ctx.data
         rows: list[Row] = []
-        for i, item in enumerate(sc.get("items", [])):
+        for item in sc.get("items", []):
             if "text" in item:
                 rows.append(w.text_row(ctx, tr(item["text"]), lines=6, color=ctx.theme.text2))
                 continue

@@ -34,7 +34,7 @@ def days_summary(days: list[bool], zh: bool) -> str:
         return "工作日" if zh else "Mon – Fri"
     if not any(days):
         return "不重复" if zh else "Not scheduled"
-    return ("、" if zh else ", ").join(n for n, on in zip(names, days) if on)
+    return ("、" if zh else ", ").join(n for n, on in zip(names, days, strict=False) if on)
 
 
 class ClockApp(App):

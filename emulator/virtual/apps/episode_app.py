@@ -10,8 +10,8 @@ swipe (the spec carries them as predicates).
 
 SCREENS. Screen k is the recorded screenshot of step k, stretched to fill the whole display (each axis on its own;
 the device's status and navigation bars are drawn over it), and its elements (`RecordedElement`: bounds in the
-recorded screenshot's pixels, text, content-desc, class) become views at the stretched bounds. Element views are clickable and
-long-clickable and invisible (the screenshot shows them); under them lies one clickable surface
+recorded screenshot's pixels, text, content-desc, class) become views at the stretched bounds. Element views are
+clickable and long-clickable and invisible (the screenshot shows them); under them lies one clickable surface
 (`<pkg>:id/recorded_screen`) holding the image. TYPE and ENTER steps also hold a focused, invisible EditText
 (`<pkg>:id/recorded_input`, no keyboard window, so the pixels stay the recorded ones). Marked regions of a step
 (`RecordedMark`: AndroidLens milestones' text, normalized bbox, state flags) become invisible views of that

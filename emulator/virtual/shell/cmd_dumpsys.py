@@ -35,7 +35,7 @@ def keyboard_shown(ctx: Ctx) -> bool:
     ime_pkgs = {i.split("/", 1)[0] for i in model.available_imes()}
     try:
         return any(getattr(v, "package", "") in ime_pkgs for v in model.view_roots())
-    except Exception:  # the UI layer is optional for this guess
+    except Exception:  # noqa: BLE001 - the UI layer is optional for this guess
         return False
 
 
@@ -125,7 +125,8 @@ def _display_dump(ctx: Ctx) -> str:
                 "  mSafeMode=false",
                 "  mPendingTraversal=false",
                 f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-                f"uniqueId='local:{DISPLAY_ID}', physicalPort=0, orientation={rot}, logicalFrame=Rect(0, 0 - {w}, {h}), "
+                f"uniqueId='local:{DISPLAY_ID}', physicalPort=0, orientation={rot}, "
+                f"logicalFrame=Rect(0, 0 - {w}, {h}), "
                 f"physicalFrame=Rect(0, 0 - {w}, {h}), deviceWidth={w}, deviceHeight={h}}}]",
                 "  mDefaultDisplayDefaultColorMode=0",
                 "  mWifiDisplayScanRequestCount=0",
@@ -202,7 +203,8 @@ def _top_dump(ctx: Ctx) -> str:
         "\n".join(
             [
                 f"TASK {app_uid(top.package)}:{top.package} id={tid} userId=0",
-                f"  ACTIVITY {short_component(top.package, top.activity)} {short_hash('act', top.package, top.activity)} "
+                f"  ACTIVITY {short_component(top.package, top.activity)} "
+                f"{short_hash('act', top.package, top.activity)} "
                 f"pid={app_pid(model, top.package)}",
                 f"    Local Activity {short_hash('local', top.activity)} State:",
                 "      mResumed=true mStopped=false mFinished=false",

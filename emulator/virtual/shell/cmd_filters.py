@@ -154,7 +154,7 @@ def head(ctx: Ctx, argv: list[str]) -> int:
     n, files = _count_arg(argv[1:], 10)
     count = int(n) if n.lstrip("-").isdigit() else 10
     status = 0
-    for name, data in _inputs(ctx, files, "head"):
+    for _name, data in _inputs(ctx, files, "head"):
         if data is None:
             status = 1
             continue
@@ -167,7 +167,7 @@ def head(ctx: Ctx, argv: list[str]) -> int:
 def tail(ctx: Ctx, argv: list[str]) -> int:
     n, files = _count_arg(argv[1:], 10)
     status = 0
-    for name, data in _inputs(ctx, files, "tail"):
+    for _name, data in _inputs(ctx, files, "tail"):
         if data is None:
             status = 1
             continue
@@ -317,7 +317,7 @@ def tr(ctx: Ctx, argv: list[str]) -> int:
     elif len(args) >= 2:
         a, b = expand(args[0]), expand(args[1])
         b = (b + b[-1:] * len(a))[: len(a)] if b else ""
-        table = {ord(x): y for x, y in zip(a, b)}
+        table = {ord(x): y for x, y in zip(a, b, strict=False)}  # b is empty or as long as a
     else:
         ctx.errln("tr: Needs 1 argument")
         return 1

@@ -270,7 +270,7 @@ The commands and default sources are:
       motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
       scroll (Default: rotaryencoder).
       keycombination [-t duration(ms)] <key code 1> <key code 2> ... (Default: keyboard, the key order is important here.)
-"""
+"""  # noqa: E501, W291 - Android's own `input` help text, byte for byte (its long lines, its trailing space)
 
 
 @command("input")

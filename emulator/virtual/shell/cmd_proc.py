@@ -298,7 +298,7 @@ def _ps_render(cols: list[tuple[str, str, int]], values: list[str]) -> str:
     trailing spaces."""
     out: list[str] = []
     extra = 0
-    for i, ((key, _, width), text) in enumerate(zip(cols, values)):
+    for i, ((_, _, width), text) in enumerate(zip(cols, values, strict=False)):
         if i:
             out.append(" ")
         abslen, left = abs(width), width < 0

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +41,7 @@ def _read_chunk(stream: Any) -> bytes:
     """One chunk from the stream; b"" at end of stream (closed, or silent for READ_TIMEOUT)."""
     try:
         return stream.read(-1, timeout=READ_TIMEOUT) or b""
-    except Exception:  # StreamClosed, TimeoutError, transport errors: the request is gone
+    except Exception:  # noqa: BLE001 - StreamClosed, TimeoutError, transport errors: the request is gone
         return b""
 
 
@@ -95,7 +96,7 @@ def read_request(stream: Any) -> Request | None:
 def _read_chunked(stream: Any, buf: bytearray) -> bytes:
     out = bytearray()
 
-    def need(pred) -> None:
+    def need(pred: Callable[[], bool]) -> None:
         while not pred():
             chunk = _read_chunk(stream)
             if not chunk:
@@ -112,7 +113,7 @@ def _read_chunked(stream: Any, buf: bytearray) -> bytes:
         buf[:] = remaining
         if size == 0:
             return bytes(out)
-        need(lambda: len(buf) >= size + 2)
+        need(lambda end=size + 2: len(buf) >= end)
         out += buf[:size]
         del buf[: size + 2]
         if len(out) > MAX_BODY_BYTES:

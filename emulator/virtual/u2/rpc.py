@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 import json
 import threading
 import time
@@ -160,7 +161,7 @@ class RpcService:
             if e.__traceback__ is not None and e.__traceback__.tb_next is None:  # the call itself: wrong arity
                 raise RpcError(INVALID_PARAMS, f"Invalid method parameters for {method}: {e}") from None
             raise RpcError(JAVA_EXCEPTION, f"java.lang.RuntimeException: {e}", traceback.format_exc()) from None
-        except Exception as e:  # a bug here must not kill the server; the client sees a Java-style error
+        except Exception as e:  # noqa: BLE001 - a bug here must not kill the server; the client sees a Java-style error
             raise RpcError(
                 JAVA_EXCEPTION, f"java.lang.RuntimeException: {type(e).__name__}: {e}", traceback.format_exc()
             ) from None
@@ -403,9 +404,9 @@ class RpcService:
             return False
         seg_ms = max(1, _int(steps, "steps")) * STEP_MS
         xs = [_int(v) for v in points]
-        pts = list(zip(xs[0::2], xs[1::2]))
+        pts = list(zip(xs[0::2], xs[1::2], strict=True))  # len(points) is even
         # the model has no multi-segment gesture: one swipe per segment, in order
-        for (x1, y1), (x2, y2) in zip(pts, pts[1:]):
+        for (x1, y1), (x2, y2) in itertools.pairwise(pts):
             self.model.swipe(x1, y1, x2, y2, duration_ms=seg_ms, source="u2")
         return True
 

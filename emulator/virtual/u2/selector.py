@@ -216,7 +216,7 @@ def chain(sel: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     if not isinstance(kinds, list) or not isinstance(subs, list):
         raise SelectorError("java.lang.IllegalArgumentException", "childOrSibling must be lists")
     out = []
-    for kind, sub in zip(kinds, subs):
+    for kind, sub in zip(kinds, subs, strict=False):
         if kind not in ("child", "sibling") or not isinstance(sub, dict):
             raise SelectorError("java.lang.IllegalArgumentException", f"bad childOrSibling entry {kind!r}")
         out.append((kind, sub))

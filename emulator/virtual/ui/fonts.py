@@ -159,7 +159,7 @@ def font_for(text: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont
 def text_width(text: str, size: int, bold: bool = False) -> float:
     try:
         return float(font_for(text, size, bold).getlength(text))
-    except Exception:  # a face without some glyph machinery: estimate
+    except Exception:  # noqa: BLE001 - a face without some glyph machinery: estimate
         return size * 0.6 * len(text)
 
 
