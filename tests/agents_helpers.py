@@ -30,24 +30,38 @@ def observe(m: VirtualDeviceModel) -> Observation:
     xml = m.hierarchy_xml()
     fg = m.foreground
     img = m.screenshot()
-    return Observation(screenshot=img, tree=UITree.from_xml(xml), xml=xml, package=fg.package,
-                       activity=fg.activity, size=img.size, rotation=m.rotation)
+    return Observation(
+        screenshot=img,
+        tree=UITree.from_xml(xml),
+        xml=xml,
+        package=fg.package,
+        activity=fg.activity,
+        size=img.size,
+        rotation=m.rotation,
+    )
 
 
-def make_task(instruction: str | dict[str, str] = "Do something", reference: dict[str, Any] | None = None,
-              task_id: str = "t1", **extra: Any) -> Any:
+def make_task(
+    instruction: str | dict[str, str] = "Do something",
+    reference: dict[str, Any] | None = None,
+    task_id: str = "t1",
+    **extra: Any,
+) -> Any:
     instr = {"en": instruction} if isinstance(instruction, str) else instruction
-    data = {"id": task_id, "instruction": instr, "category": "1-1",
-            "milestones": {"children": [{"id": "m", "sub_target": "x", "check": {"package": "com.android.settings"}}]},
-            **extra}
+    data = {
+        "id": task_id,
+        "instruction": instr,
+        "category": "1-1",
+        "milestones": {"children": [{"id": "m", "sub_target": "x", "check": {"package": "com.android.settings"}}]},
+        **extra,
+    }
     if reference is not None:
         data["reference"] = reference
     return parse_task(data)
 
 
 def context(task: Any, lang: str = "en", seed: int = 0, max_steps: int = 20) -> EpisodeContext:
-    return EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=seed,
-                          max_steps=max_steps)
+    return EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=seed, max_steps=max_steps)
 
 
 def _px(obs: Observation, action: Any) -> tuple[int, int]:
@@ -87,16 +101,18 @@ def execute(m: VirtualDeviceModel, obs: Observation, action: Any) -> ActionResul
         m.key(187)
     elif isinstance(action, OpenApp):
         for pkg in m.packages.values():
-            if action.package == pkg.name or (action.name and action.name.casefold() in
-                                               {v.casefold() for v in pkg.labels.values()}):
+            if action.package == pkg.name or (
+                action.name and action.name.casefold() in {v.casefold() for v in pkg.labels.values()}
+            ):
                 m.start_activity(pkg.name)
                 return ActionResult(action=action, package=pkg.name)
         return ActionResult(action=action, ok=False, error=f"no app {action.name!r}")
     return ActionResult(action=action)
 
 
-def run(agent: Any, m: VirtualDeviceModel, task: Any, lang: str = "en", seed: int = 0,
-        max_steps: int = 15) -> list[AgentStep]:
+def run(
+    agent: Any, m: VirtualDeviceModel, task: Any, lang: str = "en", seed: int = 0, max_steps: int = 15
+) -> list[AgentStep]:
     """A minimal episode loop on the model; returns the agent's steps."""
     agent.reset(context(task, lang, seed, max_steps))
     history: list[HistoryItem] = []

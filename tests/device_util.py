@@ -13,11 +13,19 @@ from harness.device.settle import SettleConfig
 PROFILES = [("medium_phone", 0), ("pixel_fold", 0), ("pixel_tablet", 0), ("pixel_7_pro", 1)]
 
 
-def open_device(adb_server: Any, vd: Any, use_u2: bool = True, reconnect_timeout: float = 10.0,
-                call_timeout: float = 20.0, settle_timeout: float = 3.0, settle_strategy: str = "idle") -> AdbDevice:
-    config = DeviceConfig(link=LinkConfig(use_u2=use_u2, reconnect_timeout=reconnect_timeout,
-                                          call_timeout=call_timeout),
-                          settle=SettleConfig(strategy=settle_strategy, timeout=settle_timeout))
+def open_device(
+    adb_server: Any,
+    vd: Any,
+    use_u2: bool = True,
+    reconnect_timeout: float = 10.0,
+    call_timeout: float = 20.0,
+    settle_timeout: float = 3.0,
+    settle_strategy: str = "idle",
+) -> AdbDevice:
+    config = DeviceConfig(
+        link=LinkConfig(use_u2=use_u2, reconnect_timeout=reconnect_timeout, call_timeout=call_timeout),
+        settle=SettleConfig(strategy=settle_strategy, timeout=settle_timeout),
+    )
     return AdbDevice.connect(vd.serial, adb_port=adb_server.port, start_virtual=False, config=config)
 
 

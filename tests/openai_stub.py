@@ -47,8 +47,9 @@ class Malformed:
     content_type: str = "application/json"
 
 
-def reply(content: str | None = None, tool_calls: list[dict[str, Any]] | None = None,
-          usage: dict[str, int] | None = None) -> Reply:
+def reply(
+    content: str | None = None, tool_calls: list[dict[str, Any]] | None = None, usage: dict[str, int] | None = None
+) -> Reply:
     return Reply(content, tool_calls, usage)
 
 
@@ -72,8 +73,9 @@ class RecordedRequest:
 
 
 class OpenAIStub:
-    def __init__(self, responses: list[Any] | tuple[Any, ...] = (),
-                 handler: Callable[[Any], Any] | None = None) -> None:
+    def __init__(
+        self, responses: list[Any] | tuple[Any, ...] = (), handler: Callable[[Any], Any] | None = None
+    ) -> None:
         self._queue: list[Any] = list(responses)
         self._handler = handler
         self._lock = threading.Lock()
@@ -96,8 +98,13 @@ class OpenAIStub:
             def do_GET(self) -> None:
                 self._send(404, b'{"error": {"message": "not found"}}')
 
-            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None,
-                      content_type: str = "application/json") -> None:
+            def _send(
+                self,
+                status: int,
+                body: bytes,
+                headers: dict[str, str] | None = None,
+                content_type: str = "application/json",
+            ) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", content_type)
                 self.send_header("Content-Length", str(len(body)))
@@ -185,7 +192,12 @@ class OpenAIStub:
         if item.tool_calls:
             message["tool_calls"] = item.tool_calls
         usage = item.usage or {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
-        completion = {"id": f"chatcmpl-stub-{n}", "object": "chat.completion", "created": 0, "model": model,
-                      "choices": [{"index": 0, "message": message, "finish_reason": item.finish_reason}],
-                      "usage": usage}
+        completion = {
+            "id": f"chatcmpl-stub-{n}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": message, "finish_reason": item.finish_reason}],
+            "usage": usage,
+        }
         h._send(200, json.dumps(completion, ensure_ascii=False).encode("utf-8"))

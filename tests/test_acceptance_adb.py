@@ -19,9 +19,12 @@ from emulator.virtual.adbserver import free_port
 @pytest.fixture
 def cli_device(adb_server):
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "harness", "virtual", "start", "--port", str(port),
-                             "--profile", "pixel_7_pro"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "virtual", "start", "--port", str(port), "--profile", "pixel_7_pro"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         serial = proc.stdout.readline().strip()  # the CLI prints the serial first, once it listens
         assert serial == f"127.0.0.1:{port}", proc.stderr.read() if proc.poll() is not None else serial

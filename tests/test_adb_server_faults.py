@@ -53,8 +53,11 @@ def _run_with_server_kills(tmp_path: Any, kills_at: set[tuple[str, int]]) -> tup
                     killed.append(pid)
                 return self.ref.act(obs, history)
 
-        res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=TASKS, langs=("en",), out=tmp_path, run_id="r", infra_retries=2),
-                        agent_factory=KillsTheServer, pool=pool)
+        res = run_suite(
+            SuiteOptions(writer=FAST_WRITER, task_ids=TASKS, langs=("en",), out=tmp_path, run_id="r", infra_retries=2),
+            agent_factory=KillsTheServer,
+            pool=pool,
+        )
         assert pool._server.alive() and pool._server.port == port, "restarted on the same private port"
     return res, pool, port, killed
 
@@ -74,5 +77,6 @@ def test_the_adb_server_killed_once_is_restarted_and_every_episode_is_scored(tmp
 def test_the_adb_server_killed_twice_in_a_run(tmp_path):
     res, _, _, killed = _run_with_server_kills(tmp_path, {("settings-dark-theme", 2), ("clock-world-time", 2)})
     assert len(killed) == 2 and killed[0] != killed[1]
-    assert res.board.overall.scored == len(TASKS) and res.sr == 1.0, [(r.task_id, r.status, r.error)
-                                                                       for r in res.results]
+    assert res.board.overall.scored == len(TASKS) and res.sr == 1.0, [
+        (r.task_id, r.status, r.error) for r in res.results
+    ]

@@ -15,13 +15,13 @@ from agents.random_agent import RandomAgent
 from agents.registry import available_agents, create_agent, register_agent
 from harness.actions import Back, Click, Complete, OpenApp, Scroll, TypeText
 from harness.errors import ConfigError
-
 from tests.agents_helpers import VirtualDeviceModel, context, make_task, observe, run
 
 
 # --- heuristic --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("lang, instruction", [("en", "Open Settings and turn on Bluetooth"),
-                                               ("zh", "打开设置并开启蓝牙")])
+@pytest.mark.parametrize(
+    "lang, instruction", [("en", "Open Settings and turn on Bluetooth"), ("zh", "打开设置并开启蓝牙")]
+)
 def test_heuristic_turns_on_bluetooth(lang: str, instruction: str) -> None:
     m = VirtualDeviceModel(locale=lang)
     assert m.settings["global"].get("bluetooth_on", "0") == "0"
@@ -38,8 +38,10 @@ def test_heuristic_does_not_undo_a_toggle_already_in_the_requested_state() -> No
     assert m.settings["global"]["bluetooth_on"] == "1"
 
 
-@pytest.mark.parametrize("lang, instruction, title", [("en", "Create a note titled “Groceries”", "Groceries"),
-                                                      ("zh", "新建一条标题为“杂货”的笔记", "杂货")])
+@pytest.mark.parametrize(
+    "lang, instruction, title",
+    [("en", "Create a note titled “Groceries”", "Groceries"), ("zh", "新建一条标题为“杂货”的笔记", "杂货")],
+)
 def test_heuristic_creates_a_note(lang: str, instruction: str, title: str) -> None:
     m = VirtualDeviceModel(locale=lang)
     steps = run(HeuristicAgent(), m, make_task({lang: instruction}), lang=lang)

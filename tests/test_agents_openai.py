@@ -12,14 +12,12 @@ import pytest
 from PIL import Image
 
 from agents.base import AgentStep, HistoryItem
-from harness.errors import EndpointError
 from agents.cassette import CassetteMissError
 from agents.openai_agent import OpenAIAgent
 from agents.registry import create_agent
 from harness.actions import Click, Home
 from harness.coords import ScreenMapping
-from harness.errors import ConfigError
-
+from harness.errors import ConfigError, EndpointError
 from tests.agents_helpers import VirtualDeviceModel, context, make_task, observe, run
 from tests.openai_stub import OpenAIStub, fault, malformed, reply, tool_call
 
@@ -80,12 +78,13 @@ def test_json_format_request_and_result(stub: OpenAIStub, model: VirtualDeviceMo
 
 def _format_reply(fmt: str, space: str = "image_pixels"):
     """A stub handler answering 'tap the Settings icon' in `fmt`, computed from the image it was sent."""
+
     def handler(body: dict[str, Any]) -> Any:
         img = sent_image(body)
         text = body["messages"][1]["content"][0]["text"]
         line = next(l for l in text.splitlines() if l.endswith('"Settings" (clickable, long-clickable)'))
         obs = observe(VirtualDeviceModel())
-        el = obs.tree[int(line[1:line.index("]")])]
+        el = obs.tree[int(line[1 : line.index("]")])]
         mapping = ScreenMapping(obs.size, img.size)
         ix, iy = mapping.device_to_image(el.center)
         rx, ry = round(el.center[0] / obs.size[0] * 1000), round(el.center[1] / obs.size[1] * 1000)
@@ -94,13 +93,18 @@ def _format_reply(fmt: str, space: str = "image_pixels"):
         if fmt == "uitars":
             x, y = (rx, ry) if space == "relative_1000" else (ix, iy)
             return f"Thought: open Settings\nAction: click(start_box='<|box_start|>({x},{y})<|box_end|>')"
-        return (f"<thinking>open Settings</thinking>\n<tool_call>\n{{\"name\": \"mobile_use\", \"arguments\": "
-                f"{{\"action\": \"click\", \"coordinate\": [{ix}, {iy}]}}}}\n</tool_call>")
+        return (
+            f'<thinking>open Settings</thinking>\n<tool_call>\n{{"name": "mobile_use", "arguments": '
+            f'{{"action": "click", "coordinate": [{ix}, {iy}]}}}}\n</tool_call>'
+        )
+
     return handler
 
 
-@pytest.mark.parametrize("fmt, space", [("agentcpm", "image_pixels"), ("uitars", "image_pixels"),
-                                        ("uitars", "relative_1000"), ("qwen", "image_pixels")])
+@pytest.mark.parametrize(
+    "fmt, space",
+    [("agentcpm", "image_pixels"), ("uitars", "image_pixels"), ("uitars", "relative_1000"), ("qwen", "image_pixels")],
+)
 def test_formats_map_model_coordinates_back_to_the_device(fmt: str, space: str, model: VirtualDeviceModel) -> None:
     with OpenAIStub(handler=_format_reply(fmt, space)) as stub:
         agent, _ = make_agent(stub, output_format=fmt, coordinate_space=space)
@@ -133,7 +137,7 @@ def test_backoff_is_exponential_bounded_and_seeded(stub: OpenAIStub, model: Virt
     agent.act(observe(model), [])
     assert len(slept) == 4
     for n, d in enumerate(slept):
-        cap = min(3.0, 2 ** n)
+        cap = min(3.0, 2**n)
         assert cap / 2 <= d <= cap
     stub.push(*[fault(503)] * 4, '{"action":{"type":"HOME"}}')
     again, slept2 = make_agent(stub, max_retries=4, backoff_base=1.0, backoff_max=3.0, retry_seed=3)
@@ -210,10 +214,12 @@ def test_history_and_set_of_marks(stub: OpenAIStub, model: VirtualDeviceModel) -
 def test_cassette_replays_identically_without_the_server(tmp_path: Path) -> None:
     cassette = tmp_path / "run.jsonl"
     task = make_task("Open Settings")
-    script = ['{"thought":"open it","action":{"type":"CLICK","element":12}}',
-              "not json at all",  # invalid -> repaired by the next one
-              '{"thought":"scroll","action":{"type":"SCROLL","direction":"down"}}',
-              '{"thought":"done","action":{"type":"COMPLETE"}}']
+    script = [
+        '{"thought":"open it","action":{"type":"CLICK","element":12}}',
+        "not json at all",  # invalid -> repaired by the next one
+        '{"thought":"scroll","action":{"type":"SCROLL","direction":"down"}}',
+        '{"thought":"done","action":{"type":"COMPLETE"}}',
+    ]
     with OpenAIStub(script) as stub:
         recorder = OpenAIAgent(base_url=stub.url, api_key=KEY, cassette=str(cassette), cassette_mode="record")
         recorded = run(recorder, VirtualDeviceModel(), task)

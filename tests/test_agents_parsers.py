@@ -80,23 +80,28 @@ def test_the_guard_catches_evaluation() -> None:
 def test_json_format_element_and_point() -> None:
     p = parse_output("json", '{"thought": "tap it", "action": {"type": "CLICK", "element": 12}}', CTX)
     assert p.action == Click(element=12) and p.thought == "tap it"
-    p = parse_output("json", 'Sure!\n```json\n{"thought":"x","action":{"type":"CLICK","point":[0.25,0.75]}}\n```',
-                     CTX)
+    p = parse_output("json", 'Sure!\n```json\n{"thought":"x","action":{"type":"CLICK","point":[0.25,0.75]}}\n```', CTX)
     assert p.action == Click(point=[0.25, 0.75])
     p = parse_output("json", '{"type": "TYPE", "text": "hi", "submit": true}', CTX)  # bare action
     assert p.action == TypeText(text="hi", submit=True)
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("no json here", "no JSON object"),
-    ('{"thought": "x"}', "missing field 'action'"),
-    ('{"action": {"type": "CLICK", "point": [1.5, 0.2]}}', "outside [0, 1]"),
-    ('{"action": {"type": "FLY"}}', "unknown action type 'FLY'"),
-    ('{"action": {"type": "CLICK"', "not closed"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("no json here", "no JSON object"),
+        ('{"thought": "x"}', "missing field 'action'"),
+        ('{"action": {"type": "CLICK", "point": [1.5, 0.2]}}', "outside [0, 1]"),
+        ('{"action": {"type": "FLY"}}', "unknown action type 'FLY'"),
+        ('{"action": {"type": "CLICK"', "not closed"),
+    ],
+)
 def test_json_format_errors_name_the_problem(text: str, fragment: str) -> None:
-    with pytest.raises(OutputParseError, match=r"(?s)json output.*" + fragment.replace("[", r"\[").replace(
-            "]", r"\]").replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(
+        OutputParseError,
+        match=r"(?s)json output.*"
+        + fragment.replace("[", r"\[").replace("]", r"\]").replace("(", r"\(").replace(")", r"\)"),
+    ):
         parse_output("json", text, CTX)
 
 
@@ -120,11 +125,14 @@ def test_agentcpm_other_actions() -> None:
     cases = {
         '{"POINT":[100,200],"duration":1000}': LongPress(point=[0.1, 0.2], duration=1.0),
         '{"POINT":[100,200],"duration":200}': Click(point=[0.1, 0.2]),
-        '{"PRESS":"HOME"}': Home(), '{"PRESS":"BACK"}': Back(), '{"PRESS":"ENTER"}': Enter(),
+        '{"PRESS":"HOME"}': Home(),
+        '{"PRESS":"BACK"}': Back(),
+        '{"PRESS":"ENTER"}': Enter(),
         '{"PRESS":"APPSELECT"}': Recent(),
         '{"TYPE":"你好 \\"world\\""}': TypeText(text='你好 "world"'),
         '{"duration":1500}': Wait(duration=1.5),
-        '{"STATUS":"finish"}': Complete(), '{"STATUS":"satisfied"}': Complete(),
+        '{"STATUS":"finish"}': Complete(),
+        '{"STATUS":"satisfied"}': Complete(),
         '{"STATUS":"impossible"}': Impossible(reason="impossible"),
         '{"STATUS":"need_feedback"}': Impossible(reason="need_feedback"),
     }
@@ -132,11 +140,19 @@ def test_agentcpm_other_actions() -> None:
         assert parse_output("agentcpm", text, CTX).action == expected, text
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ('{"POINT":[1200,10]}', "outside"), ('{"POINT":[10]}', "must be"), ('{"CLICK":[1,2]}', "unknown key"),
-    ('{"PRESS":"VOLUME_UP"}', "PRESS"), ('{"thought":"hmm"}', "no action"), ('{"STATUS":"maybe"}', "STATUS"),
-    ('{"POINT":[true,5]}', "number"), ('{"POINT":[5,5],"to":"sideways"}', "up, down"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('{"POINT":[1200,10]}', "outside"),
+        ('{"POINT":[10]}', "must be"),
+        ('{"CLICK":[1,2]}', "unknown key"),
+        ('{"PRESS":"VOLUME_UP"}', "PRESS"),
+        ('{"thought":"hmm"}', "no action"),
+        ('{"STATUS":"maybe"}', "STATUS"),
+        ('{"POINT":[true,5]}', "number"),
+        ('{"POINT":[5,5],"to":"sideways"}', "up, down"),
+    ],
+)
 def test_agentcpm_errors(text: str, fragment: str) -> None:
     with pytest.raises(OutputParseError, match=fragment):
         parse_output("agentcpm", text, CTX)
@@ -194,7 +210,7 @@ def test_uitars_first_of_several_actions_and_missing_action_line() -> None:
 HOSTILE = [
     "'); import os; os.system('reboot')",
     "__import__('os').system('id')",
-    "\"; rm -rf / #",
+    '"; rm -rf / #',
     "line1\nline2\n",
     "你好，世界 “引号” ‘单’",
     "$(reboot) `id` ${HOME}",
@@ -223,8 +239,10 @@ def test_uitars_unescaped_apostrophe_and_injection_attempt() -> None:
 def test_parse_call_tokenizer() -> None:
     assert parse_call("click(start_box='(1,2)')") == ("click", {"start_box": "(1,2)"})
     assert parse_call('type(content="say \\"hi\\"")') == ("type", {"content": 'say "hi"'})
-    assert parse_call("scroll(start_box=(3, 4), direction='up')") == ("scroll", {"start_box": "(3, 4)",
-                                                                                 "direction": "up"})
+    assert parse_call("scroll(start_box=(3, 4), direction='up')") == (
+        "scroll",
+        {"start_box": "(3, 4)", "direction": "up"},
+    )
     assert parse_call("pyautogui.press('enter')") == ("press", {"_0": "enter"})
     with pytest.raises(OutputParseError, match="unterminated"):
         parse_call("type(content='abc")
@@ -241,7 +259,7 @@ def test_unescape_literal_is_a_table() -> None:
 
 # --- Qwen2.5-VL mobile_use ------------------------------------------------------------------------------------
 def _qwen(args: str, thinking: str = "") -> str:
-    return f"{thinking}<tool_call>\n{{\"name\": \"mobile_use\", \"arguments\": {args}}}\n</tool_call>"
+    return f'{thinking}<tool_call>\n{{"name": "mobile_use", "arguments": {args}}}\n</tool_call>'
 
 
 def test_qwen_actions_absolute_image_pixels() -> None:
@@ -264,16 +282,24 @@ def test_qwen_actions_absolute_image_pixels() -> None:
     }
     for args, cls in cases.items():
         assert isinstance(parse_output("qwen", _qwen(args), CTX).action, cls), args
-    swipe = parse_output("qwen", _qwen('{"action": "swipe", "coordinate": [300, 1000], "coordinate2": [300, 300]}'),
-                         CTX).action
+    swipe = parse_output(
+        "qwen", _qwen('{"action": "swipe", "coordinate": [300, 1000], "coordinate2": [300, 300]}'), CTX
+    ).action
     assert swipe.direction == "up"  # coordinate -> coordinate2 is the finger
-    assert parse_output("qwen", _qwen('{"action": "type", "text": "你好\'; DROP TABLE"}'), CTX).action.text == \
-        "你好'; DROP TABLE"
+    assert (
+        parse_output("qwen", _qwen('{"action": "type", "text": "你好\'; DROP TABLE"}'), CTX).action.text
+        == "你好'; DROP TABLE"
+    )
 
 
 def test_qwen_native_tool_calls_and_errors() -> None:
-    calls = [{"id": "c", "type": "function",
-              "function": {"name": "mobile_use", "arguments": '{"action": "click", "coordinate": [0, 0]}'}}]
+    calls = [
+        {
+            "id": "c",
+            "type": "function",
+            "function": {"name": "mobile_use", "arguments": '{"action": "click", "coordinate": [0, 0]}'},
+        }
+    ]
     p = parse_output("qwen", "", CTX, tool_calls=calls)
     assert device_px(p.action) == (0, 0)
     with pytest.raises(OutputParseError, match="Menu"):
@@ -296,8 +322,11 @@ def test_fuzz_any_text_is_parsed_or_refused(text: str, fmt: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\n\t"), min_size=1,
-               max_size=80))
+@given(
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\n\t"), min_size=1, max_size=80
+    )
+)
 def test_fuzz_uitars_type_round_trip(payload: str) -> None:
     escaped = payload.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
     try:
@@ -308,13 +337,21 @@ def test_fuzz_uitars_type_round_trip(payload: str) -> None:
     assert p.action.text + ("\n" if p.action.submit else "") == payload
 
 
-_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-2000, 3000) | st.floats(allow_nan=True)
-                       | st.text(max_size=8), lambda c: st.lists(c, max_size=4), max_leaves=6)
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2000, 3000) | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda c: st.lists(c, max_size=4),
+    max_leaves=6,
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["thought", "POINT", "to", "duration", "PRESS", "TYPE", "STATUS"]),
-                       _VALUES | st.sampled_from(["up", "HOME", "finish", "APPSELECT"]), max_size=4))
+@given(
+    st.dictionaries(
+        st.sampled_from(["thought", "POINT", "to", "duration", "PRESS", "TYPE", "STATUS"]),
+        _VALUES | st.sampled_from(["up", "HOME", "finish", "APPSELECT"]),
+        max_size=4,
+    )
+)
 def test_fuzz_agentcpm_structures(d: dict) -> None:
     import json
 
@@ -325,15 +362,24 @@ def test_fuzz_agentcpm_structures(d: dict) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["coordinate", "coordinate2", "text", "time", "button", "status",
-                                        "direction"]), _VALUES, max_size=4),
-       st.sampled_from(["click", "long_press", "swipe", "type", "key", "system_button", "open", "wait", "terminate",
-                        "answer", "fly"]))
+@given(
+    st.dictionaries(
+        st.sampled_from(["coordinate", "coordinate2", "text", "time", "button", "status", "direction"]),
+        _VALUES,
+        max_size=4,
+    ),
+    st.sampled_from(
+        ["click", "long_press", "swipe", "type", "key", "system_button", "open", "wait", "terminate", "answer", "fly"]
+    ),
+)
 def test_fuzz_qwen_structures(d: dict, action: str) -> None:
     import json
 
     try:
-        parse_output("qwen", "<tool_call>" + json.dumps({"name": "mobile_use", "arguments": {**d, "action": action}})
-                     + "</tool_call>", CTX)
+        parse_output(
+            "qwen",
+            "<tool_call>" + json.dumps({"name": "mobile_use", "arguments": {**d, "action": action}}) + "</tool_call>",
+            CTX,
+        )
     except OutputParseError:
         pass

@@ -5,20 +5,23 @@ from __future__ import annotations
 import pytest
 
 from agents.base import AgentError
-from agents.registry import create_agent
 from agents.reference import ReferenceAgent
+from agents.registry import create_agent
 from harness.actions import Answer, Click, Complete, Home, OpenApp, TypeText
 from harness.errors import ConfigError
-
 from tests.agents_helpers import VirtualDeviceModel, context, make_task, observe, run
 
 BLUETOOTH = {
-    "en": [{"type": "OPEN_APP", "name": "Settings"},
-           {"type": "CLICK", "locate": {"text": "Connected devices"}},
-           {"type": "CLICK", "locate": {"resource_id": "bluetooth_row"}}],
-    "zh": [{"type": "OPEN_APP", "name": "设置"},
-           {"type": "CLICK", "locate": {"text": {"en": "Connected devices", "zh": "已连接的设备"}}},
-           {"type": "CLICK", "locate": {"resource_id": "com.android.settings:id/bluetooth_row"}}],
+    "en": [
+        {"type": "OPEN_APP", "name": "Settings"},
+        {"type": "CLICK", "locate": {"text": "Connected devices"}},
+        {"type": "CLICK", "locate": {"resource_id": "bluetooth_row"}},
+    ],
+    "zh": [
+        {"type": "OPEN_APP", "name": "设置"},
+        {"type": "CLICK", "locate": {"text": {"en": "Connected devices", "zh": "已连接的设备"}}},
+        {"type": "CLICK", "locate": {"resource_id": "com.android.settings:id/bluetooth_row"}},
+    ],
 }
 
 
@@ -37,8 +40,12 @@ def test_locator_resolves_to_the_matching_element_index() -> None:
     m = VirtualDeviceModel()
     m.start_activity("com.android.settings")
     obs = observe(m)
-    agent = ReferenceAgent(actions=[{"type": "CLICK", "locate": {"text": "connected", "match": "contains"}},
-                                 {"type": "LONG_PRESS", "locate": {"class_name": "LinearLayout", "nth": 2}}])
+    agent = ReferenceAgent(
+        actions=[
+            {"type": "CLICK", "locate": {"text": "connected", "match": "contains"}},
+            {"type": "LONG_PRESS", "locate": {"class_name": "LinearLayout", "nth": 2}},
+        ]
+    )
     agent.reset(context(make_task()))
     first = agent.act(obs, [])
     el = obs.tree[first.action.element]
@@ -50,8 +57,13 @@ def test_locator_resolves_to_the_matching_element_index() -> None:
 
 def test_missing_locator_is_an_invalid_step_naming_step_and_locator() -> None:
     m = VirtualDeviceModel()
-    agent = ReferenceAgent(actions=[Home(), {"type": "CLICK", "locate": {"resource_id": "no_such_id"}},
-                                 {"type": "TYPE", "text": "hi", "locate": {"text": "Nothing", "nth": 1}}])
+    agent = ReferenceAgent(
+        actions=[
+            Home(),
+            {"type": "CLICK", "locate": {"resource_id": "no_such_id"}},
+            {"type": "TYPE", "text": "hi", "locate": {"text": "Nothing", "nth": 1}},
+        ]
+    )
     agent.reset(context(make_task()))
     obs = observe(m)
     assert agent.act(obs, []).action == Home()
@@ -65,10 +77,15 @@ def test_missing_locator_is_an_invalid_step_naming_step_and_locator() -> None:
 def test_type_with_locator_and_answer_at_the_end() -> None:
     m = VirtualDeviceModel()
     m.start_activity("com.droidharness.notes")
-    notes = make_task(reference={"en": [
-        {"type": "CLICK", "locate": {"desc": "New note"}},
-        {"type": "TYPE", "text": "Groceries", "locate": {"resource_id": "note_title_edit"}},
-        {"type": "ANSWER", "text": "done"}]})
+    notes = make_task(
+        reference={
+            "en": [
+                {"type": "CLICK", "locate": {"desc": "New note"}},
+                {"type": "TYPE", "text": "Groceries", "locate": {"resource_id": "note_title_edit"}},
+                {"type": "ANSWER", "text": "done"},
+            ]
+        }
+    )
     steps = run(ReferenceAgent(), m, notes)
     assert isinstance(steps[1].action, TypeText) and steps[1].action.element is not None
     assert steps[-1].action == Answer(text="done") and len(steps) == 3  # ANSWER ends it; no extra COMPLETE

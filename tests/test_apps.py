@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-
 from emulator.virtual.model import LAUNCHER_PACKAGE, VirtualDeviceModel
 from emulator.virtual.ui.keyboard import IME_PACKAGE
 from emulator.virtual.ui.systembars import SYSTEM_BAR_ROOT_IDS
@@ -20,8 +19,6 @@ SHOP = "com.droidharness.shop"
 WEATHER = "com.droidharness.weather"
 MESSAGES = "com.google.android.apps.messaging"
 PERMISSION = "com.google.android.permissioncontroller"
-
-
 
 
 def texts(m: VirtualDeviceModel, rid: str) -> list[str]:
@@ -40,6 +37,7 @@ def scroll_to(m: VirtualDeviceModel, list_rid: str, **kw) -> View:
 
 # --- launcher ---------------------------------------------------------------------------------------
 
+
 def test_launcher_drawer_lists_all_apps_and_searches() -> None:
     m = VirtualDeviceModel()
     W, H = m.display_size
@@ -49,8 +47,11 @@ def test_launcher_drawer_lists_all_apps_and_searches() -> None:
     assert {"Settings", "Notes", "Contacts", "Clock", "Shop", "Weather", "Messages"} <= labels
     tap(m, rid="search_box_input")
     m.commit_text("wea")
-    icons = [v.text for v in views(m) if v.desc and v.resource_id == "" and v.package == LAUNCHER_PACKAGE
-             and v.cls == "android.widget.TextView"]
+    icons = [
+        v.text
+        for v in views(m)
+        if v.desc and v.resource_id == "" and v.package == LAUNCHER_PACKAGE and v.cls == "android.widget.TextView"
+    ]
     assert icons == ["Weather"]
     m.key(66)
     assert m.foreground.package == WEATHER
@@ -68,6 +69,7 @@ def test_launcher_search_bar_opens_drawer_with_focus() -> None:
 
 
 # --- settings ----------------------------------------------------------------------------------------
+
 
 def test_settings_wifi_bluetooth_and_dark_theme_switches() -> None:
     m = VirtualDeviceModel()
@@ -111,6 +113,7 @@ def test_settings_about_phone_and_search() -> None:
 
 
 # --- notes -------------------------------------------------------------------------------------------
+
 
 def test_notes_create_edit_search_delete() -> None:
     m = VirtualDeviceModel()
@@ -178,6 +181,7 @@ def test_copy_note_and_paste_in_messages_through_keyboard_chip() -> None:
 
 # --- contacts ----------------------------------------------------------------------------------------
 
+
 def test_contacts_list_search_add_edit_delete() -> None:
     m = VirtualDeviceModel()
     m.start_activity(CONTACTS)
@@ -228,6 +232,7 @@ def test_contact_text_button_opens_messages_thread() -> None:
 
 # --- clock -------------------------------------------------------------------------------------------
 
+
 def test_clock_tabs_and_alarm_switch() -> None:
     m = VirtualDeviceModel()
     m.start_activity(CLOCK)
@@ -274,6 +279,7 @@ def test_clock_add_edit_delete_alarm() -> None:
 
 # --- shop --------------------------------------------------------------------------------------------
 
+
 def test_shop_ad_once_search_product_cart_checkout() -> None:
     m = VirtualDeviceModel()
     m.start_activity(SHOP)
@@ -316,6 +322,7 @@ def test_shop_pm_clear_brings_the_ad_back() -> None:
 
 # --- weather -----------------------------------------------------------------------------------------
 
+
 def test_weather_units_forecast_city_and_hourly_scroll() -> None:
     m = VirtualDeviceModel(locale="zh")
     m.start_activity(WEATHER)
@@ -346,6 +353,7 @@ def test_weather_units_forecast_city_and_hourly_scroll() -> None:
 
 
 # --- messages ----------------------------------------------------------------------------------------
+
 
 def test_messages_permission_dialog_and_send() -> None:
     m = VirtualDeviceModel()
@@ -417,6 +425,7 @@ def test_state_persists_across_switches_and_force_stop_resets_ui_only() -> None:
 
 
 # --- through the real adb server and uiautomator2 --------------------------------------------------------
+
 
 def test_adb_input_tap_on_launcher_icon_opens_app(vdevice) -> None:
     m = vdevice.model

@@ -475,8 +475,8 @@ def test_virtual_device_process_bad_arguments_exit_2() -> None:
 
 def test_avd_errors_map_onto_the_harness_taxonomy() -> None:
     from emulator.avd import AvdNotFoundError
-    from harness.run.avds import as_harness_error
     from harness.errors import ConfigError, InfrastructureError
+    from harness.run.avds import as_harness_error
 
     assert isinstance(as_harness_error(AvdNotFoundError("no AVD named 'X'")), ConfigError)
     assert isinstance(as_harness_error(ConsoleAuthError("auth token rejected")), ConfigError)
@@ -491,10 +491,31 @@ def test_run_on_avd_copies_starts_them_resets_by_snapshot_and_stops_them(
 
     _created(fake_sdk)
     before = {e.pid for e in running_emulators()}
-    res = CliRunner().invoke(app, ["run", "--avd", "Pixel7", "--devices", "2", "--agent", "reference", "--lang", "en",
-                                   "--task", "settings-dark-theme", "--task", "notes-search-password",
-                                   "--out", str(tmp_path), "--run-id", "avd", "--avd-boot-timeout", "60"],
-                             env={"COLUMNS": "200", **fake_sdk.env})
+    res = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--avd",
+            "Pixel7",
+            "--devices",
+            "2",
+            "--agent",
+            "reference",
+            "--lang",
+            "en",
+            "--task",
+            "settings-dark-theme",
+            "--task",
+            "notes-search-password",
+            "--out",
+            str(tmp_path),
+            "--run-id",
+            "avd",
+            "--avd-boot-timeout",
+            "60",
+        ],
+        env={"COLUMNS": "200", **fake_sdk.env},
+    )
     assert res.exit_code == 0, res.output
     assert "SR 100.0%  ATP 100.0%  over 2 scored episodes" in res.output
     starts = [c for c in fake_sdk.calls("emulator") if "-avd" in c["argv"]]

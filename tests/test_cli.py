@@ -16,8 +16,16 @@ def test_tasks_list_json_names_every_task():
     r = runner.invoke(app, ["tasks", "list", "--json"])
     assert r.exit_code == 0, r.output
     tasks = json.loads(r.stdout)
-    assert len(tasks) >= 30 and {t["category"] for t in tasks} == {"1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "3-1",
-                                                                    "3-2"}
+    assert len(tasks) >= 30 and {t["category"] for t in tasks} == {
+        "1-1",
+        "1-2",
+        "1-3",
+        "1-4",
+        "2-1",
+        "2-2",
+        "3-1",
+        "3-2",
+    }
 
 
 def test_tasks_list_pipes_ids_into_tasks_check(tmp_path):
@@ -25,8 +33,12 @@ def test_tasks_list_pipes_ids_into_tasks_check(tmp_path):
     ids = listed.stdout.split()
     assert listed.exit_code == 0 and "settings-dark-theme" in ids and len(ids) >= 30
     state = tmp_path / "state"  # where the run records its private adb server (emulator.virtual.adbserver)
-    r = runner.invoke(app, ["tasks", "check", "--task", "-", "--lang", "en"], input="settings-dark-theme\n",
-                      env={"COLUMNS": "200", "DROIDHARNESS_STATE_DIR": str(state)})
+    r = runner.invoke(
+        app,
+        ["tasks", "check", "--task", "-", "--lang", "en"],
+        input="settings-dark-theme\n",
+        env={"COLUMNS": "200", "DROIDHARNESS_STATE_DIR": str(state)},
+    )
     assert list((state / "adb-servers").glob("*.json")) == [], "the check stopped every adb server it started"
     assert r.exit_code == 0, r.output
     assert "settings-dark-theme" in r.output and "every task is sound" in r.output
@@ -83,8 +95,11 @@ def test_every_subcommand_answers_bad_input_with_one_line_and_exit_2(args, named
     r = runner.invoke(app, args + extra, env=env)
     assert r.exit_code == 2, r.output
     assert named in r.output and "Traceback" not in r.output
-    lines = [ln for ln in r.output.splitlines() if ln.strip() and not set(ln.strip()) <= set("╭╮╰╯─│ ")
-             and not ln.startswith(("Usage: ", "Try '", "╭─ Error"))]  # click's usage box around an option error
+    lines = [
+        ln
+        for ln in r.output.splitlines()
+        if ln.strip() and not set(ln.strip()) <= set("╭╮╰╯─│ ") and not ln.startswith(("Usage: ", "Try '", "╭─ Error"))
+    ]  # click's usage box around an option error
     assert len(lines) == 1, r.output
     assert not any(tmp_path.iterdir()), "nothing is written for a run that cannot start"
 
@@ -93,5 +108,6 @@ def test_virtual_tour_drives_the_device_with_the_real_clients(tmp_path):
     r = runner.invoke(app, ["virtual", "tour", "--out", str(tmp_path)])
     assert r.exit_code == 0, r.output
     assert "note saved and listed: True" in r.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{i:03d}.{ext}" for i in range(1, 5)
-                                                           for ext in ("png", "xml")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"{i:03d}.{ext}" for i in range(1, 5) for ext in ("png", "xml")
+    ]

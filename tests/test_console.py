@@ -25,8 +25,9 @@ def emulator(adb_server):
     port = next((p for p in range(5680, 5598, -2) if _console_port_free(p)), None)
     if port is None:
         pytest.skip("no free emulator console port pair in 5600..5681")
-    vd = VirtualDevice(emulator_console=True, console_port=port, adb_server_port=adb_server.port,
-                       console_home=adb_server.home).start()
+    vd = VirtualDevice(
+        emulator_console=True, console_port=port, adb_server_port=adb_server.port, console_home=adb_server.home
+    ).start()
     yield vd
     vd.stop()
 

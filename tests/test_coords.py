@@ -253,8 +253,9 @@ def test_rotation_composes(sp):
 @given(size_and_pixel(), st.integers(0, 3))
 def test_rotation_agrees_with_normalized(sp, rotation):
     size, px = sp
-    via_norm = coords.to_pixels(coords.rotate_normalized(coords.from_pixels(px, size), rotation),
-                                coords.rotated_size(size, rotation))
+    via_norm = coords.to_pixels(
+        coords.rotate_normalized(coords.from_pixels(px, size), rotation), coords.rotated_size(size, rotation)
+    )
     assert via_norm == coords.rotate_point(px, size, rotation)
 
 

@@ -8,7 +8,6 @@ import pytest
 from harness import actions as A
 from harness.coords import from_pixels, to_pixels
 from harness.errors import ActionValidationError
-
 from tests.device_util import PROFILES, commands_since, inputs_since, inside, open_device
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
@@ -145,8 +144,12 @@ def test_keys_back_home_recent_enter(open_dev, profile, rotation):
 def test_wait_and_terminal_actions_do_nothing_on_the_device(open_dev):
     vd, dev = open_dev()
     mark = vd.model.events.mark()
-    for action in (A.Wait(duration=0.05), A.Complete(answer="done"), A.Impossible(reason="no"),
-                   A.Answer(text="42", elements=[1])):
+    for action in (
+        A.Wait(duration=0.05),
+        A.Complete(answer="done"),
+        A.Impossible(reason="no"),
+        A.Answer(text="42", elements=[1]),
+    ):
         res = dev.execute(action)
         assert res.ok and res.path == "none" and res.settled
     assert inputs_since(vd, mark) == [] and commands_since(vd, mark) == []
@@ -203,8 +206,11 @@ def test_open_by_label_searches_the_drawer_page_by_page():
     from harness.hierarchy import UITree
 
     def screen(*nodes: str) -> UITree:
-        return UITree.from_xml('<hierarchy rotation="0"><node package="l" bounds="[0,0][100,200]">'
-                               + "".join(nodes) + "</node></hierarchy>")
+        return UITree.from_xml(
+            '<hierarchy rotation="0"><node package="l" bounds="[0,0][100,200]">'
+            + "".join(nodes)
+            + "</node></hierarchy>"
+        )
 
     icon = '<node text="{0}" class="android.widget.TextView" clickable="true" package="l" bounds="{1}"/>'
     lst = '<node resource-id="l:id/apps_list_view" scrollable="true" package="l" bounds="[0,20][100,200]">{0}</node>'

@@ -9,9 +9,8 @@ import pytest
 
 from harness import actions as A
 from harness.device.capture import hierarchy_dump, hierarchy_part
-from harness.errors import DeviceError, HierarchyError
 from harness.device.link import DeviceLostError
-
+from harness.errors import DeviceError, HierarchyError
 from tests.device_util import open_device
 
 NOTES = "com.droidharness.notes"

@@ -11,13 +11,12 @@ import pytest
 from emulator.virtual import VirtualDevice
 from emulator.virtual.adbserver import PrivateAdbServer
 from harness import actions as A
-from harness.device.fastadb import FastAdbDevice, U2Rpc, exec_out, read_to_end, shell_v2
 from harness.device.capture import parse_focus, parse_raw_screencap
 from harness.device.controller import AdbDevice, Device
+from harness.device.fastadb import FastAdbDevice, U2Rpc, exec_out, read_to_end, shell_v2
+from harness.device.settle import SettleConfig, wait_until_settled
 from harness.errors import ConfigError, DeviceError, HierarchyError
 from harness.hierarchy import UITree
-from harness.device.settle import SettleConfig, wait_until_settled
-
 from tests.device_util import PROFILES, open_device
 
 
@@ -38,7 +37,7 @@ def test_observe_captures_both_parts_by_the_fastest_path(adb_server, make_vdevic
         # the JPEG shows the same screen as the device renders (lossy: compare a down-scaled copy)
         mine = obs.screenshot.convert("RGB").resize((27, 60))
         truth = vd.model.screenshot().convert("RGB").resize((27, 60))
-        diff = sum(abs(a - b) for a, b in zip(mine.tobytes(), truth.tobytes()))
+        diff = sum(abs(a - b) for a, b in zip(mine.tobytes(), truth.tobytes(), strict=True))
         assert diff / (27 * 60 * 3) < 8
 
 
@@ -49,8 +48,11 @@ def test_device_info_and_capabilities(adb_server, make_vdevice):
         assert (info.serial, info.model, info.manufacturer) == (vd.serial, "Pixel Fold", "Google")
         assert info.size == (1840, 2208) and info.density == 420 and info.rotation == 0
         assert info.api_level == 34 and info.release == "14" and info.locale == "zh-CN" and info.state == "device"
-        assert info.capabilities == dev.capabilities == {"u2", "screencap_raw", "screencap_png",
-                                                          "uiautomator_dump", "shell_v2"}
+        assert (
+            info.capabilities
+            == dev.capabilities
+            == {"u2", "screencap_raw", "screencap_png", "uiautomator_dump", "shell_v2"}
+        )
         vd.model.set_rotation(1)
         assert dev.display_size() == (2208, 1840)
 
@@ -144,16 +146,19 @@ def test_raw_screencap_parser_checks_its_input():
 
 
 def test_parse_focus_prefers_the_focused_activity():
-    text = ("  mCurrentFocus=Window{1 u0 PopupWindow:abc}\n  mCurrentFocus=Window{d u0 com.a/com.a.Dialog}\n"
-            "  mFocusedApp=ActivityRecord{8 u0 com.a/.Main t9}")
+    text = (
+        "  mCurrentFocus=Window{1 u0 PopupWindow:abc}\n  mCurrentFocus=Window{d u0 com.a/com.a.Dialog}\n"
+        "  mFocusedApp=ActivityRecord{8 u0 com.a/.Main t9}"
+    )
     assert parse_focus(text) == ("com.a", "com.a.Main")
     assert parse_focus("nothing") == ("", "")
 
 
 # --- settling ---------------------------------------------------------------------------------------------------
 def _tree(label: str) -> UITree:
-    return UITree.from_xml(f'<hierarchy rotation="0"><node text="{label}" package="p" bounds="[0,0][10,10]"/>'
-                           "</hierarchy>")
+    return UITree.from_xml(
+        f'<hierarchy rotation="0"><node text="{label}" package="p" bounds="[0,0][10,10]"/></hierarchy>'
+    )
 
 
 def test_settle_waits_for_two_equal_consecutive_signatures():
@@ -207,8 +212,11 @@ def test_cli_devices_and_observe(adb_server, vdevice, tmp_path, monkeypatch):
     res = runner.invoke(app, ["devices"], env={"ANDROID_ADB_SERVER_PORT": "1", "COLUMNS": "200"})
     assert res.exit_code == 1 and "No adb server is running" in res.output
     out = tmp_path / "obs"
-    res = runner.invoke(app, ["observe", "--device", vdevice.serial, "--out", str(out)],
-                        env={"ANDROID_ADB_SERVER_PORT": str(adb_server.port), "COLUMNS": "200"})
+    res = runner.invoke(
+        app,
+        ["observe", "--device", vdevice.serial, "--out", str(out)],
+        env={"ANDROID_ADB_SERVER_PORT": str(adb_server.port), "COLUMNS": "200"},
+    )
     assert res.exit_code == 0, res.output
     shot, overlay = Image.open(out / "screen.png"), Image.open(out / "overlay.png")
     assert shot.size == overlay.size == vdevice.model.display_size

@@ -15,9 +15,16 @@ from tests.device_util import open_device
 
 NOTES = "com.droidharness.notes"
 TEN_STEPS: list[Any] = [
-    A.OpenApp(package=NOTES), A.Click(point=A.Point(x=0.5, y=0.3)), A.Back(),
-    A.Scroll(direction="down"), A.Home(), A.OpenApp(package="com.android.settings"),
-    A.Swipe(start=A.Point(x=0.5, y=0.8), end=A.Point(x=0.5, y=0.4)), A.Wait(duration=0.1), A.Back(), A.Complete(),
+    A.OpenApp(package=NOTES),
+    A.Click(point=A.Point(x=0.5, y=0.3)),
+    A.Back(),
+    A.Scroll(direction="down"),
+    A.Home(),
+    A.OpenApp(package="com.android.settings"),
+    A.Swipe(start=A.Point(x=0.5, y=0.8), end=A.Point(x=0.5, y=0.4)),
+    A.Wait(duration=0.1),
+    A.Back(),
+    A.Complete(),
 ]
 
 
@@ -67,8 +74,15 @@ def test_the_in_process_device_steps_like_the_adb_one(adb_server, make_vdevice):
             fab = obs.tree.find(resource_id=f"{NOTES}:id/fab_add")[0]
             _, obs = dev.step(A.Click(element=fab.index), obs)
             res, obs = dev.step(A.TypeText(text="你好 world"), obs)
-            seen.append((obs.package, obs.size, res.readback, res.readback_matches,
-                         [e.resource_id for e in obs.tree if e.resource_id]))
+            seen.append(
+                (
+                    obs.package,
+                    obs.size,
+                    res.readback,
+                    res.readback_matches,
+                    [e.resource_id for e in obs.tree if e.resource_id],
+                )
+            )
         assert seen[0] == seen[1]
         steps, dumps = _episode(local, local.model)
         assert dumps == steps + 1

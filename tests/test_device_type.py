@@ -11,11 +11,10 @@ from harness import actions as A
 from harness.device.actuate import readback_matches
 from harness.errors import DeviceError
 from harness.shellquote import command, input_text_args, quote
-
 from tests.device_util import commands_since, open_device
 
 NOTES = "com.droidharness.notes"
-LONG_MIX = "".join(f"{i:04d} it's \"$(reboot)\" `id`; a&&b | c > d %s 50% ~\\ *?[x] #{{}} " for i in range(40))[:2000]
+LONG_MIX = "".join(f'{i:04d} it\'s "$(reboot)" `id`; a&&b | c > d %s 50% ~\\ *?[x] #{{}} ' for i in range(40))[:2000]
 HOSTILE = [
     "it's a \"quoted\" 'text'",
     "a; reboot",
@@ -93,8 +92,7 @@ def test_appending_pastes_at_the_end_and_matches_by_suffix(notes_editor):
 def test_newline_in_a_single_line_field_becomes_a_space_and_never_submits(notes_editor):
     vd, dev, obs = notes_editor()
     mark = vd.model.events.mark()
-    res = dev.execute(A.TypeText(text="title\nwith newline", element=_field(obs, "note_title_edit")),
-                      observation=obs)
+    res = dev.execute(A.TypeText(text="title\nwith newline", element=_field(obs, "note_title_edit")), observation=obs)
     assert vd.model.focused_text() == "title with newline"
     assert res.readback == "title with newline" and res.readback_matches  # the documented tolerance
     assert not [e for e in vd.model.events.since(mark, "key") if e["code"] == 66]

@@ -7,12 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from emulator.virtual.apps.episode_app import (EpisodeApp, episode_app, episode_package, install_episode_app,
-                                               sanitize_package_part)
+from emulator.virtual.apps.episode_app import (
+    EpisodeApp,
+    episode_app,
+    episode_package,
+    install_episode_app,
+    sanitize_package_part,
+)
 from emulator.virtual.model import LAUNCHER_PACKAGE, VirtualDeviceModel
-from harness.hierarchy import UITree
 from harness.eval.replay import HASH_MATCH, hash_distance, recorded_episode
-from tests.test_replay_rules import W0, H0, demo_episode, load_aitz
+from harness.hierarchy import UITree
+from tests.test_replay_rules import H0, W0, demo_episode, load_aitz
 
 
 def _open(ep, profile: str = "medium_phone") -> tuple[VirtualDeviceModel, str]:
@@ -26,7 +31,9 @@ def _index(m: VirtualDeviceModel, pkg: str) -> int:
     return m.app_ui[pkg].get("index", 0)
 
 
-def _center(m: VirtualDeviceModel, box: tuple[int, int, int, int], rec: tuple[int, int] = (W0, H0)) -> tuple[float, float]:
+def _center(
+    m: VirtualDeviceModel, box: tuple[int, int, int, int], rec: tuple[int, int] = (W0, H0)
+) -> tuple[float, float]:
     W, H = m.display_size
     l, t, r, b = box
     return (l + r) / 2 * W / rec[0], (t + b) / 2 * H / rec[1]
@@ -63,8 +70,12 @@ def test_screen_shows_the_recording_scaled_with_its_annotations(profile: str) ->
     box = next(b for b in step.elements if b.text == "Set")
     el = by_text["Set"]
     assert el.class_name == "android.widget.TextView" and el.clickable
-    assert el.bounds == (round(box.bounds[0] * sx), round(box.bounds[1] * sy), round(box.bounds[2] * sx),
-                         round(box.bounds[3] * sy))
+    assert el.bounds == (
+        round(box.bounds[0] * sx),
+        round(box.bounds[1] * sy),
+        round(box.bounds[2] * sx),
+        round(box.bounds[3] * sy),
+    )
     icons = [e for e in tree if e.package == pkg and e.class_name == "android.widget.ImageView"]
     assert {"google", "envelope"} <= {e.content_desc for e in icons}
 
@@ -177,8 +188,10 @@ def test_recorded_wait_advances_by_itself(tmp_path: Path) -> None:
     from harness import actions as A
     from tests.test_replay_rules import Screen, build_episode
 
-    spec = [Screen("loading", [((100, 500, 440, 570), "Loading", "TEXT")], {"type": "WAIT", "duration": 0.05}),
-            Screen("loaded", [((100, 500, 440, 570), "Loaded", "TEXT")], {"type": "COMPLETE"})]
+    spec = [
+        Screen("loading", [((100, 500, 440, 570), "Loading", "TEXT")], {"type": "WAIT", "duration": 0.05}),
+        Screen("loaded", [((100, 500, 440, 570), "Loaded", "TEXT")], {"type": "COMPLETE"}),
+    ]
     ep = build_episode(spec, tmp_path / "wait")
     assert isinstance(ep.steps[0].action, A.Wait)
     m, pkg = _open(ep)

@@ -24,14 +24,17 @@ def test_write_read_list_remove_roundtrip():
     assert not fs.exists("/sdcard/Download/a.txt")
 
 
-@pytest.mark.parametrize("op, code", [
-    (lambda fs: fs.read("/sdcard/missing"), errno.ENOENT),
-    (lambda fs: fs.read("/sdcard"), errno.EISDIR),
-    (lambda fs: fs.write("/no/such/dir/f", b""), errno.ENOENT),
-    (lambda fs: fs.remove("/sdcard/Download"), errno.EISDIR),
-    (lambda fs: fs.mkdir("/sdcard/Download"), errno.EEXIST),
-    (lambda fs: fs.listdir("/data/local/tmp/u2.jar"), errno.ENOTDIR),
-])
+@pytest.mark.parametrize(
+    "op, code",
+    [
+        (lambda fs: fs.read("/sdcard/missing"), errno.ENOENT),
+        (lambda fs: fs.read("/sdcard"), errno.EISDIR),
+        (lambda fs: fs.write("/no/such/dir/f", b""), errno.ENOENT),
+        (lambda fs: fs.remove("/sdcard/Download"), errno.EISDIR),
+        (lambda fs: fs.mkdir("/sdcard/Download"), errno.EEXIST),
+        (lambda fs: fs.listdir("/data/local/tmp/u2.jar"), errno.ENOTDIR),
+    ],
+)
 def test_errors_carry_errno(op, code):
     fs = FileSystem()
     fs.write("/data/local/tmp/u2.jar", b"x")

@@ -33,7 +33,7 @@ REAL_DUMP = """<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
 <node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.google.android.inputmethod.latin" content-desc="q" checkable="false" checked="false" clickable="true" enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="true" password="false" selected="false" bounds="[0,1700][108,1850]" />
 </node>
 </hierarchy>
-"""
+"""  # noqa: E501 - a verbatim dump: one line per node, as the device writes it
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +55,39 @@ def test_virtual_device_dump_matches_its_views(notes_model, u2):
     views = [v for root in notes_model.view_roots() for v in root.walk()]
     assert len(tree) == len(views) > 10
     assert len(tree.roots) == len(notes_model.view_roots())
-    for el, v in zip(tree, views):
+    for el, v in zip(tree, views, strict=True):
         assert el.bounds == v.bounds
-        assert (el.text, el.content_desc, el.resource_id, el.class_name, el.package, el.hint) == \
-               (v.text, v.desc, v.resource_id, v.cls, v.package, v.hint)
-        assert (el.clickable, el.long_clickable, el.checkable, el.checked, el.enabled, el.focusable, el.focused,
-                el.scrollable, el.selected, el.password) == \
-               (v.clickable, v.long_clickable, v.checkable, v.checked, v.enabled, v.focusable, v.focused,
-                v.scrollable, v.selected, v.password)
+        assert (el.text, el.content_desc, el.resource_id, el.class_name, el.package, el.hint) == (
+            v.text,
+            v.desc,
+            v.resource_id,
+            v.cls,
+            v.package,
+            v.hint,
+        )
+        assert (
+            el.clickable,
+            el.long_clickable,
+            el.checkable,
+            el.checked,
+            el.enabled,
+            el.focusable,
+            el.focused,
+            el.scrollable,
+            el.selected,
+            el.password,
+        ) == (
+            v.clickable,
+            v.long_clickable,
+            v.checkable,
+            v.checked,
+            v.enabled,
+            v.focusable,
+            v.focused,
+            v.scrollable,
+            v.selected,
+            v.password,
+        )
         assert el.center == v.center
         assert el.visible_to_user
     assert tree.rotation == 0
@@ -155,8 +180,12 @@ def test_reading_order_rows(real):
 
 
 def test_reading_order_does_not_let_a_container_swallow_rows():
-    items = [UIElement(0, (0, 0, 1000, 1000)), UIElement(1, (500, 10, 600, 100)), UIElement(2, (10, 20, 100, 90)),
-             UIElement(3, (10, 500, 100, 600))]
+    items = [
+        UIElement(0, (0, 0, 1000, 1000)),
+        UIElement(1, (500, 10, 600, 100)),
+        UIElement(2, (10, 20, 100, 90)),
+        UIElement(3, (10, 500, 100, 600)),
+    ]
     tree = UITree(items)
     assert [e.index for e in tree.reading_order()] == [0, 2, 1, 3]
 
@@ -182,7 +211,7 @@ def test_to_prompt(real):
     assert "Hidden" not in text
     plain = real.to_prompt()
     assert "@[" not in plain and '[2] ImageButton desc="Navigate up" (clickable)' in plain.splitlines()
-    assert '[6] ScrollView id=list (scrollable)' in plain.splitlines()
+    assert "[6] ScrollView id=list (scrollable)" in plain.splitlines()
 
 
 def test_to_prompt_limits(real):
@@ -196,8 +225,16 @@ def test_to_prompt_limits(real):
 
 
 def test_to_prompt_hint():
-    el = UIElement(3, (0, 0, 100, 50), text="", hint="Search notes", class_name="android.widget.EditText",
-                   focused=True, enabled=True, clickable=True)
+    el = UIElement(
+        3,
+        (0, 0, 100, 50),
+        text="",
+        hint="Search notes",
+        class_name="android.widget.EditText",
+        focused=True,
+        enabled=True,
+        clickable=True,
+    )
     assert format_element(el) == '[3] EditText hint="Search notes" (clickable, editable, focused)'
 
 
@@ -210,8 +247,10 @@ def test_elements_are_immutable(real):
 
 
 def test_large_dump_parses():
-    node = ('<node index="0" text="item {i}" resource-id="a:id/t" class="android.widget.TextView" package="a" '
-            'content-desc="" clickable="true" enabled="true" bounds="[0,{t}][1080,{b}]" />')
+    node = (
+        '<node index="0" text="item {i}" resource-id="a:id/t" class="android.widget.TextView" package="a" '
+        'content-desc="" clickable="true" enabled="true" bounds="[0,{t}][1080,{b}]" />'
+    )
     body = "".join(node.format(i=i, t=i * 10, b=i * 10 + 10) for i in range(2000))
     xml = f'<hierarchy rotation="0"><node bounds="[0,0][1080,20000]" class="x" package="a">{body}</node></hierarchy>'
     tree = UITree.from_xml(xml)
@@ -222,7 +261,7 @@ def test_large_dump_parses():
 
 def test_deep_nesting_does_not_recurse():
     depth = 200
-    xml = '<hierarchy>' + '<node bounds="[0,0][10,10]">' * depth + '</node>' * depth + '</hierarchy>'
+    xml = "<hierarchy>" + '<node bounds="[0,0][10,10]">' * depth + "</node>" * depth + "</hierarchy>"
     tree = UITree.from_xml(xml)
     assert len(tree) == depth and tree[depth - 1].depth == depth - 1
 
@@ -249,24 +288,30 @@ EXTERNAL_ENTITY = """<?xml version="1.0"?>
 <hierarchy rotation="0"><node text="&xxe;" bounds="[0,0][1,1]">&xxe;</node></hierarchy>"""
 
 
-@pytest.mark.parametrize("xml, expected", [
-    ("", "dump.xml: empty hierarchy dump"),
-    ("   \n", "dump.xml: empty hierarchy dump"),
-    ("ERROR: could not get idle state.", "dump.xml: not well-formed XML at line 1"),
-    (REAL_DUMP[: len(REAL_DUMP) // 2], "dump.xml: not well-formed XML at line"),
-    ('<?xml version="1.0"?><root><node bounds="[0,0][1,1]"/></root>', "root element is <root>, expected <hierarchy>"),
-    ('<hierarchy>\n<node bounds="[0,0][abc]" /></hierarchy>', "dump.xml: line 2: attribute bounds='[0,0][abc]'"),
-    ('<hierarchy><node text="x" /></hierarchy>', "has no 'bounds' attribute"),
-    ('<hierarchy rotation="5"><node bounds="[0,0][1,1]"/></hierarchy>', "attribute rotation='5'"),
-    (BILLION_LAUGHS, "DOCTYPE / ENTITY declarations are not allowed"),
-    (BILLION_LAUGHS.encode("utf-16"), "DOCTYPE / ENTITY declarations are not allowed"),
-    (BILLION_LAUGHS.replace("DOCTYPE", "doctype"), "DOCTYPE / ENTITY declarations are not allowed"),
-    (EXTERNAL_ENTITY, "DOCTYPE / ENTITY declarations are not allowed"),
-    ('<hierarchy><node bounds="[0,0][1,1]">&xxe;</node></hierarchy>', "not well-formed XML"),
-    (b"\xff\xfe\x00\x00garbage\x80", "dump.xml: "),
-    (b"<hierarchy>\xc3\x28</hierarchy>", "not UTF-8 text (byte 11"),
-    ("<hierarchy><node bounds=\"[0,0][1,1]\" text=\"a\x00b\"/></hierarchy>", "dump.xml: "),
-])
+@pytest.mark.parametrize(
+    "xml, expected",
+    [
+        ("", "dump.xml: empty hierarchy dump"),
+        ("   \n", "dump.xml: empty hierarchy dump"),
+        ("ERROR: could not get idle state.", "dump.xml: not well-formed XML at line 1"),
+        (REAL_DUMP[: len(REAL_DUMP) // 2], "dump.xml: not well-formed XML at line"),
+        (
+            '<?xml version="1.0"?><root><node bounds="[0,0][1,1]"/></root>',
+            "root element is <root>, expected <hierarchy>",
+        ),
+        ('<hierarchy>\n<node bounds="[0,0][abc]" /></hierarchy>', "dump.xml: line 2: attribute bounds='[0,0][abc]'"),
+        ('<hierarchy><node text="x" /></hierarchy>', "has no 'bounds' attribute"),
+        ('<hierarchy rotation="5"><node bounds="[0,0][1,1]"/></hierarchy>', "attribute rotation='5'"),
+        (BILLION_LAUGHS, "DOCTYPE / ENTITY declarations are not allowed"),
+        (BILLION_LAUGHS.encode("utf-16"), "DOCTYPE / ENTITY declarations are not allowed"),
+        (BILLION_LAUGHS.replace("DOCTYPE", "doctype"), "DOCTYPE / ENTITY declarations are not allowed"),
+        (EXTERNAL_ENTITY, "DOCTYPE / ENTITY declarations are not allowed"),
+        ('<hierarchy><node bounds="[0,0][1,1]">&xxe;</node></hierarchy>', "not well-formed XML"),
+        (b"\xff\xfe\x00\x00garbage\x80", "dump.xml: "),
+        (b"<hierarchy>\xc3\x28</hierarchy>", "not UTF-8 text (byte 11"),
+        ('<hierarchy><node bounds="[0,0][1,1]" text="a\x00b"/></hierarchy>', "dump.xml: "),
+    ],
+)
 def test_malformed_input_raises_hierarchy_error(xml, expected):
     with pytest.raises(HierarchyError) as info:
         UITree.from_xml(xml, source="dump.xml")
@@ -290,8 +335,9 @@ def test_entities_are_never_resolved_even_past_the_doctype_check():
 
 
 def test_negative_and_inverted_bounds_are_accepted_as_invisible():
-    xml = ('<hierarchy><node bounds="[-100,0][50,50]" text="off" /><node bounds="[50,50][10,10]" text="inv" />'
-           '</hierarchy>')
+    xml = (
+        '<hierarchy><node bounds="[-100,0][50,50]" text="off" /><node bounds="[50,50][10,10]" text="inv" /></hierarchy>'
+    )
     tree = UITree.from_xml(xml)
     assert tree[0].bounds == (-100, 0, 50, 50) and tree[0].is_visible
     assert tree[1].width == 0 and not tree[1].is_visible

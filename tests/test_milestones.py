@@ -25,14 +25,18 @@ class Screen:
 def node(text="", rid="", cls="android.widget.TextView", bounds=(0, 0, 100, 100), desc="", **states) -> str:
     l, t, r, b = bounds
     flags = " ".join(f'{k.replace("_", "-")}="{"true" if v else "false"}"' for k, v in states.items())
-    return (f"<node index=\"0\" text={quoteattr(text)} resource-id={quoteattr(rid)} class={quoteattr(cls)} "
-            f"package=\"com.example\" content-desc={quoteattr(desc)} {flags} bounds=\"[{l},{t}][{r},{b}]\" />")
+    return (
+        f'<node index="0" text={quoteattr(text)} resource-id={quoteattr(rid)} class={quoteattr(cls)} '
+        f'package="com.example" content-desc={quoteattr(desc)} {flags} bounds="[{l},{t}][{r},{b}]" />'
+    )
 
 
 def screen(*nodes: str, package="com.example", activity="com.example.MainActivity") -> Screen:
-    xml = ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
-           f"<node index=\"0\" text=\"\" resource-id=\"\" class=\"android.widget.FrameLayout\" package=\"com.example\" "
-           f"content-desc=\"\" bounds=\"[0,0][{W},{H}]\">{''.join(nodes)}</node></hierarchy>")
+    xml = (
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
+        f'<node index="0" text="" resource-id="" class="android.widget.FrameLayout" package="com.example" '
+        f'content-desc="" bounds="[0,0][{W},{H}]">{"".join(nodes)}</node></hierarchy>'
+    )
     return Screen(UITree.from_xml(xml), package, activity)
 
 
@@ -65,18 +69,23 @@ def test_ordered_same_screen_hits_consecutive_milestones():
 
 
 def test_unordered_progresses_independently():
-    t = MilestoneTracker(group("unordered", leaf("a", element={"text": "Alpha"}),
-                               leaf("b", element={"text": "Beta"})))
+    t = MilestoneTracker(group("unordered", leaf("a", element={"text": "Alpha"}), leaf("b", element={"text": "Beta"})))
     assert t.update(B, 1) == ["b"]
     assert t.progress == 0.5
     assert t.update(A, 2) == ["a"]
 
 
 def test_nested_group_in_ordered_parent_waits_for_predecessor():
-    root = group("ordered", leaf("open", package="com.example"),
-                 {"id": "items", "order": "unordered", "children": [leaf("a", element={"text": "Alpha"}),
-                                                                     leaf("b", element={"text": "Beta"})]},
-                 leaf("done", element={"text": "Done"}))
+    root = group(
+        "ordered",
+        leaf("open", package="com.example"),
+        {
+            "id": "items",
+            "order": "unordered",
+            "children": [leaf("a", element={"text": "Alpha"}), leaf("b", element={"text": "Beta"})],
+        },
+        leaf("done", element={"text": "Done"}),
+    )
     t = MilestoneTracker(root)
     other = Screen(AB.tree, package="com.other")
     assert t.update(other, 1) == []  # nested items can't count before "open"
@@ -94,7 +103,9 @@ def test_text_rules_equals_contains_regex_case_and_localized():
     assert not holds(text="wi-fi password: SUNFLOWER42", case_sensitive=True)
     assert holds(text="sunflower", match="contains") and not holds(text="sunflower", match="equals")
     assert holds(text=r"\d{2}$", match="regex") and not holds(text=r"^\d", match="regex")
-    zh = MilestoneTracker(group("ordered", leaf("x", element={"text": {"en": "Nope", "zh": "Wi-Fi password: sunflower42"}})), lang="zh")
+    zh = MilestoneTracker(
+        group("ordered", leaf("x", element={"text": {"en": "Nope", "zh": "Wi-Fi password: sunflower42"}})), lang="zh"
+    )
     assert zh.update(s, 1) == ["x"]
 
 
@@ -112,8 +123,10 @@ def test_resource_id_class_states_and_invisible_elements():
 
 def test_bbox_center_and_iou_rules():
     s = screen(node("Save", bounds=(800, 100, 1000, 200)))  # normalized x 0.8-1.0, y 0.05-0.1
+
     def hit(**el):
         return MilestoneTracker(group("ordered", leaf("x", element={"text": "Save", **el}))).update(s, 1) == ["x"]
+
     assert hit(bbox=[0.7, 0.0, 1.0, 0.2])  # centre (0.9, 0.075) inside
     assert not hit(bbox=[0.0, 0.0, 0.5, 0.2])
     assert hit(bbox=[0.8, 0.05, 1.0, 0.1], bbox_rule="iou", iou=0.99)
@@ -121,10 +134,13 @@ def test_bbox_center_and_iou_rules():
 
 
 def test_package_activity_all_elements_and_absent():
-    s = screen(node("Cart"), node("Total: $5", bounds=(0, 200, 100, 300)), package="com.shop",
-               activity="com.shop.CartActivity")
+    s = screen(
+        node("Cart"), node("Total: $5", bounds=(0, 200, 100, 300)), package="com.shop", activity="com.shop.CartActivity"
+    )
+
     def hit(**check):
         return MilestoneTracker(group("ordered", leaf("x", **check))).update(s, 1) == ["x"]
+
     assert hit(package="com.shop", activity="CartActivity")
     assert hit(activity="com.shop.CartActivity") and not hit(activity="Main")
     assert hit(all_elements=[{"text": "Cart"}, {"text": "Total", "match": "contains"}])
@@ -144,8 +160,12 @@ def test_answers():
 
 
 def test_bad_task_files_name_the_field():
-    base = {"id": "t", "instruction": {"en": "x"}, "category": "1-1",
-            "milestones": {"children": [leaf("a", element={"text": "A"})]}}
+    base = {
+        "id": "t",
+        "instruction": {"en": "x"},
+        "category": "1-1",
+        "milestones": {"children": [leaf("a", element={"text": "A"})]},
+    }
     parse_task(base)
     with pytest.raises(TaskError, match=r"t.json: invalid task: category"):
         parse_task({**base, "category": "4-1"}, "t.json")

@@ -5,16 +5,29 @@ from emulator.virtual.profiles import PROFILES, get_profile
 
 
 def _app(model, name="org.example.app"):
-    model.install_package(Package(name, {"en": "Example", "zh": "示例"},
-                                  [f"{name}.MainActivity", f"{name}.DetailActivity"], f"{name}.MainActivity"))
+    model.install_package(
+        Package(
+            name,
+            {"en": "Example", "zh": "示例"},
+            [f"{name}.MainActivity", f"{name}.DetailActivity"],
+            f"{name}.MainActivity",
+        )
+    )
     return name
 
 
 def test_profiles_have_real_sizes():
     assert (get_profile("Pixel 7 Pro").width, get_profile("pixel-7-pro").height) == (1440, 3120)
     assert get_profile("pixel_tablet").width > get_profile("pixel_tablet").height
-    assert {"pixel_7_pro", "pixel_8_pro", "pixel_fold", "pixel_tablet", "medium_phone", "small_phone",
-            "pixel_4_xl"} <= set(PROFILES)
+    assert {
+        "pixel_7_pro",
+        "pixel_8_pro",
+        "pixel_fold",
+        "pixel_tablet",
+        "medium_phone",
+        "small_phone",
+        "pixel_4_xl",
+    } <= set(PROFILES)
     with pytest.raises(ValueError, match="unknown device profile 'nexus'"):
         get_profile("nexus")
 

@@ -14,13 +14,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HOLD = ("from emulator.virtual.adbserver import PrivateAdbServer\n"
-        "s = PrivateAdbServer().start()\n"
-        "print(s.port, s.pid, s.home, flush=True)\n"
-        "import time; time.sleep(120)\n")
-NORMAL = ("from emulator.virtual.adbserver import PrivateAdbServer\n"
-          "with PrivateAdbServer() as s:\n"
-          "    print(s.port, flush=True)\n")
+HOLD = (
+    "from emulator.virtual.adbserver import PrivateAdbServer\n"
+    "s = PrivateAdbServer().start()\n"
+    "print(s.port, s.pid, s.home, flush=True)\n"
+    "import time; time.sleep(120)\n"
+)
+NORMAL = (
+    "from emulator.virtual.adbserver import PrivateAdbServer\n"
+    "with PrivateAdbServer() as s:\n"
+    "    print(s.port, flush=True)\n"
+)
 
 
 def _listening(port: int) -> bool:
@@ -50,8 +54,9 @@ def test_five_sigkilled_runs_and_one_normal_run_leave_no_server_and_no_home(tmp_
     assert not any(_listening(port) for port, _, _ in left[:-1])
     assert [p.name for p in (state / "adb-servers").glob("*.json")] == [f"{port5}.json"]
 
-    normal = subprocess.run([sys.executable, "-c", NORMAL], env=_env(state), capture_output=True, text=True,
-                            timeout=120)
+    normal = subprocess.run(
+        [sys.executable, "-c", NORMAL], env=_env(state), capture_output=True, text=True, timeout=120
+    )
     assert normal.returncode == 0, normal.stderr
     deadline = time.time() + 10
     while time.time() < deadline and any(_listening(port) for port, _, _ in left):
@@ -67,8 +72,9 @@ def test_a_live_owners_server_is_never_reaped(tmp_path):
     holder = subprocess.Popen([sys.executable, "-c", HOLD], env=_env(state), stdout=subprocess.PIPE, text=True)
     try:
         port = int(holder.stdout.readline().split()[0])  # type: ignore[union-attr]
-        normal = subprocess.run([sys.executable, "-c", NORMAL], env=_env(state), capture_output=True, text=True,
-                                timeout=120)
+        normal = subprocess.run(
+            [sys.executable, "-c", NORMAL], env=_env(state), capture_output=True, text=True, timeout=120
+        )
         assert normal.returncode == 0, normal.stderr
         assert _listening(port), "the server of a running harness is left alone"
         rec = json.loads((state / "adb-servers" / f"{port}.json").read_text())
@@ -97,8 +103,9 @@ def test_a_record_whose_pid_is_no_longer_an_adb_server_kills_nothing(tmp_path):
     dead_owner = subprocess.Popen([sys.executable, "-c", "pass"])
     dead_owner.wait(10)
     try:
-        (state / "adb-servers" / "40001.json").write_text(json.dumps(
-            {"pid": bystander.pid, "port": 40001, "home": None, "owner": dead_owner.pid}))
+        (state / "adb-servers" / "40001.json").write_text(
+            json.dumps({"pid": bystander.pid, "port": 40001, "home": None, "owner": dead_owner.pid})
+        )
         from emulator.virtual.adbserver import reap_orphans
 
         os.environ["DROIDHARNESS_STATE_DIR"] = str(state)

@@ -130,9 +130,7 @@ def test_a_success_between_two_failures_breaks_the_run(tmp_path):
         assert [q.reason for q in pool.quarantined] == ["third: two in a row"]
 
 
-def test_a_phone_that_fails_its_health_check_twice_is_quarantined_and_gets_no_more_episodes(
-    tmp_path, make_vdevice
-):
+def test_a_phone_that_fails_its_health_check_twice_is_quarantined_and_gets_no_more_episodes(tmp_path, make_vdevice):
     vd = make_vdevice()  # an in-thread virtual device given by serial: the pool treats it as a phone
     with DevicePool(serials=[vd.serial], config=QUICK) as pool:
         assert pool.kind(0) == "phone" and pool.reset_method(0) == APP_CLEAR
@@ -177,7 +175,9 @@ def _free_console_port() -> int:
     pytest.skip("no free emulator console port pair in 5600..5681")
 
 
-def test_an_emulator_is_reset_by_loading_a_boot_snapshot_on_its_console(tmp_path, monkeypatch, make_vdevice, adb_server):
+def test_an_emulator_is_reset_by_loading_a_boot_snapshot_on_its_console(
+    tmp_path, monkeypatch, make_vdevice, adb_server
+):
     monkeypatch.setenv("HOME", str(tmp_path))  # the console's auth token file, as the emulator keeps it
     port = _free_console_port()
     vd = make_vdevice(

@@ -53,13 +53,22 @@ def _wait_gone(pids: list[int], timeout: float = 15.0) -> list[int]:
 
 
 def _opts(tmp_path: Path, run_id: str, **kw: Any) -> SuiteOptions:
-    return SuiteOptions(writer=FAST_WRITER, task_ids=TASKS, agent="reference", out=tmp_path, run_id=run_id,
-                        report=False, **kw)
+    return SuiteOptions(
+        writer=FAST_WRITER, task_ids=TASKS, agent="reference", out=tmp_path, run_id=run_id, report=False, **kw
+    )
 
 
 def _key(r: Any) -> tuple[Any, ...]:
-    return (r.task_id, r.lang, r.status, r.success, round(r.progress, 6), r.steps, r.answer,
-            [m["hit_step"] for m in r.milestones])
+    return (
+        r.task_id,
+        r.lang,
+        r.status,
+        r.success,
+        round(r.progress, 6),
+        r.steps,
+        r.answer,
+        [m["hit_step"] for m in r.milestones],
+    )
 
 
 def test_process_devices_give_the_same_results_as_thread_devices(tmp_path, state):
@@ -129,8 +138,9 @@ def test_a_child_killed_mid_episode_is_an_infrastructure_failure_replaced_and_re
 
     config = DeviceConfig(link=LinkConfig(call_timeout=3.0, reconnect_timeout=1.0))
     with DevicePool(1, isolation="process", config=config) as pool:
-        res = run_suite(_opts(tmp_path, "killed", langs=("en",)), pool=pool,
-                        agent_factory=lambda: KillsTheChild(pool, killed))
+        res = run_suite(
+            _opts(tmp_path, "killed", langs=("en",)), pool=pool, agent_factory=lambda: KillsTheChild(pool, killed)
+        )
         fresh = pool.process(0).pid
         assert killed and fresh != killed[0] and _alive(fresh)
     by = {r.task_id: r for r in res.results}

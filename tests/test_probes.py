@@ -16,13 +16,13 @@ from agents.qa_base import QAAnswer
 from agents.registry import create_agent
 from harness.errors import ConfigError, EndpointError
 from harness.observation import Observation
+from harness.report.summary import run_scoreboard
 from harness.run.episode import run_episode
 from harness.run.pool import DevicePool
-from harness.scoring.probes import probe_headline, summarize_probes
-from harness.report.summary import run_scoreboard
-from harness.scoring.episodes import headline
 from harness.run.suite import SuiteOptions, probe_agent_factory, run_suite
 from harness.run.task_check import check_task
+from harness.scoring.episodes import headline
+from harness.scoring.probes import probe_headline, summarize_probes
 from harness.trajectory.records import load_run
 from tasks.schema import Task, TaskError, parse_task
 from tasks.suite import load_suite
@@ -92,7 +92,11 @@ def test_probes_never_change_the_agents_course(pool, task):
     with_probes = _episode(pool, task, ByResourceId({}))
     without = _episode(pool, task, None)
     assert (with_probes.steps, with_probes.progress, with_probes.success, with_probes.answer) == (
-        without.steps, without.progress, without.success, without.answer)
+        without.steps,
+        without.progress,
+        without.success,
+        without.answer,
+    )
     assert without.probes == [], "no probe agent: probes off, nothing recorded"
 
 
@@ -119,32 +123,61 @@ def test_a_probe_whose_milestone_is_never_hit_is_listed_not_reached_and_not_scor
 
 def test_probe_scores_stand_beside_sr_and_atp_on_every_surface(pool, tmp_path):
     qa = ByResourceId({"humidity": "humidity", "pollen": None, "city": "city_name"})
-    res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(WEATHER, "settings-dark-theme"), langs=("en",),
-                                 out=tmp_path, run_id="probes", agent="reference"), pool=pool)
+    res = run_suite(
+        SuiteOptions(
+            writer=FAST_WRITER,
+            task_ids=(WEATHER, "settings-dark-theme"),
+            langs=("en",),
+            out=tmp_path,
+            run_id="probes",
+            agent="reference",
+        ),
+        pool=pool,
+    )
     assert res.board.overall.probes is not None and res.board.overall.probes["asked"] == 3, "auto: lexical"
-    res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(WEATHER, "settings-dark-theme"), langs=("en",),
-                                 out=tmp_path, run_id="scripted", agent="reference"), pool=pool,
-                    probe_agent=lambda: qa)
+    res = run_suite(
+        SuiteOptions(
+            writer=FAST_WRITER,
+            task_ids=(WEATHER, "settings-dark-theme"),
+            langs=("en",),
+            out=tmp_path,
+            run_id="scripted",
+            agent="reference",
+        ),
+        pool=pool,
+        probe_agent=lambda: qa,
+    )
     overall = res.board.overall
     assert overall.probes is not None and overall.probes["sqa_s_f1"] == 1.0 and overall.probes["asked"] == 3
     line = headline(overall)
-    assert line == "SR 100.0%  ATP 100.0%  over 2 scored episodes  probes: SQA-S F1 100.0%  UIC F1 100.0%  " \
-                   "over 3 asked of 3"
+    assert (
+        line == "SR 100.0%  ATP 100.0%  over 2 scored episodes  probes: SQA-S F1 100.0%  UIC F1 100.0%  "
+        "over 3 asked of 3"
+    )
     summary = json.loads((tmp_path / "scripted" / "summary.json").read_text())
     assert summary["headline"] == line and summary["overall"]["probes"]["asked"] == 3
     run = load_run(tmp_path / "scripted")
     assert headline(run_scoreboard(run).overall) == line, "read back from episode.json"
-    assert [p["probe_id"] for p in run.episode(WEATHER, "en").meta.to_result().probes] == ["city", "humidity",
-                                                                                          "pollen"]
+    assert [p["probe_id"] for p in run.episode(WEATHER, "en").meta.to_result().probes] == ["city", "humidity", "pollen"]
     page = (tmp_path / "scripted" / "report.html").read_text(encoding="utf-8")
     assert "<h3>Probes</h3>" in page and "What is the pollen count?" in page and line in page
 
 
 def test_an_unusable_qa_endpoint_is_an_infrastructure_failure_of_the_episode(pool, tmp_path):
     qa = ByResourceId({"city": EndpointError("openai QA: endpoint http://127.0.0.1:9/v1: connection refused")})
-    res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(WEATHER,), langs=("en",), out=tmp_path,
-                                 run_id="down", agent="reference", infra_retries=1), pool=pool,
-                    probe_agent=lambda: qa)
+    res = run_suite(
+        SuiteOptions(
+            writer=FAST_WRITER,
+            task_ids=(WEATHER,),
+            langs=("en",),
+            out=tmp_path,
+            run_id="down",
+            agent="reference",
+            infra_retries=1,
+        ),
+        pool=pool,
+        probe_agent=lambda: qa,
+    )
     (r,) = res.results
     assert r.status == "infra_error" and r.attempts == 2 and "connection refused" in (r.error or "")
     assert res.board.overall.scored == 0
@@ -152,8 +185,14 @@ def test_an_unusable_qa_endpoint_is_an_infrastructure_failure_of_the_episode(poo
 
 def test_tasks_check_fails_a_probe_whose_answer_is_not_on_its_milestone_screen(pool, task):
     data = task.model_dump(mode="json", exclude_none=True)
-    data["probes"] = [{"id": "ghost", "at": "weather", "question": {"en": "?", "zh": "？"},
-                       "answers": [{"elements": [{"resource_id": "no_such_view"}]}]}]
+    data["probes"] = [
+        {
+            "id": "ghost",
+            "at": "weather",
+            "question": {"en": "?", "zh": "？"},
+            "answers": [{"elements": [{"resource_id": "no_such_view"}]}],
+        }
+    ]
     bad = parse_task(data)
     pool.reset(0)
     r = check_task(bad, "en", pool.slot(0))
@@ -184,8 +223,10 @@ def test_who_answers_the_probes():
 def test_cli_run_with_probes_and_a_bad_probe_agent(tmp_path: Path):
     from harness.cli.main import app
 
-    cli = CliRunner().invoke(app, ["run", "--agent", "reference", "--task", WEATHER, "--lang", "zh", "--out",
-                                   str(tmp_path), "--run-id", "cli"])
+    cli = CliRunner().invoke(
+        app,
+        ["run", "--agent", "reference", "--task", WEATHER, "--lang", "zh", "--out", str(tmp_path), "--run-id", "cli"],
+    )
     assert cli.exit_code == 0, cli.output
     assert "probes: SQA-S F1" in cli.output and "over 3 asked of 3" in cli.output
     bad = CliRunner().invoke(app, ["run", "--probe-agent", "nope", "--out", str(tmp_path)])
@@ -204,8 +245,14 @@ def test_a_qa_agent_that_hangs_is_abandoned_at_the_timeout_and_scored_as_no_answ
             return super().answer(observation, question, lang)
 
     pool.reset(0)
-    r = run_episode(task, create_agent("reference"), pool.slot(0), "en", Limits(agent_timeout=0.3),
-                    probe_agent=Sleepy({"city": "city_name"}))
+    r = run_episode(
+        task,
+        create_agent("reference"),
+        pool.slot(0),
+        "en",
+        Limits(agent_timeout=0.3),
+        probe_agent=Sleepy({"city": "city_name"}),
+    )
     by_id = {p["probe_id"]: p for p in r.probes}
     assert by_id["humidity"]["agent_error"] and "no answer within 0.3 s" in by_id["humidity"]["error"]
     assert by_id["humidity"]["answer_text"] == "<no answer>" and by_id["humidity"]["scores"]["sqa_s_f1"] == 0.0

@@ -29,10 +29,14 @@ def weather() -> dict[str, Observation]:
     return screens
 
 
-@pytest.mark.parametrize(("lang", "question", "value"), [
-    ("en", "What is the humidity?", "48%"), ("en", "How strong is the wind?", "7 mph"),
-    ("zh", "湿度是多少？", "48%"),
-])
+@pytest.mark.parametrize(
+    ("lang", "question", "value"),
+    [
+        ("en", "What is the humidity?", "48%"),
+        ("en", "How strong is the wind?", "7 mph"),
+        ("zh", "湿度是多少？", "48%"),
+    ],
+)
 def test_the_lexical_baseline_answers_with_the_value_next_to_the_label(weather, lang, question, value):
     obs = weather[lang]
     ans = create_qa_agent("lexical").answer(obs, question, lang)
@@ -48,8 +52,15 @@ def test_a_question_the_screen_does_not_answer_gets_no_answer(weather):
 
 def test_an_empty_hierarchy_is_no_answer_not_a_crash():
     xml = '<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0"></hierarchy>'
-    obs = Observation(screenshot=Image.new("RGB", (100, 200)), tree=UITree.from_xml(xml), xml=xml, package="",
-                      activity="", size=(100, 200), rotation=0)
+    obs = Observation(
+        screenshot=Image.new("RGB", (100, 200)),
+        tree=UITree.from_xml(xml),
+        xml=xml,
+        package="",
+        activity="",
+        size=(100, 200),
+        rotation=0,
+    )
     assert create_qa_agent("lexical").answer(obs, "What is the humidity?", "en").no_answer
 
 
@@ -69,8 +80,11 @@ def test_qa_agents_are_found_by_name():
 
 def test_the_qa_command_answers_on_the_virtual_device_and_draws_the_answer(tmp_path):
     out = tmp_path / "qa"
-    r = CliRunner().invoke(app, ["qa", "--question", "What is the humidity?", "--app", "Weather", "--out", str(out)],
-                           env={"COLUMNS": "200"})
+    r = CliRunner().invoke(
+        app,
+        ["qa", "--question", "What is the humidity?", "--app", "Weather", "--out", str(out)],
+        env={"COLUMNS": "200"},
+    )
     assert r.exit_code == 0, r.output
     assert "answer: 48%" in r.output and "com.droidharness.weather" in r.output
     shot, drawn = Image.open(out / "screen.png").convert("RGB"), Image.open(out / "answer.png").convert("RGB")
@@ -97,15 +111,29 @@ WEATHER_START = {"reset_apps": [WEATHER], "open_app": WEATHER}
 def test_qa_run_scores_the_baseline_with_every_screenqa_metric_hand_computed(tmp_path):
     import json
 
-    suite = _suite(tmp_path, [
-        {"id": "humidity", "question": {"en": "What is the humidity?"}, "start": WEATHER_START,
-         "answers": [{"elements": [{"resource_id": "humidity"}]}]},
-        {"id": "pollen", "question": {"en": "What is the pollen count today?"}, "start": WEATHER_START,
-         "answers": [{}]},
-    ])
+    suite = _suite(
+        tmp_path,
+        [
+            {
+                "id": "humidity",
+                "question": {"en": "What is the humidity?"},
+                "start": WEATHER_START,
+                "answers": [{"elements": [{"resource_id": "humidity"}]}],
+            },
+            {
+                "id": "pollen",
+                "question": {"en": "What is the pollen count today?"},
+                "start": WEATHER_START,
+                "answers": [{}],
+            },
+        ],
+    )
     out = tmp_path / "qa.json"
-    r = CliRunner().invoke(app, ["qa", "run", str(suite), "--lang", "en", "--json", str(out),
-                                 "--out", str(tmp_path / "runs")], env={"COLUMNS": "200"})
+    r = CliRunner().invoke(
+        app,
+        ["qa", "run", str(suite), "--lang", "en", "--json", str(out), "--out", str(tmp_path / "runs")],
+        env={"COLUMNS": "200"},
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(out.read_text())
     by_id = {x["question_id"]: x for x in data["results"]}
@@ -113,7 +141,9 @@ def test_qa_run_scores_the_baseline_with_every_screenqa_metric_hand_computed(tmp
     assert by_id["humidity"]["answer_text"] == "48%"
     assert set(by_id["humidity"]["scores"].values()) == {1.0}
     # pollen: the screen has no answer, the baseline anchors on "Today" and answers -> 0 on every metric
-    assert by_id["pollen"]["ground_truth"]["short"] == ["<no answer>"] and by_id["pollen"]["answer_text"] != "<no answer>"
+    assert (
+        by_id["pollen"]["ground_truth"]["short"] == ["<no answer>"] and by_id["pollen"]["answer_text"] != "<no answer>"
+    )
     assert set(by_id["pollen"]["scores"].values()) == {0.0}
     s = data["summary"]
     assert s["questions"] == 2 and all(s[k] == 0.5 for k in ("sqa_s_em", "sqa_s_f1", "sqa_uic_f1", "ndcg_v", "f1"))
@@ -123,8 +153,17 @@ def test_qa_run_scores_the_baseline_with_every_screenqa_metric_hand_computed(tmp
 def test_qa_check_proves_the_bundled_suite_and_names_a_broken_question(tmp_path):
     ok = CliRunner().invoke(app, ["qa", "check", "--lang", "en"], env={"COLUMNS": "200"})
     assert ok.exit_code == 0 and "every question is answerable as written" in ok.output, ok.output
-    broken = _suite(tmp_path, [{"id": "gone", "question": {"en": "What is the UV index?"}, "start": WEATHER_START,
-                                "answers": [{"elements": [{"resource_id": "uv_index"}]}]}])
+    broken = _suite(
+        tmp_path,
+        [
+            {
+                "id": "gone",
+                "question": {"en": "What is the UV index?"},
+                "start": WEATHER_START,
+                "answers": [{"elements": [{"resource_id": "uv_index"}]}],
+            }
+        ],
+    )
     bad = CliRunner().invoke(app, ["qa", "check", str(broken), "--lang", "en"], env={"COLUMNS": "300"})
     assert bad.exit_code == 1 and "gone" in bad.output and "uv_index" in bad.output
     (broken / "qs.json").write_text('[{"id": "x"}]')
@@ -134,8 +173,15 @@ def test_qa_check_proves_the_bundled_suite_and_names_a_broken_question(tmp_path)
 
 # --- the openai agent in QA mode, with the real openai client against a local stub server -------------------------
 def _openai_qa(url: str):
-    return create_qa_agent("openai", model="stub-vlm", base_url=url, api_key="sk-test-qa-0123456789abcdef",
-                           backoff_base=0.001, backoff_max=0.01, max_repairs=1)
+    return create_qa_agent(
+        "openai",
+        model="stub-vlm",
+        base_url=url,
+        api_key="sk-test-qa-0123456789abcdef",
+        backoff_base=0.001,
+        backoff_max=0.01,
+        max_repairs=1,
+    )
 
 
 def test_openai_qa_mode_answers_with_validated_element_indices(weather):
@@ -174,8 +220,17 @@ def test_qa_run_with_the_openai_agent_against_a_stub(tmp_path):
 
     from tests.openai_stub import OpenAIStub
 
-    suite = _suite(tmp_path, [{"id": "humidity", "question": {"en": "What is the humidity?"}, "start": WEATHER_START,
-                               "answers": [{"elements": [{"resource_id": "humidity"}]}]}])
+    suite = _suite(
+        tmp_path,
+        [
+            {
+                "id": "humidity",
+                "question": {"en": "What is the humidity?"},
+                "start": WEATHER_START,
+                "answers": [{"elements": [{"resource_id": "humidity"}]}],
+            }
+        ],
+    )
 
     def oracle(body):  # answers from the element list it was sent, as a model reading the screen would
         text = body["messages"][1]["content"][0]["text"]
@@ -184,9 +239,27 @@ def test_qa_run_with_the_openai_agent_against_a_stub(tmp_path):
 
     out = tmp_path / "qa.json"
     with OpenAIStub(handler=oracle) as stub:
-        r = CliRunner().invoke(app, ["qa", "run", str(suite), "--lang", "en", "--agent", "openai", "--model", "stub",
-                                     "--base-url", stub.url, "--json", str(out), "--out", str(tmp_path / "runs")],
-                               env={"COLUMNS": "200", "OPENAI_API_KEY": "sk-test-qa-0123456789abcdef"})
+        r = CliRunner().invoke(
+            app,
+            [
+                "qa",
+                "run",
+                str(suite),
+                "--lang",
+                "en",
+                "--agent",
+                "openai",
+                "--model",
+                "stub",
+                "--base-url",
+                stub.url,
+                "--json",
+                str(out),
+                "--out",
+                str(tmp_path / "runs"),
+            ],
+            env={"COLUMNS": "200", "OPENAI_API_KEY": "sk-test-qa-0123456789abcdef"},
+        )
     assert r.exit_code == 0, r.output
     (res,) = json.loads(out.read_text())["results"]
     assert res["answer_text"] == "48%" and set(res["scores"].values()) == {1.0}

@@ -32,25 +32,31 @@ def _weather_indices(adb_server, vd) -> dict[str, int]:
 def test_a_scripted_collect_session_exports_a_screenqa_dataset_that_scores_itself_1(adb_server, vdevice, tmp_path):
     idx = _weather_indices(adb_server, vdevice)
     out = tmp_path / "collected"
-    script = "\n".join([
-        "home",
-        "open Weather",
-        "tap 9999",                                   # not on the screen: said, and the session goes on
-        "frobnicate",                                 # not a command
-        "q What is the humidity?",
-        "999",                                        # not an element of this screen: asked again
-        str(idx["humidity"]),
-        "",                                           # the default short answer: the element's text
-        "q What are the high and low on Saturday?",
-        f"{idx['sat_high']} {idx['sat_low']}",        # ordered: high first
-        "68° and 54°",
-        "q What is the pollen count?",
-        "none",
-        "",
-        "done",
-    ]) + "\n"
-    r = CliRunner().invoke(app, ["qa", "collect", "--device", vdevice.serial, "--out", str(out)], input=script,
-                           env={"COLUMNS": "200"})
+    script = (
+        "\n".join(
+            [
+                "home",
+                "open Weather",
+                "tap 9999",  # not on the screen: said, and the session goes on
+                "frobnicate",  # not a command
+                "q What is the humidity?",
+                "999",  # not an element of this screen: asked again
+                str(idx["humidity"]),
+                "",  # the default short answer: the element's text
+                "q What are the high and low on Saturday?",
+                f"{idx['sat_high']} {idx['sat_low']}",  # ordered: high first
+                "68° and 54°",
+                "q What is the pollen count?",
+                "none",
+                "",
+                "done",
+            ]
+        )
+        + "\n"
+    )
+    r = CliRunner().invoke(
+        app, ["qa", "collect", "--device", vdevice.serial, "--out", str(out)], input=script, env={"COLUMNS": "200"}
+    )
     assert r.exit_code == 0, r.output
     assert "3 question(s) collected" in r.output
     assert "unknown command" in r.output and "give element numbers of this screen" in r.output
@@ -68,8 +74,11 @@ def test_a_scripted_collect_session_exports_a_screenqa_dataset_that_scores_itsel
     assert "<hierarchy" in (out / "images" / "1.xml").read_text(encoding="utf-8")
 
     qs = list(iter_questions(out / "answers_and_bboxes", images_dir=out / "images"))
-    assert [q.question for q in qs] == ["What is the humidity?", "What are the high and low on Saturday?",
-                                        "What is the pollen count?"]
+    assert [q.question for q in qs] == [
+        "What is the humidity?",
+        "What are the high and low on Saturday?",
+        "What is the pollen count?",
+    ]
     assert qs[0].image_path == str(out / "images" / "1.png") and not qs[2].answerable
     w, h = Image.open(qs[0].image_path).size
     assert (qs[0].image_width, qs[0].image_height) == (w, h)
@@ -77,8 +86,15 @@ def test_a_scripted_collect_session_exports_a_screenqa_dataset_that_scores_itsel
 
     # the ground truth as the prediction scores 1.0 on every metric (both kinds of file)
     preds = tmp_path / "self.jsonl"
-    lines = [{"image_id": x["image_id"], "question": x["question"], "answer": x["ground_truth"][0]["full_answer"] or None,
-              "ui_elements": x["ground_truth"][0]["ui_elements"]} for x in bb]
+    lines = [
+        {
+            "image_id": x["image_id"],
+            "question": x["question"],
+            "answer": x["ground_truth"][0]["full_answer"] or None,
+            "ui_elements": x["ground_truth"][0]["ui_elements"],
+        }
+        for x in bb
+    ]
     preds.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8")
     rep = evaluate_qa(QAEvalOptions(data=[out / "answers_and_bboxes", out / "short_answers"]), predictions=preds)
     s = rep["summary"]
@@ -88,9 +104,25 @@ def test_a_scripted_collect_session_exports_a_screenqa_dataset_that_scores_itsel
 
     # and the lexical baseline runs on it offline (screenshots + hierarchies written by collect)
     figs = tmp_path / "lexical.json"
-    ev = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(out / "answers_and_bboxes"),
-                                  "--data", str(out / "short_answers"), "--images-dir", str(out / "images"),
-                                  "--qa-agent", "lexical", "--json", str(figs)], env={"COLUMNS": "200"})
+    ev = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "screenqa",
+            "--data",
+            str(out / "answers_and_bboxes"),
+            "--data",
+            str(out / "short_answers"),
+            "--images-dir",
+            str(out / "images"),
+            "--qa-agent",
+            "lexical",
+            "--json",
+            str(figs),
+        ],
+        env={"COLUMNS": "200"},
+    )
     assert ev.exit_code == 0, ev.output
     res = json.loads(figs.read_text(encoding="utf-8"))["results"]
     assert res[0]["answer_text"] == "48%" and res[0]["scores"]["sqa_uic_bb_f1"] == 1.0
@@ -100,10 +132,15 @@ def test_a_scripted_collect_session_exports_a_screenqa_dataset_that_scores_itsel
 def test_collect_appends_to_an_existing_dataset_and_refuses_bad_options(adb_server, vdevice, tmp_path):
     out = tmp_path / "d"
     for n in (1, 2):
-        r = CliRunner().invoke(app, ["qa", "collect", "--device", vdevice.serial, "--out", str(out)],
-                               input="q Which app is this?\nnone\n\n", env={"COLUMNS": "200"})
+        r = CliRunner().invoke(
+            app,
+            ["qa", "collect", "--device", vdevice.serial, "--out", str(out)],
+            input="q Which app is this?\nnone\n\n",
+            env={"COLUMNS": "200"},
+        )
         assert r.exit_code == 0, r.output
         assert [x["image_id"] for x in json.loads((out / "short_answers" / "test.json").read_text())] == list(
-            range(1, n + 1))
+            range(1, n + 1)
+        )
     bad = CliRunner().invoke(app, ["qa", "collect", "--out", str(out), "--lang", "fr"])
     assert bad.exit_code == 2 and "fr" in bad.output

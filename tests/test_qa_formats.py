@@ -31,8 +31,15 @@ EMPTY = '<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0"></hierarc
 
 
 def _obs(xml: str = XML) -> Observation:
-    return Observation(screenshot=Image.new("RGB", (W, H), "white"), tree=UITree.from_xml(xml), xml=xml,
-                       package="com.example", activity="", size=(W, H), rotation=0)
+    return Observation(
+        screenshot=Image.new("RGB", (W, H), "white"),
+        tree=UITree.from_xml(xml),
+        xml=xml,
+        package="com.example",
+        activity="",
+        size=(W, H),
+        rotation=0,
+    )
 
 
 HUMIDITY, VALUE, WIND, SUNNY = 2, 3, 4, 5
@@ -80,8 +87,15 @@ def test_a_point_names_the_smallest_labelled_element_containing_it_else_a_small_
 
 def test_an_element_named_twice_is_kept_once_and_regions_off_the_screen_are_counted():
     obs = _obs()
-    ans = QAAnswer(regions=(Region(point=(700, 150)), Region(box=(500, 100, 1000, 200)), Region(point=(5000, 10)),
-                            Region(box=(900, 10, 100, 20))), text="48%")
+    ans = QAAnswer(
+        regions=(
+            Region(point=(700, 150)),
+            Region(box=(500, 100, 1000, 200)),
+            Region(point=(5000, 10)),
+            Region(box=(900, 10, 100, 20)),
+        ),
+        text="48%",
+    )
     got = predicted_items(ans, obs)
     assert got.items == [((500, 100, 1000, 200), "48%")] and got.unknown == 2
 
@@ -101,7 +115,9 @@ REL = ParseContext(mapping=ScreenMapping(device_size=(W, H), image_size=(500, 10
 
 
 def test_qwen_bbox_2d_in_image_pixels_maps_to_screenshot_pixels():
-    raw = 'Here:\n```json\n[{"bbox_2d": [250, 50, 499, 99], "label": "48%"}, {"point_2d": [250, 550], "label": "x"}]\n```'
+    raw = (
+        'Here:\n```json\n[{"bbox_2d": [250, 50, 499, 99], "label": "48%"}, {"point_2d": [250, 550], "label": "x"}]\n```'
+    )
     r = parse_qa("qwen", raw, HALF, set())
     # image pixel i -> device floor((i + 0.5) * 2): 250 -> 501, 50 -> 101; the far corner's pixel 499 -> 999 (+1)
     assert r.regions == (Region(box=(501, 101, 1000, 200), text="48%"), Region(point=(501, 1101), text="x"))
@@ -113,8 +129,10 @@ def test_qwen_bbox_2d_in_image_pixels_maps_to_screenshot_pixels():
 
 
 def test_uitars_finished_with_box_tokens():
-    raw = ("Thought: the value right of Humidity.\nAction: finished(content='48%', start_box='<|box_start|>(250,50),"
-           "(499,99)<|box_end|> <|box_start|>(250,550)<|box_end|>')")
+    raw = (
+        "Thought: the value right of Humidity.\nAction: finished(content='48%', start_box='<|box_start|>(250,50),"
+        "(499,99)<|box_end|> <|box_start|>(250,550)<|box_end|>')"
+    )
     r = parse_qa("uitars", raw, HALF, set())
     assert r.regions == (Region(box=(501, 101, 1000, 200)), Region(point=(501, 1101))) and r.text == "48%"
     r10 = parse_qa("uitars", "Action: finished(content='48%', start_box='(500,50),(1000,100)')", REL, set())
@@ -139,18 +157,21 @@ def test_json_keeps_element_indices_and_refuses_unlisted_ones():
         parse_qa("json", '{"elements": [7], "answer": "x"}', HALF, {3})
 
 
-@pytest.mark.parametrize(("fmt", "raw", "message"), [
-    ("qwen", "the humidity is 48%", "no JSON array or object"),
-    ("qwen", '[{"label": "48%"}]', "neither bbox_2d nor point_2d"),
-    ("qwen", '[{"bbox_2d": [1, 2, 3], "label": "x"}]', r"bbox_2d must be \[x1, y1, x2, y2\]"),
-    ("qwen", '[{"bbox_2d": [10, 10, 9000, 20], "label": "x"}]', "is not a pixel of the 500x1000 image"),
-    ("uitars", "Action: click(start_box='(1,2)')", "expected finished"),
-    ("uitars", "Action: finished(content='x', start_box='(1,2,3)')", r"is not \(x,y\)"),
-    ("agentcpm", '{"answer": "x", "BOX": [[10, 10, 2000, 20]]}', "outside"),
-    ("agentcpm", '{"answer": "x", "BOX": [[500, 10, 100, 20]]}', "inverted"),
-    ("agentcpm", '{"answer": "x", "PRESS": "HOME"}', "unknown key"),
-    ("json", '{"elements": "3"}', "must be a list"),
-])
+@pytest.mark.parametrize(
+    ("fmt", "raw", "message"),
+    [
+        ("qwen", "the humidity is 48%", "no JSON array or object"),
+        ("qwen", '[{"label": "48%"}]', "neither bbox_2d nor point_2d"),
+        ("qwen", '[{"bbox_2d": [1, 2, 3], "label": "x"}]', r"bbox_2d must be \[x1, y1, x2, y2\]"),
+        ("qwen", '[{"bbox_2d": [10, 10, 9000, 20], "label": "x"}]', "is not a pixel of the 500x1000 image"),
+        ("uitars", "Action: click(start_box='(1,2)')", "expected finished"),
+        ("uitars", "Action: finished(content='x', start_box='(1,2,3)')", r"is not \(x,y\)"),
+        ("agentcpm", '{"answer": "x", "BOX": [[10, 10, 2000, 20]]}', "outside"),
+        ("agentcpm", '{"answer": "x", "BOX": [[500, 10, 100, 20]]}', "inverted"),
+        ("agentcpm", '{"answer": "x", "PRESS": "HOME"}', "unknown key"),
+        ("json", '{"elements": "3"}', "must be a list"),
+    ],
+)
 def test_malformed_output_names_the_format_and_the_field(fmt, raw, message):
     with pytest.raises(OutputParseError, match=message) as ei:
         parse_qa(fmt, raw, HALF, {3})
@@ -161,8 +182,15 @@ def test_malformed_output_names_the_format_and_the_field(fmt, raw, message):
 def _agent(url: str, fmt: str, **kw):
     from agents.registry import create_qa_agent
 
-    return create_qa_agent("openai", model="stub", base_url=url, api_key="sk-test-formats-0123456789",
-                           output_format=fmt, retry_seed=0, **kw)
+    return create_qa_agent(
+        "openai",
+        model="stub",
+        base_url=url,
+        api_key="sk-test-formats-0123456789",
+        output_format=fmt,
+        retry_seed=0,
+        **kw,
+    )
 
 
 def _image_size(body) -> tuple[int, int]:
@@ -203,7 +231,9 @@ def test_the_screenshot_alone_answers_in_the_agentcpm_format():
 def test_malformed_output_in_a_location_format_is_no_answer_with_the_error_kept():
     from tests.openai_stub import OpenAIStub
 
-    with OpenAIStub(["Action: click(start_box='(1,2)')", "Action: finished(content='x', start_box='(9999,1)')"]) as stub:
+    with OpenAIStub(
+        ["Action: click(start_box='(1,2)')", "Action: finished(content='x', start_box='(9999,1)')"]
+    ) as stub:
         ans = _agent(stub.url, "uitars").answer(_obs(), "What is the humidity?", "en")
         repair = stub.requests[1].body["messages"][-1]["content"]
     assert "expected finished" in repair and "<|box_start|>" in repair

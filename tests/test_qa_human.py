@@ -72,9 +72,27 @@ def test_the_registry_has_the_human_qa_agent():
 def test_qa_run_with_a_person_on_stdin(tmp_path):
     from harness.cli.main import app
 
-    r = CliRunner().invoke(app, ["qa", "run", "--agent", "human", "--id", "weather-pollen", "--lang", "en",
-                                 "--devices", "1", "--out", str(tmp_path), "--run-id", "human"],
-                           input="none\n\n", env={"COLUMNS": "200"})
+    r = CliRunner().invoke(
+        app,
+        [
+            "qa",
+            "run",
+            "--agent",
+            "human",
+            "--id",
+            "weather-pollen",
+            "--lang",
+            "en",
+            "--devices",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--run-id",
+            "human",
+        ],
+        input="none\n\n",
+        env={"COLUMNS": "200"},
+    )
     assert r.exit_code == 0, r.output
     meta = json.loads((tmp_path / "human" / "episodes" / "weather-pollen__en" / "episode.json").read_text())
     assert meta["qa"]["no_answer"] and meta["qa"]["scores"]["sqa_s_em"] == 1.0, "no answer, rightly"

@@ -25,9 +25,9 @@ from harness.cli.main import app
 from harness.errors import EndpointError
 from harness.hierarchy import UITree
 from harness.run.pool import DevicePool
-from harness.scoring.questions import METRICS
 from harness.run.qa_run import QARunOptions, run_qa
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
+from harness.scoring.questions import METRICS
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 
@@ -37,15 +37,27 @@ WEATHER_START = {"reset_apps": [WEATHER], "open_app": WEATHER}
 EVIL = 'How strong is the wind <script>alert("x")</script> & co?'
 
 QUESTIONS = [
-    {"id": "humidity", "question": {"en": "What is the humidity?", "zh": "湿度是多少？"}, "start": WEATHER_START,
-     "answers": [{"elements": [{"resource_id": "humidity"}]}]},
+    {
+        "id": "humidity",
+        "question": {"en": "What is the humidity?", "zh": "湿度是多少？"},
+        "start": WEATHER_START,
+        "answers": [{"elements": [{"resource_id": "humidity"}]}],
+    },
     # the baseline answers the wind; the ground truth (on purpose) is the humidity: 0 on every metric, and the
     # drawing has a red box and a green box in different places
-    {"id": "wind-vs-humidity", "question": {"en": EVIL}, "start": WEATHER_START,
-     "answers": [{"elements": [{"resource_id": "humidity"}]}]},
+    {
+        "id": "wind-vs-humidity",
+        "question": {"en": EVIL},
+        "start": WEATHER_START,
+        "answers": [{"elements": [{"resource_id": "humidity"}]}],
+    },
     {"id": "pollen", "question": {"en": "What is the pollen count today?"}, "start": WEATHER_START, "answers": [{}]},
-    {"id": "alarm", "question": {"en": "What time is the first alarm set for?"},
-     "start": {"reset_apps": [CLOCK], "open_app": CLOCK}, "answers": [{"elements": [{"resource_id": "digital_clock"}]}]},
+    {
+        "id": "alarm",
+        "question": {"en": "What time is the first alarm set for?"},
+        "start": {"reset_apps": [CLOCK], "open_app": CLOCK},
+        "answers": [{"elements": [{"resource_id": "digital_clock"}]}],
+    },
 ]
 
 
@@ -88,7 +100,10 @@ def test_the_run_directory_is_in_the_trajectory_format(baseline_run):
     assert ep.frame_path(1).parent.name == "frames" and ep.image(1).size == tuple(step.observation.size)
     tree = UITree.from_xml(ep.xml(1))
     assert step.agent.action == {"type": "ANSWER", "text": "48%", "elements": [qa.predicted[0].index]}
-    assert tree[qa.predicted[0].index].text == "48%" and tuple(qa.predicted[0].bounds) == tree[qa.predicted[0].index].bounds
+    assert (
+        tree[qa.predicted[0].index].text == "48%"
+        and tuple(qa.predicted[0].bounds) == tree[qa.predicted[0].index].bounds
+    )
     assert qa.ground_truth.elements[0][0].bounds == qa.predicted[0].bounds and qa.ground_truth.short == ["48%"]
     assert set(qa.scores) == set(METRICS) and set(qa.scores.values()) == {1.0}
     pollen = run.episode("pollen", "en").meta
@@ -118,8 +133,9 @@ def test_the_summary_by_app_and_language_is_the_mean_of_the_questions(baseline_r
 def _images(page: str) -> dict[str, Image.Image]:
     """The annotated screen of each question in the report, by episode key."""
     out = {}
-    for key, data in re.findall(r'<details class=episode id="ep-([^"]+)">.*?src="data:image/jpeg;base64,([^"]+)"',
-                                page, flags=re.S):
+    for key, data in re.findall(
+        r'<details class=episode id="ep-([^"]+)">.*?src="data:image/jpeg;base64,([^"]+)"', page, flags=re.S
+    ):
         out[key] = Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB")
     return out
 
@@ -172,8 +188,9 @@ def test_resume_asks_only_the_question_without_a_record(tmp_path, inproc_pool, b
     before = json.loads((run_dir / "summary.json").read_text())
     shutil.rmtree(run_dir / "episodes" / "humidity__zh")
     asked: list[str] = []
-    res = run_qa(_opts(tmp_path, suite="virtual", resume=run_dir), agent_factory=lambda: Counting(asked),
-                 pool=inproc_pool)  # the suite and languages come from the run's manifest
+    res = run_qa(
+        _opts(tmp_path, suite="virtual", resume=run_dir), agent_factory=lambda: Counting(asked), pool=inproc_pool
+    )  # the suite and languages come from the run's manifest
     assert asked == ["湿度是多少？ [zh]"] and res.skipped == 4 and [o.question_id for o in res.outcomes] == ["humidity"]
     after = json.loads((run_dir / "summary.json").read_text())
     assert after["overall"] == before["overall"] and after["by_app"] == before["by_app"]
@@ -194,8 +211,12 @@ def test_an_endpoint_error_is_retried_on_a_fresh_device_then_listed(tmp_path, in
 
     first = inproc_pool.slot(0)
     out = io.StringIO()
-    res = run_qa(_opts(tmp_path, langs=("en",), question_ids=("humidity", "alarm")), console=Console(file=out, width=200),
-                 agent_factory=Down, pool=inproc_pool)
+    res = run_qa(
+        _opts(tmp_path, langs=("en",), question_ids=("humidity", "alarm")),
+        console=Console(file=out, width=200),
+        agent_factory=Down,
+        pool=inproc_pool,
+    )
     assert calls.count("What is the humidity?") == 2 and inproc_pool.slot(0) is not first  # a fresh device
     assert res.exit_code == EXIT_INFRA
     s = res.summary
@@ -219,8 +240,9 @@ def test_a_device_killed_under_every_attempt_is_an_infrastructure_failure(tmp_pa
             inproc_pool.model(0).faults.go_offline(True)
         return create_qa_agent("lexical")
 
-    res = run_qa(_opts(tmp_path, langs=("en",), question_ids=("humidity", "alarm")), agent_factory=factory,
-                 pool=inproc_pool)
+    res = run_qa(
+        _opts(tmp_path, langs=("en",), question_ids=("humidity", "alarm")), agent_factory=factory, pool=inproc_pool
+    )
     assert res.exit_code == EXIT_INFRA and made["n"] == 4
     (failure,) = res.summary["infra_failures"]
     assert failure["task_id"] == "humidity" and failure["attempts"] == 2
@@ -234,8 +256,9 @@ def test_an_agent_that_raises_is_scored_as_no_answer_with_its_error(tmp_path, in
         def answer(self, obs, question, lang):
             raise RuntimeError("index out of range in my parser <oops>")
 
-    res = run_qa(_opts(tmp_path, langs=("en",), question_ids=("humidity", "pollen")), agent_factory=Broken,
-                 pool=inproc_pool)
+    res = run_qa(
+        _opts(tmp_path, langs=("en",), question_ids=("humidity", "pollen")), agent_factory=Broken, pool=inproc_pool
+    )
     assert res.exit_code == EXIT_OK  # the agent's failure is scored, not listed
     by_id = {o.question_id: o.result for o in res.outcomes}
     hum, pol = by_id["humidity"], by_id["pollen"]
@@ -271,8 +294,11 @@ def test_a_malformed_answer_is_kept_and_an_unknown_element_counted(tmp_path, inp
 
 def test_cli_qa_run_on_two_devices_through_the_real_adb_server(tmp_path):
     suite = _suite(tmp_path)
-    r = CliRunner().invoke(app, ["qa", "run", str(suite), "--devices", "2", "--lang", "en", "--out",
-                                 str(tmp_path / "runs"), "--run-id", "two"], env={"COLUMNS": "250"})
+    r = CliRunner().invoke(
+        app,
+        ["qa", "run", str(suite), "--devices", "2", "--lang", "en", "--out", str(tmp_path / "runs"), "--run-id", "two"],
+        env={"COLUMNS": "250"},
+    )
     assert r.exit_code == 0, r.output
     assert "summary (means over scored questions" in r.output and "over 4 scored questions" in r.output
     assert "4 questions: SQA-S EM 50.0%" in r.output  # humidity 1, wind-vs-humidity 0, pollen 0, alarm 1
@@ -302,8 +328,24 @@ def test_qa_run_on_a_real_device_given_by_serial(adb_server, vdevice, tmp_path):
 
     from harness.cli.main import app
 
-    r = CliRunner().invoke(app, ["qa", "run", "--device", vdevice.serial, "--lang", "en", "--id", "weather-humidity",
-                                 "--out", str(tmp_path), "--run-id", "phone"], env={"COLUMNS": "200"})
+    r = CliRunner().invoke(
+        app,
+        [
+            "qa",
+            "run",
+            "--device",
+            vdevice.serial,
+            "--lang",
+            "en",
+            "--id",
+            "weather-humidity",
+            "--out",
+            str(tmp_path),
+            "--run-id",
+            "phone",
+        ],
+        env={"COLUMNS": "200"},
+    )
     assert r.exit_code == 0, r.output
     meta = json.loads((tmp_path / "phone" / "episodes" / "weather-humidity__en" / "episode.json").read_text())
     assert meta["device"]["serial"] == vdevice.serial and meta["qa"]["scores"]["sqa_uic_f1"] == 1.0

@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from harness.run.distributed import RayEvent, RayTarget, run_suite_ray
 from harness.run.episode import Limits
-from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
 from harness.run.suite import SuiteOptions, SuiteResult, run_suite
+from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 

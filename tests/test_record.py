@@ -17,6 +17,7 @@ import pytest
 from harness.actions import parse_action
 from harness.report.render import finish_run
 from harness.scrub import REDACTED, scrub
+from harness.trajectory.frames import WriterOptions
 from harness.trajectory.records import (
     TrajectoryError,
     completed_episode_keys,
@@ -26,7 +27,6 @@ from harness.trajectory.records import (
     parse_episode_key,
 )
 from harness.trajectory.result import EpisodeResult
-from harness.trajectory.frames import WriterOptions
 from harness.trajectory.writer import RunWriter
 from tests.trajectory_fixtures import HOSTILE, agent_step, build_run, observe, record, write_episode
 
@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def model():
     from emulator.virtual.model import VirtualDeviceModel
+
     return VirtualDeviceModel()
 
 
@@ -105,16 +106,38 @@ def test_no_secret_reaches_disk(run_dir: Path) -> None:
 
 
 def test_scrub_rules() -> None:
-    data = {"agent": {"api_key": "abc", "OPENAI_API_KEY": "x", "access_token": "t", "client_secret": "s",
-                      "password": "p", "headers": {"Authorization": "Bearer abcdefghijklmnop"},
-                      "max_tokens": 512, "keyboard": "gboard", "temperature": 0.0, "empty_key": None},
-            "env": {"HF_TOKEN": "hf_abcdefghijklmnopqrstuv"},
-            "notes": "uses sk-proj-abcdefghijklmnopqrstuvwxyz and Bearer eyJabc.defghijklmno.pqr",
-            "base_url": "https://user:hunter2@api.example.com/v1?api_key=zzz&region=eu",
-            "args": ["--model", "gpt", "--api-key=sk-abcdefghijklmnop1234", "--token", "t0k3n", "--seed", "3",
-                     "--max-tokens", "512", "--password"],
-            "api_tokens": ["abc", "def"], "max_new_tokens": "a-string-is-not-a-count",
-            "prompt_hash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}
+    data = {
+        "agent": {
+            "api_key": "abc",
+            "OPENAI_API_KEY": "x",
+            "access_token": "t",
+            "client_secret": "s",
+            "password": "p",
+            "headers": {"Authorization": "Bearer abcdefghijklmnop"},
+            "max_tokens": 512,
+            "keyboard": "gboard",
+            "temperature": 0.0,
+            "empty_key": None,
+        },
+        "env": {"HF_TOKEN": "hf_abcdefghijklmnopqrstuv"},
+        "notes": "uses sk-proj-abcdefghijklmnopqrstuvwxyz and Bearer eyJabc.defghijklmno.pqr",
+        "base_url": "https://user:hunter2@api.example.com/v1?api_key=zzz&region=eu",
+        "args": [
+            "--model",
+            "gpt",
+            "--api-key=sk-abcdefghijklmnop1234",
+            "--token",
+            "t0k3n",
+            "--seed",
+            "3",
+            "--max-tokens",
+            "512",
+            "--password",
+        ],
+        "api_tokens": ["abc", "def"],
+        "max_new_tokens": "a-string-is-not-a-count",
+        "prompt_hash": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    }
     out = scrub(data)
     a = out["agent"]
     assert a["api_key"] == a["OPENAI_API_KEY"] == a["access_token"] == a["client_secret"] == a["password"] == REDACTED
@@ -125,8 +148,18 @@ def test_scrub_rules() -> None:
     assert "hunter2" not in out["base_url"] and "zzz" not in out["base_url"]
     assert out["base_url"].startswith("https://") and "api.example.com/v1" in out["base_url"]
     assert "region=eu" in out["base_url"]
-    assert out["args"] == ["--model", "gpt", f"--api-key={REDACTED}", "--token", REDACTED, "--seed", "3",
-                           "--max-tokens", "512", "--password"]
+    assert out["args"] == [
+        "--model",
+        "gpt",
+        f"--api-key={REDACTED}",
+        "--token",
+        REDACTED,
+        "--seed",
+        "3",
+        "--max-tokens",
+        "512",
+        "--password",
+    ]
     assert out["api_tokens"] == REDACTED and out["max_new_tokens"] == REDACTED
     assert out["prompt_hash"] == data["prompt_hash"]  # hashes are not secrets
     assert data["agent"]["api_key"] == "abc"  # input untouched
@@ -270,8 +303,7 @@ def test_background_and_sync_write_the_same(tmp_path: Path, model) -> None:
         write_episode(run, model, "t", "en", 4)
 
     def strip(path: Path) -> list[dict]:
-        return [{k: v for k, v in json.loads(line).items() if k != "time"}
-                for line in path.read_text().splitlines()]
+        return [{k: v for k, v in json.loads(line).items() if k != "time"} for line in path.read_text().splitlines()]
 
     ea, eb = (r.path / "episodes" / "t__en" for r in (a, b))
     assert strip(ea / "steps.jsonl") == strip(eb / "steps.jsonl")
@@ -279,7 +311,8 @@ def test_background_and_sync_write_the_same(tmp_path: Path, model) -> None:
     shot = json.loads((ea / "steps.jsonl").read_text().splitlines()[2])["observation"]["screenshot"]
     assert (a.path / "frames" / shot).read_bytes() == (b.path / "frames" / shot).read_bytes()
     assert sorted(p.name for p in (a.path / "frames").iterdir()) == sorted(
-        p.name for p in (b.path / "frames").iterdir())
+        p.name for p in (b.path / "frames").iterdir()
+    )
 
 
 def test_writer_thread_errors_surface(tmp_path: Path, model, monkeypatch) -> None:
@@ -347,15 +380,40 @@ def test_real_harness_types(tmp_path: Path, model) -> None:
         xml = model.hierarchy_xml()
         img = model.screenshot()
         fg = model.foreground
-        return Observation(img, UITree.from_xml(xml), xml, fg.package, fg.activity, img.size, 0,
-                           timings={"screenshot": 0.04, "hierarchy": 0.06, "total": 0.07},
-                           paths={"screenshot": "u2", "hierarchy": "u2"}, captured_at=time.time())
+        return Observation(
+            img,
+            UITree.from_xml(xml),
+            xml,
+            fg.package,
+            fg.activity,
+            img.size,
+            0,
+            timings={"screenshot": 0.04, "hierarchy": 0.06, "total": 0.07},
+            paths={"screenshot": "u2", "hierarchy": "u2"},
+            captured_at=time.time(),
+        )
 
-    group = MilestoneGroup.model_validate({"children": [
-        {"id": "notes", "sub_target": {"en": "Open Notes"}, "check": {"package": "com.droidharness.notes"}}]})
+    group = MilestoneGroup.model_validate(
+        {
+            "children": [
+                {"id": "notes", "sub_target": {"en": "Open Notes"}, "check": {"package": "com.droidharness.notes"}}
+            ]
+        }
+    )
     tracker = MilestoneTracker(group, "en")
-    device = DeviceInfo("VIRTUAL0001", "Pixel 7", "Google", (1080, 2400), 420, 0, 34, "14", "en-US", "device",
-                        frozenset({"u2", "screencap"}))
+    device = DeviceInfo(
+        "VIRTUAL0001",
+        "Pixel 7",
+        "Google",
+        (1080, 2400),
+        420,
+        0,
+        34,
+        "14",
+        "en-US",
+        "device",
+        frozenset({"u2", "screencap"}),
+    )
     run = RunWriter.create(tmp_path, "real", devices=[device], agent={"name": "heuristic"})
     ep = run.episode("notes-open", "en", category="1-1", instruction="Open Notes")
     model.go_home()
@@ -365,13 +423,27 @@ def test_real_harness_types(tmp_path: Path, model) -> None:
     model.start_activity("com.droidharness.notes")
     o2 = obs()
     new = tracker.update(o2, 1)
-    ep.write_step(StepEvent(1, Frame.of(o), AgentStep(click, thought="open it", usage=Usage(10, 2, 12)), result,
-                            tracker.record(new), {"agent": 0.5}))
+    ep.write_step(
+        StepEvent(
+            1,
+            Frame.of(o),
+            AgentStep(click, thought="open it", usage=Usage(10, 2, 12)),
+            result,
+            tracker.record(new),
+            {"agent": 0.5},
+        )
+    )
     typed = TypeText(text="hi")
     typed_result = ActionResult(typed, readback="hi", readback_matches=True)
     ep.write_step(StepEvent(2, Frame.of(o2), AgentStep(typed), typed_result, tracker.record(tracker.update(o2, 2))))
-    result = EpisodeResult(ep.task_id, ep.lang, status="success", success=tracker.complete,
-                           progress=tracker.progress, milestones=tracker.status())
+    result = EpisodeResult(
+        ep.task_id,
+        ep.lang,
+        status="success",
+        success=tracker.complete,
+        progress=tracker.progress,
+        milestones=tracker.status(),
+    )
     meta = ep.finish(result, device=device, final=Frame.of(o2))
     assert meta.progress == 1.0 and meta.milestones == [{"id": "notes", "sub_target": "Open Notes", "hit_step": 1}]
     assert meta.device["serial"] == "VIRTUAL0001" and meta.device["capabilities"] == ["screencap", "u2"]
@@ -382,6 +454,10 @@ def test_real_harness_types(tmp_path: Path, model) -> None:
     assert s1.timings.capture == pytest.approx(0.07) and s1.timings.settle == pytest.approx(0.2)
     assert s1.timings.total == pytest.approx(0.07 + 0.5 + 0.05 + 0.2)
     assert s1.agent.usage.total_tokens == 12 and s1.observation.captured_at is not None
-    assert s2.result.readback_matches is True and s2.agent.action == {"type": "TYPE", "text": "hi", "clear": False,
-                                                                      "submit": False}
+    assert s2.result.readback_matches is True and s2.agent.action == {
+        "type": "TYPE",
+        "text": "hi",
+        "clear": False,
+        "submit": False,
+    }
     assert loaded.manifest.devices[0]["model"] == "Pixel 7"

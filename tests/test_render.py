@@ -24,7 +24,11 @@ def views(m: VirtualDeviceModel) -> list[View]:
 
 def find(m: VirtualDeviceModel, rid: str = "", text: str | None = None, package: str | None = None) -> View:
     for v in views(m):
-        if v.resource_id.endswith(rid) and (text is None or v.text == text) and (package is None or v.package == package):
+        if (
+            v.resource_id.endswith(rid)
+            and (text is None or v.text == text)
+            and (package is None or v.package == package)
+        ):
             return v
     raise AssertionError(f"no view {rid!r} {text!r}")
 
@@ -80,6 +84,7 @@ def test_button_and_image_colours_are_inside_their_bounds(profile: str) -> None:
     img = m.screenshot()
     thumb = find(m, "product_image")
     from emulator.virtual.apps.shop import PRODUCTS
+
     assert share(img, thumb.bounds, PRODUCTS[0]["color"]) > 0.5
     m.tap(*find(m, "product_item").center)
     btn = find(m, "add_to_cart_button")
@@ -134,6 +139,7 @@ def test_launcher_icons_drawn_in_app_colours() -> None:
     m = VirtualDeviceModel()
     img = m.screenshot()
     from emulator.virtual.apps.notes import NotesApp
+
     icon = [v for v in views(m) if v.text == "Notes"][0]
     assert share(img, icon.bounds, NotesApp.color) > 0.1
 

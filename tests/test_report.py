@@ -23,7 +23,7 @@ from harness.trajectory.result import EpisodeResult
 from harness.trajectory.writer import RunWriter
 from tests.trajectory_fixtures import HOSTILE, build_run, write_episode
 
-EVIL_ID = 'evil"><script>document.title=\'PWNED3\'</script>'
+EVIL_ID = "evil\"><script>document.title='PWNED3'</script>"
 
 
 @pytest.fixture(scope="module")
@@ -168,15 +168,26 @@ def _browser() -> str | None:
 
 BROWSER = _browser()
 # outside CI a missing browser skips; in CI (.ci/run installs Debian's chromium) it is a failure, not a skip
-needs_browser = pytest.mark.skipif(BROWSER is None and not os.environ.get("CI"),
-                                   reason="no chromium/google-chrome installed (the test installs nothing; "
-                                          "apt-get install chromium to run it)")
+needs_browser = pytest.mark.skipif(
+    BROWSER is None and not os.environ.get("CI"),
+    reason="no chromium/google-chrome installed (the test installs nothing; apt-get install chromium to run it)",
+)
 
 
 def _chromium(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    cmd = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={tmp_path / 'profile'}", *args]
+    cmd = [
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        *args,
+    ]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
@@ -194,8 +205,9 @@ def test_renders_in_headless_chromium(run_dir: Path, tmp_path: Path) -> None:
 @needs_browser
 def test_hostile_script_does_not_run_in_chromium(run_dir: Path, tmp_path: Path) -> None:
     control = tmp_path / "control.html"  # proves scripts do run in this headless mode
-    control.write_text("<html><head><title>before</title></head><body>"
-                       "<script>document.title='RAN'</script></body></html>")
+    control.write_text(
+        "<html><head><title>before</title></head><body><script>document.title='RAN'</script></body></html>"
+    )
     out = _chromium(tmp_path, "--dump-dom", control.as_uri()).stdout
     assert lxml.html.document_fromstring(out).xpath("//title")[0].text == "RAN"
     out = _chromium(tmp_path, "--dump-dom", (run_dir / "report.html").as_uri()).stdout

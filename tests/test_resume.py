@@ -13,8 +13,19 @@ TASKS = ["settings-dark-theme", "notes-search-password", "weather-thursday-high"
 
 
 def _cmd(out: Path, *extra: str) -> list[str]:
-    args = [sys.executable, "-m", "harness", "run", "--agent", "reference", "--lang", "en", "--out", str(out),
-            "--no-report"]
+    args = [
+        sys.executable,
+        "-m",
+        "harness",
+        "run",
+        "--agent",
+        "reference",
+        "--lang",
+        "en",
+        "--out",
+        str(out),
+        "--no-report",
+    ]
     for t in TASKS:
         args += ["--task", t]
     return args + list(extra)
@@ -24,8 +35,13 @@ def _results(run_dir: Path) -> dict[str, tuple]:
     out = {}
     for f in sorted((run_dir / "episodes").glob("*/episode.json")):
         d = json.loads(f.read_text())
-        out[d["task_id"]] = (d["status"], d["progress"], d["steps"], d["answer"],
-                             [m["hit_step"] for m in d["milestones"]])
+        out[d["task_id"]] = (
+            d["status"],
+            d["progress"],
+            d["steps"],
+            d["answer"],
+            [m["hit_step"] for m in d["milestones"]],
+        )
     return out
 
 
@@ -36,8 +52,7 @@ def _server_records(state: Path) -> list[dict]:
 def test_killed_run_resumes_to_the_same_results(tmp_path, monkeypatch):
     state = tmp_path / "state"  # the runs' record of their private adb servers (see emulator.virtual.adbserver)
     monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(state))
-    proc = subprocess.Popen(_cmd(tmp_path, "--run-id", "killed"), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(_cmd(tmp_path, "--run-id", "killed"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     run_dir = tmp_path / "killed"
     try:
         deadline = time.time() + 120
@@ -62,5 +77,7 @@ def test_killed_run_resumes_to_the_same_results(tmp_path, monkeypatch):
     assert _results(run_dir) == _results(tmp_path / "clean")
     assert len(_results(run_dir)) == len(TASKS)
     assert _server_records(state) == [], "the resumed run reaped the orphan; every run stopped its own server"
-    assert not Path(f"/proc/{orphans[0]['pid']}").exists() or b"fork-server" not in Path(
-        f"/proc/{orphans[0]['pid']}/cmdline").read_bytes()
+    assert (
+        not Path(f"/proc/{orphans[0]['pid']}").exists()
+        or b"fork-server" not in Path(f"/proc/{orphans[0]['pid']}/cmdline").read_bytes()
+    )

@@ -9,16 +9,21 @@ import pytest
 
 from agents.base import AgentStep
 from agents.registry import create_agent
-from harness.run.pool import DevicePool
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
-from harness.trajectory.records import load_run
 from harness.run.episode import Limits
+from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
+from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 
-SUBSET = ("settings-dark-theme", "notes-search-password", "weather-thursday-high", "contacts-text-grace",
-          "clock-world-time")
+SUBSET = (
+    "settings-dark-theme",
+    "notes-search-password",
+    "weather-thursday-high",
+    "contacts-text-grace",
+    "clock-world-time",
+)
 
 
 def _opts(tmp_path: Path, agent: str, run_id: str, **kw) -> SuiteOptions:
@@ -37,7 +42,9 @@ def test_replay_random_heuristic_order_and_recorded_runs(tmp_path):
     assert heur.atp > rand.atp
 
     run = load_run(tmp_path / "reference")
-    assert {(e.meta.task_id, e.meta.lang) for e in run.episodes.values()} == {(t, lg) for t in SUBSET for lg in ("en", "zh")}
+    assert {(e.meta.task_id, e.meta.lang) for e in run.episodes.values()} == {
+        (t, lg) for t in SUBSET for lg in ("en", "zh")
+    }
     ep = run.episode("weather-thursday-high", "zh")
     assert ep.meta.success and ep.meta.answer  # the question task was answered in Chinese correctly
     hits = [s.milestones.new_hits for s in ep.steps if s.milestones and s.milestones.new_hits]
@@ -69,8 +76,13 @@ def test_a_device_that_dies_mid_episode_is_replaced_and_the_episode_retried(tmp_
 
             return Dying()
 
-        res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=("settings-dark-theme",), langs=("en",), out=tmp_path, run_id="r"),
-                        agent_factory=factory, pool=pool)
+        res = run_suite(
+            SuiteOptions(
+                writer=FAST_WRITER, task_ids=("settings-dark-theme",), langs=("en",), out=tmp_path, run_id="r"
+            ),
+            agent_factory=factory,
+            pool=pool,
+        )
         assert pool.slot(0).virtual is not first_device
     (r,) = res.results
     assert r.success and r.attempts == 2, r

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from agents.registry import create_agent
 from harness.run.pool import DevicePool
-from harness.trajectory.records import load_run
 from harness.run.suite import SuiteOptions, run_suite
-from tests.run_util import FAST_WRITER
+from harness.trajectory.records import load_run
 from tasks.suite import load_suite
 from tests.openai_stub import OpenAIStub, fault, malformed
+from tests.run_util import FAST_WRITER
 
 TASK = "notes-search-password"  # open Notes, search, type, see the filtered list
 KEY = "sk-test-NEVER-WRITE-ME-0123456789"
@@ -25,8 +25,9 @@ def _oracle(pool: DevicePool, lang: str):
 
     task = next(t for t in load_suite("virtual") if t.id == TASK)
     replay = create_agent("reference")
-    replay.reset(EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=0,
-                                max_steps=task.max_steps))
+    replay.reset(
+        EpisodeContext(task=task, lang=lang, instruction=task.instruction_for(lang), seed=0, max_steps=task.max_steps)
+    )
     script = {1: fault(429, "slow down"), 3: fault(500, "boom"), 5: malformed(b'{"choices": "nope"}')}
     n = {"i": 0}
 
@@ -48,19 +49,33 @@ def _episode(run_dir: Path, lang: str):
 
 def test_openai_agent_completes_a_task_and_the_cassette_replays_it(tmp_path):
     cassette = tmp_path / "cassette.jsonl"
-    opts = dict(model="stub-vlm", api_key=KEY, output_format="json", cassette=str(cassette), backoff_base=0.001,
-                backoff_max=0.01, retry_seed=1, max_repairs=1)
+    opts = dict(
+        model="stub-vlm",
+        api_key=KEY,
+        output_format="json",
+        cassette=str(cassette),
+        backoff_base=0.001,
+        backoff_max=0.01,
+        retry_seed=1,
+        max_repairs=1,
+    )
     with DevicePool(1) as pool:
         with OpenAIStub(handler=_oracle(pool, "zh")) as stub:
-            rec = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="live",
-                                         agent="openai"), pool=pool,
-                            agent_factory=lambda: create_agent("openai", base_url=stub.url,
-                                                               cassette_mode="record", **opts))
+            rec = run_suite(
+                SuiteOptions(
+                    writer=FAST_WRITER, task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="live", agent="openai"
+                ),
+                pool=pool,
+                agent_factory=lambda: create_agent("openai", base_url=stub.url, cassette_mode="record", **opts),
+            )
             sent = stub.requests
     (r,) = rec.results
     assert r.success and r.status == "success", r
-    assert any(isinstance(m["content"], list) and any(p.get("type") == "image_url" for p in m["content"])
-               for q in sent for m in q.body["messages"]), "the screenshot is sent"
+    assert any(
+        isinstance(m["content"], list) and any(p.get("type") == "image_url" for p in m["content"])
+        for q in sent
+        for m in q.body["messages"]
+    ), "the screenshot is sent"
     ep = _episode(tmp_path / "live", "zh")
     assert sum(s.agent.repair_attempts for s in ep.steps) >= 1 and ep.meta.invalid_outputs == 0
     for f in tmp_path.rglob("*"):
@@ -68,9 +83,14 @@ def test_openai_agent_completes_a_task_and_the_cassette_replays_it(tmp_path):
             assert KEY not in f.read_text(errors="replace"), f"API key leaked into {f}"
 
     # the server is stopped: the cassette alone reproduces the run, bit for bit in actions and results
-    again = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="replayed", agent="openai"),
-                      agent_factory=lambda: create_agent("openai", base_url="http://127.0.0.1:9/v1",
-                                                         cassette_mode="playback", **opts))
+    again = run_suite(
+        SuiteOptions(
+            writer=FAST_WRITER, task_ids=(TASK,), langs=("zh",), out=tmp_path, run_id="replayed", agent="openai"
+        ),
+        agent_factory=lambda: create_agent(
+            "openai", base_url="http://127.0.0.1:9/v1", cassette_mode="playback", **opts
+        ),
+    )
     (r2,) = again.results
     assert (r2.success, r2.progress, r2.steps, r2.answer) == (r.success, r.progress, r.steps, r.answer)
     a, b = _episode(tmp_path / "live", "zh"), _episode(tmp_path / "replayed", "zh")

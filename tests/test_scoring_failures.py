@@ -19,14 +19,14 @@ from typer.testing import CliRunner
 
 from agents.base import AgentStep, EpisodeContext, HistoryItem, invalid_step
 from agents.registry import _registered, create_agent, register_agent
-from harness.run.pool import DevicePool
 from harness.actions import Click, Complete, TypeText
 from harness.errors import EndpointError
-from harness.trajectory.records import load_run
 from harness.report.summary import run_scoreboard
 from harness.run.episode import Limits
-from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
+from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, SuiteResult, run_suite
+from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
+from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 
 DARK = "settings-dark-theme"  # reference: OPEN_APP, SCROLL, CLICK Display (milestone 1), CLICK dark row (2)
@@ -75,10 +75,20 @@ class Scripted:
         return self.reference.act(obs, history)
 
 
-def _run(pool: DevicePool, tmp_path: Path, run_id: str, factory: Callable[[], Any], task: str = DARK,
-         langs: tuple[str, ...] = ("en",), **kw: Any) -> SuiteResult:
-    return run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(task,), langs=langs, out=tmp_path, run_id=run_id, **kw),
-                     agent_factory=factory, pool=pool)
+def _run(
+    pool: DevicePool,
+    tmp_path: Path,
+    run_id: str,
+    factory: Callable[[], Any],
+    task: str = DARK,
+    langs: tuple[str, ...] = ("en",),
+    **kw: Any,
+) -> SuiteResult:
+    return run_suite(
+        SuiteOptions(writer=FAST_WRITER, task_ids=(task,), langs=langs, out=tmp_path, run_id=run_id, **kw),
+        agent_factory=factory,
+        pool=pool,
+    )
 
 
 def _boom(obs: Any, history: list[HistoryItem]) -> AgentStep:
@@ -135,8 +145,10 @@ def test_an_element_index_not_on_screen_is_an_invalid_step_and_the_episode_goes_
 
 
 def test_unparseable_output_forever_runs_out_the_budget_and_scores_zero(pool, tmp_path):
-    never = {n: (lambda obs, h: invalid_step("no action found in: I think I will tap", raw_output="I think"))
-             for n in range(1, 50)}
+    never = {
+        n: (lambda obs, h: invalid_step("no action found in: I think I will tap", raw_output="I think"))
+        for n in range(1, 50)
+    }
     res = _run(pool, tmp_path, "garbage", lambda: Scripted(never), limits=Limits(max_steps=4))
     (r,) = res.results
     assert r.status == "failed" and r.terminated_by == "max_steps" and r.invalid_steps == 4 and r.steps == 4
@@ -182,8 +194,12 @@ def test_an_agent_that_sleeps_past_its_timeout_fails_and_its_late_answer_is_disc
 def test_a_lone_surrogate_to_type_is_an_invalid_step_and_the_device_stays_usable(pool, tmp_path):
     def surrogate(obs: Any, h: list[HistoryItem]) -> AgentStep:
         # built without validation, as a plug-in might: the runner validates before anything reaches a device
-        return AgentStep(action=TypeText.model_construct(text="ab\ud800", clear=False, submit=False, point=None,
-                                                         element=None, type="TYPE"), raw_output="ab\ud800")
+        return AgentStep(
+            action=TypeText.model_construct(
+                text="ab\ud800", clear=False, submit=False, point=None, element=None, type="TYPE"
+            ),
+            raw_output="ab\ud800",
+        )
 
     res = _run(pool, tmp_path, "surrogate", lambda: Scripted({1: surrogate}))
     (r,) = res.results
@@ -214,9 +230,19 @@ def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_
             return super().act(obs, history)
 
     out = io.StringIO()
-    res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(DARK, "notes-search-password"), langs=("en",), out=tmp_path,
-                                 run_id="infra", infra_retries=1), console=Console(file=out, width=200),
-                    agent_factory=Killer, pool=pool)
+    res = run_suite(
+        SuiteOptions(
+            writer=FAST_WRITER,
+            task_ids=(DARK, "notes-search-password"),
+            langs=("en",),
+            out=tmp_path,
+            run_id="infra",
+            infra_retries=1,
+        ),
+        console=Console(file=out, width=200),
+        agent_factory=Killer,
+        pool=pool,
+    )
     by_task = {r.task_id: r for r in res.results}
     assert by_task[DARK].status == "infra_error" and by_task[DARK].attempts == 2 and kills["n"] == 2
     assert by_task["notes-search-password"].status == "success"
@@ -235,6 +261,7 @@ def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_
     assert line in page and "Not scored (1)" in page and f"{DARK} [en]" in page
     assert headline(run_scoreboard(load_run(tmp_path / "infra")).overall) == line
     from harness.cli.main import app
+
     cli = CliRunner().invoke(app, ["report", str(tmp_path / "infra")])
     assert cli.exit_code == 0 and line in cli.output and f"not scored: {DARK} [en] infra_error" in cli.output
 
@@ -271,8 +298,23 @@ def test_a_run_where_nothing_can_be_scored_exits_4_and_prints_no_sr(tmp_path):
     register_agent("endpoint-down", EndpointDown)
     try:
         from harness.cli.main import app
-        cli = CliRunner().invoke(app, ["run", "--agent", "endpoint-down", "--task", DARK, "--lang", "en",
-                                       "--out", str(tmp_path), "--run-id", "down"])
+
+        cli = CliRunner().invoke(
+            app,
+            [
+                "run",
+                "--agent",
+                "endpoint-down",
+                "--task",
+                DARK,
+                "--lang",
+                "en",
+                "--out",
+                str(tmp_path),
+                "--run-id",
+                "down",
+            ],
+        )
     finally:
         _registered.pop("endpoint-down", None)
     assert cli.exit_code == EXIT_NOTHING_SCORED, cli.output
@@ -290,8 +332,13 @@ def _undo_filter(obs: Any, history: list[HistoryItem]) -> AgentStep:
 def test_reaching_the_goal_then_undoing_it_is_not_success_and_atp_is_unchanged(pool, tmp_path):
     # notes-search-password: OPEN_APP, CLICK search, TYPE password + submit (filter reached), [undo], COMPLETE
     done = _run(pool, tmp_path, "done", lambda: Scripted({}), task="notes-search-password")
-    undone = _run(pool, tmp_path, "undone", lambda: Scripted({4: _undo_filter, 5: lambda o, h: AgentStep(
-        action=Complete())}), task="notes-search-password")
+    undone = _run(
+        pool,
+        tmp_path,
+        "undone",
+        lambda: Scripted({4: _undo_filter, 5: lambda o, h: AgentStep(action=Complete())}),
+        task="notes-search-password",
+    )
     (ok,), (bad,) = done.results, undone.results
     assert ok.success and ok.end_state == {"held": True, "failed": [], "probes": []}
     assert bad.progress == ok.progress == 1.0, "ATP counts milestones reached (latching)"
@@ -308,8 +355,9 @@ def test_an_end_state_probe_reopens_the_app_and_sees_a_toggle_undone(pool, tmp_p
         return AgentStep(action=Click(element=row.index))
 
     done = _run(pool, tmp_path, "dark", lambda: Scripted({}))
-    undone = _run(pool, tmp_path, "undark", lambda: Scripted({5: untoggle, 6: lambda o, h: AgentStep(
-        action=Complete())}))
+    undone = _run(
+        pool, tmp_path, "undark", lambda: Scripted({5: untoggle, 6: lambda o, h: AgentStep(action=Complete())})
+    )
     assert done.results[0].success and done.results[0].end_state["probes"] == ["com.android.settings"]
     (bad,) = undone.results
     assert bad.progress == 1.0 and not bad.success
@@ -322,8 +370,9 @@ def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(poo
     from tasks.suite import load_suite
 
     task = next(t for t in load_suite("virtual") if t.id == DARK)
-    already_dark = Task.model_validate({**task.model_dump(mode="json", exclude_none=True),
-                                        "start": {"settings": {"secure:ui_night_mode": "2"}}})
+    already_dark = Task.model_validate(
+        {**task.model_dump(mode="json", exclude_none=True), "start": {"settings": {"secure:ui_night_mode": "2"}}}
+    )
     pool.reset(0)
     r = check_task(already_dark, "en", pool.slot(0))
     assert not r.ok and "end_state" in r.start_violations
@@ -333,8 +382,12 @@ def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(poo
 
 
 def test_the_reference_agent_still_reaches_sr_100_on_these_tasks(pool, tmp_path):
-    res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(DARK, "notes-search-password"), out=tmp_path, run_id="ref",
-                                 agent="reference"), pool=pool)
+    res = run_suite(
+        SuiteOptions(
+            writer=FAST_WRITER, task_ids=(DARK, "notes-search-password"), out=tmp_path, run_id="ref", agent="reference"
+        ),
+        pool=pool,
+    )
     assert res.sr == 1.0 and res.atp == 1.0 and res.exit_code == 0
     assert threading.active_count() < 50
 
@@ -350,9 +403,13 @@ def test_an_end_state_probe_sees_data_undone_in_the_app_an_alarm_switched_back_o
 
     task = "clock-alarm-off-and-timer"
     done = _run(pool, tmp_path, "alarm-off", lambda: Scripted({}), task=task)
-    undone = _run(pool, tmp_path, "alarm-on-again", lambda: Scripted({7: tap("tab_menu_alarm"), 8: tap("onoff"),
-                                                                       9: lambda o, h: AgentStep(action=Complete())}),
-                  task=task)
+    undone = _run(
+        pool,
+        tmp_path,
+        "alarm-on-again",
+        lambda: Scripted({7: tap("tab_menu_alarm"), 8: tap("onoff"), 9: lambda o, h: AgentStep(action=Complete())}),
+        task=task,
+    )
     (ok,), (bad,) = done.results, undone.results
     assert ok.success and ok.end_state == {"held": True, "failed": [], "probes": [clock, clock]}
     assert bad.progress == ok.progress == 1.0 and not bad.success and undone.atp == 1.0 and undone.sr == 0.0

@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 from agents.registry import create_agent
-from harness.run.pool import DevicePool
 from harness.run.episode import Limits
+from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
-from tests.run_util import FAST_WRITER
 from tests.openai_stub import OpenAIStub
+from tests.run_util import FAST_WRITER
 
 KEY = "sk-live-DO-NOT-WRITE-0123456789abcdef"
 PASSWORD = "hunter2-url-password"
@@ -35,17 +35,28 @@ def _everything(root: Path) -> str:
 
 def test_keys_and_url_credentials_are_in_no_artifact_even_when_the_model_echoes_them(tmp_path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", KEY)  # from the environment, as users set it
-    echo = (f"My key is {KEY}; I call http://bob:{PASSWORD}@127.0.0.1/v1?api-key={QUERY_SECRET} with "
-            f"Authorization: Bearer {KEY}")
+    echo = (
+        f"My key is {KEY}; I call http://bob:{PASSWORD}@127.0.0.1/v1?api-key={QUERY_SECRET} with "
+        f"Authorization: Bearer {KEY}"
+    )
     answer = json.dumps({"thought": echo, "action": {"type": "HOME"}}) + f"\n(raw note: {KEY} {PASSWORD})"
     with OpenAIStub(handler=lambda body: answer) as stub:
         base = f"http://bob:{PASSWORD}@127.0.0.1:{stub.port}/v1?api-version=2024-06-01&api-key={QUERY_SECRET}"
         with DevicePool(1, in_process=True) as pool:
-            res = run_suite(SuiteOptions(writer=FAST_WRITER, task_ids=(TASK,), langs=("en",), out=tmp_path, run_id="s", agent="openai",
-                                         agent_options={"model": "stub", "base_url": base},
-                                         limits=Limits(max_steps=2)),
-                            pool=pool, agent_factory=lambda: create_agent("openai", model="stub", base_url=base,
-                                                                          max_repairs=0))
+            res = run_suite(
+                SuiteOptions(
+                    writer=FAST_WRITER,
+                    task_ids=(TASK,),
+                    langs=("en",),
+                    out=tmp_path,
+                    run_id="s",
+                    agent="openai",
+                    agent_options={"model": "stub", "base_url": base},
+                    limits=Limits(max_steps=2),
+                ),
+                pool=pool,
+                agent_factory=lambda: create_agent("openai", model="stub", base_url=base, max_repairs=0),
+            )
         sent = stub.requests
     (r,) = res.results
     assert r.steps == 2 and r.status == "failed", r  # HOME twice: scored, nothing leaked on the way

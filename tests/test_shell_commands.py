@@ -36,7 +36,7 @@ class FakeIO:
 
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
         data = self.stdin if n is None or n < 0 else self.stdin[:n]
-        self.stdin = self.stdin[len(data):]
+        self.stdin = self.stdin[len(data) :]
         return data
 
     def write_stdout(self, data: bytes) -> None:
@@ -229,8 +229,10 @@ def test_input_text_non_ascii_fails_like_a_phone(model, text):
     r = sh(model, "input text " + list2cmdline([text]))
     assert r.status == 255
     assert r.out == ""
-    assert r.err.startswith("\nException occurred while executing 'text':\n"
-                            "java.lang.NullPointerException: Attempt to get length of null array\n\tat ")
+    assert r.err.startswith(
+        "\nException occurred while executing 'text':\n"
+        "java.lang.NullPointerException: Attempt to get length of null array\n\tat "
+    )
     assert model.events.since(mark, "text") == []
 
 
@@ -275,7 +277,7 @@ def test_pm_path_uninstall_and_bad_apk(model):
     assert res.out == "Success\n"
     path = sh(model, "pm path com.github.uiautomator").out
     assert path.startswith("package:/data/app/") and path.endswith("/base.apk\n")
-    assert model.fs.read(path[len("package:"):].strip()) == U2_APK.read_bytes()
+    assert model.fs.read(path[len("package:") :].strip()) == U2_APK.read_bytes()
     dump = sh(model, "dumpsys package com.github.uiautomator").out
     assert "versionName=2.4.0" in dump and "versionCode=2004001" in dump
     assert re.search(r"firstInstallTime=[-\d]+\s+[:\d]+", dump)
@@ -330,14 +332,18 @@ def test_ime_flow_as_uiautomator2_runs_it(model):
     r = sh(model, f"am broadcast -a ADB_KEYBOARD_INPUT_TEXT --es text {b64}")
     assert "Broadcast completed: result=0" in r.out  # not the current IME: no receiver
     assert sh(model, f"ime set {ADB_KEYBOARD_IME}").status == 255  # not enabled yet
-    assert sh(model, f"ime enable {ADB_KEYBOARD_IME}").out == f"Input method {ADB_KEYBOARD_IME}: now enabled for user #0\n"
+    assert (
+        sh(model, f"ime enable {ADB_KEYBOARD_IME}").out == f"Input method {ADB_KEYBOARD_IME}: now enabled for user #0\n"
+    )
     assert sh(model, f"ime set {ADB_KEYBOARD_IME}").out == f"Input method {ADB_KEYBOARD_IME} selected for user #0\n"
     assert sh(model, "settings get secure default_input_method").out == ADB_KEYBOARD_IME + "\n"
     assert f"mCurMethodId={ADB_KEYBOARD_IME}" in sh(model, "dumpsys input_method").out
     mark = model.events.mark()
     r = sh(model, f"am broadcast -a ADB_KEYBOARD_INPUT_TEXT --es text {b64}")
-    assert r.out == ("Broadcasting: Intent { act=ADB_KEYBOARD_INPUT_TEXT flg=0x400000 (has extras) }\n"
-                     'Broadcast completed: result=-1, data="success"\n')
+    assert r.out == (
+        "Broadcasting: Intent { act=ADB_KEYBOARD_INPUT_TEXT flg=0x400000 (has extras) }\n"
+        'Broadcast completed: result=-1, data="success"\n'
+    )
     assert [e.data["text"] for e in model.events.since(mark, "text")] == ["你好"]
     for action in ("ADB_KEYBOARD_CLEAR_TEXT", "ADB_KEYBOARD_HIDE", "ADB_KEYBOARD_SMART_ENTER"):
         r = sh(model, f"am broadcast -a {action}")

@@ -26,7 +26,7 @@ class FakeIO:
 
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
         data = self.stdin if n is None or n < 0 else self.stdin[:n]
-        self.stdin = self.stdin[len(data):]
+        self.stdin = self.stdin[len(data) :]
         return data
 
     def write_stdout(self, data: bytes) -> None:
@@ -69,22 +69,25 @@ def programs(r: Result) -> list[str]:
 
 
 # --- quoting -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("line, argv", [
-    ("echo a b", ["echo", "a", "b"]),
-    ("echo 'a  b'", ["echo", "a  b"]),
-    ('echo "a  b"', ["echo", "a  b"]),
-    (r'echo "a \"q\" \$HOME \\ \x"', ["echo", r'a "q" $HOME \ \x']),
-    (r"echo a\ b c\;d", ["echo", "a b", "c;d"]),
-    ("echo 'it'\\''s'", ["echo", "it's"]),
-    ('echo ""', ["echo", ""]),
-    ("echo ''x''", ["echo", "x"]),
-    ("echo a'b'\"c\"d", ["echo", "abcd"]),
-    ("echo '$(reboot)' '`reboot`' \"\\$(reboot)\"", ["echo", "$(reboot)", "`reboot`", "$(reboot)"]),
-    ("echo ';reboot' '&&' '|' '>x'", ["echo", ";reboot", "&&", "|", ">x"]),
-    ("echo a#b #comment; reboot", ["echo", "a#b"]),
-    ("echo 'line1\nline2'", ["echo", "line1\nline2"]),
-    ("echo a\\\nb", ["echo", "ab"]),
-])
+@pytest.mark.parametrize(
+    "line, argv",
+    [
+        ("echo a b", ["echo", "a", "b"]),
+        ("echo 'a  b'", ["echo", "a  b"]),
+        ('echo "a  b"', ["echo", "a  b"]),
+        (r'echo "a \"q\" \$HOME \\ \x"', ["echo", r'a "q" $HOME \ \x']),
+        (r"echo a\ b c\;d", ["echo", "a b", "c;d"]),
+        ("echo 'it'\\''s'", ["echo", "it's"]),
+        ('echo ""', ["echo", ""]),
+        ("echo ''x''", ["echo", "x"]),
+        ("echo a'b'\"c\"d", ["echo", "abcd"]),
+        ("echo '$(reboot)' '`reboot`' \"\\$(reboot)\"", ["echo", "$(reboot)", "`reboot`", "$(reboot)"]),
+        ("echo ';reboot' '&&' '|' '>x'", ["echo", ";reboot", "&&", "|", ">x"]),
+        ("echo a#b #comment; reboot", ["echo", "a#b"]),
+        ("echo 'line1\nline2'", ["echo", "line1\nline2"]),
+        ("echo a\\\nb", ["echo", "ab"]),
+    ],
+)
 def test_quoting_reaches_the_program_verbatim(model, line, argv):
     r = sh(model, line)
     assert r.argvs == [argv]
@@ -92,9 +95,9 @@ def test_quoting_reaches_the_program_verbatim(model, line, argv):
 
 
 def test_variables_and_status(model):
-    r = sh(model, 'X=1; echo $X ${X} "$X" \'$X\'; false; echo $?; true; echo $?')
+    r = sh(model, "X=1; echo $X ${X} \"$X\" '$X'; false; echo $?; true; echo $?")
     assert r.out == "1 1 1 $X\n1\n0\n"
-    r = sh(model, 'echo ${UNSET:-dflt} ${HOME} ${#HOME} $UNSET.')
+    r = sh(model, "echo ${UNSET:-dflt} ${HOME} ${#HOME} $UNSET.")
     assert r.out == "dflt / 1 .\n"
 
 
@@ -196,16 +199,19 @@ def test_sh_c_and_eval(model):
 
 
 # --- errors ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("line, message", [
-    ("echo 'abc", "no closing quote"),
-    ('echo "abc', "no closing quote"),
-    ("echo )", "syntax error: unexpected ')'"),
-    ("| echo", "syntax error: unexpected '|'"),
-    ("echo a &&", "syntax error: unexpected EOF"),
-    ("echo a ;; echo b", "syntax error: unexpected ';;'"),
-    ("echo $(echo a", "syntax error: unexpected EOF"),
-    ("echo >", "syntax error: unexpected EOF"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("echo 'abc", "no closing quote"),
+        ('echo "abc', "no closing quote"),
+        ("echo )", "syntax error: unexpected ')'"),
+        ("| echo", "syntax error: unexpected '|'"),
+        ("echo a &&", "syntax error: unexpected EOF"),
+        ("echo a ;; echo b", "syntax error: unexpected ';;'"),
+        ("echo $(echo a", "syntax error: unexpected EOF"),
+        ("echo >", "syntax error: unexpected EOF"),
+    ],
+)
 def test_syntax_errors_run_nothing(model, line, message):
     r = sh(model, line)
     assert r.status == 1
@@ -233,17 +239,53 @@ def test_reboot_is_refused_but_logged(model):
 
 
 def test_never_raises_on_garbage(model):
-    for line in ["", "   ", ";", "&&", "((((", "${", "$((1+1))", "\x00\x01", "'" * 101, "echo $" + "(" * 50,
-                 "cat <", ">>", "2>&", "echo >&foo", "if true; then echo; fi", "\\"]:
+    for line in [
+        "",
+        "   ",
+        ";",
+        "&&",
+        "((((",
+        "${",
+        "$((1+1))",
+        "\x00\x01",
+        "'" * 101,
+        "echo $" + "(" * 50,
+        "cat <",
+        ">>",
+        "2>&",
+        "echo >&foo",
+        "if true; then echo; fi",
+        "\\",
+    ]:
         r = sh(model, line)
         assert isinstance(r.status, int) and 0 <= r.status <= 255
 
 
 # --- hostile text as data (what a harness sends through shlex.quote / adbutils list2cmdline) -------------
 HOSTILE = [
-    "'; reboot; '", '"; reboot; "', "$(reboot)", "`reboot`", "a && reboot", "a || reboot", "a | reboot",
-    "> /sdcard/pwned", "line1\nreboot", "50%soff", "tab\there", "emoji 😀🎉", "中文 你好", "x" * 2000,
-    "\\'\\\"\\\\", "$HOME ${HOME} $?", "*", "~", "#not a comment", "&", "a;b", "(x)", "{ y; }",
+    "'; reboot; '",
+    '"; reboot; "',
+    "$(reboot)",
+    "`reboot`",
+    "a && reboot",
+    "a || reboot",
+    "a | reboot",
+    "> /sdcard/pwned",
+    "line1\nreboot",
+    "50%soff",
+    "tab\there",
+    "emoji 😀🎉",
+    "中文 你好",
+    "x" * 2000,
+    "\\'\\\"\\\\",
+    "$HOME ${HOME} $?",
+    "*",
+    "~",
+    "#not a comment",
+    "&",
+    "a;b",
+    "(x)",
+    "{ y; }",
 ]
 
 

@@ -68,7 +68,10 @@ def scripted(monkeypatch) -> ScriptedShell:
 def test_parse_shell_service() -> None:
     assert shell_service.parse_shell_service("shell:ls -l") == (False, {}, "ls -l")
     assert shell_service.parse_shell_service("shell,v2,TERM=xterm-256color,raw:echo a:b") == (
-        True, {"v2": "", "TERM": "xterm-256color", "raw": ""}, "echo a:b")
+        True,
+        {"v2": "", "TERM": "xterm-256color", "raw": ""},
+        "echo a:b",
+    )
     assert shell_service.parse_shell_service("shell,v2,pty:") == (True, {"v2": "", "pty": ""}, "")
 
 

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from emulator.virtual.model import VirtualDeviceModel
-from tasks.schema import (CATEGORIES, LANGS, ElementMatch, Milestone, MilestoneGroup, ReferenceStep,
-                          Task)
+from tasks.schema import CATEGORIES, LANGS, ElementMatch, Milestone, MilestoneGroup, ReferenceStep, Task
 from tasks.suite import load_suite, suite_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +60,7 @@ def test_file_names_are_ids() -> None:
 
 def _matches(node: Milestone | MilestoneGroup) -> list[ElementMatch]:
     out: list[ElementMatch] = []
-    for leaf in (node.leaves() if isinstance(node, MilestoneGroup) else [node]):
+    for leaf in node.leaves() if isinstance(node, MilestoneGroup) else [node]:
         c = leaf.check
         out += ([c.element] if c.element else []) + list(c.all_elements) + list(c.absent)
     return out
@@ -103,8 +102,9 @@ def test_task_shape(task: Task) -> None:
 @pytest.mark.parametrize("task_id", sorted(BY_ID))
 def test_reference_is_sound(task_id: str, lang: str, profile: str) -> None:
     r = checker.check_task(BY_ID[task_id], lang, profile)
-    detail = "\n".join([r.error, f"start satisfies final milestones {r.start_violations}",
-                        f"missed {r.missed}", *r.log])
+    detail = "\n".join(
+        [r.error, f"start satisfies final milestones {r.start_violations}", f"missed {r.missed}", *r.log]
+    )
     assert not r.start_violations, detail
     assert not r.error, detail
     assert r.progress == 1.0, detail

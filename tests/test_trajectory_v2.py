@@ -16,16 +16,18 @@ from PIL import Image, ImageDraw
 from harness.actions import Click, parse_action
 from harness.report import draw, render
 from harness.report.render import finish_run
+from harness.trajectory.frames import FrameStore, WriterOptions
 from harness.trajectory.records import load_run, pixel_digest
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Frame
-from harness.trajectory.frames import FrameStore, WriterOptions
 from harness.trajectory.writer import RunWriter
 from tests.trajectory_fixtures import action_result, agent_step, make_frame, observe, record
 
-XML = ("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
-       "<node index=\"0\" text=\"中文 &lt;b&gt;\" class=\"android.widget.Button\" package=\"p\" "
-       "bounds=\"[0,0][90,100]\" clickable=\"true\" enabled=\"true\" /></hierarchy>")
+XML = (
+    "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
+    '<node index="0" text="中文 &lt;b&gt;" class="android.widget.Button" package="p" '
+    'bounds="[0,0][90,100]" clickable="true" enabled="true" /></hierarchy>'
+)
 
 
 def screen(seed: int, size: tuple[int, int] = (90, 200), mode: str = "RGB") -> Image.Image:
@@ -46,30 +48,66 @@ def write_v1_run(root: Path) -> tuple[Path, list[Image.Image]]:
     run = root / "old"
     ep = run / "episodes" / "notes-create__en"
     ep.mkdir(parents=True)
-    (run / "manifest.json").write_text(json.dumps({
-        "schema": "droidharness.manifest/1", "run_id": "old", "created": "2026-11-01T10:00:00.000Z",
-        "agent": {"name": "heuristic"}, "suite": {"name": "virtual", "task_ids": ["notes-create"],
-                                                   "languages": ["en"]},
-        "tasks": [{"id": "notes-create", "category": "1-1", "instruction": {"en": "Create a note"}}]}))
+    (run / "manifest.json").write_text(
+        json.dumps(
+            {
+                "schema": "droidharness.manifest/1",
+                "run_id": "old",
+                "created": "2026-11-01T10:00:00.000Z",
+                "agent": {"name": "heuristic"},
+                "suite": {"name": "virtual", "task_ids": ["notes-create"], "languages": ["en"]},
+                "tasks": [{"id": "notes-create", "category": "1-1", "instruction": {"en": "Create a note"}}],
+            }
+        )
+    )
     imgs = [screen(1), screen(2), screen(1)]  # the final screen equals the first (v1 stored it twice)
     for n, img in enumerate(imgs, 1):
         img.save(ep / f"{n:03d}.png", "PNG", compress_level=1)
         (ep / f"{n:03d}.xml").write_text(XML.replace("screen", f"s{n}"), encoding="utf-8")
     lines = []
     for n, action in ((1, {"type": "CLICK", "point": {"x": 0.5, "y": 0.25}}), (2, {"type": "BACK"})):
-        lines.append({"schema": "droidharness.step/1", "step": n, "time": "2026-11-01T10:00:01.000Z",
-                      "observation": {"screenshot": f"{n:03d}.png", "xml": f"{n:03d}.xml",
-                                      "package": "com.droidharness.notes", "activity": "Main",
-                                      "size": [90, 200], "rotation": 0, "paths": {}, "timings": {}},
-                      "agent": {"thought": f"t{n}", "action": action, "action_text": action["type"].lower()},
-                      "result": {"ok": True, "pixels": [[45, 50]]}, "milestones": None,
-                      "timings": {"agent": 0.1, "total": 0.2}})
+        lines.append(
+            {
+                "schema": "droidharness.step/1",
+                "step": n,
+                "time": "2026-11-01T10:00:01.000Z",
+                "observation": {
+                    "screenshot": f"{n:03d}.png",
+                    "xml": f"{n:03d}.xml",
+                    "package": "com.droidharness.notes",
+                    "activity": "Main",
+                    "size": [90, 200],
+                    "rotation": 0,
+                    "paths": {},
+                    "timings": {},
+                },
+                "agent": {"thought": f"t{n}", "action": action, "action_text": action["type"].lower()},
+                "result": {"ok": True, "pixels": [[45, 50]]},
+                "milestones": None,
+                "timings": {"agent": 0.1, "total": 0.2},
+            }
+        )
     (ep / "steps.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    (ep / "episode.json").write_text(json.dumps({
-        "schema": "droidharness.episode/1", "task_id": "notes-create", "lang": "en", "category": "1-1",
-        "status": "success", "success": True, "progress": 1.0, "steps": 2,
-        "final_observation": {"screenshot": "003.png", "xml": "003.xml", "package": "com.droidharness.notes",
-                              "size": [90, 200]}}))
+    (ep / "episode.json").write_text(
+        json.dumps(
+            {
+                "schema": "droidharness.episode/1",
+                "task_id": "notes-create",
+                "lang": "en",
+                "category": "1-1",
+                "status": "success",
+                "success": True,
+                "progress": 1.0,
+                "steps": 2,
+                "final_observation": {
+                    "screenshot": "003.png",
+                    "xml": "003.xml",
+                    "package": "com.droidharness.notes",
+                    "size": [90, 200],
+                },
+            }
+        )
+    )
     return run, imgs
 
 
@@ -129,8 +167,9 @@ def test_identical_screens_are_stored_once_per_run(tmp_path: Path) -> None:
     frames = sorted(p.name for p in (run.path / "frames").iterdir())
     webps = [n for n in frames if n.endswith(".webp")]
     assert sorted(webps) == sorted({f"{pixel_digest(a)}.webp", f"{pixel_digest(b)}.webp"})
-    assert [n for n in frames if n.endswith(".xml.gz")] == [f"{__import__('hashlib').sha256(XML.encode()).hexdigest()}"
-                                                            ".xml.gz"]
+    assert [n for n in frames if n.endswith(".xml.gz")] == [
+        f"{__import__('hashlib').sha256(XML.encode()).hexdigest()}.xml.gz"
+    ]
     assert run.frames.stats.screenshots == 8 and run.frames.stats.encoded == 2
     assert not list(run.path.rglob("*.tmp")) and not list((run.path / "episodes").rglob("*.png"))
     loaded = load_run(run.path)
@@ -294,8 +333,14 @@ def test_layout_1_on_request(tmp_path: Path) -> None:
     record(ep, obs, agent_step(parse_action({"type": "BACK"})))
     ep.finish(EpisodeResult(ep.task_id, ep.lang), final=obs)
     finish_run(run)
-    assert sorted(p.name for p in ep.path.iterdir()) == ["001.png", "001.xml", "002.png", "002.xml",
-                                                         "episode.json", "steps.jsonl"]
+    assert sorted(p.name for p in ep.path.iterdir()) == [
+        "001.png",
+        "001.xml",
+        "002.png",
+        "002.xml",
+        "episode.json",
+        "steps.jsonl",
+    ]
     assert not (run.path / "frames").exists()
     loaded = load_run(run.path).episode("t", "en")
     assert loaded.steps[0].schema_ == "droidharness.step/1" and loaded.meta.schema_ == "droidharness.episode/1"

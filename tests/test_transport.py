@@ -101,8 +101,10 @@ def test_header_roundtrip_and_bad_magic() -> None:
 
 def test_banner_lists_props_and_features() -> None:
     banner = p.device_banner({"ro.product.name": "n", "ro.product.model": "m", "ro.product.device": "d"}).decode()
-    assert banner == ("device::ro.product.name=n;ro.product.model=m;ro.product.device=d;"
-                      "features=shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,fixed_push_symlink_timestamp")
+    assert banner == (
+        "device::ro.product.name=n;ro.product.model=m;ro.product.device=d;"
+        "features=shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,fixed_push_symlink_timestamp"
+    )
     assert p.parse_host_banner(b"host::features=a,b\0") == {"features": "a,b"}
 
 
@@ -149,12 +151,15 @@ def test_raw_max_payload_is_the_smaller_of_both(raw_server: AdbdServer) -> None:
         host.close()
 
 
-@pytest.mark.parametrize("garbage", [
-    b"\xff" * 24,  # bad magic
-    p.pack_header(p.A_WRTE, 1, 1, 0)[:20] + b"\0\0\0\0",  # wrong magic for a known command
-    p.pack_header(p.A_OPEN, 1, 0, 100) + b"short",  # torn mid-payload
-    b"CNXN",  # torn mid-header
-])
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"\xff" * 24,  # bad magic
+        p.pack_header(p.A_WRTE, 1, 1, 0)[:20] + b"\0\0\0\0",  # wrong magic for a known command
+        p.pack_header(p.A_OPEN, 1, 0, 100) + b"short",  # torn mid-payload
+        b"CNXN",  # torn mid-header
+    ],
+)
 def test_malformed_input_ends_only_that_connection(raw_server: AdbdServer, garbage: bytes) -> None:
     good = RawHost(raw_server.port)
     bad = RawHost(raw_server.port)
@@ -246,6 +251,7 @@ def test_tcp_pipe_to_a_device_port(vdevice) -> None:
 
 def test_many_streams_on_one_connection(vdevice) -> None:
     """Concurrent big writes from several services must not interleave inside a packet."""
+
     def digest_echo(stream) -> None:
         size = struct.unpack("<I", stream.read_exact(4))[0]
         data = stream.read_exact(size)

@@ -16,10 +16,15 @@ NOTES = "com.droidharness.notes"
 FOCUSED = {"mask": 131072, "childOrSibling": [], "childOrSiblingSelector": [], "focused": True}
 
 
-@pytest.mark.parametrize(("text", "named"), [
-    ("a\ud800b", "a lone surrogate U+D800 at position 1"), ("\x00", "a control character U+0000 at position 0"),
-    ("go\x1b[2J", "a control character U+001B at position 2"), ("\x9b", "a control character U+009B at position 0"),
-])
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("a\ud800b", "a lone surrogate U+D800 at position 1"),
+        ("\x00", "a control character U+0000 at position 0"),
+        ("go\x1b[2J", "a control character U+001B at position 2"),
+        ("\x9b", "a control character U+009B at position 0"),
+    ],
+)
 def test_untypeable_text_is_refused_before_the_device_and_the_device_stays_usable(adb_server, vdevice, text, named):
     with open_device(adb_server, vdevice) as dev:
         obs = dev.observe()
@@ -27,12 +32,17 @@ def test_untypeable_text_is_refused_before_the_device_and_the_device_stays_usabl
         fab = obs.tree.find(resource_id=f"{NOTES}:id/fab_add")[0]
         _, obs = dev.step(A.Click(element=fab.index), obs)
         mark = vdevice.model.events.mark()
-        unchecked = A.TypeText.model_construct(text=text, clear=False, submit=False, point=None, element=None,
-                                               type="TYPE")  # as a plug-in that skips validation would build it
+        unchecked = A.TypeText.model_construct(
+            text=text, clear=False, submit=False, point=None, element=None, type="TYPE"
+        )  # as a plug-in that skips validation would build it
         with pytest.raises(ActionValidationError, match=re.escape(named)):
             dev.step(unchecked, obs, step=4)
-        typed = [e for e in vdevice.model.events.since(mark) if e.kind in ("text", "clipboard", "u2_rpc")
-                 and e.data.get("method") not in ("dumpWindowHierarchy", "takeScreenshot", "waitForIdle")]
+        typed = [
+            e
+            for e in vdevice.model.events.since(mark)
+            if e.kind in ("text", "clipboard", "u2_rpc")
+            and e.data.get("method") not in ("dumpWindowHierarchy", "takeScreenshot", "waitForIdle")
+        ]
         assert typed == [], "nothing reached the device"
         res, obs = dev.step(A.TypeText(text="still works"), obs)
         assert res.readback_matches, res

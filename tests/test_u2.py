@@ -13,7 +13,6 @@ import pytest
 from PIL import ImageChops, ImageStat
 
 from emulator.virtual.ui.view import View
-
 from tests.u2_fake_ui import FakeUI, rid
 
 u2 = pytest.importorskip("uiautomator2")
@@ -154,7 +153,7 @@ def test_wait(vdevice, ui, d):
 def test_xpath_click(ui, d):
     d.xpath('//*[@text="OK"]').click()
     assert ui.ok_clicks == 1
-    assert d.xpath('//*[@resource-id="%s"]' % rid("status")).get_text() == "Clicks: 1"
+    assert d.xpath(f'//*[@resource-id="{rid("status")}"]').get_text() == "Clicks: 1"
 
 
 def test_scroll(ui, d):
@@ -185,7 +184,7 @@ def test_not_found_errors(d):
     with pytest.raises(UiObjectNotFoundError):
         d(text="Nope").get_text(timeout=0)
     with pytest.raises(UiObjectNotFoundError) as e:  # raised by the server's error reply, not the client's wait
-        d(text="Nope").info
+        _ = d(text="Nope").info
     assert "UiObjectNotFoundException" in str(e.value)
 
 

@@ -20,7 +20,6 @@ from emulator.virtual.u2 import selector as S
 from emulator.virtual.u2.rpc import RpcService
 from emulator.virtual.u2server import running_server, serve_until_closed
 from emulator.virtual.ui.view import View
-
 from tests.u2_fake_ui import FakeUI, rid
 
 
@@ -46,7 +45,7 @@ class MemStream:
     """An adb stream in memory. The host side feeds chunks (None = host closed) and reads what the device wrote."""
 
     def __init__(self) -> None:
-        self._in: "queue.Queue[bytes | None]" = queue.Queue()
+        self._in: queue.Queue[bytes | None] = queue.Queue()
         self.out = bytearray()
         self._closed = threading.Event()
 
@@ -128,7 +127,7 @@ def http(handler, method: str, path: str, body: bytes | None = None, split: bool
     t.start()
     if split:
         for i in range(0, len(head), 7):  # headers dribble in
-            s.feed(head[i:i + 7].encode())
+            s.feed(head[i : i + 7].encode())
         time.sleep(0.01)
         if body:
             s.feed(body)
@@ -182,8 +181,11 @@ def svc(model, ui):
 
 
 def call(svc, method, *params):
-    data = json.loads(svc.handle(json.dumps({"jsonrpc": "2.0", "id": 7, "method": method,
-                                             "params": list(params) if params else {}}).encode()))
+    data = json.loads(
+        svc.handle(
+            json.dumps({"jsonrpc": "2.0", "id": 7, "method": method, "params": list(params) if params else {}}).encode()
+        )
+    )
     assert data["id"] == 7
     if "error" in data:
         raise AssertionError(f"unexpected error {data['error']}")
@@ -196,30 +198,81 @@ def inputs(model, mark):
 
 
 def call_error(svc, method, *params):
-    data = json.loads(svc.handle(json.dumps({"jsonrpc": "2.0", "id": 7, "method": method,
-                                             "params": list(params)}).encode()))
+    data = json.loads(
+        svc.handle(json.dumps({"jsonrpc": "2.0", "id": 7, "method": method, "params": list(params)}).encode())
+    )
     assert "error" in data and "result" not in data, data
     return data["error"]
 
 
 # --- selector matching on a hand-built tree --------------------------------------------------------------
 def tree():
-    a = View(cls="android.widget.TextView", text="Alpha", desc="first", resource_id="p:id/a", package="p",
-             bounds=(0, 0, 100, 50), clickable=True)
-    b = View(cls="android.widget.TextView", text="Beta", desc="second", resource_id="p:id/b", package="p",
-             bounds=(0, 50, 100, 100), checkable=True, checked=True)
-    c = View(cls="android.widget.Button", text="Alpha", resource_id="p:id/c", package="p", bounds=(0, 100, 100, 150),
-             enabled=False, long_clickable=True)
-    row1 = View(cls="android.widget.LinearLayout", package="p", resource_id="p:id/row", bounds=(0, 0, 100, 100),
-                children=[a, b])
-    row2 = View(cls="android.widget.LinearLayout", package="p", resource_id="p:id/row", bounds=(0, 100, 100, 200),
-                children=[c, View(cls="android.widget.TextView", text="Gamma", package="p", bounds=(0, 150, 100, 250),
-                                  selected=True, focusable=True, focused=True)])
-    root = View(cls="android.widget.FrameLayout", package="p", bounds=(0, 0, 100, 200), children=[row1, row2],
-                scrollable=True)
-    bar = View(cls="android.widget.FrameLayout", package="com.android.systemui", bounds=(0, 190, 100, 200),
-               children=[View(cls="android.widget.ImageView", desc="Back", package="com.android.systemui",
-                              bounds=(0, 190, 50, 200), clickable=True)])
+    a = View(
+        cls="android.widget.TextView",
+        text="Alpha",
+        desc="first",
+        resource_id="p:id/a",
+        package="p",
+        bounds=(0, 0, 100, 50),
+        clickable=True,
+    )
+    b = View(
+        cls="android.widget.TextView",
+        text="Beta",
+        desc="second",
+        resource_id="p:id/b",
+        package="p",
+        bounds=(0, 50, 100, 100),
+        checkable=True,
+        checked=True,
+    )
+    c = View(
+        cls="android.widget.Button",
+        text="Alpha",
+        resource_id="p:id/c",
+        package="p",
+        bounds=(0, 100, 100, 150),
+        enabled=False,
+        long_clickable=True,
+    )
+    row1 = View(
+        cls="android.widget.LinearLayout", package="p", resource_id="p:id/row", bounds=(0, 0, 100, 100), children=[a, b]
+    )
+    row2 = View(
+        cls="android.widget.LinearLayout",
+        package="p",
+        resource_id="p:id/row",
+        bounds=(0, 100, 100, 200),
+        children=[
+            c,
+            View(
+                cls="android.widget.TextView",
+                text="Gamma",
+                package="p",
+                bounds=(0, 150, 100, 250),
+                selected=True,
+                focusable=True,
+                focused=True,
+            ),
+        ],
+    )
+    root = View(
+        cls="android.widget.FrameLayout", package="p", bounds=(0, 0, 100, 200), children=[row1, row2], scrollable=True
+    )
+    bar = View(
+        cls="android.widget.FrameLayout",
+        package="com.android.systemui",
+        bounds=(0, 190, 100, 200),
+        children=[
+            View(
+                cls="android.widget.ImageView",
+                desc="Back",
+                package="com.android.systemui",
+                bounds=(0, 190, 50, 200),
+                clickable=True,
+            )
+        ],
+    )
     return S.flatten([root, bar], (100, 200))
 
 
@@ -227,37 +280,40 @@ def texts(nodes):
     return [n.view.text or n.view.desc or n.view.cls.rsplit(".", 1)[-1] for n in nodes]
 
 
-@pytest.mark.parametrize("criteria, expected", [
-    ({"text": "Alpha"}, ["Alpha", "Alpha"]),
-    ({"text": "alpha"}, []),
-    ({"textContains": "et"}, ["Beta"]),
-    ({"textStartsWith": "Ga"}, ["Gamma"]),
-    ({"textMatches": "A.*"}, ["Alpha", "Alpha"]),
-    ({"textMatches": "lph"}, []),  # Java String.matches: the whole text must match
-    ({"textMatches": "(?i)BETA"}, ["Beta"]),
-    ({"className": "android.widget.Button"}, ["Alpha"]),
-    ({"classNameMatches": r".*\.LinearLayout"}, ["LinearLayout", "LinearLayout"]),
-    ({"description": "first"}, ["Alpha"]),
-    ({"descriptionContains": "eco"}, ["Beta"]),
-    ({"descriptionStartsWith": "Ba"}, ["Back"]),
-    ({"descriptionMatches": "f.rst"}, ["Alpha"]),
-    ({"packageName": "com.android.systemui"}, ["FrameLayout", "Back"]),
-    ({"packageNameMatches": "com\\..*", "clickable": True}, ["Back"]),
-    ({"resourceId": "p:id/b"}, ["Beta"]),
-    ({"resourceIdMatches": ".*/[ab]"}, ["Alpha", "Beta"]),
-    ({"checkable": True}, ["Beta"]),
-    ({"checked": True}, ["Beta"]),
-    ({"clickable": True}, ["Alpha", "Back"]),
-    ({"longClickable": True}, ["Alpha"]),
-    ({"scrollable": True}, ["FrameLayout"]),
-    ({"enabled": False}, ["Alpha"]),
-    ({"focusable": True, "focused": True, "selected": True}, ["Gamma"]),
-    ({"text": "Alpha", "className": "android.widget.TextView"}, ["Alpha"]),
-    ({"className": "android.widget.TextView", "index": 1}, ["Beta", "Gamma"]),
-    ({"className": "android.widget.FrameLayout", "index": 1}, ["FrameLayout"]),  # window roots are indexed too
-    ({"text": "Alpha", "instance": 1}, ["Alpha"]),
-    ({"text": "Alpha", "instance": 2}, []),
-])
+@pytest.mark.parametrize(
+    "criteria, expected",
+    [
+        ({"text": "Alpha"}, ["Alpha", "Alpha"]),
+        ({"text": "alpha"}, []),
+        ({"textContains": "et"}, ["Beta"]),
+        ({"textStartsWith": "Ga"}, ["Gamma"]),
+        ({"textMatches": "A.*"}, ["Alpha", "Alpha"]),
+        ({"textMatches": "lph"}, []),  # Java String.matches: the whole text must match
+        ({"textMatches": "(?i)BETA"}, ["Beta"]),
+        ({"className": "android.widget.Button"}, ["Alpha"]),
+        ({"classNameMatches": r".*\.LinearLayout"}, ["LinearLayout", "LinearLayout"]),
+        ({"description": "first"}, ["Alpha"]),
+        ({"descriptionContains": "eco"}, ["Beta"]),
+        ({"descriptionStartsWith": "Ba"}, ["Back"]),
+        ({"descriptionMatches": "f.rst"}, ["Alpha"]),
+        ({"packageName": "com.android.systemui"}, ["FrameLayout", "Back"]),
+        ({"packageNameMatches": "com\\..*", "clickable": True}, ["Back"]),
+        ({"resourceId": "p:id/b"}, ["Beta"]),
+        ({"resourceIdMatches": ".*/[ab]"}, ["Alpha", "Beta"]),
+        ({"checkable": True}, ["Beta"]),
+        ({"checked": True}, ["Beta"]),
+        ({"clickable": True}, ["Alpha", "Back"]),
+        ({"longClickable": True}, ["Alpha"]),
+        ({"scrollable": True}, ["FrameLayout"]),
+        ({"enabled": False}, ["Alpha"]),
+        ({"focusable": True, "focused": True, "selected": True}, ["Gamma"]),
+        ({"text": "Alpha", "className": "android.widget.TextView"}, ["Alpha"]),
+        ({"className": "android.widget.TextView", "index": 1}, ["Beta", "Gamma"]),
+        ({"className": "android.widget.FrameLayout", "index": 1}, ["FrameLayout"]),  # window roots are indexed too
+        ({"text": "Alpha", "instance": 1}, ["Alpha"]),
+        ({"text": "Alpha", "instance": 2}, []),
+    ],
+)
 def test_selector_criteria(criteria, expected):
     assert texts(S.find_all(tree(), sel(**criteria))) == expected
 
@@ -282,7 +338,10 @@ def test_child_and_sibling_chains():
     # instance on the child pattern counts across every row
     assert texts(S.find_all(nodes, child(rows, className="android.widget.TextView", instance=2))) == ["Gamma"]
     # instance on the parent picks the row first
-    assert texts(S.find_all(nodes, child(sel(resourceId="p:id/row", instance=1), textContains="a"))) == ["Alpha", "Gamma"]
+    assert texts(S.find_all(nodes, child(sel(resourceId="p:id/row", instance=1), textContains="a"))) == [
+        "Alpha",
+        "Gamma",
+    ]
     # sibling = search from the parent: Beta's row holds Alpha
     assert texts(S.find_all(nodes, sibling(sel(text="Beta"), text="Alpha"))) == ["Alpha"]
     assert texts(S.find_all(nodes, sibling(sel(text="Gamma"), className="android.widget.Button"))) == ["Alpha"]
@@ -313,9 +372,25 @@ def test_describe_like_java():
 
 def test_obj_info_shape():
     info = S.obj_info(S.find(tree(), sel(text="Beta")))
-    assert set(info) == {"bounds", "checkable", "checked", "childCount", "className", "clickable",
-                         "contentDescription", "enabled", "focusable", "focused", "longClickable", "packageName",
-                         "resourceName", "scrollable", "selected", "text", "visibleBounds"}
+    assert set(info) == {
+        "bounds",
+        "checkable",
+        "checked",
+        "childCount",
+        "className",
+        "clickable",
+        "contentDescription",
+        "enabled",
+        "focusable",
+        "focused",
+        "longClickable",
+        "packageName",
+        "resourceName",
+        "scrollable",
+        "selected",
+        "text",
+        "visibleBounds",
+    }
     assert info["resourceName"] == "p:id/b" and info["checked"] is True and info["childCount"] == 0
 
 
@@ -384,8 +459,9 @@ def test_kill_u2_unregisters_and_exits_137(model, server):
 def test_kill_drops_in_flight_request(model, ui, server):
     handler, *_ = server
     s = MemStream()
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "waitForExists",
-                       "params": [sel(text="never"), 20000]}).encode()
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "waitForExists", "params": [sel(text="never"), 20000]}
+    ).encode()
     s.feed(f"POST /jsonrpc/0 HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body)
     t = threading.Thread(target=handler, args=(s,), daemon=True)
     t.start()
@@ -429,10 +505,18 @@ def test_every_rpc_is_logged_and_applies_u2_rpc_latency_once(model, svc, monkeyp
 
 def test_device_info(model, svc):
     info = call(svc, "deviceInfo")
-    assert info == {"currentPackageName": "com.google.android.apps.nexuslauncher", "displayHeight": 2400,
-                    "displayRotation": 0, "displaySizeDpX": 411, "displaySizeDpY": 914, "displayWidth": 1080,
-                    "naturalOrientation": True, "productName": model.props["ro.product.name"], "screenOn": True,
-                    "sdkInt": 34}
+    assert info == {
+        "currentPackageName": "com.google.android.apps.nexuslauncher",
+        "displayHeight": 2400,
+        "displayRotation": 0,
+        "displaySizeDpX": 411,
+        "displaySizeDpY": 914,
+        "displayWidth": 1080,
+        "naturalOrientation": True,
+        "productName": model.props["ro.product.name"],
+        "screenOn": True,
+        "sdkInt": 34,
+    }
     call(svc, "setOrientation", "left")
     info = call(svc, "deviceInfo")
     assert (info["displayRotation"], info["displayWidth"], info["displayHeight"]) == (1, 2400, 1080)
@@ -477,7 +561,14 @@ def test_swipe_duration_is_steps_times_5ms(model, ui, svc):
     mark = model.events.mark()
     call(svc, "swipe", 540, 1800, 540, 1200, 20)
     ev = model.events.since(mark, "swipe")[0]
-    assert (ev["x1"], ev["y1"], ev["x2"], ev["y2"], ev["duration_ms"], ev["source"]) == (540, 1800, 540, 1200, 100, "u2")
+    assert (ev["x1"], ev["y1"], ev["x2"], ev["y2"], ev["duration_ms"], ev["source"]) == (
+        540,
+        1800,
+        540,
+        1200,
+        100,
+        "u2",
+    )
     assert ui.offset == 600
     call(svc, "swipePoints", [540, 1900, 540, 1800, 540, 1700], 10)
     assert ui.offset == 800
@@ -506,7 +597,12 @@ def test_keys(model, ui, svc):
     assert call(svc, "pressKey", "no-such-key") is False
     assert call(svc, "pressKeyCode", 67) is True
     assert call(svc, "pressKeyCode", 29, 1) is True
-    assert [(e["code"], e["source"]) for e in model.events.since(mark, "key")] == [(4, "u2"), (66, "u2"), (67, "u2"), (29, "u2")]
+    assert [(e["code"], e["source"]) for e in model.events.since(mark, "key")] == [
+        (4, "u2"),
+        (66, "u2"),
+        (67, "u2"),
+        (29, "u2"),
+    ]
     call(svc, "sleep")
     assert not model.screen_on and call(svc, "isScreenOn") is False
     call(svc, "wakeUp")
@@ -531,8 +627,11 @@ def test_selector_methods(model, ui, svc):
     info = call(svc, "objInfo", ok)
     assert info["bounds"] == {"left": 0, "top": 200, "right": 540, "bottom": 300}
     assert info["className"] == "android.widget.Button" and info["resourceName"] == rid("ok")
-    assert [i["text"] for i in call(svc, "objInfoOfAllInstances", sel(resourceId=rid("row_label")))] == \
-        ["Row 0", "Row 1", "Row 2"]
+    assert [i["text"] for i in call(svc, "objInfoOfAllInstances", sel(resourceId=rid("row_label")))] == [
+        "Row 0",
+        "Row 1",
+        "Row 2",
+    ]
     assert call(svc, "click", ok) is True and ui.ok_clicks == 1
     assert call(svc, "getText", sel(resourceId=rid("status"))) == "Clicks: 1"
     err = call_error(svc, "getText", sel(text="Nope"))

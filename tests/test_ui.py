@@ -17,8 +17,6 @@ SETTINGS = "com.android.settings"
 CLOCK = "com.google.android.deskclock"
 
 
-
-
 def check_frame(m: VirtualDeviceModel) -> None:
     W, H = m.display_size
     for v in views(m):
@@ -31,6 +29,7 @@ def check_frame(m: VirtualDeviceModel) -> None:
 
 
 # --- layout on every profile ------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("rotation", [0, 1])
 @pytest.mark.parametrize("profile", list(PROFILES))
@@ -61,6 +60,7 @@ def test_landscape_relayouts_to_the_rotated_size() -> None:
 
 # --- launcher and taps -------------------------------------------------------------------------------
 
+
 def test_home_shows_icons_with_locale_labels() -> None:
     m = VirtualDeviceModel(locale="zh")
     assert m.foreground.package == LAUNCHER_PACKAGE
@@ -77,6 +77,7 @@ def test_tap_outside_clickables_does_nothing() -> None:
 
 
 # --- text entry and the keyboard ---------------------------------------------------------------------
+
 
 def test_tap_focuses_field_shows_keyboard_and_types_cjk() -> None:
     m = VirtualDeviceModel(profile="pixel_7_pro", locale="zh")
@@ -162,6 +163,7 @@ def test_multiline_enter_inserts_newline() -> None:
 
 # --- scrolling ----------------------------------------------------------------------------------------
 
+
 def test_swipe_scrolls_list_and_reveals_later_items() -> None:
     m = VirtualDeviceModel()
     m.start_activity(SHOP)
@@ -189,6 +191,7 @@ def test_swipe_scrolls_list_and_reveals_later_items() -> None:
 
 
 # --- system UI ----------------------------------------------------------------------------------------
+
 
 def test_status_and_navigation_bars() -> None:
     m = VirtualDeviceModel()
@@ -256,8 +259,11 @@ def test_xml_states_match_the_ui() -> None:
     m = VirtualDeviceModel()
     m.start_activity(CLOCK)
     root = ET.fromstring(m.hierarchy_xml())
-    tabs = {n.get("content-desc"): n.get("selected") for n in root.iter("node")
-            if n.get("resource-id", "").startswith(CLOCK + ":id/tab_menu_")}
+    tabs = {
+        n.get("content-desc"): n.get("selected")
+        for n in root.iter("node")
+        if n.get("resource-id", "").startswith(CLOCK + ":id/tab_menu_")
+    }
     assert tabs == {"Alarm": "true", "Clock": "false", "Timer": "false"}
     switches = [n for n in root.iter("node") if n.get("class") == "android.widget.Switch"]
     assert [s.get("checked") for s in switches] == ["true", "false"]

@@ -55,7 +55,10 @@ def test_host_clse_on_open_stream_is_answered_and_unknown_ids_are_ignored() -> N
 
 def test_adb_shell_runs_commands_with_their_output(direct) -> None:
     vd, dev = direct
-    assert dev.shell("echo hello; getprop ro.product.model").splitlines() == ["hello", vd.model.props["ro.product.model"]]
+    assert dev.shell("echo hello; getprop ro.product.model").splitlines() == [
+        "hello",
+        vd.model.props["ro.product.model"],
+    ]
     assert dev.shell("for i in 1 2 3; do echo $((i * 2)); done").split() == ["2", "4", "6"]
     assert "u2.jar" in dev.shell("ls /data/local/tmp")
 
@@ -74,8 +77,7 @@ def test_adb_shell_push_stat_list_pull_roundtrip(direct, tmp_path) -> None:
     assert statmod.S_ISDIR(dmode)
     assert dev.stat("/sdcard/Download/absent") == (0, 0, 0)
 
-    entries = {bytes(e.filename).decode(): e
-               for e in dev.list("/sdcard/Download")}
+    entries = {bytes(e.filename).decode(): e for e in dev.list("/sdcard/Download")}
     assert "blob.bin" in entries and entries["blob.bin"].size == len(payload)
 
     dst = tmp_path / "back.bin"

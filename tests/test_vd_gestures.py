@@ -4,8 +4,8 @@ server and uiautomator2."""
 from __future__ import annotations
 
 import io
-from collections import Counter
 import xml.etree.ElementTree as ET
+from collections import Counter
 
 import pytest
 from PIL import Image
@@ -78,8 +78,9 @@ def test_long_zero_length_swipe_is_a_long_press(vdevice):
     def open_notes():
         adb.shell(f"am force-stop {NOTES}")
         adb.shell(f"monkey -p {NOTES} -c android.intent.category.LAUNCHER 1")
-        node = next(n for n in ET.fromstring(adb.dump_hierarchy().encode()).iter("node")
-                    if n.get("text") == "Meeting notes")
+        node = next(
+            n for n in ET.fromstring(adb.dump_hierarchy().encode()).iter("node") if n.get("text") == "Meeting notes"
+        )
         l, t, r, b = (int(v) for v in node.get("bounds").replace("][", ",").strip("[]").split(","))
         return (l + r) // 2, (t + b) // 2
 
@@ -109,11 +110,14 @@ def test_screencap_png_is_rgba(vdevice, adb_cli):
     assert int.from_bytes(raw[8:12], "little") == 1 and len(raw) == 16 + w * h * 4
 
 
-@pytest.mark.parametrize("profile,abi,abilist,machine", [
-    ("pixel_7_pro", "arm64-v8a", "arm64-v8a", "aarch64"),
-    ("pixel_4_xl", "arm64-v8a", "arm64-v8a,armeabi-v7a,armeabi", "aarch64"),
-    ("medium_phone", "x86_64", "x86_64,arm64-v8a", "x86_64"),
-])
+@pytest.mark.parametrize(
+    "profile,abi,abilist,machine",
+    [
+        ("pixel_7_pro", "arm64-v8a", "arm64-v8a", "aarch64"),
+        ("pixel_4_xl", "arm64-v8a", "arm64-v8a,armeabi-v7a,armeabi", "aarch64"),
+        ("medium_phone", "x86_64", "x86_64,arm64-v8a", "x86_64"),
+    ],
+)
 def test_profile_abi(make_vdevice, profile, abi, abilist, machine):
     vd = make_vdevice(profile=profile)
     adb = vd.adb

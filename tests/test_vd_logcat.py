@@ -43,8 +43,9 @@ def test_adb_logcat_dump_shows_app_start_and_force_stop(vdevice, adb_cli):
     assert any(m.startswith("Force stopping com.android.settings appid=") for _, _, m in am), am
     assert any(m.startswith(f"Killing {pid1}:com.android.settings/") for _, _, m in am), am
     # system_server writes them, from one of its threads
-    system_server = int(next(line.split()[1] for line in adb.shell("ps -A").splitlines()[1:]
-                             if line.split()[-1] == "system_server"))
+    system_server = int(
+        next(line.split()[1] for line in adb.shell("ps -A").splitlines()[1:] if line.split()[-1] == "system_server")
+    )
     assert {pid for pid, _, _ in am} == {system_server}
     starts = [msg for *_, tag, msg in entries if tag == "ActivityTaskManager" and msg.startswith("START u0 ")]
     assert any("cmp=com.android.settings/.Settings" in s for s in starts)
@@ -76,8 +77,10 @@ def test_logcat_filters_formats_and_tail(vdevice):
     assert [m for *_, m in parse(adb.shell("logcat -d -s Count"))] == [f"line{i}" for i in range(5)]
     assert [m for *_, m in parse(adb.shell("logcat -d -t 2 -s Count"))] == ["line3", "line4"]
     assert [m for *_, m in parse(adb.shell("logcat -d *:E"))] == ["boom"]
-    assert adb.shell("logcat -d -v brief -s Other").splitlines()[-1] == \
-        f"E/Other   ({int(parse(adb.shell('logcat -d -s Other'))[0][1]):5d}): boom"
+    assert (
+        adb.shell("logcat -d -v brief -s Other").splitlines()[-1]
+        == f"E/Other   ({int(parse(adb.shell('logcat -d -s Other'))[0][1]):5d}): boom"
+    )
     assert adb.shell("logcat -d -v raw -s Other").splitlines()[-1] == "boom"
     assert adb.shell("logcat -d -b main -s Count | wc -l").strip() == "6"  # 5 lines + "beginning of main"
     assert "unknown buffer" in adb.shell("logcat -d -b nope 2>&1")

@@ -58,8 +58,12 @@ def test_ps_o_fields_u_and_p(vdevice):
     # -u selects by user name or uid; the adb shell user runs adbd, this sh and ps itself
     shell_names = [line.split()[-1] for line in adb.shell("ps -u shell").splitlines()[1:]]
     assert shell_names[0] == "adbd" and shell_names[-2:] == ["sh", "ps"]
-    assert [line.split()[-1] for line in adb.shell("ps -u 1000 -o NAME").splitlines()[1:]] == \
-        ["servicemanager", "surfaceflinger", "system_server", PKG]
+    assert [line.split()[-1] for line in adb.shell("ps -u 1000 -o NAME").splitlines()[1:]] == [
+        "servicemanager",
+        "surfaceflinger",
+        "system_server",
+        PKG,
+    ]
     assert adb.shell(f"ps -p {pid} -o CMD,%CPU,S").splitlines()[1].split()[0] == PKG[-15:]  # comm: 15 chars
     r = adb.shell2("ps -o NOPE")
     assert r.returncode == 1 and "ps: bad -o NOPE" in r.output

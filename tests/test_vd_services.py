@@ -95,34 +95,36 @@ def test_screenrecord_writes_a_valid_mp4(vdevice, adb_cli, tmp_path):
     assert {b"moov", b"trak", b"avcC", b"stsz", b"stco", b"mdat"} <= set(kinds) | {b"avcC"}
     stsd = next((s, e) for k, s, e in boxes if k == b"stsd")
     avcc_at = data.index(b"avcC", stsd[0], stsd[1])
-    sps_len = int.from_bytes(data[avcc_at + 10:avcc_at + 12], "big")
-    sps = data[avcc_at + 12:avcc_at + 12 + sps_len]
+    sps_len = int.from_bytes(data[avcc_at + 10 : avcc_at + 12], "big")
+    sps = data[avcc_at + 12 : avcc_at + 12 + sps_len]
     assert sps[0] & 0x1F == 7 and sps_size(sps) == vdevice.model.display_size
     s, e = next((s, e) for k, s, e in boxes if k == b"stsz")
-    count = int.from_bytes(data[s + 8:s + 12], "big")
-    sizes = [int.from_bytes(data[s + 12 + 4 * i:s + 16 + 4 * i], "big") for i in range(count)]
+    count = int.from_bytes(data[s + 8 : s + 12], "big")
+    sizes = [int.from_bytes(data[s + 12 + 4 * i : s + 16 + 4 * i], "big") for i in range(count)]
     mdat = next((s, e) for k, s, e in boxes if k == b"mdat")
     s, e = next((s, e) for k, s, e in boxes if k == b"stco")
-    offset = int.from_bytes(data[s + 8:s + 12], "big")
+    offset = int.from_bytes(data[s + 8 : s + 12], "big")
     assert count >= 2 and offset == mdat[0] and sum(sizes) == mdat[1] - mdat[0]
     # the first sample is one IDR slice whose first macroblock carries the top-left 16x16 luma samples
-    nal = unescape(data[offset + 4:offset + sizes[0]])
+    nal = unescape(data[offset + 4 : offset + sizes[0]])
     assert nal[0] & 0x1F == 5
-    luma = np.frombuffer(nal[5:5 + 256], dtype=np.uint8).reshape(16, 16).astype(float)
+    luma = np.frombuffer(nal[5 : 5 + 256], dtype=np.uint8).reshape(16, 16).astype(float)
     assert 16 <= luma.min() and luma.max() <= 235  # limited-range video samples
     assert b"moov" in data and vdevice.adb.shell("ls -l /sdcard/rec.mp4").split()[4] == str(len(data))
 
 
 def test_content_query_and_insert(vdevice):
     adb = vdevice.adb
-    out = adb.shell("content query --uri content://settings/system --projection name:value "
-                    "--where \"name='screen_brightness'\"")
+    out = adb.shell(
+        "content query --uri content://settings/system --projection name:value --where \"name='screen_brightness'\""
+    )
     assert out == "Row: 0 name=screen_brightness, value=102"
     adb.shell("content insert --uri content://settings/global --bind name:s:adb_test --bind value:i:7")
     assert vdevice.model.settings["global"]["adb_test"] == "7"
     assert adb.shell("settings get global adb_test") == "7"
-    rows = adb.shell("content query --uri content://com.android.contacts/data/phones "
-                     "--projection display_name:data1").splitlines()
+    rows = adb.shell(
+        "content query --uri content://com.android.contacts/data/phones --projection display_name:data1"
+    ).splitlines()
     assert rows[0].startswith("Row: 0 display_name=") and ", data1=+" in rows[0]
     assert adb.shell("content query --uri content://settings/secure --where \"name='nope'\"") == "No result found."
     r = adb.shell2("content query --uri content://no.such.provider/x")

@@ -18,24 +18,40 @@ ONE_LINERS = [
     ('for i in 1 2 3; do echo "item $i"; done', "item 1\nitem 2\nitem 3\n", 0),
     ("i=0; while [ $i -lt 3 ]; do echo $i; i=$((i + 1)); done", "0\n1\n2\n", 0),
     ("if [ -d /sdcard ]; then echo dir; elif [ -e /sdcard ]; then echo file; else echo none; fi", "dir\n", 0),
-    ("echo $(( (7 + 3) * 4 / 3 % 5 )) $((1 << 4)) $((-7 / 2)) $((-7 % 2)) $((0x1F)) $((2147483647 + 1))",
-     "3 16 -3 -1 31 -2147483648\n", 0),
+    (
+        "echo $(( (7 + 3) * 4 / 3 % 5 )) $((1 << 4)) $((-7 / 2)) $((-7 % 2)) $((0x1F)) $((2147483647 + 1))",
+        "3 16 -3 -1 31 -2147483648\n",
+        0,
+    ),
     ("command -v ls; command -v cd; command -v no_such_tool || echo missing", "/system/bin/ls\ncd\nmissing\n", 0),
     ('[ -n "$(pidof com.android.settings)" ] && echo running || echo stopped', "stopped\n", 0),
-    ('case "$(getprop ro.product.cpu.abi)" in arm64*) echo arm;; x86_64) echo x86;; *) echo other;; esac',
-     "x86\n", 0),
+    ('case "$(getprop ro.product.cpu.abi)" in arm64*) echo arm;; x86_64) echo x86;; *) echo other;; esac', "x86\n", 0),
     ('until [ "$(getprop sys.boot_completed)" = 1 ]; do sleep 1; done; echo booted', "booted\n", 0),
-    ("mkdir -p /sdcard/t && touch /sdcard/t/a /sdcard/t/b /sdcard/t/c && n=0; "
-     "for f in /sdcard/t/*; do n=$((n + 1)); done; echo $n ${f##*/} ${f%/*}", "3 c /sdcard/t\n", 0),
+    (
+        "mkdir -p /sdcard/t && touch /sdcard/t/a /sdcard/t/b /sdcard/t/c && n=0; "
+        "for f in /sdcard/t/*; do n=$((n + 1)); done; echo $n ${f##*/} ${f%/*}",
+        "3 c /sdcard/t\n",
+        0,
+    ),
     ("for p in $(pm list packages | grep settings); do echo ${p#package:}; done", "com.android.settings\n", 0),
     ('f() { echo "$#:$1"; return 3; }; f "a b" c; echo $?', "2:a b\n3\n", 0),
-    ("for i in 1 2 3; do for j in a b c; do [ $j = b ] && continue 2; [ $i = 3 ] && break 2; echo $i$j; done; "
-     "done; echo end", "1a\n2a\nend\n", 0),
-    ("type ls echo if nosuch_cmd; echo $?", "ls is /system/bin/ls\necho is a shell builtin\nif is a reserved word\n"
-     "nosuch_cmd not found\n1\n", 0),
+    (
+        "for i in 1 2 3; do for j in a b c; do [ $j = b ] && continue 2; [ $i = 3 ] && break 2; echo $i$j; done; "
+        "done; echo end",
+        "1a\n2a\nend\n",
+        0,
+    ),
+    (
+        "type ls echo if nosuch_cmd; echo $?",
+        "ls is /system/bin/ls\necho is a shell builtin\nif is a reserved word\nnosuch_cmd not found\n1\n",
+        0,
+    ),
     ('x=5; [[ $x -gt 3 && $(echo ab) == a* ]] && echo big; [[ ab == "a*" ]] || echo literal', "big\nliteral\n", 0),
-    ("pm list packages | while read line; do case $line in *settings) echo found ${line#*:};; esac; done",
-     "found com.android.settings\n", 0),
+    (
+        "pm list packages | while read line; do case $line in *settings) echo found ${line#*:};; esac; done",
+        "found com.android.settings\n",
+        0,
+    ),
     ("echo $((1 / 0)); echo not reached", "", 1),
 ]
 
@@ -45,6 +61,7 @@ def sh(vdevice, adb_cli):
     def run_cmd(line: str) -> tuple[str, str, int]:
         r = adb_cli("-s", vdevice.serial, "shell", line)
         return r.stdout.decode(), r.stderr.decode(), r.returncode
+
     return run_cmd
 
 
@@ -83,8 +100,16 @@ def test_command_substitution_wherever_mksh_takes_it(sh, vdevice):
 def test_quoted_constructs_are_data_never_commands(vdevice):
     model = vdevice.model
     mark = model.events.mark()
-    texts = ["for i in 1; do reboot; done", "$((1+1)) $(reboot)", "if true; then reboot; fi", "`reboot`",
-             "case x in x) reboot;; esac", "f() { reboot; }; f", "[[ -n x ]] && reboot", "while :; do reboot; done"]
+    texts = [
+        "for i in 1; do reboot; done",
+        "$((1+1)) $(reboot)",
+        "if true; then reboot; fi",
+        "`reboot`",
+        "case x in x) reboot;; esac",
+        "f() { reboot; }; f",
+        "[[ -n x ]] && reboot",
+        "while :; do reboot; done",
+    ]
     for text in texts:
         assert vdevice.adb.shell("echo " + shlex.quote(text)) == text
         assert vdevice.adb.shell("x=" + shlex.quote(text) + '; echo "$x"') == text
@@ -112,10 +137,12 @@ def test_syntax_errors_are_reported_like_mksh():
         def wait_closed(self, timeout=None):
             return True
 
-    for line, message in [("for i in 1 2; do echo $i", "syntax error: unmatched 'for'"),
-                          ("if true; then echo x; done", "syntax error: unexpected 'done'"),
-                          ("echo a;; echo b", "syntax error: unexpected ';;'"),
-                          ("while true; do; done", "syntax error: unexpected ';'")]:
+    for line, message in [
+        ("for i in 1 2; do echo $i", "syntax error: unmatched 'for'"),
+        ("if true; then echo x; done", "syntax error: unexpected 'done'"),
+        ("echo a;; echo b", "syntax error: unexpected ';;'"),
+        ("while true; do; done", "syntax error: unexpected ';'"),
+    ]:
         io = IO()
         assert run(model, line, io) == 1
         assert io.err.decode() == f"/system/bin/sh: {message}\n", line
@@ -166,16 +193,28 @@ def _c_eval(node: ast.AST) -> int:
             raise ZeroDivisionError
         q = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)
         return wrap(q if op is ast.FloorDiv else a - q * b)
-    return wrap({ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b, ast.LShift: a << (b & 31),
-                 ast.RShift: a >> (b & 31), ast.BitAnd: a & b, ast.BitOr: a | b, ast.BitXor: a ^ b}[op])
+    return wrap(
+        {
+            ast.Add: a + b,
+            ast.Sub: a - b,
+            ast.Mult: a * b,
+            ast.LShift: a << (b & 31),
+            ast.RShift: a >> (b & 31),
+            ast.BitAnd: a & b,
+            ast.BitOr: a | b,
+            ast.BitXor: a ^ b,
+        }[op]
+    )
 
 
 _exprs = st.recursive(
     st.integers(0, 2_000_000).map(str),
     lambda inner: st.one_of(
         st.tuples(inner, st.sampled_from(_OPS), inner).map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
-        inner.map(lambda e: f"({e})")),
-    max_leaves=8)
+        inner.map(lambda e: f"({e})"),
+    ),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -40,7 +40,7 @@ class FakeUI:
         self.extra: list[View] = []  # views tests add at run time (e.g. to make something appear)
 
     @classmethod
-    def install(cls, model: Any) -> "FakeUI":
+    def install(cls, model: Any) -> FakeUI:
         ui = cls(model)
         with model.lock:
             model.ui = ui
@@ -65,48 +65,117 @@ class FakeUI:
         half = w // 2
 
         def tv(text: str, name: str, b: tuple[int, int, int, int], **kw: Any) -> View:
-            return View(cls=kw.pop("cls", "android.widget.TextView"), text=text, resource_id=rid(name), package=PKG,
-                        bounds=b, **kw)
+            return View(
+                cls=kw.pop("cls", "android.widget.TextView"),
+                text=text,
+                resource_id=rid(name),
+                package=PKG,
+                bounds=b,
+                **kw,
+            )
 
         def edit(name: str, top: int) -> View:
-            return View(cls="android.widget.EditText", text=self.fields[name], hint="Type here",
-                        resource_id=rid(name), package=PKG, bounds=(0, top, w, top + 100), clickable=True,
-                        focusable=True, long_clickable=True, focused=self.focus == name, key=name)
+            return View(
+                cls="android.widget.EditText",
+                text=self.fields[name],
+                hint="Type here",
+                resource_id=rid(name),
+                package=PKG,
+                bounds=(0, top, w, top + 100),
+                clickable=True,
+                focusable=True,
+                long_clickable=True,
+                focused=self.focus == name,
+                key=name,
+            )
 
         rows = []
         for i in range(3):
             top = 600 + 100 * i
-            rows.append(View(cls="android.widget.LinearLayout", package=PKG, bounds=(0, top, w, top + 100),
-                             resource_id=rid("row"), children=[
-                                 tv(f"Row {i}", "row_label", (0, top, half, top + 100)),
-                                 tv(f"Go {i}", "row_go", (half, top, w, top + 100), cls="android.widget.Button",
-                                    desc=f"go {i}", clickable=True, focusable=True,
-                                    on_click=lambda i=i: self.go_clicks.append(i)),
-                             ]))
+            rows.append(
+                View(
+                    cls="android.widget.LinearLayout",
+                    package=PKG,
+                    bounds=(0, top, w, top + 100),
+                    resource_id=rid("row"),
+                    children=[
+                        tv(f"Row {i}", "row_label", (0, top, half, top + 100)),
+                        tv(
+                            f"Go {i}",
+                            "row_go",
+                            (half, top, w, top + 100),
+                            cls="android.widget.Button",
+                            desc=f"go {i}",
+                            clickable=True,
+                            focusable=True,
+                            on_click=lambda i=i: self.go_clicks.append(i),
+                        ),
+                    ],
+                )
+            )
         items = []
         for n in range(self.N_ITEMS):
             top = self.LIST_TOP + n * self.ITEM_H - self.offset
             if top + self.ITEM_H <= self.LIST_TOP or top >= self.LIST_BOTTOM:
                 continue
             items.append(tv(f"Item {n}", "item", (0, top, w, top + self.ITEM_H), clickable=True))
-        content = View(cls="android.widget.LinearLayout", package=PKG, bounds=(0, 0, w, h),
-                       resource_id=rid("content"), children=[
-            tv("U2 Demo", "title", (0, 100, w, 200)),
-            tv("OK", "ok", (0, 200, half, 300), cls="android.widget.Button", clickable=True, focusable=True,
-               on_click=self._ok),
-            tv("Long", "long", (half, 200, w, 300), cls="android.widget.Button", clickable=True,
-               long_clickable=True, on_long_click=self._long),
-            edit("input", 300),
-            edit("input2", 400),
-            tv("Agree", "agree", (0, 500, w, 600), cls="android.widget.CheckBox", checkable=True,
-               checked=self.agree, clickable=True, on_click=self._toggle),
-            View(cls="android.widget.LinearLayout", package=PKG, bounds=(0, 600, w, 900), resource_id=rid("rows"),
-                 children=rows),
-            View(cls="android.widget.ScrollView", package=PKG, bounds=(0, self.LIST_TOP, w, self.LIST_BOTTOM),
-                 resource_id=rid("list"), scrollable=True, focusable=True, children=items),
-            tv(f"Clicks: {self.ok_clicks}", "status", (0, 2000, w, 2100)),
-            *self.extra,
-        ])
+        content = View(
+            cls="android.widget.LinearLayout",
+            package=PKG,
+            bounds=(0, 0, w, h),
+            resource_id=rid("content"),
+            children=[
+                tv("U2 Demo", "title", (0, 100, w, 200)),
+                tv(
+                    "OK",
+                    "ok",
+                    (0, 200, half, 300),
+                    cls="android.widget.Button",
+                    clickable=True,
+                    focusable=True,
+                    on_click=self._ok,
+                ),
+                tv(
+                    "Long",
+                    "long",
+                    (half, 200, w, 300),
+                    cls="android.widget.Button",
+                    clickable=True,
+                    long_clickable=True,
+                    on_long_click=self._long,
+                ),
+                edit("input", 300),
+                edit("input2", 400),
+                tv(
+                    "Agree",
+                    "agree",
+                    (0, 500, w, 600),
+                    cls="android.widget.CheckBox",
+                    checkable=True,
+                    checked=self.agree,
+                    clickable=True,
+                    on_click=self._toggle,
+                ),
+                View(
+                    cls="android.widget.LinearLayout",
+                    package=PKG,
+                    bounds=(0, 600, w, 900),
+                    resource_id=rid("rows"),
+                    children=rows,
+                ),
+                View(
+                    cls="android.widget.ScrollView",
+                    package=PKG,
+                    bounds=(0, self.LIST_TOP, w, self.LIST_BOTTOM),
+                    resource_id=rid("list"),
+                    scrollable=True,
+                    focusable=True,
+                    children=items,
+                ),
+                tv(f"Clicks: {self.ok_clicks}", "status", (0, 2000, w, 2100)),
+                *self.extra,
+            ],
+        )
         return [View(cls="android.widget.FrameLayout", package=PKG, bounds=(0, 0, w, h), children=[content])]
 
     def _ok(self) -> None:
