@@ -121,11 +121,11 @@ def find_sdk(env: Mapping[str, str] | None = None) -> Sdk:
             unset = " and ".join(v for v in ROOT_VARIABLES if v not in problems)
             why = "; ".join(problems[v] for v in ROOT_VARIABLES if v in problems)
             problems[tool] = (why + "; " if why else f"{unset} unset; ") + "not on PATH"
-    root = _root_from_path(tools)
-    if root is not None:
-        environ.setdefault("ANDROID_HOME", str(root))
+    path_root = _root_from_path(tools)
+    if path_root is not None:
+        environ.setdefault("ANDROID_HOME", str(path_root))
     source = "PATH" if any(tools.values()) else "none"
-    return Sdk(root=root, source=source, problems=problems, env=environ, **tools)
+    return Sdk(root=path_root, source=source, problems=problems, env=environ, **tools)
 
 
 def _root_from_path(tools: Mapping[str, Path | None]) -> Path | None:

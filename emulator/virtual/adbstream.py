@@ -49,7 +49,7 @@ class AdbStream:
         return f"AdbStream({self.service!r}, local={self.local_id}, remote={self.remote_id})"
 
     # --- called by the connection's reader thread ---------------------------------------------------
-    def _on_write(self, data: bytes) -> None:
+    def _on_write(self, data: bytes | bytearray) -> None:
         with self._cond:
             if self._closed:
                 return

@@ -43,7 +43,7 @@ class FsError(OSError):
 
     @property
     def message(self) -> str:
-        return _MESSAGES.get(self.errno, "error")
+        return "error" if self.errno is None else _MESSAGES.get(self.errno, "error")
 
 
 _MESSAGES = {

@@ -146,7 +146,7 @@ def device_banner(props: dict[str, str], features: tuple[str, ...] = DEVICE_FEAT
     return ("device::" + "".join(parts) + "features=" + ",".join(features)).encode()
 
 
-def parse_host_banner(data: bytes) -> dict[str, str]:
+def parse_host_banner(data: bytes | bytearray) -> dict[str, str]:
     """Properties of a host's CNXN banner (`host::features=a,b`), e.g. {"features": "a,b"}."""
     text = data.rstrip(b"\0").decode("utf-8", "replace")
     _, _, rest = text.partition("::")

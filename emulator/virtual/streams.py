@@ -22,7 +22,7 @@ class Stream(Protocol):
     def read_exact(self, n: int) -> bytes:
         """Exactly n bytes, or raise StreamClosed."""
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray | memoryview) -> None:
         """Send, split to the negotiated max payload, one WRTE in flight (waits for the host's OKAY).
         Raises StreamClosed if the stream is gone."""
 

@@ -107,7 +107,8 @@ def _servers(model: VirtualDeviceModel) -> dict[int, U2Server]:
         servers = _REGISTRY.get(model)
         if servers is None:
             servers = _REGISTRY[model] = {}
-            model.faults.on_kill_u2(lambda m=weakref.ref(model): _kill_all(m()))
+            ref = weakref.ref(model)
+            model.faults.on_kill_u2(lambda: _kill_all(ref()))
         return servers
 
 

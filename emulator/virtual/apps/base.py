@@ -18,7 +18,7 @@ from typing import Any
 
 from ..model import Package
 from ..ui import widgets as w
-from ..ui.layout import Ctx, Row, V, vlist
+from ..ui.layout import RECYCLER, Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
 
@@ -139,7 +139,7 @@ def page(
         rid,
         pad_bottom=pad_bottom,
         on_overscroll=on_overscroll,
-        **({"cls": cls} if cls else {}),
+        cls=cls or RECYCLER,
     )
     return header + [body] + (footer or []) + (overlays or [])
 
@@ -173,7 +173,7 @@ class StaticApp(App):
         self.spec = spec
         self.package = spec["package"]
         self.labels = spec["labels"]
-        self.color = tuple(spec.get("color", (96, 125, 139)))  # type: ignore[assignment]
+        self.color = tuple(spec.get("color", (96, 125, 139)))
         self.glyph = spec.get("glyph", "")
         names = list(spec["screens"])
         self.activities = {self._activity(n, i == 0): "static" for i, n in enumerate(names)}

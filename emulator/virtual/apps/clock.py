@@ -5,6 +5,8 @@ a timer keypad (time does not pass on the virtual device, so a started timer sho
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from ..ui import widgets as w
@@ -78,7 +80,7 @@ class ClockApp(App):
         nav = w.tabs(
             ctx,
             (l, b - nav_h, r, b),
-            [(label, tab == k, (lambda k=k: sel(k)), f"tab_menu_{k}") for k, label, _ in names],
+            [(label, tab == k, partial(sel, k), f"tab_menu_{k}") for k, label, _ in names],
             bottom_nav=True,
             icons=[ic for _, _, ic in names],
             rid="navigation_bar",
@@ -460,6 +462,9 @@ class ClockApp(App):
             else:
                 ctx.set_field("minute", f"{(minute + d) % 60:02d}")
 
+        def set_digits(field: str, v: str) -> None:
+            ctx.set_field(field, "".join(ch for ch in v if ch.isdigit())[:2])
+
         col_w = ctx.dp(88)
 
         def picker(x: int, y: int, wd: int) -> list[View]:
@@ -479,7 +484,7 @@ class ClockApp(App):
                         (cx0 + ctx.dp(20), y, cx0 + col_w - ctx.dp(20), y + ctx.dp(48)),
                         "add",
                         desc_up,
-                        lambda f=field: step(f, 1),
+                        partial(step, field, 1),
                         f"{field}_up",
                     )
                 )
@@ -490,7 +495,7 @@ class ClockApp(App):
                         field,
                         ctx.field_value(field),
                         "00",
-                        lambda v, f=field: ctx.set_field(f, "".join(ch for ch in v if ch.isdigit())[:2]),
+                        partial(set_digits, field),
                         field,
                         action=ctx.hide_keyboard,
                         size=40,
@@ -504,7 +509,7 @@ class ClockApp(App):
                         (cx0 + ctx.dp(20), y + ctx.dp(128), cx0 + col_w - ctx.dp(20), y + ctx.dp(176)),
                         "minus",
                         desc_down,
-                        lambda f=field: step(f, -1),
+                        partial(step, field, -1),
                         f"{field}_down",
                     )
                 )
@@ -551,24 +556,23 @@ class ClockApp(App):
         ]
         names = DAYS_ZH if ctx.zh else DAYS_EN
         dh = ctx.dp(48)
+
+        def day_row(i: int, n: str, toggle: Callable[[], None], x: int, y: int, wd: int) -> View:
+            return w.checkbox(
+                ctx,
+                (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + dh),
+                draft["days"][i],
+                f"day_button_{i}",
+                toggle,
+                n,
+            )
+
         for i, n in enumerate(names):
 
             def toggle(i: int = i) -> None:
                 draft["days"][i] = not draft["days"][i]
 
-            rows.append(
-                Row(
-                    dh,
-                    lambda x, y, wd, i=i, n=n, toggle=toggle: w.checkbox(
-                        ctx,
-                        (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + dh),
-                        draft["days"][i],
-                        f"day_button_{i}",
-                        toggle,
-                        n,
-                    ),
-                )
-            )
+            rows.append(Row(dh, partial(day_row, i, n, toggle)))
         if aid:
 
             def delete() -> None:

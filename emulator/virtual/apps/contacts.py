@@ -6,6 +6,7 @@ Other apps read the contact list through `contacts_of(model)` (Messages' new-con
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..ui import widgets as w
@@ -19,7 +20,7 @@ LIST = "com.android.contacts.activities.PeopleActivity"
 EDITOR = "com.android.contacts.activities.ContactEditorActivity"
 DETAIL = "com.android.contacts.quickcontact.QuickContactActivity"
 
-SEED = {
+SEED: dict[str, list[tuple[str, ...]]] = {
     "en": [
         ("Alice Johnson", "+1 650-555-0101", "alice.johnson@example.com"),
         ("Bob Smith", "+1 650-555-0102", "bob.smith@example.com"),
@@ -121,24 +122,23 @@ class ContactsApp(App):
         rows: list[Row] = []
         section = None
         row_h = ctx.dp(64)
+
+        def header(sec: str, x: int, y: int, wd: int) -> View:
+            return w.text(
+                ctx,
+                (x + ctx.dp(24), y, x + wd - ctx.dp(16), y + ctx.dp(36)),
+                sec,
+                "header",
+                size=14,
+                color=th.primary,
+                bold=True,
+            )
+
         for c in people:
             sec = _section(c)
             if sec != section and not q:
                 section = sec
-                rows.append(
-                    Row(
-                        ctx.dp(36),
-                        lambda x, y, wd, sec=sec: w.text(
-                            ctx,
-                            (x + ctx.dp(24), y, x + wd - ctx.dp(16), y + ctx.dp(36)),
-                            sec,
-                            "header",
-                            size=14,
-                            color=th.primary,
-                            bold=True,
-                        ),
-                    )
-                )
+                rows.append(Row(ctx.dp(36), partial(header, sec)))
 
             def build(x: int, y: int, wd: int, c: dict[str, Any] = c) -> View:
                 return w.list_item(

@@ -282,7 +282,7 @@ class EpisodeApp(App):
         img = self._scaled.get(key)
         if img is None:
             src = self.steps[i].image()
-            img = src.convert("RGB").resize(size, Image.BILINEAR)
+            img = src.convert("RGB").resize(size, Image.Resampling.BILINEAR)
             if len(self._scaled) > 16:
                 self._scaled.clear()
             self._scaled[key] = img

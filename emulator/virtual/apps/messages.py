@@ -182,7 +182,7 @@ class MessagesApp(App):
             rows.append(Row(h, banner))
         row_h = ctx.dp(76)
         for t in ctx.data["threads"]:
-            last = t["messages"][-1] if t["messages"] else {"text": "", "time": "", "me": False}
+            last: dict[str, Any] = t["messages"][-1] if t["messages"] else {"text": "", "time": "", "me": False}
             snippet = (ctx.tr("You: ", "您：") if last["me"] else "") + last["text"]
 
             def build(
@@ -209,12 +209,17 @@ class MessagesApp(App):
                 return v
 
             rows.append(Row(row_h, build))
+
+        def start_chat() -> None:
+            ctx.set_field("to", "")  # a new chat starts empty
+            ctx.push(NEW, focus="to")
+
         overlays = [
             w.fab(
                 ctx,
                 "message",
                 ctx.tr("Start chat", "发起聊天"),
-                lambda: (ctx.set_field("to", ""), ctx.push(NEW, focus="to")),  # a new chat starts empty
+                start_chat,
                 "start_chat_fab",
                 label=ctx.tr("Start chat", "发起聊天"),
             )

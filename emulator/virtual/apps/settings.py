@@ -95,6 +95,11 @@ STATIC_PAGES: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {
 }
 
 
+def _opener(ctx: Ctx, page_key: str) -> Callable[[], None]:
+    """A click handler that opens settings page `page_key` (a fresh extras dict per click)."""
+    return lambda: ctx.push(SUB, {"page": page_key})
+
+
 class SettingsApp(App):
     package = "com.android.settings"
     labels = {"en": "Settings", "zh": "设置"}
@@ -233,7 +238,7 @@ class SettingsApp(App):
             s_loc = ctx.tr(*summary) if key != "about" else ctx.model.profile.model
             if q and ctx.ui.get("searching") and not any(q in s.lower() for s in (*title, *summary)):
                 continue
-            rows.append(self._item_row(ctx, t_loc, s_loc, lambda k=key: ctx.push(SUB, {"page": k}), icon))
+            rows.append(self._item_row(ctx, t_loc, s_loc, _opener(ctx, key), icon))
         if q and ctx.ui.get("searching"):
             for leaf, page_key, words in [
                 (ctx.tr("Wi-Fi", "WLAN"), "network", ("wi-fi", "wifi", "wlan", "无线")),
@@ -248,7 +253,7 @@ class SettingsApp(App):
                             ctx,
                             leaf,
                             self._title(ctx, page_key),
-                            lambda k=page_key: ctx.push(SUB, {"page": k}),
+                            _opener(ctx, page_key),
                             "search",
                         )
                     )

@@ -131,7 +131,7 @@ class WeatherApp(App):
     def screen_main(self, ctx: Ctx) -> list[View]:
         th = ctx.theme
         data = ctx.data
-        city = data.get("city") if data.get("city") in CITIES else "mountain_view"
+        city: str = data["city"] if data.get("city") in CITIES else "mountain_view"
         info = CITIES[city]
         f = bool(data.get("fahrenheit"))
         deg = "°"

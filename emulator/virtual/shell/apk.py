@@ -237,7 +237,8 @@ def read_apk(data: bytes) -> ApkInfo:
             component = None
         a = el.attrs
         if el.tag == "uses-sdk":
-            info.min_sdk = int(a.get("minSdkVersion", 1)) if isinstance(a.get("minSdkVersion"), int) else 1
+            ms = a.get("minSdkVersion")
+            info.min_sdk = int(ms) if isinstance(ms, int) else 1
             ts = a.get("targetSdkVersion")
             info.target_sdk = int(ts) if isinstance(ts, int) else info.min_sdk
         elif el.tag == "uses-permission" and isinstance(a.get("name"), str):

@@ -263,7 +263,8 @@ def am(ctx: Ctx, argv: list[str]) -> int:
 @command("monkey")
 def monkey(ctx: Ctx, argv: list[str]) -> int:
     args = argv[1:]
-    packages, categories = [], []
+    packages: list[str] = []
+    categories: list[str] = []
     count = None
     i = 0
     while i < len(args):

@@ -138,7 +138,7 @@ def app_process(ctx: Ctx, argv: list[str]) -> int:
         if i + 1 < len(rest) and rest[i + 1].isdigit():
             port = int(rest[i + 1])
     try:
-        from ..u2server import serve_until_closed  # type: ignore[import-not-found]
+        from ..u2server import serve_until_closed
     except ImportError as e:
         ctx.errln(f"app_process: the uiautomator2 server is not available on this virtual device ({e})")
         return 1
@@ -177,11 +177,11 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
                     return 2
                 limit = int(val)
             elif a == "--size":
-                w, _, h = val.partition("x")
-                if not (w.isdigit() and h.isdigit() and int(w) > 0 and int(h) > 0):
+                sw, _, sh = val.partition("x")
+                if not (sw.isdigit() and sh.isdigit() and int(sw) > 0 and int(sh) > 0):
                     ctx.errln(f"Invalid size '{val}', must be width x height")
                     return 2
-                size = (int(w) // 2 * 2, int(h) // 2 * 2)
+                size = (int(sw) // 2 * 2, int(sh) // 2 * 2)
             elif a == "--output-format" and val != "mp4":
                 ctx.errln(f"screenrecord: output format {val} is not available on the virtual device")
                 return 2

@@ -98,6 +98,12 @@ def _opts(args: list[str]) -> dict[str, list[str]]:
     return out
 
 
+def _first(opts: dict[str, list[str]], name: str) -> str | None:
+    """The first value given for `--name`, None when absent."""
+    values = opts.get(name)
+    return values[0] if values else None
+
+
 def _provider_error(ctx: Ctx, uri: str) -> int:
     authority = uri[len("content://") :].split("/", 1)[0] if uri.startswith("content://") else uri
     ctx.errln(f"Error while accessing provider:{authority}")
@@ -117,7 +123,7 @@ def content(ctx: Ctx, argv: list[str]) -> int:
         ctx.errln("[ERROR] Content provider URI not specified")
         return 1
     try:
-        where = _where((opts.get("where") or [None])[0])
+        where = _where(_first(opts, "where"))
     except ValueError as e:
         ctx.errln(f"Error while accessing provider:{uri}\njava.lang.IllegalArgumentException: {e}")
         return 1
@@ -127,10 +133,10 @@ def content(ctx: Ctx, argv: list[str]) -> int:
             return _provider_error(ctx, uri)
         columns, rows = found
         rows = [r for r in rows if all(_format(r.get(k)) == v for k, v in where)]
-        projection = (opts.get("projection") or [None])[0]
+        projection = _first(opts, "projection")
         if projection:
             columns = [c for c in re.split(r"[:,]", projection) if c]
-        sort = (opts.get("sort") or [None])[0]
+        sort = _first(opts, "sort")
         if sort:
             key, _, direction = sort.partition(" ")
             rows.sort(key=lambda r: (r.get(key) is None, r.get(key)), reverse=direction.upper() == "DESC")

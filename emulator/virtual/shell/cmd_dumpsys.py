@@ -423,9 +423,12 @@ def _meminfo_app(model, pkg: str, pid: int) -> str:
     )
     native = 9_800 + h % 3_000 + 420 * screens
     dalvik = 2_400 + (h >> 8) % 1_500 + 310 * screens
-    rows = [
-        ("Native Heap", native, native - 60, 0, 0, native + 1_900, native + 3_400, native + 800, 2_600),
-        ("Dalvik Heap", dalvik, dalvik - 90, 0, 0, dalvik + 4_300, dalvik + 4_800, dalvik + 1_100, 3_700),
+    native_heap = ("Native Heap", native, native - 60, 0, 0, native + 1_900, native + 3_400, native + 800, 2_600)
+    dalvik_heap = ("Dalvik Heap", dalvik, dalvik - 90, 0, 0, dalvik + 4_300, dalvik + 4_800, dalvik + 1_100, 3_700)
+    # name, Pss total, private dirty, private clean, SwapPss dirty, Rss total, heap size, heap alloc, heap free
+    rows: list[tuple[str, int, int, int, int, int, int | None, int | None, int | None]] = [
+        native_heap,
+        dalvik_heap,
         ("Dalvik Other", 1_130, 908, 0, 0, 1_900, None, None, None),
         ("Stack", 620, 620, 0, 0, 628, None, None, None),
         ("Ashmem", 2, 0, 0, 0, 8, None, None, None),
@@ -440,10 +443,11 @@ def _meminfo_app(model, pkg: str, pid: int) -> str:
         ("Other mmap", 208, 8, 108, 0, 1_380, None, None, None),
         ("Unknown", 362, 356, 0, 0, 648, None, None, None),
     ]
-    total = [sum(r[i] for r in rows) for i in range(1, 6)]
-    heap = [rows[0][6] + rows[1][6], rows[0][7] + rows[1][7], rows[0][8] + rows[1][8]]
+    sizes = [r[1:6] for r in rows]  # the five columns every row has
+    total = [sum(s[k] for s in sizes) for k in range(5)]
+    heap = [native_heap[6] + dalvik_heap[6], native_heap[7] + dalvik_heap[7], native_heap[8] + dalvik_heap[8]]
 
-    def cell(v) -> str:
+    def cell(v: int | None) -> str:
         return f"{v:>9}" if v is not None else " " * 9
 
     lines = [
@@ -455,8 +459,8 @@ def _meminfo_app(model, pkg: str, pid: int) -> str:
         "                 Total    Dirty    Clean    Dirty    Total     Size    Alloc     Free",
         "                ------   ------   ------   ------   ------   ------   ------   ------",
     ]
-    for name, *vals in rows:
-        lines.append(f"{name:>13}" + "".join(cell(v) for v in vals))
+    for row in rows:
+        lines.append(f"{row[0]:>13}" + "".join(cell(v) for v in row[1:]))
     lines.append(f"{'TOTAL':>13}" + "".join(cell(v) for v in total + heap))
     java, code = rows[1][2] + rows[12][2], rows[6][2] + rows[6][3] + rows[7][3] + rows[8][3] + rows[10][3]
     private_other = rows[2][2] + rows[4][2] + rows[5][3] + rows[13][2]

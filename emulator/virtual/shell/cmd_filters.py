@@ -265,13 +265,14 @@ def sort(ctx: Ctx, argv: list[str]) -> int:
     for _, data in _inputs(ctx, files, "sort"):
         lines += _lines(data or b"")
 
-    def key(s: str) -> object:
-        if "n" in opts:
-            m = re.match(r"\s*(-?\d+(?:\.\d+)?)", s)
-            return (float(m.group(1)) if m else 0.0, s)
-        return s
+    def numeric(s: str) -> tuple[float, str]:
+        m = re.match(r"\s*(-?\d+(?:\.\d+)?)", s)
+        return (float(m.group(1)) if m else 0.0, s)
 
-    lines.sort(key=key, reverse="r" in opts)
+    if "n" in opts:
+        lines.sort(key=numeric, reverse="r" in opts)
+    else:
+        lines.sort(reverse="r" in opts)
     if "u" in opts:
         lines = list(dict.fromkeys(lines))
     ctx.out("".join(line + "\n" for line in lines))
@@ -313,7 +314,7 @@ def tr(ctx: Ctx, argv: list[str]) -> int:
 
     text = ctx.stdin_all().decode("utf-8", "surrogateescape")
     if delete and args:
-        table = {ord(c): None for c in expand(args[0])}
+        table: dict[int, str | None] = {ord(c): None for c in expand(args[0])}
     elif len(args) >= 2:
         a, b = expand(args[0]), expand(args[1])
         b = (b + b[-1:] * len(a))[: len(a)] if b else ""

@@ -33,6 +33,14 @@ class Expander:
     params: list[str]
     _subst_status: int | None = None
 
+    if TYPE_CHECKING:  # provided by ShellState
+
+        def child(self) -> Expander: ...
+
+        def run_script(self, script: P.Script, fds: Fds) -> int: ...
+
+        def _abs(self, p: str) -> str: ...
+
     # --- expansion ------------------------------------------------------------------------------
     def expand_str(self, w: P.Word, fds: Fds) -> str:
         """Expansion without field splitting or globbing (assignments, ${x:-word})."""
@@ -279,7 +287,8 @@ def fnmatch_unescape(seg: str) -> str:
 
 
 def _split_ifs(value: str, ifs: str) -> list[str]:
-    out, cur = [], []
+    out: list[str] = []
+    cur: list[str] = []
     for c in value:
         if c in ifs:
             if cur:

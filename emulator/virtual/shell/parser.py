@@ -689,7 +689,7 @@ class _Parser:
                         if close.kind != "op" or close.value != ")":
                             raise ShellSyntaxError(_unexpected(close))
                         self._skip_newlines()
-                        return FuncDef(name, self.command())  # type: ignore[return-value]
+                        return FuncDef(name, self.command())
             else:
                 break
         if not node.words and not node.assigns and not node.redirects:

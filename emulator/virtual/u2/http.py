@@ -103,6 +103,9 @@ def _read_chunked(stream: Any, buf: bytearray) -> bytes:
                 raise BadRequest(400, "stream ended inside a chunked body")
             buf.extend(chunk)
 
+    def need_bytes(n: int) -> None:
+        need(lambda: len(buf) >= n)
+
     while True:
         need(lambda: b"\r\n" in buf)
         line, _, remaining = bytes(buf).partition(b"\r\n")
@@ -113,7 +116,7 @@ def _read_chunked(stream: Any, buf: bytearray) -> bytes:
         buf[:] = remaining
         if size == 0:
             return bytes(out)
-        need(lambda end=size + 2: len(buf) >= end)
+        need_bytes(size + 2)
         out += buf[:size]
         del buf[: size + 2]
         if len(out) > MAX_BODY_BYTES:

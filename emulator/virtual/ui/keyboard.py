@@ -8,10 +8,11 @@ IME action (search, send, done, next, or a newline in multi-line fields).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .theme import Theme
-from .view import View
+from .view import View, int_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -36,12 +37,12 @@ def _row_h(model: VirtualDeviceModel, screen_h: int) -> int:
     return max(int(24 * s), min(row, budget // 4))
 
 
-def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw: Any) -> View:
+def _v(cls: str, bounds: tuple[float, float, float, float], rid: str = "", **kw: Any) -> View:
     style = kw.pop("style", {})
     v = View(
         cls=cls,
-        bounds=tuple(int(b) for b in bounds),
-        package=IME_PACKAGE,  # type: ignore[arg-type]
+        bounds=int_bounds(bounds),
+        package=IME_PACKAGE,
         resource_id=f"{IME_PACKAGE}:id/{rid}" if rid else "",
         **kw,
     )
@@ -148,7 +149,7 @@ def build_keyboard(
             x = (width - n * key_w) / 2
         for ch in chars:
             c = ch.upper() if shift and not state.get("symbols") else ch
-            key(x, x + key_w, c, c, on_click=lambda c=c: commit(c))
+            key(x, x + key_w, c, c, on_click=partial(commit, c))
             x += key_w
         if ri == 2:
             key(

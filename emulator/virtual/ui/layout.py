@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .theme import Theme
-from .view import Bounds, View
+from .view import Bounds, View, int_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import ActivityRecord, VirtualDeviceModel
@@ -145,8 +145,8 @@ def V(ctx: Ctx, cls: str, bounds: Bounds, rid: str = "", **kw: Any) -> View:
     style = kw.pop("style", None) or {}
     v = View(
         cls=cls,
-        bounds=tuple(int(b) for b in bounds),
-        package=kw.pop("package", ctx.pkg),  # type: ignore[arg-type]
+        bounds=int_bounds(bounds),
+        package=kw.pop("package", ctx.pkg),
         resource_id=ctx.rid(rid) if rid else "",
         **kw,
     )
@@ -168,7 +168,7 @@ def clip_tree(v: View, box: Bounds) -> bool:
     if nb[2] <= nb[0] or nb[3] <= nb[1]:
         if v.bounds[2] > v.bounds[0] and v.bounds[3] > v.bounds[1]:
             return False
-        nb = (min(max(v.bounds[0], box[0]), box[2]), min(max(v.bounds[1], box[1]), box[3])) * 2  # type: ignore
+        nb = (min(max(v.bounds[0], box[0]), box[2]), min(max(v.bounds[1], box[1]), box[3])) * 2
     if nb != v.bounds:
         v.style.setdefault("draw", v.bounds)
         v.bounds = nb

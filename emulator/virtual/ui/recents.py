@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .theme import Theme, mix
-from .view import View
+from .view import View, int_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -18,12 +18,12 @@ if TYPE_CHECKING:  # pragma: no cover
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 
 
-def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw: Any) -> View:
+def _v(cls: str, bounds: tuple[float, float, float, float], rid: str = "", **kw: Any) -> View:
     style = kw.pop("style", {})
     v = View(
         cls=cls,
-        bounds=tuple(int(b) for b in bounds),
-        package=LAUNCHER,  # type: ignore[arg-type]
+        bounds=int_bounds(bounds),
+        package=LAUNCHER,
         resource_id=f"{LAUNCHER}:id/{rid}" if rid else "",
         **kw,
     )

@@ -15,6 +15,11 @@ from xml.sax.saxutils import escape
 Bounds = tuple[int, int, int, int]  # left, top, right, bottom in display pixels (current rotation)
 
 
+def int_bounds(b: tuple[float, float, float, float]) -> Bounds:
+    """`b` with each edge truncated to a whole pixel (layout arithmetic may hand over floats)."""
+    return (int(b[0]), int(b[1]), int(b[2]), int(b[3]))
+
+
 @dataclass(eq=False)
 class View:
     cls: str = "android.widget.FrameLayout"

@@ -377,7 +377,7 @@ def toolbar(
     else:
         x = l + ctx.dp(16)
     ax = r - ctx.dp(4)
-    act_views = []
+    act_views: list[View] = []
     for name, desc, cb, arid in reversed(actions or []):
         act_views.insert(0, icon_button(ctx, (ax - isz, top, ax, top + isz), name, desc, cb, rid=arid))
         ax -= isz
