@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.actions import Back, Click, Complete, Enter, Home, Impossible, LongPress, Swipe, TypeText, Wait
-from tasks.datasets import DatasetError, LoadStats, androidlens
+from tasks.datasets import DatasetError, LoadStats, androidlens, milestones
 from tasks.datasets.convert import action_fields, from_unified, to_unified
 from tasks.schema import Milestone, MilestoneGroup, parse_task
 from tests import dataset_fixtures as F
@@ -108,7 +108,7 @@ def test_to_task_zh(root):
 
 
 def test_state_mapping_table():
-    pos, neg, unknown = androidlens.map_states(["Selected", "long-clickable", "unchecked", "Disabled", "已勾选", "x"])
+    pos, neg, unknown = milestones.map_states(["Selected", "long-clickable", "unchecked", "Disabled", "已勾选", "x"])
     assert pos == ("selected", "long_clickable", "checked") and neg == ("checked", "enabled") and unknown == ["x"]
 
 

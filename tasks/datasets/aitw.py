@@ -21,21 +21,20 @@ from typing import Any
 from harness import coords
 from harness.actions import Action, Back, Click, Complete, Enter, Home, Impossible, LongPress, Scroll, Swipe, TypeText
 
-from . import tfrecord
+from .adapter import DatasetAdapter
 from .base import (
     DatasetEpisode,
-    DatasetError,
     DatasetStep,
-    FieldError,
     LoadStats,
     UIBox,
     as_paths,
-    error,
     make_point,
     scroll_as_swipe,
     target_xy,
     unrepresentable,
 )
+from .errors import DatasetError, FieldError, error
+from .tfrecord import ExampleError, RecordError, build_example, iter_records, parse_example, write_records
 
 DATASET = "aitw"
 
@@ -265,9 +264,9 @@ def write_tfrecord(path: str | Path, examples: Iterable[dict[str, Any] | bytes],
             pixels = d.pop(IMAGE_FEATURE, None)
             if pixels is not None and not isinstance(pixels, (bytes, bytearray)):
                 pixels = pixels.tobytes()  # numpy array
-            yield tfrecord.build_example(features_from_raw(d, pixels))
+            yield build_example(features_from_raw(d, pixels))
 
-    return tfrecord.write_records(path, serialize(), compress=compress)
+    return write_records(path, serialize(), compress=compress)
 
 
 # --- loading ---------------------------------------------------------------------------------------------
@@ -437,13 +436,13 @@ def _iter_file(
     def wanted(eid: str) -> bool:
         return split_label is None or (label_of is not None and label_of.get(eid) == split_label)
 
-    records = tfrecord.iter_records(path)
+    records = iter_records(path)
     while True:
         try:
             rec = next(records)
         except StopIteration:
             break
-        except tfrecord.RecordError as exc:
+        except RecordError as exc:
             err = error(path, exc.detail, record=exc.index)
             if not skip_bad:
                 raise err from exc
@@ -458,8 +457,8 @@ def _iter_file(
             if rec.data is None:
                 raise FieldError("<record>", rec.error.detail if rec.error else "corrupt")
             try:
-                feats = tfrecord.parse_example(rec.data)
-            except tfrecord.ExampleError as exc:
+                feats = parse_example(rec.data)
+            except ExampleError as exc:
                 raise FieldError("<record>", str(exc)) from None
             if "episode_id" in feats and feats["episode_id"][1]:
                 eid = _text(feats["episode_id"][1][0])
@@ -504,3 +503,29 @@ def _iter_file(
     if done is not None:
         stats.episodes += 1
         yield done
+
+
+# --- the adapter ------------------------------------------------------------------------------------------
+def breakdown(episode: DatasetEpisode) -> dict[str, Any]:
+    """AitW figures are reported per subset (and per split label when episodes carry several)."""
+    return {"subset": episode.meta.get("subset") or "unknown", "split": episode.meta.get("split")}
+
+
+def split_options(split_file: str, label: str | None) -> dict[str, Any]:
+    return {"split": split_file, "split_label": label}
+
+
+ADAPTER = DatasetAdapter(
+    name=DATASET,
+    title="Android in the Wild",
+    aliases=("android-in-the-wild",),
+    load=iter_episodes,
+    metric="aitw",
+    decode=to_unified,
+    encode=from_unified,
+    action_fields=ACTION_FIELDS,
+    size_fields=("image/width", "image/height"),
+    breakdown=breakdown,
+    split_options=split_options,
+    need_images_option="keep_images",
+)

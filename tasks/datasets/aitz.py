@@ -19,8 +19,10 @@ from typing import Any
 from harness import coords
 from harness.actions import Action
 
+from .adapter import DatasetAdapter
 from .androidlens import order_steps, read_step_list, resolve_image, step_from_unified, step_to_unified
-from .base import DatasetEpisode, DatasetStep, FieldError, LoadStats, UIBox, as_paths, error, image_size
+from .base import DatasetEpisode, DatasetStep, LoadStats, UIBox, as_paths, image_size
+from .errors import FieldError, error
 
 DATASET = "aitz"
 ACTION_FIELDS = ("result_action_type", "result_touch_yx", "result_lift_yx", "result_action_text")
@@ -151,3 +153,26 @@ def iter_episodes(
         ep = stats.load_episode(partial(load_episode, path, root, require_images), skip_bad)
         if ep is not None:
             yield ep
+
+
+# --- the adapter ------------------------------------------------------------------------------------------
+def breakdown(episode: DatasetEpisode) -> dict[str, Any]:
+    """AITZ figures are reported per subset (from the file name or the record)."""
+    return {"subset": episode.meta.get("subset") or "unknown"}
+
+
+ADAPTER = DatasetAdapter(
+    name=DATASET,
+    title="Android in the Zoo / AgentCPM-GUI",
+    aliases=("android-in-the-zoo", "agentcpm"),
+    load=iter_episodes,
+    metric="agentcpm",
+    metric_dialect="aitz",
+    decode=to_unified,
+    encode=from_unified,
+    action_fields=ACTION_FIELDS,
+    size_fields=("image_width", "image_height"),
+    breakdown=breakdown,
+    images_option="images_root",
+    need_images_option="require_images",
+)

@@ -17,63 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.actions import Action
-from harness.errors import HarnessError
+from pydantic import ValidationError
+
+from harness.actions import Action, Point
+from tasks.schema import Task
+
+from .errors import DatasetError, FieldError
+from .milestones import episode_to_task
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL import Image
-
-    from tasks.schema import Task
-
-DATASETS = ("aitw", "odyssey", "androidlens", "aitz")
-
-
-class DatasetError(HarnessError):
-    """A dataset file could not be read: the message names the file, the record (index / episode / step) and
-    the field."""
-
-
-class FieldError(ValueError):
-    """A converter / parser complaint about one field of a record; loaders turn it into a `DatasetError` that also
-    names the file and the record."""
-
-    def __init__(self, field_name: str, message: str):
-        super().__init__(f"field {field_name!r}: {message}")
-        self.field = field_name
-        self.detail = message
-
-
-def where(
-    file: str | Path | None, record: int | None = None, episode: str | None = None, step: int | None = None
-) -> str:
-    """`"path/x.json: record 3 (episode 42, step 1)"` -- the location prefix of every DatasetError."""
-    parts = []
-    if record is not None:
-        parts.append(f"record {record}")
-    inner = ", ".join(
-        p
-        for p in (f"episode {episode}" if episode is not None else "", f"step {step}" if step is not None else "")
-        if p
-    )
-    loc = " ".join(parts)
-    if inner:
-        loc = f"{loc} ({inner})" if loc else inner
-    head = str(file) if file is not None else "<record>"
-    return f"{head}: {loc}" if loc else head
-
-
-def error(
-    file: str | Path | None,
-    message: str,
-    *,
-    record: int | None = None,
-    episode: str | None = None,
-    step: int | None = None,
-    field_name: str | None = None,
-) -> DatasetError:
-    """Build a `DatasetError` with the standard location prefix."""
-    f = f"field {field_name!r}: " if field_name else ""
-    return DatasetError(f"{where(file, record, episode, step)}: {f}{message}")
 
 
 @dataclass
@@ -174,7 +127,7 @@ def image_size(path: str | Path) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class DatasetEpisode:
-    dataset: str  # "aitw" | "odyssey" | "androidlens" | "aitz"
+    dataset: str  # the adapter's name (`tasks.datasets.registry`): "aitw" | "odyssey" | "androidlens" | "aitz"
     episode_id: str
     instruction: str
     lang: str = "en"
@@ -182,12 +135,8 @@ class DatasetEpisode:
     meta: dict[str, Any] = field(default_factory=dict)  # subset / category / app / device_info / types / split
 
     def to_task(self) -> Task | None:
-        """AndroidLens episodes become a `Task` scored by their milestones (see `androidlens.episode_to_task`);
-        other datasets carry no milestones: None."""
-        if self.dataset != "androidlens":
-            return None
-        from .androidlens import episode_to_task
-
+        """The milestones the steps record (AndroidLens does) as a `Task` scored by them
+        (`tasks.datasets.milestones`); None for an episode that records none (AitW, GUI Odyssey, AITZ)."""
         return episode_to_task(self)
 
     def __len__(self) -> int:
@@ -210,12 +159,8 @@ def as_paths(paths: str | Path | list[str | Path] | tuple[str | Path, ...], patt
 
 
 # --- helpers shared by the converters -------------------------------------------------------------------
-def make_point(xy: tuple[float, float] | None, field_name: str) -> Any:
+def make_point(xy: tuple[float, float] | None, field_name: str) -> Point:
     """A unified `Point` from normalized (x, y); FieldError naming the field when missing or out of range."""
-    from pydantic import ValidationError
-
-    from harness.actions import Point
-
     if xy is None:
         raise FieldError(field_name, "a point is required for this action but none is recorded")
     try:

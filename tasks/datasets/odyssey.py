@@ -20,18 +20,9 @@ from typing import Any
 from harness import coords
 from harness.actions import Action, Back, Click, Complete, Home, Impossible, LongPress, Recent, Scroll, Swipe, TypeText
 
-from .base import (
-    DatasetEpisode,
-    DatasetError,
-    DatasetStep,
-    FieldError,
-    LoadStats,
-    error,
-    make_point,
-    scroll_as_swipe,
-    target_xy,
-    unrepresentable,
-)
+from .adapter import DatasetAdapter
+from .base import DatasetEpisode, DatasetStep, LoadStats, make_point, scroll_as_swipe, target_xy, unrepresentable
+from .errors import DatasetError, FieldError, error
 
 DATASET = "odyssey"
 ACTION_FIELDS = ("action", "info")
@@ -286,3 +277,28 @@ def iter_episodes(
         if keep is not None:
             ep.meta["split"] = split
         yield ep
+
+
+# --- the adapter ------------------------------------------------------------------------------------------
+def breakdown(episode: DatasetEpisode) -> dict[str, Any]:
+    """GUI Odyssey figures are reported per category (the per-category mean of the random split)."""
+    return {"category": episode.meta.get("category") or "unknown", "split": episode.meta.get("split")}
+
+
+def split_options(split_file: str, label: str | None) -> dict[str, Any]:
+    return {"split_file": split_file, "split": label or "test"}
+
+
+ADAPTER = DatasetAdapter(
+    name=DATASET,
+    title="GUI Odyssey",
+    aliases=("gui-odyssey",),
+    load=iter_episodes,
+    metric="odyssey",
+    decode=to_unified,
+    encode=from_unified,
+    action_fields=ACTION_FIELDS,
+    breakdown=breakdown,
+    split_options=split_options,
+    images_option="images_dir",
+)

@@ -18,7 +18,9 @@ from typing import Any, Literal
 
 from harness import coords
 
-from .base import DatasetError, FieldError, LoadStats, as_paths, error, iter_json_array
+from .adapter import DatasetAdapter
+from .base import LoadStats, as_paths, iter_json_array
+from .errors import DatasetError, FieldError, error
 
 NO_ANSWER = "<no answer>"
 
@@ -170,3 +172,14 @@ def iter_questions(
                 raise
             stats.bad_files += 1
             stats.note(exc)
+
+
+# --- the adapter ------------------------------------------------------------------------------------------
+ADAPTER = DatasetAdapter(
+    name="screenqa",
+    title="ScreenQA",
+    load=iter_questions,
+    metric="screenqa",
+    episodic=False,
+    images_option="images_dir",
+)
