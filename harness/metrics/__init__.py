@@ -7,12 +7,13 @@
   point distance; modes `"default"` and `"android_control"`), used for AndroidLens / AITZ steps.
 - `androidlens`: ATP / SR from milestone hit lists.
 - `screenqa`: SQA-S, SQA-UIC, SQA-UIC-BB and the paper's avg nDCG_v / avg F1.
+- `boxes`: ragged per-step ground-truth box lists as padded arrays (shared by `aitw` and `agentcpm`).
 - `reference`: plain per-step implementations the vectorized code is tested and benchmarked against.
 
 The rules and constants are in each module's docstring; docs/datasets.md tabulates, per rule, what the official
 code does, what these modules do and how it was checked.
 """
 
-from harness.metrics import agentcpm, aitw, androidlens, odyssey, reference, screenqa
+from harness.metrics import agentcpm, aitw, androidlens, boxes, odyssey, reference, screenqa
 
-__all__ = ["agentcpm", "aitw", "androidlens", "odyssey", "reference", "screenqa"]
+__all__ = ["agentcpm", "aitw", "androidlens", "boxes", "odyssey", "reference", "screenqa"]

@@ -45,7 +45,7 @@ import numpy.typing as npt
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
-from harness.metrics.aitw import _boxes_for
+from harness.metrics.boxes import boxes_for
 
 TYPES = ("CLICK", "LONG_PRESS", "SCROLL", "TYPE", "PRESS", "STOP", "WAIT", "OPEN_APP")
 CLICK, LONG_PRESS, SCROLL, TYPE, PRESS, STOP, WAIT, OPEN_APP = range(8)
@@ -73,6 +73,9 @@ TAP_DISTANCE = 0.04  # a ground-truth DUAL_POINT is a tap when touch and lift ar
 DEFAULT_DURATION_MS = 200
 MODES = ("default", "android_control")
 Mode = Literal["default", "android_control"]
+# how ground-truth records are read: AITZ's as the evaluator reads them; AndroidLens' adds its own long press
+DIALECTS = ("aitz", "androidlens")
+Dialect = Literal["aitz", "androidlens"]
 ArrayLike = npt.ArrayLike
 
 _CHUNK = 1 << 15
@@ -258,7 +261,7 @@ def evaluate_steps(
         def boxes_of(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             if gt_boxes is None:
                 return np.zeros((len(rows), 0, 4)), np.zeros((len(rows), 0), dtype=bool)
-            return _boxes_for(pts[rows], n, gt_boxes, gt_box_counts, gt_box_offsets)
+            return boxes_for(pts[rows], n, gt_boxes, gt_box_counts, gt_box_offsets)
 
         em[pts], pix[pts] = _click_rows(p, g, boxes_of, mode, distances)
 
@@ -481,7 +484,7 @@ def _yx(v: object) -> tuple[float, float] | None:
     return None
 
 
-def gt_from_record(raw: Mapping[str, object], dialect: Literal["aitz", "androidlens"] = "aitz") -> Row:
+def gt_from_record(raw: Mapping[str, object], dialect: Dialect = "aitz") -> Row:
     """A ground-truth step record (AgentCPM family) -> its row, as the evaluator's `_parse_answer_` reads it:
     3 TYPE; 4 DUAL_POINT: a tap (touch and lift at most 0.04 apart, (y, x) Euclidean) is a CLICK, else a SCROLL
     with the direction of touch -> lift; 0 LONG_POINT; 5 / 6 / 7 PRESS back / home / enter; 10 / 11 STOP; 1 "no

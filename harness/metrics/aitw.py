@@ -31,6 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from harness.metrics.boxes import boxes_for
+
 TYPE = 3
 DUAL_POINT = 4
 PRESS_BACK = 5
@@ -158,41 +160,12 @@ def match_actions(
         hit = np.zeros(len(tt), dtype=bool)
         rows = dual[need]  # indices into the full N
         if len(rows) and (gt_boxes is not None):
-            boxes, valid = _boxes_for(rows, n, gt_boxes, gt_box_counts, gt_box_offsets)
+            boxes, valid = boxes_for(rows, n, gt_boxes, gt_box_counts, gt_box_offsets)
             if boxes.shape[1]:
                 hit[~ok] = _in_same_box(p_t[need], g_t[need], boxes, valid)
         result[tt] = ok | hit
     match[dual] = result
     return match
-
-
-def _boxes_for(rows: np.ndarray, n: int, gt_boxes: Any, counts: Any, offsets: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Padded boxes [len(rows), M, 4] + validity [len(rows), M] for the selected steps."""
-    if offsets is not None:
-        flat = np.asarray(gt_boxes).reshape(-1, 4)
-        offsets = np.asarray(offsets, dtype=np.int64)
-        if len(offsets) != n + 1:
-            raise ValueError(f"gt_box_offsets must have {n + 1} entries, got {len(offsets)}")
-        cnt = offsets[rows + 1] - offsets[rows]
-        m = int(cnt.max(initial=0))
-        idx = offsets[rows][:, None] + np.arange(m)[None, :]
-        valid = np.arange(m)[None, :] < cnt[:, None]
-        idx = np.where(valid, idx, 0)
-        boxes = flat[idx] if len(flat) else np.zeros((len(rows), m, 4))
-        return boxes, valid
-    arr = np.asarray(gt_boxes)
-    if arr.ndim != 3 or arr.shape[0] != n or arr.shape[2] != 4:
-        raise ValueError(
-            f"gt_boxes must be a padded [N={n}, M, 4] array (or flat with gt_box_offsets), got {arr.shape}"
-        )
-    boxes = arr[rows]
-    m = arr.shape[1]
-    if counts is not None:
-        cnt = np.asarray(counts, dtype=np.int64)[rows]
-        valid = np.arange(m)[None, :] < cnt[:, None]
-    else:
-        valid = ~np.isnan(boxes.astype(np.float64)).any(axis=2)
-    return boxes, valid
 
 
 # --- aggregation ---------------------------------------------------------------------------------------------
