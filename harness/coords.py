@@ -376,6 +376,15 @@ def iou_matrix(a: Sequence[Sequence[float]], b: Sequence[Sequence[float]]) -> np
         return np.where((inter > 0) & (union > 0), inter / np.where(union > 0, union, 1), 0.0)
 
 
+def normalize_box(box: Sequence[float], size: Sequence[int]) -> tuple[float, float, float, float]:
+    """An `[l, t, r, b]` pixel box -> the same box in normalized units of a `(width, height)` screen (each edge
+    divided by its axis). No range check: a live element may reach past the screen edge (`ltrb_to_xyxy_norm` is
+    the checked conversion of a box that must lie on the screen)."""
+    w, h = size
+    l, t, r, b = box
+    return l / w, t / h, r / w, b / h
+
+
 def point_box_distance(point: Sequence[float], box: Sequence[float]) -> float:
     """Distance from an (x, y) point to an `[l, t, r, b]` box in the same space (0 inside or on an edge)."""
     x, y = point

@@ -58,11 +58,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PIL import Image
 
+from agents.base import AgentStep
+from emulator.virtual.apps.episode_app import RecordedElement, RecordedEpisode, RecordedMark, RecordedScreen
 from harness import actions as A
-from harness.coords import from_pixels
+from harness.coords import box_area, from_pixels, iou, normalize_box, point_box_distance
 from harness.errors import HarnessError
+from harness.run.milestones import MilestoneTracker
 from harness.trajectory.result import FAILED, SUCCESS, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent
+from tasks.datasets.milestones import map_states
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from harness.device.controller import Device
@@ -93,8 +97,6 @@ def recorded_episode(episode: Any, tolerance: float = TAP_TOLERANCE) -> Any:
     built from a `tasks.datasets.DatasetEpisode` with this module's rules: element views from the annotations
     (icons as ImageViews with `kind_desc`), AndroidLens milestones as marked regions, and the tap / swipe
     predicates `tap_matches` / `swipe_matches` bound to each step."""
-    from emulator.virtual.apps.episode_app import RecordedElement, RecordedEpisode, RecordedMark, RecordedScreen
-    from tasks.datasets.androidlens import map_states
 
     def element(box: Any) -> RecordedElement:
         desc = kind_desc(box.kind)
@@ -161,12 +163,6 @@ def norm_text(s: str | None) -> str:
     return " ".join((s or "").split()).casefold()
 
 
-def norm_box(box: Sequence[float], size: Sequence[int]) -> tuple[float, float, float, float]:
-    w, h = size
-    l, t, r, b = box
-    return (l / w, t / h, r / w, b / h)
-
-
 def _step_size(step: Any) -> tuple[int, int]:
     return int(step.width), int(step.height)
 
@@ -177,30 +173,18 @@ def recorded_point(action: Any) -> tuple[float, float] | None:
     return (p.x, p.y) if p is not None else None
 
 
-def box_distance(point: Sequence[float], box: Sequence[float]) -> float:
-    """Distance from a point to a box (0 inside), in the box's units."""
-    x, y = point
-    dx = max(box[0] - x, 0.0, x - box[2])
-    dy = max(box[1] - y, 0.0, y - box[3])
-    return math.hypot(dx, dy)
-
-
-def _area(box: Sequence[float]) -> float:
-    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
-
-
 def recorded_target(step: Any) -> Any:
     """The annotated UIBox the recorded action aims at (module rule), or None."""
     pt = recorded_point(step.action)
     if pt is None or not step.elements or step.width <= 0 or step.height <= 0:
         return None
     size = _step_size(step)
-    boxes = [(e, norm_box(e.bounds, size)) for e in step.elements]
-    boxes = [(e, b) for e, b in boxes if _area(b) > 0]
+    boxes = [(e, normalize_box(e.bounds, size)) for e in step.elements]
+    boxes = [(e, b) for e, b in boxes if box_area(b) > 0]
     inside = [(e, b) for e, b in boxes if b[0] <= pt[0] <= b[2] and b[1] <= pt[1] <= b[3]]
     if inside:
-        return min(inside, key=lambda eb: _area(eb[1]))[0]
-    near = [(box_distance(pt, b), _area(b), i, e) for i, (e, b) in enumerate(boxes)]
+        return min(inside, key=lambda eb: box_area(eb[1]))[0]
+    near = [(point_box_distance(pt, b), box_area(b), i, e) for i, (e, b) in enumerate(boxes)]
     near = [n for n in near if n[0] <= TARGET_RADIUS]
     return min(near)[3] if near else None
 
@@ -215,7 +199,7 @@ def tap_matches(step: Any, x: float, y: float, tolerance: float = TAP_TOLERANCE)
     target = recorded_target(step)
     if target is None:
         return False
-    b = norm_box(target.bounds, _step_size(step))
+    b = normalize_box(target.bounds, _step_size(step))
     return b[0] <= x <= b[2] and b[1] <= y <= b[3]
 
 
@@ -253,14 +237,6 @@ def hash_distance(a: Image.Image | np.ndarray, b: Image.Image | np.ndarray) -> f
     return float(np.count_nonzero(ha != hb)) / ha.size
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = _area(a) + _area(b) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def live_elements(tree: Any, size: Sequence[int]) -> list[Any]:
     """Visible elements of the app on screen (system UI and keyboard left out)."""
     w, h = size
@@ -284,9 +260,9 @@ def element_overlap(
     rec_texts = {norm_text(b.text) for b in boxes} - {""}
     live_texts = {norm_text(e.text) for e in live} - {""}
     jac = len(rec_texts & live_texts) / len(rec_texts | live_texts) if (rec_texts or live_texts) else None
-    lb = [norm_box(e.bounds, live_size) for e in live]
-    rb = [norm_box(b.bounds, rec_size) for b in boxes if _area(b.bounds) > 0]
-    matched = sum(1 for r in rb if any(_iou(r, x) >= IOU_MATCH for x in lb))
+    lb = [normalize_box(e.bounds, live_size) for e in live]
+    rb = [normalize_box(b.bounds, rec_size) for b in boxes if box_area(b.bounds) > 0]
+    matched = sum(1 for r in rb if any(iou(r, x) >= IOU_MATCH for x in lb))
     return jac, (matched / len(rb) if rb else None)
 
 
@@ -357,8 +333,8 @@ def ground_action(step: Any, observation: Any, slack: float = CONFIRM_SLACK) -> 
         return Grounding(action, False, f"no live element matches {label!r}")
     # the live layout agrees with the recording when a candidate is (about) as close to the point as the
     # recorded target was (0 when the point was inside it)
-    recorded_gap = box_distance(pt, norm_box(target.bounds, _step_size(step)))
-    if any(box_distance(pt, norm_box(e.bounds, size)) <= recorded_gap + slack for e in cands):
+    recorded_gap = point_box_distance(pt, normalize_box(target.bounds, _step_size(step)))
+    if any(point_box_distance(pt, normalize_box(e.bounds, size)) <= recorded_gap + slack for e in cands):
         return Grounding(action, False, f"confirmed: {label!r} is where the recording has it")
 
     def dist(e: Any) -> tuple[float, int]:
@@ -472,9 +448,6 @@ def replay_episode(
     may be and still count as the recorded layout (the recorded point is then played as is). `max_wait` caps
     recorded WAITs (seconds). `stop_at_divergence` ends the replay after the first divergent step.
     """
-    from agents.base import AgentStep
-    from harness.run.milestones import MilestoneTracker
-
     steps = list(episode.steps)
     if not steps:
         raise ReplayError(f"{episode.dataset} episode {episode.episode_id}: no steps to replay")
