@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from agents.base import AgentStep
 from agents.registry import create_agent
 from harness.actions import Click, Home, action_to_dict
-from harness.eval.offline import EvalError, EvalOptions, evaluate, iter_dataset, render, tree_from_elements
+from harness.eval.offline import EvalError, EvalOptions, evaluate, iter_dataset, render
+from harness.eval.steps import tree_from_elements
 from tasks.datasets import aitw as aitw_ds
 from tests.dataset_fixtures import AITZ_DIR, aitw_step, write_aitw_fixture, write_androidlens, write_odyssey
 
@@ -62,9 +63,13 @@ def aitw_dir(tmp_path: Path) -> Path:
     d = tmp_path / "aitw"
     d.mkdir()
     write_aitw_fixture(d / "google_apps-00000.tfrecord.gz")
-    aitw_ds.write_tfrecord(d / "install-00000.tfrecord.gz", [
-        aitw_step("2001", 0, 2, "install gmail", 4, touch_yx=(0.5, 0.5), seed=1),
-        aitw_step("2001", 1, 2, "install gmail", 10, seed=2)])
+    aitw_ds.write_tfrecord(
+        d / "install-00000.tfrecord.gz",
+        [
+            aitw_step("2001", 0, 2, "install gmail", 4, touch_yx=(0.5, 0.5), seed=1),
+            aitw_step("2001", 1, 2, "install gmail", 10, seed=2),
+        ],
+    )
     return d
 
 
@@ -82,8 +87,9 @@ def _opts(dataset: str, root: Path) -> EvalOptions:
     if dataset == "aitw":
         return EvalOptions("aitw", root)
     if dataset == "odyssey":
-        return EvalOptions("odyssey", root / "annotations", split=root / "splits" / "random_split.json",
-                           split_label="test")
+        return EvalOptions(
+            "odyssey", root / "annotations", split=root / "splits" / "random_split.json", split_label="test"
+        )
     if dataset == "androidlens":
         return EvalOptions("androidlens", root)
     return EvalOptions("aitz", AITZ_DIR)
@@ -244,30 +250,62 @@ def test_cli_predictions_json(odyssey_root: Path, tmp_path: Path) -> None:
     pred = tmp_path / "pred.jsonl"
     _write_gold_predictions(opts, pred)
     out = tmp_path / "figures.json"
-    r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_root / "annotations"),
-                                 "--split", str(odyssey_root / "splits" / "random_split.json"), "--split-label",
-                                 "test", "--predictions", str(pred), "--json", str(out)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "odyssey",
+            "--data",
+            str(odyssey_root / "annotations"),
+            "--split",
+            str(odyssey_root / "splits" / "random_split.json"),
+            "--split-label",
+            "test",
+            "--predictions",
+            str(pred),
+            "--json",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "GUI Odyssey" in r.output and "per-category mean" in r.output
     data = json.loads(out.read_text())
-    assert data["metrics"]["per_category_mean"]["AMS"] == 1.0 and data["metrics"]["official_aggregate"] == \
-        "per_category_mean"
+    assert (
+        data["metrics"]["per_category_mean"]["AMS"] == 1.0
+        and data["metrics"]["official_aggregate"] == "per_category_mean"
+    )
 
 
 def test_cli_agent_and_errors(lens_root: Path, tmp_path: Path) -> None:
     from harness.cli.main import app
 
     out = tmp_path / "r.json"
-    r = CliRunner().invoke(app, ["eval", "--dataset", "androidlens", "--data", str(lens_root), "--agent", "random",
-                                 "--max-episodes", "1", "--out", str(out)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "androidlens",
+            "--data",
+            str(lens_root),
+            "--agent",
+            "random",
+            "--max-episodes",
+            "1",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert json.loads(out.read_text())["episodes"] == 1
     r = CliRunner().invoke(app, ["eval", "--dataset", "aitw", "--data", str(lens_root)])
     assert r.exit_code != 0 and "exactly one" in r.output
     r = CliRunner().invoke(app, ["eval", "--dataset", "mind2web", "--data", ".", "--agent", "random"])
     assert r.exit_code != 0
-    r = CliRunner().invoke(app, ["eval", "--dataset", "aitw", "--data", str(lens_root), "--agent", "random",
-                                 "--model", "x"])
+    r = CliRunner().invoke(
+        app, ["eval", "--dataset", "aitw", "--data", str(lens_root), "--agent", "random", "--model", "x"]
+    )
     assert r.exit_code != 0 and "only apply" in r.output
 
 
@@ -275,8 +313,10 @@ def test_render_all_datasets(aitw_dir: Path, lens_root: Path) -> None:
     from rich.console import Console
 
     con = Console(record=True, width=120)
-    for rep in (evaluate(_opts("aitw", aitw_dir), agent=Constant(Home())),
-                evaluate(_opts("androidlens", lens_root), agent=Constant(Home()))):
+    for rep in (
+        evaluate(_opts("aitw", aitw_dir), agent=Constant(Home())),
+        evaluate(_opts("androidlens", lens_root), agent=Constant(Home())),
+    ):
         render(rep, con)
     text = con.export_text()
     assert "overall" in text and "GoogleApps" in text and "TM (%)" in text
@@ -302,10 +342,28 @@ def test_cli_openai_agent_against_a_stub(odyssey_root: Path, tmp_path: Path, mon
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     out = tmp_path / "r.json"
     with OpenAIStub(handler=lambda body: '{"thought": "go home", "action": {"type": "HOME"}}') as stub:
-        r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_root / "annotations"),
-                                     "--split", str(odyssey_root / "splits" / "random_split.json"), "--agent",
-                                     "openai", "--model", "stub-vlm", "--base-url", stub.url, "--output-format",
-                                     "json", "--out", str(out)])
+        r = CliRunner().invoke(
+            app,
+            [
+                "eval",
+                "--dataset",
+                "odyssey",
+                "--data",
+                str(odyssey_root / "annotations"),
+                "--split",
+                str(odyssey_root / "splits" / "random_split.json"),
+                "--agent",
+                "openai",
+                "--model",
+                "stub-vlm",
+                "--base-url",
+                stub.url,
+                "--output-format",
+                "json",
+                "--out",
+                str(out),
+            ],
+        )
         sent = stub.requests
     assert r.exit_code == 0, r.output
     assert len(sent) == 13  # one model call per recorded step
@@ -320,11 +378,20 @@ def test_cli_openai_agent_against_a_stub(odyssey_root: Path, tmp_path: Path, mon
 def _odyssey_episode(eid: str, category: str, steps: list[dict[str, Any]]) -> dict[str, Any]:
     for k, s in enumerate(steps):
         s.update(step=k, screenshot=f"{eid}_{k}.png", ps="")
-    return {"episode_id": eid, "device_info": {"product": "p", "release_version": "14", "sdk_version": "34",
-                                               "h": 2400, "w": 1080, "device_name": "Pixel 8 Pro"},
-            "task_info": {"category": category, "app": ["A"], "meta_task": "m", "task": "t",
-                          "instruction": f"do {eid}"},
-            "step_length": len(steps), "steps": steps}
+    return {
+        "episode_id": eid,
+        "device_info": {
+            "product": "p",
+            "release_version": "14",
+            "sdk_version": "34",
+            "h": 2400,
+            "w": 1080,
+            "device_name": "Pixel 8 Pro",
+        },
+        "task_info": {"category": category, "app": ["A"], "meta_task": "m", "task": "t", "instruction": f"do {eid}"},
+        "step_length": len(steps),
+        "steps": steps,
+    }
 
 
 @pytest.fixture
@@ -333,16 +400,31 @@ def odyssey_small(tmp_path: Path) -> Path:
     root = tmp_path / "ody"
     (root / "annotations").mkdir(parents=True)
     eps = [
-        _odyssey_episode("e1", "Social", [
-            {"action": "CLICK", "info": [[500, 500], [500, 500]], "sam2_bbox": [100, 100, 900, 900]},
-            {"action": "SCROLL", "info": [[500, 500], [500, 500]]},  # zero length: DOWN
-            {"action": "TEXT", "info": "hello: world"}]),
-        _odyssey_episode("e2", "Social", [
-            {"action": "CLICK", "info": [[141, 500]], "sam2_bbox": [0, 0, 10, 10]},
-            {"action": "COMPLETE", "info": ""}]),
-        _odyssey_episode("e3", "Media", [
-            {"action": "LONG_PRESS", "info": [[300, 300]]},  # no sam2_bbox: distance only
-            {"action": "CLICK", "info": "KEY_HOME"}]),
+        _odyssey_episode(
+            "e1",
+            "Social",
+            [
+                {"action": "CLICK", "info": [[500, 500], [500, 500]], "sam2_bbox": [100, 100, 900, 900]},
+                {"action": "SCROLL", "info": [[500, 500], [500, 500]]},  # zero length: DOWN
+                {"action": "TEXT", "info": "hello: world"},
+            ],
+        ),
+        _odyssey_episode(
+            "e2",
+            "Social",
+            [
+                {"action": "CLICK", "info": [[141, 500]], "sam2_bbox": [0, 0, 10, 10]},
+                {"action": "COMPLETE", "info": ""},
+            ],
+        ),
+        _odyssey_episode(
+            "e3",
+            "Media",
+            [
+                {"action": "LONG_PRESS", "info": [[300, 300]]},  # no sam2_bbox: distance only
+                {"action": "CLICK", "info": "KEY_HOME"},
+            ],
+        ),
     ]
     for ep in eps:
         (root / "annotations" / f"{ep['episode_id']}.json").write_text(json.dumps(ep), encoding="utf-8")
@@ -356,16 +438,20 @@ def _jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
 
 
 def test_odyssey_predictions_hand_computed(odyssey_small: Path, tmp_path: Path) -> None:
-    pred = _jsonl(tmp_path / "ody.jsonl", [
-        {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]},  # in the box, 0.49 away
-        {"episode_id": "e1", "step": 1, "action": "SCROLL", "info": [[300, 300], [300, 300]]},  # DOWN == DOWN
-        {"episode_id": "e1", "step": 2, "action": "TEXT", "info": "hello: world!"},  # contains the GT text
-        {"episode_id": "e2", "step": 0, "action": "CLICK", "info": [[281, 500]]},  # 0.14000000000000004 away
-        {"episode_id": "e2", "step": 1, "action": "COMPLETE", "info": ""},
-        {"episode_id": "e3", "step": 1, "action": "HOME", "info": ""},  # e3 step 0 has no prediction
-    ])
-    opts = EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
-                       split_label="test")
+    pred = _jsonl(
+        tmp_path / "ody.jsonl",
+        [
+            {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]},  # in the box, 0.49 away
+            {"episode_id": "e1", "step": 1, "action": "SCROLL", "info": [[300, 300], [300, 300]]},  # DOWN == DOWN
+            {"episode_id": "e1", "step": 2, "action": "TEXT", "info": "hello: world!"},  # contains the GT text
+            {"episode_id": "e2", "step": 0, "action": "CLICK", "info": [[281, 500]]},  # 0.14000000000000004 away
+            {"episode_id": "e2", "step": 1, "action": "COMPLETE", "info": ""},
+            {"episode_id": "e3", "step": 1, "action": "HOME", "info": ""},  # e3 step 0 has no prediction
+        ],
+    )
+    opts = EvalOptions(
+        "odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json", split_label="test"
+    )
     rep = evaluate(opts, predictions=pred)
     m = rep["metrics"]
     assert rep["missing"] == 1 and rep["steps"] == 7
@@ -380,24 +466,68 @@ def test_odyssey_predictions_hand_computed(odyssey_small: Path, tmp_path: Path) 
     assert m["official_aggregate"] == "per_category_mean"
     assert m["AMS"] == pytest.approx(0.9) and m["SR"] == pytest.approx(0.25) and m["episodes_left_out"] == 1
     assert m["action_type_accuracy"] == 1.0 and (m["text_correct"], m["text_total"]) == (1, 1)
-    assert m["official_printout"] == {"metric": "micro", "AMS": 90.0, "SR": 25.0, "total": 6,
-                                      "action_type": "6 / 6 = 100.00", "text": "1 / 1 = 100.00"}
+    assert m["official_printout"] == {
+        "metric": "micro",
+        "AMS": 90.0,
+        "SR": 25.0,
+        "total": 6,
+        "action_type": "6 / 6 = 100.00",
+        "text": "1 / 1 = 100.00",
+    }
     # the earlier release's rule (distance only): e1's click is wrong -> Social 3/5, SR 0 / 2
     o = m["other_rule"]
     assert o["rule"] == "distance_only" and o["pooled"]["AMS"] == pytest.approx(4 / 6)
     assert o["per_category_mean"]["AMS"] == pytest.approx((3 / 5 + 1) / 2) and o["per_category_mean"]["SR"] == 0.0
-    rep2 = evaluate(EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
-                                split_label="test", metric_rule="distance_only"), predictions=pred)
+    rep2 = evaluate(
+        EvalOptions(
+            "odyssey",
+            odyssey_small / "annotations",
+            split=odyssey_small / "random_split.json",
+            split_label="test",
+            metric_rule="distance_only",
+        ),
+        predictions=pred,
+    )
     assert rep2["metrics"]["AMS"] == pytest.approx(0.8) and rep2["metrics"]["other_rule"]["rule"] == "box_or_distance"
     from harness.cli.main import app  # the same choice on the command line
+
     out = tmp_path / "earlier.json"
-    r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_small / "annotations"),
-                                 "--split", str(odyssey_small / "random_split.json"), "--split-label", "test",
-                                 "--predictions", str(pred), "--rule", "distance_only", "--json", str(out)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "odyssey",
+            "--data",
+            str(odyssey_small / "annotations"),
+            "--split",
+            str(odyssey_small / "random_split.json"),
+            "--split-label",
+            "test",
+            "--predictions",
+            str(pred),
+            "--rule",
+            "distance_only",
+            "--json",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert json.loads(out.read_text())["metrics"]["AMS"] == pytest.approx(0.8)
-    r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_small / "annotations"),
-                                 "--predictions", str(pred), "--rule", "nearest"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "odyssey",
+            "--data",
+            str(odyssey_small / "annotations"),
+            "--predictions",
+            str(pred),
+            "--rule",
+            "nearest",
+        ],
+    )
     assert r.exit_code == 2 and "nearest" in r.output
     with pytest.raises(EvalError, match="rule"):
         evaluate(EvalOptions("odyssey", odyssey_small / "annotations", metric_rule="nearest"), predictions=pred)
@@ -407,8 +537,9 @@ def test_odyssey_render_names_both_aggregations(odyssey_small: Path, tmp_path: P
     from rich.console import Console
 
     pred = _jsonl(tmp_path / "p.jsonl", [{"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]}])
-    opts = EvalOptions("odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json",
-                       split_label="test")
+    opts = EvalOptions(
+        "odyssey", odyssey_small / "annotations", split=odyssey_small / "random_split.json", split_label="test"
+    )
     con = Console(record=True, width=160)
     render(evaluate(opts, predictions=pred), con)
     text = con.export_text()
@@ -417,12 +548,15 @@ def test_odyssey_render_names_both_aggregations(odyssey_small: Path, tmp_path: P
 
 def test_aitz_agentcpm_outputs_hand_computed(tmp_path: Path) -> None:
     # the bundled AITZ episode: HOME, swipe up, tap at (x 0.607, y 0.498) (in no annotated box), COMPLETE
-    pred = _jsonl(tmp_path / "aitz.jsonl", [
-        {"episode_id": "523638528775825151", "step": 0, "pred": {"PRESS": "HOME"}},
-        {"episode_id": "523638528775825151", "step": 1, "pred": {"POINT": [500, 500], "to": [500, 500]}},
-        {"episode_id": "523638528775825151", "step": 2, "pred": {"POINT": [607, 498]}},
-        {"episode_id": "523638528775825151", "step": 3, "pred": {"duration": 1000}},  # a wait: STOP class
-    ])
+    pred = _jsonl(
+        tmp_path / "aitz.jsonl",
+        [
+            {"episode_id": "523638528775825151", "step": 0, "pred": {"PRESS": "HOME"}},
+            {"episode_id": "523638528775825151", "step": 1, "pred": {"POINT": [500, 500], "to": [500, 500]}},
+            {"episode_id": "523638528775825151", "step": 2, "pred": {"POINT": [607, 498]}},
+            {"episode_id": "523638528775825151", "step": 3, "pred": {"duration": 1000}},  # a wait: STOP class
+        ],
+    )
     m = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)["metrics"]
     # the zero-length swipe has no direction: type match, no exact match
     assert (m["TM"], m["EM"]) == (1.0, 0.75)
@@ -435,31 +569,50 @@ def test_aitz_agentcpm_outputs_hand_computed(tmp_path: Path) -> None:
     assert m["text_dist_avg"] is None  # no TYPE step
     s = m["official_summary"]
     assert s["success_rate"] == 0.0 and s["goal_progress"] == 0.25 and s["total"]["hit_rate"] == 1.0
-    assert s["total"]["exact_acc"] == 0.75 and s["TYPE"] == {"count": 0, "type_acc": 0, "exact_acc": 0,
-                                                             "text_dist_avg": 0}
+    assert s["total"]["exact_acc"] == 0.75 and s["TYPE"] == {
+        "count": 0,
+        "type_acc": 0,
+        "exact_acc": 0,
+        "text_dist_avg": 0,
+    }
 
 
 def test_aitz_missing_step_is_left_out_and_durations(tmp_path: Path) -> None:
     from harness.actions import LongPress, Point, Swipe
 
     eid = "523638528775825151"
-    pred = _jsonl(tmp_path / "aitz.jsonl", [
-        {"episode_id": eid, "step": 0, "action": {"type": "HOME"}},
-        {"episode_id": eid, "step": 1, "action": action_to_dict(Swipe(start=Point(x=0.5, y=0.8),
-                                                                      end=Point(x=0.5, y=0.2)))},  # UP
-        # a long press of exactly 200 ms is the evaluator's click (the default duration)
-        {"episode_id": eid, "step": 2, "action": action_to_dict(LongPress(point=Point(x=0.6, y=0.5),
-                                                                          duration=0.2))},
-    ])  # step 3 missing: the evaluator never sees it
+    pred = _jsonl(
+        tmp_path / "aitz.jsonl",
+        [
+            {"episode_id": eid, "step": 0, "action": {"type": "HOME"}},
+            {
+                "episode_id": eid,
+                "step": 1,
+                "action": action_to_dict(Swipe(start=Point(x=0.5, y=0.8), end=Point(x=0.5, y=0.2))),
+            },  # UP
+            # a long press of exactly 200 ms is the evaluator's click (the default duration)
+            {
+                "episode_id": eid,
+                "step": 2,
+                "action": action_to_dict(LongPress(point=Point(x=0.6, y=0.5), duration=0.2)),
+            },
+        ],
+    )  # step 3 missing: the evaluator never sees it
     rep = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)
     m = rep["metrics"]
     assert rep["missing"] == 1 and m["steps"] == 3
     assert (m["TM"], m["EM"], m["SR"], m["GP"]) == (1.0, 1.0, 1.0, 1.0)
-    pred = _jsonl(tmp_path / "aitz2.jsonl", [
-        {"episode_id": eid, "step": 2, "action": action_to_dict(LongPress(point=Point(x=0.6, y=0.5),
-                                                                          duration=0.5))},
-        {"episode_id": eid, "step": 3, "action": {"type": "WAIT", "duration": 1.0}},
-    ])
+    pred = _jsonl(
+        tmp_path / "aitz2.jsonl",
+        [
+            {
+                "episode_id": eid,
+                "step": 2,
+                "action": action_to_dict(LongPress(point=Point(x=0.6, y=0.5), duration=0.5)),
+            },
+            {"episode_id": eid, "step": 3, "action": {"type": "WAIT", "duration": 1.0}},
+        ],
+    )
     m = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)["metrics"]
     # a 500 ms press is a LONG_POINT: the GT tap is a CLICK -> no type match; the wait matches COMPLETE
     assert (m["TM"], m["EM"]) == (0.5, 0.5) and m["per_type"]["CLICK"]["TM"] == 0.0
@@ -470,19 +623,37 @@ def test_aitz_missing_step_is_left_out_and_durations(tmp_path: Path) -> None:
 def test_cli_predictions_odyssey_and_aitz_hand_computed(odyssey_small: Path, tmp_path: Path) -> None:
     from harness.cli.main import app
 
-    ody = _jsonl(tmp_path / "ody.jsonl", [
-        {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]},
-        {"episode_id": "e1", "step": 1, "action": "SCROLL", "info": "UP"},  # GT is a zero-length scroll: DOWN
-        {"episode_id": "e1", "step": 2, "action": "TEXT", "info": "hello"},
-        {"episode_id": "e2", "step": 0, "action": "CLICK", "info": [[141, 640]]},  # exactly 0.14 below the GT
-        {"episode_id": "e2", "step": 1, "action": "INCOMPLETE", "info": ""},  # type mismatch with COMPLETE
-        {"episode_id": "e3", "step": 0, "action": "LONG_PRESS", "info": [[300, 300]]},
-        {"episode_id": "e3", "step": 1, "action": "CLICK", "info": "KEY_HOME"},
-    ])
+    ody = _jsonl(
+        tmp_path / "ody.jsonl",
+        [
+            {"episode_id": "e1", "step": 0, "action": "CLICK", "info": [[850, 850]]},
+            {"episode_id": "e1", "step": 1, "action": "SCROLL", "info": "UP"},  # GT is a zero-length scroll: DOWN
+            {"episode_id": "e1", "step": 2, "action": "TEXT", "info": "hello"},
+            {"episode_id": "e2", "step": 0, "action": "CLICK", "info": [[141, 640]]},  # exactly 0.14 below the GT
+            {"episode_id": "e2", "step": 1, "action": "INCOMPLETE", "info": ""},  # type mismatch with COMPLETE
+            {"episode_id": "e3", "step": 0, "action": "LONG_PRESS", "info": [[300, 300]]},
+            {"episode_id": "e3", "step": 1, "action": "CLICK", "info": "KEY_HOME"},
+        ],
+    )
     out = tmp_path / "ody.json"
-    r = CliRunner().invoke(app, ["eval", "--dataset", "odyssey", "--data", str(odyssey_small / "annotations"),
-                                 "--split", str(odyssey_small / "random_split.json"), "--split-label", "test",
-                                 "--predictions", str(ody), "--json", str(out)])
+    r = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "odyssey",
+            "--data",
+            str(odyssey_small / "annotations"),
+            "--split",
+            str(odyssey_small / "random_split.json"),
+            "--split-label",
+            "test",
+            "--predictions",
+            str(ody),
+            "--json",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     m = json.loads(out.read_text())["metrics"]
     # Social: e1 2/3 (the scroll), e2 1/2 -> AMS 3/5, SR 0; Media: e3 2/2 -> AMS 1, SR 1
@@ -493,15 +664,19 @@ def test_cli_predictions_odyssey_and_aitz_hand_computed(odyssey_small: Path, tmp
     assert m["official_printout"]["text"] == "1 / 1 = 100.00"
 
     eid = "523638528775825151"
-    aitz = _jsonl(tmp_path / "aitz.jsonl", [
-        {"episode_id": eid, "step": 0, "pred": {"PRESS": "BACK"}},  # type match, wrong key
-        {"episode_id": eid, "step": 1, "pred": {"POINT": [500, 500], "to": "up"}},
-        {"episode_id": eid, "step": 2, "pred": {"POINT": [607, 498], "duration": 200}},
-        {"episode_id": eid, "step": 3, "pred": {"STATUS": "impossible"}},
-    ])
+    aitz = _jsonl(
+        tmp_path / "aitz.jsonl",
+        [
+            {"episode_id": eid, "step": 0, "pred": {"PRESS": "BACK"}},  # type match, wrong key
+            {"episode_id": eid, "step": 1, "pred": {"POINT": [500, 500], "to": "up"}},
+            {"episode_id": eid, "step": 2, "pred": {"POINT": [607, 498], "duration": 200}},
+            {"episode_id": eid, "step": 3, "pred": {"STATUS": "impossible"}},
+        ],
+    )
     out = tmp_path / "aitz.json"
-    r = CliRunner().invoke(app, ["eval", "--dataset", "aitz", "--data", str(AITZ_DIR), "--predictions", str(aitz),
-                                 "--json", str(out)])
+    r = CliRunner().invoke(
+        app, ["eval", "--dataset", "aitz", "--data", str(AITZ_DIR), "--predictions", str(aitz), "--json", str(out)]
+    )
     assert r.exit_code == 0, r.output
     assert "per action type" in r.output and "hit rate" in r.output
     m = json.loads(out.read_text())["metrics"]
@@ -533,8 +708,14 @@ def test_bundled_odyssey_fixture_predictions_hand_computed(odyssey_root: Path, t
     # 12 scored steps, correct: 0, 1, 5, 6, 7, 9, 11, 12 -> 8 / 12; the only episode is left out of SR
     assert m["pooled"]["AMS"] == pytest.approx(8 / 12) and m["pooled"]["SR"] is None
     assert m["episodes_left_out"] == 1 and m["AMS"] == pytest.approx(8 / 12) and m["SR"] == 0.0
-    assert m["official_printout"] == {"metric": "micro", "AMS": 66.67, "SR": 0.0, "total": 12,
-                                      "action_type": "10 / 12 = 83.33", "text": "1 / 1 = 100.00"}
+    assert m["official_printout"] == {
+        "metric": "micro",
+        "AMS": 66.67,
+        "SR": 0.0,
+        "total": 12,
+        "action_type": "10 / 12 = 83.33",
+        "text": "1 / 1 = 100.00",
+    }
     assert m["other_rule"]["pooled"]["AMS"] == pytest.approx(8 / 12)  # every click here is near its GT point
 
 
@@ -544,8 +725,9 @@ def test_aitz_boxes_need_the_screenshot_size(tmp_path: Path) -> None:
     d = tmp_path / "aitz"
     d.mkdir()
     shutil.copy(AITZ_DIR / "GOOGLE_APPS-523638528775825151.json", d)  # no screenshots: boxes cannot be normalized
-    pred = _jsonl(tmp_path / "p.jsonl", [{"episode_id": "523638528775825151", "step": 2,
-                                          "pred": {"POINT": [607, 498]}}])
+    pred = _jsonl(
+        tmp_path / "p.jsonl", [{"episode_id": "523638528775825151", "step": 2, "pred": {"POINT": [607, 498]}}]
+    )
     m = evaluate(EvalOptions("aitz", d), predictions=pred)["metrics"]
     assert m["steps_without_box_size"] == 4 and m["EM"] == 1.0
     m = evaluate(EvalOptions("aitz", AITZ_DIR), predictions=pred)["metrics"]

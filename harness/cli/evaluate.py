@@ -13,18 +13,20 @@ from rich.markup import escape
 
 from harness.cli import options as cli_options
 from harness.errors import HarnessError
+from harness.eval.errors import EvalError
+from harness.eval.metric_kinds import metric_for
+from harness.eval.offline import AGENT_TIMEOUT, EvalOptions, evaluate, render
 from harness.report.render import finish_run
+from tasks.datasets.errors import DatasetError
+from tasks.datasets.registry import NAMES, adapter
 
 console = Console()
-RULES = {
-    "odyssey": ("box_or_distance", "distance_only"),
-    "aitz": ("default", "android_control"),
-    "androidlens": ("default", "android_control"),
-}
 
 
 def eval_command(
-    dataset: str = typer.Option(..., help="aitw, odyssey, androidlens, aitz or screenqa."),
+    dataset: str = typer.Option(
+        ..., help=f"{', '.join(NAMES)} (or an alias, e.g. gui-odyssey, agentcpm); docs/datasets.md."
+    ),
     data: list[Path] = typer.Option(
         ...,
         help="Dataset location: AitW shards (file or folder), Odyssey annotations "
@@ -56,6 +58,13 @@ def eval_command(
     max_episodes: Optional[int] = typer.Option(None, help="Evaluate at most this many episodes (screenqa: questions)."),
     skip_bad: bool = typer.Option(False, help="Skip corrupt records instead of failing."),
     seed: int = typer.Option(0, help="Seed passed to the agent."),
+    timeout: float = typer.Option(
+        AGENT_TIMEOUT,
+        "--timeout",
+        min=0.001,
+        help="Seconds the agent may take per call (as in a live run); a step it raises on or does not answer in "
+        "time is scored as invalid and the evaluation goes on.",
+    ),
     rule: Optional[str] = typer.Option(
         None,
         help="The official rule variant: odyssey box_or_distance (latest "
@@ -71,9 +80,11 @@ def eval_command(
     ),
 ) -> None:
     """Score an agent (or a predictions file) offline with the dataset's official metric."""
-    from harness.eval.offline import DATASETS, EvalOptions, evaluate, render
-
-    if dataset == "screenqa":
+    try:
+        ds = adapter(dataset)
+    except DatasetError:
+        raise typer.BadParameter(f"{dataset!r} is not one of: {', '.join(NAMES)}", param_hint="--dataset") from None
+    if not ds.episodic:  # a question dataset (ScreenQA): asked question by question
         _eval_screenqa(
             data,
             images,
@@ -90,13 +101,15 @@ def eval_command(
             skip_bad,
             out,
             run_dir,
+            timeout,
         )
         return
     if run_dir is not None:
         raise typer.BadParameter("--run-dir is for --dataset screenqa", param_hint="--run-dir")
-    if dataset not in DATASETS:
-        choices = ", ".join((*DATASETS, "screenqa"))
-        raise typer.BadParameter(f"{dataset!r} is not one of: {choices}", param_hint="--dataset")
+    try:
+        metric = metric_for(ds)
+    except EvalError as e:
+        raise typer.BadParameter(str(e), param_hint="--dataset") from None
     if qa_agent is not None:
         raise typer.BadParameter("--qa-agent is for --dataset screenqa; use --agent", param_hint="--qa-agent")
     if len(data) != 1:
@@ -105,14 +118,14 @@ def eval_command(
         raise typer.BadParameter("give exactly one of --agent or --predictions", param_hint="--agent")
     if lang not in ("en", "zh", "all"):
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh, all", param_hint="--lang")
-    rules = RULES.get(dataset, ())
+    rules = metric.rules
     if rule is not None and rule not in rules:
         raise typer.BadParameter(
-            f"{rule!r} is not a rule of {dataset} (choose from: {', '.join(rules) or 'none'})", param_hint="--rule"
+            f"{rule!r} is not a rule of {ds.name} (choose from: {', '.join(rules) or 'none'})", param_hint="--rule"
         )
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = EvalOptions(
-        dataset=dataset,
+        dataset=ds.name,
         data=data[0],
         split=split,
         split_label=split_label,
@@ -122,6 +135,7 @@ def eval_command(
         skip_bad=skip_bad,
         seed=seed,
         metric_rule=rule,
+        timeout=timeout,
     )
     try:
         agent_obj = None
@@ -162,6 +176,7 @@ def _eval_screenqa(
     skip_bad: bool,
     out: Optional[Path],
     run_dir: Optional[Path] = None,
+    timeout: float = AGENT_TIMEOUT,
 ) -> None:
     """`eval --dataset screenqa`: ask a QA agent (or score a predictions file) on ScreenQA files."""
     from harness.eval.qa_offline import QAEvalOptions, evaluate_qa, render
@@ -180,6 +195,7 @@ def _eval_screenqa(
         lang="en" if lang == "all" else lang,
         skip_bad=skip_bad,
         max_questions=max_questions,
+        timeout=timeout,
     )
     try:
         qa = None

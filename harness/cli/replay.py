@@ -23,16 +23,18 @@ from emulator.virtual.profiles import DEFAULT_PROFILE, PROFILES
 from harness.errors import ConfigError, HarnessError
 from harness.report.render import finish_run
 from harness.trajectory.records import ManifestTask
+from tasks.datasets.registry import EPISODIC, adapter
 
 console = Console()
 
 
 def find_episode(dataset: str, data: Path, episode_id: str) -> Any:
     """The episode `episode_id` of `dataset` under `data` (its id, or the name of its file without suffix)."""
-    from tasks.datasets import open_dataset
-
+    ds = adapter(dataset)
+    if not ds.episodic:
+        raise ConfigError(f"{ds.name} has no episodes to replay (choose one of: {', '.join(EPISODIC)})")
     seen = 0
-    for ep in open_dataset(dataset, data):
+    for ep in ds.open(data):
         seen += 1
         if episode_id in (str(ep.episode_id), Path(str(ep.meta.get("file", ""))).stem):
             return ep
@@ -65,7 +67,7 @@ def step_table(report: Any) -> Table:
 
 
 def replay(
-    dataset: str = typer.Option(..., "--dataset", help="aitw, odyssey, androidlens or aitz."),
+    dataset: str = typer.Option(..., "--dataset", help=f"{', '.join(EPISODIC)} (or an alias, e.g. gui-odyssey)."),
     data: Path = typer.Option(..., "--data", help="The dataset's files (a folder or a file)."),
     episode: str = typer.Option(..., "--episode", help="Episode id to replay."),
     device: Optional[str] = typer.Option(

@@ -35,16 +35,18 @@ from typing import Any
 
 from agents.qa_base import QAAgent, QAAnswer, predicted_items
 from harness.errors import HarnessError
-from harness.eval.offline import EvalError, iter_jsonl
+from harness.eval.errors import EvalError
+from harness.eval.predictions import iter_jsonl
 from harness.hierarchy import UITree
 from harness.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
 from harness.run.qa_run import record_answer
-from harness.run.questions import call_agent
+from harness.run.questions import QA_TIMEOUT, call_agent
 from harness.scoring.questions import METRICS, GroundTruth, QAResult
 from harness.scoring.questions import summarize_questions as run_summarize
 from harness.trajectory.writer import RunWriter
 from tasks.datasets.base import LoadStats
+from tasks.datasets.screenqa import ADAPTER as SCREENQA
 from tasks.datasets.screenqa import ScreenQAQuestion, iter_questions
 
 Box = tuple[int, int, int, int]
@@ -62,6 +64,7 @@ class QAEvalOptions:
     lang: str = "en"
     skip_bad: bool = False
     max_questions: int | None = None
+    timeout: float = QA_TIMEOUT  # seconds the QA agent may take per question (then "no answer", the error kept)
 
 
 @dataclass(frozen=True)
@@ -147,8 +150,10 @@ class Asked:
     seconds: float
 
 
-def ask(agent: QAAgent, q: ScreenQAQuestion, obs: Observation, lang: str) -> tuple[Prediction, Asked]:
-    ans, failed, seconds = call_agent(agent, obs, q.question, lang)
+def ask(
+    agent: QAAgent, q: ScreenQAQuestion, obs: Observation, lang: str, timeout: float = QA_TIMEOUT
+) -> tuple[Prediction, Asked]:
+    ans, failed, seconds = call_agent(agent, obs, q.question, lang, timeout)
     items, unknown = predicted_items(ans, obs)
     text = NO_ANSWER if ans.no_answer or not (ans.text or items) else (ans.text or items[0][1])
     return Prediction(text, items, unknown, ans.error), Asked(ans, failed, seconds)
@@ -237,7 +242,7 @@ def evaluate_qa(
                 counts["skipped"] += 1
                 stats.note(exc)
                 continue
-            pred, asked = ask(agent, q, obs, opts.lang)
+            pred, asked = ask(agent, q, obs, opts.lang, opts.timeout)
         counts["unknown_elements"] += pred.unknown
         counts["errors"] += pred.error is not None
         qid = f"{q.image_id}#{q.index}"  # image and record; another file's record of the same numbers: named by file
@@ -269,7 +274,7 @@ def evaluate_qa(
     if counts["questions"] == 0:
         raise EvalError(f"{opts.data}: no ScreenQA questions to evaluate")
     return {
-        "dataset": "screenqa",
+        "dataset": SCREENQA.name,
         "data": [str(d) for d in (opts.data if isinstance(opts.data, list) else [opts.data])],
         "source": "agent" if agent is not None else str(predictions),
         "agent": getattr(agent, "name", None),
