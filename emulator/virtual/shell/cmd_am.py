@@ -24,7 +24,7 @@ def _exception(ctx: Ctx, verb: str, exc: str, msg: str) -> int:
     return 255
 
 
-def _resolve(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
+def resolve_intent(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
     """(package, activity or None for 'bring the task to front') the intent starts, or None."""
     model = ctx.model
     if it.component is not None:
@@ -63,7 +63,7 @@ def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
     if opts.get("--user") == "all":
         ctx.errln("Error: Can't start service with user 'all'")
         return 1
-    target = _resolve(ctx, it)
+    target = resolve_intent(ctx, it)
     if opts.get("-S") and target is not None:
         ctx.outln(f"Stopping: {target[0]}")
         model.force_stop(target[0], caller_pid=ctx.state.pid)

@@ -8,8 +8,7 @@ import stat as statmod
 import time
 
 from ..fs import Node
-from .cmd_files import _owner, _split_opts
-from .registry import Ctx, command
+from .registry import Ctx, command, file_owner, split_opts
 
 
 @command("stat", toybox=True)
@@ -27,7 +26,7 @@ def stat(ctx: Ctx, argv: list[str]) -> int:
             status = 1
             continue
         kind = "directory" if node.is_dir else ("regular empty file" if not node.size else "regular file")
-        user, group = _owner(p)
+        user, group = file_owner(p)
         if fmt is not None:
             vals = {
                 "s": str(node.size),
@@ -102,7 +101,7 @@ def find(ctx: Ctx, argv: list[str]) -> int:
 
 @command("realpath", "readlink", toybox=True)
 def realpath(ctx: Ctx, argv: list[str]) -> int:
-    _, args = _split_opts(argv)
+    _, args = split_opts(argv)
     for a in args:
         ctx.outln(ctx.path(a))
     return 0
@@ -116,7 +115,7 @@ def df(ctx: Ctx, argv: list[str]) -> int:
         ("/dev/block/dm-47", 115645268, 9786624, 105727572, "/data"),
         ("/dev/fuse", 115645268, 9786624, 105727572, "/storage/emulated"),
     ]
-    human = "h" in _split_opts(argv)[0]
+    human = "h" in split_opts(argv)[0]
     ctx.outln(
         "Filesystem       "
         + ("  Size  Used Avail Use% Mounted on" if human else "1K-blocks    Used Available Use% Mounted on")

@@ -9,31 +9,11 @@ import stat as statmod
 import time
 
 from ..fs import FsError, Node
-from .registry import Ctx, command, fs_error_text, writable_error
-
-
-def _owner(path: str) -> tuple[str, str]:
-    if path.startswith(("/sdcard", "/storage")):
-        return "u0_a148", "media_rw"
-    if path.startswith("/data/local/tmp"):
-        return "shell", "shell"
-    return "root", "root"
-
-
-def _split_opts(argv: list[str]) -> tuple[str, list[str]]:
-    opts, args, done = "", [], False
-    for a in argv[1:]:
-        if not done and a == "--":
-            done = True
-        elif not done and a.startswith("-") and len(a) > 1:
-            opts += a.lstrip("-") if not a.startswith("--") else ""
-        else:
-            args.append(a)
-    return opts, args
+from .registry import Ctx, command, file_owner, fs_error_text, split_opts, writable_error
 
 
 def _long_line(path: str, name: str, node: Node) -> str:
-    user, group = _owner(path)
+    user, group = file_owner(path)
     mtime = time.strftime("%Y-%m-%d %H:%M", time.localtime(node.mtime))
     nlink = 2 if node.is_dir else 1
     return f"{statmod.filemode(node.mode)} {nlink} {user} {group} {node.size} {mtime} {name}"
@@ -41,7 +21,7 @@ def _long_line(path: str, name: str, node: Node) -> str:
 
 @command("ls", toybox=True)
 def ls(ctx: Ctx, argv: list[str]) -> int:
-    opts, args = _split_opts(argv)
+    opts, args = split_opts(argv)
     long_ = "l" in opts or "n" in opts
     show_all, almost = "a" in opts, "A" in opts
     targets = args or ["."]
@@ -100,7 +80,7 @@ def ls(ctx: Ctx, argv: list[str]) -> int:
 
 @command("cat", toybox=True)
 def cat(ctx: Ctx, argv: list[str]) -> int:
-    _, files = _split_opts(argv)
+    _, files = split_opts(argv)
     if not files:
         while True:
             chunk = ctx.io.read_stdin(-1)
@@ -122,7 +102,7 @@ def cat(ctx: Ctx, argv: list[str]) -> int:
 
 @command("rm", toybox=True)
 def rm(ctx: Ctx, argv: list[str]) -> int:
-    opts, args = _split_opts(argv)
+    opts, args = split_opts(argv)
     force, recursive = "f" in opts, "r" in opts or "R" in opts
     if not args and not force:
         ctx.errln("rm: Needs 1 argument")
@@ -155,7 +135,7 @@ def rm(ctx: Ctx, argv: list[str]) -> int:
 
 @command("rmdir", toybox=True)
 def rmdir(ctx: Ctx, argv: list[str]) -> int:
-    _, args = _split_opts(argv)
+    _, args = split_opts(argv)
     status = 0
     for a in args:
         p = ctx.path(a)
@@ -179,7 +159,7 @@ def rmdir(ctx: Ctx, argv: list[str]) -> int:
 
 @command("mkdir", toybox=True)
 def mkdir(ctx: Ctx, argv: list[str]) -> int:
-    opts, args = _split_opts(argv)
+    opts, args = split_opts(argv)
     args = [a for a in args if not a.isdigit() or "m" not in opts]
     status = 0
     for a in args:
@@ -199,7 +179,7 @@ def mkdir(ctx: Ctx, argv: list[str]) -> int:
 
 @command("touch", toybox=True)
 def touch(ctx: Ctx, argv: list[str]) -> int:
-    _, args = _split_opts(argv)
+    _, args = split_opts(argv)
     status = 0
     for a in args:
         p = ctx.path(a)
@@ -220,7 +200,7 @@ def touch(ctx: Ctx, argv: list[str]) -> int:
 
 def _hashsum(algo: str):
     def cmd(ctx: Ctx, argv: list[str]) -> int:
-        _, args = _split_opts(argv)
+        _, args = split_opts(argv)
         status = 0
         if not args:
             ctx.outln(f"{hashlib.new(algo, ctx.stdin_all()).hexdigest()}  -")
@@ -259,7 +239,7 @@ def _copy(ctx: Ctx, src: str, dst: str, recursive: bool) -> None:
 
 
 def _copy_or_move(ctx: Ctx, argv: list[str], move: bool) -> int:
-    opts, args = _split_opts(argv)
+    opts, args = split_opts(argv)
     name = argv[0]
     if len(args) < 2:
         ctx.errln(f"{name}: Needs 2 arguments")
@@ -298,7 +278,7 @@ def mv(ctx: Ctx, argv: list[str]) -> int:
 @command("chmod", "chown", "chgrp", "chcon", "restorecon", "sync", toybox=True)
 def chmod(ctx: Ctx, argv: list[str]) -> int:
     """Accepted and ignored (the in-memory fs keeps no owners); missing files still fail."""
-    _, args = _split_opts(argv)
+    _, args = split_opts(argv)
     status = 0
     for a in args[1:] if argv[0] not in ("restorecon", "sync") else args:
         if not ctx.model.fs.exists(ctx.path(a)):

@@ -7,7 +7,7 @@ import binascii
 import re
 
 from ..fs import FsError
-from .cmd_text import _unescape
+from .cmd_text import backslash_unescape
 from .registry import Ctx, command, fs_error_text
 
 
@@ -307,7 +307,7 @@ def tr(ctx: Ctx, argv: list[str]) -> int:
     args = [a for a in args if a not in ("-d", "-s")]
 
     def expand(s: str) -> str:
-        s = _unescape(s)[0]
+        s = backslash_unescape(s)[0]
         s = s.replace("[:upper:]", "A-Z").replace("[:lower:]", "a-z").replace("[:digit:]", "0-9")
         s = s.replace("[:space:]", " \t\n\r\v\f")
         return re.sub(r"(.)-(.)", lambda m: "".join(chr(c) for c in range(ord(m.group(1)), ord(m.group(2)) + 1)), s)

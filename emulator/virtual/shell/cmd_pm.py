@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from ..fs import FsError
 from ..model import Package
 from .apk import ApkError, read_apk
+from .cmd_am import resolve_intent
+from .intent import IntentError, parse_intent
 from .registry import Ctx, command, procs, short_component
 
 
@@ -322,13 +324,11 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
         ctx.outln(f"Package {pos[0]} new state: {state}")
         return 0
     if verb in ("resolve-activity", "query-activities"):
-        from .cmd_am import IntentError, _resolve, parse_intent
-
         try:
             it, _, _ = parse_intent([a for a in args if a not in ("--brief", "--components")])
         except (IntentError, ValueError) as e:
             return _java_error(ctx, verb, str(e))
-        target = _resolve(ctx, it)
+        target = resolve_intent(ctx, it)
         if target is None or target[1] is None:
             ctx.outln("No activity found")
             return 0

@@ -11,7 +11,7 @@ from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, command
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
 
-def _unescape(s: str) -> tuple[str, bool]:
+def backslash_unescape(s: str) -> tuple[str, bool]:
     """Backslash escapes as echo -e / printf interpret them. Returns (text, stop) where \\c stops output."""
     out, i = [], 0
     while i < len(s):
@@ -56,7 +56,7 @@ def echo(ctx: Ctx, argv: list[str]) -> int:
         args = args[1:]
     text = " ".join(args)
     if escapes:
-        text, stop = _unescape(text)
+        text, stop = backslash_unescape(text)
         if stop:
             newline = False
     ctx.out(text + ("\n" if newline else ""))
@@ -76,7 +76,7 @@ def printf(ctx: Ctx, argv: list[str]) -> int:
         used = 0
         pos = 0
         for m in spec.finditer(fmt):
-            literal, stop = _unescape(fmt[pos : m.start()])
+            literal, stop = backslash_unescape(fmt[pos : m.start()])
             out.append(literal)
             if stop:
                 ctx.out("".join(out))
@@ -89,7 +89,7 @@ def printf(ctx: Ctx, argv: list[str]) -> int:
             arg = args[used] if used < len(args) else ""
             used += 1
             if conv == "b":
-                out.append(_unescape(arg)[0])
+                out.append(backslash_unescape(arg)[0])
             elif conv in "sc":
                 out.append(("%" + flags + "s") % (arg[:1] if conv == "c" else arg))
             else:
@@ -99,7 +99,7 @@ def printf(ctx: Ctx, argv: list[str]) -> int:
                     ctx.errln(f"printf: invalid number '{arg}'")
                     num = 0
                 out.append(("%" + flags + ("d" if conv in "iu" else conv)) % num)
-        out.append(_unescape(fmt[pos:])[0])
+        out.append(backslash_unescape(fmt[pos:])[0])
         args = args[used:]
         if not used or not args:
             break
@@ -150,21 +150,21 @@ def test(ctx: Ctx, argv: list[str]) -> int:
             return 2
         args = args[:-1]
     try:
-        return 0 if _test(ctx, args) else 1
+        return 0 if evaluate_test(ctx, args) else 1
     except ValueError as e:
         ctx.errln(f"{SH}: {argv[0]}: {e}")
         return 2
 
 
-def _test(ctx: Ctx, a: list[str]) -> bool:
+def evaluate_test(ctx: Ctx, a: list[str]) -> bool:
     if not a:
         return False
     if a[0] == "!":
-        return not _test(ctx, a[1:])
+        return not evaluate_test(ctx, a[1:])
     for op in ("-o", "-a"):
         if op in a:
             i = a.index(op)
-            left, right = _test(ctx, a[:i]), _test(ctx, a[i + 1 :])
+            left, right = evaluate_test(ctx, a[:i]), evaluate_test(ctx, a[i + 1 :])
             return (left or right) if op == "-o" else (left and right)
     if len(a) == 1:
         return a[0] != ""

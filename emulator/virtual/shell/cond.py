@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import parser as P
-from .cmd_text import _test
+from .cmd_text import evaluate_test
 from .plumbing import CmdIO, Fds
 from .registry import SH, Ctx
 
@@ -107,7 +107,7 @@ def evaluate_cond(state: ShellState, cmd: P.CondExpr, fds: Fds) -> int:
         nxt = items[pos + 1] if pos + 1 < len(items) else None
         if op in _UNARY and nxt is not None and not (isinstance(nxt, str) and nxt in ("&&", "||", ")")):
             pos += 2
-            return _test(ctx, [op, text(nxt)])
+            return evaluate_test(ctx, [op, text(nxt)])
         left = text(t)
         bop = literal(nxt) if isinstance(nxt, P.Word) else None
         if bop in _BINARY and pos + 2 < len(items) and isinstance(items[pos + 2], P.Word):
@@ -120,7 +120,7 @@ def evaluate_cond(state: ShellState, cmd: P.CondExpr, fds: Fds) -> int:
             right = text(right_word)
             if bop in ("<", ">"):
                 return left < right if bop == "<" else left > right
-            return _test(ctx, [left, bop, right])
+            return evaluate_test(ctx, [left, bop, right])
         pos += 1
         return left != ""
 

@@ -38,6 +38,20 @@ def command(*names: str, toybox: bool = False) -> Callable[[CommandFn], CommandF
     return deco
 
 
+def split_opts(argv: list[str]) -> tuple[str, list[str]]:
+    """A toybox command's flags (short options run together, `--long` ones dropped) and its operands; `--`
+    ends the options."""
+    opts, args, done = "", [], False
+    for a in argv[1:]:
+        if not done and a == "--":
+            done = True
+        elif not done and a.startswith("-") and len(a) > 1:
+            opts += a.lstrip("-") if not a.startswith("--") else ""
+        else:
+            args.append(a)
+    return opts, args
+
+
 class UsageError(Exception):
     """Raised by a command to print `message` on stderr and exit with `status`."""
 
@@ -105,6 +119,15 @@ def writable_error(path: str) -> str | None:
     if p == "/" or any(p == r or p.startswith(r + "/") for r in _READ_ONLY):
         return "Read-only file system"
     return "Permission denied"
+
+
+def file_owner(path: str) -> tuple[str, str]:
+    """(user, group) that `ls -l` and `stat` show for `path`."""
+    if path.startswith(("/sdcard", "/storage")):
+        return "u0_a148", "media_rw"
+    if path.startswith("/data/local/tmp"):
+        return "shell", "shell"
+    return "root", "root"
 
 
 def fs_error_text(e: BaseException) -> str:
