@@ -23,9 +23,7 @@ def render_header(report: dict[str, Any], console: Any) -> None:
     )
     errors, timeouts = report.get("agent_errors") or 0, report.get("agent_timeouts") or 0
     if errors or timeouts:
-        head += (
-            f"; the agent failed {errors + timeouts} steps (errors {errors}, timeouts {timeouts}), scored as invalid"
-        )
+        head += f"; agent errors {errors}, timeouts {timeouts} (those steps score as invalid)"
     console.print(head, highlight=False)
 
 
