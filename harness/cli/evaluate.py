@@ -11,12 +11,14 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from agents.registry import create_agent, create_qa_agent
 from harness.cli import options as cli_options
 from harness.errors import HarnessError
 from harness.eval.errors import EvalError
 from harness.eval.metric_kinds import metric_for
 from harness.eval.offline import AGENT_TIMEOUT, EvalOptions, evaluate, render
 from harness.report.render import finish_run
+from harness.trajectory.records import utf8
 from tasks.datasets.errors import DatasetError
 from tasks.datasets.registry import NAMES, adapter
 
@@ -140,8 +142,6 @@ def eval_command(
     try:
         agent_obj = None
         if agent is not None:
-            from agents.registry import create_agent
-
             agent_obj = create_agent(agent, **options)
         with console.status("evaluating...") as status:
             report = evaluate(
@@ -179,8 +179,10 @@ def _eval_screenqa(
     timeout: float = AGENT_TIMEOUT,
 ) -> None:
     """`eval --dataset screenqa`: ask a QA agent (or score a predictions file) on ScreenQA files."""
-    from harness.eval.qa_offline import QAEvalOptions, evaluate_qa, render
-    from harness.trajectory.records import utf8
+    # imported here: the QA evaluator brings the QA run machinery, which no other command of this module needs
+    from harness.eval.qa_offline import QAEvalOptions, evaluate_qa
+    from harness.eval.qa_offline import render as render_qa
+    from harness.trajectory.writer import RunWriter
 
     if agent is not None:
         raise typer.BadParameter("screenqa is answered by a QA agent: use --qa-agent", param_hint="--agent")
@@ -200,13 +202,9 @@ def _eval_screenqa(
     try:
         qa = None
         if qa_agent is not None:
-            from agents.registry import create_qa_agent
-
             qa = create_qa_agent(qa_agent, **options)
         writer = None
         if run_dir is not None:
-            from harness.trajectory.writer import RunWriter
-
             writer = RunWriter.create(
                 run_dir.parent,
                 run_dir.name,
@@ -228,7 +226,7 @@ def _eval_screenqa(
     except HarnessError as e:
         console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
-    render(report, console)
+    render_qa(report, console)
     if run_dir is not None:
         console.print(f"run: {run_dir}   report: {run_dir / 'report.html'}", highlight=False)
     if out is not None:

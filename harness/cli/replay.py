@@ -19,10 +19,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from emulator.virtual.apps.episode_app import install_episode_app
 from emulator.virtual.profiles import DEFAULT_PROFILE, PROFILES
+from harness.device.controller import AdbDevice
 from harness.errors import ConfigError, HarnessError
+from harness.eval.replay import recorded_episode, replay_episode, replay_task_id
 from harness.report.render import finish_run
 from harness.trajectory.records import ManifestTask
+from harness.trajectory.writer import RunWriter
 from tasks.datasets.registry import EPISODIC, adapter
 
 console = Console()
@@ -91,10 +95,6 @@ def replay(
 ) -> None:
     """Replay a dataset episode on a live device: re-grounded actions, per-step screen similarity, the first
     divergence and a fidelity score; writes a normal run directory (trajectory + report.html)."""
-    from harness.device.controller import AdbDevice
-    from harness.eval.replay import replay_episode, replay_task_id
-    from harness.trajectory.writer import RunWriter
-
     if virtual_app is None:
         virtual_app = device is None
     if virtual_app and device is not None:
@@ -109,9 +109,6 @@ def replay(
         ep = find_episode(dataset, data, episode)
         with AdbDevice.connect(device, adb_port=adb_port, virtual_profile=profile) as dev:
             if virtual_app:
-                from emulator.virtual.apps.episode_app import install_episode_app
-                from harness.eval.replay import recorded_episode
-
                 pkg = install_episode_app(dev.virtual.model, recorded_episode(ep))
                 dev.launch(pkg)
                 console.print(f"[dim]episode installed as {pkg} on {dev.info.describe()}[/dim]", highlight=False)
