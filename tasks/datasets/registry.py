@@ -28,7 +28,6 @@ NAMES: tuple[str, ...] = tuple(a.name for a in ADAPTERS)
 EPISODIC: tuple[str, ...] = tuple(a.name for a in ADAPTERS if a.episodic)  # the datasets of recorded episodes
 
 
-
 def _index(adapters: tuple[DatasetAdapter, ...]) -> dict[str, DatasetAdapter]:
     """Normalized name / alias -> adapter; two adapters answering to one name is a programming error."""
     out: dict[str, DatasetAdapter] = {}
