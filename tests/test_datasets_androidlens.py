@@ -86,14 +86,19 @@ def test_to_task_milestones(root):
     m1, m2, g3, m4 = kids
     assert isinstance(m1, Milestone) and m1.sub_target == {"en": "Open Google Chrome"}
     el = m1.check.element
+    assert el is not None
     assert el.text == "Chrome" and el.match == "contains" and not el.case_sensitive
     assert el.bbox == (0.25, 0.45, 0.375, 0.6) and el.bbox_rule == "center"
+    assert isinstance(m2, Milestone) and m2.check.element is not None
     assert m2.check.element.states == ("selected",)
     assert isinstance(g3, MilestoneGroup) and g3.order == "unordered"
     assert [m.id for m in g3.children] == ["m3.1", "m3.2"]
-    assert g3.children[0].check.element.bbox is None
-    assert g3.children[1].check.element.states == ("enabled",)  # "sparkly" has no equivalent: dropped...
+    c1, c2 = g3.children
+    assert isinstance(c1, Milestone) and c1.check.element is not None and c1.check.element.bbox is None
+    assert isinstance(c2, Milestone) and c2.check.element is not None
+    assert c2.check.element.states == ("enabled",)  # "sparkly" has no equivalent: dropped...
     assert "unmapped-state:sparkly" in task.tags  # ...and listed
+    assert isinstance(m4, Milestone) and m4.check.element is not None
     assert m4.check.element.text is None and m4.check.element.not_states == ("checked",)  # "off"
     # the task is a valid task file
     assert parse_task(json.loads(task.model_dump_json())) == task
