@@ -40,10 +40,11 @@ disambiguates AndroidLens episodes present in both languages.
 The agent is called under the deadline and failure rules of a live run (`harness.run.calls.call_with_timeout`,
 `EvalOptions.timeout`, 180 s by default): an agent that raises in `reset` or `act`, gives no answer within the
 deadline, or answers with something that is not a valid action fails that step -- scored as an invalid
-prediction (wrong, or left out where the official code leaves invalid outputs out) and counted in `invalid`,
-`agent_errors` / `agent_timeouts` (a failed `reset` fails every step of its episode) -- and the evaluation goes on
-with the next step. Only an `InfrastructureError` (e.g. the model endpoint unusable after its retries) stops it,
-as it stops a live run. A call abandoned at its deadline keeps running in its daemon thread.
+prediction (a wrong step for every metric) and counted in `invalid` and, for an exception or a timeout, in
+`agent_errors` / `agent_timeouts` with the first messages in `agent_failures` (a failed `reset` fails every step of
+its episode) -- and the evaluation goes on with the next step. Only an `InfrastructureError` (e.g. the model
+endpoint unusable after its retries) stops it, as it stops a live run. A call abandoned at its deadline keeps
+running in its daemon thread.
 
 AndroidLens' milestone figures (ATP / SR from milestones) need live screens: use `droidharness run` on a device
 for those; the offline figures here are step-level.
