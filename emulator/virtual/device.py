@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .model import Faults, VirtualDeviceModel
 from .profiles import DEFAULT_PROFILE
+
+if TYPE_CHECKING:  # pragma: no cover
+    import adbutils
+
+    from .adbserver import PrivateAdbServer
 
 log = logging.getLogger(__name__)
 
@@ -61,10 +66,10 @@ class VirtualDevice:
         self._server: Any = None
         self._console: Any = None
         self._stopped = threading.Event()
-        self.adb: Any = None  # adbutils.AdbDevice once `connect()`ed through an adb server
+        self.adb: Any = None  # adbutils.AdbDevice once `connect()`ed (Any: callers use it without a None check)
 
-    def connect(self, server: Any) -> Any:
-        """Connect through a `PrivateAdbServer` (or anything with `.connect(address)`); returns the AdbDevice."""
+    def connect(self, server: PrivateAdbServer) -> adbutils.AdbDevice:
+        """Connect through a `PrivateAdbServer`; returns the AdbDevice."""
         if self.emulator_console:
             self.adb = server.client.device(self.serial)
         else:

@@ -240,6 +240,7 @@ def evaluate(src: str, get: Callable[[str], str | None], set_: Callable[[str, st
         return 0
     e = _Eval(src, get, set_, depth)
     v = e.expr()
-    if e.peek() is not None:
-        raise ArithError(f"{src}: unexpected '{e.peek()[1]}'")  # type: ignore[index]
+    rest = e.peek()
+    if rest is not None:
+        raise ArithError(f"{src}: unexpected '{rest[1]}'")
     return v

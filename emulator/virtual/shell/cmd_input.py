@@ -147,14 +147,14 @@ def _send_text(ctx: Ctx, text: str) -> None:
 
 
 def _keyevent(ctx: Ctx, a: _Args) -> None:
-    arg = a.required()
+    arg: str | None = a.required()
     longpress = doubletap = False
     while arg is not None and arg.startswith("--"):
         longpress = longpress or arg == "--longpress"
         doubletap = doubletap or arg == "--doubletap"
         if arg == "--delay":
             a.int("keyevent")
-        arg = a.next()  # type: ignore[assignment]
+        arg = a.next()
     while arg is not None:
         code = keycode_from_string(arg)
         for _ in range(2 if doubletap else 1):
@@ -164,7 +164,7 @@ def _keyevent(ctx: Ctx, a: _Args) -> None:
             if longpress:
                 ctx.model.events.log("long_key", code=code, source="input")
             ctx.model.key(code, source="input")
-        arg = a.next()  # type: ignore[assignment]
+        arg = a.next()
 
 
 def _motion(ctx: Ctx, a: _Args) -> None:

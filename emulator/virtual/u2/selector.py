@@ -127,7 +127,7 @@ def flatten(roots: list[View], display: tuple[int, int]) -> list[Node]:
     screen: Bounds = (0, 0, display[0], display[1])
 
     def visit(v: View, parent: Node | None, index: int, clip: Bounds) -> None:
-        node = Node(v, parent, index, len(out), 0, _intersect(tuple(v.bounds), clip))  # type: ignore[arg-type]
+        node = Node(v, parent, index, len(out), 0, _intersect(v.bounds, clip))
         out.append(node)
         for i, c in enumerate(v.children):
             visit(c, node, i, node.visible)
