@@ -444,7 +444,7 @@ def run(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:
     except RecursionError:
         _safe_write(io, f"{SH}: too deeply nested\n".encode())
         return 2
-    except Exception:  # noqa: BLE001  # pragma: no cover - defensive: the service must survive anything
+    except Exception:  # pragma: no cover - defensive: the service must survive anything
         log.exception("mini shell crashed on %r", command_line[:200])
         _safe_write(io, f"{SH}: internal error\n".encode())
         return 1
