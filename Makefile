@@ -16,9 +16,12 @@ setup: $(BIN)/droidharness
 demo: setup
 	$(BIN)/droidharness run --out runs --run-id demo-$$(date +%Y%m%d-%H%M%S)
 
+# the whole tree: ruff check + format everywhere; mypy on the packages and bench/ (pyproject's [tool.mypy] files)
+LINTED := harness agents tasks emulator bench tests
+
 lint: setup
-	$(BIN)/ruff check harness agents tasks
-	$(BIN)/ruff format --check harness agents tasks
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
 
 test: lint

@@ -1,6 +1,15 @@
-"""The layout's rules, checked on the source (docs/architecture.md): `emulator/` imports nothing of the others,
-and no import cycle joins modules of different top-level packages (the CLI, the composition root, may import
-them all). Every import counts, also those inside functions."""
+"""The layout's rules, checked on the source (docs/architecture.md). Every import counts, also those inside
+functions.
+
+- `emulator/` imports nothing of the others.
+- No import circle among the modules of harness/, agents/ and tasks/ - inside a package too (a circle means the cut
+  is wrong: the shared piece moves down).
+- Layers: agents/ and tasks/ import nothing of harness.run, harness.eval, harness.cli; tasks/ nothing of agents/;
+  along the data's way, harness.trajectory imports nothing of scoring / report / run / eval / cli, harness.scoring
+  nothing of report / run / eval / cli, harness.report nothing of run / eval / cli (the CLI, the composition root,
+  may import everything).
+- No private name (`_x`) of one module is imported by another, in the packages and bench/.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("harness", "agents", "tasks", "emulator")
+NO_CIRCLES = ("harness", "agents", "tasks")
+PRIVATE_CHECKED = ("harness", "agents", "tasks", "emulator", "bench")
 COMPOSITION_ROOT = ("harness.cli",)  # may import everything; nothing imports it but `harness.__main__`
 
 
@@ -59,22 +70,19 @@ def _is_root(module: str) -> bool:
     return any(module == r or module.startswith(r + ".") for r in COMPOSITION_ROOT) or module == "harness.__main__"
 
 
-def _cross_package_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Strongly connected components (Tarjan) holding modules of more than one top-level package."""
-    graph = {m: {d for d in deps if not _is_root(d)} for m, deps in graph.items() if not _is_root(m)}
+def _components(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan): every import circle, each sorted."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
     on: set[str] = set()
     out: list[list[str]] = []
-    counter = [0]
 
     def visit(v: str) -> None:
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
+        index[v] = low[v] = len(index)
         stack.append(v)
         on.add(v)
-        for w in graph.get(v, ()):
+        for w in sorted(graph.get(v, ())):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -88,13 +96,19 @@ def _cross_package_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
                 comp.append(w)
                 if w == v:
                     break
-            if len({_top(m) for m in comp}) > 1:
+            if len(comp) > 1:
                 out.append(sorted(comp))
 
     for v in sorted(graph):
         if v not in index:
             visit(v)
     return out
+
+
+def _cross_package_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Import circles holding modules of more than one top-level package (the composition root left out)."""
+    graph = {m: {d for d in deps if not _is_root(d)} for m, deps in graph.items() if not _is_root(m)}
+    return [c for c in _components(graph) if len({_top(m) for m in c}) > 1]
 
 
 def test_emulator_imports_nothing_of_the_harness_agents_or_tasks():
@@ -115,6 +129,167 @@ def test_the_checks_catch_what_they_claim(case):
         graph = {"emulator.virtual.model": {"harness.actions"}, "harness.actions": set()}
         assert [(m, d) for m, deps in graph.items() if _top(m) == "emulator" for d in deps if _top(d) != "emulator"]
     else:
-        graph = {"harness.run.episode": {"agents.base"}, "agents.base": {"harness.run.episode"},
-                 "harness.cli.main": {"agents.base", "harness.run.episode"}}
+        graph = {
+            "harness.run.episode": {"agents.base"},
+            "agents.base": {"harness.run.episode"},
+            "harness.cli.main": {"agents.base", "harness.run.episode"},
+        }
         assert _cross_package_cycles(graph) == [["agents.base", "harness.run.episode"]]
+
+
+def _circles(graph: dict[str, set[str]], tops: tuple[str, ...] = NO_CIRCLES) -> list[list[str]]:
+    """Every import circle among modules of `tops`, inside a package too."""
+    return _components({m: {d for d in deps if _top(d) in tops} for m, deps in graph.items() if _top(m) in tops})
+
+
+# (importer prefix, forbidden import prefixes): what lies above the importer
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "agents",
+        ("harness.run", "harness.eval", "harness.cli", "harness.report", "harness.scoring", "harness.trajectory"),
+    ),
+    (
+        "tasks",
+        (
+            "harness.run",
+            "harness.eval",
+            "harness.cli",
+            "harness.report",
+            "harness.scoring",
+            "harness.trajectory",
+            "agents",
+        ),
+    ),
+    ("harness.trajectory", ("harness.scoring", "harness.report", "harness.run", "harness.eval", "harness.cli")),
+    ("harness.scoring", ("harness.report", "harness.run", "harness.eval", "harness.cli")),
+    ("harness.report", ("harness.run", "harness.eval", "harness.cli")),
+    (
+        "harness.metrics",
+        (
+            "harness.run",
+            "harness.eval",
+            "harness.cli",
+            "harness.report",
+            "harness.scoring",
+            "harness.trajectory",
+            "harness.device",
+        ),
+    ),
+)
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def _upward(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    return sorted(
+        (m, d)
+        for m, deps in graph.items()
+        for d in deps
+        for low, above in LAYERS
+        if _within(m, low) and any(_within(d, a) for a in above)
+    )
+
+
+def _private_imports(files: list[Path], modules: set[str], root: Path = ROOT) -> list[str]:
+    """`from project.module import _name` and `module._name` on an imported project module, across modules."""
+    out = []
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        aliases: dict[str, str] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] in PACKAGES):
+                where = "." * node.level + (node.module or "")
+                for a in node.names:
+                    if a.name.startswith("_") and not a.name.startswith("__"):
+                        out.append(f"{path.relative_to(root)}: from {where} import {a.name}")
+                    elif not node.level and f"{node.module}.{a.name}" in modules:
+                        aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if a.name in modules and a.asname:
+                        aliases[a.asname] = a.name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+            ):
+                out.append(f"{path.relative_to(root)}: {aliases[node.value.id]}.{node.attr}")
+    return sorted(set(out))
+
+
+def test_no_import_circle_inside_harness_agents_or_tasks():
+    circles = _circles(_graph())
+    assert not circles, f"import circles (move the shared piece down): {circles}"
+
+
+def test_no_upward_import():
+    bad = _upward(_graph())
+    assert not bad, f"imports that reach up a layer: {bad}"
+
+
+def test_no_private_name_imported_across_modules():
+    files = [p for pkg in PRIVATE_CHECKED for p in (ROOT / pkg).rglob("*.py")]
+    modules = {_module_name(p) for p in files}
+    bad = _private_imports(files, modules)
+    assert not bad, f"private names used across modules (make them public or move the code): {bad}"
+
+
+@pytest.mark.parametrize("case", ["circle-in-package", "upward", "private-from", "private-attribute"])
+def test_the_new_checks_catch_what_they_claim(case, tmp_path):
+    """Each rule, fed code that breaks it, reports it."""
+    if case == "circle-in-package":
+        graph = {
+            "harness.run.episode": {"harness.run.probes"},
+            "harness.run.probes": {"harness.run.qa"},
+            "harness.run.qa": {"harness.run.episode"},
+            "harness.run.pool": set(),
+        }
+        assert _circles(graph) == [["harness.run.episode", "harness.run.probes", "harness.run.qa"]]
+    elif case == "upward":
+        graph = {
+            "agents.reference": {"harness.run.locate"},
+            "tasks.schema": {"agents.base"},
+            "harness.trajectory.writer": {"harness.report.render"},
+            "harness.run.suite": {"harness.report.render"},
+        }
+        assert _upward(graph) == [
+            ("agents.reference", "harness.run.locate"),
+            ("harness.trajectory.writer", "harness.report.render"),
+            ("tasks.schema", "agents.base"),
+        ]
+    else:
+        src = tmp_path / "harness" / "x.py"
+        src.parent.mkdir()
+        src.write_text(
+            "from harness.run.suite import _headline\n"
+            if case == "private-from"
+            else "import harness.run.suite as suite\nsuite._record_infra_error()\n"
+        )
+        found = _private_imports([src], {"harness.run.suite", "harness.x"}, root=tmp_path)
+        assert found == (
+            ["harness/x.py: from harness.run.suite import _headline"]
+            if case == "private-from"
+            else ["harness/x.py: harness.run.suite._record_infra_error"]
+        )
+
+
+MAX_LINES = 700  # a module of one idea; past this, it is two ideas (split by idea, not by line count)
+
+
+def _long_modules(files: list[Path], limit: int = MAX_LINES) -> list[str]:
+    return sorted(
+        f"{p.relative_to(ROOT)}: {n} lines"
+        for p in files
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > limit
+    )
+
+
+def test_no_module_of_harness_agents_or_tasks_over_700_lines():
+    files = [p for pkg in NO_CIRCLES for p in (ROOT / pkg).rglob("*.py")]
+    assert len(files) > 50 and not _long_modules(files), _long_modules(files)
+    assert _long_modules([ROOT / "harness" / "run" / "suite.py"], limit=10)  # the check sees a long one

@@ -42,7 +42,7 @@ def test_actions_in_the_unified_schema(shard):
     # yx_touch (0.5, 0.25) is y first: the unified point is x = 0.25, y = 0.5
     assert acts[0] == Click(point=(0.25, 0.5))
     assert acts[1] == Click(point=(0.25, 0.5))  # lift drift 0.0156 <= 0.04: still a tap
-    assert acts[2] == TypeText(text="coffee maker 日本 \"quoted\"; $(reboot)")
+    assert acts[2] == TypeText(text='coffee maker 日本 "quoted"; $(reboot)')
     assert isinstance(acts[3], Swipe) and acts[3].direction == "up"
     assert (acts[3].start.x, acts[3].start.y, acts[3].end.x, acts[3].end.y) == (0.5, 0.75, 0.5, 0.25)
     assert acts[4].direction == "down" and acts[5].direction == "left"
@@ -99,7 +99,7 @@ def test_reading_writing_reading_gives_the_same_records(shard, tmp_path):
     aitw.write_tfrecord(copy, ({**s.raw, "image/encoded": s.image().tobytes()} for s in steps))
     again = [s for e in _episodes(copy) for s in e.steps]
     assert [s.raw for s in again] == [s.raw for s in steps]
-    assert all(a.image().tobytes() == b.image().tobytes() for a, b in zip(again, steps))
+    assert all(a.image().tobytes() == b.image().tobytes() for a, b in zip(again, steps, strict=True))
 
 
 def test_fixture_raw_matches_what_was_written(shard):
@@ -133,7 +133,7 @@ def _corrupt(tmp_path, mutate, steps=None):
     offsets, pos = [], 0
     while pos < len(data):
         offsets.append(pos)
-        pos += 16 + int.from_bytes(data[pos:pos + 8], "little")
+        pos += 16 + int.from_bytes(data[pos : pos + 8], "little")
     data = mutate(data, offsets)
     out = tmp_path / "general" / "general-00.tfrecord.gz"
     out.parent.mkdir(exist_ok=True)
@@ -145,6 +145,7 @@ def test_bad_data_crc_names_file_and_record(tmp_path):
     def flip(data, offs):
         data[offs[3] + 12 + 40] ^= 0xFF
         return data
+
     bad = _corrupt(tmp_path, flip)
     with pytest.raises(DatasetError) as ei:
         _episodes(bad)
@@ -161,6 +162,7 @@ def test_bad_length_crc_abandons_the_rest_of_the_file(tmp_path):
     def flip(data, offs):
         data[offs[11] + 8] ^= 0x01
         return data
+
     bad = _corrupt(tmp_path, flip)
     with pytest.raises(DatasetError, match=r"record 11.*length CRC"):
         _episodes(bad)
@@ -174,6 +176,7 @@ def test_bad_length_crc_abandons_the_rest_of_the_file(tmp_path):
 def test_truncated_shard(tmp_path, gz):
     def cut(data, offs):
         return data[: offs[5] + 30]
+
     bad = _corrupt(tmp_path, cut)
     if not gz:
         raw = gzip.decompress(bad.read_bytes())
@@ -191,8 +194,17 @@ def test_truncated_shard(tmp_path, gz):
 
 def test_missing_feature_names_field_record_episode_step(tmp_path):
     steps = list(F.aitw_fixture_steps())
-    steps[4] = F.aitw_step("1001", 4, 10, "search for a coffee maker", 4, touch_yx=(0.25, 0.5),
-                           lift_yx=(0.75, 0.5), seed=4, drop=("results/action_type",))
+    steps[4] = F.aitw_step(
+        "1001",
+        4,
+        10,
+        "search for a coffee maker",
+        4,
+        touch_yx=(0.25, 0.5),
+        lift_yx=(0.75, 0.5),
+        seed=4,
+        drop=("results/action_type",),
+    )
     path = tmp_path / "missing.tfrecord.gz"
     aitw.write_tfrecord(path, steps)
     with pytest.raises(DatasetError) as ei:

@@ -44,7 +44,12 @@ def test_real_sample_ui_boxes_are_pixels(episode):
     # ui_positions[0] = [54, 17, 8, 12] is [y, x, h, w] in pixels -> l 17, t 54, r 29, b 62
     assert s0.elements[0].bounds == (17, 54, 29, 62) and s0.elements[0].text == "M" and s0.elements[0].kind == "TEXT"
     assert s0.elements[3].kind == "ICON_GOOGLE"
-    assert [len(s.elements) for s in episode.steps] == [15, 14, len(json.loads(episode.steps[2].raw["ui_positions"])), 11]
+    assert [len(s.elements) for s in episode.steps] == [
+        15,
+        14,
+        len(json.loads(episode.steps[2].raw["ui_positions"])),
+        11,
+    ]
     assert all(0 <= e.bounds[2] <= 270 and 0 <= e.bounds[3] <= 600 for s in episode.steps for e in s.elements)
 
 

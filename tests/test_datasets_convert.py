@@ -32,16 +32,21 @@ from tasks.datasets.convert import action_fields, from_unified, to_unified
 unit = st.floats(0.0, 1.0, allow_nan=False)
 f32_unit = unit.map(lambda v: float(np.float32(v)))
 # what a device can type (harness.actions.untypeable: no lone surrogates, no control characters but \n and \t)
-text = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\n\t"), min_size=1,
-               max_size=30)
+text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc"), whitelist_characters="\n\t"), min_size=1, max_size=30
+)
 
 
 # --- AitW ------------------------------------------------------------------------------------------------
 @st.composite
 def aitw_records(draw):
     code = draw(st.sampled_from([3, 4, 5, 6, 7, 10, 11]))
-    rec = {"results/action_type": code, "results/yx_touch": [-1.0, -1.0], "results/yx_lift": [-1.0, -1.0],
-           "results/type_action": ""}
+    rec = {
+        "results/action_type": code,
+        "results/yx_touch": [-1.0, -1.0],
+        "results/yx_lift": [-1.0, -1.0],
+        "results/type_action": "",
+    }
     if code == 4:
         rec["results/yx_touch"] = [draw(f32_unit), draw(f32_unit)]
         rec["results/yx_lift"] = [draw(f32_unit), draw(f32_unit)]
@@ -64,8 +69,12 @@ def test_aitw_record_round_trip(rec):
         else:
             assert isinstance(action, Swipe)
             # the finger vector is kept, x first in the unified action
-            assert (action.start.x, action.start.y, action.end.x, action.end.y) == (touch[1], touch[0], lift[1],
-                                                                                    lift[0])
+            assert (action.start.x, action.start.y, action.end.x, action.end.y) == (
+                touch[1],
+                touch[0],
+                lift[1],
+                lift[0],
+            )
     assert canon == expected
 
 
@@ -207,8 +216,12 @@ def test_androidlens_durations_survive_within_1e9(seconds):
 # --- documented lossy and unrepresentable cases ----------------------------------------------------------
 def test_aitw_long_press_becomes_a_tap():
     rec = from_unified("aitw", LongPress(point=(0.25, 0.5), duration=2))
-    assert action_fields("aitw", rec) == {"results/action_type": 4, "results/yx_touch": [0.5, 0.25],
-                                         "results/yx_lift": [0.5, 0.25], "results/type_action": ""}
+    assert action_fields("aitw", rec) == {
+        "results/action_type": 4,
+        "results/yx_touch": [0.5, 0.25],
+        "results/yx_lift": [0.5, 0.25],
+        "results/type_action": "",
+    }
     assert to_unified("aitw", rec) == Click(point=(0.25, 0.5))
 
 
@@ -224,17 +237,26 @@ def test_scroll_is_written_as_its_finger_swipe():
 def test_lossy_fields_of_the_unified_side():
     assert to_unified("aitw", from_unified("aitw", Complete(answer="42"))) == Complete()
     assert to_unified("aitw", from_unified("aitw", Swipe(start=(0, 0), end=(1, 1), duration=2))) == Swipe(
-        start=(0, 0), end=(1, 1))
+        start=(0, 0), end=(1, 1)
+    )
     assert to_unified("aitz", from_unified("aitz", Complete(answer="42"))) == Complete(answer="42")
-    assert to_unified("androidlens", from_unified("androidlens", TypeText(text="x", submit=True))) == TypeText(
-        text="x")
+    assert to_unified("androidlens", from_unified("androidlens", TypeText(text="x", submit=True))) == TypeText(text="x")
 
 
-@pytest.mark.parametrize("ds,action", [
-    ("aitw", Recent()), ("aitw", Wait()), ("aitw", OpenApp(name="Clock")), ("aitw", Answer(text="x")),
-    ("odyssey", Enter()), ("odyssey", Wait()), ("aitz", Recent()), ("androidlens", OpenApp(package="a.b")),
-    ("androidlens", Click(element=3)),
-])
+@pytest.mark.parametrize(
+    "ds,action",
+    [
+        ("aitw", Recent()),
+        ("aitw", Wait()),
+        ("aitw", OpenApp(name="Clock")),
+        ("aitw", Answer(text="x")),
+        ("odyssey", Enter()),
+        ("odyssey", Wait()),
+        ("aitz", Recent()),
+        ("androidlens", OpenApp(package="a.b")),
+        ("androidlens", Click(element=3)),
+    ],
+)
 def test_unrepresentable_actions_raise(ds, action):
     with pytest.raises(DatasetError):
         from_unified(ds, action)
@@ -256,8 +278,18 @@ def test_open_dataset_dispatches(tmp_path):
     F.write_aitw_fixture(tmp_path / "s.tfrecord.gz")
     assert [e.episode_id for e in open_dataset("aitw", tmp_path / "s.tfrecord.gz")] == ["1001", "1002", "1003"]
     F.write_odyssey(tmp_path / "ody", "v2")
-    assert len(list(open_dataset("GUI-Odyssey", tmp_path / "ody" / "annotations", split_file=tmp_path / "ody" /
-                                 "splits" / "random_split.json"))) == 1
+    assert (
+        len(
+            list(
+                open_dataset(
+                    "GUI-Odyssey",
+                    tmp_path / "ody" / "annotations",
+                    split_file=tmp_path / "ody" / "splits" / "random_split.json",
+                )
+            )
+        )
+        == 1
+    )
     F.write_androidlens(tmp_path / "lens")
     assert {e.lang for e in open_dataset("androidlens", tmp_path / "lens")} == {"en", "zh"}
     assert len(list(open_dataset("aitz", F.AITZ_DIR))) == 1

@@ -30,8 +30,11 @@ def test_episode_and_split(root):
     assert ep.meta["device_info"]["device_name"] == "Pixel 8 Pro"
     assert all((s.width, s.height) == (27, 60) for s in ep.steps)
     assert ep.steps[4].image().size == (27, 60)
-    train = list(odyssey.iter_episodes(root[0] / "annotations", split_file=root[0] / "splits" / "random_split.json",
-                                       split="train"))
+    train = list(
+        odyssey.iter_episodes(
+            root[0] / "annotations", split_file=root[0] / "splits" / "random_split.json", split="train"
+        )
+    )
     assert [e.episode_id for e in train] == [f"odyssey_{vocab}_ep_train"]
     assert len(list(odyssey.iter_episodes(root[0] / "annotations"))) == 2
 
@@ -65,8 +68,11 @@ def test_v2_fields_in_extras(root):
 def test_round_trip_every_record(root):
     (ep,) = _load(root)
     vocab = root[1]
-    lossy = {1: "single CLICK point written as a pair", 2: "second CLICK point differs",
-             10: "HOME action name written as CLICK KEY_HOME"}
+    lossy = {
+        1: "single CLICK point written as a pair",
+        2: "second CLICK point differs",
+        10: "HOME action name written as CLICK KEY_HOME",
+    }
     for s in ep.steps:
         assert to_unified("odyssey", s.raw) == s.action
         assert from_unified("odyssey", s.action, s.raw) == s.raw
@@ -79,8 +85,9 @@ def test_round_trip_every_record(root):
     # the vocabulary is detected from a template
     # a v1 CLICK step does not reveal its vocabulary (v2 default); a v2 one does (its v2-only fields)
     assert from_unified("odyssey", TypeText(text="x"), ep.steps[0].raw)["action"] == "TEXT"
-    assert from_unified("odyssey", TypeText(text="x"), ep.steps[6].raw)["action"] == ("TEXT" if vocab == "v2"
-                                                                                      else "TYPE")
+    assert from_unified("odyssey", TypeText(text="x"), ep.steps[6].raw)["action"] == (
+        "TEXT" if vocab == "v2" else "TYPE"
+    )
 
 
 @pytest.mark.parametrize("action", [Enter(), Wait(duration=2)])
@@ -102,7 +109,8 @@ def test_errors_name_file_episode_step_field(tmp_path):
         assert part in msg
     stats = LoadStats()
     assert [e.episode_id for e in odyssey.iter_episodes(r / "annotations", skip_bad=True, stats=stats)] == [
-        "odyssey_v2_ep_train"]
+        "odyssey_v2_ep_train"
+    ]
     assert stats.bad_episodes == 1
     data["steps"][3]["info"] = [[10, 5]]
     data["steps"][5]["action"] = "FLING"

@@ -71,7 +71,7 @@ def test_streaming_json_array_matches_json_load(chunk, tmp_path):
     got = [item for _, item in iter_json_array(F.SCREENQA_NO_ANSWER, chunk_size=chunk)]
     assert got == expected
     p = tmp_path / "nums.json"
-    p.write_text("[12345, 6789 ,\n {\"a\": [1,2]}, \"s]\"]")
+    p.write_text('[12345, 6789 ,\n {"a": [1,2]}, "s]"]')
     assert [v for _, v in iter_json_array(p, chunk_size=2)] == [12345, 6789, {"a": [1, 2]}, "s]"]
     (tmp_path / "empty.json").write_text(" [ ] ")
     assert list(iter_json_array(tmp_path / "empty.json", chunk_size=1)) == []

@@ -49,7 +49,10 @@ def _hand_built_example() -> bytes:
 
 def test_parse_hand_built_example():
     assert tfrecord.parse_example(_hand_built_example()) == {
-        "a": ("int64", [5, 300]), "f": ("float", [0.5]), "b": ("bytes", [b"xy"])}
+        "a": ("int64", [5, 300]),
+        "f": ("float", [0.5]),
+        "b": ("bytes", [b"xy"]),
+    }
 
 
 def test_build_then_parse_matches_hand_built():
@@ -120,8 +123,14 @@ def test_written_examples_are_the_same_bytes_in_every_process():
     import sys
     from pathlib import Path
 
-    code = ("import hashlib; from tasks.datasets.tfrecord import build_example; "
-            "print(hashlib.sha256(build_example({f'k{i}': ('int64', [i]) for i in range(40)})).hexdigest())")
-    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                              cwd=str(Path(__file__).parents[1])).stdout for _ in range(4)}
+    code = (
+        "import hashlib; from tasks.datasets.tfrecord import build_example; "
+        "print(hashlib.sha256(build_example({f'k{i}': ('int64', [i]) for i in range(40)})).hexdigest())"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(Path(__file__).parents[1])
+        ).stdout
+        for _ in range(4)
+    }
     assert len(digests) == 1, digests

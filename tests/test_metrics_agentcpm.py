@@ -15,16 +15,39 @@ from harness.metrics.reference import agentcpm_match_step, episode_goal_progress
 NAN2 = (math.nan, math.nan)
 
 
-def one(ptype, gtype, pp=None, gp=None, boxes=(), pdir=None, gdir=None, pkey=None, gkey=None, ptext="", gtext="",
-        mode="default"):
+def one(
+    ptype,
+    gtype,
+    pp=None,
+    gp=None,
+    boxes=(),
+    pdir=None,
+    gdir=None,
+    pkey=None,
+    gkey=None,
+    ptext="",
+    gtext="",
+    mode="default",
+):
     """Vectorized and reference verdicts agree; returns (TM, EM). Points (x, y); boxes [y, x, h, w]."""
-    ref = agentcpm_match_step(a.TYPES[ptype], a.TYPES[gtype], pp, gp, pdir, gdir, pkey, gkey, ptext, gtext, boxes,
-                              mode)
+    ref = agentcpm_match_step(a.TYPES[ptype], a.TYPES[gtype], pp, gp, pdir, gdir, pkey, gkey, ptext, gtext, boxes, mode)
     d = {None: a.NO_DIRECTION, **{n: i for i, n in enumerate(a.DIRECTIONS)}}
     k = {None: -1, **{n: i for i, n in enumerate(a.KEYS)}}
-    tm, em = a.match_steps([ptype], [gtype], [pp or NAN2], [gp or NAN2], [d[pdir]], [d[gdir]], [k[pkey]],
-                           [k[gkey]], [ptext], [gtext], np.asarray(boxes, float).reshape(1, -1, 4), [len(boxes)],
-                           mode=mode)
+    tm, em = a.match_steps(
+        [ptype],
+        [gtype],
+        [pp or NAN2],
+        [gp or NAN2],
+        [d[pdir]],
+        [d[gdir]],
+        [k[pkey]],
+        [k[gkey]],
+        [ptext],
+        [gtext],
+        np.asarray(boxes, float).reshape(1, -1, 4),
+        [len(boxes)],
+        mode=mode,
+    )
     assert (bool(tm[0]), bool(em[0])) == ref
     return ref
 
@@ -141,8 +164,12 @@ def test_ground_truth_records_as_the_evaluator_reads_them():
     assert g({"result_action_type": 7}) == a.Row(a.PRESS, key=a.ENTER)
     assert g({"result_action_type": 3, "result_action_text": "abc"}) == a.Row(a.TYPE, text="abc")
     # AndroidLens: one-element lists; a tap with a duration is its long press
-    lens = {"result_action_type": [4], "result_touch_yx": ["[0.6, 0.4]"], "result_lift_yx": ["[0.6, 0.4]"],
-            "duration": [1500]}
+    lens = {
+        "result_action_type": [4],
+        "result_touch_yx": ["[0.6, 0.4]"],
+        "result_lift_yx": ["[0.6, 0.4]"],
+        "duration": [1500],
+    }
     assert g(lens, "androidlens") == a.Row(a.LONG_PRESS, point=(0.4, 0.6))
     assert g(lens, "aitz").type == a.CLICK
     assert g({"result_action_type": 9}).type == a.INVALID
@@ -166,11 +193,16 @@ def test_sr_and_goal_progress():
 
 def test_atomic_figures_and_official_summary():
     # 4 steps: CLICK hit via box (centre reference), CLICK miss, TYPE (similarity), STOP vs no prediction
-    res = a.evaluate_steps([a.CLICK, a.CLICK, a.TYPE, a.INVALID], [a.CLICK, a.CLICK, a.TYPE, a.STOP],
-                           [(0.5, 0.5), (0.9, 0.9), NAN2, NAN2], [(0.45, 0.5), (0.1, 0.1), NAN2, NAN2],
-                           pred_text=["", "", "abcd", ""], gt_text=["", "", "ab", ""],
-                           gt_boxes=np.array([[[0.25, 0.25, 0.5, 0.5]], [[0.0, 0.0, 0.0, 0.0]], [[0, 0, 0, 0]],
-                                              [[0, 0, 0, 0]]]), gt_box_counts=[1, 0, 0, 0])
+    res = a.evaluate_steps(
+        [a.CLICK, a.CLICK, a.TYPE, a.INVALID],
+        [a.CLICK, a.CLICK, a.TYPE, a.STOP],
+        [(0.5, 0.5), (0.9, 0.9), NAN2, NAN2],
+        [(0.45, 0.5), (0.1, 0.1), NAN2, NAN2],
+        pred_text=["", "", "abcd", ""],
+        gt_text=["", "", "ab", ""],
+        gt_boxes=np.array([[[0.25, 0.25, 0.5, 0.5]], [[0.0, 0.0, 0.0, 0.0]], [[0, 0, 0, 0]], [[0, 0, 0, 0]]]),
+        gt_box_counts=[1, 0, 0, 0],
+    )
     assert res.type_match.tolist() == [True, True, True, False]
     assert res.exact_match.tolist() == [True, False, True, False]
     # the grown box [0.2, 0.2, 0.6, 0.6] has its centre at (0.5, 0.5): distance 0; the miss: 0.8 * sqrt(2) * 1000
@@ -213,9 +245,12 @@ def test_androidlens_from_trackers_follows_milestone_tracker():
     from harness.run.milestones import MilestoneTracker
     from tasks.schema import ElementMatch, Milestone, MilestoneGroup, ScreenCheck
 
-    root = MilestoneGroup(children=(
-        Milestone(id="a", sub_target="a", check=ScreenCheck(package="p")),
-        Milestone(id="b", sub_target="b", check=ScreenCheck(element=ElementMatch(text="x")))))
+    root = MilestoneGroup(
+        children=(
+            Milestone(id="a", sub_target="a", check=ScreenCheck(package="p")),
+            Milestone(id="b", sub_target="b", check=ScreenCheck(element=ElementMatch(text="x"))),
+        )
+    )
     t = MilestoneTracker(root)
     t.hits["a"] = 1
     res = al.atp_sr(al.from_trackers([t]))

@@ -102,8 +102,9 @@ def test_non_dual_point_types_compare_by_type_only():
 
 
 def test_invalid_prediction_never_matches():
-    m = aitw.match_actions([aitw.INVALID] * 3, np.zeros((3, 2)), np.zeros((3, 2)), [D, T, HOME],
-                           [[0.5, 0.5]] * 3, [[0.5, 0.5]] * 3)
+    m = aitw.match_actions(
+        [aitw.INVALID] * 3, np.zeros((3, 2)), np.zeros((3, 2)), [D, T, HOME], [[0.5, 0.5]] * 3, [[0.5, 0.5]] * 3
+    )
     assert not m.any()
 
 
@@ -120,18 +121,31 @@ def test_flat_offsets_and_padded_and_nan_padding_agree():
     padded, cnt = aitw.pad_boxes(flat, offsets)
     b = aitw.match_actions(types, ptouch, ptouch, types, gtouch, gtouch, padded, cnt)
     c = aitw.match_actions(types, ptouch, ptouch, types, gtouch, gtouch, padded)  # NaN rows ignored
-    ref = [aitw_match_step(D, ptouch[i], ptouch[i], D, gtouch[i], gtouch[i], flat[offsets[i]:offsets[i + 1]])
-           for i in range(n)]
+    ref = [
+        aitw_match_step(D, ptouch[i], ptouch[i], D, gtouch[i], gtouch[i], flat[offsets[i] : offsets[i + 1]])
+        for i in range(n)
+    ]
     assert list(a) == list(b) == list(c) == ref
     assert 0 < sum(ref) < n
 
 
 def test_float32_inputs_are_compared_in_float64():
-    m = aitw.match_actions(np.array([D], np.int32), np.array([[0.5, 0.14]], np.float32),
-                           np.array([[0.5, 0.14]], np.float32), [D], np.array([[0.5, 0.28]], np.float32),
-                           np.array([[0.5, 0.28]], np.float32))
-    ref = aitw_match_step(D, (np.float32(0.5), np.float32(0.14)), (np.float32(0.5), np.float32(0.14)), D,
-                          (np.float32(0.5), np.float32(0.28)), (np.float32(0.5), np.float32(0.28)))
+    m = aitw.match_actions(
+        np.array([D], np.int32),
+        np.array([[0.5, 0.14]], np.float32),
+        np.array([[0.5, 0.14]], np.float32),
+        [D],
+        np.array([[0.5, 0.28]], np.float32),
+        np.array([[0.5, 0.28]], np.float32),
+    )
+    ref = aitw_match_step(
+        D,
+        (np.float32(0.5), np.float32(0.14)),
+        (np.float32(0.5), np.float32(0.14)),
+        D,
+        (np.float32(0.5), np.float32(0.28)),
+        (np.float32(0.5), np.float32(0.28)),
+    )
     assert bool(m[0]) == ref
 
 
@@ -151,9 +165,15 @@ def test_episode_partial_accuracy_subsets_and_overall():
 
 
 def test_arrays_from_records():
-    recs = [{"results/action_type": 4, "results/yx_touch": [0.1, 0.2], "results/yx_lift": [0.1, 0.2],
-             "image/ui_annotations_positions": [0.0, 0.0, 0.1, 0.1, 0.5, 0.5, 0.1, 0.1]},
-            {"results/action_type": 3, "results/yx_touch": [-1, -1], "results/yx_lift": [-1, -1]}]
+    recs = [
+        {
+            "results/action_type": 4,
+            "results/yx_touch": [0.1, 0.2],
+            "results/yx_lift": [0.1, 0.2],
+            "image/ui_annotations_positions": [0.0, 0.0, 0.1, 0.1, 0.5, 0.5, 0.1, 0.1],
+        },
+        {"results/action_type": 3, "results/yx_touch": [-1, -1], "results/yx_lift": [-1, -1]},
+    ]
     a = aitw.arrays_from_records(recs)
     assert list(a["type"]) == [4, 3] and list(a["box_offsets"]) == [0, 2, 2]
     assert a["touch"][0].tolist() == [0.1, 0.2]

@@ -14,10 +14,21 @@ NAN2 = (math.nan, math.nan)
 
 
 def one(ptype, pp, pe, gtype, gp, ge, box=None, ptext="", gtext="", rule="box_or_distance"):
-    ref = odyssey_match_step(o.TYPES[o.type_code(ptype)], pp, pe, o.TYPES[o.type_code(gtype)], gp, ge, box,
-                             ptext, gtext, rule)
-    vec = o.match_actions([ptype], [pp or NAN2], [pe or NAN2], [gtype], [gp or NAN2], [ge or NAN2],
-                          gt_box=[box or (math.nan,) * 4], pred_text=[ptext], gt_text=[gtext], rule=rule)
+    ref = odyssey_match_step(
+        o.TYPES[o.type_code(ptype)], pp, pe, o.TYPES[o.type_code(gtype)], gp, ge, box, ptext, gtext, rule
+    )
+    vec = o.match_actions(
+        [ptype],
+        [pp or NAN2],
+        [pe or NAN2],
+        [gtype],
+        [gp or NAN2],
+        [ge or NAN2],
+        gt_box=[box or (math.nan,) * 4],
+        pred_text=[ptext],
+        gt_text=[gtext],
+        rule=rule,
+    )
     assert bool(vec[0]) == ref
     return ref
 
@@ -78,8 +89,9 @@ def test_scroll_direction_ties_and_zero_length():
     assert one("SCROLL", (400, 400), (400, 400), "SCROLL", (500, 100), (500, 900))
     assert not one("SCROLL", (400, 400), (400, 400), "SCROLL", (500, 900), (500, 100))
     assert one("SCROLL", (7, 7), (7, 7), "SCROLL", (3, 3), (3, 3))
-    codes = o.scroll_direction([[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
-                               [[0, -5], [0, 5], [-5, 0], [5, 0], [0, 0], [-5, -5]])
+    codes = o.scroll_direction(
+        [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]], [[0, -5], [0, 5], [-5, 0], [5, 0], [0, 0], [-5, -5]]
+    )
     assert [o.DIRECTIONS[c] for c in codes] == ["UP", "DOWN", "LEFT", "RIGHT", "DOWN", "UP"]
 
 
@@ -143,8 +155,16 @@ def test_action_type_and_text_accuracy_and_official_rounding():
     pred = [o.CLICK, o.CLICK, o.TYPE, o.TYPE, o.CLICK, o.CLICK, o.HOME]
     pp = [(10, 10), (900, 900), NAN2, NAN2, (1, 1), NAN2, NAN2]
     gp = [(12, 12), (10, 10), NAN2, NAN2, NAN2, (1, 1), NAN2]
-    m = o.match_actions(pred, pp, pp, gt, gp, [(1, 2), NAN2, NAN2, NAN2, NAN2, (1, 900), NAN2],
-                        pred_text=["", "", "hello", "zzz", "", "", ""], gt_text=["", "", "hello!", "abc", "", "", ""])
+    m = o.match_actions(
+        pred,
+        pp,
+        pp,
+        gt,
+        gp,
+        [(1, 2), NAN2, NAN2, NAN2, NAN2, (1, 900), NAN2],
+        pred_text=["", "", "hello", "zzz", "", "", ""],
+        gt_text=["", "", "hello!", "abc", "", "", ""],
+    )
     assert m.tolist() == [True, False, True, False, False, False, True]
     tok = o.type_matches(pred, gt)
     bad = o.undecodable(pred, pp)
@@ -175,6 +195,14 @@ def test_parse_info():
 
 
 def test_string_types_in_arrays():
-    m = o.match_actions(np.array(["CLICK", "TEXT"]), [[1, 1], NAN2], [[1, 1], NAN2], ["CLICK", "TYPE"],
-                        [[2, 2], NAN2], [[2, 2], NAN2], pred_text=["", "a"], gt_text=["", "a"])
+    m = o.match_actions(
+        np.array(["CLICK", "TEXT"]),
+        [[1, 1], NAN2],
+        [[1, 1], NAN2],
+        ["CLICK", "TYPE"],
+        [[2, 2], NAN2],
+        [[2, 2], NAN2],
+        pred_text=["", "a"],
+        gt_text=["", "a"],
+    )
     assert m.tolist() == [True, True]

@@ -62,8 +62,14 @@ def test_aitw_vectorized_equals_reference(steps):
     counts = [len(s[6]) for s in steps]
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(int)
     flat = np.array([b for s in steps for b in s[6]], dtype=float).reshape(-1, 4)
-    args = ([s[0] for s in steps], [s[1] for s in steps], [s[2] for s in steps], [s[3] for s in steps],
-            [s[4] for s in steps], [s[5] for s in steps])
+    args = (
+        [s[0] for s in steps],
+        [s[1] for s in steps],
+        [s[2] for s in steps],
+        [s[3] for s in steps],
+        [s[4] for s in steps],
+        [s[5] for s in steps],
+    )
     vec = aitw.match_actions(*args, flat, gt_box_offsets=offsets)
     padded, cnt = aitw.pad_boxes(flat, offsets)
     vec2 = aitw.match_actions(*args, padded, cnt)
@@ -72,8 +78,9 @@ def test_aitw_vectorized_equals_reference(steps):
     assert len(vec) == n
 
 
-coord = st.one_of(st.sampled_from([0, 1, 140, 280, 500, 640, 999, 1000]), st.integers(0, 1000),
-                  st.floats(0, 1000, allow_nan=False))
+coord = st.one_of(
+    st.sampled_from([0, 1, 140, 280, 500, 640, 999, 1000]), st.integers(0, 1000), st.floats(0, 1000, allow_nan=False)
+)
 xy = st.tuples(coord, coord)
 texts = st.text(alphabet="ab c", max_size=6)
 
@@ -94,8 +101,7 @@ def odyssey_step(draw):
             ge = gp
     if draw(st.booleans()):  # 140 apart along one axis: 0.14 after dividing by 1000, or just over (141 / 281)
         c = draw(coord)
-        a, b = draw(st.sampled_from([(0, 140), (140, 280), (860, 1000), (500, 640), (0, 141), (141, 281),
-                                     (407, 547)]))
+        a, b = draw(st.sampled_from([(0, 140), (140, 280), (860, 1000), (500, 640), (0, 141), (141, 281), (407, 547)]))
         pp, gp = ((a, c), (b, c)) if draw(st.booleans()) else ((c, a), (c, b))
     box = None
     if draw(st.booleans()):
@@ -112,11 +118,19 @@ def odyssey_step(draw):
 def test_odyssey_vectorized_equals_reference(steps, rule):
     codes = {n: i for i, n in enumerate(odyssey.TYPES)}
     nanbox = (math.nan,) * 4
-    vec = odyssey.match_actions([codes[s[0]] for s in steps], [s[1] for s in steps], [s[2] for s in steps],
-                                [codes[s[3]] for s in steps], [s[4] for s in steps], [s[5] for s in steps],
-                                gt_box=[s[6] or nanbox for s in steps],
-                                gt_has_box=[s[6] is not None for s in steps],
-                                pred_text=[s[7] for s in steps], gt_text=[s[8] for s in steps], rule=rule)
+    vec = odyssey.match_actions(
+        [codes[s[0]] for s in steps],
+        [s[1] for s in steps],
+        [s[2] for s in steps],
+        [codes[s[3]] for s in steps],
+        [s[4] for s in steps],
+        [s[5] for s in steps],
+        gt_box=[s[6] or nanbox for s in steps],
+        gt_has_box=[s[6] is not None for s in steps],
+        pred_text=[s[7] for s in steps],
+        gt_text=[s[8] for s in steps],
+        rule=rule,
+    )
     ref = [reference.odyssey_match_step(*s, rule=rule) for s in steps]
     assert vec.tolist() == ref
 
@@ -129,8 +143,11 @@ def test_levenshtein_rapidfuzz_equals_reference(a, b):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.text(alphabet="ab c\x00日", max_size=12), st.text(alphabet="ab c\x00日", max_size=12)),
-                max_size=20))
+@given(
+    st.lists(
+        st.tuples(st.text(alphabet="ab c\x00日", max_size=12), st.text(alphabet="ab c\x00日", max_size=12)), max_size=20
+    )
+)
 def test_levenshtein_batch_equals_reference(pairs):
     a, b = [x for x, _ in pairs], [y for _, y in pairs]
     assert odyssey.levenshtein_batch(a, b).tolist() == [reference.levenshtein(x, y) for x, y in pairs]
@@ -150,14 +167,27 @@ def agentcpm_step(draw):
         gp = (draw(st.sampled_from([left, left + w / 2, left + w])), draw(st.sampled_from([top, top + h])))
     elif draw(st.booleans()):  # 0.14 / 0.04 apart along one axis, and just over
         c = draw(unit)
-        a, b = draw(st.sampled_from([(0.0, 0.14), (0.14, 0.28), (0.5, 0.64), (0.141, 0.281), (0.0, 0.04),
-                                     (0.5, 0.54), (0.0, 0.1400001)]))
+        a, b = draw(
+            st.sampled_from(
+                [(0.0, 0.14), (0.14, 0.28), (0.5, 0.64), (0.141, 0.281), (0.0, 0.04), (0.5, 0.54), (0.0, 0.1400001)]
+            )
+        )
         pp, gp = ((a, c), (b, c)) if draw(st.booleans()) else ((c, a), (c, b))
     dirs = ["UP", "DOWN", "LEFT", "RIGHT", None]
     keys = ["BACK", "HOME", "ENTER", "RECENT"]
-    return dict(pred_type=pt, gt_type=gt, pred_point=pp, gt_point=gp, pred_direction=draw(st.sampled_from(dirs)),
-                gt_direction=draw(st.sampled_from(dirs[:4])), pred_key=draw(st.sampled_from(keys)),
-                gt_key=draw(st.sampled_from(keys)), pred_text=draw(texts), gt_text=draw(texts), gt_boxes=boxes)
+    return dict(
+        pred_type=pt,
+        gt_type=gt,
+        pred_point=pp,
+        gt_point=gp,
+        pred_direction=draw(st.sampled_from(dirs)),
+        gt_direction=draw(st.sampled_from(dirs[:4])),
+        pred_key=draw(st.sampled_from(keys)),
+        gt_key=draw(st.sampled_from(keys)),
+        pred_text=draw(texts),
+        gt_text=draw(texts),
+        gt_boxes=boxes,
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -169,26 +199,46 @@ def test_agentcpm_vectorized_equals_reference(steps, mode):
     counts = [len(s["gt_boxes"]) for s in steps]
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(int)
     flat = np.array([b for s in steps for b in s["gt_boxes"]], dtype=float).reshape(-1, 4)
-    tm, em = agentcpm.match_steps([t[s["pred_type"]] for s in steps], [t[s["gt_type"]] for s in steps],
-                                  [s["pred_point"] for s in steps], [s["gt_point"] for s in steps],
-                                  [d[s["pred_direction"]] for s in steps], [d[s["gt_direction"]] for s in steps],
-                                  [k[s["pred_key"]] for s in steps], [k[s["gt_key"]] for s in steps],
-                                  [s["pred_text"] for s in steps], [s["gt_text"] for s in steps], flat,
-                                  gt_box_offsets=offsets, mode=mode)
+    tm, em = agentcpm.match_steps(
+        [t[s["pred_type"]] for s in steps],
+        [t[s["gt_type"]] for s in steps],
+        [s["pred_point"] for s in steps],
+        [s["gt_point"] for s in steps],
+        [d[s["pred_direction"]] for s in steps],
+        [d[s["gt_direction"]] for s in steps],
+        [k[s["pred_key"]] for s in steps],
+        [k[s["gt_key"]] for s in steps],
+        [s["pred_text"] for s in steps],
+        [s["gt_text"] for s in steps],
+        flat,
+        gt_box_offsets=offsets,
+        mode=mode,
+    )
     ref = [reference.agentcpm_match_step(**s, mode=mode) for s in steps]
     assert list(zip(tm.tolist(), em.tolist(), strict=True)) == ref
-    full = agentcpm.evaluate_steps([t[s["pred_type"]] for s in steps], [t[s["gt_type"]] for s in steps],
-                                   [s["pred_point"] for s in steps], [s["gt_point"] for s in steps],
-                                   [d[s["pred_direction"]] for s in steps], [d[s["gt_direction"]] for s in steps],
-                                   [k[s["pred_key"]] for s in steps], [k[s["gt_key"]] for s in steps],
-                                   [s["pred_text"] for s in steps], [s["gt_text"] for s in steps], flat,
-                                   gt_box_offsets=offsets, mode=mode)
+    full = agentcpm.evaluate_steps(
+        [t[s["pred_type"]] for s in steps],
+        [t[s["gt_type"]] for s in steps],
+        [s["pred_point"] for s in steps],
+        [s["gt_point"] for s in steps],
+        [d[s["pred_direction"]] for s in steps],
+        [d[s["gt_direction"]] for s in steps],
+        [k[s["pred_key"]] for s in steps],
+        [k[s["gt_key"]] for s in steps],
+        [s["pred_text"] for s in steps],
+        [s["gt_text"] for s in steps],
+        flat,
+        gt_box_offsets=offsets,
+        mode=mode,
+    )
     assert full.exact_match.tolist() == em.tolist()  # the path with distances decides the same
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1)), min_size=1, max_size=20),
-       st.sampled_from([(0.0, 0.0), (0.3, -0.3), (1e-9, 1e-9)]))
+@given(
+    st.lists(st.tuples(st.floats(-1, 1), st.floats(-1, 1)), min_size=1, max_size=20),
+    st.sampled_from([(0.0, 0.0), (0.3, -0.3), (1e-9, 1e-9)]),
+)
 def test_agentcpm_direction_equals_reference(vectors, extra):
     vecs = [*vectors, extra, (0.25, 0.25), (-0.25, 0.25)]
     got = agentcpm.finger_direction([(0.0, 0.0)] * len(vecs), vecs)
@@ -209,7 +259,8 @@ def test_goal_progress_equals_reference(em, n_eps, rnd):
 
 # --- ScreenQA: the optimal assignment against brute force -----------------------------------------------------
 int_box = st.tuples(st.integers(0, 20), st.integers(0, 20), st.integers(1, 10), st.integers(1, 10)).map(
-    lambda b: (b[0], b[1], b[0] + b[2], b[1] + b[3]))
+    lambda b: (b[0], b[1], b[0] + b[2], b[1] + b[3])
+)
 
 
 def brute_force(scores: np.ndarray, thr: float) -> set[int]:
@@ -235,6 +286,7 @@ def test_uic_bb_assignment_is_optimal(pred, gold):
     ious = screenqa.iou_matrix(pred, gold)
     f1 = screenqa.assignment_f1(ious)
     counts = brute_force(ious, screenqa.IOU_THRESHOLD)
-    possible = {0.0 if c == 0 else 2 * (c / len(pred)) * (c / len(gold)) / (c / len(pred) + c / len(gold))
-                for c in counts}
+    possible = {
+        0.0 if c == 0 else 2 * (c / len(pred)) * (c / len(gold)) / (c / len(pred) + c / len(gold)) for c in counts
+    }
     assert any(math.isclose(f1, v) for v in possible)

@@ -102,5 +102,9 @@ def test_paper_metrics_max_over_raters():
 
 def test_batch_names():
     assert set(s.score_sqa_s(["a"], [["a"]])) == {"SQA-S EM", "SQA-S F1", "questions"}
-    assert set(s.score_sqa_uic_bb([[]], [[[]]])) == {"SQA-UIC-BB BBox-F1@IoU", "SQA-UIC-BB EM@IoU",
-                                                     "SQA-UIC-BB F1@IoU", "questions"}
+    assert set(s.score_sqa_uic_bb([[]], [[[]]])) == {
+        "SQA-UIC-BB BBox-F1@IoU",
+        "SQA-UIC-BB EM@IoU",
+        "SQA-UIC-BB F1@IoU",
+        "questions",
+    }

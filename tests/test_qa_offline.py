@@ -38,15 +38,37 @@ def _dataset(tmp: Path) -> tuple[Path, Path]:
     (images / "101.xml").write_text(XML, encoding="utf-8")
     Image.new("RGB", (W, H), "white").save(images / "102.png")
     bb = [
-        {"image_id": 101, "image_width": W, "image_height": H, "question": "What is the humidity?",
-         "ground_truth": [{"full_answer": "48%", "ui_elements": [VALUE]}, {"full_answer": "It is 48%",
-                                                                        "ui_elements": [VALUE]}]},
-        {"image_id": 101, "image_width": W, "image_height": H, "question": "What is the pollen count?",
-         "ground_truth": [{"full_answer": "", "ui_elements": []}]},
-        {"image_id": 101, "image_width": W, "image_height": H, "question": "Humidity and wind?",
-         "ground_truth": [{"full_answer": "48%, 7 mph", "ui_elements": [VALUE, WIND]}]},
-        {"image_id": 102, "image_width": W, "image_height": H, "question": "What is the humidity?",
-         "ground_truth": [{"full_answer": "48%", "ui_elements": [VALUE]}]},
+        {
+            "image_id": 101,
+            "image_width": W,
+            "image_height": H,
+            "question": "What is the humidity?",
+            "ground_truth": [
+                {"full_answer": "48%", "ui_elements": [VALUE]},
+                {"full_answer": "It is 48%", "ui_elements": [VALUE]},
+            ],
+        },
+        {
+            "image_id": 101,
+            "image_width": W,
+            "image_height": H,
+            "question": "What is the pollen count?",
+            "ground_truth": [{"full_answer": "", "ui_elements": []}],
+        },
+        {
+            "image_id": 101,
+            "image_width": W,
+            "image_height": H,
+            "question": "Humidity and wind?",
+            "ground_truth": [{"full_answer": "48%, 7 mph", "ui_elements": [VALUE, WIND]}],
+        },
+        {
+            "image_id": 102,
+            "image_width": W,
+            "image_height": H,
+            "question": "What is the humidity?",
+            "ground_truth": [{"full_answer": "48%", "ui_elements": [VALUE]}],
+        },
     ]
     short = [{"image_id": 101, "question": "How windy is it?", "ground_truth": ["7 mph", "7 miles per hour"]}]
     (tmp / "answers_and_bboxes").mkdir()
@@ -121,15 +143,44 @@ def test_predictions_files_are_checked_line_by_line(tmp_path):
 def test_the_eval_command_with_the_baseline_and_bad_input(tmp_path):
     root, images = _dataset(tmp_path)
     out = tmp_path / "figures.json"
-    r = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root / "answers_and_bboxes"),
-                                 "--data", str(root / "short_answers"), "--images-dir", str(images),
-                                 "--qa-agent", "lexical", "--json", str(out)], env={"COLUMNS": "200"})
+    r = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "screenqa",
+            "--data",
+            str(root / "answers_and_bboxes"),
+            "--data",
+            str(root / "short_answers"),
+            "--images-dir",
+            str(images),
+            "--qa-agent",
+            "lexical",
+            "--json",
+            str(out),
+        ],
+        env={"COLUMNS": "200"},
+    )
     assert r.exit_code == 0, r.output
     assert "SQA-UIC-BB F1@IoU" in r.output and "SQA-S F1" in r.output and "5 questions" in r.output
     assert json.loads(out.read_text())["summary"]["scored"] == 5
     (images / "102.png").unlink()
-    bad = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root / "answers_and_bboxes"),
-                                   "--images-dir", str(images), "--qa-agent", "lexical"], env={"COLUMNS": "400"})
+    bad = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "screenqa",
+            "--data",
+            str(root / "answers_and_bboxes"),
+            "--images-dir",
+            str(images),
+            "--qa-agent",
+            "lexical",
+        ],
+        env={"COLUMNS": "400"},
+    )
     assert bad.exit_code == 2 and "image_id 102" in bad.output and len(bad.output.strip().splitlines()) == 1
     both = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root), "--agent", "random"])
     assert both.exit_code == 2 and "--qa-agent" in both.output
@@ -148,10 +199,29 @@ def test_the_eval_command_with_the_openai_qa_agent_in_a_location_format(tmp_path
 
     out = tmp_path / "figures.json"
     with OpenAIStub(handler=model) as stub:
-        r = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root / "answers_and_bboxes"),
-                                     "--images-dir", str(images), "--qa-agent", "openai", "--model", "stub",
-                                     "--base-url", stub.url, "--output-format", "agentcpm", "--json", str(out)],
-                               env={"COLUMNS": "200", "OPENAI_API_KEY": "sk-test-offline-0123456789abcdef"})
+        r = CliRunner().invoke(
+            app,
+            [
+                "eval",
+                "--dataset",
+                "screenqa",
+                "--data",
+                str(root / "answers_and_bboxes"),
+                "--images-dir",
+                str(images),
+                "--qa-agent",
+                "openai",
+                "--model",
+                "stub",
+                "--base-url",
+                stub.url,
+                "--output-format",
+                "agentcpm",
+                "--json",
+                str(out),
+            ],
+            env={"COLUMNS": "200", "OPENAI_API_KEY": "sk-test-offline-0123456789abcdef"},
+        )
     assert r.exit_code == 0, r.output
     res = {(x["question_id"]): x for x in json.loads(out.read_text())["results"]}
     assert set(res["101#0"]["scores"].values()) == {1.0}
@@ -167,8 +237,23 @@ def test_eval_records_a_qa_run_directory_with_the_same_report_as_live_qa(tmp_pat
     (tmp_path / "data").mkdir()
     root, images = _dataset(tmp_path / "data")
     run_dir = tmp_path / "runs" / "offline"
-    res = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root), "--images-dir", str(images),
-                                   "--qa-agent", "lexical", "--run-dir", str(run_dir)], env={"COLUMNS": "200"})
+    res = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "screenqa",
+            "--data",
+            str(root),
+            "--images-dir",
+            str(images),
+            "--qa-agent",
+            "lexical",
+            "--run-dir",
+            str(run_dir),
+        ],
+        env={"COLUMNS": "200"},
+    )
     assert res.exit_code == 0, res.output
     run = load_run(run_dir)
     assert run.kind == "qa" and len(run.episodes) == 5
@@ -176,14 +261,31 @@ def test_eval_records_a_qa_run_directory_with_the_same_report_as_live_qa(tmp_pat
     assert hum.meta is not None and hum.meta.qa is not None and hum.meta.qa.scores["sqa_uic_f1"] == 1.0
     assert len(hum.steps) == 1 and hum.steps[0].agent.action["type"] == "ANSWER", "the screen asked about"
     wind = run.episode("short_answers/test.json:101#0", "en")
-    assert wind.meta is not None and wind.meta.status == "failed" and wind.meta.qa.scores == {"sqa_s_em": 0.0,
-                                                                                              "sqa_s_f1": 0.0}
+    assert (
+        wind.meta is not None
+        and wind.meta.status == "failed"
+        and wind.meta.qa.scores == {"sqa_s_em": 0.0, "sqa_s_f1": 0.0}
+    )
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["exit_code"] == 0
     page = (run_dir / "report.html").read_text(encoding="utf-8")
     assert "Humidity and wind?" in page and "data:image/" in page, "the QA section with its screenshots"
-    again = CliRunner().invoke(app, ["eval", "--dataset", "screenqa", "--data", str(root), "--images-dir",
-                                     str(images), "--qa-agent", "lexical", "--run-dir", str(run_dir)])
+    again = CliRunner().invoke(
+        app,
+        [
+            "eval",
+            "--dataset",
+            "screenqa",
+            "--data",
+            str(root),
+            "--images-dir",
+            str(images),
+            "--qa-agent",
+            "lexical",
+            "--run-dir",
+            str(run_dir),
+        ],
+    )
     assert again.exit_code == 2 and "exists" in again.output and "Traceback" not in again.output
 
 

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 
 from emulator.virtual.apps.episode_app import install_episode_app
-from harness.report.render import finish_run
-from harness.trajectory.writer import RunWriter
-from harness.trajectory.records import load_run
 from harness.eval.replay import recorded_episode, replay_episode
-from harness.report.render import write_report
+from harness.report.render import finish_run, write_report
+from harness.trajectory.records import load_run
+from harness.trajectory.writer import RunWriter
 from tests.device_util import open_device
 from tests.test_replay_rules import build_episode, demo_episode, demo_spec, load_aitz, moved, with_action
 
 
-def _replay_on_app(make_vdevice: Any, adb_server: Any, app_episode: Any, played: Any = None,
-                   profile: str = "medium_phone", **kw: Any) -> Any:
+def _replay_on_app(
+    make_vdevice: Any, adb_server: Any, app_episode: Any, played: Any = None, profile: str = "medium_phone", **kw: Any
+) -> Any:
     """Install `app_episode` as an app on a fresh virtual device, open it, replay `played` (default: the same
     episode) through adb."""
     vd = make_vdevice(profile=profile)
@@ -75,13 +75,17 @@ def test_generated_episode_with_milestones_hits_every_milestone(make_vdevice, ad
     assert ep_rec.task_id == task.id
 
 
-@pytest.mark.parametrize("index,change,why", [
-    (3, {"type": "SWIPE", "start": [0.5, 0.3], "end": [0.5, 0.8]}, "did not change"),  # swipe down, not up
-    (4, {"type": "LONG_PRESS", "target": "Result F"}, "differs"),  # another element: off the path
-    (0, {"type": "CLICK", "target": "Gallery"}, "differs"),
-])
-def test_perturbed_replay_diverges_at_that_step(make_vdevice, adb_server, tmp_path: Path, index: int,
-                                                 change: dict, why: str) -> None:
+@pytest.mark.parametrize(
+    "index,change,why",
+    [
+        (3, {"type": "SWIPE", "start": [0.5, 0.3], "end": [0.5, 0.8]}, "did not change"),  # swipe down, not up
+        (4, {"type": "LONG_PRESS", "target": "Result F"}, "differs"),  # another element: off the path
+        (0, {"type": "CLICK", "target": "Gallery"}, "differs"),
+    ],
+)
+def test_perturbed_replay_diverges_at_that_step(
+    make_vdevice, adb_server, tmp_path: Path, index: int, change: dict, why: str
+) -> None:
     ep = demo_episode(tmp_path)
     bad = build_episode(with_action(demo_spec(), index, change), tmp_path / "bad")
     rep, vd, pkg = _replay_on_app(make_vdevice, adb_server, ep, played=bad, stop_at_divergence=True)

@@ -30,19 +30,45 @@ def write_lens_episode(root: Path, eid: str = "en-demo") -> Path:
         if sc.milestone:
             (l, t, r, b), _, _ = next(e for e in sc.elements if e[1] == sc.milestone["text"])
             milestone = {**sc.milestone, "bbox": [l / W0, t / H0, r / W0, b / H0]}
-        rows.append({"episode_id": eid, "language": "en", "app": ["Demo"], "episode_length": len(spec),
-                     "step_id": k, "instruction": "Search for hello world and copy a result",
-                     "image_path": f"en/{eid}/{eid}_{k}.png", "image_width": W0, "image_height": H0,
-                     **from_unified(spec_action(sc)), "low_instruction": "", "milestone": milestone,
-                     "types": ["1-1"]})
+        rows.append(
+            {
+                "episode_id": eid,
+                "language": "en",
+                "app": ["Demo"],
+                "episode_length": len(spec),
+                "step_id": k,
+                "instruction": "Search for hello world and copy a result",
+                "image_path": f"en/{eid}/{eid}_{k}.png",
+                "image_width": W0,
+                "image_height": H0,
+                **from_unified(spec_action(sc)),
+                "low_instruction": "",
+                "milestone": milestone,
+                "types": ["1-1"],
+            }
+        )
     (d / f"{eid}.json").write_text(json.dumps(rows), encoding="utf-8")
     return root
 
 
 def test_replay_command_on_the_aitz_sample(tmp_path: Path) -> None:
     load_aitz()  # skips when the sample is missing
-    res = runner.invoke(app, ["replay", "--dataset", "aitz", "--data", str(AITZ_DIR), "--episode", AITZ_ID,
-                              "--out", str(tmp_path), "--run-id", "r1"])
+    res = runner.invoke(
+        app,
+        [
+            "replay",
+            "--dataset",
+            "aitz",
+            "--data",
+            str(AITZ_DIR),
+            "--episode",
+            AITZ_ID,
+            "--out",
+            str(tmp_path),
+            "--run-id",
+            "r1",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "fidelity 100.0% (3/3 steps match)" in res.output
     assert "no divergence" in res.output
@@ -55,8 +81,24 @@ def test_replay_command_on_the_aitz_sample(tmp_path: Path) -> None:
 
 def test_replay_command_on_an_androidlens_episode_scores_milestones(tmp_path: Path) -> None:
     data = write_lens_episode(tmp_path / "lens")
-    res = runner.invoke(app, ["replay", "--dataset", "androidlens", "--data", str(data), "--episode", "en-demo",
-                              "--out", str(tmp_path / "runs"), "--run-id", "lens", "--profile", "pixel_fold"])
+    res = runner.invoke(
+        app,
+        [
+            "replay",
+            "--dataset",
+            "androidlens",
+            "--data",
+            str(data),
+            "--episode",
+            "en-demo",
+            "--out",
+            str(tmp_path / "runs"),
+            "--run-id",
+            "lens",
+            "--profile",
+            "pixel_fold",
+        ],
+    )
     assert res.exit_code == 0, res.output
     assert "fidelity 100.0% (7/7 steps match)" in res.output
     assert "milestones 3/3 (100%)" in res.output
@@ -66,11 +108,25 @@ def test_replay_command_on_an_androidlens_episode_scores_milestones(tmp_path: Pa
 
 
 def test_replay_command_refuses_bad_combinations(tmp_path: Path) -> None:
-    res = runner.invoke(app, ["replay", "--dataset", "aitz", "--data", str(AITZ_DIR), "--episode", AITZ_ID,
-                              "--device", "emulator-5554", "--virtual-app"])
+    res = runner.invoke(
+        app,
+        [
+            "replay",
+            "--dataset",
+            "aitz",
+            "--data",
+            str(AITZ_DIR),
+            "--episode",
+            AITZ_ID,
+            "--device",
+            "emulator-5554",
+            "--virtual-app",
+        ],
+    )
     assert res.exit_code == 2
     assert "virtual" in res.output
-    res = runner.invoke(app, ["replay", "--dataset", "aitz", "--data", str(AITZ_DIR), "--episode", "nope",
-                              "--out", str(tmp_path)])
+    res = runner.invoke(
+        app, ["replay", "--dataset", "aitz", "--data", str(AITZ_DIR), "--episode", "nope", "--out", str(tmp_path)]
+    )
     assert res.exit_code == 2
     assert "no episode 'nope'" in res.output

@@ -12,9 +12,18 @@ import pytest
 from PIL import Image, ImageDraw
 
 from harness import actions as A
+from harness.eval.replay import (
+    HASH_MATCH,
+    compare_screen,
+    element_overlap,
+    ground_action,
+    hash_distance,
+    kind_desc,
+    recorded_target,
+    swipe_matches,
+    tap_matches,
+)
 from harness.hierarchy import UITree
-from harness.eval.replay import (HASH_MATCH, compare_screen, element_overlap, ground_action, hash_distance, kind_desc,
-                            recorded_target, swipe_matches, tap_matches)
 from tasks.datasets.base import DatasetEpisode, DatasetStep, UIBox
 
 AITZ_DIR = Path(__file__).parent / "fixtures" / "aitz"  # the real sample, copied into the repo
@@ -41,30 +50,50 @@ class Screen:
     milestone: dict[str, Any] | None = None
 
 
-def _buttons(names: list[str], top: int, h: int = 70, gap: int = 50, left: int = 100, right: int = 440,
-             kind: str = "TEXT") -> list[tuple[tuple[int, int, int, int], str, str]]:
+def _buttons(
+    names: list[str], top: int, h: int = 70, gap: int = 50, left: int = 100, right: int = 440, kind: str = "TEXT"
+) -> list[tuple[tuple[int, int, int, int], str, str]]:
     return [((left, top + i * (h + gap), right, top + i * (h + gap) + h), n, kind) for i, n in enumerate(names)]
 
 
 def demo_spec() -> list[Screen]:
     """Eight screens: tap, type, enter, swipe up, long press, back, home, complete."""
     return [
-        Screen("home", _buttons(["Settings", "Search", "Gallery"], 300)
-               + [((440, 90, 510, 160), "", "ICON_THREE_DOTS")], {"type": "CLICK", "target": "Search"}),
-        Screen("search", [((40, 100, 500, 180), "Search field", "TEXT"), ((380, 1000, 500, 1080), "Cancel", "TEXT")],
-               {"type": "TYPE", "text": "hello world"},
-               {"sub-target": "open the search", "idx": 1, "text": "Search field", "state": []}),
-        Screen("typed", [((40, 100, 500, 180), "hello world", "TEXT"), ((380, 1000, 500, 1080), "Cancel", "TEXT")],
-               {"type": "ENTER"}),
-        Screen("results", _buttons([f"Result {c}" for c in "ABCDE"], 220),
-               {"type": "SWIPE", "start": [0.5, 0.8], "end": [0.5, 0.3]},
-               {"sub-target": "see the results", "idx": 2, "text": "Result A", "state": []}),
+        Screen(
+            "home",
+            _buttons(["Settings", "Search", "Gallery"], 300) + [((440, 90, 510, 160), "", "ICON_THREE_DOTS")],
+            {"type": "CLICK", "target": "Search"},
+        ),
+        Screen(
+            "search",
+            [((40, 100, 500, 180), "Search field", "TEXT"), ((380, 1000, 500, 1080), "Cancel", "TEXT")],
+            {"type": "TYPE", "text": "hello world"},
+            {"sub-target": "open the search", "idx": 1, "text": "Search field", "state": []},
+        ),
+        Screen(
+            "typed",
+            [((40, 100, 500, 180), "hello world", "TEXT"), ((380, 1000, 500, 1080), "Cancel", "TEXT")],
+            {"type": "ENTER"},
+        ),
+        Screen(
+            "results",
+            _buttons([f"Result {c}" for c in "ABCDE"], 220),
+            {"type": "SWIPE", "start": [0.5, 0.8], "end": [0.5, 0.3]},
+            {"sub-target": "see the results", "idx": 2, "text": "Result A", "state": []},
+        ),
         Screen("more", _buttons([f"Result {c}" for c in "FGHIJ"], 220), {"type": "LONG_PRESS", "target": "Result H"}),
-        Screen("menu", _buttons(["Copy", "Share", "Delete"], 500, left=120, right=420)
-               + [((440, 90, 510, 160), "", "ICON_THREE_DOTS")], {"type": "BACK"},
-               {"sub-target": "open the item menu", "idx": 3, "text": "Copy", "state": ["selected"]}),
-        Screen("back", _buttons([f"Result {c}" for c in "FGHIJ"], 220) + [((60, 900, 480, 960), "Copied", "TEXT")],
-               {"type": "HOME"}),
+        Screen(
+            "menu",
+            _buttons(["Copy", "Share", "Delete"], 500, left=120, right=420)
+            + [((440, 90, 510, 160), "", "ICON_THREE_DOTS")],
+            {"type": "BACK"},
+            {"sub-target": "open the item menu", "idx": 3, "text": "Copy", "state": ["selected"]},
+        ),
+        Screen(
+            "back",
+            _buttons([f"Result {c}" for c in "FGHIJ"], 220) + [((60, 900, 480, 960), "Copied", "TEXT")],
+            {"type": "HOME"},
+        ),
         Screen("done", [((60, 500, 480, 600), "All done", "TEXT")], {"type": "COMPLETE"}),
     ]
 
@@ -106,8 +135,14 @@ def _action(screen: Screen) -> Any:
     return A.parse_action(a)
 
 
-def build_episode(spec: list[Screen], out: Path, episode_id: str = "demo-1", dataset: str = "aitz",
-                  lang: str = "en", instruction: str = "Search for hello world and copy a result") -> DatasetEpisode:
+def build_episode(
+    spec: list[Screen],
+    out: Path,
+    episode_id: str = "demo-1",
+    dataset: str = "aitz",
+    lang: str = "en",
+    instruction: str = "Search for hello world and copy a result",
+) -> DatasetEpisode:
     """Write the screens as PNGs under `out` and return the episode (AndroidLens-style when dataset is
     "androidlens": milestones in `raw["milestone"]`, category 1-1)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -119,8 +154,17 @@ def build_episode(spec: list[Screen], out: Path, episode_id: str = "demo-1", dat
         if dataset == "androidlens" and sc.milestone:  # bbox: the element showing the milestone's text
             (l, t, r, b), _, _ = next(e for e in sc.elements if e[1] == sc.milestone["text"])
             raw["milestone"] = {**sc.milestone, "bbox": [l / W0, t / H0, r / W0, b / H0]}
-        steps.append(DatasetStep(index=k, width=W0, height=H0, action=_action(sc), raw=raw,
-                                 elements=tuple(UIBox(b, t, kd) for b, t, kd in sc.elements), image_path=str(path)))
+        steps.append(
+            DatasetStep(
+                index=k,
+                width=W0,
+                height=H0,
+                action=_action(sc),
+                raw=raw,
+                elements=tuple(UIBox(b, t, kd) for b, t, kd in sc.elements),
+                image_path=str(path),
+            )
+        )
     meta = {"types": ["1-1"], "app": ["demo"]} if dataset == "androidlens" else {}
     return DatasetEpisode(dataset, episode_id, instruction, lang, tuple(steps), meta)
 
@@ -160,7 +204,9 @@ def test_recorded_target_contains_or_nearest_within_radius() -> None:
     t = recorded_target(tap)
     assert t is not None and t.text == "Cleck"
     assert tap_matches(tap, 0.607, 0.498)  # the recorded point
-    assert tap_matches(tap, *(((t.bounds[0] + t.bounds[2]) / 2 / tap.width, (t.bounds[1] + t.bounds[3]) / 2 / tap.height)))
+    assert tap_matches(
+        tap, *(((t.bounds[0] + t.bounds[2]) / 2 / tap.width, (t.bounds[1] + t.bounds[3]) / 2 / tap.height))
+    )
     assert not tap_matches(tap, 0.2, 0.5)  # another app icon
 
 
@@ -217,13 +263,15 @@ def test_ground_action_finds_moved_element(tmp_path: Path) -> None:
         size: tuple[int, int]
 
     def tree(search_top: int) -> UITree:
-        xml = ("<hierarchy rotation='0'>"
-               "<node index='0' text='' package='app' class='android.widget.FrameLayout' bounds='[0,0][1080,2400]'>"
-               "<node index='0' text='Settings' package='app' class='android.widget.TextView' "
-               "bounds='[120,600][960,780]'/>"
-               f"<node index='1' text='Search' package='app' class='android.widget.TextView' "
-               f"bounds='[120,{search_top}][960,{search_top + 180}]'/>"
-               "</node></hierarchy>")
+        xml = (
+            "<hierarchy rotation='0'>"
+            "<node index='0' text='' package='app' class='android.widget.FrameLayout' bounds='[0,0][1080,2400]'>"
+            "<node index='0' text='Settings' package='app' class='android.widget.TextView' "
+            "bounds='[120,600][960,780]'/>"
+            f"<node index='1' text='Search' package='app' class='android.widget.TextView' "
+            f"bounds='[120,{search_top}][960,{search_top + 180}]'/>"
+            "</node></hierarchy>"
+        )
         return UITree.from_xml(xml)
 
     where = Obs(tree(840), (1080, 2400))  # where the recording has it: confirmed, the point is kept
@@ -232,7 +280,11 @@ def test_ground_action_finds_moved_element(tmp_path: Path) -> None:
     shifted = Obs(tree(1800), (1080, 2400))
     g = ground_action(step, shifted)
     assert g.regrounded and isinstance(g.action, A.Click) and g.action.element == 2
-    none = Obs(UITree.from_xml("<hierarchy rotation='0'><node index='0' text='x' package='app' "
-                               "bounds='[0,0][10,10]'/></hierarchy>"), (1080, 2400))
+    none = Obs(
+        UITree.from_xml(
+            "<hierarchy rotation='0'><node index='0' text='x' package='app' bounds='[0,0][10,10]'/></hierarchy>"
+        ),
+        (1080, 2400),
+    )
     g = ground_action(step, none)
     assert not g.regrounded and "no live element" in g.note

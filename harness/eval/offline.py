@@ -73,10 +73,9 @@ from harness.eval.metric_kinds import DATASETS, offline_dataset
 from harness.eval.predictions import read_predictions
 from harness.eval.render import render_header
 from harness.eval.steps import native_prediction, observation_for, predicted_action, task_for
-from harness.run.calls import AgentTimeout, call_with_timeout
+from harness.run.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
 from tasks.datasets.adapter import DatasetAdapter, LoadRequest
 
-AGENT_TIMEOUT = 180.0  # seconds per agent call (reset, act), as a live run's `Limits.agent_timeout`
 MAX_FAILURE_NOTES = 20  # agent failures quoted in the report
 
 __all__ = ["AGENT_TIMEOUT", "DATASETS", "EvalError", "EvalOptions", "evaluate", "iter_dataset", "render"]

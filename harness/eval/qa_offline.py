@@ -40,8 +40,9 @@ from harness.eval.predictions import iter_jsonl
 from harness.hierarchy import UITree
 from harness.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
+from harness.run.calls import AGENT_TIMEOUT
 from harness.run.qa_run import record_answer
-from harness.run.questions import QA_TIMEOUT, call_agent
+from harness.run.questions import call_agent
 from harness.scoring.questions import METRICS, GroundTruth, QAResult
 from harness.scoring.questions import summarize_questions as run_summarize
 from harness.trajectory.writer import RunWriter
@@ -64,7 +65,7 @@ class QAEvalOptions:
     lang: str = "en"
     skip_bad: bool = False
     max_questions: int | None = None
-    timeout: float = QA_TIMEOUT  # seconds the QA agent may take per question (then "no answer", the error kept)
+    timeout: float = AGENT_TIMEOUT  # seconds the QA agent may take per question (then "no answer", the error kept)
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ class Asked:
 
 
 def ask(
-    agent: QAAgent, q: ScreenQAQuestion, obs: Observation, lang: str, timeout: float = QA_TIMEOUT
+    agent: QAAgent, q: ScreenQAQuestion, obs: Observation, lang: str, timeout: float = AGENT_TIMEOUT
 ) -> tuple[Prediction, Asked]:
     ans, failed, seconds = call_agent(agent, obs, q.question, lang, timeout)
     items, unknown = predicted_items(ans, obs)

@@ -13,6 +13,9 @@ from agents.base import AgentError
 T = TypeVar("T")
 
 
+AGENT_TIMEOUT = 180.0  # seconds an agent may take per call (a step, a question, a reset): every loop's default
+
+
 class AgentTimeout(AgentError):
     """The agent did not answer within the per-call timeout."""
 

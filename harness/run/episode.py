@@ -23,7 +23,7 @@ from harness.actions import Action, Answer, Complete, Impossible, parse_action
 from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError, InfrastructureError
 from harness.observation import ActionResult, Observation
-from harness.run.calls import AgentTimeout, call_with_timeout
+from harness.run.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
 from harness.run.end_state import evaluate_end_state
 from harness.run.milestones import MilestoneTracker, answer_matches
 from harness.run.probes import ProbeAsker
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Limits:
     max_steps: int | None = None  # None: the task's own max_steps
-    agent_timeout: float = 180.0  # seconds per agent.act call
+    agent_timeout: float = AGENT_TIMEOUT  # seconds per agent.act call
     stop_on_invalid: int = 0  # stop after this many consecutive invalid outputs (0 = never)
 
 

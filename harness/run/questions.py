@@ -13,7 +13,7 @@ from harness.device.controller import Device
 from harness.errors import InfrastructureError
 from harness.locate import resolve_step
 from harness.observation import Observation
-from harness.run.calls import call_with_timeout
+from harness.run.calls import AGENT_TIMEOUT, call_with_timeout
 from harness.run.start import prepare_start
 from harness.scoring.questions import QAResult, ground_truth, score_question
 from tasks.qa_suite import QAQuestion
@@ -28,11 +28,8 @@ def reach(question: QAQuestion, device: Device, lang: str) -> Observation:
     return obs
 
 
-QA_TIMEOUT = 180.0  # seconds a QA agent may take to answer one question (as Limits.agent_timeout for steps)
-
-
 def call_agent(
-    agent: QAAgent, obs: Observation, question: str, lang: str, timeout: float = QA_TIMEOUT
+    agent: QAAgent, obs: Observation, question: str, lang: str, timeout: float = AGENT_TIMEOUT
 ) -> tuple[QAAnswer, bool, float]:
     """(answer, whether the agent failed, seconds). An exception of the agent, or no answer within `timeout`
     (the call is abandoned), is its failure: "no answer" with the error kept. An `InfrastructureError` (the

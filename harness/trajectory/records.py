@@ -164,6 +164,11 @@ class ObservationRecord(_Rec):
 
 
 class AgentRecord(_Rec):
+    """What the agent said at a step. `action` stays the action's JSON form (`harness.actions`), not a parsed
+    `Action`: a stored run is read by other versions and tools, and a step must be readable even when its action
+    would not validate today (a schema that grew stricter, a dataset replay's native action); consumers parse it
+    with `harness.actions.parse_action` when they need the typed value."""
+
     thought: str | None = None
     raw_output: str | None = None
     action: dict[str, Any] | None = None  # the parsed action (harness.actions JSON), None when invalid
