@@ -21,7 +21,7 @@ import os
 import re
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, get_args, runtime_checkable
 
@@ -31,7 +31,7 @@ from harness import actions as A
 from harness.device.actuate import SETTLING, Actuator
 from harness.device.apps import open_app_action
 from harness.device.capture import Part, capture_screen, foreground_app, hierarchy_part, package_from_tree
-from harness.device.fastadb import U2RpcError
+from harness.device.fastadb import ShellResult, U2RpcError
 from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
 from harness.device.settle import SettleConfig, SettleResult, wait_until_settled
 from harness.errors import ConfigError, DeviceError
@@ -81,6 +81,8 @@ class Device(Protocol):
     def put_setting(self, namespace: str, key: str, value: str) -> None: ...
 
     def set_clipboard(self, text: str) -> None: ...
+
+    def shell(self, argv: Sequence[str]) -> ShellResult: ...
 
     def close(self) -> None: ...
 
@@ -394,6 +396,12 @@ class AdbDevice:
             self.link.rpc("set clipboard", "setClipboard", [None, text])
         except CapabilityError as e:
             raise DeviceError(f"device {self.serial}: cannot set the clipboard without uiautomator2: {e}") from e
+
+    def shell(self, argv: Sequence[str]) -> ShellResult:
+        """Run one command on the device's shell, every argument quoted (`harness.shellquote.command`): its exit
+        status (0 without shell v2), stdout and stderr. What reads device state uses it (`harness.device.state`)."""
+        self._check_open(f"shell {argv[0] if argv else ''}")
+        return self.link.shell(f"shell {' '.join(argv[:2])}", command(*argv))
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
     def _check_open(self, op: str) -> None:

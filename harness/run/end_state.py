@@ -5,7 +5,9 @@ as the agent left it. A check with `app` is a probe: after the episode the harne
 that app (only the data the app keeps survives; unsaved drafts and dialogs do not), plays the probe's reference
 steps (locators resolved live) and evaluates on the screen they reach. Checks on the last screen run first,
 before any probe changes the screen. A probe step that cannot be resolved (the element it looks for is gone)
-means the state does not hold. Device failures propagate (an infrastructure failure, as everywhere).
+means the state does not hold. A check's `state` part is read from the device (`harness.run.state_check`): a
+state-only check needs no `app` (the state is the device's, not a screen's); state that cannot be read does not
+hold, and the failure says why. Device failures propagate (an infrastructure failure, as everywhere).
 """
 
 from __future__ import annotations
@@ -16,24 +18,31 @@ from harness.device.controller import Device
 from harness.errors import ActionValidationError
 from harness.locate import resolve_step
 from harness.observation import Observation
-from harness.run.milestones import Screen, check_holds
+from harness.run.milestones import Screen, check_failure
+from harness.run.state_check import StateJudge, judge_on
 from tasks.schema import EndCheck, Milestone, Task
 
 
 @dataclass(frozen=True)
 class EndStateResult:
     held: bool
-    failed: tuple[str, ...]  # what did not hold: milestone ids, "check", or "probe <app>: <why>"
+    failed: tuple[str, ...]  # what did not hold: milestone ids / "check" (with "(state: why)"), "probe <app>: <why>"
     probes: tuple[str, ...]  # apps reopened to check
 
     def to_json(self) -> dict[str, object]:
         return {"held": self.held, "failed": list(self.failed), "probes": list(self.probes)}
 
 
-def _failures(check: EndCheck, screen: Screen, lang: str, leaves: dict[str, Milestone]) -> list[str]:
-    out = [mid for mid in check.milestones if not check_holds(leaves[mid].check, screen, lang)]
-    if check.check is not None and not check_holds(check.check, screen, lang):
-        out.append("check")
+def _failures(check: EndCheck, screen: Screen, lang: str, leaves: dict[str, Milestone], state: StateJudge) -> list[str]:
+    out = []
+    for mid in check.milestones:
+        why = check_failure(leaves[mid].check, screen, lang, state)
+        if why is not None:
+            out.append(mid if why == "screen" else f"{mid} ({why})")
+    if check.check is not None:
+        why = check_failure(check.check, screen, lang, state)
+        if why is not None:
+            out.append("check" if why == "screen" else f"check ({why})")
     return out
 
 
@@ -51,9 +60,10 @@ def _probe(check: EndCheck, device: Device, lang: str) -> Observation:
 def evaluate_end_state(task: Task, lang: str, last_screen: Screen, device: Device) -> EndStateResult:
     """Evaluate every end-state check of `task`; `held` when all hold (vacuously true without checks)."""
     leaves = {m.id: m for m in task.milestones.leaves()}
+    state = judge_on(device)
     failed: list[str] = []
     for check in (c for c in task.end_state if c.app is None):
-        failed += _failures(check, last_screen, lang, leaves)
+        failed += _failures(check, last_screen, lang, leaves, state)
     probes: list[str] = []
     for check in (c for c in task.end_state if c.app is not None):
         assert check.app is not None
@@ -63,5 +73,5 @@ def evaluate_end_state(task: Task, lang: str, last_screen: Screen, device: Devic
         except ActionValidationError as e:
             failed.append(f"probe {check.app}: {e}")
             continue
-        failed += [f"{check.app}: {f}" for f in _failures(check, screen, lang, leaves)]
+        failed += [f"{check.app}: {f}" for f in _failures(check, screen, lang, leaves, state)]
     return EndStateResult(held=not failed, failed=tuple(failed), probes=tuple(probes))

@@ -28,6 +28,7 @@ from harness.run.end_state import evaluate_end_state
 from harness.run.milestones import MilestoneTracker, answer_matches
 from harness.run.probes import ProbeAsker
 from harness.run.start import prepare_start
+from harness.run.state_check import judge_on
 from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent, TrajectorySink
 from tasks.schema import Task
@@ -124,7 +125,7 @@ def run_episode(
     returning. With a `probe_agent`, the task's probes are asked on the screen where their milestone is first
     hit (`harness.run.probes`)."""
     max_steps = limits.max_steps or task.max_steps
-    tracker = MilestoneTracker(task.milestones, lang)
+    tracker = MilestoneTracker(task.milestones, lang, state=judge_on(device))
     probes = ProbeAsker(task.probes, probe_agent, lang, limits.agent_timeout)
     result = EpisodeResult(
         task.id,

@@ -12,7 +12,10 @@ THE HIT RULE (what the docs and the report cite):
      name; `package` equal; every `states` flag true and every `not_states` flag false; `bbox` (normalized
      [x1, y1, x2, y2] of the current screen): with `bbox_rule` "center" the element's centre lies inside the
      box (edges inclusive), with "iou" the element's box and the bbox overlap with IoU >= `iou`;
-   - `all_elements`: each listed match holds for some visible element; `absent`: none of them does.
+   - `all_elements`: each listed match holds for some visible element; `absent`: none of them does;
+   - `state`: device state read through the device's shell holds (`harness.run.state_check`: settings, a
+     content provider's rows, a system property, a file), read only once the screen parts of the check hold.
+     State that cannot be read does not hold (the reason is kept in the milestone's `state_error`).
    Localized values use the episode's language.
 3. Hits latch: a milestone once hit stays hit, whatever the screen shows later.
 4. In an `ordered` group a child can only be hit after every earlier sibling is complete (a group is complete
@@ -34,6 +37,7 @@ from typing import Any, Protocol
 
 from harness.coords import iou
 from harness.hierarchy import UITree
+from harness.run.state_check import UNREADABLE, StateJudge
 from harness.trajectory.records import MilestoneProgress
 from tasks.schema import ElementMatch, ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
 
@@ -110,23 +114,35 @@ def _visible(screen: Screen) -> list[Any]:
     return out
 
 
-def check_holds(check: ScreenCheck, screen: Screen, lang: str) -> bool:
+def check_failure(check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None) -> str | None:
+    """Why `check` does not hold ("screen", or the state check's reason), None when it holds. The state is read
+    only when the screen parts hold; without a `state` judge (no device, e.g. a replay) a state check fails."""
     if check.package is not None and screen.package != check.package:
-        return False
+        return "screen"
     if check.activity is not None:
         act = screen.activity or ""
         if act != check.activity and act.rsplit(".", 1)[-1] != check.activity.lstrip("."):
-            return False
+            return "screen"
     needs = ([check.element] if check.element else []) + list(check.all_elements)
     if needs or check.absent:
         els = _visible(screen)
         for m in needs:
             if not any(element_matches(e, m, lang, screen.size) for e in els):
-                return False
+                return "screen"
         for m in check.absent:
             if any(element_matches(e, m, lang, screen.size) for e in els):
-                return False
-    return True
+                return "screen"
+    if check.state is not None:
+        if state is None:
+            return "state: no device to read it from"
+        verdict = state(check.state, lang)
+        if not verdict.held:
+            return f"state: {verdict.reason}"
+    return None
+
+
+def check_holds(check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None) -> bool:
+    return check_failure(check, screen, lang, state) is None
 
 
 @dataclass
@@ -135,7 +151,9 @@ class MilestoneTracker:
 
     root: MilestoneGroup
     lang: str = "en"
+    state: StateJudge | None = None  # reads device state for `state` checks (None: they never hold)
     hits: dict[str, int] = field(default_factory=dict)  # milestone id -> step it was hit at
+    state_errors: dict[str, str] = field(default_factory=dict)  # milestone id -> why its state could not be read
 
     def __post_init__(self) -> None:
         self._leaves = self.root.leaves()
@@ -166,9 +184,13 @@ class MilestoneTracker:
         if isinstance(node, Milestone):
             if node.id in self.hits:
                 return True
-            if check_holds(node.check, screen, self.lang):
+            why = check_failure(node.check, screen, self.lang, self.state)
+            if why is None:
                 self.hits[node.id] = step
+                self.state_errors.pop(node.id, None)
                 return True
+            if why.startswith((f"state: {UNREADABLE}", "state: no device")):
+                self.state_errors[node.id] = why.removeprefix("state: ")
             return False
         if node.order == "ordered":
             for child in node.children:
@@ -179,11 +201,15 @@ class MilestoneTracker:
         return all(done)
 
     def status(self) -> list[dict[str, Any]]:
-        """Per leaf: id, sub-target in the episode's language, hit step or None (for trajectories/reports)."""
-        return [
-            {"id": m.id, "sub_target": localized(m.sub_target, self.lang), "hit_step": self.hits.get(m.id)}
-            for m in self._leaves
-        ]
+        """Per leaf: id, sub-target in the episode's language, hit step or None, and `state_error` when its state
+        check could not be read (for trajectories/reports)."""
+        out: list[dict[str, Any]] = []
+        for m in self._leaves:
+            row = {"id": m.id, "sub_target": localized(m.sub_target, self.lang), "hit_step": self.hits.get(m.id)}
+            if m.id in self.state_errors:
+                row["state_error"] = self.state_errors[m.id]
+            out.append(row)
+        return out
 
 
 def final_milestones(node: Milestone | MilestoneGroup) -> list[Milestone]:

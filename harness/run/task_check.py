@@ -17,6 +17,7 @@ from harness.device.controller import Device
 from harness.run.end_state import evaluate_end_state
 from harness.run.episode import Limits, prepare_start, run_episode
 from harness.run.milestones import check_holds, final_milestones
+from harness.run.state_check import judge_on
 from tasks.schema import Task
 
 
@@ -39,7 +40,8 @@ class CheckResult:
 def check_task(task: Task, lang: str, device: Device) -> CheckResult:
     prepare_start(device, task.start)
     start = device.observe()
-    violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang)]
+    state = judge_on(device)
+    violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang, state)]
     if task.end_state and evaluate_end_state(task, lang, start, device).held:
         violations.append("end_state")
     if lang not in task.reference:
