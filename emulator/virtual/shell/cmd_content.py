@@ -1,84 +1,27 @@
-"""`content` (the shell's content-provider client) for the providers clients read: settings (system, secure,
-global) and contacts (com.android.contacts: contacts, data/phones, raw_contacts). `query` prints
-"Row: N col=value, ..." lines or "No result found."; `insert`/`update`/`delete` change settings.
-Projections are `--projection a:b`, selections `--where "name='x'"` (equality on one column, AND-joined)."""
+"""`content` (the shell's content-provider client, Android's `cmd content`) over the virtual device's providers
+(`emulator.virtual.providers`: settings, contacts, sms, the clock's alarms).
+
+    content query --uri URI [--user N] [--projection a:b] [--where SQL] [--sort "col [ASC|DESC]"]
+    content insert --uri URI --bind name:TYPE:value ...        (TYPE: s, i, l, f, d, b; n for null)
+    content update --uri URI --bind name:TYPE:value ... [--where SQL]
+    content delete --uri URI [--where SQL]
+
+`query` prints "Row: N col=value, col=value" per row (NULL for a null) or "No result found."; insert, update
+and delete print nothing. An unknown URI, a column the table lacks, a selection the provider cannot evaluate
+or a change it refuses print "Error while accessing provider:AUTHORITY" and the exception, exit status 1.
+"""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..providers import ProviderError, SelectionError, UnknownUri, Values, resolve, selection
 from .registry import Ctx, command
 
 _USAGE = (
     "usage: adb shell content [subcommand] [options]\n\nusage: adb shell content query --uri <URI> "
     "[--user <USER_ID>] [--projection <PROJECTION>] [--where <WHERE>] [--sort <SORT_ORDER>]"
 )
-
-
-def _settings_rows(ctx: Ctx, table: str) -> list[dict[str, Any]]:
-    values = ctx.model.settings.get(table, {})
-    return [{"_id": i + 1, "name": k, "value": v} for i, (k, v) in enumerate(values.items())]
-
-
-def _contacts(ctx: Ctx) -> list[dict[str, Any]]:
-    from ..apps.contacts import contacts_of
-
-    return contacts_of(ctx.model)
-
-
-def _rows(ctx: Ctx, uri: str) -> tuple[list[str], list[dict[str, Any]]] | None:
-    m = re.fullmatch(r"content://settings/(system|secure|global)(?:/([^/]+))?", uri)
-    if m:
-        rows = _settings_rows(ctx, m.group(1))
-        if m.group(2):
-            rows = [r for r in rows if r["name"] == m.group(2)]
-        return ["_id", "name", "value"], rows
-    if uri in ("content://com.android.contacts/contacts", "content://contacts/people"):
-        rows = [
-            {
-                "_id": c["id"],
-                "display_name": c["name"],
-                "has_phone_number": 1 if c.get("phone") else 0,
-                "starred": 0,
-                "lookup": f"0r{c['id']}-{c['name'].replace(' ', '')}",
-            }
-            for c in _contacts(ctx)
-        ]
-        return ["_id", "display_name", "has_phone_number", "starred", "lookup"], rows
-    if uri == "content://com.android.contacts/raw_contacts":
-        rows = [
-            {"_id": c["id"], "contact_id": c["id"], "display_name": c["name"], "account_type": None, "deleted": 0}
-            for c in _contacts(ctx)
-        ]
-        return ["_id", "contact_id", "display_name", "account_type", "deleted"], rows
-    if uri in ("content://com.android.contacts/data/phones", "content://com.android.contacts/data"):
-        rows = [
-            {
-                "_id": 100 + c["id"],
-                "contact_id": c["id"],
-                "display_name": c["name"],
-                "mimetype": "vnd.android.cursor.item/phone_v2",
-                "data1": c["phone"],
-                "data2": 2,
-            }
-            for c in _contacts(ctx)
-            if c.get("phone")
-        ]
-        return ["_id", "contact_id", "display_name", "mimetype", "data1", "data2"], rows
-    return None
-
-
-def _where(expr: str | None) -> list[tuple[str, str]]:
-    if not expr:
-        return []
-    out = []
-    for part in re.split(r"\s+AND\s+", expr.strip(), flags=re.I):
-        m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?:'([^']*)'|\"([^\"]*)\"|(-?\d+))\s*", part)
-        if not m:
-            raise ValueError(f"unsupported selection: {part}")
-        out.append((m.group(1), next(g for g in m.groups()[1:] if g is not None)))
-    return out
 
 
 def _format(value: Any) -> str:
@@ -104,11 +47,58 @@ def _first(opts: dict[str, list[str]], name: str) -> str | None:
     return values[0] if values else None
 
 
-def _provider_error(ctx: Ctx, uri: str) -> int:
+def _binds(specs: list[str]) -> Values:
+    out: Values = {}
+    for b in specs:
+        name, _, rest = b.partition(":")
+        kind, _, value = rest.partition(":")
+        if not name or kind not in ("s", "i", "l", "f", "d", "b", "n"):
+            raise ProviderError(f"Invalid binding: {b}")
+        try:
+            out[name] = (
+                None
+                if kind == "n"
+                else int(value)
+                if kind in ("i", "l")
+                else float(value)
+                if kind in ("f", "d")
+                else (1 if value.lower() == "true" else 0)
+                if kind == "b"
+                else value
+            )
+        except ValueError:
+            raise ProviderError(f"Invalid binding value: {b}") from None
+    return out
+
+
+def _error(ctx: Ctx, uri: str, exception: str) -> int:
     authority = uri[len("content://") :].split("/", 1)[0] if uri.startswith("content://") else uri
     ctx.errln(f"Error while accessing provider:{authority}")
-    ctx.errln(f"java.lang.IllegalArgumentException: Unknown URI {uri}")
+    ctx.errln(exception)
     return 1
+
+
+def _query(ctx: Ctx, uri: str, opts: dict[str, list[str]]) -> int:
+    provider, path = resolve(uri)
+    where = selection(_first(opts, "where"))
+    with ctx.model.lock:
+        table = provider.query(ctx.model, path)
+    rows = [r for r in table.rows if where(r)]
+    projection = _first(opts, "projection")
+    columns = [c for c in projection.replace(",", ":").split(":") if c] if projection else table.columns
+    unknown = [c for c in columns if c not in table.columns]
+    if unknown:
+        return _error(ctx, uri, f"android.database.sqlite.SQLiteException: no such column: {unknown[0]}")
+    sort = _first(opts, "sort")
+    if sort:
+        key, _, direction = sort.strip().partition(" ")
+        rows.sort(key=lambda r: (r.get(key) is None, r.get(key)), reverse=direction.strip().upper() == "DESC")
+    if not rows:
+        ctx.outln("No result found.")
+        return 0
+    for i, r in enumerate(rows):
+        ctx.outln(f"Row: {i} " + ", ".join(f"{c}={_format(r.get(c))}" for c in columns))
+    return 0
 
 
 @command("content")
@@ -118,55 +108,30 @@ def content(ctx: Ctx, argv: list[str]) -> int:
         ctx.errln(_USAGE)
         return 1
     verb, opts = args[0], _opts(args[1:])
-    uri = (opts.get("uri") or [""])[0]
+    uri = _first(opts, "uri") or ""
     if not uri:
         ctx.errln("[ERROR] Content provider URI not specified")
         return 1
     try:
-        where = _where(_first(opts, "where"))
-    except ValueError as e:
-        ctx.errln(f"Error while accessing provider:{uri}\njava.lang.IllegalArgumentException: {e}")
-        return 1
-    if verb == "query":
-        found = _rows(ctx, uri)
-        if found is None:
-            return _provider_error(ctx, uri)
-        columns, rows = found
-        rows = [r for r in rows if all(_format(r.get(k)) == v for k, v in where)]
-        projection = _first(opts, "projection")
-        if projection:
-            columns = [c for c in re.split(r"[:,]", projection) if c]
-        sort = _first(opts, "sort")
-        if sort:
-            key, _, direction = sort.partition(" ")
-            rows.sort(key=lambda r: (r.get(key) is None, r.get(key)), reverse=direction.upper() == "DESC")
-        if not rows:
-            ctx.outln("No result found.")
-            return 0
-        for i, r in enumerate(rows):
-            ctx.outln(f"Row: {i} " + ", ".join(f"{c}={_format(r.get(c))}" for c in columns))
-        return 0
-    m = re.fullmatch(r"content://settings/(system|secure|global)", uri)
-    if not m:
-        return _provider_error(ctx, uri)
-    table = ctx.model.settings.setdefault(m.group(1), {})
-    binds = {}
-    for b in opts.get("bind", []):
-        name, _, rest = b.partition(":")
-        _kind, _, value = rest.partition(":")
-        binds[name] = value
-    with ctx.model.lock:
+        if verb == "query":
+            return _query(ctx, uri, opts)
+        provider, path = resolve(uri)
         if verb == "insert":
-            if "name" not in binds:
+            binds = _binds(opts.get("bind", []))
+            if not binds:
                 ctx.errln("[ERROR] Bindings not specified")
                 return 1
-            table[binds["name"]] = binds.get("value", "")
+            provider.insert(ctx.model, path, binds)
         elif verb == "update":
-            targets = [k for k in table if all(_format({"name": k, "value": table[k]}.get(c)) == v for c, v in where)]
-            for k in targets:
-                table[k] = binds.get("value", table[k])
+            binds = _binds(opts.get("bind", []))
+            if not binds:
+                ctx.errln("[ERROR] Bindings not specified")
+                return 1
+            provider.update(ctx.model, path, binds, selection(_first(opts, "where")))
         else:
-            for k in [k for k in table if all(_format({"name": k, "value": table[k]}.get(c)) == v for c, v in where)]:
-                del table[k]
-    ctx.model.events.log("settings", action=verb, table=m.group(1), binds=binds)
+            provider.delete(ctx.model, path, selection(_first(opts, "where")))
+    except UnknownUri:
+        return _error(ctx, uri, f"java.lang.IllegalArgumentException: Unknown URI {uri}")
+    except (SelectionError, ProviderError) as e:
+        return _error(ctx, uri, f"java.lang.IllegalArgumentException: {e}")
     return 0

@@ -1,0 +1,44 @@
+"""The content providers of the virtual device, as `content query / insert / update / delete` reach them: the
+settings store (content://settings), contacts (content://com.android.contacts), SMS (content://sms) and the
+clock's alarms (content://com.android.deskclock/alarms). Each serves the data the matching app's UI shows and
+changes, so a change through either side shows on the other (docs/virtual-device.md, "Content providers")."""
+
+from __future__ import annotations
+
+from .base import Provider, ProviderError, Table, UnknownUri, Values
+from .clock import ClockProvider
+from .contacts import ContactsProvider
+from .settings import SettingsProvider
+from .sms import SmsProvider
+from .where import Predicate, SelectionError, selection
+
+PROVIDERS: tuple[Provider, ...] = (SettingsProvider(), ContactsProvider(), SmsProvider(), ClockProvider())
+_BY_AUTHORITY = {a: p for p in PROVIDERS for a in p.authorities}
+
+
+def resolve(uri: str) -> tuple[Provider, str]:
+    """The provider of a content:// URI and the path inside it ("sms/inbox" keeps its authority as the first
+    segment for content://sms, whose authority is also its table). Raises `UnknownUri`."""
+    if not uri.startswith("content://"):
+        raise UnknownUri(uri)
+    authority, _, path = uri[len("content://") :].partition("/")
+    provider = _BY_AUTHORITY.get(authority)
+    if provider is None:
+        raise UnknownUri(uri)
+    if authority == "sms":
+        path = "sms" + (f"/{path}" if path else "")
+    return provider, path.rstrip("/")
+
+
+__all__ = [
+    "PROVIDERS",
+    "Predicate",
+    "Provider",
+    "ProviderError",
+    "SelectionError",
+    "Table",
+    "UnknownUri",
+    "Values",
+    "resolve",
+    "selection",
+]
