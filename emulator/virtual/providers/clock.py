@@ -70,7 +70,7 @@ def _apply(a: dict[str, Any], values: Values) -> None:
 
 
 class ClockProvider:
-    authorities = ("com.android.deskclock", PKG)
+    authorities: tuple[str, ...] = ("com.android.deskclock", PKG)
 
     def query(self, model: Any, path: str) -> Table:
         ident = _check(path)

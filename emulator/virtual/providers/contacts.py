@@ -82,7 +82,7 @@ def _data(model: Any) -> list[dict[str, Any]]:
 
 
 class ContactsProvider:
-    authorities = ("com.android.contacts", "contacts")
+    authorities: tuple[str, ...] = ("com.android.contacts", "contacts")
 
     def query(self, model: Any, path: str) -> Table:
         people = sorted(_people(model), key=lambda c: c["id"])

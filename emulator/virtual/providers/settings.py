@@ -18,7 +18,7 @@ def _split(path: str) -> tuple[str, str | None]:
 
 
 class SettingsProvider:
-    authorities = ("settings",)
+    authorities: tuple[str, ...] = ("settings",)
 
     def query(self, model: Any, path: str) -> Table:
         ns, name = _split(path)

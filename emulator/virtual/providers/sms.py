@@ -96,7 +96,7 @@ def _box(path: str) -> tuple[int | None, int | None]:
 
 
 class SmsProvider:
-    authorities = ("sms",)
+    authorities: tuple[str, ...] = ("sms",)
 
     def query(self, model: Any, path: str) -> Table:
         kind, ident = _box(path)
