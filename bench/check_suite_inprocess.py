@@ -31,7 +31,11 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from emulator.virtual.model import VirtualDeviceModel
+from harness.device.inprocess import InProcessLink
+from harness.device.state import DeviceState
 from harness.run.milestones import MilestoneTracker, answer_matches, check_holds, element_matches, final_milestones
+from harness.run.state_check import StateJudge, evaluate_state
+from harness.shellquote import command
 from tasks.schema import ReferenceStep, Task, localized
 from tasks.suite import load_suite
 
@@ -250,13 +254,21 @@ class Result:
         return not self.start_violations and self.progress == 1.0 and self.answer_ok is not False and not self.error
 
 
+def state_judge(model: VirtualDeviceModel) -> StateJudge:
+    """State checks read through the model's own shell (`settings get`, `content query`, ...), as on a device."""
+    link = InProcessLink(model, workers=1)
+    state = DeviceState(lambda argv: link.shell("state", command(*argv)))
+    return lambda check, lang: evaluate_state(check, state, lang)
+
+
 def check_task(task: Task, lang: str, profile: str = "medium_phone", model: VirtualDeviceModel | None = None) -> Result:
     """Check one task on a fresh device (or on `model`, as left by earlier tasks: see `--shared-device`)."""
     model = model or VirtualDeviceModel(profile=profile, locale=lang)
     apply_start(model, task)
     start = observe(model)
-    violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang)]
-    tracker = MilestoneTracker(task.milestones, lang)
+    judge = state_judge(model)
+    violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang, judge)]
+    tracker = MilestoneTracker(task.milestones, lang, state=judge)
     steps = task.reference.get(lang, ())
     answer, error, log = None, "", []
     if not steps:
