@@ -157,6 +157,12 @@ def _default_settings() -> dict[str, dict[str, str]]:
             "adb_enabled": "1",
             "device_name": "",
             "stay_on_while_plugged_in": "0",
+            "window_animation_scale": "1.0",
+            "transition_animation_scale": "1.0",
+            "animator_duration_scale": "1.0",
+            "auto_time": "1",
+            "auto_time_zone": "1",
+            "heads_up_notifications_enabled": "1",
         },
     }
 
@@ -196,6 +202,7 @@ class VirtualDeviceModel:
         self.u2_pid: int | None = None
         self.u2_cmdline = ""  # its command line (set by the app_process command)
         self.boot_time = time.time()
+        self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
         self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
         self.logbuf = LogBuffer()  # what logcat reads
         self.props = self._build_props()
@@ -289,6 +296,16 @@ class VirtualDeviceModel:
             self.locale = locale
             self.props["persist.sys.locale"] = self.locale_tag
             self.events.log("locale", locale=locale)
+
+    # --- clock ----------------------------------------------------------------------------------
+    def now(self) -> float:
+        """The device's wall clock (seconds since the epoch): the host's, moved by `cmd alarm set-time`."""
+        return time.time() + self.clock_offset
+
+    @property
+    def time_zone(self) -> str:
+        """The device's time zone (an Olson id), as Android keeps it in `persist.sys.timezone`."""
+        return self.props.get("persist.sys.timezone") or "GMT"
 
     # --- display --------------------------------------------------------------------------------
     @property

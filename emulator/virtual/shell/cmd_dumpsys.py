@@ -222,6 +222,10 @@ def _top_dump(ctx: Ctx) -> str:
 
 def _power_dump(ctx: Ctx) -> str:
     on = ctx.model.screen_on
+    with ctx.model.lock:
+        stay = ctx.model.settings.get("global", {}).get("stay_on_while_plugged_in", "0")
+        timeout = ctx.model.settings.get("system", {}).get("screen_off_timeout", "60000")
+    stay_on = stay.isdigit() and int(stay) & 2 != 0  # plugged into USB (mPlugType=2) and staying on for it
     return (
         "\n".join(
             [
@@ -238,7 +242,7 @@ def _power_dump(ctx: Ctx) -> str:
                 "  mBatteryLevel=100",
                 "  mBatteryLevelWhenDreamStarted=0",
                 "  mDockState=0",
-                "  mStayOn=false",
+                f"  mStayOn={'true' if stay_on else 'false'}",
                 "  mProximityPositive=false",
                 "  mBootCompleted=true",
                 "  mSystemReady=true",
@@ -256,7 +260,8 @@ def _power_dump(ctx: Ctx) -> str:
                 f"  mHoldingDisplaySuspendBlocker={'true' if on else 'false'}",
                 "",
                 "Settings and Configuration:",
-                "  mScreenOffTimeoutSetting=60000",
+                f"  mScreenOffTimeoutSetting={timeout}",
+                f"  mStayOnWhilePluggedInSetting={stay}",
                 "",
                 f"Display Power: state={'ON' if on else 'OFF'}",
                 "",

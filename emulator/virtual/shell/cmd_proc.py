@@ -3,11 +3,14 @@ env, pwd, hostname, ifconfig, ip, log, logcat, reboot."""
 
 from __future__ import annotations
 
+import re
 import time
+import zoneinfo
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone, tzinfo
 
 from ..procs import ADBD_PID, BUFFERS, DEFAULT_BUFFERS, SYSTEM_CMDLINES, ZYGOTE64_PID, LogEntry
-from .registry import SYSTEM_PROCESSES, Ctx, app_pid, app_uid, command, running_packages
+from .registry import SYSTEM_PROCESSES, Ctx, app_pid, app_uid, command, running_packages, split_opts
 
 WLAN_IP = "10.0.2.16"
 WLAN_MAC = "02:00:00:44:55:66"
@@ -504,11 +507,37 @@ def hostname(ctx: Ctx, argv: list[str]) -> int:
     return 0
 
 
+def _device_zone(ctx: Ctx, utc: bool) -> tzinfo:
+    """The zone `date` shows: UTC with -u, else $TZ or the device's `persist.sys.timezone` (bionic's order);
+    a zone the host's database does not know shows as GMT, as on the device."""
+    exported = ctx.state.vars.get("TZ") if "TZ" in ctx.state.exported else None
+    name = "UTC" if utc else (ctx.env.get("TZ") or exported or ctx.model.time_zone)
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return timezone.utc if utc else timezone(timedelta(0), "GMT")
+
+
 @command("date", toybox=True)
 def date(ctx: Ctx, argv: list[str]) -> int:
-    fmt = next((a[1:] for a in argv[1:] if a.startswith("+")), "%a %b %e %H:%M:%S %Z %Y")
-    now = time.time()
-    ctx.outln(time.strftime(fmt.replace("%N", "000000000").replace("%s", str(int(now))), time.localtime(now)))
+    """toybox date: the device's clock (`cmd alarm set-time` moves it) in its time zone. Setting the clock
+    (`date MMDDhhmm[[CC]YY][.ss]`) needs root, which the shell user of a user build is not."""
+    opts, operands = split_opts(argv)
+    bad = next((c for c in opts if c not in "u"), None)
+    if bad is not None:
+        ctx.errln(f"date: Unknown option '{bad}' (see \"date --help\")")
+        return 1
+    fmt = next((a[1:] for a in operands if a.startswith("+")), "%a %b %e %H:%M:%S %Z %Y")
+    setting = [a for a in operands if not a.startswith("+")]
+    if setting:
+        if not re.fullmatch(r"\d{8}(\d{2}|\d{4})?(\.\d{2})?", setting[0]):
+            ctx.errln(f"date: bad date '{setting[0]}'")
+            return 1
+        ctx.errln("date: cannot set date: Operation not permitted")
+        return 1
+    now = ctx.model.now()
+    when = datetime.fromtimestamp(now, _device_zone(ctx, "u" in opts))
+    ctx.outln(when.strftime(fmt.replace("%N", f"{int(now * 1e9) % 1_000_000_000:09d}").replace("%s", str(int(now)))))
     return 0
 
 

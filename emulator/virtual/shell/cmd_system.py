@@ -1,11 +1,14 @@
-"""System services from the shell: getprop/setprop, settings, wm, ime, svc and the `cmd SERVICE` front end."""
+"""System services from the shell: getprop/setprop, settings, wm, ime, svc and the `cmd SERVICE` front end (with
+the services whose shell commands the device models itself: connectivity, uimode, alarm)."""
 
 from __future__ import annotations
 
 import re
+import time
+import zoneinfo
 
 from ..model import LATIN_IME
-from .registry import COMMANDS, Ctx, command
+from .registry import COMMANDS, CommandFn, Ctx, command
 
 USER = 0
 
@@ -34,6 +37,7 @@ def setprop(ctx: Ctx, argv: list[str]) -> int:
         if (
             (name.startswith("ro.") and name in ctx.model.props)
             or name.startswith(("sys.powerctl", "ctl."))
+            or name == "persist.sys.timezone"  # time_prop: SELinux lets only system_server (and root) set it
             or not re.fullmatch(r"[\w.\-@:]+", name)
         ):
             ctx.errln(f"Failed to set property '{name}' to '{value}'.\nSee dmesg for error reason.")
@@ -67,6 +71,8 @@ def put_setting(ctx: Ctx, ns: str, key: str, value: str | None) -> None:
             model.set_rotation(int(value))
         if ns == "secure" and key == "enabled_input_methods" and value is not None:
             model.enabled_imes = [i.split(";")[0] for i in value.split(":") if i]
+        if ns == "global" and key == "auto_time" and value == "1":
+            model.clock_offset = 0.0  # automatic time: the clock follows the network's (the host's) again
     model.events.log("settings", namespace=ns, key=key, value=value)
 
 
@@ -287,7 +293,12 @@ def svc(ctx: Ctx, argv: list[str]) -> int:
         put_setting(ctx, ns, key, "1" if args[1] == "enable" else "0")
         return 0
     if len(args) >= 3 and args[0] == "power" and args[1] == "stayon":
-        put_setting(ctx, "global", "stay_on_while_plugged_in", {"true": "7", "false": "0"}.get(args[2], "7"))
+        # BatteryManager.BATTERY_PLUGGED_AC | USB | WIRELESS = 1 | 2 | 4
+        plugged = {"true": "7", "false": "0", "ac": "1", "usb": "2", "wireless": "4"}.get(args[2])
+        if plugged is None:
+            ctx.errln("Control the power manager\n\nusage: svc power stayon [true|false|usb|ac|wireless]")
+            return 1
+        put_setting(ctx, "global", "stay_on_while_plugged_in", plugged)
         return 0
     ctx.outln(
         "Available commands:\n    help     Show information about the subcommands\n"
@@ -296,6 +307,139 @@ def svc(ctx: Ctx, argv: list[str]) -> int:
         "    nfc      Control NFC functions\n    bluetooth Control Bluetooth service"
     )
     return 0
+
+
+# --- services with a shell command of their own (`cmd SERVICE ...`; -1 from the service = exit 255) ------------
+def _default_command(ctx: Ctx, sub: str | None, help_text: str) -> int:
+    """ShellCommand.handleDefaultCommands: help for none / help / -h, else `Unknown command`; both return -1."""
+    if sub in (None, "help", "-h"):
+        ctx.out(help_text)
+    else:
+        ctx.outln(f"Unknown command: {sub}")
+    return 255
+
+
+_CONNECTIVITY_HELP = (
+    "Connectivity service commands:\n  help\n    Print this help text.\n  airplane-mode [enable|disable]\n"
+    "    Turn airplane mode on or off.\n  airplane-mode\n    Get airplane mode.\n"
+)
+
+
+def connectivity_shell(ctx: Ctx, args: list[str]) -> int:
+    """ConnectivityService's shell command (Android 9+): `airplane-mode [enable|disable]`. Setting it writes
+    `settings global airplane_mode_on` (ConnectivityService.setAirplaneMode); with no argument it prints
+    `enabled` or `disabled`."""
+    sub = args[0] if args else None
+    if sub != "airplane-mode":
+        return _default_command(ctx, sub, _CONNECTIVITY_HELP)
+    action = args[1] if len(args) > 1 else None
+    if action in ("enable", "disable"):
+        put_setting(ctx, "global", "airplane_mode_on", "1" if action == "enable" else "0")
+        ctx.model.log("I", "ConnectivityService", f"setAirplaneMode: {action == 'enable'}")
+        return 0
+    if action is None:
+        with ctx.model.lock:
+            on = ctx.model.settings.get("global", {}).get("airplane_mode_on", "0")
+        ctx.outln("disabled" if on in ("0", "") else "enabled")
+        return 0
+    ctx.out(_CONNECTIVITY_HELP)
+    return 255
+
+
+_NIGHT_MODES = {"auto": "0", "no": "1", "yes": "2", "custom_schedule": "3", "custom_bedtime": "3"}
+_UIMODE_HELP = (
+    "UiModeManager service (uimode) commands:\n  help\n    Print this help text.\n"
+    "  night [yes|no|auto|custom_schedule|custom_bedtime]\n    Set or read night mode.\n  car [yes|no]\n"
+    "    Set or read car mode.\n  time [start|end] <ISO time>\n"
+    "    Set custom start/end schedule time (night mode must be set to custom to apply).\n"
+)
+
+
+def uimode_shell(ctx: Ctx, args: list[str]) -> int:
+    """UiModeManagerService's shell command: `night [yes|no|auto|custom_schedule|custom_bedtime]` sets the night
+    mode (persisted as `settings secure ui_night_mode`: auto 0, no 1, yes 2, custom 3) and prints
+    `Night mode: MODE`; `car` reads car mode (never on here)."""
+    sub = args[0] if args else None
+    if sub == "car" and len(args) == 1:
+        ctx.outln("Car mode: no")
+        return 0
+    if sub != "night":
+        return _default_command(ctx, sub, _UIMODE_HELP)
+    if len(args) > 1:
+        value = _NIGHT_MODES.get(args[1])
+        if value is None:
+            ctx.errln("Error: mode must be 'yes', 'no', or 'auto', or 'custom_schedule', or 'custom_bedtime'")
+            return 255
+        put_setting(ctx, "secure", "ui_night_mode", value)
+        if value == "3":
+            put_setting(ctx, "secure", "ui_night_mode_custom_type", "1" if args[1] == "custom_bedtime" else "0")
+    with ctx.model.lock:
+        sec = ctx.model.settings.get("secure", {})
+        mode, custom = sec.get("ui_night_mode", "1"), sec.get("ui_night_mode_custom_type", "0")
+    names = {"0": "auto", "1": "no", "2": "yes", "3": "custom_bedtime" if custom == "1" else "custom_schedule"}
+    ctx.outln(f"Night mode: {names.get(mode, 'unknown')}")
+    return 0
+
+
+_ALARM_HELP = (
+    "Alarm manager service (alarm) commands:\n  help\n    Print this help text.\n  set-time TIME\n"
+    "    Set the system clock time to TIME where TIME is milliseconds\n    since the Epoch.\n  set-timezone TZ\n"
+    "    Set the system timezone to TZ where TZ is an Olson id.\n  get-config-version\n"
+    "    Returns an integer denoting the version of device_config keys the service is sync'ed to. As long as this "
+    "returns the same version, the values of the config are guaranteed to remain the same.\n"
+)
+_CUSTOM_ZONE = re.compile(r"GMT[+-]\d{1,2}(:?\d{2})?")
+
+
+def known_time_zone(tz: str) -> bool:
+    """Does the device's time zone database know `tz`? (the host's zoneinfo; `GMT+hh:mm` custom zones too)."""
+    if tz in ("GMT", "UTC") or _CUSTOM_ZONE.fullmatch(tz):
+        return True
+    try:
+        zoneinfo.ZoneInfo(tz)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def alarm_shell(ctx: Ctx, args: list[str]) -> int:
+    """AlarmManagerService's shell command (Android 9+; the shell holds SET_TIME and SET_TIME_ZONE):
+    `set-time MILLIS` moves the wall clock, `set-timezone TZ` sets `persist.sys.timezone` - an id the time
+    zone database does not know becomes GMT, as TimeZone.getTimeZone makes it. Errors print the exception
+    on stdout and exit 255, as the service does."""
+    sub = args[0] if args else None
+    if sub not in ("set-time", "set-timezone", "get-config-version"):
+        return _default_command(ctx, sub, _ALARM_HELP)
+    if sub == "get-config-version":
+        ctx.outln("0")
+        return 0
+    if len(args) < 2:
+        ctx.outln(f'java.lang.IllegalArgumentException: Argument expected after "{sub}"')
+        return 255
+    arg = args[1]
+    model = ctx.model
+    if sub == "set-time":
+        if not re.fullmatch(r"-?\d+", arg):
+            ctx.outln(f'java.lang.NumberFormatException: For input string: "{arg}"')
+            return 255
+        with model.lock:
+            model.clock_offset = int(arg) / 1000.0 - time.time()
+        model.log("I", "AlarmManager", f"Setting time of day to sec={int(arg) // 1000}")
+        model.events.log("clock", millis=int(arg))
+        return 0
+    zone = arg if known_time_zone(arg) else "GMT"
+    with model.lock:
+        model.props["persist.sys.timezone"] = zone
+    model.log("I", "AlarmManager", f"Setting time zone to {zone}")
+    model.events.log("timezone", zone=zone)
+    return 0
+
+
+SERVICE_SHELLS: dict[str, CommandFn] = {
+    "connectivity": lambda ctx, argv: connectivity_shell(ctx, argv[2:]),
+    "uimode": lambda ctx, argv: uimode_shell(ctx, argv[2:]),
+    "alarm": lambda ctx, argv: alarm_shell(ctx, argv[2:]),
+}
 
 
 # --- cmd SERVICE -------------------------------------------------------------------------------------
@@ -311,7 +455,6 @@ _CMD_SERVICES = {
     "power": None,
     "battery": None,
     "display": None,
-    "uimode": None,
     "appops": None,
     "notification": None,
     "role": None,
@@ -321,9 +464,14 @@ _CMD_SERVICES = {
 @command("cmd")
 def cmd(ctx: Ctx, argv: list[str]) -> int:
     if len(argv) < 2 or argv[1] == "-l":
-        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in sorted(_CMD_SERVICES)))
+        ctx.out(
+            "Currently running services:\n" + "".join(f"  {s}\n" for s in sorted({*_CMD_SERVICES, *SERVICE_SHELLS}))
+        )
         return 0
     service = argv[1]
+    shell = SERVICE_SHELLS.get(service)
+    if shell is not None:
+        return shell(ctx, argv)
     if service not in _CMD_SERVICES:
         ctx.errln(f"cmd: Can't find service: {service}")
         return 20
