@@ -389,6 +389,7 @@ class StartState(_Model):
     stop_apps: tuple[str, ...] = ()  # `am force-stop` each
     open_app: str | None = None  # package to launch after the reset (default: the home screen)
     clipboard: str | None = None
+    airplane: bool | None = None  # airplane mode on / off (`cmd connectivity airplane-mode`); None: as prepared
 
     @field_validator("settings")
     @classmethod

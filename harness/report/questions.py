@@ -21,6 +21,7 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from harness.report.devices import preparation_section
 from harness.report.draw import draw_boxes
 from harness.report.page import CSS, JPEG_QUALITY, JS, csp, e, header, infra_list, pct
 from harness.report.summary import QuestionRow, run_rows, run_summary
@@ -168,6 +169,7 @@ def render_qa_report(run: Run) -> str:
         "the short answer (SQuAD-normalized); SQA-UIC: the answer elements' contents as an ordered list; "
         "SQA-UIC-BB: bounds and contents (IoU >= 0.1); avg nDCG_v and avg F1: the ScreenQA paper's, with its "
         "answer matching. success = the answer elements are exactly one annotator's, in order.</p>"
+        f"{preparation_section(run)}"
         f"<h2>Questions ({len(eps)})</h2><div class=toolbar><button type=button data-toggle=open>"
         "expand all</button><button type=button data-toggle=close>collapse all</button></div>"
         f"{questions}<script>{JS}</script></body></html>"

@@ -25,6 +25,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from harness.report.devices import preparation_section
 from harness.report.draw import KEY_ACTIONS, small_screenshot, thumbnail
 from harness.report.page import CSS, JS, csp, e, header, infra_list, ms, num, pct
 from harness.report.summary import TIMING_PHASES, episode_category, episode_instruction, episode_progress, summarize
@@ -289,6 +290,7 @@ def render_task_report(run: Run) -> str:
         "milestone progress. Scored: every episode except infrastructure failures and unfinished ones; agent "
         "errors (exceptions, timeouts) and invalid steps count against the agent. Timings are per step, in "
         "milliseconds.</p>"
+        f"{preparation_section(run)}"
         f"<h2>Episodes ({len(run.episodes)})</h2><div class=toolbar><button type=button data-toggle=open>"
         "expand all</button><button type=button data-toggle=close>collapse all</button></div>"
         f"{episodes}<script>{JS}</script></body></html>"

@@ -1,16 +1,20 @@
-"""A task's start state, put on a device by the operations every device has (home, settings, app data cleared,
-apps stopped, clipboard, an app opened).
+"""A task's start state, put on a device by the operations every device has (home, airplane mode, settings, app data
+cleared, apps stopped, clipboard, an app opened).
 """
 
 from __future__ import annotations
 
 from harness.device.controller import Device
+from harness.device.prepare import set_airplane
 from tasks.schema import StartState
 
 
 def prepare_start(device: Device, start: StartState) -> None:
-    """Put the device in the task's start state: home, apps reset/stopped, clipboard, app opened."""
+    """Put the device in the task's start state: home, airplane mode, settings, apps reset/stopped, clipboard, app
+    opened."""
     device.press_home()
+    if start.airplane is not None:
+        set_airplane(device, start.airplane)
     for name, value in start.settings.items():
         namespace, _, key = name.partition(":")
         device.put_setting(namespace, key, value)

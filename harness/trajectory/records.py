@@ -29,6 +29,7 @@ from urllib.parse import quote, unquote
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agents.base import Usage  # the one token-usage record: what an agent reports is what a step line holds
+from harness.device.prepare import DevicePreparation
 from harness.errors import HarnessError
 from harness.scrub import redact
 from harness.trajectory.result import STATUSES, EpisodeResult
@@ -331,7 +332,7 @@ class Manifest(_Rec):
     created: str
     droidharness_version: str | None = None
     versions: dict[str, str | None] = {}
-    devices: list[dict[str, Any]] = []
+    devices: list[dict[str, Any]] = []  # DeviceInfo fields, and `preparation` (harness.device.prepare) when prepared
     agent: dict[str, Any] = {}
     prompt_hash: str | None = None
     seeds: Any = None
@@ -340,6 +341,18 @@ class Manifest(_Rec):
     cli_args: list[str] = []
     config: dict[str, Any] = {}
     model_config = ConfigDict(extra="allow", populate_by_name=True)
+
+    def preparations(self) -> list[DevicePreparation | None]:
+        """Each device's preparation (`devices[i].preparation`), typed; None for a device without one (a run
+        written before preparation existed, or a device prepared by nobody). A malformed one is a TrajectoryError."""
+        out: list[DevicePreparation | None] = []
+        for i, d in enumerate(self.devices):
+            raw = d.get("preparation") if isinstance(d, dict) else None
+            try:
+                out.append(DevicePreparation.from_json(raw) if raw is not None else None)
+            except (TypeError, ValueError) as e:
+                raise TrajectoryError(f"{MANIFEST_FILE}: devices[{i}].preparation: {e}") from None
+        return out
 
 
 def check_schema(value: Any, family: str, supported: int, where: str) -> None:
