@@ -41,7 +41,7 @@ from emulator.avd import (
     wait_for_boot,
 )
 from emulator.avd.launch import running_emulators
-from emulator.virtual.adbserver import PrivateAdbServer
+from emulator.virtual.adbserver import PrivateAdbServer, pid_alive
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGE = "system-images;android-34;google_apis;x86_64"
@@ -95,7 +95,16 @@ AVDMANAGER = """
 
 EMULATOR = """
     argv = sys.argv[1:]
-    record("emulator", argv)
+    server = os.environ.get("ANDROID_ADB_SERVER_PORT")
+    pid = exe = None
+    for d in os.listdir("/proc") if server else []:  # the adb server it announces itself to, as a test sees it
+        try:
+            cmd = open(f"/proc/{d}/cmdline", "rb").read().split(b"\\0")
+            if d.isdigit() and b"fork-server" in cmd and f"tcp:{server}".encode() in cmd:
+                pid, exe = int(d), os.readlink(f"/proc/{d}/exe")
+        except OSError:
+            pass
+    record("emulator", argv, pid=os.getpid(), adb_server_port=server, adb_server_pid=pid, adb_server_exe=exe)
     if argv == ["-list-avds"]:
         for n in sorted(os.listdir(AVD_HOME)) if os.path.isdir(AVD_HOME) else []:
             if n.endswith(".ini"):
@@ -490,7 +499,6 @@ def test_run_on_avd_copies_starts_them_resets_by_snapshot_and_stops_them(
     from harness.cli.main import app
 
     _created(fake_sdk)
-    before = {e.pid for e in running_emulators()}
     res = CliRunner().invoke(
         app,
         [
@@ -525,7 +533,7 @@ def test_run_on_avd_copies_starts_them_resets_by_snapshot_and_stops_them(
     metas = [json.loads(p.read_text()) for p in (tmp_path / "avd").rglob("episode.json")]
     assert {m["device"]["serial"] for m in metas} <= {f"emulator-{p}" for p in range(5600, 5682, 2)}
     assert {m["reset_method"] for m in metas} == {"avd_snapshot_load"}
-    assert {e.pid for e in running_emulators()} == before, "the copies were stopped after the run"
+    assert not any(pid_alive(c["pid"]) for c in starts), "the copies were stopped after the run"
 
 
 def test_run_on_an_unknown_avd_is_one_line_and_exit_2(fake_sdk: FakeSdk, tmp_path: Path) -> None:
@@ -535,3 +543,96 @@ def test_run_on_an_unknown_avd_is_one_line_and_exit_2(fake_sdk: FakeSdk, tmp_pat
     assert res.exit_code == 2 and "Nope" in res.output and "Traceback" not in res.output
     both = CliRunner().invoke(app, ["run", "--avd", "Nope", "--device", "X", "--out", str(tmp_path)])
     assert both.exit_code == 2 and "--avd starts its own emulators" in both.output
+
+
+# --- which adb server the emulators announce themselves to ---------------------------------------------------
+def _run_avd(fake: FakeSdk, tmp_path: Path, run_id: str, env: dict[str, str], *extra: str):
+    from harness.cli.main import app
+
+    args = ["run", "--avd", "Pixel7", "--agent", "reference", "--lang", "en", "--task", "settings-dark-theme"]
+    args += ["--out", str(tmp_path), "--run-id", run_id, "--avd-boot-timeout", "60", "--no-report", *extra]
+    return CliRunner().invoke(app, args, env={"COLUMNS": "200", **fake.env, **env})
+
+
+def _launches(fake: FakeSdk) -> list[dict]:
+    return [c for c in fake.calls("emulator") if "-avd" in c["argv"]]
+
+
+def _nothing_answers_on(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_run_on_avd_with_no_adb_server_uses_a_private_one_and_leaves_nothing(fake_sdk: FakeSdk, tmp_path: Path) -> None:
+    """No server answers on $ANDROID_ADB_SERVER_PORT: the run starts the SDK's adb as a private server, the
+    copies announce themselves to it, and after the run that very process (by pid) and its record are gone."""
+    import shutil
+
+    from emulator.virtual.adbserver import adb_binary, free_port, state_subdir
+
+    sdk_adb = fake_sdk.root / "platform-tools" / "adb"
+    sdk_adb.parent.mkdir(parents=True)
+    shutil.copy2(adb_binary(), sdk_adb)  # the SDK's own adb, a copy of the real one
+    _created(fake_sdk)
+    nobody = free_port()
+    assert _nothing_answers_on(nobody)
+    res = _run_avd(fake_sdk, tmp_path, "private", {"ANDROID_ADB_SERVER_PORT": str(nobody)})
+    assert res.exit_code == 0, res.output
+    assert "SR 100.0%" in res.output
+    [launch] = _launches(fake_sdk)
+    port, pid = int(launch["adb_server_port"]), launch["adb_server_pid"]
+    assert pid is not None, "the copy announced itself to a running adb server"
+    assert launch["adb_server_exe"] == str(sdk_adb), "the private server is the SDK's adb"
+    assert not pid_alive(pid), f"the run's private adb server (pid {pid}) outlived the run"
+    assert _nothing_answers_on(port) and not (state_subdir("adb-servers") / f"{port}.json").exists()
+    assert not pid_alive(launch["pid"]), "the copy was stopped after the run"
+
+
+def test_run_on_avd_with_adb_port_uses_that_server_and_leaves_it_running(
+    fake_sdk: FakeSdk, adb_server: PrivateAdbServer, tmp_path: Path
+) -> None:
+    from emulator.virtual.adbserver import free_port
+
+    _created(fake_sdk)
+    env = {"ANDROID_ADB_SERVER_PORT": str(free_port())}  # asked for another server than the variable's
+    res = _run_avd(fake_sdk, tmp_path, "asked", env, "--adb-port", str(adb_server.port))
+    assert res.exit_code == 0, res.output
+    [launch] = _launches(fake_sdk)
+    assert int(launch["adb_server_port"]) == adb_server.port and launch["adb_server_pid"] == adb_server.pid
+    assert adb_server.alive(), "the user's server is left running"
+    # the user's server on $ANDROID_ADB_SERVER_PORT, answering: used as it is
+    again = _run_avd(fake_sdk, tmp_path, "theirs", {})
+    assert again.exit_code == 0, again.output
+    assert int(_launches(fake_sdk)[-1]["adb_server_port"]) == adb_server.port and adb_server.alive()
+
+
+def test_adb_server_errors_are_one_line_and_exit_2(fake_sdk: FakeSdk, tmp_path: Path) -> None:
+    from emulator.virtual.adbserver import free_port
+
+    _created(fake_sdk)
+    nobody = free_port()
+    res = _run_avd(fake_sdk, tmp_path, "x", {}, "--adb-port", str(nobody))
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert f"no adb server answers on 127.0.0.1:{nobody}" in res.output and "--adb-port" in res.output
+    bad = _run_avd(fake_sdk, tmp_path, "y", {"ANDROID_ADB_SERVER_PORT": "fivethousand"})
+    assert bad.exit_code == 2 and len(bad.output.strip().splitlines()) == 1, bad.output
+    assert "ANDROID_ADB_SERVER_PORT='fivethousand' is not a port number" in bad.output
+    started = _cli(["start", "Pixel7", "--adb-port", str(nobody)], fake_sdk.env)
+    assert started.exit_code == 2 and len(started.output.strip().splitlines()) == 1, started.output
+    assert not _launches(fake_sdk), "nothing was started"
+
+
+def test_cli_start_with_no_adb_server_boots_through_a_private_one(
+    fake_sdk: FakeSdk, started: list[RunningEmulator]
+) -> None:
+    from emulator.virtual.adbserver import free_port
+
+    _created(fake_sdk)
+    up = _cli(["start", "Pixel7", "--timeout", "60"], {**fake_sdk.env, "ANDROID_ADB_SERVER_PORT": str(free_port())})
+    assert up.exit_code == 0, up.output
+    serial = up.output.split()[0]
+    started.extend(e for e in running_emulators() if e.serial == serial)
+    assert started and started[0].alive(), "the emulator keeps running"
+    assert "booted through a private adb server" in up.output and "adb connect 127.0.0.1:" in up.output
+    [launch] = _launches(fake_sdk)
+    assert launch["adb_server_pid"] is not None and not pid_alive(launch["adb_server_pid"])

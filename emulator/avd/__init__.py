@@ -27,9 +27,11 @@ from .launch import (
 )
 from .manage import AVD_DEVICES, avd_device, create_avd, default_image, install_image, list_avds, require_avd
 from .sdk import Sdk, find_sdk
+from .server import AdbServerInUse, adb_server_for, answering_adb_server, default_adb_server_port
 
 __all__ = [
     "AVD_DEVICES",
+    "AdbServerInUse",
     "AvdConfigError",
     "AvdError",
     "AvdNotFoundError",
@@ -43,9 +45,12 @@ __all__ = [
     "Sdk",
     "SdkNotFoundError",
     "SdkToolError",
+    "adb_server_for",
+    "answering_adb_server",
     "auth_token_file",
     "avd_device",
     "create_avd",
+    "default_adb_server_port",
     "default_image",
     "find_running",
     "find_sdk",

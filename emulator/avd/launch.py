@@ -75,6 +75,8 @@ def _is_emulator_on(pid: int, console_port: int) -> bool:
         return False
     except OSError:
         return True  # no /proc: trust the record
+    if not any(argv):
+        return True  # an empty command line: the process is between fork and exec (the emulator's own wrapper)
     return str(console_port).encode() in argv
 
 

@@ -9,7 +9,9 @@
 
 Errors are one line (a boot that fails adds the emulator log's tail): exit 2 for bad input or setup (no SDK:
 what to set; an unknown AVD: the ones there are; a wrong console token), 1 when the emulator itself fails.
-`harness.run.avds.as_harness_error` is the one mapping of the AVD lifecycle's errors onto the harness's taxonomy.
+`start` waits for the boot through your adb server when one answers (or the one `--adb-port` names), else through
+a private one it starts and stops (`emulator.avd.server`). `harness.run.avds.as_harness_error` is the one mapping
+of the AVD lifecycle's errors onto the harness's taxonomy.
 """
 
 from __future__ import annotations
@@ -43,8 +45,8 @@ from emulator.avd import (
     wait_for_boot,
 )
 from emulator.avd.errors import AvdConfigError, SdkNotFoundError
-from emulator.virtual.adbserver import PrivateAdbClient
-from harness.run.avds import answering_adb_server
+from emulator.avd.launch import DEFAULT_CONSOLE_PORTS
+from emulator.avd.server import adb_server_for, default_adb_server_port
 
 console = Console()
 
@@ -115,31 +117,52 @@ def emulator_start(
         "or in $DROIDHARNESS_EMULATOR_PORTS).",
     ),
     read_only: bool = typer.Option(False, "--read-only", help="A read-only copy (several can run at once)."),
-    adb_port: int = typer.Option(5037, envvar="ANDROID_ADB_SERVER_PORT", help="adb server to announce it to."),
+    adb_port: Optional[int] = typer.Option(
+        None,
+        "--adb-port",
+        min=1,
+        max=65535,
+        help="The adb server to announce it to (it must answer). Default: yours on $ANDROID_ADB_SERVER_PORT or "
+        "5037 when it answers, else a private one for the boot wait, stopped after it.",
+    ),
     wait: bool = typer.Option(True, help="Wait for a full boot (boot_completed, package manager, uiautomator2)."),
     timeout: float = typer.Option(300.0, help="Seconds to wait for the boot."),
 ) -> None:
     """Start an AVD headless in the background; prints its serial. Stop it with `droidharness emulator stop`."""
+    note = ""
     with _answers():
         sdk = _sdk("emulator")
         require_avd(sdk, name)
-        client = (
-            answering_adb_server(adb_port, "pass --adb-port")
-            if wait
-            else PrivateAdbClient(host="127.0.0.1", port=adb_port, socket_timeout=10)
-        )
-        emu = start_emulator(sdk, name, console_port=port, read_only=read_only, adb_server_port=adb_port)
-        if wait:
-            try:
-                wait_for_boot(emu, client, timeout=timeout)
-            except AvdError:
-                stop_emulator(emu, timeout=5, keep_log=True)
-                raise
+        if not wait:  # nothing to ask an adb server: the emulator announces itself to the one there is, if any
+            announce = adb_port if adb_port is not None else default_adb_server_port(sdk.env)
+            emu = start_emulator(sdk, name, console_port=port, read_only=read_only, adb_server_port=announce)
+        else:
+            with adb_server_for(sdk, adb_port) as server:
+                emu = start_emulator(sdk, name, console_port=port, read_only=read_only, adb_server_port=server.port)
+                try:
+                    wait_for_boot(emu, server.client, timeout=timeout)
+                except AvdError:
+                    stop_emulator(emu, timeout=5, keep_log=True)
+                    raise
+                if server.private is not None:
+                    note = _after_private_server(emu, server.describe())
     console.print(
         f"{emu.serial}  [dim]AVD {escape(name)}, pid {emu.pid}, console {emu.console_port}, log {emu.log_path}"
         f"{', read-only' if read_only else ''}{'' if wait else ', booting'}[/dim]",
         highlight=False,
     )
+    if note:
+        console.print(f"[dim]{escape(note)}[/dim]", highlight=False, soft_wrap=True)
+
+
+def _after_private_server(emu: RunningEmulator, server: str) -> str:
+    """What to tell the user about an emulator booted through a private adb server that is now stopped."""
+    found = (
+        "your adb server finds it on its port scan (`adb devices`)"
+        if emu.console_port in DEFAULT_CONSOLE_PORTS
+        else f"reach it with `adb connect 127.0.0.1:{emu.adb_port}`"
+    )
+    return f"no adb server answered, so it booted through {server}, now stopped; {found}"
 
 
 def _the_emulator(device: Optional[str]) -> RunningEmulator:

@@ -93,6 +93,14 @@ def run(
         "(docs/emulators.md); reset between episodes by a boot snapshot.",
     ),
     avd_boot_timeout: float = typer.Option(300.0, help="Seconds each AVD copy may take to boot."),
+    adb_port: Optional[int] = typer.Option(
+        None,
+        "--adb-port",
+        min=1,
+        max=65535,
+        help="With --avd: the adb server the copies announce themselves to (it must answer). Default: yours on "
+        "$ANDROID_ADB_SERVER_PORT or 5037 when it answers, else a private one started and stopped with the run.",
+    ),
 ) -> None:
     """Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,
     one embedded device, both languages).
@@ -142,12 +150,14 @@ def run(
     )
     if avd is not None and (device or ray or ray_address):
         raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")
+    if adb_port is not None and avd is None:
+        raise typer.BadParameter("the adb server of --avd's emulators: give --avd NAME too", param_hint="--adb-port")
     try:
         with ExitStack() as stack:
             if avd is not None:
                 from harness.run.avds import avd_copies
 
-                serials = stack.enter_context(avd_copies(avd, devices, timeout=avd_boot_timeout))
+                serials = stack.enter_context(avd_copies(avd, devices, adb_port=adb_port, timeout=avd_boot_timeout))
                 opts = replace(opts, serials=tuple(serials))
             res = _run(opts, ray, ray_address)
     except HarnessError as e:

@@ -1,19 +1,24 @@
 """AVD copies for a run: `droidharness run --avd NAME --devices N` starts N read-only copies of one AVD headless
 (`emulator.avd.start_avd_copies`), waits for each to boot, runs the suite on them by serial - the device pool
 resets each one between episodes by loading a boot snapshot on its console - and stops them afterwards, whatever
-happened. The copies announce themselves to the adb server on `adb_port` (the user's, normally 5037: asking for an
-AVD run is asking for the system adb server)."""
+happened.
+
+The copies announce themselves to an adb server (`emulator.avd.server.adb_server_for`): the one on `--adb-port`
+when asked (it must answer), else the user's on `$ANDROID_ADB_SERVER_PORT` / 5037 when it answers, else a private
+one started for the run and stopped after it (the SDK's adb, or the one the harness ships). For the run, this
+process's adb clients use that server: `ANDROID_ADB_SERVER_PORT` is set to its port while the copies run and
+restored afterwards."""
 
 from __future__ import annotations
 
 import logging
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from emulator.avd import find_sdk, require_avd, start_avd_copies
-from emulator.avd.errors import AvdConfigError, AvdError, SdkNotFoundError
-from emulator.virtual.adbserver import PrivateAdbClient
+from emulator.avd.errors import AvdError, SdkNotFoundError
+from emulator.avd.server import adb_server_for
 from harness.errors import ConfigError, DeviceError, HarnessError
 
 log = logging.getLogger(__name__)
@@ -24,44 +29,47 @@ def as_harness_error(e: AvdError) -> HarnessError:
     return ConfigError(str(e)) if e.bad_input else DeviceError(str(e))
 
 
-def adb_server_port() -> int:
-    return int(os.environ.get("ANDROID_ADB_SERVER_PORT") or 5037)
-
-
-def answering_adb_server(port: int, fix: str) -> PrivateAdbClient:
-    """A client of the adb server on `port` that has checked it answers (emulators announce themselves to it);
-    `AvdConfigError` naming the address and `fix` when nothing answers there. Never starts a server."""
-    client = PrivateAdbClient(host="127.0.0.1", port=port, socket_timeout=10)
+@contextmanager
+def adb_server_port_set(port: int) -> Iterator[None]:
+    """`ANDROID_ADB_SERVER_PORT=port` in this process for the block (the device layer's adb clients read it)."""
+    old = os.environ.get("ANDROID_ADB_SERVER_PORT")
+    os.environ["ANDROID_ADB_SERVER_PORT"] = str(port)
     try:
-        client.server_version()
-    except Exception as e:  # noqa: BLE001 - adbutils raises several kinds for a server that is not there
-        raise AvdConfigError(
-            f"no adb server on 127.0.0.1:{port} ({type(e).__name__}): start one (`adb start-server`) or {fix}"
-        ) from None
-    return client
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("ANDROID_ADB_SERVER_PORT", None)
+        else:
+            os.environ["ANDROID_ADB_SERVER_PORT"] = old
 
 
 @contextmanager
 def avd_copies(name: str, n: int, adb_port: int | None = None, timeout: float = 300.0) -> Iterator[list[str]]:
-    """Start `n` read-only copies of AVD `name`, yield their serials once all booted, stop them at the end."""
-    port = adb_port or adb_server_port()
-    try:
-        sdk = find_sdk(dict(os.environ))
-        if not sdk.found:
-            raise SdkNotFoundError(
-                f"--avd {name}: no Android SDK found ({sdk.problems.get('emulator', 'not found')}); set ANDROID_HOME"
-            )
-        sdk.require("emulator")
-        require_avd(sdk, name)
-        client = answering_adb_server(port, f"set ANDROID_ADB_SERVER_PORT (--avd {name})")
-        emus = start_avd_copies(sdk, name, n, port, client, timeout=timeout)
-    except AvdError as e:
-        raise as_harness_error(e) from None
-    try:
+    """Start `n` read-only copies of AVD `name`, yield their serials once all booted, stop them at the end (and
+    the private adb server, if the run started one)."""
+    with ExitStack() as stack:
+        try:
+            sdk = find_sdk(dict(os.environ))
+            if not sdk.found:
+                raise SdkNotFoundError(
+                    f"--avd {name}: no Android SDK found ({sdk.problems.get('emulator', 'not found')}); "
+                    "set ANDROID_HOME"
+                )
+            sdk.require("emulator")
+            require_avd(sdk, name)
+            server = stack.enter_context(adb_server_for(sdk, adb_port))
+            log.info("--avd %s: the copies announce themselves to %s", name, server.describe())
+            emus = start_avd_copies(sdk, name, n, server.port, server.client, timeout=timeout)
+        except AvdError as e:
+            raise as_harness_error(e) from None
+
+        @stack.callback
+        def stop_copies() -> None:
+            for emu in emus:
+                try:
+                    emu.stop(timeout=10)
+                except AvdError as e:
+                    log.warning("stopping %s: %s", emu.serial, e)
+
+        stack.enter_context(adb_server_port_set(server.port))
         yield [emu.serial for emu in emus]
-    finally:
-        for emu in emus:
-            try:
-                emu.stop(timeout=10)
-            except AvdError as e:
-                log.warning("stopping %s: %s", emu.serial, e)
