@@ -23,6 +23,7 @@ from rich.console import Console
 from harness.errors import ConfigError
 from harness.report.render import finish_run
 from harness.run.lock import RunLock
+from harness.run.pool import DevicePool
 from harness.trajectory.records import Run, completed_episode_keys, load_run
 from harness.trajectory.writer import RunWriter, WriterOptions
 
@@ -71,6 +72,11 @@ class RunLifecycle(Generic[T]):
             self.writer = RunWriter.create(out, run_id, options=self.options, **manifest)
             self.lock = RunLock(self.writer.path).acquire()
         return self.writer
+
+    def record_devices(self, pool: DevicePool) -> None:
+        """A new run's manifest lists its devices as they come up (a resumed run keeps the devices it lists)."""
+        if self.prior is None and self.writer is not None:
+            pool.on_started(self.writer.record_device)
 
     def finish(self, console: Console | None, report: bool = True) -> Run:
         """summary.json and report.html (`harness.report.render.finish_run`); the run read back from disk, which

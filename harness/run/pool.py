@@ -23,7 +23,7 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -37,6 +37,7 @@ from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, r
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.device.inprocess import InProcessDevice
 from harness.device.link import Link
+from harness.device.prepare import DevicePreparation, PreparationPlan, prepare, reapply, restore
 from harness.errors import ConfigError, DeviceError
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,7 @@ class DevicePool:
         config: DeviceConfig | None = None,
         in_process: bool = False,
         isolation: Isolation | None = None,
+        preparation: PreparationPlan | None = None,
     ) -> None:
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
@@ -119,6 +121,9 @@ class DevicePool:
         self.size = len(self.serials) or count
         self.profile, self.locale, self.latency = profile, locale, latency
         self.config = config or DeviceConfig()
+        self.plan = preparation or PreparationPlan()  # applied to each device as it is opened (`prepared`)
+        self._prepared: dict[int, DevicePreparation] = {}  # slot -> its current device's preparation
+        self._originals: dict[int, DevicePreparation] = {}  # slot -> the first one: a phone's own values (restore)
         self._server: PrivateAdbServer | None = None
         self._virtual: dict[int, VirtualDevice] = {}  # slot -> VirtualDevice (thread) behind the adb server
         self._procs: dict[int, DeviceProcess] = {}  # slot -> DeviceProcess (process) behind the adb server
@@ -133,6 +138,10 @@ class DevicePool:
         self.quarantined: list[Quarantined] = []
         self._lock = threading.Lock()
         self._spawner: Spawner | None = None  # process devices are started from one long-lived thread (PDEATHSIG)
+        self._pending: dict[int, threading.Event] = {}  # slot -> set once its first device is up (or failed)
+        self._start_errors: dict[int, BaseException] = {}  # slot -> why its first device could not be brought up
+        self._starters: list[threading.Thread] = []
+        self._on_started: list[Callable[[int, dict[str, Any]], None]] = []
 
     @property
     def embedded(self) -> bool:
@@ -149,25 +158,79 @@ class DevicePool:
         """Can a quarantined device be swapped for a fresh one? (embedded devices; a phone cannot)"""
         return self.embedded
 
-    def start(self) -> DevicePool:
-        """Open every slot's device; if one cannot be opened, close what was opened and raise."""
+    def start(self, wait: bool = True) -> DevicePool:
+        """Bring every slot's device up, all at once: the private adb server first, then each slot's device in a
+        thread of its own (device processes are launched together). With `wait` (the default) return when all are
+        up; if one cannot be brought up, close what was opened and raise. With `wait=False` return at once: each
+        slot is handed out (`slot(i)`) as soon as its own device is up - a run's first episode starts when the
+        first device is - and a slot whose device could not be brought up raises `DeviceError` there (the run's
+        driver then gets it a fresh one, as after any infrastructure failure)."""
         try:
             if self.embedded and not self.in_process:
                 self._server = PrivateAdbServer().start()
             if self.isolation == "process":
                 reap_orphans()
                 self._spawner = Spawner()
-                self._start_processes(range(self.size))
+                self._launch_processes(range(self.size))
             for i in range(self.size):
-                self._devices[i] = self._open(i)
+                self._pending[i] = threading.Event()
+                th = threading.Thread(target=self._bring_up, args=(i,), name=f"pool-start-{i}", daemon=True)
+                self._starters.append(th)
+                th.start()
+            if wait:
+                self.wait_started()
         except BaseException:
             self.close()
             raise
         return self
 
+    def wait_started(self) -> None:
+        """Wait until every slot's first device is up; raise the first slot's failure (`DeviceError`)."""
+        for i in range(self.size):
+            self._ready(i)
+
+    def on_started(self, callback: Callable[[int, dict[str, Any]], None]) -> None:
+        """Call `callback(slot, row)` once per slot as its first device comes up (at once for those already up;
+        `row`: `describe(slot)`, its DeviceInfo and preparation),
+        from the thread that brought it up: how a run records its devices in the manifest as they arrive."""
+        with self._lock:
+            self._on_started.append(callback)
+            up = [(i, self.describe(i)) for i in sorted(self._devices)]
+        for i, info in up:
+            callback(i, info)
+
+    def _bring_up(self, i: int) -> None:
+        """Slot i's first device (in its own thread): wait for its process, open it, announce it."""
+        try:
+            proc = self._procs.get(i)
+            if proc is not None:
+                proc.wait_ready()
+            dev = self._open(i)
+            self._prepare(i, dev)
+            with self._lock:
+                self._devices[i] = dev
+                callbacks = list(self._on_started)
+            for cb in callbacks:
+                cb(i, self.describe(i))
+        except BaseException as e:  # noqa: BLE001 - kept for whoever asks for the slot (`slot`, `wait_started`)
+            self._start_errors[i] = e
+        finally:
+            self._pending[i].set()
+
+    def _ready(self, i: int) -> None:
+        """Block until slot i's first device is up; its start failure as a `DeviceError` naming the slot."""
+        pending = self._pending.get(i)
+        if pending is not None:
+            pending.wait()
+        e = self._start_errors.get(i)
+        if e is not None and i not in self._devices:
+            if isinstance(e, DeviceError):
+                raise e
+            raise DeviceError(f"device slot {i} could not be brought up: {type(e).__name__}: {e}") from e
+
     # --- opening devices ---------------------------------------------------------------------------------------
-    def _start_processes(self, slots: Iterable[int]) -> None:
-        """Start the children of `slots` together (each boots on its own core), then wait for all."""
+    def _launch_processes(self, slots: Iterable[int]) -> list[DeviceProcess]:
+        """Launch the children of `slots` together (each boots on its own core); they are waited for apart."""
         procs = {
             i: DeviceProcess(
                 serial=f"VIRTUAL{i + 1:04d}", profile=self.profile, locale=self.locale, latency=self.latency
@@ -179,7 +242,11 @@ class DevicePool:
         for i, p in procs.items():
             self._procs[i] = p
             self._spawner.launch(p)
-        for p in procs.values():
+        return list(procs.values())
+
+    def _start_processes(self, slots: Iterable[int]) -> None:
+        """Start the children of `slots` together, then wait for all."""
+        for p in self._launch_processes(slots):
             p.wait_ready()
 
     def _open(self, i: int) -> AdbDevice:
@@ -241,8 +308,45 @@ class DevicePool:
             return
         self._consoles[i] = console
 
+    # --- preparation (harness/device/prepare.py) ----------------------------------------------------------------
+    def _prepare(self, i: int, dev: AdbDevice) -> None:
+        """Apply the pool's plan to slot i's freshly opened device and keep the record (manifest, `reapply` after
+        each reset); the first record of a slot keeps the device's own values, which close puts back on a phone."""
+        rec = prepare(dev, self.plan)
+        for r in rec.not_set:
+            log.warning("%s: preparation could not set %s: %s", dev.serial, r.name, r.reason)
+        self._prepared[i] = rec
+        self._originals.setdefault(i, rec)
+
+    def _restore(self, i: int) -> None:
+        """Put a phone's (or a user's emulator's) own settings back, as they were before the run."""
+        rec = self._originals.get(i)
+        if rec is None:
+            return
+        try:
+            problems = restore(self._devices[i], rec)
+        except Exception as e:  # noqa: BLE001 - a device gone at the end: say so, close the rest
+            problems = [str(e)]
+        for p in problems:
+            log.warning("%s: could not restore its own settings: %s", rec.serial, p)
+
+    def prepared(self, i: int) -> DevicePreparation | None:
+        """What preparing slot i's current device set, could not set and why (None before it is up)."""
+        return self._prepared.get(i)
+
+    def describe(self, i: int) -> dict[str, Any]:
+        """Slot i's device as a run's manifest lists it: its `DeviceInfo` and its `preparation`."""
+        row: dict[str, Any] = asdict(self._devices[i].info)
+        rec = self._prepared.get(i)
+        if rec is not None:
+            row["preparation"] = rec.to_json()
+        return row
+
     # --- access ------------------------------------------------------------------------------------------------
     def slot(self, i: int) -> AdbDevice:
+        """Slot i's device (waiting for it while the pool brings it up)."""
+        if i not in self._devices:
+            self._ready(i)
         return self._devices[i]
 
     def model(self, i: int) -> VirtualDeviceModel | None:
@@ -299,6 +403,8 @@ class DevicePool:
         in that system language (`ensure_locale`)."""
         if i in self._retired:
             raise SlotRetiredError(f"device slot {i} is quarantined: no more episodes on it")
+        if i not in self._devices:
+            self._ready(i)  # still coming up: wait for it (or its start failure)
         problem = self.healthy(i)
         if problem is not None:
             serial = self.serial_of(i)
@@ -333,6 +439,8 @@ class DevicePool:
                 for pkg in apps:
                     dev.clear_app(pkg)
                 dev.press_home()
+            if i in self._prepared:  # a snapshot or boot state undoes the preparation: set it again (one round trip)
+                reapply(self._devices[i], self._prepared[i])
         except DeviceError:
             raise
         except Exception as e:  # noqa: BLE001 - a console or process failure: name the device and the method
@@ -411,9 +519,11 @@ class DevicePool:
         """Close slot i's device and open a fresh one (a new virtual device, or a reconnection)."""
         with self._lock:
             self._drop(i)
+            self._start_errors.pop(i, None)
             self._ensure_server()
             try:
                 self._devices[i] = self._open(i)
+                self._prepare(i, self._devices[i])
             except DeviceError:
                 raise
             except Exception as e:  # noqa: BLE001 - name the slot in the error
@@ -454,6 +564,11 @@ class DevicePool:
             ) from e
 
     def close(self) -> None:
+        for th in self._starters:  # devices still coming up are closed with the rest
+            th.join()
+        self._starters.clear()
+        for i in list(self._devices) if not self.embedded else []:
+            self._restore(i)
         for dev in self._devices.values():
             try:
                 dev.close()
@@ -468,6 +583,8 @@ class DevicePool:
         for console in self._consoles.values():
             console.close()
         self._devices.clear()
+        self._pending.clear()
+        self._start_errors.clear()
         self._virtual.clear()
         self._procs.clear()
         self._consoles.clear()
@@ -478,7 +595,7 @@ class DevicePool:
             self._server.stop()
 
     def __enter__(self) -> DevicePool:
-        return self if self._devices else self.start()  # a started pool is not started twice
+        return self if self._pending else self.start()  # a started pool is not started twice
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -493,13 +610,20 @@ def open_pool(
     profile: str = "medium_phone",
     latency: str = "instant",
     isolation: Isolation | None = None,
+    wait: bool = False,
 ) -> Iterator[DevicePool]:
     """The devices of a run: `pool` when the caller gives a started one (left open), else a pool of `count`
-    embedded devices or of the `serials`, started here and closed at the end."""
+    embedded devices or of the `serials`, started here (all at once; embedded devices unless `wait` each handed
+    out as soon as it is up) and closed at the end."""
     if pool is not None:
         yield pool
         return
-    own = DevicePool(count, list(serials), profile=profile, latency=latency, isolation=isolation).start()
+    serials = list(serials)
+    # a serial names a device that is there already: connecting is quick, and a wrong one is the user's mistake,
+    # said at once; embedded devices take their boot time, and the run starts on the first one up
+    own = DevicePool(count, serials, profile=profile, latency=latency, isolation=isolation).start(
+        wait=wait or bool(serials)
+    )
     try:
         yield own
     finally:

@@ -146,7 +146,7 @@ def run_qa(
             writer = life.create_writer(
                 opts.out,
                 opts.run_id,
-                devices=[devices.slot(i).info for i in range(devices.size)],
+                devices=[],
                 agent={"name": opts.agent, **opts.agent_options},
                 prompt_hash=getattr(probe, "prompt_hash", None),
                 suite_name=suite,
@@ -163,6 +163,7 @@ def run_qa(
                 },
                 kind="qa",
             )
+            life.record_devices(devices)  # in the manifest as each comes up
             executor = PoolExecutor(devices)
             live: LiveView[Outcome] = LiveView(
                 console, len(life.todo), devices.size, _live_headline, earlier, unit="questions"

@@ -151,8 +151,9 @@ class RunPlan:
     def todo(self) -> list[Episode]:
         return self.life.todo
 
-    def create_writer(self, devices: list[Any], **config: Any) -> RunWriter:
-        """A new run's directory and manifest (a resumed run keeps its own), locked."""
+    def create_writer(self, devices: list[Any], slots: int, **config: Any) -> RunWriter:
+        """A new run's directory and manifest (a resumed run keeps its own), locked: `devices` known now (more
+        arrive with `RunLifecycle.record_devices`), `slots` the run's device count."""
         o = self.opts
         return self.life.create_writer(
             o.out,
@@ -170,7 +171,7 @@ class RunPlan:
             config={
                 "profile": o.profile,
                 "latency": o.latency,
-                "devices": len(devices),
+                "devices": slots,
                 "max_steps": o.limits.max_steps,
                 "agent_timeout": o.limits.agent_timeout,
                 "infra_retries": o.infra_retries,
@@ -277,7 +278,8 @@ def run_suite(
             latency=opts.latency,
             isolation=None if opts.serials else opts.isolation,
         ) as devices:
-            writer = plan.create_writer([devices.slot(i).info for i in range(devices.size)])
+            writer = plan.create_writer([], devices.size)
+            plan.life.record_devices(devices)  # in the manifest as each comes up
             return plan.execute(PoolExecutor(devices), writer, pool_attempt(devices, plan), console)
     finally:
         plan.release()

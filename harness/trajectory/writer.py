@@ -44,8 +44,10 @@ from typing import Any
 from agents.base import AgentStep
 from harness import __version__
 from harness.actions import describe
+from harness.errors import DiskFullError
 from harness.observation import ActionResult, DeviceInfo
 from harness.scrub import redact, scrub
+from harness.trajectory.diskfull import as_disk_full, is_disk_full, writing
 from harness.trajectory.frames import FrameStore, WriterOptions, image_bytes
 from harness.trajectory.records import (
     EPISODE_FILE,
@@ -181,8 +183,10 @@ class EpisodeWriter:
         self.path, self.task_id, self.lang, self.options = path, task_id, lang, options
         self.frames = frames if frames is not None else FrameStore(path.parent.parent, options)
         self.category, self.instruction = category, instruction
-        path.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(path / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        self.run_dir = path.parent.parent  # runs/<run_id>/episodes/<key>
+        with writing(path / STEPS_FILE, self.run_dir):
+            path.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(path / STEPS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         self._started = _now_iso()
         self._t0 = time.perf_counter()
         self._last_step: int | None = None
@@ -229,6 +233,8 @@ class EpisodeWriter:
     def _raise_pending(self) -> None:
         if self._error is not None:
             e, self._error = self._error, None
+            if isinstance(e, DiskFullError):  # the run stops on it (harness.run.driver)
+                raise DiskFullError(e.path, e.run_dir, e.needed) from e
             raise TrajectoryError(f"{self.path}: writing the trajectory failed: {e}") from e
 
     def _store_frame(
@@ -244,14 +250,13 @@ class EpisodeWriter:
                 data = image_bytes(screenshot, self.options.compress_level)
                 self.frames.add_encode(time.perf_counter() - t0, len(data))
                 shot_name = f"{name}.png"
-                atomic_write_bytes(self.path / shot_name, data, self.options.fsync)
+                with writing(self.path / shot_name, self.run_dir, len(data)):
+                    atomic_write_bytes(self.path / shot_name, data, self.options.fsync)
             if xml is not None:
                 xml_name = f"{name}.xml"
-                atomic_write_bytes(
-                    self.path / xml_name,
-                    redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else xml,
-                    self.options.fsync,
-                )
+                xml_data = redact(xml).encode("utf-8", "replace") if isinstance(xml, str) else xml
+                with writing(self.path / xml_name, self.run_dir, len(xml_data)):
+                    atomic_write_bytes(self.path / xml_name, xml_data, self.options.fsync)
             return shot_name, xml_name
         return (
             self.frames.put_image(screenshot, encoded) if screenshot is not None else None,
@@ -259,12 +264,24 @@ class EpisodeWriter:
         )
 
     def _append(self, line: str) -> None:
+        """One `os.write` of the whole line (O_APPEND). A line the disk has no room for is cut off again (the
+        file is truncated back to where it ended), so steps.jsonl never ends in half a line of this writer's."""
         data = utf8(line)
-        n = os.write(self._fd, data)  # O_APPEND: one write of the whole line
-        if n != len(data):
-            raise OSError(f"short write to {self.path / STEPS_FILE} ({n} of {len(data)} bytes)")
-        if self.options.fsync:
-            os.fsync(self._fd)
+        end = os.fstat(self._fd).st_size
+        try:
+            n = os.write(self._fd, data)
+            if n != len(data):  # a short write: writing the rest says why (ENOSPC, EDQUOT, EFBIG, ...)
+                os.write(self._fd, data[n:])
+            if self.options.fsync:
+                os.fsync(self._fd)
+        except OSError as e:
+            try:
+                os.ftruncate(self._fd, end)
+            except OSError:
+                pass
+            if is_disk_full(e):
+                raise as_disk_full(e, self.path / STEPS_FILE, self.run_dir, len(data)) from e
+            raise
 
     # public -------------------------------------------------------------------------------------------------
     def write_step(self, event: StepEvent) -> None:
@@ -401,6 +418,7 @@ class EpisodeWriter:
                 "reset_seconds": result.reset_seconds
                 if result.reset_seconds is not None
                 else (self._reset[1] if self._reset else None),
+                "node": result.node,
                 "started": self._started,
                 "finished": _now_iso(),
                 "final_observation": final_fields,
@@ -409,7 +427,8 @@ class EpisodeWriter:
             }
         )
         record = meta.model_dump(mode="json", by_alias=True, exclude=None if qa is not None else {"qa"})
-        atomic_write_json(self.path / EPISODE_FILE, record, self.options.fsync)
+        with writing(self.path / EPISODE_FILE, self.run_dir):  # none written: the episode stays unfinished
+            atomic_write_json(self.path / EPISODE_FILE, record, self.options.fsync)
         return meta
 
     def close(self) -> None:
@@ -487,6 +506,7 @@ class RunWriter:
         self.frames = FrameStore(self.path, self.options)  # shared by every episode of the run
         self._open: weakref.WeakSet[EpisodeWriter] = weakref.WeakSet()
         self._lock = threading.Lock()  # episodes are opened from several worker threads
+        self._device_rows: dict[int, Any] = {}  # slot -> its device's manifest row (`record_device`)
 
     @classmethod
     def create(
@@ -522,7 +542,10 @@ class RunWriter:
             path.mkdir(parents=True)
         except FileExistsError:
             raise TrajectoryError(f"{path}: run directory already exists (resume it with RunWriter.resume)") from None
-        (path / EPISODES_DIR).mkdir()
+        except OSError as e:
+            if is_disk_full(e):
+                raise DiskFullError(str(path), None, resumable=False) from e
+            raise
         writer = cls(path, options)
         task_rows = [t.model_dump(mode="json") for t in tasks or []]
         manifest = {
@@ -541,7 +564,15 @@ class RunWriter:
             "cli_args": [str(a) for a in (cli_args if cli_args is not None else sys.argv[1:])],
             "config": jsonable(config or {}),
         }
-        writer.write_manifest(manifest)
+        try:
+            (path / EPISODES_DIR).mkdir()
+            writer.write_manifest(manifest)
+        except OSError as e:  # a DiskFullError, or the OSError it stands for
+            if not is_disk_full(e):
+                raise
+            shutil.rmtree(path, ignore_errors=True)  # a run directory without a manifest is no run to resume
+            where = e.path if isinstance(e, DiskFullError) else MANIFEST_FILE
+            raise DiskFullError(where, str(path), getattr(e, "needed", 0), resumable=False) from e
         return writer
 
     @classmethod
@@ -555,7 +586,17 @@ class RunWriter:
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         clean = scrub(jsonable(manifest))
         Manifest.model_validate(clean)
-        atomic_write_json(self.path / MANIFEST_FILE, clean, self.options.fsync)
+        with writing(self.path / MANIFEST_FILE, self.path):
+            atomic_write_json(self.path / MANIFEST_FILE, clean, self.options.fsync)
+
+    def record_device(self, slot: int, info: Any) -> None:
+        """Add slot `slot`'s device (a `DeviceInfo` or its dict) to the manifest's `devices` as it comes up:
+        devices start together and arrive in any order; the list is kept in slot order."""
+        with self._lock:
+            self._device_rows[slot] = jsonable(info)
+            manifest = json.loads((self.path / MANIFEST_FILE).read_text(encoding="utf-8"))
+            manifest["devices"] = [self._device_rows[k] for k in sorted(self._device_rows)]
+            self.write_manifest(manifest)
 
     def episode(
         self, task_id: str, lang: str, *, category: str | None = None, instruction: str | None = None
@@ -568,7 +609,8 @@ class RunWriter:
                 raise TrajectoryError(f"{path}: episode already finished")
             if path.exists():
                 stale = self.path / "stale"
-                stale.mkdir(exist_ok=True)
+                with writing(stale, self.path):
+                    stale.mkdir(exist_ok=True)
                 n = 1
                 while (stale / f"{path.name}.{n}").exists():
                     n += 1
@@ -586,7 +628,7 @@ class RunWriter:
         summary.json lists them as `quarantined`)."""
         if not entries:
             return
-        with self._lock:
+        with self._lock, writing(self.path / QUARANTINED_FILE, self.path):
             atomic_write_json(
                 self.path / QUARANTINED_FILE, scrub(jsonable(self.quarantined() + entries)), self.options.fsync
             )
@@ -602,7 +644,8 @@ class RunWriter:
     def write_summary(self, summary: dict[str, Any]) -> Path:
         """Write `summary.json` (the numbers are the report layer's: `harness.report.summary`)."""
         out = self.path / SUMMARY_FILE
-        atomic_write_json(out, {"schema": SUMMARY_SCHEMA, **jsonable(summary)}, self.options.fsync)
+        with writing(out, self.path):
+            atomic_write_json(out, {"schema": SUMMARY_SCHEMA, **jsonable(summary)}, self.options.fsync)
         return out
 
     def close_episodes(self) -> None:

@@ -1,0 +1,108 @@
+"""Devices start together and a run starts on the first one up (issue 20, item 2): `DevicePool.start(wait=False)`
+brings every slot's device up in a thread of its own, hands each slot out as soon as its device is up, and a run
+records each device in its manifest as it arrives. Devices are embedded virtual devices behind the pool's private
+real adb server."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from agents.registry import create_agent
+from harness.device.controller import AdbDevice
+from harness.errors import DeviceError
+from harness.run.pool import DevicePool
+from harness.run.suite import SuiteOptions, run_suite
+from harness.trajectory.records import load_run
+from tests.run_util import FAST_WRITER
+
+TASKS = ("clock-world-time", "settings-dark-theme")
+
+
+class SecondSlotWaits(DevicePool):
+    """A pool whose slot 1 comes up only when `gate` is set (or after 30 s): a slow device of the run."""
+
+    def __init__(self, *a, **kw) -> None:
+        super().__init__(*a, **kw)
+        self.gate = threading.Event()
+        self.events: list[str] = []
+
+    def _open(self, i: int) -> AdbDevice:
+        if i == 1 and not self.gate.is_set():
+            self.gate.wait(30)
+            self.events.append("slot 1 up")
+        return super()._open(i)
+
+
+def test_a_run_starts_on_the_first_device_up_and_records_each_device_as_it_arrives(tmp_path):
+    pool = SecondSlotWaits(2, isolation="thread").start(wait=False)
+    try:
+
+        def agent():
+            inner = create_agent("reference")
+
+            class FirstActOpensTheGate:
+                name = "reference"
+
+                def reset(self, ctx):
+                    inner.reset(ctx)
+
+                def act(self, obs, history):
+                    if not pool.gate.is_set():
+                        pool.events.append("episode acting")
+                        pool.gate.set()
+                    return inner.act(obs, history)
+
+            return FirstActOpensTheGate()
+
+        opts = SuiteOptions(writer=FAST_WRITER, task_ids=TASKS, langs=("en",), out=tmp_path, run_id="r", report=False)
+        res = run_suite(opts, agent_factory=agent, pool=pool)
+        assert pool.events[0] == "episode acting"  # an episode ran while slot 1 was still coming up
+        assert "slot 1 up" in pool.events
+        assert res.sr == 1.0 and len(res.results) == 2
+        run = load_run(res.run_dir)
+        assert [d["serial"] for d in run.manifest.devices] == [pool.slot(0).serial, pool.slot(1).serial]
+    finally:
+        pool.close()
+
+
+class FailsOnce(DevicePool):
+    """A pool whose slot `failing` cannot bring its first device up (its port taken, say); a fresh one works."""
+
+    failing = 1
+
+    def _open(self, i: int) -> AdbDevice:
+        if i == self.failing and not getattr(self, "failed_once", False):
+            self.failed_once = True
+            raise OSError("the device's port is taken")
+        return super()._open(i)
+
+
+def test_a_slot_whose_device_fails_to_come_up_says_so_and_the_run_gets_it_a_fresh_one(tmp_path):
+    with FailsOnce(2, isolation="thread").start(wait=False) as pool:
+        with pytest.raises(DeviceError, match=r"slot 1 could not be brought up: OSError: the device's port is taken"):
+            pool.slot(1)
+        assert pool.slot(0).serial  # the other slot is unaffected
+    pool = FailsOnce(1, isolation="thread")
+    pool.failing = 0
+    pool.start(wait=False)
+    try:
+        opts = SuiteOptions(
+            writer=FAST_WRITER, task_ids=TASKS[:1], langs=("en",), out=tmp_path, run_id="r", agent="reference"
+        )
+        res = run_suite(opts, pool=pool)
+        # the slot's start failure was an infrastructure failure of the first attempt: a fresh device, a retry
+        assert [(r.status, r.attempts) for r in res.results] == [("success", 2)] and res.exit_code == 0
+    finally:
+        pool.close()
+
+
+def test_start_with_wait_raises_the_first_failure_and_leaves_nothing_open():
+    pool = FailsOnce(2, isolation="thread")
+    t0 = time.perf_counter()
+    with pytest.raises(DeviceError, match="slot 1 could not be brought up"):
+        pool.start()
+    assert time.perf_counter() - t0 < 60
+    assert pool._server is None or not pool._server.alive()  # closed: its private adb server stopped
