@@ -34,3 +34,15 @@ class ActionValidationError(HarnessError):
 
 class HierarchyError(HarnessError):
     """A view-hierarchy dump could not be parsed (names the source and the line or attribute)."""
+
+
+class DiskFullError(InfrastructureError):
+    """The disk (or the user's quota) filled up while the run wrote `path`, a file under `run_dir`: the run stops
+    - a fresh device would not make room - with nothing half-written, and `--resume run_dir` completes it once
+    there is room (`resumable` False: the run directory could not even be created). `needed`: the bytes the
+    failed write needed."""
+
+    def __init__(self, path: str, run_dir: str | None = None, needed: int = 0, resumable: bool = True) -> None:
+        self.path, self.run_dir, self.needed, self.resumable = path, run_dir, needed, resumable
+        where = f"{run_dir}: " if run_dir else ""
+        super().__init__(f"{where}disk full writing {path}" + (f" ({needed} bytes)" if needed else ""))

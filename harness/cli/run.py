@@ -17,9 +17,10 @@ from rich.table import Table
 from emulator.virtual.latency import LATENCY_PROFILES
 from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness.cli import options as cli_options
-from harness.errors import HarnessError
+from harness.errors import DiskFullError, HarnessError
 from harness.report.render import finish_run
-from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
+from harness.scoring.episodes import EXIT_INFRA, EXIT_OK, Scoreboard, headline
+from harness.trajectory.diskfull import disk_full_line, is_disk_full
 
 if TYPE_CHECKING:  # pragma: no cover
     from harness.run.pool import Isolation
@@ -106,7 +107,8 @@ def run(
     one embedded device, both languages).
 
     Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
-    infrastructure failures or unfinished (listed, not scored); 4 no episode could be scored."""
+    infrastructure failures or unfinished (listed, not scored), or stopped because the disk is full (one line:
+    what to free; `--resume` completes it); 4 no episode could be scored."""
     from harness.run.episode import Limits
     from harness.run.suite import SuiteOptions
     from harness.trajectory.frames import WriterOptions
@@ -160,6 +162,13 @@ def run(
                 serials = stack.enter_context(avd_copies(avd, devices, adb_port=adb_port, timeout=avd_boot_timeout))
                 opts = replace(opts, serials=tuple(serials))
             res = _run(opts, ray, ray_address)
+    except (DiskFullError, OSError) as e:  # a full disk (said by the writers, or not): one line, exit 3
+        if not is_disk_full(e):
+            raise
+        if not console.is_terminal:  # the live view's last line has no end of line there
+            console.line()
+        console.print(f"[red]error:[/red] {escape(disk_full_line(e))}", highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_INFRA) from None
     except HarnessError as e:
         _fail(e)
         return

@@ -11,7 +11,10 @@ only says where a slot runs, and gets a slot a fresh device:
   `WorkSpec.retries` more times, then recorded with `WorkSpec.give_up`;
 - a `ConfigError` is a setup mistake a fresh device would not fix: recorded at once;
 - a slot whose device cannot be replaced stops; the other slots take the remaining work;
-- items still queued when every slot has stopped are recorded as infrastructure failures (`NO_DEVICE_LEFT`).
+- items still queued when every slot has stopped are recorded as infrastructure failures (`NO_DEVICE_LEFT`);
+- a `DiskFullError` (the run's records do not fit on the disk) stops the run: a fresh device would not make room.
+  No slot takes another item, the items in flight end, and `drive` raises it; items not done are not recorded
+  (`--resume` does them).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from harness.errors import ConfigError, HarnessError
+from harness.errors import ConfigError, DiskFullError, HarnessError
 from harness.run.live import LiveView
 from harness.run.pool import DevicePool, SlotRetiredError
 from harness.trajectory.writer import EpisodeWriter
@@ -104,15 +107,20 @@ def drive(executor: Executor, items: Sequence[T], spec: WorkSpec[T, R], live: Li
     work: queue.Queue[T] = queue.Queue()
     for item in items:
         work.put(item)
+    halt: list[DiskFullError] = []  # the disk is full: the run stops (the first such error is raised)
     with live:
         threads = [
-            threading.Thread(target=_slot_loop, args=(i, executor, work, spec, live), name=f"slot-{i}", daemon=True)
+            threading.Thread(
+                target=_slot_loop, args=(i, executor, work, spec, live, halt), name=f"slot-{i}", daemon=True
+            )
             for i in range(executor.size)
         ]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
+        if halt:  # the items left are not recorded: the run is resumable
+            raise halt[0]
         while True:  # every slot stopped with work left: nothing can do it
             try:
                 item = work.get_nowait()
@@ -121,20 +129,34 @@ def drive(executor: Executor, items: Sequence[T], spec: WorkSpec[T, R], live: Li
             live.done(spec.give_up(item, NO_DEVICE_LEFT, 0))
 
 
-def _slot_loop(slot: int, executor: Executor, work: queue.Queue[T], spec: WorkSpec[T, R], live: LiveView[R]) -> None:
+def _slot_loop(
+    slot: int,
+    executor: Executor,
+    work: queue.Queue[T],
+    spec: WorkSpec[T, R],
+    live: LiveView[R],
+    halt: list[DiskFullError],
+) -> None:
     """One slot. Never dies silently: any exception is an infrastructure failure of the item it happened in;
-    when the slot's device cannot be replaced the slot stops (its item recorded as such)."""
-    while True:
+    when the slot's device cannot be replaced the slot stops (its item recorded as such); a full disk stops
+    every slot (`halt`)."""
+    while not halt:
         try:
             item = work.get_nowait()
         except queue.Empty:
             live.set(slot, "idle")
             return
-        result, slot_alive = with_retries(slot, executor, item, spec, live)
+        try:
+            result, slot_alive = with_retries(slot, executor, item, spec, live)
+        except DiskFullError as e:  # its item stays undone (unfinished on disk)
+            halt.append(e)
+            live.set(slot, "[red]stopped: disk full[/red]")
+            return
         live.done(result)
         if not slot_alive:
             live.set(slot, "[red]stopped: no working device[/red]")
             return
+    live.set(slot, "[red]stopped: disk full[/red]")
 
 
 def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], live: LiveView[R]) -> tuple[R, bool]:
@@ -155,6 +177,8 @@ def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], l
         except ConfigError as e:  # a setup mistake: a fresh device would not help
             last_error = str(e)
             break
+        except DiskFullError:  # nor would it make room on the disk: the run stops (`drive`)
+            raise
         except Exception as e:  # noqa: BLE001 - infrastructure failure: retry on a fresh device
             last_error = describe(e)
             log.warning(
@@ -174,7 +198,7 @@ def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], l
             except Exception as e2:  # noqa: BLE001 - the slot is dead; the run goes on with the others
                 last_error += f"; a fresh device could not be brought up: {describe(e2)}"
                 return spec.give_up(item, last_error, attempts), False
-    return spec.give_up(item, last_error, attempts), True
+    return spec.give_up(item, last_error, attempts), True  # giving up may find the disk full too: raised
 
 
 def close_quietly(writer: EpisodeWriter | None) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.scrub import redact
+from harness.trajectory.diskfull import writing
 from harness.trajectory.records import FRAMES_DIR, atomic_write_bytes, pixel_digest, text_digest
 
 
@@ -123,8 +124,9 @@ class FrameStore:
         return False
 
     def _publish(self, name: str, data: bytes) -> None:
-        self.path.mkdir(exist_ok=True)
-        atomic_write_bytes(self.path / name, data, self.options.fsync)
+        with writing(self.path / name, self.path.parent, len(data)):  # a full disk: DiskFullError, no frame
+            self.path.mkdir(exist_ok=True)
+            atomic_write_bytes(self.path / name, data, self.options.fsync)
         with self._lock:
             self._known.add(name)
 
