@@ -37,6 +37,7 @@ BUILTIN_AGENTS: dict[str, str] = {
     "random": "agents.random_agent:RandomAgent",
     "heuristic": "agents.heuristic:HeuristicAgent",
     "human": "agents.human:HumanAgent",
+    "noop": "agents.noop:NoOpAgent",
 }
 
 _registered: dict[str, Callable[..., Agent]] = {}

@@ -381,6 +381,28 @@ def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(poo
     assert good.ok and good.end_state_held is True
 
 
+def test_tasks_check_fails_a_task_that_a_do_nothing_agent_scores_on(pool):
+    """A milestone that holds on the home screen rewards doing nothing: the do-nothing agent (HOME, COMPLETE)
+    played by tasks check scores on it, and the task is unsound though its reference solution works."""
+    from harness.run.task_check import check_task
+    from tasks.schema import Task
+    from tasks.suite import load_suite
+
+    task = next(t for t in load_suite("virtual") if t.id == DARK)
+    data = task.model_dump(mode="json", exclude_none=True)
+    data["milestones"]["children"][0]["check"] = {
+        "activity": "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+    }
+    sloppy = Task.model_validate(data)
+    pool.reset(0)
+    r = check_task(sloppy, "en", pool.slot(0))
+    assert not r.ok and r.idle_progress == 0.5 and not r.idle_success
+    assert "a do-nothing agent (HOME, then COMPLETE) scores progress 50% (milestones display)" in (r.error or "")
+    pool.reset(0)
+    good = check_task(task, "en", pool.slot(0))
+    assert good.ok and good.idle_ok and good.idle_progress == 0.0
+
+
 def test_the_reference_agent_still_reaches_sr_100_on_these_tasks(pool, tmp_path):
     res = run_suite(
         SuiteOptions(

@@ -286,8 +286,9 @@ def tasks_check(
         [], "--task", "-t", help="Check only this task id (repeatable); '-' reads ids from stdin, one per line."
     ),
 ) -> None:
-    """Prove every task sound: no final milestone holds and the end state does not hold at the start, and the
-    reference solution reaches 100% with the end state holding. Exit code 1 when a task is unsound."""
+    """Prove every task sound: no final milestone holds and the end state does not hold at the start, a
+    do-nothing agent (HOME, then COMPLETE) scores 0, and the reference solution reaches 100% with the end state
+    holding. Exit code 1 when a task is unsound."""
     from harness.run.pool import DevicePool
     from harness.run.suite import select_tasks
     from harness.run.task_check import check_task
@@ -301,7 +302,9 @@ def tasks_check(
         _fail(e)
         return
     langs = _langs(lang)
-    table = Table("task", "lang", "start ok", "reference progress", "steps", "verdict", title=f"tasks check {suite}")
+    table = Table(
+        "task", "lang", "start ok", "do-nothing", "reference progress", "steps", "verdict", title=f"tasks check {suite}"
+    )
     bad = 0
     try:
         pool = DevicePool(1, [device] if device else [], profile=profile).start()
@@ -317,7 +320,7 @@ def tasks_check(
                     r = check_task(t, lg, pool.slot(0))
                 except HarnessError as e:
                     bad += 1
-                    table.add_row(t.id, lg, "?", "?", "?", f"[red]error: {escape(str(e))}[/red]")
+                    table.add_row(t.id, lg, "?", "?", "?", "?", f"[red]error: {escape(str(e))}[/red]")
                     pool.replace(0)
                     continue
                 bad += not r.ok
@@ -325,7 +328,8 @@ def tasks_check(
                 verdict = (
                     "[green]sound[/green]" if r.ok else f"[red]unsound{': ' + escape(r.error) if r.error else ''}[/red]"
                 )
-                table.add_row(t.id, lg, start, f"{r.progress:.0%}", str(r.steps), verdict)
+                idle = f"{r.idle_progress:.0%}" if r.idle_ok else f"[red]{r.idle_progress:.0%}[/red]"
+                table.add_row(t.id, lg, start, idle, f"{r.progress:.0%}", str(r.steps), verdict)
     finally:
         pool.close()
     console.print(table)

@@ -5,13 +5,15 @@ already done), and (2) the task's reference solution, played by the reference ag
 loop, reaches 100% progress and success - every milestone, the end state still holding at the end, and the
 expected answer - in every language the task has. Together: the end-state check is reachable, and it fails on
 a device where the goal is not (or no longer) achieved. (3) Every probe question is asked on the way: its
-milestone is hit and its ground truth is on that screen.
+milestone is hit and its ground truth is on that screen. (4) The validator cannot be had for nothing: a
+do-nothing agent (`noop`: HOME, then COMPLETE), played first, scores progress 0 and no success.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agents.noop import NoOpAgent
 from agents.registry import create_agent, create_qa_agent
 from harness.device.controller import Device
 from harness.run.end_state import evaluate_end_state
@@ -31,10 +33,16 @@ class CheckResult:
     steps: int
     error: str | None = None
     end_state_held: bool | None = None  # after the reference solution; None: the task declares no end state
+    idle_progress: float = 0.0  # what a do-nothing agent (HOME, then COMPLETE) scores: must be 0
+    idle_success: bool = False
+
+    @property
+    def idle_ok(self) -> bool:
+        return self.idle_progress == 0.0 and not self.idle_success
 
     @property
     def ok(self) -> bool:
-        return not self.start_violations and self.success and self.error is None
+        return not self.start_violations and self.success and self.error is None and self.idle_ok
 
 
 def check_task(task: Task, lang: str, device: Device) -> CheckResult:
@@ -44,8 +52,27 @@ def check_task(task: Task, lang: str, device: Device) -> CheckResult:
     violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang, state)]
     if task.end_state and evaluate_end_state(task, lang, start, device).held:
         violations.append("end_state")
+    idle = run_episode(task, NoOpAgent(), device, lang, Limits(max_steps=2), seed=0)
+    idle_error = (
+        None
+        if idle.progress == 0.0 and not idle.success
+        else f"a do-nothing agent (HOME, then COMPLETE) scores progress {idle.progress:.0%}"
+        + (" and success" if idle.success else "")
+        + (f" (milestones {', '.join(h['id'] for h in idle.milestones if h.get('hit_step'))})" if idle.progress else "")
+    )
     if lang not in task.reference:
-        return CheckResult(task.id, lang, violations, 0.0, False, 0, f"no reference solution for {lang!r}")
+        return CheckResult(
+            task.id,
+            lang,
+            violations,
+            0.0,
+            False,
+            0,
+            f"no reference solution for {lang!r}",
+            None,
+            idle.progress,
+            idle.success,
+        )
     agent = create_agent("reference")
     qa = create_qa_agent("lexical") if task.probes else None
     limits = Limits(max_steps=len(task.reference[lang]) + 2)
@@ -63,4 +90,8 @@ def check_task(task: Task, lang: str, device: Device) -> CheckResult:
         error = "end state does not hold after the reference solution: " + "; ".join(
             map(str, (r.end_state or {}).get("failed", []))
         )
-    return CheckResult(task.id, lang, violations, r.progress, r.success, r.steps, error, held)
+    if idle_error is not None:
+        error = idle_error if error is None else f"{error}; {idle_error}"
+    return CheckResult(
+        task.id, lang, violations, r.progress, r.success, r.steps, error, held, idle.progress, idle.success
+    )
