@@ -176,3 +176,22 @@ def test_a_real_full_tmpfs_stops_the_run_and_resume_completes_it_after_growing_i
         assert len(finished) == len(TASKS) and all(m.success for m in finished.values())
     finally:
         subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def test_a_full_disk_stops_a_qa_run_the_same_way(tmp_path: Path, disk_budget: dict[str, object]) -> None:
+    """`qa run` goes through the same driver and lifecycle: one line naming the run and the space, exit 3, and
+    `--resume` finishes the questions the full disk left."""
+    args = ["qa", "run", "--lang", "en", "--no-report", "--out", str(tmp_path)]
+    clean = CliRunner().invoke(app, [*args, "--run-id", "clean"], env={"COLUMNS": "250"})
+    assert clean.exit_code == 0, clean.output
+    size = sum(p.stat().st_size for p in (tmp_path / "clean").rglob("*") if p.is_file())
+    disk_budget.update(root=tmp_path, left=int(size * 0.5), refused=0, name=None)
+    full = CliRunner().invoke(app, [*args, "--run-id", "q"], env={"COLUMNS": "250"})
+    disk_budget["root"] = None
+    assert full.exit_code == 3 and disk_budget["refused"], full.output
+    errors = [line for line in full.output.splitlines() if "error:" in line]
+    assert len(errors) == 1 and f"{tmp_path / 'q'}: disk full writing " in errors[0], full.output
+    _check_no_partial_record(tmp_path / "q")
+    resumed = CliRunner().invoke(app, ["qa", "run", "--resume", str(tmp_path / "q")], env={"COLUMNS": "250"})
+    assert resumed.exit_code == 0, resumed.output
+    assert len(_finished(tmp_path / "q")) == len(_finished(tmp_path / "clean"))

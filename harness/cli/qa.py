@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.cli import options as cli_options
+from harness.cli.failures import fail
 from harness.cli.qa_collect import qa_collect
 from harness.device.apps import open_app_action
 from harness.errors import HarnessError
@@ -192,9 +193,8 @@ def qa_run(
     )
     try:
         res = run_qa(opts, console)
-    except HarnessError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+    except HarnessError as e:  # a full disk: exit 3, with the space to free; bad input: exit 2
+        fail(console, e)
     table = Table(
         "question", "lang", "answer", "ground truth", "SQA-S F1", "UIC F1", "F1@IoU", "nDCG_v", title=f"qa run {suite}"
     )

@@ -17,10 +17,11 @@ from rich.table import Table
 from emulator.virtual.latency import LATENCY_PROFILES
 from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness.cli import options as cli_options
-from harness.errors import DiskFullError, HarnessError
+from harness.cli.failures import fail
+from harness.errors import HarnessError
 from harness.report.render import finish_run
-from harness.scoring.episodes import EXIT_INFRA, EXIT_OK, Scoreboard, headline
-from harness.trajectory.diskfull import disk_full_line, is_disk_full
+from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
+from harness.trajectory.diskfull import is_disk_full
 
 if TYPE_CHECKING:  # pragma: no cover
     from harness.run.pool import Isolation
@@ -31,8 +32,7 @@ tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check 
 
 
 def _fail(e: Exception) -> None:
-    console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+    fail(console, e)
 
 
 def _langs(lang: str) -> tuple[str, ...]:
@@ -162,16 +162,10 @@ def run(
                 serials = stack.enter_context(avd_copies(avd, devices, adb_port=adb_port, timeout=avd_boot_timeout))
                 opts = replace(opts, serials=tuple(serials))
             res = _run(opts, ray, ray_address)
-    except (DiskFullError, OSError) as e:  # a full disk (said by the writers, or not): one line, exit 3
-        if not is_disk_full(e):
-            raise
-        if not console.is_terminal:  # the live view's last line has no end of line there
-            console.line()
-        console.print(f"[red]error:[/red] {escape(disk_full_line(e))}", highlight=False, soft_wrap=True)
-        raise typer.Exit(EXIT_INFRA) from None
-    except HarnessError as e:
-        _fail(e)
-        return
+    except (HarnessError, OSError) as e:  # bad input: exit 2; a full disk (said by the writers, or not): exit 3
+        if isinstance(e, HarnessError) or is_disk_full(e):
+            fail(console, e)
+        raise
     _print_board(res.board)
     if res.skipped:
         console.print(f"{len(res.results)} episode(s) run now, {res.skipped} already done", highlight=False)
@@ -285,17 +279,26 @@ def tasks_check(
     task: list[str] = typer.Option(
         [], "--task", "-t", help="Check only this task id (repeatable); '-' reads ids from stdin, one per line."
     ),
+    portable: bool = typer.Option(
+        False,
+        "--portable",
+        help="A task that is not portable (apps by role, checks by state or text, steps located by text) is "
+        "unsound; always on for the bundled 'portable' suite.",
+    ),
 ) -> None:
     """Prove every task sound: no final milestone holds and the end state does not hold at the start, a
     do-nothing agent (HOME, then COMPLETE) scores 0, and the reference solution reaches 100% with the end state
-    holding. Exit code 1 when a task is unsound."""
+    holding; the 'portable' column says why a task would not run on other devices. Exit code 1 when a task is
+    unsound."""
     from harness.run.pool import DevicePool
     from harness.run.suite import select_tasks
     from harness.run.task_check import check_task
-    from tasks.suite import load_suite
+    from tasks.portable import describe_issues
+    from tasks.suite import is_portable_suite, load_suite
 
     try:
         tasks = load_suite(suite)
+        portable = portable or is_portable_suite(suite)
         wanted = [w for t in task for w in (sys.stdin.read().split() if t == "-" else [t])]
         tasks = select_tasks(tasks, tuple(dict.fromkeys(wanted)))
     except HarnessError as e:
@@ -303,7 +306,15 @@ def tasks_check(
         return
     langs = _langs(lang)
     table = Table(
-        "task", "lang", "start ok", "do-nothing", "reference progress", "steps", "verdict", title=f"tasks check {suite}"
+        "task",
+        "lang",
+        "start ok",
+        "do-nothing",
+        "reference progress",
+        "steps",
+        "portable",
+        "verdict",
+        title=f"tasks check {suite}",
     )
     bad = 0
     try:
@@ -317,10 +328,10 @@ def tasks_check(
                 try:
                     pool.reset(0)
                     pool.ensure_locale(0, lg)
-                    r = check_task(t, lg, pool.slot(0))
+                    r = check_task(t, lg, pool.slot(0), portable=portable)
                 except HarnessError as e:
                     bad += 1
-                    table.add_row(t.id, lg, "?", "?", "?", "?", f"[red]error: {escape(str(e))}[/red]")
+                    table.add_row(t.id, lg, "?", "?", "?", "?", "?", f"[red]error: {escape(str(e))}[/red]")
                     pool.replace(0)
                     continue
                 bad += not r.ok
@@ -329,7 +340,9 @@ def tasks_check(
                     "[green]sound[/green]" if r.ok else f"[red]unsound{': ' + escape(r.error) if r.error else ''}[/red]"
                 )
                 idle = f"{r.idle_progress:.0%}" if r.idle_ok else f"[red]{r.idle_progress:.0%}[/red]"
-                table.add_row(t.id, lg, start, idle, f"{r.progress:.0%}", str(r.steps), verdict)
+                port = "yes" if not r.not_portable else f"no: {escape(describe_issues(list(r.not_portable), 1))}"
+                port = f"[red]{port}[/red]" if portable and r.not_portable else port
+                table.add_row(t.id, lg, start, idle, f"{r.progress:.0%}", str(r.steps), port, verdict)
     finally:
         pool.close()
     console.print(table)
