@@ -280,6 +280,7 @@ class EpisodeMeta(_Rec):
     attempts: int = 1
     reset_method: str | None = None  # how the pool reset the device before the episode (runs before: absent)
     reset_seconds: float | None = None
+    node: str | None = None  # the Ray node id that ran it (`run --ray`); None: a local run, or a run before
     started: str | None = None
     finished: str | None = None
     final_observation: ObservationRecord | None = None
@@ -308,6 +309,7 @@ class EpisodeMeta(_Rec):
             attempts=self.attempts,
             reset_method=self.reset_method,
             reset_seconds=self.reset_seconds,
+            node=self.node,
             tokens={
                 "prompt": self.tokens.prompt_tokens,
                 "completion": self.tokens.completion_tokens,
