@@ -27,6 +27,8 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 
 from harness.errors import HarnessError
 
+from .roles import check_app_ref
+
 LANGS = ("en", "zh")
 CATEGORIES = ("1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "3-1", "3-2")
 CATEGORY_NAMES = {
@@ -94,6 +96,11 @@ class ElementMatch(_Model):
     bbox: tuple[float, float, float, float] | None = None  # normalized [x1, y1, x2, y2] of the screen
     bbox_rule: Literal["center", "iou"] = "center"
     iou: float = Field(0.5, gt=0, le=1)
+
+    @field_validator("package")
+    @classmethod
+    def _package_role(cls, v: str | None) -> str | None:
+        return check_app_ref(v)
 
     @field_validator("states", "not_states")
     @classmethod
@@ -303,6 +310,11 @@ class ScreenCheck(_Model):
     absent: tuple[ElementMatch, ...] = ()  # none of these matches any element
     state: StateCheck | None = None  # device state that must hold
 
+    @field_validator("package")
+    @classmethod
+    def _package_role(cls, v: str | None) -> str | None:
+        return check_app_ref(v)
+
     @model_validator(mode="after")
     def _not_empty(self) -> ScreenCheck:
         if not (self.package or self.activity or self.element or self.all_elements or self.absent or self.state):
@@ -391,6 +403,18 @@ class StartState(_Model):
     clipboard: str | None = None
     airplane: bool | None = None  # airplane mode on / off (`cmd connectivity airplane-mode`); None: as prepared
 
+    @field_validator("reset_apps", "stop_apps")
+    @classmethod
+    def _app_roles(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for a in v:
+            check_app_ref(a)
+        return v
+
+    @field_validator("open_app")
+    @classmethod
+    def _open_role(cls, v: str | None) -> str | None:
+        return check_app_ref(v)
+
     @field_validator("settings")
     @classmethod
     def _namespaced(cls, v: dict[str, str]) -> dict[str, str]:
@@ -428,6 +452,13 @@ class ReferenceStep(_Model):
     type: str
     locate: Locator | None = None
 
+    @model_validator(mode="after")
+    def _open_app_role(self) -> ReferenceStep:
+        pkg = (self.model_extra or {}).get("package")
+        if self.type == "OPEN_APP" and isinstance(pkg, str):
+            check_app_ref(pkg)
+        return self
+
 
 class EndCheck(_Model):
     """One condition of a task's end state: what must STILL hold when the episode ends (SR checks it; ATP does not).
@@ -443,6 +474,11 @@ class EndCheck(_Model):
     check: ScreenCheck | None = None
     app: str | None = None
     steps: tuple[ReferenceStep, ...] = ()
+
+    @field_validator("app")
+    @classmethod
+    def _app_role(cls, v: str | None) -> str | None:
+        return check_app_ref(v)
 
     @model_validator(mode="after")
     def _something_to_check(self) -> EndCheck:
@@ -512,6 +548,13 @@ class Task(_Model):
     end_state: tuple[EndCheck, ...] = ()  # what must still hold at the end for success (empty: milestones only)
     probes: tuple[Probe, ...] = ()  # screen questions asked when their milestone is hit (docs/screenqa.md)
     tags: tuple[str, ...] = ()
+
+    @field_validator("apps")
+    @classmethod
+    def _app_roles(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for a in v:
+            check_app_ref(a)
+        return v
 
     @field_validator("instruction")
     @classmethod

@@ -1,4 +1,6 @@
-"""Task suites: a folder of task JSON files. Bundled suites live in `tasks/suites/<name>/`."""
+"""Task suites: a folder of task JSON files. Bundled suites live in `tasks/suites/<name>/`: `virtual` (the
+embedded virtual device's apps) and `portable` (apps by role, checked by state or text: any device with Clock,
+Contacts, Messages and Settings - see docs/milestones.md, "Portable tasks")."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from pathlib import Path
 from .schema import Task, TaskError, load_task
 
 SUITES_DIR = Path(__file__).parent / "suites"
+PORTABLE_SUITE = "portable"  # every task of this bundled suite must be portable (`tasks.portable`)
 
 
 def suite_path(name_or_path: str | Path) -> Path:
@@ -36,3 +39,8 @@ def load_suite(name_or_path: str | Path) -> list[Task]:
     if not tasks:
         raise TaskError(f"{folder}: no task files (*.json)")
     return [tasks[k][0] for k in sorted(tasks)]
+
+
+def is_portable_suite(name_or_path: str | Path) -> bool:
+    """Whether the suite is the bundled `portable` one (whose tasks `tasks check` requires to be portable)."""
+    return suite_path(name_or_path).resolve() == (SUITES_DIR / PORTABLE_SUITE).resolve()

@@ -6,6 +6,10 @@ Order used by the actuator (`harness.device.actuate`):
    (`cmd package resolve-activity` + `am start -n`, or `monkey` when resolution fails).
 2. `name` in the small alias table (English and Chinese names of common system apps) and one of its packages
    installed -> launch that package.
+A `@role` (`@clock`, `tasks.roles`) as package or name means the role's packages, the first installed one
+launched (step 2). Tasks resolve their roles once per episode with `role_packages`, which asks the device what
+is installed (`pm list packages`).
+
 3. Otherwise the label is looked up ON THE DEVICE, in the locale it runs: HOME, look for an icon whose text or
    content-desc equals the label (case-insensitive, whitespace-normalized) on the home screen and hotseat; if
    absent, swipe up to open the app drawer and look there, scrolling the drawer a page at a time; tap it.
@@ -15,33 +19,33 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from harness.actions import OpenApp
+from harness.device.fastadb import ShellResult
+from harness.errors import DeviceError
 from harness.hierarchy import VOLATILE_PACKAGES, UIElement, UITree
+from tasks.roles import ROLES, is_role, pick_package, role_of
 
 _PACKAGE_RE = re.compile(r"^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$")
 DRAWER_IDS = ("apps_list_view", "apps_view", "all_apps_container", "apps_list")
 MAX_DRAWER_PAGES = 8
 
-# name (normalized) -> candidate packages, most common first (AOSP, Google, common OEM builds)
+# name (normalized) -> candidate packages, best first (the role table of `tasks.roles` where a role exists)
 _ALIAS_GROUPS: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
-    (("settings", "设置", "系统设置"), ("com.android.settings",)),
-    (("clock", "alarm", "alarms", "时钟", "闹钟"), ("com.google.android.deskclock", "com.android.deskclock")),
-    (("contacts", "联系人", "通讯录"), ("com.google.android.contacts", "com.android.contacts")),
-    (
-        ("messages", "messaging", "sms", "信息", "短信"),
-        ("com.google.android.apps.messaging", "com.android.mms", "com.android.messaging"),
-    ),
-    (("phone", "dialer", "电话", "拨号"), ("com.google.android.dialer", "com.android.dialer")),
-    (("camera", "相机"), ("com.android.camera2", "com.google.android.GoogleCamera", "com.android.camera")),
-    (("chrome", "browser", "浏览器"), ("com.android.chrome", "org.chromium.chrome", "com.android.browser")),
-    (("calendar", "日历"), ("com.google.android.calendar", "com.android.calendar")),
-    (("calculator", "计算器"), ("com.google.android.calculator", "com.android.calculator2")),
-    (("photos", "gallery", "相册", "照片", "图库"), ("com.google.android.apps.photos", "com.android.gallery3d")),
-    (("files", "file manager", "文件", "文件管理"), ("com.google.android.apps.nbu.files", "com.android.documentsui")),
-    (("gmail", "email", "邮件", "电子邮件"), ("com.google.android.gm", "com.android.email")),
+    (("settings", "设置", "系统设置"), ROLES["settings"]),
+    (("clock", "alarm", "alarms", "时钟", "闹钟"), ROLES["clock"]),
+    (("contacts", "联系人", "通讯录"), ROLES["contacts"]),
+    (("messages", "messaging", "sms", "信息", "短信"), ROLES["messages"]),
+    (("phone", "dialer", "电话", "拨号"), ROLES["phone"]),
+    (("camera", "相机"), ROLES["camera"]),
+    (("chrome", "browser", "浏览器"), ROLES["browser"]),
+    (("calendar", "日历"), ROLES["calendar"]),
+    (("calculator", "计算器"), ROLES["calculator"]),
+    (("photos", "gallery", "相册", "照片", "图库"), ROLES["gallery"]),
+    (("files", "file manager", "文件", "文件管理"), ROLES["files"]),
+    (("gmail", "email", "邮件", "电子邮件"), ROLES["email"]),
     (("maps", "google maps", "地图"), ("com.google.android.apps.maps",)),
     (("play store", "google play", "应用商店"), ("com.android.vending",)),
     (("youtube",), ("com.google.android.youtube",)),
@@ -71,9 +75,15 @@ def candidate_packages(name: str | None, package: str | None, installed: Iterabl
     """Installed packages to launch directly, best first (steps 1 and 2 above); [] -> look the label up."""
     have = set(installed)
     out: list[str] = []
+    for ref in (package, name):
+        if ref and is_role(ref.strip()):
+            try:
+                out += [p for p in ROLES[role_of(ref.strip())] if p in have]
+            except ValueError:
+                pass  # an unknown role: nothing to launch directly
     if package and package in have:
         out.append(package)
-    if name:
+    if name and not is_role(name.strip()):
         if looks_like_package(name) and name.strip() in have:
             out.append(name.strip())
         out += [p for p in alias_packages(name) if p in have]
@@ -159,3 +169,52 @@ def open_by_label(ops: LauncherOps, label: str, max_pages: int = MAX_DRAWER_PAGE
 def open_app_action(app: str) -> OpenApp:
     """OPEN_APP of a package name (`com.example.app`) or of an app's label."""
     return OpenApp(package=app) if looks_like_package(app) else OpenApp(name=app)
+
+
+# --- roles on a device -------------------------------------------------------------------------------------
+class RoleError(DeviceError):
+    """The device has no app for a role a task names (names the device, the role and the packages tried)."""
+
+
+class ShellDevice(Protocol):
+    """What role resolution needs from a device (`harness.device.controller.Device` has it)."""
+
+    @property
+    def serial(self) -> str: ...
+
+    def shell(self, argv: Sequence[str]) -> ShellResult: ...
+
+
+def parse_package_list(text: str) -> list[str]:
+    """The packages of `pm list packages` output (`package:NAME` lines; others ignored)."""
+    return [line[len("package:") :].strip() for line in text.splitlines() if line.startswith("package:")]
+
+
+def installed_packages(device: ShellDevice) -> list[str]:
+    """`pm list packages` on the device (every user-visible installed package)."""
+    res = device.shell(["pm", "list", "packages"])
+    pkgs = parse_package_list(res.text)
+    if not pkgs:
+        why = (res.error_text or res.text).strip() or f"exit status {res.exit_code}, no output"
+        raise DeviceError(f"device {device.serial}: pm list packages listed no package ({why})")
+    return pkgs
+
+
+def resolve_roles(roles: Iterable[str], installed: Iterable[str], serial: str) -> dict[str, str]:
+    """role -> the package that plays it among `installed` (the role's first candidate); RoleError when none."""
+    have = list(installed)
+    out: dict[str, str] = {}
+    for role in roles:
+        pkg = pick_package(role, have)
+        if pkg is None:
+            raise RoleError(
+                f"device {serial} has no {role} app for @{role} (none of {', '.join(ROLES[role])} is installed)"
+            )
+        out[role] = pkg
+    return out
+
+
+def role_packages(device: ShellDevice, roles: Iterable[str]) -> dict[str, str]:
+    """role -> package on this device, asking it what is installed (no shell call when `roles` is empty)."""
+    wanted = list(roles)
+    return resolve_roles(wanted, installed_packages(device), device.serial) if wanted else {}

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from agents.base import Agent, AgentStep, EpisodeContext, HistoryItem
 from agents.qa_base import QAAgent
 from harness.actions import Action, Answer, Complete, Impossible, parse_action
+from harness.device.apps import role_packages
 from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError, InfrastructureError
 from harness.observation import ActionResult, Observation
@@ -31,6 +32,7 @@ from harness.run.start import prepare_start
 from harness.run.state_check import judge_on
 from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent, TrajectorySink
+from tasks.portable import resolve_task, task_roles
 from tasks.schema import Task
 
 log = logging.getLogger(__name__)
@@ -124,6 +126,7 @@ def run_episode(
     or a stream to it), every step is recorded as it happens and the episode is finished (episode.json) before
     returning. With a `probe_agent`, the task's probes are asked on the screen where their milestone is first
     hit (`harness.run.probes`)."""
+    task = resolve_task(task, role_packages(device, task_roles(task)))  # `@clock` -> this device's clock app
     max_steps = limits.max_steps or task.max_steps
     tracker = MilestoneTracker(task.milestones, lang, state=judge_on(device))
     probes = ProbeAsker(task.probes, probe_agent, lang, limits.agent_timeout)

@@ -6,7 +6,10 @@ loop, reaches 100% progress and success - every milestone, the end state still h
 expected answer - in every language the task has. Together: the end-state check is reachable, and it fails on
 a device where the goal is not (or no longer) achieved. (3) Every probe question is asked on the way: its
 milestone is hit and its ground truth is on that screen. (4) The validator cannot be had for nothing: a
-do-nothing agent (`noop`: HOME, then COMPLETE), played first, scores progress 0 and no success.
+do-nothing agent (`noop`: HOME, then COMPLETE), played first, scores progress 0 and no success. (5) With
+`portable=True` (always for the bundled `portable` suite), the task is portable (`tasks.portable`): apps named by
+role, checks by state or visible text, reference steps located by text; else it is unsound with the reasons.
+Apps named by role (`@clock`) are resolved on the device first (`harness.device.apps.role_packages`).
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from dataclasses import dataclass
 
 from agents.noop import NoOpAgent
 from agents.registry import create_agent, create_qa_agent
+from harness.device.apps import role_packages
 from harness.device.controller import Device
 from harness.run.end_state import evaluate_end_state
 from harness.run.episode import Limits, prepare_start, run_episode
 from harness.run.milestones import check_holds, final_milestones
 from harness.run.state_check import judge_on
+from tasks.portable import describe_issues, portability_issues, resolve_task, task_roles
 from tasks.schema import Task
 
 
@@ -35,6 +40,7 @@ class CheckResult:
     end_state_held: bool | None = None  # after the reference solution; None: the task declares no end state
     idle_progress: float = 0.0  # what a do-nothing agent (HOME, then COMPLETE) scores: must be 0
     idle_success: bool = False
+    not_portable: tuple[str, ...] = ()  # why the task is not portable (`tasks.portable`); empty: it is
 
     @property
     def idle_ok(self) -> bool:
@@ -45,7 +51,18 @@ class CheckResult:
         return not self.start_violations and self.success and self.error is None and self.idle_ok
 
 
-def check_task(task: Task, lang: str, device: Device) -> CheckResult:
+def check_task(task: Task, lang: str, device: Device, portable: bool = False) -> CheckResult:
+    """Check one task in one language on `device`; with `portable`, a task that is not portable is unsound."""
+    issues = tuple(portability_issues(task))
+    result = _check_task(resolve_task(task, role_packages(device, task_roles(task))), lang, device)
+    result.not_portable = issues
+    if portable and issues:
+        why = "not portable: " + describe_issues(list(issues))
+        result.error = why if result.error is None else f"{result.error}; {why}"
+    return result
+
+
+def _check_task(task: Task, lang: str, device: Device) -> CheckResult:
     prepare_start(device, task.start)
     start = device.observe()
     state = judge_on(device)
