@@ -20,7 +20,7 @@ import ray
 from typer.testing import CliRunner
 
 from harness.cli.main import app
-from harness.run.distributed import RayEvent, RayTarget, run_suite_ray
+from harness.run.distributed import RayEvent, RayTarget, placements, run_suite_ray
 from harness.run.episode import Limits
 from harness.run.suite import SuiteOptions, SuiteResult, run_suite
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
@@ -95,6 +95,12 @@ def test_reference_agent_through_ray_matches_the_local_runner(ray_instance, tmp_
     assert [r.status for r in ray_res.results] == ["success"] * 4
     assert ray_res.exit_code == EXIT_OK
     _assert_same_run(ray_res, local_res)
+    # episode.json `node`: the Ray node that ran the episode (this instance's one node); a local run has none
+    node = ray.get_runtime_context().get_node_id()
+    assert {ep.meta.node for ep in load_run(ray_res.run_dir).episodes.values()} == {node}
+    assert {r.node for r in ray_res.results} == {node}
+    assert {ep.meta.node for ep in load_run(local_res.run_dir).episodes.values()} == {None}
+    assert [n["id"] for n in load_run(ray_res.run_dir).manifest.config["ray"]["nodes"]] == [node]
 
 
 def test_seeded_heuristic_agent_through_ray_matches_the_local_runner(ray_instance, tmp_path):
@@ -203,6 +209,20 @@ def test_cli_ray_errors_are_one_line_exit_2(tmp_path):
     r = runner.invoke(app, ["run", "--ray", "--device", "emulator-5554", "--out", str(tmp_path)])
     assert r.exit_code == 2 and "--device" in r.output and len(r.output.strip().splitlines()) == 1
     assert not any(tmp_path.iterdir())
+
+
+def test_actors_are_placed_round_robin_over_the_alive_nodes_least_used_first():
+    """Ray's "SPREAD" is best effort (two actors on one node of two happen); the run places them itself."""
+
+    def node(nid: str, alive: bool = True, cpus: float = 4.0) -> dict:
+        return {"NodeID": nid, "Alive": alive, "Resources": {"CPU": cpus} if cpus else {}}
+
+    nodes = [node("a"), node("b"), node("dead", alive=False), node("head-only", cpus=0), node("c")]
+    assert placements(nodes, 5) == ["a", "b", "c", "a", "b"]
+    assert placements(nodes, 2, taken=["a", "a", "b"]) == ["c", "b"]
+    assert placements(nodes, 1, taken=["a", "c"], avoid="b") == ["a"]  # a dead actor's node: not while others exist
+    assert placements([node("b")], 1, avoid="b") == ["b"]  # the only node
+    assert placements([node("x", alive=False)], 2) == [None, None]  # nothing known: Ray chooses
 
 
 def test_nothing_but_the_ray_runner_imports_ray():

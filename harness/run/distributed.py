@@ -13,7 +13,8 @@ step by step as the steps happen.
 
 The queue, retries, quarantine, draining and failure rules are the driver's (docs/scoring.md); the plan, lock,
 resume, writer and finish the run lifecycle's (`harness.run.suite.RunPlan`). What Ray adds: an actor whose
-process died (`RayActorError`) is replaced by a fresh actor, else the actor's own pool replaces its device.
+process died (`RayActorError`: killed, or its node lost) is replaced by a fresh actor on a node that is alive, else
+the actor's own pool replaces its device; each episode records the Ray node that ran it (episode.json `node`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ import os
 import queue
 import socket
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -34,7 +36,6 @@ from rich.console import Console
 from agents.qa_base import QAAgent
 from agents.registry import create_agent
 from harness.errors import ConfigError, InfrastructureError
-from harness.observation import DeviceInfo
 from harness.run.driver import describe
 from harness.run.episode import run_episode
 from harness.run.pool import DevicePool, Isolation
@@ -84,6 +85,86 @@ def check_address(address: str) -> str:
     return text
 
 
+# Ray's token authentication (Ray >= 2.52; docs/ray.md): the driver sends the token of its own environment
+AUTH_MODE_ENV, TOKEN_ENV, TOKEN_PATH_ENV = "RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"
+TOKEN_HELP = (
+    f"the driver needs the cluster's token, as every node does: {AUTH_MODE_ENV}=token and the token in "
+    f"{TOKEN_ENV}, in a file named by {TOKEN_PATH_ENV}, or in ~/.ray/auth_token (docs/ray.md)"
+)
+
+
+def driver_token() -> tuple[str | None, str]:
+    """The token Ray would send from this process when token authentication is on, and where it comes from, in
+    Ray's documented order: `RAY_AUTH_TOKEN`, the file `RAY_AUTH_TOKEN_PATH` names, `~/.ray/auth_token`."""
+    if token := os.environ.get(TOKEN_ENV, "").strip():
+        return token, TOKEN_ENV
+    named = os.environ.get(TOKEN_PATH_ENV)
+    path = Path(named) if named else Path.home() / ".ray" / "auth_token"
+    where = f"{TOKEN_PATH_ENV}={named}" if named else str(path)
+    try:
+        return path.read_text(encoding="utf-8").strip() or None, where
+    except OSError:
+        return None, where
+
+
+class _NoAuthError(Exception):
+    """Stands for `ray.exceptions.AuthenticationError` in a Ray without token authentication (< 2.52)."""
+
+
+def auth_error(ray: Any) -> type[Exception]:
+    """Ray's `AuthenticationError` (a token missing or refused), where this Ray has one."""
+    found = getattr(ray.exceptions, "AuthenticationError", None)
+    return found if isinstance(found, type) and issubclass(found, Exception) else _NoAuthError
+
+
+@contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """File descriptor 2 to /dev/null for a moment: Ray's C++ client logs each refused call there itself; what
+    the refusal means is said once, by the `RayError` it becomes."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def check_auth(address: str) -> None:
+    """A cluster that requires a token this driver does not have is one line (`RayError`), before `ray.init`
+    (which would retry for ~20 s, logging each refusal, and then blame the connection). Asks the head's GCS for
+    the cluster id as `ray.init` does first; any answer but "unauthenticated" is left to `ray.init` to judge."""
+    if address == "auto" or address.startswith("ray://"):  # found by Ray itself / Ray Client: ray.init says
+        return
+    ray = _ray()
+    mode = os.environ.get(AUTH_MODE_ENV, "").strip().lower()
+    token, where = driver_token()
+    if mode == "token" and token is None:
+        raise RayError(f"--ray-address {address}: {AUTH_MODE_ENV}=token but there is no token in {where}; {TOKEN_HELP}")
+    client = getattr(importlib.import_module("ray._raylet"), "GcsClient", None)
+    if client is None or auth_error(ray) is _NoAuthError:  # a Ray without token authentication
+        return
+    try:
+        with _native_stderr_silenced():
+            client(address=address)
+    except auth_error(ray):
+        if mode != "token":
+            raise RayError(
+                f"--ray-address {address}: the cluster requires a Ray auth token and this driver sends none "
+                f"({AUTH_MODE_ENV} is {mode or 'unset'}); {TOKEN_HELP}"
+            ) from None
+        raise RayError(
+            f"--ray-address {address}: the cluster refused this driver's Ray auth token (from {where}); {TOKEN_HELP}"
+        ) from None
+    except Exception as e:  # noqa: BLE001 - not an authentication answer: ray.init connects and says
+        log.debug("probing %s: %s", address, e)
+
+
 @dataclass(frozen=True)
 class RayTarget:
     """Where the actors run: `address` None = a local Ray instance started with `num_cpus` CPUs (default: the
@@ -102,15 +183,20 @@ def connected(target: RayTarget) -> Iterator[None]:
     if ray.is_initialized():
         yield
         return
+    if target.address is not None:
+        check_auth(target.address.strip())
     common = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     try:
         if target.address is None:
             ray.init(num_cpus=target.num_cpus or os.cpu_count() or 1, **common)
         else:
             ray.init(address=target.address, **common)
-    except (ConnectionError, ValueError, RuntimeError) as e:
+    except (ConnectionError, ValueError, RuntimeError, auth_error(ray)) as e:
         where = "a local Ray instance" if target.address is None else f"--ray-address {target.address}"
-        raise RayError(f"{where}: Ray could not start or connect: {str(e).splitlines()[0] if str(e) else e}") from e
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        if isinstance(e, auth_error(ray)):  # its own text goes on at length about `ray get-auth-token`
+            first = f"{getattr(e, 'message', first)}; {TOKEN_HELP}"
+        raise RayError(f"{where}: Ray could not start or connect: {first}") from e
     try:
         yield
     finally:
@@ -119,13 +205,32 @@ def connected(target: RayTarget) -> Iterator[None]:
 
 # --- what travels from an actor to the driver ----------------------------------------------------------------
 @dataclass(frozen=True)
+class NodeInfo:
+    """The Ray node an actor runs on: `id` (Ray's node id, hex: what episode.json `node` records - two nodes on
+    one host share its name and address), its IP address and host name."""
+
+    id: str
+    ip: str
+    host: str
+
+    def __str__(self) -> str:
+        return f"{self.host} {self.ip} node {self.id[:8]}"
+
+
+def this_node() -> NodeInfo:
+    """The node of the calling Ray worker (an actor)."""
+    ray = _ray()
+    return NodeInfo(ray.get_runtime_context().get_node_id(), ray.util.get_node_ip_address(), socket.gethostname())
+
+
+@dataclass(frozen=True)
 class ResetMessage:
     """The actor leased its device: how the pool reset it (episode.json `reset_method`, `reset_seconds`)."""
 
     method: str
     seconds: float
     pid: int  # the actor's process (the live view; a test kills it)
-    node: str
+    node: str  # the Ray node id
 
 
 @dataclass(frozen=True)
@@ -151,22 +256,24 @@ class EpisodeWorker:
         self.setup = setup
         o = setup.opts
         self.pool = DevicePool(1, profile=o.profile, latency=o.latency, isolation=actor_isolation(o)).start()
+        self.where = this_node()
 
     def pid(self) -> int:
         return os.getpid()
 
-    def device_info(self) -> DeviceInfo:
-        return self.pool.slot(0).info
+    def device_info(self) -> dict[str, Any]:
+        """The actor's device as the manifest lists it: its DeviceInfo and its preparation."""
+        return self.pool.describe(0)
 
-    def node(self) -> str:
-        return socket.gethostname()
+    def node(self) -> NodeInfo:
+        return self.where
 
     def run(self, task: Task, lang: str, seed: int, attempt: int) -> Iterator[Any]:
         """Attempt `attempt` of (task, lang): a `ResetMessage`, a `StepEvent` per step, a `Finished`.
         An infrastructure failure is raised (the driver retries); what the agent causes is scored."""
         o = self.setup.opts
         lease = self.pool.lease(0, task.apps, lang)
-        yield ResetMessage(lease.reset.method, lease.reset.seconds, os.getpid(), socket.gethostname())
+        yield ResetMessage(lease.reset.method, lease.reset.seconds, os.getpid(), self.where.id)
         out: queue.Queue[Any] = queue.Queue()
         sink = QueueSink(out)
         done = object()
@@ -179,6 +286,7 @@ class EpisodeWorker:
                     task, agent, lease.device, lang, o.limits, seed=seed, sink=sink, attempt=attempt, probe_agent=qa
                 )
                 result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
+                result.node = self.where.id
                 out.put(sink.finished(result))
             except BaseException as e:  # noqa: BLE001 - re-raised by the generator, on the actor's thread
                 out.put(e)
@@ -228,7 +336,7 @@ class ActorSlot:
 
     actor: Any
     pid: int
-    node: str
+    node: NodeInfo
     died: bool = False  # the actor's process died during the last attempt: replace the actor, not its device
 
 
@@ -260,7 +368,7 @@ class RayExecutor:
 
     def where(self, slot: int) -> str:
         s = self.slots[slot]
-        return f"{s.node} (pid {s.pid})"
+        return f"{s.node} (pid {s.pid})"  # host, IP and the node id's first 8 digits
 
     def succeeded(self, slot: int) -> None:
         self.ray.get(self.slots[slot].actor.succeeded.remote(), timeout=ACTOR_BOOT_TIMEOUT)
@@ -303,7 +411,8 @@ class RayExecutor:
                 log.warning("slot %d: the actor could not replace its device (%s); starting a fresh actor", slot, e)
         self._collect_quarantined(s)
         _kill(self.ray, s.actor)
-        self.slots[slot] = _start_actors(self.setup, 1)[0]
+        others = [o.node.id for i, o in enumerate(self.slots) if i != slot]
+        self.slots[slot] = _start_actors(self.setup, 1, others, avoid=s.node.id if s.died else None)[0]
 
     def quarantined(self) -> list[dict[str, Any]]:
         return list(self._quarantined)
@@ -355,11 +464,37 @@ def _stop_actors(ray: Any, actors: list[Any]) -> None:
         _kill(ray, a)
 
 
-def _start_actors(setup: WorkerSetup, n: int) -> list[ActorSlot]:
-    """N actors spread over the cluster's nodes, each with its device started; a failure stops them all."""
+def placements(
+    nodes: list[dict[str, Any]], n: int, taken: Sequence[str] = (), avoid: str | None = None
+) -> list[str | None]:
+    """Which node each of `n` new actors goes to: round robin over the alive nodes that can host an actor (a CPU;
+    `ray.nodes()` rows), the least used first - `taken` holds the node ids of the run's other actors - and not
+    the node `avoid` (a dead actor's: its node may be lost) while another exists. None: no node is known (an
+    autoscaling cluster with no worker yet), Ray chooses."""
+    alive = [str(d["NodeID"]) for d in nodes if d.get("Alive") and (d.get("Resources") or {}).get("CPU", 0) >= 1]
+    alive = [nid for nid in alive if nid != avoid] or alive
+    if not alive:
+        return [None] * n
+    load = {nid: taken.count(nid) for nid in alive}
+    out: list[str | None] = []
+    for _ in range(n):
+        nid = min(alive, key=lambda x: load[x])  # the first least used, in the cluster's order
+        load[nid] += 1
+        out.append(nid)
+    return out
+
+
+def _start_actors(setup: WorkerSetup, n: int, taken: Sequence[str] = (), avoid: str | None = None) -> list[ActorSlot]:
+    """N actors spread over the cluster's nodes (`placements`: Ray's own "SPREAD" is best effort and may put two
+    on one node while another is idle), each with its device started; a failure stops them all. Each placement is
+    a soft node affinity: a node that cannot host the actor (full, or lost since) leaves the choice to Ray."""
     ray = _ray()
-    cls = ray.remote(EpisodeWorker).options(scheduling_strategy="SPREAD", max_restarts=0, max_task_retries=0)
-    actors = [cls.remote(setup) for _ in range(n)]
+    strategies = importlib.import_module("ray.util.scheduling_strategies")
+    cls = ray.remote(EpisodeWorker)
+    actors = []
+    for node_id in placements(ray.nodes(), n, taken, avoid):
+        where = "SPREAD" if node_id is None else strategies.NodeAffinitySchedulingStrategy(node_id, soft=True)
+        actors.append(cls.options(scheduling_strategy=where, max_restarts=0, max_task_retries=0).remote(setup))
     try:
         pids = ray.get([a.pid.remote() for a in actors], timeout=ACTOR_BOOT_TIMEOUT)
         nodes = ray.get([a.node.remote() for a in actors], timeout=ACTOR_BOOT_TIMEOUT)
@@ -399,9 +534,9 @@ def run_suite_ray(
                     if plan.life.writer
                     else ray.get([s.actor.device_info.remote() for s in executor.slots], timeout=ACTOR_BOOT_TIMEOUT)
                 )
-                nodes = sorted({s.node for s in executor.slots})
+                nodes = [asdict(n) for n in sorted({s.node for s in executor.slots}, key=str)]
                 ray_config = {"address": target.address or "local", "nodes": nodes, "isolation": actor_isolation(opts)}
-                writer = plan.create_writer(infos, ray=ray_config)
+                writer = plan.create_writer(infos, len(executor.slots), ray=ray_config)
                 return plan.execute(executor, writer, executor.attempt, console)
             finally:
                 executor.close()
@@ -423,4 +558,14 @@ class _AgentFactory:
         return create_agent(self.name, **self.options)
 
 
-__all__ = ["RayTarget", "RayEvent", "RayError", "EpisodeWorker", "check_address", "connected", "run_suite_ray"]
+__all__ = [
+    "RayTarget",
+    "RayEvent",
+    "RayError",
+    "NodeInfo",
+    "EpisodeWorker",
+    "check_address",
+    "check_auth",
+    "connected",
+    "run_suite_ray",
+]
