@@ -8,7 +8,7 @@ Order used by the actuator (`harness.device.actuate`):
    installed -> launch that package.
 A `@role` (`@clock`, `tasks.roles`) as package or name means the role's packages, the first installed one
 launched (step 2). Tasks resolve their roles once per episode with `role_packages`, which asks the device what
-is installed (`pm list packages`).
+is installed and enabled (`pm list packages -e`).
 
 3. Otherwise the label is looked up ON THE DEVICE, in the locale it runs: HOME, look for an icon whose text or
    content-desc equals the label (case-insensitive, whitespace-normalized) on the home screen and hotseat; if
@@ -191,8 +191,9 @@ def parse_package_list(text: str) -> list[str]:
 
 
 def installed_packages(device: ShellDevice) -> list[str]:
-    """`pm list packages` on the device (every user-visible installed package)."""
-    res = device.shell(["pm", "list", "packages"])
+    """`pm list packages -e` on the device: the installed packages that are enabled (a disabled app cannot be
+    launched, so it does not play its role)."""
+    res = device.shell(["pm", "list", "packages", "-e"])
     pkgs = parse_package_list(res.text)
     if not pkgs:
         why = (res.error_text or res.text).strip() or f"exit status {res.exit_code}, no output"
@@ -208,7 +209,8 @@ def resolve_roles(roles: Iterable[str], installed: Iterable[str], serial: str) -
         pkg = pick_package(role, have)
         if pkg is None:
             raise RoleError(
-                f"device {serial} has no {role} app for @{role} (none of {', '.join(ROLES[role])} is installed)"
+                f"device {serial} has no {role} app for @{role} (none of {', '.join(ROLES[role])} is installed "
+                "and enabled)"
             )
         out[role] = pkg
     return out
