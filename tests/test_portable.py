@@ -17,10 +17,11 @@ from harness.device.apps import RoleError, candidate_packages, parse_package_lis
 from harness.device.controller import AdbDevice
 from harness.run.episode import Limits, run_episode
 from harness.run.pool import DevicePool
+from harness.run.start import prepare_start
 from harness.run.suite import SuiteOptions, run_suite
 from tasks.portable import portability_issues, resolve_task, task_roles
 from tasks.roles import ROLES
-from tasks.schema import TaskError, parse_task
+from tasks.schema import StartState, TaskError, parse_task
 from tasks.suite import SUITES_DIR, is_portable_suite, load_suite
 from tests.device_util import open_device
 from tests.run_util import FAST_WRITER
@@ -78,6 +79,16 @@ def test_roles_resolve_to_the_google_apps_of_the_virtual_device_through_adb(devi
         role_packages(device, ["clock", "calendar"])
     msg = str(e.value)
     assert device.serial in msg and "@calendar" in msg and "com.android.calendar" in msg and "\n" not in msg
+
+
+def test_a_start_state_with_roles_is_put_on_the_device(device: AdbDevice, adb_cli) -> None:
+    adb_cli("-s", device.serial, "shell", "am start -n com.google.android.deskclock/com.android.deskclock.DeskClock")
+    assert adb_cli("-s", device.serial, "shell", "pidof com.google.android.deskclock").stdout.strip().isdigit()
+    prepare_start(device, StartState(stop_apps=("@clock",), reset_apps=("@contacts",), open_app="@settings"))
+    obs = device.observe()
+    assert obs.package == "com.android.settings"
+    ps = adb_cli("-s", device.serial, "shell", "pidof com.google.android.deskclock")
+    assert ps.returncode != 0 and not ps.stdout.strip(), "the clock was stopped"
 
 
 def test_an_episode_of_a_role_task_on_a_device_without_the_app_is_an_infrastructure_error(device) -> None:
