@@ -266,3 +266,10 @@ def test_the_reference_agent_solves_portable_tasks_through_adb(tmp_path: Path) -
     assert len(res.results) == 2 * len(ids)
     assert res.sr == 1.0 and res.atp == 1.0, [(r.task_id, r.lang, r.progress, r.error) for r in res.results]
     assert all(r.invalid_steps == 0 for r in res.results), "every text locator found its element"
+    bob = next(r for r in res.results if r.task_id == "portable-messages-reply-bob")
+    assert bob.extra["roles"] == {
+        "messages": "com.google.android.apps.messaging",
+        "contacts": "com.google.android.contacts",
+    }
+    stored = json.loads((tmp_path / "r" / "episodes" / "portable-messages-reply-bob__en" / "episode.json").read_text())
+    assert stored["extra"]["roles"]["messages"] == "com.google.android.apps.messaging"

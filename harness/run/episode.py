@@ -126,7 +126,8 @@ def run_episode(
     or a stream to it), every step is recorded as it happens and the episode is finished (episode.json) before
     returning. With a `probe_agent`, the task's probes are asked on the screen where their milestone is first
     hit (`harness.run.probes`)."""
-    task = resolve_task(task, role_packages(device, task_roles(task)))  # `@clock` -> this device's clock app
+    roles = role_packages(device, task_roles(task))  # `@clock` -> this device's clock app
+    task = resolve_task(task, roles)
     max_steps = limits.max_steps or task.max_steps
     tracker = MilestoneTracker(task.milestones, lang, state=judge_on(device))
     probes = ProbeAsker(task.probes, probe_agent, lang, limits.agent_timeout)
@@ -140,6 +141,8 @@ def run_episode(
         seed=seed,
         serial=device.serial,
     )
+    if roles:
+        result.extra["roles"] = roles  # episode.json: which package played each role on this device
     totals: dict[str, float] = {}
     prepare_start(device, task.start)
     history: list[HistoryItem] = []
