@@ -340,6 +340,7 @@ def test_reaching_the_goal_then_undoing_it_is_not_success_and_atp_is_unchanged(p
         task="notes-search-password",
     )
     (ok,), (bad,) = done.results, undone.results
+    print("CLOCK", ok.end_state, bad.end_state, bad.progress)
     assert ok.success and ok.end_state == {"held": True, "failed": [], "probes": []}
     assert bad.progress == ok.progress == 1.0, "ATP counts milestones reached (latching)"
     assert not bad.success and bad.status == "failed" and undone.sr == 0.0 and undone.atp == 1.0
@@ -348,8 +349,9 @@ def test_reaching_the_goal_then_undoing_it_is_not_success_and_atp_is_unchanged(p
     assert meta.extra["end_state"]["held"] is False
 
 
-def test_an_end_state_probe_reopens_the_app_and_sees_a_toggle_undone(pool, tmp_path):
-    # settings-dark-theme's end state is checked by reopening Settings > Display after the episode
+def test_an_end_state_reads_the_setting_and_sees_a_toggle_undone(pool, tmp_path):
+    # settings-dark-theme's end state is the setting itself (secure ui_night_mode), read after the episode: no app
+    # is reopened, and a toggle undone at the end fails it
     def untoggle(obs: Any, history: list[HistoryItem]) -> AgentStep:
         row = obs.tree.find(resource_id="com.android.settings:id/dark_theme_row")[0]
         return AgentStep(action=Click(element=row.index))
@@ -358,10 +360,10 @@ def test_an_end_state_probe_reopens_the_app_and_sees_a_toggle_undone(pool, tmp_p
     undone = _run(
         pool, tmp_path, "undark", lambda: Scripted({5: untoggle, 6: lambda o, h: AgentStep(action=Complete())})
     )
-    assert done.results[0].success and done.results[0].end_state["probes"] == ["com.android.settings"]
+    assert done.results[0].success and done.results[0].end_state == {"held": True, "failed": [], "probes": []}
     (bad,) = undone.results
     assert bad.progress == 1.0 and not bad.success
-    assert bad.end_state["failed"] == ["com.android.settings: dark"]
+    assert bad.end_state["failed"] == ["dark (state: settings secure ui_night_mode is '1', expected equals '2')"]
 
 
 def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(pool):
@@ -414,10 +416,11 @@ def test_the_reference_agent_still_reaches_sr_100_on_these_tasks(pool, tmp_path)
     assert threading.active_count() < 50
 
 
-def test_an_end_state_probe_sees_data_undone_in_the_app_an_alarm_switched_back_on(pool, tmp_path):
+def test_an_end_state_sees_data_undone_in_the_app_an_alarm_switched_back_on(pool, tmp_path):
     # clock-alarm-off-and-timer: OPEN_APP, CLICK the 7:00 switch (off), Timer tab, 5, 00, Start (both parts
-    # reached), then [undo]: back to the Alarm tab and switch 7:00 on again. The probes reopen Clock (its data
-    # survives, the tab does not): the alarm part fails, the timer part still holds.
+    # reached), then [undo]: back to the Alarm tab and switch 7:00 on again. The end state reads the alarm from the
+    # clock's provider (its row enabled again: fails) and reopens Clock for the timer (no shell can read it: still
+    # holds).
     clock = "com.google.android.deskclock"
 
     def tap(rid: str) -> Callable[[Any, list[HistoryItem]], AgentStep]:
@@ -433,6 +436,11 @@ def test_an_end_state_probe_sees_data_undone_in_the_app_an_alarm_switched_back_o
         task=task,
     )
     (ok,), (bad,) = done.results, undone.results
-    assert ok.success and ok.end_state == {"held": True, "failed": [], "probes": [clock, clock]}
+    assert ok.success and ok.end_state == {"held": True, "failed": [], "probes": [clock]}
     assert bad.progress == ok.progress == 1.0 and not bad.success and undone.atp == 1.0 and undone.sr == 0.0
-    assert bad.end_state["failed"] == [f"{clock}: alarm_off"]
+    alarms = "content://com.android.deskclock/alarms"
+    assert bad.end_state["failed"] == [
+        f"check (state: content {alarms}: no row with hour: equals '7', minutes: equals '0', enabled: equals '0'"
+        " among 2 row(s))",
+        f"check (state: content {alarms}: 1 row(s) that must not exist, e.g. hour=7, minutes=0, enabled=1)",
+    ]

@@ -150,7 +150,7 @@ def test_content_state(device: AdbDevice) -> None:
     assert _judge(device, code).held
     wrong = {"content": {"uri": "content://sms/inbox", "row": {"body": {"contains": "999999"}}}}
     v = _judge(device, wrong)
-    assert not v.held and "content content://sms/inbox: no a row with body" in (v.reason or "")
+    assert not v.held and "content content://sms/inbox: no row with body" in (v.reason or "")
     gone = {"content": {"uri": "content://sms/sent", "where": "address LIKE '%0102'", "exists": False}}
     assert _judge(device, gone).held  # nothing was sent to Bob yet
     bob = {"content": {"uri": "content://com.android.contacts/data/phones", "row": {"display_name": "Bob Smith"}}}

@@ -306,7 +306,11 @@ def tasks_check(
         return
     langs = _langs(lang)
     columns = ["task", "lang", "start ok", "do-nothing", "reference progress", "steps", "verdict"]
-    table = Table(*(columns[:-1] + ["portable"] + columns[-1:] if portable else columns), title=f"tasks check {suite}")
+    table = Table(title=f"tasks check {suite}")
+    for name in columns[:-1] + ["portable"] + columns[-1:] if portable else columns:
+        # a task id is never cut (it is what a user greps for and pipes on); the verdict wraps instead
+        wide = name == "task"
+        table.add_column(name, no_wrap=wide, min_width=max((len(t.id) for t in tasks), default=4) if wide else None)
     bad = 0
     try:
         pool = DevicePool(1, [device] if device else [], profile=profile).start()

@@ -115,7 +115,7 @@ def _content(state: DeviceState, c: ContentState, lang: str) -> str | None:
     hits = [r for r in rows if _row_matches(r, c, lang)]
     where = f" where {c.where}" if c.where else ""
     if c.exists and not hits:
-        what = f"a row with {', '.join(f'{k}: {_want(v)}' for k, v in c.row.items())}" if c.row else "a row"
+        what = f"row with {', '.join(f'{k}: {_want(v)}' for k, v in c.row.items())}" if c.row else "row"
         return f"content {c.uri}{where}: no {what} among {len(rows)} row(s)"
     if not c.exists and hits:
         return f"content {c.uri}{where}: {len(hits)} row(s) that must not exist, e.g. {_brief(hits[0])}"
