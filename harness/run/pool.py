@@ -20,6 +20,7 @@ slot retired where it cannot (a phone gets no more episodes). `quarantined` list
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 import time
@@ -141,6 +142,7 @@ class DevicePool:
         self._pending: dict[int, threading.Event] = {}  # slot -> set once its first device is up (or failed)
         self._start_errors: dict[int, BaseException] = {}  # slot -> why its first device could not be brought up
         self._starters: list[threading.Thread] = []
+        self._booting = threading.Semaphore(os.cpu_count() or 1)  # device processes booting at once
         self._on_started: list[Callable[[int, dict[str, Any]], None]] = []
 
     @property
@@ -171,7 +173,6 @@ class DevicePool:
             if self.isolation == "process":
                 reap_orphans()
                 self._spawner = Spawner()
-                self._launch_processes(range(self.size))
             for i in range(self.size):
                 self._pending[i] = threading.Event()
                 th = threading.Thread(target=self._bring_up, args=(i,), name=f"pool-start-{i}", daemon=True)
@@ -202,9 +203,10 @@ class DevicePool:
     def _bring_up(self, i: int) -> None:
         """Slot i's first device (in its own thread): wait for its process, open it, announce it."""
         try:
-            proc = self._procs.get(i)
-            if proc is not None:
-                proc.wait_ready()
+            if self.isolation == "process":
+                with self._booting:  # as many boots at once as there are cores: the first devices are up soonest
+                    (proc,) = self._launch_processes([i])
+                    proc.wait_ready()
             dev = self._open(i)
             self._prepare(i, dev)
             with self._lock:

@@ -117,6 +117,14 @@ Episode = tuple[Task, str]  # a work item of a task run: (task, lang)
 EpisodeAttempt = Callable[[int, Task, str, int, int, EpisodeWriter], EpisodeResult]
 
 
+def longest_first(items: list[Episode]) -> list[Episode]:
+    """The order in which several devices take the episodes: the longest expected first (the steps of the task's
+    reference solution in that language, else its step limit), so that no long episode starts last while the
+    other devices stand idle (longest-processing-time-first scheduling); ties keep the suite's order. Only the
+    order changes: every episode has its own seed and a freshly reset device."""
+    return sorted(items, key=lambda it: -(len(it[0].reference.get(it[1], ())) or it[0].max_steps))
+
+
 def episode_label(item: Episode) -> str:
     return f"{item[0].id} [{item[1]}]"
 
@@ -209,7 +217,8 @@ class RunPlan:
     ) -> SuiteResult:
         """Drive the episodes still to do on `executor`, record its quarantined devices, finish the run."""
         live = self.live(console, executor.size)
-        drive(executor, self.todo, self.spec(writer, run), live)
+        order = self.todo if executor.size == 1 else longest_first(self.todo)
+        drive(executor, order, self.spec(writer, run), live)
         writer.add_quarantined(executor.quarantined())
         board = run_scoreboard(self.life.finish(console, report=self.opts.report))
         return SuiteResult(writer.path, live.results, self.life.skipped, board)
