@@ -65,8 +65,7 @@ def qa_command(
                 _, obs = dev.step(open_app_action(app), obs)
             answer = qa.answer(obs, question, lang)
     except HarnessError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+        fail(console, e)
     elements = answer_elements(answer, obs)
     out.mkdir(parents=True, exist_ok=True)
     obs.screenshot.save(out / "screen.png")
@@ -115,8 +114,7 @@ def qa_check(
         questions = load_qa_suite(suite)
         pool = DevicePool(1).start()
     except HarnessError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
-        raise typer.Exit(2) from None
+        fail(console, e)
     table = Table("question", "lang", "answer elements", "short answer", "verdict", title=f"qa check {suite}")
     bad = 0
     try:

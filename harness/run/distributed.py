@@ -38,6 +38,7 @@ from agents.registry import create_agent
 from harness.errors import ConfigError, InfrastructureError
 from harness.run.driver import describe
 from harness.run.episode import run_episode
+from harness.run.lifecycle import item_label
 from harness.run.pool import DevicePool, Isolation
 from harness.run.suite import SuiteOptions, SuiteResult, plan_run
 from harness.trajectory.result import EpisodeResult
@@ -377,7 +378,7 @@ class RayExecutor:
         """Attempt n of (task, lang) on the slot's actor, its events written into `ep` as they come. Any failure
         is raised as one line (`InfrastructureError`; a `ConfigError` as itself: a fresh device would not help)."""
         s = self.slots[slot]
-        label = f"{task.id} [{lang}]"
+        label = item_label((task, lang))
         stream = s.actor.run.options(num_returns="streaming").remote(task, lang, seed, n)
         self._event(RayEvent("attempt", slot, s.pid, label, n))
         try:

@@ -1,7 +1,7 @@
 """The lifecycle every run directory goes through, whatever fills it (agent episodes or screen questions, local
 threads or Ray actors): plan (the work items, those still to do), lock, resume, writer, finish.
 
-    life = RunLifecycle.begin(items, key, resume=opts.resume, options=opts.writer)   # resume: lock, find the rest
+    life = RunLifecycle.begin(items, resume=opts.resume, options=opts.writer)   # resume: lock, find the rest
     writer = life.create_writer(opts.out, opts.run_id, devices=..., ...)            # a new run: create, lock
     ... the driver fills writer with life.todo ...
     run = life.finish(console, report=True)   # summary.json, report.html; the run read back from disk
@@ -13,10 +13,10 @@ A resumed run keeps its manifest and does only the items whose episode.json is m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rich.console import Console
 
@@ -27,7 +27,25 @@ from harness.run.pool import DevicePool
 from harness.trajectory.records import Run, completed_episode_keys, load_run
 from harness.trajectory.writer import RunWriter, WriterOptions
 
-T = TypeVar("T")  # a work item: (task, lang), (question, lang)
+
+class Identified(Protocol):
+    """What a run's work items are about: a task or a question, named by its id."""
+
+    @property
+    def id(self) -> str: ...
+
+
+T = TypeVar("T", bound=tuple[Identified, str])  # a work item: (task, lang), (question, lang)
+
+
+def item_key(item: tuple[Identified, str]) -> tuple[str, str]:
+    """A work item's (id, lang): its episode directory's name, what a resumed run matches."""
+    return item[0].id, item[1]
+
+
+def item_label(item: tuple[Identified, str]) -> str:
+    """A work item as the live view and the logs name it: "task-id [en]"."""
+    return f"{item[0].id} [{item[1]}]"
 
 
 @dataclass
@@ -42,21 +60,16 @@ class RunLifecycle(Generic[T]):
 
     @classmethod
     def begin(
-        cls,
-        items: Sequence[T],
-        key: Callable[[T], tuple[str, str]],
-        *,
-        resume: Path | None = None,
-        options: WriterOptions | None = None,
+        cls, items: Sequence[T], *, resume: Path | None = None, options: WriterOptions | None = None
     ) -> RunLifecycle[T]:
-        """Plan a run of `items` (`key`: an item's (episode id, lang)). With `resume`, open and lock that run
-        directory and keep only the items without an episode.json."""
+        """Plan a run of `items`. With `resume`, open and lock that run directory and keep only the items without
+        an episode.json (`item_key`); `prior` is read under the lock (what another invocation had finished)."""
         life = cls(list(items), list(items), options or WriterOptions())
         if resume is not None:
             life.writer = RunWriter.resume(resume, life.options)
             life.lock = RunLock(life.writer.path).acquire()
             life.done = completed_episode_keys(resume)
-            life.todo = [item for item in items if key(item) not in life.done]
+            life.todo = [item for item in items if item_key(item) not in life.done]
             life.prior = load_run(resume, skip_bad=True)
         return life
 
@@ -100,4 +113,4 @@ class RunLifecycle(Generic[T]):
         self.release()
 
 
-__all__ = ["RunLifecycle"]
+__all__ = ["Identified", "RunLifecycle", "item_key", "item_label"]

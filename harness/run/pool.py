@@ -162,11 +162,11 @@ class DevicePool:
 
     def start(self, wait: bool = True) -> DevicePool:
         """Bring every slot's device up, all at once: the private adb server first, then each slot's device in a
-        thread of its own (device processes are launched together). With `wait` (the default) return when all are
-        up; if one cannot be brought up, close what was opened and raise. With `wait=False` return at once: each
-        slot is handed out (`slot(i)`) as soon as its own device is up - a run's first episode starts when the
-        first device is - and a slot whose device could not be brought up raises `DeviceError` there (the run's
-        driver then gets it a fresh one, as after any infrastructure failure)."""
+        thread of its own (device processes boot as many at a time as there are cores). With `wait` (the default)
+        return when all are up; if one cannot be brought up, close what was opened and raise. With `wait=False`
+        return at once: each slot is handed out (`slot(i)`) as soon as its own device is up - a run's first
+        episode starts when the first device is - and a slot whose device could not be brought up raises
+        `DeviceError` there (the run's driver then gets it a fresh one, as after any infrastructure failure)."""
         try:
             if self.embedded and not self.in_process:
                 self._server = PrivateAdbServer().start()
@@ -212,10 +212,15 @@ class DevicePool:
             with self._lock:
                 self._devices[i] = dev
                 callbacks = list(self._on_started)
-            for cb in callbacks:
-                cb(i, self.describe(i))
         except BaseException as e:  # noqa: BLE001 - kept for whoever asks for the slot (`slot`, `wait_started`)
             self._start_errors[i] = e
+            self._pending[i].set()
+            return
+        try:
+            for cb in callbacks:  # the device is up whatever a listener makes of it
+                cb(i, self.describe(i))
+        except Exception as e:  # noqa: BLE001 - a listener's failure (the manifest not written) is not the device's
+            log.warning("slot %d: announcing its device failed: %s", i, e)
         finally:
             self._pending[i].set()
 

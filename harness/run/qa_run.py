@@ -31,7 +31,7 @@ from harness.errors import ConfigError
 from harness.observation import DeviceInfo, Observation
 from harness.report.summary import run_rows, run_summary
 from harness.run.driver import PoolExecutor, WorkSpec, close_quietly, drive
-from harness.run.lifecycle import RunLifecycle
+from harness.run.lifecycle import RunLifecycle, item_label
 from harness.run.live import LiveView
 from harness.run.pool import DevicePool, open_pool
 from harness.run.questions import call_agent, reach
@@ -104,10 +104,6 @@ def _live_headline(outcomes: list[Outcome]) -> str:
     return headline([o.result for o in outcomes if o.result is not None], sum(o.result is None for o in outcomes))
 
 
-def question_key(item: Item) -> tuple[str, str]:
-    return item[0].id, item[1]
-
-
 def run_qa(
     opts: QARunOptions,
     console: Console | None = None,
@@ -132,7 +128,7 @@ def run_qa(
     questions = select_questions(load_qa_suite(suite), langs, opts.question_ids)
     make_agent = agent_factory or (lambda: create_qa_agent(opts.agent, **opts.agent_options))
     probe = make_agent()  # fail fast on bad agent options, before any device starts
-    with RunLifecycle.begin(questions, question_key, resume=opts.resume, options=opts.writer) as life:
+    with RunLifecycle.begin(questions, resume=opts.resume, options=opts.writer) as life:
         earlier = (
             []
             if life.prior is None
@@ -271,9 +267,7 @@ def _question_spec(
         )
         return Outcome(q.id, lang, None, error, attempts)
 
-    return WorkSpec(
-        label=lambda item: f"{item[0].id} [{item[1]}]", attempt=attempt, give_up=give_up, retries=opts.infra_retries
-    )
+    return WorkSpec(label=item_label, attempt=attempt, give_up=give_up, retries=opts.infra_retries)
 
 
 __all__ = ["QARunOptions", "QARunResult", "Outcome", "run_qa", "select_questions"]

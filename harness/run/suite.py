@@ -24,7 +24,7 @@ from harness.errors import ConfigError
 from harness.report.summary import outcome, run_scoreboard
 from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.episode import Limits, episode_seed, run_episode
-from harness.run.lifecycle import RunLifecycle
+from harness.run.lifecycle import RunLifecycle, item_label
 from harness.run.live import LiveView
 from harness.run.pool import DevicePool, Isolation, open_pool
 from harness.scoring.episodes import Scoreboard, headline, score
@@ -125,14 +125,6 @@ def longest_first(items: list[Episode]) -> list[Episode]:
     return sorted(items, key=lambda it: -(len(it[0].reference.get(it[1], ())) or it[0].max_steps))
 
 
-def episode_label(item: Episode) -> str:
-    return f"{item[0].id} [{item[1]}]"
-
-
-def episode_key(item: Episode) -> tuple[str, str]:
-    return item[0].id, item[1]
-
-
 def live_headline(outcomes: list[EpisodeResult]) -> str:
     """The live view's running headline: the final line's, over the results so far."""
     return headline(score(outcomes))
@@ -206,7 +198,7 @@ class RunPlan:
                 raise
 
         return WorkSpec(
-            label=episode_label,
+            label=item_label,
             attempt=attempt,
             give_up=lambda item, error, attempts: record_infra_error(item[0], item[1], error, attempts, writer, opts),
             retries=opts.infra_retries,
@@ -238,7 +230,7 @@ def plan_run(
     make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
     probe = make_agent()
     make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
-    life = RunLifecycle.begin(episodes, episode_key, resume=opts.resume, options=opts.writer)
+    life = RunLifecycle.begin(episodes, resume=opts.resume, options=opts.writer)
     prior = life.prior
     earlier = (
         []
