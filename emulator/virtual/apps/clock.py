@@ -10,7 +10,7 @@ from functools import partial
 from typing import Any
 
 from ..ui import widgets as w
-from ..ui.layout import Ctx, Row, V
+from ..ui.layout import Ctx, Row
 from ..ui.view import View
 from .base import App, page
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, fmt_date_long, fmt_time
@@ -419,39 +419,8 @@ class ClockApp(App):
         l, t, r, b = ctx.area
         draft = ctx.ui.setdefault("draft", {"pm": False, "days": [False] * 7})
         aid = ctx.extras.get("alarm_id")
-        bar_h = ctx.dp(64)
-        bar = V(ctx, w.VIEWGROUP, (l, t, r, t + bar_h), "toolbar", style={"bg": th.bg})
-        isz = ctx.dp(48)
-        y0 = t + (bar_h - isz) // 2
-        bar.children.append(
-            w.icon_button(
-                ctx,
-                (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz),
-                "close",
-                ctx.tr("Cancel", "取消"),
-                ctx.finish,
-                "android:id/home",
-            )
-        )
-        bw = ctx.dp(88)
-        bar.children.append(
-            w.text(
-                ctx,
-                (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h),
-                ctx.tr("Edit alarm", "修改闹钟") if aid else ctx.tr("Add alarm", "添加闹钟"),
-                "title",
-                size=20,
-            )
-        )
-        bar.children.append(
-            w.button(
-                ctx,
-                (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4)),
-                ctx.tr("Save", "保存"),
-                lambda: self._save(ctx),
-                "save_button",
-            )
-        )
+        title = ctx.tr("Edit alarm", "修改闹钟") if aid else ctx.tr("Add alarm", "添加闹钟")
+        bar = w.editor_bar(ctx, "toolbar", title, lambda: self._save(ctx), "save_button")
 
         def step(field: str, d: int) -> None:
             hour, minute = self._draft_time(ctx)

@@ -339,40 +339,8 @@ class ContactsApp(App):
         cid = ctx.extras.get("contact_id")
         name, phone, email = (ctx.field_value(k) for k in ("name", "phone", "email"))
         can_save = bool(name.strip() or phone.strip())
-        bar_h = ctx.dp(64)
-        bar = V(ctx, w.VIEWGROUP, (l, t, r, t + bar_h), "editor_toolbar", style={"bg": ctx.theme.bg})
-        isz = ctx.dp(48)
-        y0 = t + (bar_h - isz) // 2
-        bar.children.append(
-            w.icon_button(
-                ctx,
-                (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz),
-                "close",
-                ctx.tr("Cancel", "取消"),
-                ctx.finish,
-                "android:id/home",
-            )
-        )
-        bw = ctx.dp(88)
-        bar.children.append(
-            w.text(
-                ctx,
-                (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h),
-                ctx.tr("Edit contact", "修改联系人") if cid else ctx.tr("Create contact", "新建联系人"),
-                "title",
-                size=20,
-            )
-        )
-        bar.children.append(
-            w.button(
-                ctx,
-                (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4)),
-                ctx.tr("Save", "保存"),
-                lambda: self._save(ctx),
-                "editor_menu_save_button",
-                enabled=can_save,
-            )
-        )
+        title = ctx.tr("Edit contact", "修改联系人") if cid else ctx.tr("Create contact", "新建联系人")
+        bar = w.editor_bar(ctx, "editor_toolbar", title, lambda: self._save(ctx), "editor_menu_save_button", can_save)
         rows = [
             w.field_row(
                 ctx,

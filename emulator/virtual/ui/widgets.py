@@ -815,3 +815,20 @@ def confirm_buttons(
 
 def shade(c: Color, t: float = 0.15) -> Color:
     return mix(c, (0, 0, 0), t)
+
+
+def editor_bar(ctx: Ctx, rid: str, title: str, on_save: Click, save_rid: str, can_save: bool = True) -> View:
+    """The top bar of an editor screen (an alarm, a contact), across the top of `ctx.area`: close (cancel) at the
+    start, the title, and Save at the end (disabled while there is nothing to save)."""
+    l, t, r, _ = ctx.area
+    bar_h = ctx.dp(64)
+    bar = V(ctx, VIEWGROUP, (l, t, r, t + bar_h), rid, style={"bg": ctx.theme.bg})
+    isz = ctx.dp(48)
+    y0 = t + (bar_h - isz) // 2
+    close = (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz)
+    bar.children.append(icon_button(ctx, close, "close", ctx.tr("Cancel", "取消"), ctx.finish, "android:id/home"))
+    bw = ctx.dp(88)
+    bar.children.append(text(ctx, (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h), title, "title", size=20))
+    save = (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4))
+    bar.children.append(button(ctx, save, ctx.tr("Save", "保存"), on_save, save_rid, enabled=can_save))
+    return bar
