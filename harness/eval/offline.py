@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import AgentStep, EpisodeContext, HistoryItem
+from harness.actions import Action
 from harness.errors import InfrastructureError
 from harness.eval.collect import Collector
 from harness.eval.errors import EvalError
@@ -176,12 +177,20 @@ def _agent_episode(agent: Any, ds: DatasetAdapter, ep: Any, col: Collector, coun
         history.append(
             HistoryItem(step=step.index + 1, agent_step=AgentStep(action=step.action, thought="(recorded step)"))
         )
-        if action is None:
-            counts.n["invalid"] += 1
-        pred_raw = native_prediction(ds, action, step)
-        if action is not None and pred_raw is None:
-            counts.n["unexpressible"] += 1
-        col.add_action(ep, step, action, pred_raw)
+        _score_action(ds, ep, step, action, col, counts)
+
+
+def _score_action(
+    ds: DatasetAdapter, ep: Any, step: Any, action: Action | None, col: Collector, counts: _Counts
+) -> None:
+    """One step's unified action (None: no valid one) scored in the dataset's native form; an action the dataset
+    cannot express is counted and scored as such."""
+    if action is None:
+        counts.n["invalid"] += 1
+    pred_raw = native_prediction(ds, action, step)
+    if action is not None and pred_raw is None:
+        counts.n["unexpressible"] += 1
+    col.add_action(ep, step, action, pred_raw)
 
 
 def _predicted_episode(
@@ -199,13 +208,7 @@ def _predicted_episode(
         if "raw" in entry:
             col.add(ep, step, entry["raw"])
             continue
-        action = entry["action"]
-        if action is None:
-            counts.n["invalid"] += 1
-        pred_raw = native_prediction(ds, action, step)
-        if action is not None and pred_raw is None:
-            counts.n["unexpressible"] += 1
-        col.add_action(ep, step, action, pred_raw)
+        _score_action(ds, ep, step, entry["action"], col, counts)
 
 
 def evaluate(
