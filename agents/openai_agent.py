@@ -29,14 +29,12 @@ import re
 import string
 import time
 from collections.abc import Callable
-from importlib import resources
-from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
-from harness.actions import Action, Answer, describe
+from harness.actions import Action, Answer
 from harness.errors import ActionValidationError, ConfigError, EndpointError
 from harness.scrub import register_secret, register_url
 
@@ -46,21 +44,15 @@ from .base import (
     EpisodeContext,
     HistoryItem,
     Usage,
-    describe_result,
 )
 from .cassette import Cassette, request_key
 from .imaging import draw_marks, encode_image, prepare_image
 from .parsers import PIXEL_FORMATS, ParseContext, parse_output
+from .prompting import SYSTEM_PROMPTS, PromptSet, history_line, language_name
 
 log = logging.getLogger(__name__)
 
 OutputFormat = Literal["json", "agentcpm", "uitars", "qwen"]
-SYSTEM_PROMPTS = {
-    "json": "system_json.md",
-    "agentcpm": "system_agentcpm.md",
-    "uitars": "system_uitars.md",
-    "qwen": "system_qwen.md",
-}
 _KEYLIKE = re.compile(r"\b(sk|hf|gsk|key)-[A-Za-z0-9_\-*.]{6,}")
 
 
@@ -94,10 +86,6 @@ class OpenAIAgentOptions(BaseModel):
     cassette_mode: Literal["record", "playback"] = "record"
     system_prompt: str | None = None  # path of a prompt file replacing the built-in one for the format
     language: str | None = None  # language of the thought (uitars prompt); default: the episode's
-
-
-def _prompt(name: str) -> str:
-    return (resources.files("agents") / "prompts" / name).read_text(encoding="utf-8")
 
 
 def redact(text: str, secret: str | None) -> str:
@@ -138,16 +126,9 @@ class OpenAIAgent:
                 "openai agent: no API key: set OPENAI_API_KEY or pass api_key "
                 "(any non-empty value for endpoints without authentication)"
             )
-        if o.system_prompt:
-            try:
-                self._system = Path(o.system_prompt).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise ConfigError(f"openai agent: system_prompt {o.system_prompt}: {exc.strerror}") from None
-        else:
-            self._system = _prompt(SYSTEM_PROMPTS[o.output_format])
-        self._user = _prompt("user_step.md")
-        self._elements_block = _prompt("elements_block.md")
-        self._repair = _prompt("repair.md")
+        self._prompts = PromptSet.load(o.output_format, o.system_prompt)
+        self._system, self._user = self._prompts.system, self._prompts.user
+        self._elements_block, self._repair = self._prompts.elements_block, self._prompts.repair
         self.prompt_hash = self._prompt_hash()
         self._client: Any = None
         self._ctx: EpisodeContext | None = None
@@ -279,36 +260,19 @@ class OpenAIAgent:
     # --- prompts -------------------------------------------------------------------------------------
     def _render_system(self, image_size: tuple[int, int]) -> str:
         o = self.options
-        lang = o.language or {"zh": "Chinese"}.get(self._ctx.lang if self._ctx else "en", "English")
-        note = (
-            "integers in [0, 1000] relative to the screenshot, x first."
-            if o.coordinate_space == "relative_1000"
-            else f"absolute pixels of the {image_size[0]}x{image_size[1]} screenshot, x first."
-        )
-        return string.Template(self._system).safe_substitute(
-            image_width=image_size[0], image_height=image_size[1], language=lang, coordinate_note=note
-        )
+        lang = language_name(self._ctx.lang if self._ctx else "en", o.language)
+        return self._prompts.render_system(image_size, o.coordinate_space, lang)
 
     def _render_user(self, obs: Any, history: list[HistoryItem], image_size: tuple[int, int]) -> str:
         o = self.options
-        shown = history[-o.max_history :] if o.max_history else []
-        lines = [_history_line(h) for h in shown]
-        if len(history) > len(shown):
-            lines.insert(0, f"({len(history) - len(shown)} earlier actions not shown)")
-        elements = ""
-        if o.include_elements:
-            elements = string.Template(self._elements_block).safe_substitute(
-                elements=obs.tree.to_prompt(max_len=o.max_elements_chars) or "(none)"
-            )
         assert self._ctx is not None
-        return string.Template(self._user).safe_substitute(
+        return self._prompts.render_user(
             instruction=self._ctx.instruction,
-            history="\n".join(lines) or "(none yet)",
-            history_count=len(shown),
-            package=getattr(obs, "package", "") or "(unknown)",
-            elements_block=elements,
-            image_width=image_size[0],
-            image_height=image_size[1],
+            history=[_history_line(h) for h in history],
+            max_history=o.max_history,
+            package=getattr(obs, "package", "") or "",
+            elements=obs.tree.to_prompt(max_len=o.max_elements_chars) if o.include_elements else None,
+            image_size=image_size,
         )
 
     # --- the model call, with retries and the cassette ----------------------------------------------------
@@ -446,12 +410,7 @@ def _check_targets(action: Action, tree: Any) -> None:
 
 def _history_line(item: HistoryItem) -> str:
     s = item.agent_step
-    if s.action is None:
-        text = f"Step {item.step}: no valid action ({(s.error or 'invalid output')[:120]})"
-    else:
-        text = f"Step {item.step}: {describe(s.action)}"
-    result = describe_result(item.result)
-    return f"{text} -> {result[:160]}" if result else text
+    return history_line(item.step, s.action, s.error, item.result)
 
 
-__all__ = ["OpenAIAgent", "OpenAIAgentOptions", "redact"]
+__all__ = ["OpenAIAgent", "OpenAIAgentOptions", "SYSTEM_PROMPTS", "redact"]
