@@ -104,10 +104,11 @@ def norm_points(step: StepRecord, ep: EpisodeRecord) -> list[tuple[float, float]
     return []
 
 
-def _arrow(draw: Any, p: tuple[float, float], q: tuple[float, float], color: tuple[int, ...], width: int) -> None:
+def _arrow(
+    draw: Any, p: tuple[float, float], q: tuple[float, float], color: tuple[int, ...], width: int, head: int = 12
+) -> None:
     draw.line([p, q], fill=color, width=width)
     ang = math.atan2(q[1] - p[1], q[0] - p[0])
-    head = 12
     for da in (2.6, -2.6):
         draw.line([q, (q[0] + head * math.cos(ang + da), q[1] + head * math.sin(ang + da))], fill=color, width=width)
 
@@ -129,14 +130,45 @@ def small_screenshot(path: Path) -> Any:
         return None
 
 
+def draw_action(img: Any, step: StepRecord, ep: EpisodeRecord) -> Any:
+    """Draw `step`'s action on `img` (an RGB screenshot of the step, any size) in place: a tap dot, a long-press
+    ring, a swipe / scroll arrow; marks are sized for THUMB_LONG_SIDE and scaled with the image. Returns `img`."""
+    if not step.agent.action:
+        return img
+    w, h = img.size
+    k = max(1.0, max(w, h) / THUMB_LONG_SIDE)
+
+    def n(v: float) -> int:
+        return max(1, round(v * k))
+
+    pts = [(x * w, y * h) for x, y in norm_points(step, ep)]
+    kind = step.agent.action.get("type")
+    draw = ImageDraw.Draw(img, "RGBA")
+    red, white = (230, 30, 60, 255), (255, 255, 255, 230)
+    if kind in ("SWIPE", "SCROLL") and len(pts) >= 2:
+        _arrow(draw, pts[0], pts[-1], white, n(6), n(12))
+        _arrow(draw, pts[0], pts[-1], red, n(3), n(12))
+        r = n(5)
+        draw.ellipse([pts[0][0] - r, pts[0][1] - r, pts[0][0] + r, pts[0][1] + r], fill=red, outline=white)
+    elif kind == "LONG_PRESS" and pts:
+        x, y = pts[0]
+        r, c = n(14), n(3)
+        draw.ellipse([x - r, y - r, x + r, y + r], outline=white, width=n(6))
+        draw.ellipse([x - r, y - r, x + r, y + r], outline=red, width=n(3))
+        draw.ellipse([x - c, y - c, x + c, y + c], fill=red)
+    elif pts:
+        x, y = pts[0]
+        r = n(8)
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=(230, 30, 60, 170), outline=white, width=n(2))
+    return img
+
+
 def thumbnail(
     ep: EpisodeRecord, step_no: int, step: StepRecord | None = None, small: dict[Path, Any] | None = None
 ) -> str | None:
     """`data:image/jpeg;base64,...` of the screenshot at `step_no` (long side THUMB_LONG_SIDE) with the action
     of `step` drawn on it (tap dot, long-press ring, swipe arrow); None when there is no screenshot. `small`:
     already downscaled screens by file (a screen shared by several steps is decoded once)."""
-    from PIL import ImageDraw
-
     path = ep.frame_path(step_no, "screenshot")
     if path is None:
         return None
@@ -144,24 +176,8 @@ def thumbnail(
     if base is None:
         return None
     img = base.copy()
-    if step is not None and step.agent.action:
-        w, h = img.size
-        pts = [(x * w, y * h) for x, y in norm_points(step, ep)]
-        kind = step.agent.action.get("type")
-        draw = ImageDraw.Draw(img, "RGBA")
-        red, white = (230, 30, 60, 255), (255, 255, 255, 230)
-        if kind in ("SWIPE", "SCROLL") and len(pts) >= 2:
-            _arrow(draw, pts[0], pts[-1], white, 6)
-            _arrow(draw, pts[0], pts[-1], red, 3)
-            draw.ellipse([pts[0][0] - 5, pts[0][1] - 5, pts[0][0] + 5, pts[0][1] + 5], fill=red, outline=white)
-        elif kind == "LONG_PRESS" and pts:
-            x, y = pts[0]
-            draw.ellipse([x - 14, y - 14, x + 14, y + 14], outline=white, width=6)
-            draw.ellipse([x - 14, y - 14, x + 14, y + 14], outline=red, width=3)
-            draw.ellipse([x - 3, y - 3, x + 3, y + 3], fill=red)
-        elif pts:
-            x, y = pts[0]
-            draw.ellipse([x - 8, y - 8, x + 8, y + 8], fill=(230, 30, 60, 170), outline=white, width=2)
+    if step is not None:
+        draw_action(img, step, ep)
     buf = io.BytesIO()
     img.save(buf, "JPEG", quality=JPEG_QUALITY, optimize=True)
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
