@@ -179,3 +179,41 @@ def test_cjk_text_renders_real_glyphs_when_a_cjk_font_is_installed():
     if fonts.cjk_font_path().endswith("NotoSansCJK-VF.otf.ttc"):  # the `cjk` extra: SC face, real weights
         assert font.getname() == ("Noto Sans CJK SC", "Regular")
         assert fonts.font_for("你好", 48, bold=True).getname() == ("Noto Sans CJK SC", "Bold")
+
+
+def test_frame_cache_serves_an_unchanged_screen_and_never_a_stale_one() -> None:
+    """A frame is drawn (and encoded) once while the screen is unchanged; any change in what is drawn (text,
+    state, theme) draws afresh, and the cached JPEG is the same bytes a fresh encoding gives."""
+    from emulator.virtual.ui.frames import encode_jpeg
+
+    m = VirtualDeviceModel()
+    m.start_activity(SETTINGS)
+    frames = m.ui.frames
+    first = m.screenshot_jpeg(1.0, 80)
+    misses = frames.misses
+    assert m.screenshot_jpeg(1.0, 80) is first and frames.misses == misses  # served, not drawn again
+    assert m.screenshot_jpeg(0.5, 80) != first  # another scale is another encoding of the same frame
+    assert frames.misses == misses
+    fresh = encode_jpeg(m.screenshot().copy(), 1.0, 80)
+    assert fresh == first
+    light = m.screenshot().copy()
+    m.settings["secure"]["ui_night_mode"] = "2"  # the theme is part of what is drawn
+    assert m.screenshot_jpeg(1.0, 80) != first and frames.misses == misses + 1
+    assert np.any(np.asarray(m.screenshot()) != np.asarray(light))
+    m.settings["secure"]["ui_night_mode"] = "1"
+    assert m.screenshot_jpeg(1.0, 80) == first  # back to the light frame, still remembered
+    m.screen_on = False
+    assert m.screenshot().getbbox() is None  # screen off: black, not the cached frame
+
+
+def test_frame_key_of_an_unknown_style_value_never_matches() -> None:
+    from emulator.virtual.ui.frames import draw_key
+
+    class Opaque:
+        pass
+
+    v = View(style={"thing": Opaque()})
+    assert draw_key([v], (10, 10), LIGHT) != draw_key([v], (10, 10), LIGHT)
+    w = View(text="a", style={"bg": (1, 2, 3), "on_cancel": print})
+    assert draw_key([w], (10, 10), LIGHT) == draw_key([View(text="a", style={"bg": (1, 2, 3)})], (10, 10), LIGHT)
+    assert draw_key([w], (10, 10), LIGHT) != draw_key([View(text="b", style={"bg": (1, 2, 3)})], (10, 10), LIGHT)

@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from emulator.virtual.ui.frames import encode_jpeg
 from emulator.virtual.ui.view import View
 
 PKG = "com.example.u2demo"
@@ -186,6 +187,9 @@ class FakeUI:
 
     def _toggle(self) -> None:
         self.agree = not self.agree
+
+    def render_jpeg(self, scale: float, quality: int) -> bytes:
+        return encode_jpeg(self.render(), scale, quality)
 
     def render(self) -> Image.Image:
         w, h = self.model.display_size

@@ -618,9 +618,15 @@ class VirtualDeviceModel:
             return to_xml(roots, self.rotation, u2=u2, max_depth=max_depth)
 
     def screenshot(self) -> Image:
-        """RGB PIL image of the current display (rotated size), rendered from the same tree as the XML."""
+        """RGB PIL image of the current display (rotated size), rendered from the same tree as the XML. The
+        image may be shared with later calls showing the same frame: convert or copy it before drawing on it."""
         with self.lock:
             return self.ui.render()
+
+    def screenshot_jpeg(self, scale: float = 1.0, quality: int = 80) -> bytes:
+        """The current display as a JPEG (resized by `scale` when 0 < scale < 1), as uiautomator2 sends it."""
+        with self.lock:
+            return self.ui.render_jpeg(scale, quality)
 
     # --- input methods --------------------------------------------------------------------------
     @property

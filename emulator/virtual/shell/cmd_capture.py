@@ -17,13 +17,12 @@ U2_MAIN_CLASSES = {"com.wetest.uia2.Main"}
 def screencap_bytes(ctx: Ctx, png: bool, jpeg: bool = False) -> bytes:
     model = ctx.model
     model.latency.delay("screencap_png" if png or jpeg else "screencap_raw")
+    if jpeg:
+        return model.screenshot_jpeg(1.0, 80)
     img = model.screenshot()
-    if png or jpeg:
+    if png:
         buf = io.BytesIO()
-        if jpeg:
-            img.convert("RGB").save(buf, format="JPEG", quality=80)
-        else:
-            img.convert("RGBA").save(buf, format="PNG", compress_level=1)  # devices write RGBA_8888 PNGs
+        img.convert("RGBA").save(buf, format="PNG", compress_level=1)  # devices write RGBA_8888 PNGs
         return buf.getvalue()
     rgba = img.convert("RGBA")
     w, h = rgba.size

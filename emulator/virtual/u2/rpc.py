@@ -9,7 +9,6 @@ apart by argument types, a selector argument is either a Selector object or the 
 from __future__ import annotations
 
 import base64
-import io
 import itertools
 import json
 import threading
@@ -270,16 +269,12 @@ class RpcService:
         quality = _int(rest[1], "quality") if len(rest) > 1 else 80
         self.model.latency.delay("u2_screenshot")
         self._check_alive()
-        img = self.model.screenshot()
-        if 0 < scale < 1:
-            img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))))
-        buf = io.BytesIO()
-        img.convert("RGB").save(buf, format="JPEG", quality=max(1, min(100, quality)))
+        data = self.model.screenshot_jpeg(scale, quality)
         if filename is not None:
             path = "/data/local/tmp/" + filename.rsplit("/", 1)[-1]
-            self.model.fs.write(path, buf.getvalue(), parents=True)
+            self.model.fs.write(path, data, parents=True)
             return path
-        return base64.b64encode(buf.getvalue()).decode("ascii")
+        return base64.b64encode(data).decode("ascii")
 
     @rpc()
     def dumpWindowHierarchy(

@@ -5,7 +5,8 @@ CONTRACT (used by `VirtualDeviceModel`; every method is called with the model lo
   on_foreground_changed()              the foreground activity changed (drop focus, keyboard, dialogs...)
   on_data_cleared(package)             `pm clear` ran for package
   view_roots() -> list[View]           windows on screen, bottom to top, bounds in display pixels
-  render() -> PIL.Image (RGB)          pixels of exactly those views, display size
+  render() -> PIL.Image (RGB)          pixels of exactly those views, display size (callers must not draw on it)
+  render_jpeg(scale, quality) -> bytes those pixels as uiautomator2's takeScreenshot JPEG
   tap(x, y) / long_press(x, y, ms) / swipe(x1, y1, x2, y2, ms)
   key(code) -> bool                    True when consumed (BACK closing a dialog/keyboard, ENTER, DEL, ...)
   intercept_home() -> bool             True when the foreground app handled HOME itself (`App.on_home`)
@@ -24,10 +25,12 @@ views), so the XML and the pixels always come from the same tree.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from .frames import FrameCache, draw_key
 from .gestures import scroll_amount
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
 from .layout import Ctx, FieldBinding, V, clip_tree
@@ -76,6 +79,7 @@ _DEFAULT_STATE: dict[str, Any] = {
 class UIManager:
     def __init__(self, model: VirtualDeviceModel) -> None:
         self.model = model
+        self.frames = FrameCache()  # frames drawn and encoded lately, by what they show
         self.apps: dict[str, App] = {}
         self.state: dict[str, Any] = copy.deepcopy(_DEFAULT_STATE)
         self._area: tuple[int, int, int, int] = (0, 0, *model.display_size)
@@ -298,10 +302,21 @@ class UIManager:
         return v
 
     def render(self) -> Image.Image:
+        key, draw = self._frame()
+        return self.frames.image(key, draw)
+
+    def render_jpeg(self, scale: float, quality: int) -> bytes:
+        """The frame as uiautomator2's takeScreenshot sends it (`frames.encode_jpeg`), encoded once per frame."""
+        key, draw = self._frame()
+        return self.frames.jpeg(key, lambda: self.frames.image(key, draw), scale, quality)
+
+    def _frame(self) -> tuple[Hashable, Callable[[], Image.Image]]:
+        """The name of what is on screen now (`frames.draw_key`) and how to draw it."""
         W, H = self.model.display_size
         if not self.model.screen_on:
-            return Image.new("RGB", (W, H), (0, 0, 0))
-        return render_roots(self.view_roots(), (W, H), self.theme())
+            return ("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0))
+        roots, theme = self.view_roots(), self.theme()
+        return draw_key(roots, (W, H), theme), lambda: render_roots(roots, (W, H), theme)
 
     # --- input ------------------------------------------------------------------------------------
     def _clear_snackbar(self) -> None:
