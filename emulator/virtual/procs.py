@@ -15,6 +15,7 @@ import threading
 import time
 import zlib
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,8 @@ class DeviceProcs:
     install_sessions: dict[int, dict[str, bytes]] = field(default_factory=dict)  # pm install-create ...
     frames: dict[str, FrameStats] = field(default_factory=dict)  # package -> HWUI frame statistics
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # pid -> deliver(signal) of the shell processes and jobs running now (what `kill PID` reaches)
+    signal_targets: dict[int, Callable[[int], None]] = field(default_factory=dict)
 
     def alloc(self) -> int:
         with self.lock:

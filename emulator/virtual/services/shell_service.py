@@ -291,7 +291,11 @@ def _incomplete(text: str) -> bool:
         parse(text)
     except ShellSyntaxError as e:
         msg = str(e)
-        return msg in ("syntax error: unexpected EOF", "no closing quote") or msg.startswith("syntax error: unmatched")
+        return (
+            msg in ("syntax error: unexpected EOF", "no closing quote")
+            or msg.startswith("syntax error: unmatched")
+            or msg.startswith("here document")  # a here document's body follows on the next lines
+        )
     except RecursionError:
         return False
     return False

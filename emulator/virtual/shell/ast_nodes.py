@@ -68,7 +68,7 @@ class Word:
 @dataclass
 class Redirect:
     fd: int
-    op: str  # ">", ">>", "<", ">&", "<&", "<>"
+    op: str  # ">", ">>", "<", ">&", "<&", "<>", "<<" (a here document: `target` is its body)
     target: Word
 
 
@@ -143,6 +143,8 @@ class Pipeline:
 class AndOr:
     first: Pipeline
     rest: list[tuple[str, Pipeline]] = field(default_factory=list)  # ("&&" | "||", pipeline)
+    background: bool = False  # ended by `&`: runs as a job
+    text: str = ""  # the source text (what `jobs` shows)
 
 
 @dataclass

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from ..fs import FsError
 from .arith import ArithError
+from .jobs import JOB_BUILTINS
 from .plumbing import ExitShell, LoopControl, ReturnFunc
 from .registry import COMMANDS, SH, Ctx
 
@@ -437,4 +438,5 @@ SHELL_BUILTINS: dict[str, Callable[[Ctx, list[str]], int]] = {
     "let": _let,
     "typeset": _typeset,
     "local": _typeset,
+    **JOB_BUILTINS,
 }

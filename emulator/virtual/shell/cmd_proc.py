@@ -440,42 +440,6 @@ def pidof(ctx: Ctx, argv: list[str]) -> int:
     return 0
 
 
-@command("kill", "killall", "pkill", toybox=True)
-def kill(ctx: Ctx, argv: list[str]) -> int:
-    full = "-f" in argv
-    targets = [a for a in argv[1:] if not a.startswith("-")]
-    if not targets:
-        ctx.errln(f"{argv[0]}: Needs 1 argument")
-        return 1
-    rows = process_table(ctx)
-    status = 0
-    u2_pid = getattr(ctx.model, "u2_pid", None)
-    for t in targets:
-        if argv[0] == "kill":
-            match = [r for r in rows if str(r.pid) == t]
-        elif argv[0] == "pkill":
-            match = [r for r in rows if (t in r.cmdline if full else t in r.comm)]
-        else:
-            match = [r for r in rows if r.name == t]
-        if not match:
-            if argv[0] == "kill":
-                ctx.errln(f"kill: {t}: No such process")
-            elif argv[0] == "killall":
-                ctx.errln(f"killall: {t}: no process killed")
-            status = 1
-            continue
-        for r in match:
-            if r.user != "shell":
-                ctx.errln(f"{argv[0]}: pid {r.pid}: Operation not permitted")
-                status = 1
-            elif u2_pid and r.pid == u2_pid:
-                ctx.model.events.log("kill", pid=r.pid, name=r.name)
-                ctx.model.faults.kill_u2()
-            elif r.pid in ctx.model.procs.daemons:
-                ctx.model.procs.remove_daemon(r.pid)
-    return status
-
-
 @command("id", toybox=True)
 def id_(ctx: Ctx, argv: list[str]) -> int:
     if "-u" in argv:

@@ -142,8 +142,10 @@ class Expander:
         elif name.isdigit():
             k = int(name)
             val = self.params[k - 1] if 0 < k <= len(self.params) else None
-        elif name in "!-":
-            val = "" if name == "-" else None
+        elif name == "!":
+            val = getattr(self, "last_bg", None)
+        elif name == "-":
+            val = ""
         else:
             val = self.vars.get(name)
         op = part.op

@@ -79,6 +79,7 @@ class _Tok:
     value: str = ""  # op text or redir op
     word: Word | None = None
     fd: int = -1
+    pos: int = 0  # where the token starts in the source
 
 
 _META = set(" \t\n;&|()<>")
@@ -119,6 +120,7 @@ class _Parser:
         self.i = 0
         self._peeked: _Tok | None = None
         self.nesting: list[str] = []  # open compound commands: an EOF inside one is "unmatched 'for'"
+        self.heredocs: list[tuple[Redirect, str, bool]] = []  # (redirect, delimiter, quoted) awaiting a body
 
     # --- lexer ------------------------------------------------------------------------------
     def _ch(self, k: int = 0) -> str:
@@ -136,6 +138,12 @@ class _Parser:
         return t
 
     def _lex(self) -> _Tok:
+        tok = self._lex_one()
+        if tok.kind == "op" and tok.value == "\n" and self.heredocs:
+            self._read_heredocs()
+        return tok
+
+    def _lex_one(self) -> _Tok:
         s = self.s
         while True:
             c = self._ch()
@@ -149,33 +157,59 @@ class _Parser:
             else:
                 break
         if self.i >= len(s):
-            return _Tok("eof")
+            return _Tok("eof", pos=self.i)
         c = s[self.i]
+        pos = self.i
         if c == "\n":
             self.i += 1
-            return _Tok("op", "\n")
+            return _Tok("op", "\n", pos=pos)
         two = s[self.i : self.i + 2]
         if two in ("&&", "||", ";;"):
             self.i += 2
-            return _Tok("op", two)
+            return _Tok("op", two, pos=pos)
         if two == "&>":  # mksh: &>file is >file 2>&1
             self.i += 2
-            return _Tok("redir", "&>", fd=1)
+            return _Tok("redir", "&>", fd=1, pos=pos)
         if c in ";&|()":
             self.i += 1
-            return _Tok("op", c)
+            return _Tok("op", c, pos=pos)
         # [n]redir
-        m = re.match(r"(\d*)(>>|>&|>\||<<|<&|<>|>|<)", s[self.i :])
+        m = re.match(r"(\d*)(<<-|>>|>&|>\||<<|<&|<>|>|<)", s[self.i :])
         if m and (m.group(1) or c in "<>"):
             self.i += m.end()
             op = m.group(2)
-            if op == "<<":
-                raise ShellSyntaxError("syntax error: here documents are not supported")
             if op == ">|":
                 op = ">"
             fd = int(m.group(1)) if m.group(1) else (0 if op[0] == "<" else 1)
-            return _Tok("redir", op, fd=fd)
-        return _Tok("word", word=self._word())
+            return _Tok("redir", op, fd=fd, pos=pos)
+        return _Tok("word", word=self._word(), pos=pos)
+
+    def _read_heredocs(self) -> None:
+        """The bodies of the here documents of the line just ended: each up to its delimiter line."""
+        s = self.s
+        for redirect, delim, quoted in self.heredocs:
+            strip = redirect.op == "<<-"
+            lines: list[str] = []
+            while True:
+                if self.i >= len(s):
+                    raise ShellSyntaxError(f"here document '{delim}' unclosed")
+                end = s.find("\n", self.i)
+                line = s[self.i : end if end >= 0 else len(s)]
+                self.i = end + 1 if end >= 0 else len(s)
+                if strip:
+                    line = line.lstrip("\t")
+                if line == delim:
+                    break
+                lines.append(line + "\n")
+            body = "".join(lines)
+            redirect.op = "<<"
+            redirect.target = Word([Lit(body, True)]) if quoted else Word(_Parser(body)._heredoc_parts())
+        self.heredocs.clear()
+
+    def _heredoc_parts(self) -> list[Part]:
+        """An unquoted here document's body: parameters, substitutions and `\\$ \\` \\\\` as in double quotes."""
+        parts = self._double_quoted(heredoc=True)
+        return [Lit(p.text, True) if isinstance(p, Lit) else p for p in parts]
 
     def _word(self) -> Word:
         parts: list[Part] = []
@@ -222,20 +256,22 @@ class _Parser:
         flush()
         return Word(_merge(parts))
 
-    def _double_quoted(self) -> list[Part]:
+    def _double_quoted(self, heredoc: bool = False) -> list[Part]:
         parts: list[Part] = []
         buf: list[str] = []
         s = self.s
         while True:
             if self.i >= len(s):
+                if heredoc:
+                    break
                 raise ShellSyntaxError("no closing quote")
             c = s[self.i]
-            if c == '"':
+            if c == '"' and not heredoc:
                 self.i += 1
                 break
             if c == "\\":
                 nxt = self._ch(1)
-                if nxt in _DQ_ESCAPABLE and nxt:
+                if nxt in _DQ_ESCAPABLE and nxt and not (heredoc and nxt == '"'):
                     if nxt != "\n":
                         buf.append(nxt)
                     self.i += 2
@@ -415,9 +451,12 @@ class _Parser:
                 t = self.peek()
             if t.kind == "eof" or (t.kind == "op" and t.value in stop) or self._is_closing_brace(t, stop):
                 return Script(items)
+            start = t.pos
             items.append(self.and_or())
             t = self.peek()
+            items[-1].text = self.s[start : t.pos].strip()
             if t.kind == "op" and t.value in (";", "&", "\n"):
+                items[-1].background = t.value == "&"
                 self.take()
                 continue
             if t.kind == "eof" or (t.kind == "op" and t.value in stop) or self._is_closing_brace(t, stop):
@@ -659,7 +698,12 @@ class _Parser:
             raise ShellSyntaxError(_unexpected(target))
         if t.value == "&>":
             return [Redirect(1, ">", target.word), Redirect(2, ">&", Word([Lit("1", False)]))]
-        return [Redirect(t.fd, t.value, target.word)]
+        redirect = Redirect(t.fd, t.value, target.word)
+        if t.value in ("<<", "<<-"):  # the body follows the next newline
+            delim = "".join(p.text if isinstance(p, Lit) else "$" + getattr(p, "name", "") for p in target.word.parts)
+            quoted = any(isinstance(p, Lit) and p.quoted for p in target.word.parts)
+            self.heredocs.append((redirect, delim, quoted))
+        return [redirect]
 
     def simple(self) -> Simple | FuncDef:
         node = Simple()
@@ -739,6 +783,8 @@ def parse(src: str) -> Script:
         t = p.take()
         if t.kind != "eof":
             raise ShellSyntaxError(_unexpected(t))
+        if p.heredocs:
+            raise ShellSyntaxError(f"here document '{p.heredocs[0][1]}' unclosed")
     except ShellSyntaxError as e:
         if str(e) == "syntax error: unexpected EOF" and p.nesting:
             raise ShellSyntaxError(f"syntax error: unmatched '{p.nesting[-1]}'") from None

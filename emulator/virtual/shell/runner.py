@@ -9,14 +9,17 @@ from __future__ import annotations
 import logging
 import posixpath
 import random
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..fs import FsError, normalize
 from ..streams import ShellIO, StreamClosed
+from . import jobs
 from . import parser as P
 from .builtins import SHELL_BUILTINS, SPECIAL_BUILTINS
 from .expand import MAX_DEPTH, Expander
+from .jobs import Job, ProcIO
 from .plumbing import (
     Abort,
     BufSink,
@@ -74,11 +77,14 @@ def default_vars() -> dict[str, str]:
 
 
 class ShellState(Expander):
-    """One `/system/bin/sh -c` invocation: variables, working directory, `$?`."""
+    """One `/system/bin/sh -c` invocation: variables, working directory, `$?`, its jobs and signal state (`root`)."""
 
-    def __init__(self, model: VirtualDeviceModel, root: ShellIO, depth: int = 0) -> None:
+    def __init__(self, model: VirtualDeviceModel, root: ProcIO, depth: int = 0) -> None:
         self.model = model
         self.root = root
+        self.jobs: list[Job] = []  # this shell process's jobs (`jobs`, `wait`, `kill %N`)
+        self.spawned: list[Job] = []  # every job the command line started (shared with subshells)
+        self.last_bg: str | None = None  # $!
         self.vars = default_vars()
         self.exported: set[str] = set(self.vars) - {"IFS", "PS1"}
         self.cwd = "/"
@@ -101,13 +107,29 @@ class ShellState(Expander):
             self.pid,
         )
         c.params, c.argv0, c.funcs = list(self.params), self.argv0, dict(self.funcs)
+        c.spawned, c.last_bg = self.spawned, self.last_bg
         return c
 
     # --- lists ----------------------------------------------------------------------------------
     def run_script(self, script: P.Script, fds: Fds) -> int:
         for item in script.items:
-            self.status = self.run_and_or(item, fds)
+            if item.background:
+                jobs.spawn(self, item, fds)
+                self.status = 0
+            else:
+                self.status = self.run_and_or(item, fds)
+        if self.root.pending:
+            self.run_traps(fds)
         return self.status
+
+    def run_traps(self, fds: Fds) -> None:
+        """Run the actions of trapped signals that arrived (between commands, as mksh does); `$?` is kept."""
+        while self.root.pending:
+            action = self.root.traps.get(self.root.pending.pop(0))
+            if action:
+                saved = self.status
+                self.run_source(action, fds, same_state=True)
+                self.status = saved
 
     def run_and_or(self, node: P.AndOr, fds: Fds) -> int:
         status = self.run_pipeline(node.first, fds)
@@ -249,6 +271,8 @@ class ShellState(Expander):
 
     # --- simple commands ------------------------------------------------------------------------
     def run_simple(self, cmd: P.Simple, fds: Fds) -> int:
+        if self.root.pending:
+            self.run_traps(fds)
         if self.root.closed:
             raise Abort()
         self._subst_status: int | None = None
@@ -293,7 +317,8 @@ class ShellState(Expander):
         if fn is None:
             ctx.errln(f"{SH}: {name}: inaccessible or not found")
             return 127
-        return self._call(fn, ctx, argv)
+        command = fn
+        return self.root.run_command(name, lambda: self._call(command, ctx, argv))
 
     def _script_file(self, ctx: Ctx, name: str) -> str | None:
         try:
@@ -329,24 +354,19 @@ class ShellState(Expander):
             return 1
         if same_state:
             return self.run_script(script, fds)
-        sub = self.child()  # a new sh process: its own functions and positional parameters
+        sub = self.child()  # a new sh process: its own functions, positional parameters, pid, traps and jobs
         sub.funcs, sub.params = {}, []
+        sub.pid = random.randint(5000, 30000)
+        sub.root = jobs.new_process(self.root, sub.pid)
         if argv:
             sub.argv0, sub.params = argv[0], list(argv[1:])
-        try:
-            return sub.run_script(script, fds)
-        except ExitShell as e:
-            return e.status
-        except LoopControl:
-            return sub.status
-        except ReturnFunc as e:
-            return e.status
+        return jobs.run_process(sub, lambda: sub.run_script(script, fds), fds)
 
     # --- redirections ---------------------------------------------------------------------------
     def apply_redirects(self, redirects: list[P.Redirect], fds: Fds) -> int | None:
         """Apply in order onto `fds`; returns an exit status on failure (the command does not run)."""
         for r in redirects:
-            fields = self.expand(r.target, fds)
+            fields = self.expand(r.target, fds) if r.op != "<<" else [""]
             if len(fields) != 1:
                 fds.stderr.write(f"{SH}: {self._word_src(r.target)}: ambiguous redirect\n".encode())
                 return 1
@@ -363,6 +383,9 @@ class ShellState(Expander):
                     fds.stderr.write(f"{SH}: {target}: bad file descriptor\n".encode())
                     return 1
                 fds.set(r.fd, src)
+                continue
+            if r.op == "<<":
+                fds.set(r.fd, BytesSource(self.expand_str(r.target, fds).encode("utf-8", "surrogateescape")))
                 continue
             if r.op in ("<", "<>"):
                 if target == "/dev/null":
@@ -429,18 +452,15 @@ def run(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:
     except RecursionError:
         _safe_write(io, f"{SH}: syntax error: expression too deeply nested\n".encode())
         return 1
-    state = ShellState(model, io)
-    fds = Fds(RootSource(io), RootSink(io, False), RootSink(io, True))
+    pid = random.randint(5000, 30000)
+    proc = ProcIO(io, threading.RLock(), pid)
+    state = ShellState(model, proc)
+    state.pid = pid
+    fds = Fds(RootSource(proc), RootSink(proc, False), RootSink(proc, True))
     try:
-        return state.run_script(script, fds) & 0xFF
-    except ExitShell as e:
-        return e.status & 0xFF
-    except LoopControl:  # break/continue outside a loop end nothing more than the command
-        return state.status & 0xFF
-    except ReturnFunc as e:  # `return` outside a function ends the script, as in a dot script
-        return e.status & 0xFF
-    except (Abort, StreamClosed):
-        return 129  # SIGHUP: the host closed the stream
+        status = jobs.run_process(state, lambda: state.run_script(script, fds), fds)
+        jobs.wait_for_stream(state)  # adbd keeps the stream open while a job still writes to it
+        return status
     except RecursionError:
         _safe_write(io, f"{SH}: too deeply nested\n".encode())
         return 2
@@ -473,6 +493,7 @@ def _load_commands() -> None:
         cmd_files,
         cmd_filters,
         cmd_input,
+        cmd_kill,
         cmd_net,
         cmd_pm,
         cmd_proc,

@@ -1,0 +1,96 @@
+"""Shell job control as mksh has it, through the real adb server: `&`, `$!`, `wait`, `jobs`, `kill %N`,
+`kill -SIG PID`, `trap`, here documents; adbutils' own screenrecord start/stop (a background `screenrecord`
+stopped by `kill -INT` while the script reads stdin) gives a valid MP4."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def sh(vdevice, adb_cli):
+    """`adb shell CMD` (the shell protocol v2: the real exit status) -> (status, stdout + stderr)."""
+
+    def run(cmd: str) -> tuple[int, str]:
+        r = adb_cli("-s", vdevice.serial, "shell", cmd)
+        return r.returncode, (r.stdout + r.stderr).decode()
+
+    return run
+
+
+def test_background_jobs_pid_wait_and_jobs(sh):
+    code, out = sh("sleep 0.3 & echo pid=$!; jobs; wait $!; echo waited=$?; jobs")
+    lines = out.splitlines()
+    pid = lines[0].removeprefix("pid=")
+    assert code == 0 and pid.isdigit()
+    assert lines[1] == "[1] + Running              sleep 0.3"
+    assert lines[2:] == ["waited=0"]  # a job that was waited for leaves the list
+    # a job's status is its exit status; `wait` without operands waits for all and returns 0
+    code, out = sh("(exit 3) & wait $!; echo $?; false & true & wait; echo all=$?")
+    assert out.splitlines() == ["3", "all=0"]
+    # an unknown pid: 127, silently; an unknown %job: mksh's message
+    code, out = sh("wait 99999; echo $?; wait %4; echo $?")
+    assert out.splitlines()[:2] == ["127", "127"] and "wait: %4: no such job" in out  # stderr comes last here
+
+
+def test_background_job_runs_while_the_shell_goes_on(sh):
+    # the job's output arrives after the shell's own; $? after `&` is 0
+    code, out = sh("{ sleep 0.3; echo late; } & echo early $?; wait")
+    assert out.splitlines() == ["early 0", "late"]
+    # the job shows in ps while it runs and is gone after
+    code, out = sh("sleep 5 & P=$!; ps -o PID,NAME -p $P | tail -1; kill $P; wait $P; echo $?")
+    row, status = out.splitlines()[-2:]
+    assert row.split()[1] == "sleep" and status == "143"
+
+
+def test_kill_signals_jobs_as_mksh_does(sh):
+    # a background job ignores SIGINT and SIGQUIT (no job control): it runs on; TERM ends it with 128+15
+    start = time.monotonic()
+    code, out = sh("sleep 0.5 & kill -INT $!; wait $!; echo int=$?; sleep 5 & kill %1; wait %1; echo $?")
+    assert out.splitlines() == ["int=0", "143"]
+    assert time.monotonic() - start >= 0.4  # the INT-ignoring sleep ran its time
+    code, out = sh("sleep 5 & kill -s KILL $!; wait; sleep 5 & kill -9 %%; wait %1; echo $?")
+    assert out.splitlines() == ["137"]
+    code, out = sh("kill %3; echo $?; kill -FOO 1")
+    assert "kill: %3: no such job" in out and "1" in out.splitlines() and "FOO: unknown signal" in out
+
+
+def test_trap_runs_on_signals_and_exit(sh):
+    code, out = sh("trap 'echo bye' EXIT; trap 'echo got-term' TERM; kill $$; echo after; exit 4")
+    assert code == 4 and out.splitlines() == ["got-term", "after", "bye"]
+    code, out = sh("trap 'echo x' INT; trap; trap - INT; trap; trap '' TERM; kill -TERM $$; echo alive")
+    assert out.splitlines() == ["trap -- 'echo x' INT", "alive"]
+    code, out = sh("kill -TERM $$; echo never")
+    assert code == 143 and "never" not in out
+    code, out = sh("trap 'echo x' NOPE")
+    assert code == 1 and "trap: bad signal 'NOPE'" in out
+
+
+def test_here_documents(sh):
+    code, out = sh("X=world; cat <<EOF\nhello $X $((1+1))\n\\$X `echo sub`\nEOF\necho next")
+    assert out == "hello world 2\n$X sub\nnext\n"
+    code, out = sh("cat <<'EOF'\n$HOME `x`\nEOF")
+    assert out == "$HOME `x`\n"
+    code, out = sh("cat <<-END | wc -l\n\tone\n\ttwo\n\tEND")
+    assert out.strip() == "2"
+    code, out = sh("cat <<EOF\nno end")
+    assert code == 1 and "here document 'EOF' unclosed" in out
+
+
+def test_adbutils_screenrecord_start_stop_gives_a_valid_mp4(vdevice, tmp_path):
+    from emulator.virtual.media import parse_boxes
+
+    d = vdevice.adb
+    d.start_recording(str(tmp_path / "rec.mp4"))  # `screenrecord "$1" & PID=$!; read ANY; kill -INT $PID; wait`
+    time.sleep(0.3)
+    assert d.is_recording()
+    d.shell("input keyevent HOME")
+    d.stop_recording()
+    data = (tmp_path / "rec.mp4").read_bytes()
+    kinds = [k for k, _, _ in parse_boxes(data)]  # every box size adds up
+    assert kinds[0] == b"ftyp" and b"moov" in kinds and b"mdat" in kinds
+    assert "screenrecord" not in d.shell("ps -A -o NAME")  # it ended on SIGINT
