@@ -185,6 +185,12 @@ class ValueMatch(_Model):
         return self
 
 
+def _check_content_uri(v: str) -> str:
+    if not re.fullmatch(r"content://[A-Za-z0-9_.\-]+(/\S*)?", v):
+        raise ValueError(f"uri must be content://AUTHORITY[/PATH] with no spaces, got {v!r}")
+    return v
+
+
 def _value_matches(v: Any) -> Any:
     return {k: _as_value_match(x) for k, x in v.items()} if isinstance(v, dict) else v
 
@@ -216,9 +222,7 @@ class ContentState(_Model):
     @field_validator("uri")
     @classmethod
     def _content_uri(cls, v: str) -> str:
-        if not re.fullmatch(r"content://[A-Za-z0-9_.\-]+(/\S*)?", v):
-            raise ValueError(f"uri must be content://AUTHORITY[/PATH] with no spaces, got {v!r}")
-        return v
+        return _check_content_uri(v)
 
     @field_validator("row", mode="before")
     @classmethod
@@ -395,6 +399,36 @@ class ExpectedAnswer(_Model):
         return self
 
 
+class ContentRow(_Model):
+    """A row put into a content provider at the start: `content insert --uri URI --bind COLUMN:TYPE:VALUE ...`
+    (TYPE from the value: s text, i integer, d real, b boolean, n null). The same row in every language."""
+
+    uri: str
+    values: dict[str, Union[str, int, float, bool, None]]
+
+    @field_validator("uri")
+    @classmethod
+    def _content_uri(cls, v: str) -> str:
+        return _check_content_uri(v)
+
+    @field_validator("values")
+    @classmethod
+    def _columns(cls, v: dict[str, Any]) -> dict[str, Any]:
+        bad = [c for c in v if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c)]
+        if not v or bad:
+            raise ValueError(f"values must name columns (at least one), got {list(v)}")
+        return v
+
+
+class StartContact(_Model):
+    """A contact put into the contacts provider at the start (ContactsContract: a raw contact, then its name,
+    phone and email data rows, each `content insert`). The same contact in every language."""
+
+    name: str = Field(min_length=1)
+    phone: str | None = None
+    email: str | None = None
+
+
 class StartState(_Model):
     settings: dict[str, str] = {}  # "namespace:key" -> value, applied with `settings put` (system/secure/global)
     reset_apps: tuple[str, ...] = ()  # `pm clear` each (fresh app data)
@@ -402,6 +436,8 @@ class StartState(_Model):
     open_app: str | None = None  # package to launch after the reset (default: the home screen)
     clipboard: str | None = None
     airplane: bool | None = None  # airplane mode on / off (`cmd connectivity airplane-mode`); None: as prepared
+    contacts: tuple[StartContact, ...] = ()  # contacts inserted after the resets (content insert)
+    content: tuple[ContentRow, ...] = ()  # provider rows inserted after the resets and contacts (content insert)
 
     @field_validator("reset_apps", "stop_apps")
     @classmethod

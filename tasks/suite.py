@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .families.registry import is_family_spec, spec_tasks
 from .schema import Task, TaskError, load_task
 
 SUITES_DIR = Path(__file__).parent / "suites"
@@ -28,7 +29,11 @@ def suite_path(name_or_path: str | Path) -> Path:
 
 
 def load_suite(name_or_path: str | Path) -> list[Task]:
-    """Every `*.json` task of the suite, sorted by id; ids must be unique."""
+    """Every `*.json` task of the suite, sorted by id; ids must be unique. A family spec
+    (`family:NAME:seed=S:instances=K`, `tasks.families.registry.family_spec`) is that family's K instances drawn
+    with seed S."""
+    if is_family_spec(str(name_or_path)):
+        return spec_tasks(str(name_or_path))
     folder = suite_path(name_or_path)
     tasks: dict[str, tuple[Task, Path]] = {}
     for f in sorted(folder.glob("*.json")):
@@ -43,4 +48,6 @@ def load_suite(name_or_path: str | Path) -> list[Task]:
 
 def is_portable_suite(name_or_path: str | Path) -> bool:
     """Whether the suite is the bundled `portable` one (whose tasks `tasks check` requires to be portable)."""
+    if is_family_spec(str(name_or_path)):
+        return False
     return suite_path(name_or_path).resolve() == (SUITES_DIR / PORTABLE_SUITE).resolve()

@@ -22,6 +22,7 @@ from harness.errors import HarnessError
 from harness.report.render import finish_run
 from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
 from harness.trajectory.diskfull import is_disk_full
+from tasks.families.registry import family_spec
 
 if TYPE_CHECKING:  # pragma: no cover
     from harness.run.pool import Isolation
@@ -46,6 +47,10 @@ def _langs(lang: str) -> tuple[str, ...]:
 def run(
     suite: str = typer.Option("virtual", help="A bundled suite name or a folder of task JSON files."),
     agent: str = typer.Option("heuristic", help="Agent: heuristic, reference, random, openai, human, or a plug-in."),
+    family: Optional[str] = typer.Option(
+        None, help="Run fresh instances of this task family (`tasks families`) instead of a suite; see --instances."
+    ),
+    instances: int = typer.Option(1, min=1, help="With --family: how many instances, drawn with --seed."),
     devices: int = typer.Option(1, help="Number of embedded virtual devices to run in parallel."),
     isolation: Optional[str] = typer.Option(
         None,
@@ -130,7 +135,7 @@ def run(
         cassette = None
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = SuiteOptions(
-        suite=suite,
+        suite=family_spec(family, seed, instances) if family else suite,
         langs=_langs(lang),
         task_ids=tuple(task),
         agent=agent,

@@ -132,6 +132,17 @@ class DeviceState:
         except ValueError as e:
             raise StateUnreadable(f"content query {uri}: {e}") from None
 
+    def insert(self, uri: str, values: dict[str, str | int | float | bool | None]) -> None:
+        """`content insert --uri URI --bind COLUMN:TYPE:VALUE ...` (TYPE from the value: s, i, d, b, n for
+        None); what the device refuses raises `StateUnreadable` naming the command and its answer."""
+        argv = ["content", "insert", "--uri", uri]
+        for col, v in values.items():
+            kind = "n" if v is None else "b" if isinstance(v, bool) else "i" if isinstance(v, int) else "s"
+            kind = "d" if isinstance(v, float) else kind
+            text = "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+            argv += ["--bind", f"{col}:{kind}:{text}"]
+        self._run(argv)
+
     def prop(self, name: str) -> str | None:
         """`getprop NAME`; None when the property is empty or unset."""
         out = self._run(("getprop", name)).rstrip("\r\n")
