@@ -46,6 +46,7 @@ STEPS_FILE, EPISODE_FILE = "steps.jsonl", "episode.json"
 MANIFEST_FILE, SUMMARY_FILE = "manifest.json", "summary.json"
 EPISODES_DIR = "episodes"
 FRAMES_DIR = "frames"  # v2: content-addressed screenshots and hierarchies, once per run
+EXPORTS_DIR = "exports"  # `droidharness export`: <episode key>.gif | .mp4 (the report links them)
 TIMING_KEYS = ("capture", "agent", "actuation", "settle", "total")
 
 
@@ -634,6 +635,7 @@ __all__ = [
     "SUMMARY_FILE",
     "EPISODES_DIR",
     "FRAMES_DIR",
+    "EXPORTS_DIR",
     "STEP_SCHEMA_V1",
     "EPISODE_SCHEMA_V1",
 ]
