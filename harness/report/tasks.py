@@ -29,7 +29,7 @@ from harness.report.devices import preparation_section
 from harness.report.draw import KEY_ACTIONS, small_screenshot, thumbnail
 from harness.report.page import CSS, JS, csp, e, header, infra_list, ms, num, pct
 from harness.report.summary import TIMING_PHASES, episode_category, episode_instruction, episode_progress, summarize
-from harness.trajectory.records import EpisodeRecord, Run, StepRecord
+from harness.trajectory.records import EXPORTS_DIR, EpisodeRecord, Run, StepRecord
 from tasks.schema import CATEGORY_NAMES
 
 log = logging.getLogger(__name__)
@@ -171,6 +171,11 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
     ins = episode_instruction(run, ep)
     if ins:
         info.append(f"<p><b>Instruction:</b> <span class=u>{e(ins)}</span></p>")
+    exported = [
+        f"{EXPORTS_DIR}/{ep.key}.{x}" for x in ("gif", "mp4") if (run.path / EXPORTS_DIR / f"{ep.key}.{x}").is_file()
+    ]
+    if exported:  # `droidharness export RUN --episode ID --format gif|mp4` wrote them next to the report
+        info.append("<p><b>Animation:</b> " + " · ".join(f'<a href="{e(p)}">{e(p)}</a>' for p in exported) + "</p>")
     if meta:
         facts = [
             f"tokens {meta.tokens.total_tokens:,}",
