@@ -3,7 +3,9 @@
 A cassette is a JSONL file; each line is one recorded response:
 
     {"v": 1, "key": "<sha256 of the request>", "step": 3, "response": {"content": ..., "tool_calls": ...,
-     "finish_reason": ..., "usage": {...}, "model": ...}}
+     "finish_reason": ..., "usage": {...}, "model": ..., "seconds": 0.84}}
+
+(`seconds`: the recorded call's round trip, which a playback reports as the step's model latency.)
 
 The key hashes the request as the model sees it: model, messages (each image replaced by the sha256 of its
 data URL), and sampling options. It never includes the API key, the endpoint URL or headers. The same request

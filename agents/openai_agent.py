@@ -135,6 +135,27 @@ class OpenAIAgent:
         self._step = 0
 
     # --- setup -----------------------------------------------------------------------------------------
+    def settings(self) -> dict[str, Any]:
+        """Everything that decides what this agent sends and how it reads the answers, for a run's manifest (what
+        `droidharness run --like` re-runs): the model, the endpoint's scheme, host and path (no credentials, no
+        query), the output format, the sampling settings, the image size sent, the history length, the prompt
+        templates' text and their hash. Never the API key."""
+        o = self.options
+        return {
+            **o.model_dump(mode="json", exclude={"api_key", "base_url", "retry_seed"}),
+            "base_url": self._shown_url,  # scheme, host, port, path: no user:password@, no query
+            "sampling": {"temperature": o.temperature, "max_tokens": o.max_tokens, "seed": o.seed},
+            "image": {"max_side": o.max_image_side, "format": o.image_format, "set_of_marks": o.set_of_marks},
+            "history": o.max_history,
+            "prompt_hash": self.prompt_hash,
+            "prompt_templates": {
+                "system": self._system,
+                "user_step": self._user,
+                "elements_block": self._elements_block,
+                "repair": self._repair,
+            },
+        }
+
     def _prompt_hash(self) -> str:
         opts = self.options.model_dump(
             mode="json",
@@ -211,6 +232,7 @@ class OpenAIAgent:
             "image_sha256": image_sha,
             "retries": 0,
             "cassette_keys": [],
+            "model_seconds": [],  # each model call's round trip, seconds (a cassette plays back the recorded ones)
         }
         if o.output_format in PIXEL_FORMATS:
             meta["coordinate_space"] = o.coordinate_space
@@ -296,6 +318,7 @@ class OpenAIAgent:
         self._step = step
         meta.setdefault("retries", 0)
         meta.setdefault("cassette_keys", [])
+        meta.setdefault("model_seconds", [])
         return self._complete(messages, meta)
 
     def _complete(self, messages: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, Any]:
@@ -303,10 +326,14 @@ class OpenAIAgent:
         key = request_key(request)
         meta["cassette_keys"].append(key)
         if self._cassette is not None and self._cassette.mode == "playback":
-            return self._cassette.lookup(key, self._step)
-        response = self._call_with_retries(request, meta)
-        if self._cassette is not None:
-            self._cassette.record(key, response, self._step)
+            response = self._cassette.lookup(key, self._step)
+        else:
+            response = self._call_with_retries(request, meta)
+            if self._cassette is not None:
+                self._cassette.record(key, response, self._step)
+        seconds = response.get("seconds")  # the call's round trip (a cassette plays back the recorded one)
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool):
+            meta.setdefault("model_seconds", []).append(float(seconds))
         return response
 
     def _call_with_retries(self, request: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
@@ -316,11 +343,12 @@ class OpenAIAgent:
         where = f"openai agent: endpoint {self._shown_url} (model {o.model}), step {self._step}"
         for attempt in range(o.max_retries + 1):
             try:
+                started = time.monotonic()
                 try:
                     completion = self._openai().chat.completions.create(**request)
                 except json.JSONDecodeError as exc:  # a 2xx body that is not JSON
                     raise _Malformed(f"the response body is not JSON: {exc.msg}") from None
-                return _normalize(completion)
+                return {**_normalize(completion), "seconds": round(time.monotonic() - started, 4)}
             except (
                 openai.RateLimitError,
                 openai.InternalServerError,

@@ -45,6 +45,7 @@ def _langs(lang: str) -> tuple[str, ...]:
 
 
 def run(
+    ctx: typer.Context,
     suite: str = typer.Option("virtual", help="A bundled suite name or a folder of task JSON files."),
     agent: str = typer.Option("heuristic", help="Agent: heuristic, reference, random, openai, human, or a plug-in."),
     family: Optional[str] = typer.Option(
@@ -107,6 +108,18 @@ def run(
         help="With --avd: the adb server the copies announce themselves to (it must answer). Default: yours on "
         "$ANDROID_ADB_SERVER_PORT or 5037 when it answers, else a private one started and stopped with the run.",
     ),
+    price: Optional[str] = typer.Option(
+        None,
+        "--price",
+        help="IN/OUT: USD per million input/output tokens (e.g. 2.5/10), or a JSON price table file by model "
+        "name: the cost per step, episode and run in the live view, summary.json and the report.",
+    ),
+    like: Optional[Path] = typer.Option(
+        None,
+        "--like",
+        help="Run again with the settings RUN_DIR was made with (its manifest); options given here override. "
+        "Secrets come from the environment.",
+    ),
 ) -> None:
     """Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,
     one embedded device, both languages).
@@ -114,10 +127,20 @@ def run(
     Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
     infrastructure failures or unfinished (listed, not scored), or stopped because the disk is full (one line:
     what to free; `--resume` completes it); 4 no episode could be scored."""
+    from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
     from harness.run.episode import Limits
     from harness.run.suite import SuiteOptions
+    from harness.scoring.cost import resolve_price
     from harness.trajectory.frames import WriterOptions
 
+    if like is not None:  # the recorded options, overridden by those given here; recorded again as this run's
+        try:
+            ctx.params = like_options(ctx, like)
+        except HarnessError as e:
+            _fail(e)
+        if ctx.command.callback is not None:
+            ctx.invoke(ctx.command.callback, **ctx.params)
+        return
     if latency not in LATENCY_PROFILES:
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
     if frames not in ("webp", "png"):
@@ -154,12 +177,15 @@ def run(
         writer=WriterOptions(frames=frames),
         probe_agent=probe_agent,
         probe_agent_options=probe_options,
+        rerun=recorded_options(ctx),
     )
     if avd is not None and (device or ray or ray_address):
         raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")
     if adb_port is not None and avd is None:
         raise typer.BadParameter("the adb server of --avd's emulators: give --avd NAME too", param_hint="--adb-port")
     try:
+        if price is not None:  # a price table is looked up by the agent's model
+            opts = replace(opts, price=resolve_price(price, priced_model(agent, options)))
         with ExitStack() as stack:
             if avd is not None:
                 from harness.run.avds import avd_copies
@@ -172,6 +198,8 @@ def run(
             fail(console, e)
         raise
     _print_board(res.board)
+    if opts.price is not None:
+        console.print(f"cost {run_cost_line(res.run_dir)} at {opts.price}", highlight=False, soft_wrap=True)
     if res.skipped:
         console.print(f"{len(res.results)} episode(s) run now, {res.skipped} already done", highlight=False)
     console.print(f"run: {res.run_dir}" + (f"   report: {res.run_dir / 'report.html'}" if report else ""))

@@ -11,13 +11,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from harness.scoring.cost import Price, usage_cost
 from harness.scoring.episodes import BREAKDOWNS, Score, Scoreboard, headline, scoreboard
 from harness.scoring.questions import METRICS, QAResult, exit_code, summarize_questions
 from harness.scoring.questions import headline as qa_headline
-from harness.trajectory.records import EpisodeRecord, Run
+from harness.trajectory.records import EpisodeRecord, Run, StepRecord
 from harness.trajectory.result import INFRA_ERROR, UNFINISHED, UNSCORED, EpisodeResult
 
 TIMING_PHASES = ("capture", "agent", "actuation", "settle")
+MODEL_LATENCY = "model"  # each model call's round trip (the openai agent's `meta.model_seconds`), beside the phases
 
 
 # --- numbers ---------------------------------------------------------------------------------------------------
@@ -157,8 +159,35 @@ def run_scoreboard(run: Run) -> Scoreboard:
     return scoreboard(outcome(run, ep) for ep in run.episodes.values())
 
 
-def _row(score: Score, eps: list[EpisodeRecord]) -> dict[str, Any]:
-    """A table row: the score, plus the step-level figures of the same episodes (tokens, timings)."""
+def run_price(run: Run) -> Price | None:
+    """The price the run was made with (`manifest.config.price`, `droidharness run --price`); None: unpriced."""
+    return Price.from_json(run.manifest.config.get("price")) if run.manifest else None
+
+
+def step_cost(step: StepRecord, price: Price | None) -> float | None:
+    u = step.agent.usage
+    return usage_cost(u.prompt_tokens, u.completion_tokens, price)
+
+
+def episode_cost(ep: EpisodeRecord, price: Price | None) -> float | None:
+    """The cost of every model call the episode's steps made (None without a price)."""
+    if price is None:
+        return None
+    return sum(price.cost(s.agent.usage.prompt_tokens, s.agent.usage.completion_tokens) for s in ep.steps)
+
+
+def model_latencies(steps: list[StepRecord]) -> list[float]:
+    """The round trip of every model call of `steps`, in seconds (agents that call no model record none)."""
+    out: list[float] = []
+    for s in steps:
+        raw = s.agent.meta.get("model_seconds")
+        out += [float(x) for x in raw if isinstance(x, (int, float))] if isinstance(raw, list) else []
+    return out
+
+
+def _row(score: Score, eps: list[EpisodeRecord], price: Price | None = None) -> dict[str, Any]:
+    """A table row: the score, plus the step-level figures of the same episodes (tokens, cost, timings, model
+    call latency)."""
     steps = [s for ep in eps for s in ep.steps]
     tokens = sum(s.agent.usage.total_tokens for s in steps)
     timings = {
@@ -168,21 +197,29 @@ def _row(score: Score, eps: list[EpisodeRecord]) -> dict[str, Any]:
         }
         for ph in TIMING_PHASES
     }
+    calls = model_latencies(steps)
+    timings[MODEL_LATENCY] = {"p50": percentile(calls, 50), "p95": percentile(calls, 95)}
+    cost = None if price is None else sum(episode_cost(ep, price) or 0.0 for ep in eps)
     return {
         **score.to_json(),
         "steps": len(steps),
         "tokens": tokens,
         "tokens_per_episode": tokens / len(eps) if eps else None,
+        "cost": cost,
+        "cost_per_episode": cost / len(eps) if cost is not None and eps else None,
+        "cost_per_step": cost / len(steps) if cost is not None and steps else None,
+        "model_calls": len(calls),
         "timings": timings,
     }
 
 
-def summarize(run: Run) -> dict[str, Any]:
+def summarize(run: Run, price: Price | None = None) -> dict[str, Any]:
     """The numbers of summary.json and the report's tables (times in seconds, SR/ATP as fractions or None when
-    nothing was scored), all from `harness.scoring.episodes` over `outcome()` of each episode. A QA run's (kind
-    "qa"): `run_summary`."""
+    nothing was scored), all from `harness.scoring.episodes` over `outcome()` of each episode; costs in USD at
+    `price` (default: the run's own, `run_price`; None: unpriced). A QA run's (kind "qa"): `run_summary`."""
     if run.kind == "qa":
         return run_summary(run)
+    price = price or run_price(run)
     eps = list(run.episodes.values())
     results = [outcome(run, ep) for ep in eps]
     board = scoreboard(results)
@@ -195,8 +232,10 @@ def summarize(run: Run) -> dict[str, Any]:
         "run_id": run.manifest.run_id if run.manifest else run.path.name,
         "headline": headline(board.overall),
         "exit_code": board.exit_code,
-        "overall": _row(board.overall, eps),
-        **{name: {k: _row(scores[name][k], v) for k, v in sorted(g.items())} for name, g in groups.items()},
+        "overall": _row(board.overall, eps, price),
+        **{name: {k: _row(scores[name][k], v, price) for k, v in sorted(g.items())} for name, g in groups.items()},
+        "price": price.to_json() if price else None,
+        "episode_costs": {ep.key: episode_cost(ep, price) for ep in eps} if price else {},
         "infra_failures": board.to_json()["infra_failures"],
         "statuses": dict(sorted(Counter(ep.status for ep in eps).items())),
     }

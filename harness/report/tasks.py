@@ -28,11 +28,25 @@ from typing import Any
 from harness.report.devices import preparation_section
 from harness.report.draw import KEY_ACTIONS, small_screenshot, thumbnail
 from harness.report.page import CSS, JS, csp, e, header, infra_list, ms, num, pct
-from harness.report.summary import TIMING_PHASES, episode_category, episode_instruction, episode_progress, summarize
+from harness.report.summary import (
+    MODEL_LATENCY,
+    TIMING_PHASES,
+    episode_category,
+    episode_cost,
+    episode_instruction,
+    episode_progress,
+    run_price,
+    step_cost,
+    summarize,
+)
+from harness.scoring.cost import Price, money
 from harness.trajectory.records import EXPORTS_DIR, EpisodeRecord, Run, StepRecord
 from tasks.schema import CATEGORY_NAMES
 
 log = logging.getLogger(__name__)
+
+
+TIMING_COLUMNS = (*TIMING_PHASES, MODEL_LATENCY)  # the step phases, then each model call's latency
 
 
 def _table(title_col: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
@@ -40,15 +54,16 @@ def _table(title_col: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
         "<tr><th class=l rowspan=2>" + e(title_col) + "</th><th rowspan=2>episodes</th><th rowspan=2>scored"
         "</th><th rowspan=2>SR</th><th rowspan=2>ATP</th><th rowspan=2>mean steps</th><th rowspan=2>invalid "
         "steps</th><th rowspan=2>agent errors</th><th rowspan=2>tokens</th><th rowspan=2>tokens / ep.</th>"
-        + "".join(f"<th colspan=2>{e(p)} ms</th>" for p in TIMING_PHASES)
+        "<th rowspan=2>cost</th><th rowspan=2>cost / ep.</th>"
+        + "".join(f"<th colspan=2>{e(p)} ms</th>" for p in TIMING_COLUMNS)
         + "</tr><tr>"
-        + "<th>p50</th><th>p95</th>" * len(TIMING_PHASES)
+        + "<th>p50</th><th>p95</th>" * len(TIMING_COLUMNS)
         + "</tr>"
     )
     body = []
     for label, r in rows:
         tim = "".join(
-            f"<td>{ms(r['timings'][p]['p50'])}</td><td>{ms(r['timings'][p]['p95'])}</td>" for p in TIMING_PHASES
+            f"<td>{ms(r['timings'][p]['p50'])}</td><td>{ms(r['timings'][p]['p95'])}</td>" for p in TIMING_COLUMNS
         )
         extra = []
         if r["unfinished"]:
@@ -60,7 +75,8 @@ def _table(title_col: str, rows: list[tuple[str, dict[str, Any]]]) -> str:
             f"<tr><td class=l>{label}</td><td>{r['episodes']}{note}</td><td>{r['scored']}</td>"
             f"<td>{pct(r['sr'])}</td><td>{pct(r['atp'])}</td><td>{num(r['mean_steps'])}</td>"
             f"<td>{r['invalid_steps']}</td><td>{r['agent_errors']}</td><td>{r['tokens']:,}</td>"
-            f"<td>{num(r['tokens_per_episode'], '{:,.0f}')}</td>{tim}</tr>"
+            f"<td>{num(r['tokens_per_episode'], '{:,.0f}')}</td><td>{money(r['cost'])}</td>"
+            f"<td>{money(r['cost_per_episode'])}</td>{tim}</tr>"
         )
     return f"<table>{head}{''.join(body)}</table>"
 
@@ -118,7 +134,13 @@ def _thumbnails(run: Run) -> dict[tuple[str, int], str | None]:
     return {(ep.key, n): u for (ep, n, _), u in zip(jobs, urls, strict=True)}
 
 
-def _step_card(ep: EpisodeRecord, step: StepRecord, names: dict[str, str], thumbs: dict[tuple[str, int], Any]) -> str:
+def _step_card(
+    ep: EpisodeRecord,
+    step: StepRecord,
+    names: dict[str, str],
+    thumbs: dict[tuple[str, int], Any],
+    price: Price | None = None,
+) -> str:
     src = thumbs.get((ep.key, step.step))
     img = (
         f'<img src="{e(src)}" alt="{e(f"step {step.step} screen")}">'
@@ -138,7 +160,8 @@ def _step_card(ep: EpisodeRecord, step: StepRecord, names: dict[str, str], thumb
         details.append(f"<div class=mut>raw output</div><pre>{e(a.raw_output)}</pre>")
     details.append(
         f"<div class=mut>{e(step.observation.package)} / {e(step.observation.activity)} · tokens "
-        f"{a.usage.total_tokens} · capture {ms(tim.capture)} ms · agent {ms(tim.agent)} ms · "
+        f"{a.usage.total_tokens}{' · cost ' + money(step_cost(step, price)) if price else ''}"
+        f" · capture {ms(tim.capture)} ms · agent {ms(tim.agent)} ms · "
         f"actuation {ms(tim.actuation)} ms · settle {ms(tim.settle)} ms</div>"
     )
     return (
@@ -152,6 +175,7 @@ def _step_card(ep: EpisodeRecord, step: StepRecord, names: dict[str, str], thumb
 def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) -> str:
     meta = ep.meta
     status = ep.status
+    price = run_price(run)
     prog = episode_progress(ep)
     cat = episode_category(run, ep)
     milestones = meta.milestones if meta else []
@@ -179,6 +203,7 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
     if meta:
         facts = [
             f"tokens {meta.tokens.total_tokens:,}",
+            *([f"cost {money(episode_cost(ep, price))}"] if price else []),
             f"invalid steps {meta.invalid_outputs}",
             f"attempts {meta.attempts}",
             f"wall {num(meta.timings.get('wall'))} s",
@@ -228,7 +253,7 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
             for s in ep.steps
         )
         info.append(f"<h3>Milestones</h3><ol class=ms>{items}</ol><div class=strip>{strip}</div>")
-    cards = [_step_card(ep, s, names, thumbs) for s in ep.steps]
+    cards = [_step_card(ep, s, names, thumbs, price) for s in ep.steps]
     final = meta.final_observation if meta else None
     if final is not None and ep.final_step is not None:
         src = thumbs.get((ep.key, ep.final_step))
@@ -268,6 +293,11 @@ def _probes_html(probes: list[Any]) -> str:
     )
 
 
+def _price_text(price: dict[str, Any]) -> str:
+    p = Price.from_json(price)
+    return f"{p} ({p.source})" if p else "?"
+
+
 def render_task_report(run: Run) -> str:
     """The report of a task run as one HTML string (no external resources)."""
 
@@ -294,7 +324,9 @@ def render_task_report(run: Run) -> str:
         "task's end state still holding at the end and, where the task expects one, the right answer). ATP: mean "
         "milestone progress. Scored: every episode except infrastructure failures and unfinished ones; agent "
         "errors (exceptions, timeouts) and invalid steps count against the agent. Timings are per step, in "
-        "milliseconds.</p>"
+        "milliseconds; model: each model call's round trip. "
+        + (f"Cost: the tokens at {e(_price_text(s['price']))}." if s["price"] else "Cost: unpriced (run --price).")
+        + "</p>"
         f"{preparation_section(run)}"
         f"<h2>Episodes ({len(run.episodes)})</h2><div class=toolbar><button type=button data-toggle=open>"
         "expand all</button><button type=button data-toggle=close>collapse all</button></div>"

@@ -13,6 +13,9 @@ A resumed run keeps its manifest and does only the items whose episode.json is m
 
 from __future__ import annotations
 
+import hashlib
+import json
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,11 +23,12 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from rich.console import Console
 
+from harness import __version__
 from harness.errors import ConfigError
 from harness.report.render import finish_run
 from harness.run.lock import RunLock
 from harness.run.pool import DevicePool
-from harness.trajectory.records import Run, completed_episode_keys, load_run
+from harness.trajectory.records import MANIFEST_FILE, Run, completed_episode_keys, jsonable, load_run
 from harness.trajectory.writer import RunWriter, WriterOptions
 
 
@@ -78,12 +82,21 @@ class RunLifecycle(Generic[T]):
         """Items already complete on disk (a resumed run)."""
         return len(self.items) - len(self.todo)
 
-    def create_writer(self, out: Path, run_id: str | None, **manifest: Any) -> RunWriter:
-        """A new run's directory and manifest (`RunWriter.create`'s keywords), locked; a resumed run's writer as
-        it is."""
+    def create_writer(
+        self, out: Path, run_id: str | None, *, extra: dict[str, Any] | None = None, **manifest: Any
+    ) -> RunWriter:
+        """A new run's directory and manifest (`RunWriter.create`'s keywords, plus `extra` fields: merged into
+        the manifest's own objects, e.g. `suite.hash`, or added beside them, e.g. `rerun`), locked; a resumed
+        run's writer as it is."""
         if self.writer is None:
             self.writer = RunWriter.create(out, run_id, options=self.options, **manifest)
             self.lock = RunLock(self.writer.path).acquire()
+            if extra:
+                written = json.loads((self.writer.path / MANIFEST_FILE).read_text(encoding="utf-8"))
+                for k, v in jsonable(extra).items():
+                    both = isinstance(written.get(k), dict) and isinstance(v, dict)
+                    written[k] = {**written[k], **v} if both else v
+                self.writer.write_manifest(written)
         return self.writer
 
     def record_devices(self, pool: DevicePool) -> None:
@@ -113,4 +126,44 @@ class RunLifecycle(Generic[T]):
         self.release()
 
 
-__all__ = ["Identified", "RunLifecycle", "item_key", "item_label"]
+def harness_source() -> dict[str, Any]:
+    """The harness that makes a run: its version and, run from a git checkout, the commit and whether the
+    tracked files differ from it (`dirty`); commit None when there is no checkout or no git."""
+    root = Path(__file__).resolve().parents[2]
+    out: dict[str, Any] = {"version": __version__, "git_commit": None, "git_dirty": None}
+    if not (root / ".git").exists():
+        return out
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        )
+        status = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return out
+    out["git_commit"] = head.stdout.strip() or None
+    out["git_dirty"] = bool(status.stdout.strip())
+    return out
+
+
+def content_hash(items: Sequence[object]) -> str:
+    """sha256 of the canonical JSON of `items` (a run's tasks as loaded: what `suite.hash` pins)."""
+    text = json.dumps(jsonable(list(items)), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def agent_settings(name: str, options: dict[str, Any], agent: object) -> dict[str, Any]:
+    """The manifest's `agent`: its name, the options it was created with and, for an agent that says them
+    (`settings()`, e.g. the openai agent: model, endpoint host, output format, sampling, image size, history,
+    prompt templates and hash), every setting it runs with. Secrets are scrubbed when the manifest is written."""
+    said = getattr(agent, "settings", None)
+    full = said() if callable(said) else {}
+    return {"name": name, **options, **(full if isinstance(full, dict) else {})}
+
+
+__all__ = ["Identified", "RunLifecycle", "agent_settings", "content_hash", "harness_source", "item_key", "item_label"]

@@ -20,6 +20,27 @@ except ImportError:  # pragma: no cover
 LOCK_FILE = ".lock"
 
 
+def holder(run_dir: str | Path) -> str | None:
+    """Who is writing `run_dir` now: the pid in its lock file while a run (or `--resume`) holds the lock, else
+    None (finished, or killed). Only looks: the lock file is opened read-only and nothing is written."""
+    path = Path(run_dir) / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        if fcntl is None:  # pragma: no cover
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
 class RunLock:
     def __init__(self, run_dir: str | Path) -> None:
         self.path = Path(run_dir) / LOCK_FILE

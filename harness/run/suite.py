@@ -24,11 +24,12 @@ from harness.errors import ConfigError
 from harness.report.summary import outcome, run_scoreboard
 from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.episode import Limits, episode_seed, run_episode
-from harness.run.lifecycle import RunLifecycle, item_label
+from harness.run.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
 from harness.run.live import LiveView
 from harness.run.pool import DevicePool, Isolation, open_pool
+from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score
-from harness.trajectory.records import ManifestTask
+from harness.trajectory.records import ManifestTask, episode_key
 from harness.trajectory.result import INFRA_ERROR, EpisodeResult
 from harness.trajectory.writer import EpisodeWriter, RunWriter, WriterOptions
 from tasks.schema import Task
@@ -61,6 +62,8 @@ class SuiteOptions:
     # baseline; "none" = ask nothing; or a QA agent's name (options: `probe_agent_options`)
     probe_agent: str = "auto"
     probe_agent_options: dict[str, Any] = field(default_factory=dict)
+    price: Price | None = None  # USD per million input / output tokens (`--price`): cost in every surface
+    rerun: dict[str, Any] | None = None  # the command's own options, recorded for `droidharness run --like`
 
 
 def probe_agent_factory(opts: SuiteOptions) -> Callable[[], QAAgent] | None:
@@ -125,9 +128,10 @@ def longest_first(items: list[Episode]) -> list[Episode]:
     return sorted(items, key=lambda it: -(len(it[0].reference.get(it[1], ())) or it[0].max_steps))
 
 
-def live_headline(outcomes: list[EpisodeResult]) -> str:
-    """The live view's running headline: the final line's, over the results so far."""
-    return headline(score(outcomes))
+def live_headline(outcomes: list[EpisodeResult], price: Price | None = None) -> str:
+    """The live view's running headline: the final line's, over the results so far (and, priced, their cost)."""
+    cost = results_cost(outcomes, price)
+    return headline(score(outcomes)) + (f"  cost {money(cost)}" if cost is not None else "")
 
 
 @dataclass
@@ -142,6 +146,7 @@ class RunPlan:
     make_agent: Callable[[], Any]
     make_qa: Callable[[], QAAgent] | None
     prompt_hash: str | None
+    agent_settings: dict[str, Any] = field(default_factory=dict)  # the manifest's `agent` (lifecycle.agent_settings)
 
     @property
     def episodes(self) -> list[Episode]:
@@ -159,9 +164,12 @@ class RunPlan:
             o.out,
             o.run_id,
             devices=devices,
-            agent={"name": o.agent, **o.agent_options},
+            agent=self.agent_settings or {"name": o.agent, **o.agent_options},
             prompt_hash=self.prompt_hash,
-            seeds={"base": o.seed},
+            seeds={
+                "base": o.seed,
+                "episodes": {episode_key(t.id, lang): episode_seed(o.seed, t.id, lang) for t, lang in self.episodes},
+            },
             suite_name=o.suite,
             tasks=[
                 ManifestTask(id=t.id, category=t.category, instruction=t.instruction, apps=list(t.apps))
@@ -176,12 +184,19 @@ class RunPlan:
                 "agent_timeout": o.limits.agent_timeout,
                 "infra_retries": o.infra_retries,
                 "probe_agent": o.probe_agent,
+                "price": o.price.to_json() if o.price else None,
                 **config,
+            },
+            extra={
+                "suite": {"hash": content_hash(list({t.id: t for t, _ in self.episodes}.values()))},
+                "harness": harness_source(),
+                "rerun": o.rerun,
             },
         )
 
     def live(self, console: Console | None, slots: int) -> LiveView[EpisodeResult]:
-        return LiveView(console, len(self.todo), slots, live_headline, self.earlier)
+        price = self.opts.price
+        return LiveView(console, len(self.todo), slots, lambda outs: live_headline(outs, price), self.earlier)
 
     def spec(self, writer: RunWriter, run: EpisodeAttempt) -> WorkSpec[Episode, EpisodeResult]:
         """One episode as a work item of the driver: an attempt opens its trajectory and `run`s it on the slot
@@ -237,7 +252,8 @@ def plan_run(
         if prior is None
         else [outcome(prior, e) for e in prior.episodes.values() if (e.task_id, e.lang) in life.done]
     )
-    return RunPlan(opts, life, earlier, make_agent, make_qa, getattr(probe, "prompt_hash", None))
+    settings = agent_settings(opts.agent, opts.agent_options, probe)
+    return RunPlan(opts, life, earlier, make_agent, make_qa, getattr(probe, "prompt_hash", None), settings)
 
 
 def pool_attempt(pool: DevicePool, plan: RunPlan) -> EpisodeAttempt:
