@@ -147,6 +147,9 @@ from harness.cli.run import tasks_app as _tasks_app  # noqa: E402
 from harness.cli.tasks_families import register as _register_task_families  # noqa: E402
 
 _register_task_families(_tasks_app)
+from harness.cli.tasks_record import register as _register_task_record  # noqa: E402
+
+_register_task_record(_tasks_app)
 
 from harness.cli.evaluate import register as _register_eval_command  # noqa: E402 - after `app` exists
 

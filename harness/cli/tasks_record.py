@@ -1,0 +1,86 @@
+"""`droidharness tasks record --app NAME --instruction TEXT [--lang en] [--device S] [--steps FILE] --out
+task.json`: a demonstration turned into a proven task (harness/run/record_task.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from agents.base import Agent
+from agents.human import HumanAgent
+from emulator.virtual.profiles import DEFAULT_PROFILE
+from harness.cli.failures import fail
+from harness.device.controller import Device
+from harness.errors import HarnessError
+from harness.run.pool import DevicePool
+from harness.run.record_task import StepsAgent, propose, prove, read_steps, record, save_recording, slug
+
+console = Console()
+
+
+def record_cmd(
+    app: str = typer.Option(..., "--app", help="The app the task is about: a launcher label, a package or a role."),
+    instruction: str = typer.Option(..., "--instruction", help="The task's instruction in --lang."),
+    lang: str = typer.Option("en", help="The demonstration's language: en or zh."),
+    device: Optional[str] = typer.Option(None, "--device", "-s", help="Record on this device (default: embedded)."),
+    steps: Optional[Path] = typer.Option(
+        None, "--steps", help="Play these reference steps (one JSON step a line, `locate` targets) instead of asking."
+    ),
+    out: Path = typer.Option(..., "--out", help="The task file to write (its screens go to OUT.recording/)."),
+    profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
+    max_steps: int = typer.Option(50, min=1, help="The demonstration's longest run."),
+) -> None:
+    """Demonstrate a task (at the human prompt, or --steps FILE) and write it as a task proven sound: milestones
+    from the screens it passed through, an end state from its last screen and the device state it changed, the
+    expected answer when it ends with ANSWER, the demonstration as the reference solution. Says which proposals
+    were dropped and why; a demonstration that changes nothing is rejected (exit 2)."""
+    if lang not in ("en", "zh"):
+        raise typer.BadParameter(f"{lang!r} is not one of: en, zh", param_hint="--lang")
+    try:
+        agent: Agent = StepsAgent(read_steps(steps)) if steps is not None else HumanAgent(console=console)
+        pool = DevicePool(1, [device] if device else [], profile=profile).start()
+    except HarnessError as e:
+        fail(console, e)
+    try:
+        package: list[str] = []
+
+        def fresh() -> Device:
+            pool.reset(0, apps=tuple(package), lang=lang)
+            pool.ensure_locale(0, lang)
+            return pool.slot(0)
+
+        rec = record(fresh(), agent, app, instruction, lang, max_steps)
+        package.append(rec.package)
+        save_recording(rec, out.with_name(out.name + ".recording"))
+        proposal = propose(rec, instruction, lang, slug(out.stem))
+        task, result = prove(proposal, lang, fresh)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(proposal.data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    except HarnessError as e:
+        fail(console, e)
+    except OSError as e:
+        fail(console, HarnessError(f"{out}: cannot write: {e.strerror or e}"))
+    finally:
+        pool.close()
+    leaves = task.milestones.leaves()
+    console.print(
+        f"[green]sound[/green]: {len(leaves)} milestone(s), {len(task.end_state)} end-state check(s)"
+        + (", an expected answer" if task.expected_answer else "")
+        + f"; the reference reaches {result.progress:.0%}, a do-nothing agent {result.idle_progress:.0%}",
+        highlight=False,
+        soft_wrap=True,
+    )
+    for m in leaves:
+        console.print(f"  milestone {escape(m.id)}: {escape(str(m.sub_target))}", highlight=False, soft_wrap=True)
+    for why in proposal.dropped:
+        console.print(f"  dropped {escape(why)}", highlight=False, soft_wrap=True)
+    console.print(f"task: {out}   screens: {out.with_name(out.name + '.recording')}", highlight=False, soft_wrap=True)
+
+
+def register(tasks_app: typer.Typer) -> None:
+    tasks_app.command("record")(record_cmd)

@@ -1,0 +1,132 @@
+"""`droidharness tasks record`: a scripted demonstration becomes a task that the reference agent solves, a
+do-nothing agent scores 0 on, and that checks the state the demonstration changed; a demonstration that changes
+nothing is rejected with the reason; a person's element-index actions become locators."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agents.noop import NoOpAgent
+from agents.reference import ReferenceAgent
+from harness.actions import Click
+from harness.cli.main import app
+from harness.run.episode import Limits, run_episode
+from harness.run.pool import DevicePool
+from harness.run.record_task import (
+    RecordError,
+    StateSnapshot,
+    StepsAgent,
+    parse_settings_list,
+    propose,
+    record,
+    reference_step,
+    state_changes,
+)
+from tasks.schema import load_task
+
+runner = CliRunner()
+SMS_STEPS = [
+    {"type": "OPEN_APP", "name": "Messages"},
+    {"type": "CLICK", "locate": {"text": "Allow"}},
+    {"type": "CLICK", "locate": {"text": "Start chat"}},
+    {"type": "TYPE", "text": "650-555-0177", "locate": {"resource_id": "recipient_text_view"}, "submit": True},
+    {"type": "TYPE", "text": "On my way", "locate": {"resource_id": "compose_message_text"}},
+    {"type": "CLICK", "locate": {"resource_id": "send_message_button_icon"}},
+]
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[DevicePool]:
+    with DevicePool(1, isolation="in_process") as p:
+        yield p
+
+
+def _steps_file(path: Path, steps: list[dict]) -> Path:
+    path.write_text("# a scripted demonstration\n" + "".join(json.dumps(s) + "\n" for s in steps), encoding="utf-8")
+    return path
+
+
+def test_a_recorded_demonstration_is_a_sound_task_with_a_state_check(tmp_path: Path, pool: DevicePool) -> None:
+    out = tmp_path / "text-bob.json"
+    r = runner.invoke(
+        app,
+        [
+            "tasks", "record", "--app", "Messages", "--instruction", "Text 650-555-0177: On my way",
+            "--steps", str(_steps_file(tmp_path / "steps.jsonl", SMS_STEPS)), "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "sound" in r.output and "a do-nothing agent 0%" in r.output
+    task = load_task(out)
+    assert task.instruction == {"en": "Text 650-555-0177: On my way"} and task.apps == ("@messages",)
+    states = [c.check.state for c in task.end_state if c.check is not None and c.check.state is not None]
+    assert [s.content.uri for s in states if s.content] == ["content://sms/sent"]  # the state that changed
+    row = states[0].content.row
+    assert row["address"].digits == "6505550177" and row["body"].equals == "On my way"
+    leaves = task.milestones.leaves()
+    assert len(leaves) >= 3 and all(m.check.element is None or m.check.element.resource_id is None for m in leaves)
+    assert [s["type"] for s in task.model_dump()["reference"]["en"]][:2] == ["OPEN_APP", "CLICK"]
+    screens = sorted((tmp_path / "text-bob.json.recording").glob("screen-*.png"))
+    assert len(screens) == len(SMS_STEPS) + 2  # the start screen, then one per step (and the final COMPLETE)
+    state = json.loads((tmp_path / "text-bob.json.recording" / "state.json").read_text())
+    assert not any(r["body"] == "On my way" for r in state["before"]["rows"]["content://sms/sent"])
+    assert any(r["body"] == "On my way" for r in state["after"]["rows"]["content://sms/sent"])
+    # the written task, run again on a fresh device: the reference solves it, doing nothing scores 0
+    pool.reset(0)
+    done = run_episode(task, ReferenceAgent(), pool.slot(0), "en", Limits(max_steps=len(SMS_STEPS) + 2))
+    assert done.success and done.progress == 1.0, (done.error, done.end_state)
+    pool.reset(0)
+    idle = run_episode(task, NoOpAgent(), pool.slot(0), "en", Limits(max_steps=2))
+    assert idle.progress == 0.0 and not idle.success
+
+
+def test_a_demonstration_that_changes_nothing_is_rejected(tmp_path: Path, pool: DevicePool) -> None:
+    pool.reset(0)
+    rec = record(pool.slot(0), StepsAgent([{"type": "OPEN_APP", "name": "Notes"}]), "Notes", "look", "en")
+    with pytest.raises(RecordError, match="the demonstration changes nothing"):
+        propose(rec, "look", "en", "look")
+    out = tmp_path / "nothing.json"
+    steps = _steps_file(tmp_path / "s.jsonl", [{"type": "OPEN_APP", "name": "Notes"}, {"type": "HOME"}])
+    r = runner.invoke(
+        app, ["tasks", "record", "--app", "Notes", "--instruction", "x", "--steps", str(steps), "--out", str(out)]
+    )
+    assert r.exit_code == 2 and "the demonstration changes nothing" in r.output, r.output
+    assert not out.exists()
+    bad = _steps_file(tmp_path / "bad.jsonl", [{"locate": {"text": "x"}}])
+    r = runner.invoke(
+        app, ["tasks", "record", "--app", "Notes", "--instruction", "x", "--steps", str(bad), "--out", str(out)]
+    )
+    assert r.exit_code == 2 and f"{bad}:2: not a reference step" in r.output, r.output
+
+
+def test_a_persons_element_index_becomes_a_locator(pool: DevicePool) -> None:
+    pool.reset(0)
+    dev = pool.slot(0)
+    dev.launch("com.droidharness.notes")
+    obs = dev.observe()
+    idx = next(e.index for e in obs.tree if e.text == "Shopping list")
+    assert reference_step(Click(element=idx), obs, "en") == {"type": "CLICK", "locate": {"text": "Shopping list"}}
+
+
+def test_state_changes_propose_checks_for_settings_and_rows() -> None:
+    assert parse_settings_list("wifi_on=1\nairplane_mode_on=0\n") == {"wifi_on": "1", "airplane_mode_on": "0"}
+    before = StateSnapshot({"secure": {"ui_night_mode": "1"}}, {"content://sms/sent": []})
+    after = StateSnapshot(
+        {"secure": {"ui_night_mode": "2"}}, {"content://sms/sent": [{"address": "+1 650-555-0102", "body": "Hi"}]}
+    )
+    checks = [c for _, c in state_changes(before, after)]
+    assert checks == [
+        {"settings": {"namespace": "secure", "key": "ui_night_mode", "value": {"equals": "2"}}},
+        {
+            "content": {
+                "uri": "content://sms/sent",
+                "row": {"address": {"digits": "6505550102"}, "body": {"equals": "Hi", "case_sensitive": True}},
+            }
+        },
+    ]
+    assert state_changes(before, before) == []
