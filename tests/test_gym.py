@@ -49,13 +49,20 @@ def random_action(rng: random.Random, elements: str) -> str:
     return "not an action"
 
 
-def test_check_env_passes():
-    env = gymnasium.make("droidharness/Task-v0", task=TASK, lang="en", screen_size=SMALL)
-    try:
-        check_env(env.unwrapped, skip_render_check=True)
-        assert env.observation_space["screenshot"].shape == (SMALL[1], SMALL[0], 3)
-    finally:
-        env.close()
+TASKS = [TASK, "notes-search-password", "weather-thursday-high", "shop-search-tea"]
+
+
+@pytest.fixture(scope="module")
+def env():
+    """One env (one device) for the tests that need no recording: a task drawn per reset, or `options`' task."""
+    e = gymnasium.make("droidharness/Task-v0", task=TASKS, lang="en", screen_size=SMALL)
+    yield e
+    e.close()
+
+
+def test_check_env_passes(env):
+    check_env(env.unwrapped, skip_render_check=True)
+    assert env.observation_space["screenshot"].shape == (SMALL[1], SMALL[0], 3)
 
 
 def test_scripted_episode_reaches_success_rewards_sum_to_progress_and_is_recorded(tmp_path):
@@ -86,44 +93,35 @@ def test_scripted_episode_reaches_success_rewards_sum_to_progress_and_is_recorde
     assert (run_dir / "summary.json").is_file() and (run_dir / "report.html").is_file()
 
 
-def test_random_episode_rewards_sum_to_progress_and_invalid_steps_never_raise():
-    env = gymnasium.make("droidharness/Task-v0", task=TASK, lang="en", max_steps=6, screen_size=SMALL)
+def test_random_episode_rewards_sum_to_progress_and_invalid_steps_never_raise(env):
     rng = random.Random(5)
-    try:
-        for seed in (0, 1):
-            obs, info = env.reset(seed=seed)
-            total, done, invalid = 0.0, False, 0
-            while not done:
-                obs, reward, terminated, truncated, info = env.step(random_action(rng, obs["elements"]))
-                assert env.observation_space.contains(obs)
-                total += reward
-                invalid += info["invalid"]
-                done = terminated or truncated
-            assert truncated and info["step"] == 6  # the step budget
-            assert total == pytest.approx(info["progress"]) and info["invalid_steps"] == invalid
-        obs, info = env.reset(seed=2)
-        _, reward, terminated, _, info = env.step('{"type": "CLICK", "element": 9999}')
-        assert info["invalid"] and "no element [9999]" in info["error"] and reward == 0.0 and not terminated
-        _, _, _, _, info = env.step("CLICK somewhere")
-        assert info["invalid"] and "not valid JSON" in info["error"]
-    finally:
-        env.close()
+    for seed in (0,):
+        obs, info = env.reset(seed=seed, options={"task": TASK})
+        total, done, invalid = 0.0, False, 0
+        while not done:
+            obs, reward, terminated, truncated, info = env.step(random_action(rng, obs["elements"]))
+            assert env.observation_space.contains(obs)
+            total += reward
+            invalid += info["invalid"]
+            done = terminated or truncated
+        assert truncated and info["step"] == info["max_steps"] == 15  # the task's step budget
+        assert total == pytest.approx(info["progress"]) and info["invalid_steps"] == invalid
+    obs, info = env.reset(seed=2)
+    _, reward, terminated, _, info = env.step('{"type": "CLICK", "element": 9999}')
+    assert info["invalid"] and "no element [9999]" in info["error"] and reward == 0.0 and not terminated
+    _, _, _, _, info = env.step("CLICK somewhere")
+    assert info["invalid"] and "not valid JSON" in info["error"]
 
 
-def test_seeded_resets_reproduce_the_task_and_the_first_screen():
-    tasks = ["settings-dark-theme", "notes-search-password", "weather-thursday-high", "shop-search-tea"]
-    env = gymnasium.make("droidharness/Task-v0", task=tasks, lang="en", screen_size=SMALL)
-    try:
-        firsts = {}
-        for seed in (11, 12, 11, 12):
-            obs, info = env.reset(seed=seed)
-            key = (info["task_id"], info["seed"], obs["elements"], obs["screenshot"].tobytes())
-            assert firsts.setdefault(seed, key) == key
-            env.step('{"type": "HOME"}')  # the device moves on; the next reset puts it back
-        seen = {env.reset(seed=s)[1]["task_id"] for s in range(8)}
-        assert len(seen) > 1  # the seed draws the task
-    finally:
-        env.close()
+def test_seeded_resets_reproduce_the_task_and_the_first_screen(env):
+    firsts = {}
+    for seed in (11, 12, 11, 12):
+        obs, info = env.reset(seed=seed)
+        key = (info["task_id"], info["seed"], obs["elements"], obs["screenshot"].tobytes())
+        assert firsts.setdefault(seed, key) == key
+        env.step('{"type": "HOME"}')  # the device moves on; the next reset puts it back
+    seen = {env.reset(seed=s)[1]["task_id"] for s in range(8)}
+    assert len(seen) > 1  # the seed draws the task
 
 
 def test_unicode_text_space_holds_any_text():

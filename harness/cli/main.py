@@ -166,6 +166,9 @@ _register_emulator_commands(app)
 from harness.cli.doctor import register as _register_doctor_command  # noqa: E402 - after `app` exists
 
 _register_doctor_command(app)
+from harness.cli.mcp import register as _register_mcp_command  # noqa: E402 - after `app` exists
+
+_register_mcp_command(app)
 from harness.cli.compare import register as _register_compare_command  # noqa: E402 - after `app` exists
 
 _register_compare_command(app)
