@@ -125,6 +125,7 @@ def test_sft_from_a_datasets_episodes_feeds_the_same_pipeline(tmp_path, output_f
         (["{ref}", "--episode", "clock-world-time", "--format", "avi"], "--format 'avi' is not one of gif, mp4, sft"),
         (["{ref}", "--format", "sft", "--out", "x.txt"], "the samples go to a .jsonl file"),
         (["{ref}", "--format", "sft", "--out", "{tmp}/d.jsonl", "--output-format", "x"], "--output-format"),
+        (["{ref}", "--format", "sft", "--out", "{tmp}/d.jsonl", "--min-progress", "2"], "--min-progress 2: progress"),
         (["--format", "sft", "--dataset", "nope", "--data", ".", "--out", "{tmp}/d.jsonl"], "unknown dataset 'nope'"),
     ],
 )

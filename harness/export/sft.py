@@ -67,6 +67,8 @@ class SFTOptions:
     link: bool = True  # hard-link the screenshots when the file system allows it (else copy)
 
     def agent_options(self) -> OpenAIAgentOptions:
+        if not 0.0 <= self.min_progress <= 1.0:
+            raise ExportError(f"--min-progress {self.min_progress:g}: progress is a fraction in 0..1")
         try:
             return OpenAIAgentOptions(
                 output_format=self.output_format,
