@@ -4,13 +4,16 @@ nothing is rejected with the reason; a person's element-index actions become loc
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
+from agents.human import HumanAgent
 from agents.noop import NoOpAgent
 from agents.reference import ReferenceAgent
 from harness.actions import Click
@@ -23,6 +26,7 @@ from harness.run.record_task import (
     StepsAgent,
     parse_settings_list,
     propose,
+    prove,
     record,
     reference_step,
     state_changes,
@@ -102,6 +106,55 @@ def test_a_demonstration_that_changes_nothing_is_rejected(tmp_path: Path, pool: 
         app, ["tasks", "record", "--app", "Notes", "--instruction", "x", "--steps", str(bad), "--out", str(out)]
     )
     assert r.exit_code == 2 and f"{bad}:2: not a reference step" in r.output, r.output
+
+
+def test_a_demonstration_at_the_human_prompt_becomes_a_proven_task(pool: DevicePool) -> None:
+    """A person picks elements by index at the `human` agent's prompt; the task replays them by text."""
+    pool.reset(0)
+    dev = pool.slot(0)
+
+    def index(**want: str) -> int:
+        tree = dev.observe().tree
+        return next(e.index for e in tree if all(getattr(e, k) == v for k, v in want.items()))
+
+    script = iter(
+        [
+            lambda: "open Notes",
+            lambda: f"click {index(content_desc='New note')}",
+            lambda: f"type {index(resource_id='com.droidharness.notes:id/note_title_edit')} Dentist",
+            lambda: f"type {index(resource_id='com.droidharness.notes:id/note_body_edit')} Thursday at 3 PM",
+            lambda: f"click {index(content_desc='Navigate up')}",
+            lambda: "done",
+        ]
+    )
+    human = HumanAgent(input_fn=lambda prompt: next(script)(), console=Console(file=io.StringIO()))
+    rec = record(dev, human, "Notes", "Write a Dentist note", "en")
+    refs = [s.reference for s in rec.steps]
+    assert refs[1] == {"type": "CLICK", "locate": {"desc": "New note"}}
+    assert all("element" not in r for r in refs)
+    proposal = propose(rec, "Write a Dentist note", "en", "dentist")
+    # two proposals that cannot prove out: a text no screen shows, and a state that already holds at the start
+    ghost = {"id": "ghost", "sub_target": "x", "check": {"package": rec.package, "element": {"text": "Never shown"}}}
+    wifi = {"check": {"state": {"settings": {"namespace": "global", "key": "wifi_on", "value": {"equals": "1"}}}}}
+    proposal.data["milestones"]["children"].append(ghost)
+    proposal.data["end_state"].append(wifi)
+
+    def fresh():
+        pool.reset(0)
+        return pool.slot(0)
+
+    task, result = prove(proposal, "en", fresh)
+    assert result.ok and result.progress == 1.0 and result.idle_progress == 0.0
+    final = next(m for m in task.milestones.leaves() if m.id == "final")
+    assert {e.text for e in final.check.all_elements} == {"Dentist", "Thursday at 3 PM"}
+    assert [c.milestones for c in task.end_state] == [("final",)]  # no provider changed: the last screen
+    assert "ghost" not in {m.id for m in task.milestones.leaves()}
+    assert any(
+        d.startswith("milestone ghost (x): not reached when the demonstration is replayed") for d in proposal.dropped
+    )
+    assert any(d.startswith("end state ") and d.endswith("holds at the start") for d in proposal.dropped), (
+        proposal.dropped
+    )
 
 
 def test_a_persons_element_index_becomes_a_locator(pool: DevicePool) -> None:
