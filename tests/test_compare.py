@@ -113,6 +113,8 @@ def test_compare_hand_computed_runs_through_the_cli(tmp_path):
     assert runs[0]["shared"]["sr"] == pytest.approx(3 / 8)
     cats = d["breakdowns"]["by_category"]
     assert set(cats) == {"1-1", "2-1"} and cats["1-1"][1]["sr"] == pytest.approx(3 / 4)  # t1 lost, t2..t4 solved
+    assert d["differences"]["t1__en"] == [{"progress": -0.5, "steps": 0, "tokens": 0, "cost": None}]
+    assert d["differences"]["t8__en"][0]["progress"] is None, "no progress difference with an unscored side"
     assert "exact McNemar p = 0.375" in r.output and "gained (4)" in r.output and "lost (1)" in r.output
     html = page.read_text()
     assert EVIL not in html and "&lt;img src=x onerror=alert(1)&gt;" in html, "run ids are escaped"

@@ -150,6 +150,17 @@ class Comparison:
     def tokens(self, i: int) -> int:
         return sum(self.cells[k][i].tokens for k in self.shared)
 
+    def delta(self, key: str, i: int) -> dict[str, float | int | None]:
+        """Run `i` minus the baseline on episode `key`: progress (None unless both are scored), steps, tokens,
+        cost (None unless both are priced)."""
+        a, b = self.cells[key][0], self.cells[key][i]
+        return {
+            "progress": b.progress - a.progress if a.scored and b.scored else None,
+            "steps": b.steps - a.steps,
+            "tokens": b.tokens - a.tokens,
+            "cost": b.cost - a.cost if a.cost is not None and b.cost is not None else None,
+        }
+
     def breakdown(self, name: str) -> dict[str, list[Score | None]]:
         """Group -> each run's score over the shared episodes of the group (`BREAKDOWNS` name)."""
         groups: dict[str, list[Score | None]] = {}
@@ -182,6 +193,7 @@ class Comparison:
                 for name in BREAKDOWNS
             },
             "episodes": {k: [c.to_json() for c in self.cells[k]] for k in self.shared},
+            "differences": {k: [self.delta(k, p.other) for p in self.pairings] for k in self.shared},
         }
 
 

@@ -104,7 +104,10 @@ def _breakdown_html(c: Comparison, name: str) -> str:
 
 def _episodes_table(c: Comparison) -> str:
     head = "".join(f"<th>{e(s.label)}</th><th>progress</th><th>steps</th><th>tokens</th><th>cost</th>" for s in c.sides)
-    diffs = "".join(f"<th>Δ progress {e(c.sides[p.other].label)}</th>" for p in c.pairings)
+    diffs = "".join(
+        f"<th>Δ progress {e(c.sides[p.other].label)}</th><th>Δ steps</th><th>Δ tokens</th><th>Δ cost</th>"
+        for p in c.pairings
+    )
     rows = []
     for k in c.shared:
         cells = c.cells[k]
@@ -113,10 +116,15 @@ def _episodes_table(c: Comparison) -> str:
             f"<td>{x.steps}</td><td>{x.tokens:,}</td><td>{money(x.cost)}</td>"
             for x in cells
         )
-        deltas = "".join(
-            f"<td>{_diff(cells[0].progress if cells[0].scored else None, x.progress if x.scored else None)}</td>"
-            for x in cells[1:]
-        )
+        deltas = ""
+        for p in c.pairings:
+            d = c.delta(k, p.other)
+            cost = d["cost"]
+            signed = "–" if cost is None else ("+" if cost >= 0 else "-") + money(abs(cost))
+            deltas += (
+                f"<td>{_diff(0.0, d['progress'])}</td><td>{d['steps']:+d}</td><td>{d['tokens']:+,d}</td>"
+                f"<td>{signed}</td>"
+            )
         rows.append(f"<tr><td class=l>{_link(k)}</td>{runs}{deltas}</tr>")
     return f"<table><tr><th class=l>episode</th>{head}{diffs}</tr>{''.join(rows)}</table>"
 
