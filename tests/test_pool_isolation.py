@@ -52,6 +52,19 @@ def _wait_gone(pids: list[int], timeout: float = 15.0) -> list[int]:
     return [p for p in pids if _alive(p)]
 
 
+def _ppid(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()[1])
+
+
+def _zygote_of(pids: list[int]) -> int:
+    """The one device zygote that forked every process of `pids` (asserted)."""
+    parents = {_ppid(p) for p in pids}
+    assert len(parents) == 1 and os.getpid() not in parents, f"forked by one zygote, not by us: {parents}"
+    (zygote,) = parents
+    assert b"emulator.virtual.zygote" in Path(f"/proc/{zygote}/cmdline").read_bytes()
+    return zygote
+
+
 def _opts(tmp_path: Path, run_id: str, **kw: Any) -> SuiteOptions:
     return SuiteOptions(
         writer=FAST_WRITER, task_ids=TASKS, agent="reference", out=tmp_path, run_id=run_id, report=False, **kw
@@ -75,6 +88,7 @@ def test_process_devices_give_the_same_results_as_thread_devices(tmp_path, state
     with DevicePool(2, isolation="process") as pool:
         pids = [pool.process(i).pid for i in range(2)]
         assert all(_alive(p) for p in pids) and len(set(pids)) == 2 and os.getpid() not in pids
+        zygote = _zygote_of(pids)  # several devices: forked from one warmed-up interpreter
         assert pool.model(0) is None, "the model lives in the child"
         assert [pool.kind(i) for i in range(2)] == ["virtual-process"] * 2
         by_process = run_suite(_opts(tmp_path, "process"), pool=pool)
@@ -85,7 +99,7 @@ def test_process_devices_give_the_same_results_as_thread_devices(tmp_path, state
     assert by_process.sr == 1.0
     assert {r.reset_method for r in by_process.results} == {SNAPSHOT_LOAD}
     assert {r.reset_method for r in by_thread.results} == {STATE_RESTORE}
-    assert _wait_gone(pids) == [], "close() stopped every child"
+    assert _wait_gone([*pids, zygote]) == [], "close() stopped every child and the zygote"
     assert list((state / "devices").glob("*.json")) == [], "and removed their records"
 
 
@@ -167,8 +181,8 @@ def test_a_sigkilled_harness_leaves_no_device_process(tmp_path, state):
         proc.wait(10)
     assert len(pids) == 2
     records = {json.loads(p.read_text())["pid"] for p in (state / "devices").glob("*.json")}
-    assert records == set(pids), "each child was recorded by pid"
-    assert _wait_gone(pids) == [], "the children died with their harness (PR_SET_PDEATHSIG)"
+    assert records > set(pids) and len(records) == 3, "each child, and the zygote that forked them, by pid"
+    assert _wait_gone(sorted(records)) == [], "the zygote died with its harness, the children with it"
     with DevicePool(1, isolation="process") as pool:  # a new pool start reaps what the dead harness left
         own = pool.process(0).pid
         left = {json.loads(p.read_text())["pid"] for p in (state / "devices").glob("*.json")}
@@ -212,3 +226,37 @@ def test_a_child_that_cannot_start_is_a_device_process_error_with_its_log(state)
             child.wait_ready()
     finally:
         child.stop()
+
+
+class KillsTheZygote(KillsTheChild):
+    """The reference solution; on step 2 of the first task's first attempt it SIGKILLs the device zygote."""
+
+    name = "kills-the-zygote"
+
+    def act(self, obs: Any, history: list[HistoryItem]) -> AgentStep:
+        if self.task == TASKS[0] and len(history) == 1 and not self.killed:
+            zygote = _zygote_of([self.pool.process(i).pid for i in range(2)])
+            self.killed.append(zygote)
+            os.kill(zygote, signal.SIGKILL)  # the zygote this test's pool started, by its pid
+        return self.inner.act(obs, history)
+
+
+def test_a_killed_zygote_takes_its_devices_along_and_a_new_one_forks_their_replacements(tmp_path, state):
+    """Devices die with the zygote that forked them (PDEATHSIG): an infrastructure failure like any lost device;
+    the pool's replacements come from a fresh zygote and every episode still succeeds."""
+    killed: list[int] = []
+    from harness.device.controller import DeviceConfig
+    from harness.device.link import LinkConfig
+
+    config = DeviceConfig(link=LinkConfig(call_timeout=3.0, reconnect_timeout=1.0))
+    with DevicePool(2, isolation="process", config=config) as pool:
+        before = [pool.process(i).pid for i in range(2)]
+        res = run_suite(
+            _opts(tmp_path, "zygote", langs=("en",)), pool=pool, agent_factory=lambda: KillsTheZygote(pool, killed)
+        )
+        assert killed and _wait_gone([killed[0], *before]) == [], "the zygote and its devices are gone"
+        replaced = [pool.process(i).pid for i in range(2) if pool.process(i).pid not in before]
+        assert replaced, "at least the device that ran the first task was replaced"
+        assert killed[0] not in {_ppid(p) for p in replaced}
+    assert all(r.success for r in res.results) and len(res.results) == len(TASKS)
+    assert max(r.attempts for r in res.results) == 2, "the interrupted episode was retried on a fresh device"

@@ -88,6 +88,11 @@ class EmulatorConsole:
         self._threads.append(t)
         return self
 
+    @property
+    def bound_port(self) -> int:
+        """The port it listens on (the one the OS chose when `port` was 0); 0 before `start()`."""
+        return self._sock.getsockname()[1] if self._sock is not None else 0
+
     def stop(self) -> None:
         self._stop.set()
         if self._sock is not None:

@@ -172,7 +172,7 @@ class DevicePool:
                 self._server = PrivateAdbServer().start()
             if self.isolation == "process":
                 reap_orphans()
-                self._spawner = Spawner()
+                self._spawner = Spawner(zygote=self.size > 1, profile=self.profile)
             for i in range(self.size):
                 self._pending[i] = threading.Event()
                 th = threading.Thread(target=self._bring_up, args=(i,), name=f"pool-start-{i}", daemon=True)
@@ -245,7 +245,7 @@ class DevicePool:
             for i in slots
         }
         if self._spawner is None:
-            self._spawner = Spawner()
+            self._spawner = Spawner(zygote=self.size > 1, profile=self.profile)
         for i, p in procs.items():
             self._procs[i] = p
             self._spawner.launch(p)

@@ -1,0 +1,95 @@
+"""The child side of a device process: one `VirtualDevice` and its control console, run until told to stop.
+
+Run as `python -m emulator.virtual.procdevice ...` (a fresh interpreter) or in a child the device zygote forked
+(`emulator.virtual.zygote`: an interpreter that imported and warmed up everything once). Either way the child
+writes one JSON line `{"serial", "address", "port", "console_port", "pid"}` to its ready file once it serves,
+and exits on SIGTERM / SIGINT or when its parent dies (`die_with_parent`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+BOOT_SNAPSHOT = "droidharness-boot"
+LANGS = ("en", "zh")
+
+
+def boot_snapshot(lang: str) -> str:
+    """The control console's snapshot of the boot state in `lang`."""
+    return f"{BOOT_SNAPSHOT}-{lang}"
+
+
+def die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent dies (Linux), and exit now if the parent is already gone. The
+    "parent" is the thread that forked this process: it must live as long as the parent wants the child."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError) as e:  # no prctl: the next pool's reap_orphans() is the fallback
+            log.warning("prctl(PR_SET_PDEATHSIG) unavailable: %s", e)
+    if os.getppid() != parent:
+        os._exit(3)
+
+
+def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog=prog, description="one embedded device for a pool")
+    p.add_argument("--serial", required=True)
+    p.add_argument("--profile", required=True)
+    p.add_argument("--locale", default="en", choices=list(LANGS))
+    p.add_argument("--latency", default="instant")
+    p.add_argument("--home", required=True, help="private directory: console token, ready file")
+    p.add_argument("--ready-file", type=Path, required=True)
+    p.add_argument("--parent", type=int, required=True, help="pid of the process that started this one")
+    return p.parse_args(argv)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Boot the device (boot snapshots in both languages on the console), announce it, serve until stopped."""
+    die_with_parent(args.parent)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+
+    from .console import EmulatorConsole
+    from .device import VirtualDevice
+
+    done = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: done.set())
+    signal.signal(signal.SIGINT, lambda *_: done.set())
+    vd = VirtualDevice(profile=args.profile, locale=args.locale, latency=args.latency, serial=args.serial)
+    console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home)
+    model = vd.model
+    boot = model.snapshot()
+    console.snapshots[boot_snapshot(args.locale)] = boot
+    for lang in LANGS:
+        if lang != args.locale:
+            model.set_locale(lang)
+            console.snapshots[boot_snapshot(lang)] = model.snapshot()
+    model.restore(boot)
+    vd.start()
+    console.start()
+    ready = {
+        "serial": vd.serial,
+        "address": vd.address,
+        "port": vd.port,
+        "console_port": console.bound_port,
+        "pid": os.getpid(),
+    }
+    tmp = args.ready_file.with_name(f".{args.ready_file.name}.tmp")
+    tmp.write_text(json.dumps(ready) + "\n")
+    os.replace(tmp, args.ready_file)
+    while not done.wait(0.2) and not vd.wait(0):
+        pass
+    console.stop()
+    vd.stop()
+    return 0

@@ -1,0 +1,343 @@
+"""The device zygote: one interpreter that imports and warms up the virtual device once, then forks a device
+process for each request - as Android's zygote forks apps from a preloaded runtime.
+
+A device process started as `python -m emulator.virtual.procdevice` spends ~0.7 s of CPU before it is useful
+(the interpreter, the imports, the first screens of every app, font and layout caches), and a pool of N devices
+pays that N times on the same cores. The zygote pays it once: its children share the warmed memory
+copy-on-write and boot in a few tens of milliseconds of CPU.
+
+Parent side: `Zygote` (start it from the thread that lives as long as its devices: the `Spawner`'s) and
+`ForkedProcess`, the subset of `subprocess.Popen` a `DeviceProcess` uses, for a child the parent did not fork
+itself. The zygote reports each child's exit status, since only it can wait for them.
+
+Child side (`python -m emulator.virtual.zygote --parent PID --home DIR`): single-threaded (fork is only safe
+there), it reads one JSON request a line on stdin (`{"argv": [...], "home": DIR, "log": FILE}`) and answers
+`{"forked": PID}`; `{"exit": PID, "code": N}` when a child ends (N < 0: killed by signal -N); it exits when stdin
+closes. It dies with its parent (PR_SET_PDEATHSIG) and its children die with it, so nothing outlives a SIGKILLed
+harness; each child runs in its own private directory (its working directory: how the reaper recognises it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import queue
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO, Any
+
+log = logging.getLogger(__name__)
+
+ZYGOTE_MODULE = "emulator.virtual.zygote"
+_ROOT = Path(__file__).resolve().parents[2]  # the directory holding the `emulator` package
+
+
+class ZygoteError(RuntimeError):
+    """The zygote could not be started, did not answer, or is gone (names what happened)."""
+
+
+class Zygote:
+    """The parent's handle on one zygote process."""
+
+    def __init__(self, home: str, profile: str = "medium_phone", ready_timeout: float = 60.0) -> None:
+        self.home = home
+        self.profile = profile
+        self.ready_timeout = ready_timeout
+        self.log_file = Path(home) / "zygote.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._replies: queue.Queue[int | None] = queue.Queue()
+        self._exits: dict[int, int] = {}
+        self._changed = threading.Condition()
+        self._request_lock = threading.Lock()
+        self._ready = threading.Event()
+
+    @property
+    def pid(self) -> int:
+        if self.proc is None:
+            raise ZygoteError("the device zygote is not started")
+        return self.proc.pid
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            ZYGOTE_MODULE,
+            "--parent",
+            str(os.getpid()),
+            "--home",
+            self.home,
+            "--profile",
+            self.profile,
+        ]
+
+    def start(self) -> Zygote:
+        """Start the zygote process (on the thread its PR_SET_PDEATHSIG should follow) and wait until it serves."""
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+        with open(self.log_file, "ab") as logf:
+            self.proc = subprocess.Popen(
+                self.command(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=logf,
+                env=env,
+                cwd=self.home,
+            )
+        threading.Thread(target=self._read, args=(self.proc.stdout,), name="device-zygote", daemon=True).start()
+        if not self._ready.wait(self.ready_timeout) or not self.alive():
+            tail = self.log_tail()
+            self.close()
+            raise ZygoteError(f"the device zygote did not start: {tail}")
+        return self
+
+    def _read(self, out: IO[bytes]) -> None:
+        for raw in out:
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                continue
+            if "ready" in msg:
+                self._ready.set()
+            elif "forked" in msg:
+                self._replies.put(int(msg["forked"]))
+            elif "exit" in msg:
+                with self._changed:
+                    self._exits[int(msg["exit"])] = int(msg["code"])
+                    self._changed.notify_all()
+        self._ready.set()
+        self._replies.put(None)  # the zygote is gone: whoever waits for a reply stops waiting
+        with self._changed:
+            self._changed.notify_all()
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def fork(self, argv: list[str], home: str, log_file: str, timeout: float = 30.0) -> ForkedProcess:
+        """A new device process running `devicemain.serve(argv)` in `home`, its stderr appended to `log_file`."""
+        if self.proc is None or self.proc.stdin is None or not self.alive():
+            raise ZygoteError(f"the device zygote is gone: {self.log_tail()}")
+        line = json.dumps({"argv": argv, "home": home, "log": log_file}) + "\n"
+        with self._request_lock:
+            try:
+                self.proc.stdin.write(line.encode())
+                self.proc.stdin.flush()
+            except OSError as e:
+                raise ZygoteError(f"the device zygote stopped listening: {e}") from None
+            try:
+                pid = self._replies.get(timeout=timeout)
+            except queue.Empty:
+                raise ZygoteError(f"the device zygote did not fork within {timeout:g} s") from None
+        if pid is None:
+            raise ZygoteError(f"the device zygote exited: {self.log_tail()}")
+        return ForkedProcess(self, pid)
+
+    def exit_code(self, pid: int) -> int | None:
+        """The exit status of child `pid` (Popen's convention), None while it runs."""
+        with self._changed:
+            code = self._exits.get(pid)
+        if code is None and not self.alive() and not _running(pid):
+            return -int(signal.SIGKILL)  # the zygote died first: its children got SIGKILL (PR_SET_PDEATHSIG)
+        return code
+
+    def wait_exit(self, pid: int, timeout: float | None) -> int | None:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._changed:
+            while True:
+                code = self.exit_code(pid)
+                if code is not None:
+                    return code
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return None
+                self._changed.wait(0.1 if left is None else min(left, 0.1))
+
+    def log_tail(self, lines: int = 5) -> str:
+        try:
+            text = self.log_file.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return "(no log)"
+        return " | ".join(text[-lines:]) or "(empty log)"
+
+    def close(self) -> None:
+        """Stop the zygote (closing its stdin ends it; SIGKILL by pid if it does not). Stop its devices first:
+        the ones still running die with it."""
+        p = self.proc
+        if p is None:
+            return
+        try:
+            if p.stdin is not None:
+                p.stdin.close()
+        except OSError:
+            pass
+        try:
+            p.wait(5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait(5)
+
+
+class ForkedProcess:
+    """A device process the zygote forked: what `DeviceProcess` needs of a `subprocess.Popen`."""
+
+    def __init__(self, zygote: Zygote, pid: int) -> None:
+        self.zygote = zygote
+        self.pid = pid
+
+    def poll(self) -> int | None:
+        return self.zygote.exit_code(self.pid)
+
+    def wait(self, timeout: float | None = None) -> int:
+        code = self.zygote.wait_exit(self.pid, timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(f"device process {self.pid}", timeout or 0.0)
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:  # never signal a pid that may have been reused
+            try:
+                os.kill(self.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1][:1] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+# --- the zygote process -----------------------------------------------------------------------------------------
+def _send(msg: dict[str, Any]) -> None:
+    os.write(1, (json.dumps(msg) + "\n").encode())
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        _send({"exit": pid, "code": os.waitstatus_to_exitcode(status)})
+
+
+def _fork(request: dict[str, Any], private_fds: tuple[int, ...]) -> None:
+    from .devicemain import parse_args, serve
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        _send({"forked": pid})
+        return
+    code = 1
+    try:
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(devnull, 0)
+        os.dup2(devnull, 1)
+        os.dup2(os.open(str(request["log"]), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644), 2)
+        os.chdir(str(request["home"]))
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        for fd in private_fds:
+            os.close(fd)
+        code = serve(parse_args([str(a) for a in request["argv"]], f"{ZYGOTE_MODULE} (fork)"))
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+    except BaseException:  # noqa: BLE001 - a child must never return into the zygote's loop
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        try:
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def warm_up(profile: str) -> None:
+    """What every device process does once and keeps: import every module of the virtual device, build a
+    device, draw and dump a screen in both languages (fonts). No thread is started: the zygote must stay
+    single-threaded to fork safely."""
+    import importlib
+    import pkgutil
+
+    from . import __path__ as package_path
+    from .device import VirtualDevice
+
+    for mod in pkgutil.walk_packages(package_path, "emulator.virtual."):
+        if not mod.name.endswith("__main__") and mod.name != __name__:
+            importlib.import_module(mod.name)
+    m = VirtualDevice(profile=profile, locale="en", serial="ZYGOTE").model
+    for lang in ("en", "zh"):  # the fonts of both scripts (drawing every app again would save little more)
+        m.set_locale(lang)
+        m.screenshot_jpeg(1.0, 80)
+        m.hierarchy_xml(u2=True)
+    if threading.active_count() > 1:
+        log.warning("warm-up started %d threads: forks may be unsafe", threading.active_count() - 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog=f"python -m {ZYGOTE_MODULE}", description="forks embedded device processes")
+    p.add_argument("--parent", type=int, required=True, help="pid of the pool's process")
+    p.add_argument("--home", required=True, help="the zygote's private directory")
+    p.add_argument("--profile", default="medium_phone", help="the device profile to warm up")
+    args = p.parse_args(argv)
+    from .devicemain import die_with_parent
+
+    die_with_parent(args.parent)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the harness' to handle; its devices stop themselves
+    from .device import VirtualDevice  # noqa: F401 - the imports a first fork needs
+
+    wake_r, wake_w = os.pipe()  # SIGCHLD wakes the loop at once: a child's exit is reported when it happens
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    _send({"ready": os.getpid()})
+    warmed = False
+    pending = b""
+    while True:
+        ready, _, _ = select.select([0, wake_r], [], [], 0.05 if not warmed else None)
+        if wake_r in ready:
+            os.read(wake_r, 512)
+        _reap()
+        if 0 not in ready:
+            if not warmed:
+                warm_up(args.profile)
+                warmed = True
+            continue
+        chunk = os.read(0, 65536)
+        if not chunk:
+            break
+        pending += chunk
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            try:
+                request = json.loads(line)
+            except ValueError:
+                log.warning("ignored a request that is not JSON: %r", line[:200])
+                continue
+            _fork(request, (wake_r, wake_w))
+        if not warmed:  # the first device is on its way: warm up for the next ones meanwhile
+            warm_up(args.profile)
+            warmed = True
+    _reap()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
