@@ -26,6 +26,9 @@ from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
 from harness.mcp.server import BearerAuth
+from harness.mcp.tools import FREE_TASK_ID, PhoneTools, ToolCallError
+from harness.run.interactive import find_task
+from harness.run.pool import DevicePool
 from harness.scoring.episodes import score
 from harness.trajectory.records import load_run
 
@@ -206,3 +209,38 @@ def test_bearer_auth_middleware(header):
         assert reached == ["http", "lifespan"] and not sent
     else:
         assert reached == ["lifespan"] and sent[0]["status"] == 401
+
+
+@pytest.fixture
+def inproc_pool():
+    """One in-process virtual device (no adb): the tools' episode logic, quickly."""
+    pool = DevicePool(1, isolation="in_process").start()
+    yield pool
+    pool.close()
+
+
+def test_the_step_budget_ends_the_episode_as_in_a_run(tmp_path, inproc_pool):
+    task = find_task("virtual", TASK).model_copy(update={"max_steps": 2})
+    tools = PhoneTools(inproc_pool, task, "en", tmp_path, "budget")
+    tools.begin()
+    assert tools.press_key("home").startswith("step 1/2: press home; progress 0%")
+    with pytest.raises(ToolCallError, match=r"invalid step 2, nothing done: .*budget is used up: episode finished"):
+        tools.click(element=999)
+    with pytest.raises(ToolCallError, match="the episode is over"):
+        tools.press_key("back")
+    tools.close()
+    ep = load_run(tmp_path / "budget").episode(TASK, "en").meta
+    assert ep.extra["terminated_by"] == "max_steps" and ep.steps == 2 and ep.invalid_outputs == 1 and not ep.success
+
+
+def test_a_free_session_is_recorded_not_scored(tmp_path, inproc_pool):
+    tools = PhoneTools(inproc_pool, None, "en", tmp_path, "free")
+    tools.begin()
+    assert tools.task_status()["progress"] is None
+    assert "Settings" in tools.observe()[2] and "com.android.settings" in tools.list_apps()
+    assert tools.open_app("Settings").startswith('step 1/200: open app "Settings"')
+    assert "nothing scored" in tools.complete()
+    run = load_run(tmp_path / "free", skip_bad=True)
+    assert run.episode(FREE_TASK_ID, "en").status == "unfinished"
+    steps = (tmp_path / "free" / "episodes").glob("*/steps.jsonl")
+    assert [len(p.read_text().splitlines()) for p in steps] == [2]  # OPEN_APP and COMPLETE, recorded

@@ -116,7 +116,7 @@ class PhoneTools:
     def _session(self, tool: str) -> EpisodeSession:
         s = self.session
         if s is None or s.finished or self.recording is None:
-            raise ToolCallError(f"{tool}: the episode is over (complete() was called); start a new session")
+            raise ToolCallError(f"{tool}: the episode is over (completed, or its step budget used up)")
         return s
 
     # --- reading -------------------------------------------------------------------------------------------
@@ -219,12 +219,23 @@ class PhoneTools:
             except ActionValidationError as e:
                 step = AgentStep(action=None, raw_output=raw, invalid=True, error=f"{tool}: {e}", meta=meta)
             outcome = s.apply(step)
+            out_of_budget = s.budget_left == 0 and not outcome.terminal
+            if out_of_budget:  # as in a run: the episode ends at its step budget
+                self._end("max_steps")
             if outcome.invalid:
                 raise ToolCallError(
                     f"{tool}: invalid step {outcome.step}, nothing done: {outcome.agent_step.error} "
-                    f"({s.budget_left} steps left)"
+                    f"({s.budget_left} steps left){self._verdict(' ') if out_of_budget else ''}"
                 )
-            return self._after(s, outcome)
+            return self._after(s, outcome) + (self._verdict("\n") if out_of_budget else "")
+
+    def _verdict(self, sep: str) -> str:
+        """How the episode ended at its step budget."""
+        r = self.result
+        if r is None:
+            return f"{sep}the step budget is used up: the session is over (no task: nothing scored)"
+        verdict = "SUCCESS" if r.success else "not successful"
+        return f"{sep}the step budget is used up: episode finished, {verdict}, progress {r.progress:.0%}"
 
     def _after(self, s: EpisodeSession, outcome: StepOutcome) -> str:
         action = outcome.agent_step.action
@@ -235,8 +246,6 @@ class PhoneTools:
         if self.task is not None:
             new = f" (new: {', '.join(outcome.newly)})" if outcome.newly else ""
             head += f"; progress {outcome.progress:.0%}{new}"
-        if s.budget_left == 0 and not outcome.terminal:
-            head += "; the step budget is used up: call complete()"
         return head + "\n" + self._screen_text(s, outcome.observation)
 
     def _screen_text(self, s: EpisodeSession, obs: Observation) -> str:
