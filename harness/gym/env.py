@@ -137,7 +137,14 @@ class TaskEnv(gymnasium.Env[Obs, str]):
                 config={"interface": "gym", "max_steps": self.max_steps, "screen_size": list(self.screen_size)},
             )
         sink = self.recording.sink if self.recording is not None else None
-        self.session = begin_episode(self.pool, task, self.lang, episode_seed, sink=sink, max_steps=self.max_steps)
+        try:
+            self.session = begin_episode(self.pool, task, self.lang, episode_seed, sink=sink, max_steps=self.max_steps)
+        except BaseException:
+            if self.recording is not None:  # the episode stays unfinished; the run directory is closed and unlocked
+                self.recording.finish(report=False)
+                self.recording = None
+            self.session = None
+            raise
         self._done = False
         return self._observe(self.session.observation), self._info(success=False, invalid=False, error=None)
 
