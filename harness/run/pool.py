@@ -126,6 +126,7 @@ class DevicePool:
         self._prepared: dict[int, DevicePreparation] = {}  # slot -> its current device's preparation
         self._originals: dict[int, DevicePreparation] = {}  # slot -> the first one: a phone's own values (restore)
         self._server: PrivateAdbServer | None = None
+        self._server_up = threading.Event()  # set once `start` tried to start the private adb server
         self._virtual: dict[int, VirtualDevice] = {}  # slot -> VirtualDevice (thread) behind the adb server
         self._procs: dict[int, DeviceProcess] = {}  # slot -> DeviceProcess (process) behind the adb server
         self._models: dict[int, VirtualDeviceModel] = {}  # slot -> the embedded device's model (this process)
@@ -168,22 +169,32 @@ class DevicePool:
         episode starts when the first device is - and a slot whose device could not be brought up raises
         `DeviceError` there (the run's driver then gets it a fresh one, as after any infrastructure failure)."""
         try:
-            if self.embedded and not self.in_process:
-                self._server = PrivateAdbServer().start()
-            if self.isolation == "process":
+            if self.isolation == "process":  # device processes boot while the adb server starts
                 reap_orphans()
                 self._spawner = Spawner(zygote=self.size > 1, profile=self.profile)
+            else:
+                self._start_server()
             for i in range(self.size):
                 self._pending[i] = threading.Event()
                 th = threading.Thread(target=self._bring_up, args=(i,), name=f"pool-start-{i}", daemon=True)
                 self._starters.append(th)
                 th.start()
+            if self.isolation == "process":
+                self._start_server()
             if wait:
                 self.wait_started()
         except BaseException:
             self.close()
             raise
         return self
+
+    def _start_server(self) -> None:
+        """The private adb server embedded devices are reached through (set `_server_up` however it went)."""
+        try:
+            if self.embedded and not self.in_process:
+                self._server = PrivateAdbServer().start()
+        finally:
+            self._server_up.set()
 
     def wait_started(self) -> None:
         """Wait until every slot's first device is up; raise the first slot's failure (`DeviceError`)."""
@@ -269,6 +280,7 @@ class DevicePool:
             self._models[i] = idev.model
             self._baselines[i] = idev.model.snapshot()
             return idev
+        self._server_up.wait()
         server = self._server
         if server is None:
             raise DeviceError(f"slot {i}: the pool is not started (no private adb server)")
@@ -571,6 +583,7 @@ class DevicePool:
             ) from e
 
     def close(self) -> None:
+        self._server_up.set()  # a start that failed before the server: nothing will come
         for th in self._starters:  # devices still coming up are closed with the rest
             th.join()
         self._starters.clear()
