@@ -40,6 +40,9 @@ from harness.shellquote import command, input_text_args, is_input_text_typeable,
 log = logging.getLogger(__name__)
 FOCUSED = {"mask": 131072, "childOrSibling": [], "childOrSiblingSelector": [], "focused": True}  # u2 Selector
 KEYS = {"back": "KEYCODE_BACK", "home": "KEYCODE_HOME", "enter": "KEYCODE_ENTER", "recent": "KEYCODE_APP_SWITCH"}
+# A tap's press: uiautomator2's click(x, y) holds the finger 100 ms (REGULAR_CLICK_LENGTH) on a phone; a tap needs
+# only DOWN and UP (`input tap` sends both at the same time), so the harness holds it 1 ms.
+TAP_PRESS_MS = 1
 SETTLING = (A.Click, A.LongPress, A.Swipe, A.Scroll, A.TypeText, A.Back, A.Home, A.Enter, A.Recent, A.OpenApp)
 
 
@@ -179,7 +182,7 @@ class Actuator:
         return "input"
 
     def tap(self, x: int, y: int) -> str:
-        return self._either("tap", "click", [x, y], command("input", "tap", x, y))
+        return self._either("tap", "click", [x, y, TAP_PRESS_MS], command("input", "tap", x, y))
 
     def long_press_at(self, x: int, y: int, ms: int) -> str:
         return self._either("long press", "click", [x, y, ms], command("input", "swipe", x, y, x, y, ms))

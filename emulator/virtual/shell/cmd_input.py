@@ -4,9 +4,18 @@ Faithful where clients notice: `input text` takes ONE argument, turns `%s` into 
 the virtual keyboard's key character map can (printable ASCII, newline, tab). Anything else (CJK, emoji,
 accents) makes the phone throw a NullPointerException: nothing is typed, the trace goes to stderr and the
 exit status is 255. Bad numbers give `Error: Invalid arguments for command: X` the same way.
+
+Gestures take their time as InputShellCommand's do: `swipe` returns after its duration (default 300 ms),
+`draganddrop` after the long-press timeout plus its duration, `keyevent --longpress` holds each key for the
+long-press timeout, `--doubletap` waits getDoubleTapMinTime() (40 ms) between the two presses, `--delay MS` waits
+between keycodes, `keycombination -t MS` holds the keys. `tap` and plain key events inject DOWN and UP at the
+same uptime, so they take no gesture time. The UI sees the gesture's effect at once; the command returns when
+the gesture would have ended on a phone (plus the latency profile's `input` delay, applied before).
 """
 
 from __future__ import annotations
+
+import time
 
 from ..keycodes import KEYCODES
 from ..ui.gestures import LONG_PRESS_TIMEOUT_MS
@@ -26,6 +35,16 @@ SOURCES = {
     "rotaryencoder",
 }
 LONG_PRESS_MS = LONG_PRESS_TIMEOUT_MS  # ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT
+DOUBLE_TAP_MIN_MS = 40  # ViewConfiguration.DOUBLE_TAP_MIN_TIME
+
+
+def _hold(ctx: Ctx, start: float, ms: float) -> None:
+    """Return when a gesture that began at `start` (time.monotonic) and lasts `ms` would have ended."""
+    left = start + ms / 1000.0 - time.monotonic()
+    if left > 0:
+        ctx.io.wait_closed(left)
+
+
 _MODIFIERS = {57, 58, 59, 60, 113, 114, 117, 118}
 
 _TRACE_TAIL = [
@@ -149,21 +168,31 @@ def _send_text(ctx: Ctx, text: str) -> None:
 def _keyevent(ctx: Ctx, a: _Args) -> None:
     arg: str | None = a.required()
     longpress = doubletap = False
+    delay_ms = 0
     while arg is not None and arg.startswith("--"):
         longpress = longpress or arg == "--longpress"
         doubletap = doubletap or arg == "--doubletap"
         if arg == "--delay":
-            a.int("keyevent")
+            delay_ms = a.int("keyevent")
         arg = a.next()
+    first = True
     while arg is not None:
+        if not first and delay_ms > 0:
+            _hold(ctx, time.monotonic(), delay_ms)
+        first = False
         code = keycode_from_string(arg)
-        for _ in range(2 if doubletap else 1):
+        for press in range(2 if doubletap else 1):
+            if press:
+                _hold(ctx, time.monotonic(), DOUBLE_TAP_MIN_MS)
+            start = time.monotonic()
             if code <= 0:
                 ctx.model.events.log("key", code=code, source="input")
                 continue
             if longpress:
                 ctx.model.events.log("long_key", code=code, source="input")
             ctx.model.key(code, source="input")
+            if longpress:
+                _hold(ctx, start, LONG_PRESS_MS)
         arg = a.next()
 
 
@@ -208,9 +237,10 @@ def _dispatch(ctx: Ctx, cmd: str, a: _Args) -> None:
         if duration < 0:
             duration = 300
         if cmd == "draganddrop":  # press, hold for the long-press timeout, then move
-            model.swipe(x1, y1, x2, y2, duration + LONG_PRESS_MS, source="input")
-        else:
-            model.swipe(x1, y1, x2, y2, duration, source="input")
+            duration += LONG_PRESS_MS
+        start = time.monotonic()
+        model.swipe(x1, y1, x2, y2, duration, source="input")
+        _hold(ctx, start, duration)
     elif cmd == "press":
         model.key(23, source="input")
     elif cmd == "roll":
@@ -221,8 +251,9 @@ def _dispatch(ctx: Ctx, cmd: str, a: _Args) -> None:
         _motion(ctx, a)
     elif cmd == "keycombination":
         first = a.required()
+        hold_ms = 0
         if first == "-t":
-            a.int(cmd)
+            hold_ms = a.int(cmd)
             first = a.required()
         codes = []
         arg: str | None = first
@@ -234,10 +265,12 @@ def _dispatch(ctx: Ctx, cmd: str, a: _Args) -> None:
             arg = a.next()
         if len(codes) < 2:
             raise JavaError("java.lang.IllegalArgumentException", "keycombination requires at least 2 keycodes", [])
+        start = time.monotonic()
         model.events.log("key_combination", codes=codes, source="input")
         for code in codes:
             if code not in _MODIFIERS:
                 model.key(code, source="input")
+        _hold(ctx, start, hold_ms)
     else:
         raise KeyError(cmd)
 

@@ -39,6 +39,8 @@ UI_OBJECT_NOT_FOUND = -32002
 LONG_PRESS_MS = LONG_PRESS_TIMEOUT_MS  # ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT
 TOUCH_SLOP_PX = 10  # a gesture that moves less than this is a press, not a swipe
 STEP_MS = 5  # UiAutomator injects one move step every 5 ms
+LONG_CLICK_MS = 600  # what the model's long press holds by default (past the timeout, as longTapNoSync does)
+CLICK_MS = 100  # InteractionController.REGULAR_CLICK_LENGTH: a click holds the finger down this long
 SCROLL_STEPS = 55  # UiScrollable's default scroll steps
 FLING_STEPS = 5
 MAX_SEARCH_SWIPES = 30  # UiScrollable.mMaxSearchSwipes
@@ -223,14 +225,30 @@ class RpcService:
         l, t, r, b = node.visible
         return (l + r) // 2, (t + b) // 2
 
+    def _hold(self, start: float, ms: float) -> None:
+        """Return when a gesture that began at `start` (time.monotonic) and lasts `ms` would have ended on a
+        phone: the call answers after its gesture, as UiAutomator's injection does."""
+        left = start + ms / 1000.0 - time.monotonic()
+        if left > 0:
+            self._sleep(left)
+
+    def _swipe(self, x1: float, y1: float, x2: float, y2: float, ms: int) -> None:
+        start = time.monotonic()
+        self.model.swipe(x1, y1, x2, y2, duration_ms=ms, source="u2")
+        self._hold(start, ms)
+
     def _tap(self, x: float, y: float) -> None:
+        start = time.monotonic()
         self.model.tap(x, y, source="u2")
+        self._hold(start, CLICK_MS)
 
     def _press(self, x: float, y: float, ms: int) -> None:
+        start = time.monotonic()
         if ms >= LONG_PRESS_MS:
             self.model.long_press(x, y, duration_ms=ms, source="u2")
         else:
             self.model.tap(x, y, source="u2")
+        self._hold(start, ms)
 
     # --- service --------------------------------------------------------------------------------------
     @rpc()
@@ -339,7 +357,7 @@ class RpcService:
             x, y = self._center(node)
         else:
             return False
-        self.model.long_press(x, y, source="u2")
+        self._press(x, y, LONG_CLICK_MS)
         return True
 
     @rpc()
@@ -356,7 +374,7 @@ class RpcService:
             raise RpcError(INVALID_PARAMS, f"Invalid method parameters: swipe takes 5 numbers, got {list(args)}")
         fx, fy, tx, ty = (_int(a) for a in args[:4])
         steps = max(1, _int(args[4], "steps"))
-        self.model.swipe(fx, fy, tx, ty, duration_ms=steps * STEP_MS, source="u2")
+        self._swipe(fx, fy, tx, ty, steps * STEP_MS)
         return True
 
     def _swipe_object(self, obj: Any, direction: Any, *rest: Any) -> bool:
@@ -390,7 +408,7 @@ class RpcService:
         if key not in paths:
             return False
         x1, y1, x2, y2 = paths[key]
-        self.model.swipe(x1, y1, x2, y2, duration_ms=max(1, steps) * STEP_MS, source="u2")
+        self._swipe(x1, y1, x2, y2, max(1, steps) * STEP_MS)
         return True
 
     @rpc()
@@ -402,14 +420,14 @@ class RpcService:
         pts = list(zip(xs[0::2], xs[1::2], strict=True))  # len(points) is even
         # the model has no multi-segment gesture: one swipe per segment, in order
         for (x1, y1), (x2, y2) in itertools.pairwise(pts):
-            self.model.swipe(x1, y1, x2, y2, duration_ms=seg_ms, source="u2")
+            self._swipe(x1, y1, x2, y2, seg_ms)
         return True
 
     @rpc()
     def drag(self, sx: Any, sy: Any, ex: Any, ey: Any, steps: Any) -> bool:
         # UiDevice.drag: press, hold past the long-press timeout, then move
         ms = LONG_PRESS_MS + max(1, _int(steps, "steps")) * STEP_MS
-        self.model.swipe(_int(sx), _int(sy), _int(ex), _int(ey), duration_ms=ms, source="u2")
+        self._swipe(_int(sx), _int(sy), _int(ex), _int(ey), ms)
         return True
 
     @rpc()
@@ -446,28 +464,37 @@ class RpcService:
                 return False
             self._gesture = None
         if g is None:  # UP without DOWN: a press at that point
-            self._tap(fx, fy)
+            self.model.tap(fx, fy, source="u2")
             return True
         ms = max(1, int((now - g["t0"]) * 1000))
         moved = max(g["moved"], abs(fx - g["x0"]), abs(fy - g["y0"]))
-        if moved < TOUCH_SLOP_PX:
-            self._press(g["x0"], g["y0"], ms)
+        if moved < TOUCH_SLOP_PX:  # the client held it between its calls: no further wait here
+            if ms >= LONG_PRESS_MS:
+                self.model.long_press(g["x0"], g["y0"], duration_ms=ms, source="u2")
+            else:
+                self.model.tap(g["x0"], g["y0"], source="u2")
         else:
             self.model.swipe(g["x0"], g["y0"], fx, fy, duration_ms=ms, source="u2")
         return True
 
     @rpc()
     def gesture(self, *args: Any) -> bool:
-        return False  # multi-pointer gestures: not modelled
+        # two pointers moving together (gesture(start1, start2, end1, end2, steps)): not modelled, but the call
+        # takes its steps' time as UiObject.performTwoPointerGesture does
+        if len(args) >= 5:
+            self._hold(time.monotonic(), max(1, _int(args[-1], "steps")) * STEP_MS)
+        return False
 
     @rpc()
     def pinchIn(self, obj: Any, percent: Any = 100, steps: Any = 50) -> bool:
         self._must(obj)
+        self._hold(time.monotonic(), max(1, _int(steps, "steps")) * STEP_MS)
         return False  # multi-pointer gestures: not modelled
 
     @rpc()
     def pinchOut(self, obj: Any, percent: Any = 100, steps: Any = 50) -> bool:
         self._must(obj)
+        self._hold(time.monotonic(), max(1, _int(steps, "steps")) * STEP_MS)
         return False
 
     # --- keys, screen, rotation -------------------------------------------------------------------------
@@ -748,7 +775,7 @@ class RpcService:
             y = (t + b) // 2
             near, far = l + int((r - l) * SWIPE_DEAD_ZONE), r - int((r - l) * SWIPE_DEAD_ZONE)
             path = (far, y, near, y) if forward else (near, y, far, y)
-        self.model.swipe(*path, duration_ms=max(1, _int(steps, "steps")) * STEP_MS, source="u2")
+        self._swipe(*path, max(1, _int(steps, "steps")) * STEP_MS)
         nodes = self._nodes()
         after = S.find(nodes, sel)
         return after is None or S.subtree_signature(nodes, after) != before
