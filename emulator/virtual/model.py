@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .events import EventLog
 from .fs import FileSystem
 from .latency import Latency
+from .lognoise import SystemChatter
 from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_uid
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
 
@@ -204,7 +205,7 @@ class VirtualDeviceModel:
         self.boot_time = time.time()
         self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
         self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
-        self.logbuf = LogBuffer()  # what logcat reads
+        self.logbuf = LogBuffer(SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode())))  # logcat
         self.props = self._build_props()
         self._preload_u2_jar()
         # The UI layer: apps, layout, rendering, input dispatch.

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .lognoise import SystemChatter
+
 # (user, name, pid, ppid): the processes a booted Android 14 image always has
 SYSTEM_PROCESSES = [
     ("root", "init", 1, 0),
@@ -166,7 +168,10 @@ def frame_bucket(ms: float) -> int:
 # --- the log buffer ------------------------------------------------------------------------------------
 BUFFERS = ("main", "system", "radio", "events", "crash", "kernel")
 DEFAULT_BUFFERS = ("main", "system", "crash")  # what `logcat` reads without -b
-BUFFER_LIMIT = 20000  # entries kept per device (a ring, oldest dropped first, like logd's size limit)
+BUFFER_LIMIT = 20000  # entries kept per device at most (a ring, oldest dropped first)
+DEFAULT_BUFFER_SIZE = 256 * 1024  # logd's per-buffer size without ro.logd.size (`logcat -g`; `logcat -G` sets it)
+MIN_BUFFER_SIZE, MAX_BUFFER_SIZE = 64 * 1024, 256 * 1024 * 1024  # LOG_BUFFER_MIN_SIZE, LOG_BUFFER_MAX_SIZE
+ENTRY_OVERHEAD = 20  # bytes logd accounts per entry besides priority, tag and message (SerializedLogEntry)
 
 
 @dataclass(frozen=True)
@@ -180,14 +185,69 @@ class LogEntry:
     msg: str
     buffer: str = "main"
 
+    @property
+    def size(self) -> int:
+        """What logd counts against the buffer's size: header, priority byte, tag and message with their NULs."""
+        return ENTRY_OVERHEAD + 1 + len(self.tag.encode()) + 1 + len(self.msg.encode()) + 1
+
 
 class LogBuffer:
-    """logd for one device: appends wake up `logcat` readers that follow the log."""
+    """logd for one device: appends wake up `logcat` readers that follow the log. Each buffer is a ring of
+    `sizes[buffer]` bytes (oldest entries dropped first). With a `chatter` (`lognoise.SystemChatter`) the log also
+    gets the lines an idle phone writes, made when the log is read or written (in time order, nothing runs idle)."""
 
-    def __init__(self) -> None:
+    def __init__(self, chatter: SystemChatter | None = None) -> None:
         self._entries: deque[LogEntry] = deque(maxlen=BUFFER_LIMIT)
         self._cond = threading.Condition()
         self._seq = 0
+        self.chatter = chatter
+        self.sizes: dict[str, int] = {b: DEFAULT_BUFFER_SIZE for b in BUFFERS}
+        self._used: dict[str, int] = {b: 0 for b in BUFFERS}
+
+    def _append(self, e: LogEntry) -> None:
+        if len(self._entries) == self._entries.maxlen:
+            old = self._entries[0]
+            self._used[old.buffer] -= old.size
+        self._entries.append(e)
+        self._used[e.buffer] = self._used.get(e.buffer, 0) + e.size
+        if self._used[e.buffer] > self.sizes.get(e.buffer, DEFAULT_BUFFER_SIZE):
+            self._prune(e.buffer)
+
+    def _prune(self, buffer: str) -> None:
+        """Drop the buffer's oldest entries until it fits (logd prunes a full buffer the same way)."""
+        limit = self.sizes.get(buffer, DEFAULT_BUFFER_SIZE)
+        kept: list[LogEntry] = []
+        for e in self._entries:
+            if e.buffer == buffer and self._used[buffer] > limit:
+                self._used[buffer] -= e.size
+                continue
+            kept.append(e)
+        self._entries.clear()
+        self._entries.extend(kept)
+
+    def _catch_up(self) -> None:
+        """Append the chatter lines due by now (caller holds the lock)."""
+        if self.chatter is None:
+            return
+        for line in self.chatter.due(time.time()):
+            self._seq += 1
+            self._append(LogEntry(self._seq, line.t, line.pid, line.tid, line.level, line.tag, line.msg, line.buffer))
+
+    def used(self, buffer: str) -> int:
+        """Bytes the buffer holds now (`logcat -g`'s "consumed")."""
+        with self._cond:
+            self._catch_up()
+            return self._used.get(buffer, 0)
+
+    def set_size(self, buffer: str, size: int) -> bool:
+        """`logcat -G`: False when logd would refuse the size."""
+        if not MIN_BUFFER_SIZE <= size <= MAX_BUFFER_SIZE:
+            return False
+        with self._cond:
+            self.sizes[buffer] = size
+            if self._used.get(buffer, 0) > size:
+                self._prune(buffer)
+        return True
 
     def write(
         self,
@@ -200,6 +260,7 @@ class LogBuffer:
         t: float | None = None,
     ) -> LogEntry:
         with self._cond:
+            self._catch_up()
             self._seq += 1
             e = LogEntry(
                 self._seq,
@@ -211,26 +272,42 @@ class LogBuffer:
                 msg,
                 buffer,
             )
-            self._entries.append(e)
+            self._append(e)
             self._cond.notify_all()
             return e
 
     def entries(self, buffers: tuple[str, ...] | set[str] = DEFAULT_BUFFERS, after: int = 0) -> list[LogEntry]:
         with self._cond:
+            self._catch_up()
             return [e for e in self._entries if e.seq > after and e.buffer in buffers]
 
     def clear(self, buffers: tuple[str, ...] | set[str] = DEFAULT_BUFFERS) -> None:
         with self._cond:
+            self._catch_up()
             kept = [e for e in self._entries if e.buffer not in buffers]
             self._entries.clear()
             self._entries.extend(kept)
+            for b in buffers:
+                self._used[b] = 0
 
     def wait_new(self, after: int, timeout: float) -> bool:
-        """Wait until an entry newer than seq `after` exists (True) or `timeout` passes (False)."""
+        """Wait until an entry newer than seq `after` exists (True) or `timeout` passes (False); chatter lines
+        count as they come due."""
+        deadline = time.monotonic() + timeout
         with self._cond:
-            return self._cond.wait_for(lambda: self._seq > after, timeout)
+            while True:
+                self._catch_up()
+                if self._seq > after:
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                if self.chatter is not None:
+                    left = min(left, max(0.001, self.chatter.next_at - time.time()))
+                self._cond.wait(left)
 
     @property
     def last_seq(self) -> int:
         with self._cond:
+            self._catch_up()
             return self._seq

@@ -705,6 +705,24 @@ _FORMAT_MODIFIERS = {
 }
 
 
+def _byte_count(text: str) -> int | None:
+    """android::base::ParseByteCount: a number with an optional K/M/G multiplier (and optional B)."""
+    m = re.fullmatch(r"(\d+)([KMG]?)B?", text, re.IGNORECASE)
+    if not m or int(m.group(1)) < 1:
+        return None
+    return int(m.group(1)) * 1024 ** " KMG".index((m.group(2) or " ").upper())
+
+
+def _size_text(n: int) -> str:
+    """logcat's format_of_size: `256 KiB`, `0 B`, `16 MiB`."""
+    units = ["", "Ki", "Mi", "Gi"]
+    i = 0
+    while i < len(units) - 1 and n >= 1024:
+        n //= 1024
+        i += 1
+    return f"{n} {units[i]}B"
+
+
 @command("logcat")
 def logcat(ctx: Ctx, argv: list[str]) -> int:
     """logcat over the device's log buffer: -d, -c, -b, -v, -t/-T, -m, -s, -e, --pid and TAG:LEVEL filters;
@@ -721,6 +739,8 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
     pid_filter: int | None = None
     specs: list[str] = []
     out_file: str | None = None
+    set_size: int | None = None
+    get_size = False
     i = 0
 
     def value(opt: str) -> str:
@@ -765,15 +785,16 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
                 pid_filter = int(a.split("=", 1)[1] if "=" in a else value("pid"))
             elif a == "-f" or a.startswith("--file"):
                 out_file = a.split("=", 1)[1] if "=" in a else value("f")
+            elif a == "-G" or (a.startswith("-G") and len(a) > 2) or a.startswith("--buffer-size="):
+                v = a.split("=", 1)[1] if a.startswith("--buffer-size=") else (a[2:] or value("G"))
+                set_size = _byte_count(v)
+                if set_size is None:
+                    raise ValueError("-G must be specified as <num><multiplier>.")
             elif a in ("-D", "--dividers", "-B", "--binary", "-L", "-S", "--statistics", "-g", "--buffer-size"):
                 if a in ("-B", "--binary"):
                     raise ValueError("binary output is not supported by the virtual device")
                 if a in ("-g", "--buffer-size"):
-                    for b in buffers or ["main", "system", "crash"]:
-                        ctx.outln(
-                            f"{b}: ring buffer is 256 KiB (0 B consumed), max entry is 5120 B, max payload is 4068 B"
-                        )
-                    return 0
+                    get_size = True
             elif a.startswith("-") and a != "-":
                 raise ValueError(f"invalid option -- '{a.lstrip('-')[:1]}'")
             else:
@@ -791,8 +812,18 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
         chosen = {b for b in buffers if b != "default"} | (set(DEFAULT_BUFFERS) if "default" in buffers else set())
     chosen = chosen or set(DEFAULT_BUFFERS)
     logbuf = ctx.model.logbuf
+    if set_size is not None:
+        for b in sorted(chosen, key=BUFFERS.index):
+            if not logbuf.set_size(b, set_size):
+                ctx.errln(f"logcat: failed to set the '{b}' log size")
+                return 1
+    if get_size:
+        for b in sorted(chosen, key=BUFFERS.index):
+            size, used = _size_text(logbuf.sizes[b]), _size_text(logbuf.used(b))
+            ctx.outln(f"{b}: ring buffer is {size} ({used} consumed), max entry is 5120 B, max payload is 4068 B")
     if clear:
         logbuf.clear(chosen)
+    if clear or get_size or set_size is not None:
         return 0
 
     default_level = "S" if silent else "V"
