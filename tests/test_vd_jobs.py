@@ -94,3 +94,40 @@ def test_adbutils_screenrecord_start_stop_gives_a_valid_mp4(vdevice, tmp_path):
     kinds = [k for k, _, _ in parse_boxes(data)]  # every box size adds up
     assert kinds[0] == b"ftyp" and b"moov" in kinds and b"mdat" in kinds
     assert "screenrecord" not in d.shell("ps -A -o NAME")  # it ended on SIGINT
+
+
+@pytest.mark.parametrize(
+    ("cmd", "out"),
+    [
+        ("seq 3", "1\n2\n3\n"),
+        ("seq 5 -2 -3", "5\n3\n1\n-1\n-3\n"),  # negative step
+        ("seq 0 0.25 1", "0.00\n0.25\n0.50\n0.75\n1.00\n"),  # precision from the arguments' decimals
+        ("seq 1 0.1 1.3", "1.0\n1.1\n1.2\n1.3\n"),  # first + k * step: no accumulated rounding
+        ("seq -w 8 11", "08\n09\n10\n11\n"),
+        ("seq -w -5 3 5", "-5\n-2\n01\n04\n"),  # the width of the widest of first, step, last
+        ("seq -s , 4", "1,2,3,4\n"),  # the separator goes between items; the output still ends in a newline
+        ("seq -s '' -w 1 0.5 2", "1.01.52.0\n"),
+        ("seq -f 'n%03g.' 3", "n001.\nn002.\nn003.\n"),
+        ("seq -f %e 1 2", "1.000000e+00\n2.000000e+00\n"),
+        ("seq 1.5e1 16", "15.0\n16.0\n"),  # upstream's "1.5e1 has one decimal" precision, as toybox keeps it
+        ("seq 10 1", ""),
+        ("seq 1 0 5", ""),  # a zero step prints nothing (toybox), rather than looping
+    ],
+)
+def test_seq_matches_toybox(sh, cmd, out):
+    code, text = sh(cmd)
+    assert (code, text) == (0, out)
+
+
+def test_seq_streams_without_a_cap_and_reports_errors_as_toybox(sh):
+    code, out = sh("seq 250000 | tail -1; seq 0.5 0.5 120000 | wc -l")
+    assert out.split() == ["250000", "240000"]
+    for cmd, message in [
+        ("seq", "seq: Needs 1 argument"),
+        ("seq 1 2 3 4", "seq: Max 3 arguments"),
+        ("seq abc", "seq: strtod abc: Argument list too long"),
+        ("seq -f %d 3", "seq: bad -f '%d'@2"),
+        ("seq -w -f %g 3", "seq: No 'w' with 'f'"),
+    ]:
+        code, text = sh(cmd)
+        assert (code, text.strip()) == (1, message)

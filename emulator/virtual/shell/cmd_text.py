@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, command
+from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, command
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
@@ -209,25 +209,129 @@ def evaluate_test(ctx: Ctx, a: list[str]) -> bool:
     raise ValueError("syntax error")
 
 
+_SEQ_CONVERSION = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?(?:hh|h|ll|l|L|q|j|z|t)?([A-Za-z%])")
+SEQ_CHUNK = 4096  # lines per write: seq streams, and stops when its output goes away
+
+
+def _seq_number(text: str) -> float:
+    """toybox's xstrtod: strtod must take the whole argument."""
+    try:
+        return float(text)
+    except ValueError:
+        try:
+            return float.fromhex(text) if "0x" in text.lower() else float(int(text, 0))
+        except ValueError:
+            raise UsageError(f"seq: strtod {text}: Argument list too long") from None
+
+
+def _seq_format(fmt: str) -> str:
+    """toybox's insanitize(): exactly one floating-point conversion (a, e, f, g), `%%` aside."""
+    found = [m for m in _SEQ_CONVERSION.finditer(fmt) if m.group(1) != "%"]
+    if not found:
+        raise UsageError("seq: bad -f no %f")
+    bad = found[0] if found[0].group(1) not in "aAeEfFgG" else (found[1] if len(found) > 1 else None)
+    if bad is not None:
+        raise UsageError(f"seq: bad -f '{fmt}'@{bad.end()}")
+    return fmt
+
+
+def _c_float(fmt: str, value: float) -> str:
+    """printf(fmt, value) for a format _seq_format accepted (%a as C prints it: 0x1.8p+1)."""
+    m = next(m for m in _SEQ_CONVERSION.finditer(fmt) if m.group(1) != "%")
+    conv = m.group(1)
+    if conv in "aA":
+        mantissa, _, exponent = value.hex().partition("p")
+        mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+        body = mantissa + ("p" + exponent if exponent else "")
+        body = body.upper().replace("0X", "0X") if conv == "A" else body
+    else:
+        body = re.sub(r"(hh|h|ll|l|L|q|j|z|t)(?=[A-Za-z]$)", "", m.group(0)).replace("'", "") % value
+    return fmt[: m.start()].replace("%%", "%") + body + fmt[m.end() :].replace("%%", "%")
+
+
+def _seq_integers(ctx: Ctx, first: int, increment: int, last: int) -> int:
+    if not increment:
+        return 0
+    stop = last + (1 if increment > 0 else -1)
+    for start in range(first, stop, increment * SEQ_CHUNK):
+        if ctx.io.closed:
+            return 0
+        end = start + increment * SEQ_CHUNK
+        end = min(end, stop) if increment > 0 else max(end, stop)
+        ctx.out("".join(f"{v}\n" for v in range(start, end, increment)))
+    return 0
+
+
 @command("seq", toybox=True)
 def seq(ctx: Ctx, argv: list[str]) -> int:
-    try:
-        nums = [int(a) for a in argv[1:]]
-    except ValueError:
-        ctx.errln("seq: invalid number")
-        return 1
-    if not nums or len(nums) > 3:
-        ctx.errln("seq: Needs 1 argument")
-        return 1
-    first, step, last = (
-        (1, 1, nums[0])
-        if len(nums) == 1
-        else ((nums[0], 1, nums[1]) if len(nums) == 2 else (nums[0], nums[1], nums[2]))
-    )
-    if step == 0:
-        return 1
-    vals = range(first, last + (1 if step > 0 else -1), step)
-    ctx.out("".join(f"{v}\n" for v in list(vals)[:100000]))
+    """toybox seq [-w|-f FMT] [-s SEP] [FIRST [INCREMENT]] LAST: floating point (negative and fractional steps,
+    precision from the arguments' decimals), streamed in chunks with no line cap (it stops when the reader is
+    gone); INCREMENT 0 prints nothing. Items are joined by SEP and the output ends with a newline."""
+    fmt: str | None = None
+    sep = "\n"
+    width = False
+    nums: list[str] = []
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            nums += args[i:]
+            break
+        if a[:2] in ("-f", "-s") and not nums:
+            value = a[2:] if len(a) > 2 else (args[i] if i < len(args) else None)
+            if value is None:
+                raise UsageError(f"seq: Missing argument to {a}")
+            i += 0 if len(a) > 2 else 1
+            if a[1] == "f":
+                fmt = value
+            else:
+                sep = value
+        elif a == "-w" and not nums:
+            width = True
+        else:  # "?" in toybox's optstring: anything else, -5 included, is an argument
+            nums.append(a)
+    if width and fmt is not None:
+        raise UsageError("seq: No 'w' with 'f'")
+    if not nums:
+        raise UsageError("seq: Needs 1 argument")
+    if len(nums) > 3:
+        raise UsageError("seq: Max 3 arguments")
+    precision = 0
+    for n in nums:  # parsef(): the most digits after a '.', up to an exponent
+        if "." in n:
+            precision = max(precision, len(re.split(r"[eE]", n.split(".", 1)[1])[0]))
+    values = [_seq_number(n) for n in nums]
+    first, increment, last = (1.0, 1.0, values[0]) if len(values) == 1 else (values[0], 1.0, values[1])
+    if len(values) == 3:
+        first, increment, last = values
+    if fmt is None and sep == "\n" and not width and not precision and all(v.is_integer() for v in values):
+        return _seq_integers(ctx, int(first), int(increment), int(last))  # toybox's fast path, same output
+    fmt = _seq_format(fmt) if fmt is not None else f"%.{precision}f"
+    if width:
+        size = max(len(_c_float(fmt, v)) for v in (first, increment, last))
+        fmt = f"%0{size}.{precision}f"
+    if not increment:
+        return 0
+    out: list[str] = []
+    k = 0
+    while True:
+        item = first + k * increment  # multiplied, not summed: no accumulated rounding
+        if (increment < 0 and item < last) or (increment > 0 and item > last):
+            break
+        if k:
+            out.append(sep)
+        out.append(_c_float(fmt, item))
+        k += 1
+        if k % SEQ_CHUNK == 0:
+            if ctx.io.closed:
+                return 0
+            ctx.out("".join(out))
+            out.clear()
+    if k:
+        out.append("\n")
+    ctx.out("".join(out))
     return 0
 
 
