@@ -43,6 +43,10 @@ SMS_STEPS = [
     {"type": "CLICK", "locate": {"resource_id": "send_message_button_icon"}},
 ]
 
+# the same steps located by resource id (the Chinese screens' texts differ; OPEN_APP has no locator)
+ZH_IDS = [None, "permission_allow_button", "start_chat_fab", "recipient_text_view", "compose_message_text"]
+ZH_IDS += ["send_message_button_icon"]
+
 
 @pytest.fixture(scope="module")
 def pool() -> Iterator[DevicePool]:
@@ -80,10 +84,29 @@ def test_a_recorded_demonstration_is_a_sound_task_with_a_state_check(tmp_path: P
     state = json.loads((tmp_path / "text-bob.json.recording" / "state.json").read_text())
     assert not any(r["body"] == "On my way" for r in state["before"]["rows"]["content://sms/sent"])
     assert any(r["body"] == "On my way" for r in state["after"]["rows"]["content://sms/sent"])
+    # a second demonstration in Chinese adds the language: instruction, reference, milestone texts, state values
+    zh_steps = [{**s, "name": "信息"} if s["type"] == "OPEN_APP" else s for s in SMS_STEPS]
+    zh_steps = [{**s, "text": "我在路上"} if s.get("text") == "On my way" else s for s in zh_steps]
+    zh_steps = [{**s, "locate": {"resource_id": i}} if i else s for s, i in zip(zh_steps, ZH_IDS, strict=True)]
+    r = runner.invoke(
+        app,
+        [
+            "tasks", "record", "--app", "信息", "--lang", "zh", "--instruction", "给650-555-0177发短信：我在路上",
+            "--steps", str(_steps_file(tmp_path / "zh.jsonl", zh_steps)), "--out", str(out),
+        ],
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "sound in en, zh" in r.output
+    task = load_task(out)
+    assert set(task.languages) == {"en", "zh"} and set(task.reference) == {"en", "zh"}
+    body = next(c.check.state.content.row["body"] for c in task.end_state if c.check and c.check.state)
+    assert body.equals == {"en": "On my way", "zh": "我在路上"}
     # the written task, run again on a fresh device: the reference solves it, doing nothing scores 0
-    pool.reset(0)
-    done = run_episode(task, ReferenceAgent(), pool.slot(0), "en", Limits(max_steps=len(SMS_STEPS) + 2))
-    assert done.success and done.progress == 1.0, (done.error, done.end_state)
+    for lang in ("en", "zh"):
+        pool.reset(0)
+        pool.ensure_locale(0, lang)
+        done = run_episode(task, ReferenceAgent(), pool.slot(0), lang, Limits(max_steps=len(SMS_STEPS) + 2))
+        assert done.success and done.progress == 1.0, (lang, done.error, done.end_state)
     pool.reset(0)
     idle = run_episode(task, NoOpAgent(), pool.slot(0), "en", Limits(max_steps=2))
     assert idle.progress == 0.0 and not idle.success

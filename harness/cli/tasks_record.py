@@ -18,7 +18,18 @@ from harness.cli.failures import fail
 from harness.device.controller import Device
 from harness.errors import HarnessError
 from harness.run.pool import DevicePool
-from harness.run.record_task import StepsAgent, propose, prove, read_steps, record, save_recording, slug
+from harness.run.record_merge import merge_language
+from harness.run.record_task import (
+    RecordError,
+    StepsAgent,
+    propose,
+    prove,
+    read_steps,
+    record,
+    save_recording,
+    slug,
+)
+from tasks.schema import load_task, parse_task
 
 console = Console()
 
@@ -31,14 +42,17 @@ def record_cmd(
     steps: Optional[Path] = typer.Option(
         None, "--steps", help="Play these reference steps (one JSON step a line, `locate` targets) instead of asking."
     ),
-    out: Path = typer.Option(..., "--out", help="The task file to write (its screens go to OUT.recording/)."),
+    out: Path = typer.Option(
+        ..., "--out", help="The task file to write (screens in OUT.recording/); an existing one gains --lang."
+    ),
     profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
     max_steps: int = typer.Option(50, min=1, help="The demonstration's longest run."),
 ) -> None:
     """Demonstrate a task (at the human prompt, or --steps FILE) and write it as a task proven sound: milestones
     from the screens it passed through, an end state from its last screen and the device state it changed, the
     expected answer when it ends with ANSWER, the demonstration as the reference solution. Says which proposals
-    were dropped and why; a demonstration that changes nothing is rejected (exit 2)."""
+    were dropped and why; a demonstration that changes nothing is rejected (exit 2). When OUT exists in another
+    language, this demonstration adds its language (instruction, reference, milestone texts and state values)."""
     if lang not in ("en", "zh"):
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh", param_hint="--lang")
     try:
@@ -49,18 +63,27 @@ def record_cmd(
     try:
         package: list[str] = []
 
-        def fresh() -> Device:
-            pool.reset(0, apps=tuple(package), lang=lang)
-            pool.ensure_locale(0, lang)
+        def fresh_in(lg: str) -> Device:
+            pool.reset(0, apps=tuple(package), lang=lg)
+            pool.ensure_locale(0, lg)
             return pool.slot(0)
 
-        rec = record(fresh(), agent, app, instruction, lang, max_steps)
+        # an existing task file in another language: this demonstration adds its language (record_merge)
+        first = load_task(out) if out.exists() else None
+        if first is not None and lang in first.instruction:
+            raise RecordError(f"{out} already has a {lang} instruction: record another language or another file")
+        rec = record(fresh_in(lang), agent, app, instruction, lang, max_steps)
         package.append(rec.package)
-        save_recording(rec, out.with_name(out.name + ".recording"))
-        proposal = propose(rec, instruction, lang, slug(out.stem))
-        task, result = prove(proposal, lang, fresh)
+        save_recording(rec, out.with_name(out.name + (f".{lang}" if first else "") + ".recording"))
+        proposal = propose(rec, instruction, lang, first.id if first else slug(out.stem))
+        task, result = prove(proposal, lang, lambda: fresh_in(lang))
+        data = proposal.data
+        if first is not None:
+            data, dropped, _ = merge_language(first, proposal, lang, fresh_in)
+            proposal.dropped += dropped
+            task = parse_task(data, str(out))
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(proposal.data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        out.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     except HarnessError as e:
         fail(console, e)
     except OSError as e:
@@ -69,7 +92,8 @@ def record_cmd(
         pool.close()
     leaves = task.milestones.leaves()
     console.print(
-        f"[green]sound[/green]: {len(leaves)} milestone(s), {len(task.end_state)} end-state check(s)"
+        f"[green]sound[/green] in {', '.join(task.languages)}: {len(leaves)} milestone(s), "
+        f"{len(task.end_state)} end-state check(s)"
         + (", an expected answer" if task.expected_answer else "")
         + f"; the reference reaches {result.progress:.0%}, a do-nothing agent {result.idle_progress:.0%}",
         highlight=False,

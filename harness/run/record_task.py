@@ -359,7 +359,8 @@ def propose(rec: Recording, instruction: str, lang: str, task_id: str) -> Propos
         if fresh:
             kind, value = fresh[0]
             check = {"package": _app_ref(step.after.package), "element": {kind: value}}
-            leaves.append((step.after.activity, {"id": f"step{n}", "sub_target": f"{value} is shown", "check": check}))
+            shown = f"显示“{value}”" if lang == "zh" else f"{value} is shown"
+            leaves.append((step.after.activity, {"id": f"step{n}", "sub_target": shown, "check": check}))
     changes = state_changes(rec.before, rec.after)
     result = _result_labels(rec)
     if not changes and not result and rec.answer is None:
@@ -369,10 +370,11 @@ def propose(rec: Recording, instruction: str, lang: str, task_id: str) -> Propos
         )
     end_state: list[dict[str, Any]] = [{"check": {"state": check}} for _, check in changes]
     if result and rec.last.package == rec.package:
-        shown = [{kind: value} for kind, value in result[:2]]
-        final = {"package": _app_ref(rec.package), "all_elements": shown}
+        on_screen = [{kind: value} for kind, value in result[:2]]
+        final = {"package": _app_ref(rec.package), "all_elements": on_screen}
         what = " and ".join(v for _, v in result[:2])
-        leaves.append((rec.last.activity, {"id": "final", "sub_target": f"{what} shown at the end", "check": final}))
+        end = f"最后显示{'和'.join(f'“{v}”' for _, v in result[:2])}" if lang == "zh" else f"{what} shown at the end"
+        leaves.append((rec.last.activity, {"id": "final", "sub_target": end, "check": final}))
         end_state.append({"milestones": ["final"]})
     # what the demonstration changed in settings is put back by the start state (a phone is not restored to a
     # boot state between episodes)
