@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,34 @@ class U2Server:
 # per model: the running servers by port (a model has at most one, see the module docstring)
 _REGISTRY: weakref.WeakKeyDictionary[Any, dict[int, U2Server]] = weakref.WeakKeyDictionary()
 _REGISTRY_LOCK = threading.Lock()
+
+# Starting: a shell stream that runs the server's main class was opened, its command has not bound the port
+# yet. The device starts the server at once (its latency profile says how long a call takes, not how long a JVM
+# boots), so until the port is bound a connection to it waits instead of being refused - the uiautomator2
+# client's launcher would otherwise find nothing listening right after the launch and sleep half a second.
+MAIN_CLASS = "com.wetest.uia2.Main"
+LAUNCH_WAIT = 0.3  # at most this long after the launch (a launch that fails never binds)
+_LAUNCHES: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()  # model -> deadline
+
+
+def note_launch(model: VirtualDeviceModel, command: str) -> None:
+    """Called as a shell stream opens (before its OKAY): if `command` starts the server, connections to a port
+    nothing listens on yet wait for it (`listener`) for a moment."""
+    if MAIN_CLASS in command:
+        with _REGISTRY_LOCK:
+            _LAUNCHES[model] = time.monotonic() + LAUNCH_WAIT
+
+
+def listener(model: VirtualDeviceModel, port: int) -> Any:
+    """What listens on the device's `port` (`model.ports[port]`), waiting while a server launch is under way."""
+    while True:
+        with model.lock:
+            found = model.ports.get(port)
+        with _REGISTRY_LOCK:
+            deadline = _LAUNCHES.get(model, 0.0)
+        if found is not None or time.monotonic() >= deadline:
+            return found
+        time.sleep(0.002)
 
 
 def _servers(model: VirtualDeviceModel) -> dict[int, U2Server]:

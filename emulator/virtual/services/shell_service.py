@@ -17,6 +17,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ..streams import ShellIO, Stream, StreamClosed
+from ..u2server import note_launch
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -178,6 +179,7 @@ def parse_shell_service(service: str) -> tuple[bool, dict[str, str], str]:
 
 def shell_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream], None]:
     v2, options, command = parse_shell_service(service)
+    note_launch(model, command)
     return partial(serve_shell, model, command, v2, options)
 
 

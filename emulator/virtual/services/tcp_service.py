@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..streams import Stream
+from ..u2server import listener
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -31,12 +32,11 @@ def tcp_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream], N
     port = parse_port(service)
     if port is None:
         return None
-    with model.lock:
-        listener = model.ports.get(port)
-    if listener is None:
+    found = listener(model, port)  # waits a moment while the uiautomator2 server is being launched
+    if found is None:
         return None
 
     def serve(stream: Stream) -> None:
-        listener(stream)
+        found(stream)
 
     return serve
