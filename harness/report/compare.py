@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy.stats import binomtest
 
 from harness.errors import ConfigError
 from harness.report.summary import episode_cost, outcome
@@ -43,7 +42,11 @@ def mcnemar_exact(b: int, c: int) -> float:
     if b < 0 or c < 0:
         raise ValueError("discordant counts cannot be negative")
     n = b + c
-    return 1.0 if n == 0 else float(binomtest(b, n, 0.5, alternative="two-sided").pvalue)
+    if n == 0:
+        return 1.0
+    from scipy.stats import binomtest  # ~1 s to import: only when a comparison is made, not at every CLI start
+
+    return float(binomtest(b, n, 0.5, alternative="two-sided").pvalue)
 
 
 def paired_bootstrap(
