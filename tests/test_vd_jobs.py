@@ -4,6 +4,7 @@ stopped by `kill -INT` while the script reads stdin) gives a valid MP4."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -94,6 +95,24 @@ def test_adbutils_screenrecord_start_stop_gives_a_valid_mp4(vdevice, tmp_path):
     kinds = [k for k, _, _ in parse_boxes(data)]  # every box size adds up
     assert kinds[0] == b"ftyp" and b"moov" in kinds and b"mdat" in kinds
     assert "screenrecord" not in d.shell("ps -A -o NAME")  # it ended on SIGINT
+
+
+def test_screenrecord_in_the_foreground_stops_on_sigint_from_another_shell(vdevice, adb_cli):
+    from emulator.virtual.media import parse_boxes
+
+    result = {}
+    t = threading.Thread(
+        target=lambda: result.update(r=adb_cli("-s", vdevice.serial, "shell", "screenrecord /sdcard/fg.mp4; echo $?"))
+    )
+    t.start()
+    deadline = time.monotonic() + 20
+    while "screenrecord" not in vdevice.adb.shell("pidof screenrecord; ps -A -o NAME") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert vdevice.adb.shell("pkill -INT screenrecord; echo $?").strip() == "0"
+    t.join(20)
+    assert result["r"].stdout.decode().split() == ["0"]  # it finished its file and exited 0
+    data = vdevice.adb.sync.read_bytes("/sdcard/fg.mp4")
+    assert [k for k, _, _ in parse_boxes(data)][0] == b"ftyp" and b"moov" in data
 
 
 @pytest.mark.parametrize(

@@ -216,14 +216,17 @@ class LogBuffer:
     def _prune(self, buffer: str) -> None:
         """Drop the buffer's oldest entries until it fits (logd prunes a full buffer the same way)."""
         limit = self.sizes.get(buffer, DEFAULT_BUFFER_SIZE)
-        kept: list[LogEntry] = []
-        for e in self._entries:
-            if e.buffer == buffer and self._used[buffer] > limit:
-                self._used[buffer] -= e.size
-                continue
-            kept.append(e)
-        self._entries.clear()
-        self._entries.extend(kept)
+        drop: list[int] = []
+        used = self._used[buffer]
+        for i, e in enumerate(self._entries):  # the oldest first; usually one entry makes room
+            if used <= limit:
+                break
+            if e.buffer == buffer:
+                used -= e.size
+                drop.append(i)
+        for i in reversed(drop):
+            del self._entries[i]
+        self._used[buffer] = used
 
     def _catch_up(self) -> None:
         """Append the chatter lines due by now (caller holds the lock)."""

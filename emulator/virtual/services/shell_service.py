@@ -35,13 +35,14 @@ _V2_HEADER = struct.Struct("<BI")
 
 # --- the shell itself ---------------------------------------------------------------------------------------
 def run_command(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:
-    """Run one command line through the mini shell (`emulator.virtual.shell.run`)."""
+    """Run one command line through the mini shell (`emulator.virtual.shell.run`); a line of an interactive
+    session does not wait for the jobs it started (the session goes on reading lines)."""
     try:
         from ..shell import run
     except ImportError:  # the mini shell is not there yet: every program is missing
         return _missing_shell(command_line, io)
     try:
-        return int(run(model, command_line, io))
+        return int(run(model, command_line, io, wait_jobs=not isinstance(io, _LineIO)))
     except StreamClosed:
         raise
     except Exception:  # noqa: BLE001 - the contract says run never raises; keep the transport alive if it does

@@ -102,6 +102,7 @@ class ProcIO:
         self.pending: list[int] = []  # trapped signals whose action has not run yet
         self.catching: frozenset[int] = frozenset()  # the signals the running command handles itself
         self.interrupted = False  # the running command's own handler was called
+        self.command_killed: int | None = None  # a signal ended the running command (not the shell)
         self.killed: int | None = None  # the signal that ended this process
         self._wake = threading.Event()
 
@@ -119,7 +120,7 @@ class ProcIO:
 
     @property
     def closed(self) -> bool:
-        return self.killed is not None or self.interrupted or self.stream.closed
+        return self.killed is not None or self.interrupted or self.command_killed is not None or self.stream.closed
 
     def wait_closed(self, timeout: float | None = None) -> bool:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -147,16 +148,13 @@ class ProcIO:
             self.killed = sig
         self._wake.set()
 
-    def run_command(self, name: str, call: Callable[[], int]) -> int:
-        """Run one command with the handlers it installs (HANDLERS); a signal it handles ends only it."""
-        handled = HANDLERS.get(name.rsplit("/", 1)[-1])
-        if not handled:
-            return call()
-        self.catching, self.interrupted = handled, False
-        try:
-            return call()
-        finally:
-            self.catching, self.interrupted = frozenset(), False
+    def deliver_to_command(self, sig: int) -> None:
+        """A signal sent to the pid of the command running in the foreground (not to the shell)."""
+        if sig in self.catching:
+            self.interrupted = True
+        elif sig == SIGKILL or not (sig in self.ignored or sig in _DEFAULT_IGNORED):
+            self.command_killed = sig
+        self._wake.set()
 
     def sleep(self, seconds: float) -> bool:
         """Wait `seconds` or until something ends or interrupts this process; True if interrupted."""
@@ -198,6 +196,30 @@ def format_jobs(jobs: list[Job], long: bool) -> str:
 
 
 # --- processes and jobs of the runner -------------------------------------------------------------------
+def run_command(state: ShellState, argv: list[str], call: Callable[[], int]) -> int:
+    """Run one command. One that installs signal handlers (HANDLERS: screenrecord) is a process of its own while
+    it runs (listed by ps; `pkill -INT screenrecord` from another shell reaches it); a signal it handles ends its
+    work, one it does not ends it with 128+SIG and the shell goes on."""
+    name = argv[0].rsplit("/", 1)[-1]
+    handled = HANDLERS.get(name)
+    if not handled:
+        return call()
+    proc, procs = state.root, state.model.procs
+    pid = None
+    if not proc.background:  # a job's command is the job's own pid (mksh execs it in the forked child)
+        pid = procs.add_daemon("shell", name, " ".join(argv))
+        procs.signal_targets[pid] = proc.deliver_to_command
+    proc.catching, proc.interrupted, proc.command_killed = handled, False, None
+    try:
+        status = call()
+        return status if proc.command_killed is None else 128 + proc.command_killed
+    finally:
+        proc.catching, proc.interrupted, proc.command_killed = frozenset(), False, None
+        if pid is not None:
+            procs.signal_targets.pop(pid, None)
+            procs.remove_daemon(pid)
+
+
 def new_process(parent: ProcIO, pid: int, background: bool = False) -> ProcIO:
     """A child process's signal state: it inherits ignored signals (`trap '' SIG`, a job's INT and QUIT), not
     traps (mksh's cleartraps())."""

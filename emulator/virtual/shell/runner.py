@@ -318,7 +318,7 @@ class ShellState(Expander):
             ctx.errln(f"{SH}: {name}: inaccessible or not found")
             return 127
         command = fn
-        return self.root.run_command(name, lambda: self._call(command, ctx, argv))
+        return jobs.run_command(self, argv, lambda: self._call(command, ctx, argv))
 
     def _script_file(self, ctx: Ctx, name: str) -> str | None:
         try:
@@ -440,8 +440,9 @@ class ShellState(Expander):
 
 
 # --- entry ---------------------------------------------------------------------------------------------
-def run(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:
-    """Run one command line as `/system/bin/sh -c` would. Returns the exit status; never raises for bad input."""
+def run(model: VirtualDeviceModel, command_line: str, io: ShellIO, wait_jobs: bool = True) -> int:
+    """Run one command line as `/system/bin/sh -c` would. Returns the exit status; never raises for bad input.
+    With `wait_jobs` it returns only when the jobs still writing to `io` have ended (adbd keeps the stream open)."""
     _load_commands()
     model.latency.delay("shell")
     try:
@@ -459,7 +460,8 @@ def run(model: VirtualDeviceModel, command_line: str, io: ShellIO) -> int:
     fds = Fds(RootSource(proc), RootSink(proc, False), RootSink(proc, True))
     try:
         status = jobs.run_process(state, lambda: state.run_script(script, fds), fds)
-        jobs.wait_for_stream(state)  # adbd keeps the stream open while a job still writes to it
+        if wait_jobs:
+            jobs.wait_for_stream(state)
         return status
     except RecursionError:
         _safe_write(io, f"{SH}: too deeply nested\n".encode())
