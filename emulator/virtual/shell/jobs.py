@@ -156,10 +156,6 @@ class ProcIO:
             self.command_killed = sig
         self._wake.set()
 
-    def sleep(self, seconds: float) -> bool:
-        """Wait `seconds` or until something ends or interrupts this process; True if interrupted."""
-        return self.wait_closed(seconds) or bool(self.pending)
-
 
 @dataclass
 class Job:
