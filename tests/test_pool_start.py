@@ -106,3 +106,14 @@ def test_start_with_wait_raises_the_first_failure_and_leaves_nothing_open():
         pool.start()
     assert time.perf_counter() - t0 < 60
     assert pool._server is None or not pool._server.alive()  # closed: its private adb server stopped
+
+
+def test_the_private_adb_server_port_is_never_one_a_booting_device_can_be_given():
+    """Device processes boot while the adb server starts, binding port 0: the server's port is picked outside
+    the kernel's ephemeral range (and the emulator ports), so no device socket can take it in the meantime."""
+    from emulator.virtual.adbserver import ephemeral_range, free_port
+
+    lo, hi = ephemeral_range()
+    ports = {free_port(listen_later=True) for _ in range(20)}
+    assert all(not lo <= p <= hi and not 5554 <= p <= 5585 and p != 5037 for p in ports), ports
+    assert len(ports) > 1, "picked at random, not one fixed port every pool would share"

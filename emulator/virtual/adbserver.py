@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -76,14 +77,37 @@ def adb_binary() -> str:
     raise AdbServerError("no adb binary: expected one in the adbutils wheel or on PATH")
 
 
-def free_port(avoid_emulator_range: bool = True) -> int:
-    """A free TCP port on 127.0.0.1, outside 5554..5585 (which the adb server scans for emulators)."""
+def free_port(avoid_emulator_range: bool = True, listen_later: bool = False) -> int:
+    """A free TCP port on 127.0.0.1, outside 5554..5585 (which the adb server scans for emulators).
+
+    With `listen_later` (a port another program will listen on once it starts, like an adb server's): outside
+    the kernel's ephemeral range too, so no socket bound to port 0 in the meantime - a device process booting
+    beside it - can be given the same port."""
+    if listen_later:
+        lo, _ = ephemeral_range()
+        candidates = [p for p in range(20000, min(lo, 32768)) if not 5554 <= p <= 5585]
+        for port in random.sample(candidates, min(len(candidates), 200)):
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+            return port
     while True:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         if not (avoid_emulator_range and 5554 <= port <= 5585):
             return port
+
+
+def ephemeral_range() -> tuple[int, int]:
+    """The ports the kernel hands to sockets bound to port 0 (Linux; the IANA range elsewhere)."""
+    try:
+        lo, hi = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(lo), int(hi)
+    except (OSError, ValueError):
+        return 49152, 65535
 
 
 def state_dir() -> Path:
@@ -191,7 +215,7 @@ class PrivateAdbServer:
     """`with PrivateAdbServer() as srv: srv.connect("127.0.0.1:6520"); srv.client.device(...)`."""
 
     def __init__(self, port: int | None = None, home: str | None = None) -> None:
-        self.port = port or free_port()
+        self.port = port or free_port(listen_later=True)
         self._own_home = home is None
         self.home = home or tempfile.mkdtemp(prefix="droidharness-adb-home-", dir=state_dir())
         self.adb = adb_binary()

@@ -539,15 +539,22 @@ class DevicePool:
         with self._lock:
             self._drop(i)
             self._start_errors.pop(i, None)
-            self._ensure_server()
-            try:
-                self._devices[i] = self._open(i)
-                self._prepare(i, self._devices[i])
-            except DeviceError:
-                raise
-            except Exception as e:  # noqa: BLE001 - name the slot in the error
-                raise DeviceError(f"could not open a fresh device for slot {i}: {e}") from e
-            return self._devices[i]
+            for attempt in (1, 2):  # the private adb server may die (again) while the fresh device opens
+                self._ensure_server()
+                try:
+                    self._devices[i] = self._open(i)
+                    self._prepare(i, self._devices[i])
+                    return self._devices[i]
+                except Exception as e:  # noqa: BLE001 - name the slot in the error
+                    self._drop(i)
+                    server_died = self._server is not None and not self._server.alive()
+                    if attempt == 1 and server_died:
+                        log.warning("slot %d: the private adb server died while its fresh device opened", i)
+                        continue
+                    if isinstance(e, DeviceError):
+                        raise
+                    raise DeviceError(f"could not open a fresh device for slot {i}: {e}") from e
+            raise AssertionError("unreachable")
 
     def _drop(self, i: int) -> None:
         """Close slot i's device and whatever backs it (its thread device, its child process, its console)."""
