@@ -217,3 +217,35 @@ def test_frame_key_of_an_unknown_style_value_never_matches() -> None:
     w = View(text="a", style={"bg": (1, 2, 3), "on_cancel": print})
     assert draw_key([w], (10, 10), LIGHT) == draw_key([View(text="a", style={"bg": (1, 2, 3)})], (10, 10), LIGHT)
     assert draw_key([w], (10, 10), LIGHT) != draw_key([View(text="b", style={"bg": (1, 2, 3)})], (10, 10), LIGHT)
+
+
+def test_text_from_remembered_masks_is_pixel_identical_to_imagedraw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`glyphs.draw_text` (a line rasterized once, blended through its mask) draws exactly what
+    `ImageDraw.text` draws, on every app's first screen in both scripts, fractional positions included."""
+    from PIL import ImageDraw
+
+    from emulator.virtual.ui import glyphs, render
+
+    def plain(img: Image.Image, xy: tuple[float, float], text: str, font: object, fill: tuple[int, int, int]) -> None:
+        ImageDraw.Draw(img).text(xy, text, font=font, fill=fill)  # type: ignore[arg-type]
+
+    def screens() -> list[bytes]:
+        out = []
+        for locale in ("en", "zh"):
+            m = VirtualDeviceModel(locale=locale)
+            for pkg in (SETTINGS, SHOP, NOTES, "com.google.android.deskclock", "com.google.android.apps.messaging"):
+                m.start_activity(pkg)
+                out.append(m.screenshot().tobytes())
+        return out
+
+    monkeypatch.setattr(render, "draw_text", plain)
+    expected = screens()
+    monkeypatch.setattr(render, "draw_text", glyphs.draw_text)
+    assert screens() == expected
+    img = Image.new("RGB", (200, 60), (255, 255, 255))
+    ref = img.copy()
+    font = fonts.font_for("Ag 设置", 18)
+    for xy in ((10.0, 5.0), (10.5, 20.25), (-3.5, 40.75), (150.2, 50.9)):
+        glyphs.draw_text(img, xy, "Ag 设置", font, (20, 30, 200))
+        ImageDraw.Draw(ref).text(xy, "Ag 设置", font=font, fill=(20, 30, 200))
+    assert img.tobytes() == ref.tobytes()

@@ -20,6 +20,7 @@ harness; each child runs in its own private directory (its working directory: ho
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import os
@@ -238,6 +239,7 @@ def _fork(request: dict[str, Any], private_fds: tuple[int, ...]) -> None:
 
     sys.stdout.flush()
     sys.stderr.flush()
+    gc.freeze()  # the warmed objects stay out of the children's collections: their pages stay shared, not copied
     pid = os.fork()
     if pid:
         _send({"forked": pid})

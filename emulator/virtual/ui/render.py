@@ -15,6 +15,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from .fonts import ellipsize, font_for, text_width, wrap
+from .glyphs import draw_text
 from .theme import Color, Theme, mix
 from .view import View
 
@@ -154,7 +155,7 @@ class Painter:
                 font = font_for(line, size, bold)
                 w = text_width(line, size, bold)
                 x = l if align == "l" else (r - w if align == "r" else l + (avail - w) / 2)
-                self.d.text((x, y + (lh - size) // 2 - size // 10), line, font=font, fill=fg)
+                draw_text(self.img, (x, y + (lh - size) // 2 - size // 10), line, font, fg)
             y += lh
 
     def _switch(self, box: tuple[int, int, int, int], on: bool, enabled: bool) -> None:
