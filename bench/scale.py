@@ -10,6 +10,7 @@ devices' JPEG screenshots are stored as sent (no encoding in the harness); `--fr
 that come as pixels. Prints figures; no asserts.
 
     python bench/scale.py [--devices 1 2 4 8] [--latency pixel instant] [--isolation process thread] [--frames webp]
+                          [--repeat K]   (K runs per configuration, the median shown with the range of walls)
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def measure(n: int, latency: str, isolation: Isolation, out: Path, frames: str) 
             isolation=isolation,
             latency=latency,
             out=out,
-            run_id=f"scale-{latency}-{isolation}-{n}",
+            run_id=f"scale-{latency}-{isolation}-{n}-{time.time_ns()}",
             report=False,
             writer=WriterOptions(frames=frames),
         )
@@ -86,6 +87,9 @@ def main() -> None:
     ap.add_argument("--latency", nargs="+", default=["pixel", "instant"], choices=["pixel", "instant"])
     ap.add_argument("--isolation", nargs="+", default=["process", "thread"], choices=["process", "thread"])
     ap.add_argument("--frames", default="png", choices=["webp", "png"])
+    ap.add_argument(
+        "--repeat", type=int, default=1, help="runs per configuration; the median is shown (a shared VM's speed varies)"
+    )
     args = ap.parse_args()
     logging.disable(logging.WARNING)
     cores = os.cpu_count() or 1
@@ -106,12 +110,17 @@ def main() -> None:
             for n in args.devices:
                 row = [latency, str(n)]
                 for iso in args.isolation:
-                    m = measure(n, latency, iso, Path(tmp), args.frames)
+                    runs = sorted(
+                        (measure(n, latency, iso, Path(tmp), args.frames) for _ in range(max(1, args.repeat))),
+                        key=lambda r: r["wall"],
+                    )
+                    m = runs[len(runs) // 2]  # the median run by wall time
                     base.setdefault(iso, m["per_min"] if n == 1 else 0.0)
                     speed = m["per_min"] / base[iso] if base[iso] else float("nan")
                     target = 0.8 * (n if latency == "pixel" else min(n, cores))
+                    spread = f" ({runs[0]['wall']:.1f}-{runs[-1]['wall']:.1f})" if len(runs) > 1 else ""
                     row += [
-                        f"{m['wall']:.1f}",
+                        f"{m['wall']:.1f}{spread}",
                         f"{m['per_min']:.1f}",
                         f"{speed:.2f}x",
                         f"{speed / target:.2f}" if target else "-",

