@@ -42,12 +42,11 @@ from typing import Any
 
 from .adbserver import orphaned_records, state_subdir
 from .devicemain import BOOT_SNAPSHOT, LANGS, boot_snapshot, parse_args, serve
-from .zygote import ZYGOTE_MODULE, ForkedProcess, Zygote, ZygoteError
+from .zygote import ZYGOTE_MODULE, ForkedProcess, Zygote, ZygoteError, log_tail, start_python
 
 log = logging.getLogger(__name__)
 
 CHILD_MODULE = "emulator.virtual.procdevice"
-_ROOT = Path(__file__).resolve().parents[2]  # the directory holding the `emulator` package
 __all__ = ["BOOT_SNAPSHOT", "LANGS", "DeviceProcess", "DeviceProcessError", "Spawner", "boot_snapshot", "reap_orphans"]
 
 
@@ -230,17 +229,7 @@ class DeviceProcess:
         if zygote is not None:
             self.proc = zygote.fork(self.child_args(zygote.pid), self.home, str(self.log_file))
         else:
-            env = dict(os.environ)
-            env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), *filter(None, [env.get("PYTHONPATH")])])
-            with open(self.log_file, "ab") as logf:
-                self.proc = subprocess.Popen(
-                    self.command(),
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=logf,
-                    env=env,
-                    cwd=self.home,
-                )
+            self.proc = start_python(self.command(), self.home, self.log_file)
         self._record = _record_child(self.proc.pid, self.home, self.serial)
         return self
 
@@ -290,11 +279,7 @@ class DeviceProcess:
         return f"exit code {code}"
 
     def log_tail(self, lines: int = 5) -> str:
-        try:
-            text = self.log_file.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return "(no log)"
-        return " | ".join(text[-lines:]) or "(empty log)"
+        return log_tail(self.log_file, lines)
 
     def request_stop(self) -> None:
         """Ask the child to exit (SIGTERM by its pid) without waiting: `stop()` then waits (a pool stops all its

@@ -40,6 +40,25 @@ ZYGOTE_MODULE = "emulator.virtual.zygote"
 _ROOT = Path(__file__).resolve().parents[2]  # the directory holding the `emulator` package
 
 
+def start_python(command: list[str], home: str, log_file: Path, pipes: bool = False) -> subprocess.Popen[bytes]:
+    """A Python child of the device layer (a device, the zygote): this checkout's packages importable, running in
+    its private directory `home`, stderr appended to `log_file`; stdin / stdout pipes with `pipes`, else none."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    stdio = subprocess.PIPE if pipes else subprocess.DEVNULL
+    with open(log_file, "ab") as logf:
+        return subprocess.Popen(command, stdin=stdio, stdout=stdio, stderr=logf, env=env, cwd=home)
+
+
+def log_tail(log_file: Path, lines: int = 5) -> str:
+    """The last `lines` lines of a child's log on one line (what an error about the child quotes)."""
+    try:
+        text = log_file.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "(no log)"
+    return " | ".join(text[-lines:]) or "(empty log)"
+
+
 class ZygoteError(RuntimeError):
     """The zygote could not be started, did not answer, or is gone (names what happened)."""
 
@@ -80,17 +99,7 @@ class Zygote:
 
     def start(self) -> Zygote:
         """Start the zygote process (on the thread its PR_SET_PDEATHSIG should follow) and wait until it serves."""
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), *filter(None, [env.get("PYTHONPATH")])])
-        with open(self.log_file, "ab") as logf:
-            self.proc = subprocess.Popen(
-                self.command(),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=logf,
-                env=env,
-                cwd=self.home,
-            )
+        self.proc = start_python(self.command(), self.home, self.log_file, pipes=True)
         threading.Thread(target=self._read, args=(self.proc.stdout,), name="device-zygote", daemon=True).start()
         if not self._ready.wait(self.ready_timeout) or not self.alive():
             tail = self.log_tail()
@@ -160,11 +169,7 @@ class Zygote:
                 self._changed.wait(0.1 if left is None else min(left, 0.1))
 
     def log_tail(self, lines: int = 5) -> str:
-        try:
-            text = self.log_file.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return "(no log)"
-        return " | ".join(text[-lines:]) or "(empty log)"
+        return log_tail(self.log_file, lines)
 
     def close(self) -> None:
         """Stop the zygote (closing its stdin ends it; SIGKILL by pid if it does not). Stop its devices first:
