@@ -249,3 +249,22 @@ def test_text_from_remembered_masks_is_pixel_identical_to_imagedraw(monkeypatch:
         glyphs.draw_text(img, xy, "Ag 设置", font, (20, 30, 200))
         ImageDraw.Draw(ref).text(xy, "Ag 设置", font=font, fill=(20, 30, 200))
     assert img.tobytes() == ref.tobytes()
+
+
+def test_a_frame_with_a_bitmap_is_remembered_by_that_bitmap() -> None:
+    """PIL images do not hash: a style bitmap names its frame by identity - the same bitmap is the same frame,
+    another bitmap (even of equal pixels) another one."""
+    from emulator.virtual.ui.frames import FrameCache, draw_key
+
+    bitmap = Image.new("RGB", (4, 4), (9, 9, 9))
+    twin = bitmap.copy()
+    cache = FrameCache()
+    drawn: list[int] = []
+
+    def frame(img: Image.Image) -> Image.Image:
+        key = draw_key([View(bounds=(0, 0, 4, 4), style={"image": img})], (4, 4), LIGHT)
+        return cache.image(key, lambda: drawn.append(1) or Image.new("RGB", (4, 4)))
+
+    first = frame(bitmap)
+    assert frame(bitmap) is first and len(drawn) == 1 and cache.hits == 1
+    assert frame(twin) is not first and len(drawn) == 2

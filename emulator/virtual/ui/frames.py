@@ -32,6 +32,22 @@ class _Unnameable:
     __slots__ = ()
 
 
+class _Same:
+    """A key part naming one object by identity (a bitmap: PIL images compare by content and do not hash); it
+    holds the object, so its id cannot be reused while the key lives."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: object) -> None:
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+
 def _freeze(x: Any) -> Hashable:
     if isinstance(x, _PLAIN):
         return x
@@ -40,7 +56,7 @@ def _freeze(x: Any) -> Hashable:
     if isinstance(x, dict):  # behaviour (on_cancel, ...) is never drawn: left out
         return tuple(sorted((str(k), _freeze(v)) for k, v in x.items() if not callable(v)))
     if isinstance(x, Image.Image):
-        return x  # by identity: the key holds the bitmap, so its id cannot be reused while the key lives
+        return _Same(x)
     return _Unnameable()
 
 
@@ -77,11 +93,10 @@ class FrameCache:
         (every caller converts or resizes, which copies)."""
         try:
             img = self._images[key]
-        except (KeyError, TypeError):
+        except KeyError:
             self.misses += 1
             img = draw()
-            if _hashable(key):
-                _remember(self._images, key, img, self._max_images)
+            _remember(self._images, key, img, self._max_images)
             return img
         self.hits += 1
         self._images.move_to_end(key)
@@ -92,10 +107,9 @@ class FrameCache:
         ekey = (key, scale, quality)
         try:
             data = self._encoded[ekey]
-        except (KeyError, TypeError):
+        except KeyError:
             data = encode_jpeg(img(), scale, quality)
-            if _hashable(ekey):
-                _remember(self._encoded, ekey, data, self._max_encoded)
+            _remember(self._encoded, ekey, data, self._max_encoded)
             return data
         self._encoded.move_to_end(ekey)
         return data
@@ -112,14 +126,6 @@ def encode_jpeg(img: Image.Image, scale: float, quality: int) -> bytes:
     buf = io.BytesIO()
     img.convert("RGB").save(buf, format="JPEG", quality=max(1, min(100, quality)))
     return buf.getvalue()
-
-
-def _hashable(key: Hashable) -> bool:
-    try:
-        hash(key)
-    except TypeError:
-        return False
-    return True
 
 
 def _remember(store: OrderedDict[Hashable, Any], key: Hashable, value: Any, limit: int) -> None:
