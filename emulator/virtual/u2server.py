@@ -15,6 +15,7 @@ the "already registered" error the client looks for and exits with status 1.
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 import time
 import weakref
@@ -108,24 +109,28 @@ _REGISTRY_LOCK = threading.Lock()
 # client's launcher would otherwise find nothing listening right after the launch and sleep half a second.
 MAIN_CLASS = "com.wetest.uia2.Main"
 LAUNCH_WAIT = 0.3  # at most this long after the launch (a launch that fails never binds)
-_LAUNCHES: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()  # model -> deadline
+_LAUNCH_PORT = re.compile(r"(?:^|\s)-p\s+(\d+)")
+_LAUNCHES: weakref.WeakKeyDictionary[Any, dict[int, float]] = weakref.WeakKeyDictionary()  # model -> port -> deadline
 
 
 def note_launch(model: VirtualDeviceModel, command: str) -> None:
-    """Called as a shell stream opens (before its OKAY): if `command` starts the server, connections to a port
-    nothing listens on yet wait for it (`listener`) for a moment."""
+    """Called as a shell stream opens (before its OKAY): if `command` starts the server, a connection to its port
+    (`-p PORT`, default 9008) waits for it (`listener`) for a moment instead of being refused."""
     if MAIN_CLASS in command:
+        m = _LAUNCH_PORT.search(command.split(MAIN_CLASS, 1)[1])
+        port = int(m.group(1)) if m else DEFAULT_PORT
         with _REGISTRY_LOCK:
-            _LAUNCHES[model] = time.monotonic() + LAUNCH_WAIT
+            _LAUNCHES.setdefault(model, {})[port] = time.monotonic() + LAUNCH_WAIT
 
 
 def listener(model: VirtualDeviceModel, port: int) -> Any:
-    """What listens on the device's `port` (`model.ports[port]`), waiting while a server launch is under way."""
+    """What listens on the device's `port` (`model.ports[port]`), waiting while a server launch on it is under
+    way."""
     while True:
         with model.lock:
             found = model.ports.get(port)
         with _REGISTRY_LOCK:
-            deadline = _LAUNCHES.get(model, 0.0)
+            deadline = _LAUNCHES.get(model, {}).get(port, 0.0)
         if found is not None or time.monotonic() >= deadline:
             return found
         time.sleep(0.002)
