@@ -9,13 +9,8 @@ Every value from the runs goes through `e`; the page loads nothing external.
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
-from typing import Any
-
 from harness.report.compare import Comparison, Pairing, first_difference
-from harness.report.draw import small_screenshot, thumbnail
+from harness.report.draw import Thumbs, thumbnails
 from harness.report.page import CSS, JS, csp, e, num, pct
 from harness.scoring.cost import money
 from harness.scoring.episodes import BREAKDOWNS, Score
@@ -28,8 +23,6 @@ table.side td.n{width:70px;text-align:right}tr.first td{background:#fff5f5}tr.fi
 font-weight:700}.side .shot img{max-width:240px}.up{color:var(--ok);font-weight:600}.down{color:var(--bad);
 font-weight:600}.note{border:1px solid var(--warn);background:#fff8eb;border-radius:6px;padding:6px 10px}
 """
-
-Thumbs = dict[tuple[str, int], str | None]
 
 
 def _name(key: str) -> str:
@@ -129,24 +122,6 @@ def _episodes_table(c: Comparison) -> str:
     return f"<table><tr><th class=l>episode</th>{head}{diffs}</tr>{''.join(rows)}</table>"
 
 
-def _thumbnails(c: Comparison) -> Thumbs:
-    """Every step's screenshot of the shared episodes with its action drawn (each screen file decoded once)."""
-    jobs: list[tuple[EpisodeRecord, int, StepRecord | None]] = []
-    for k in c.shared:
-        for s in c.sides:
-            ep = s.run.episodes[k]
-            jobs += [(ep, st.step, st) for st in ep.steps]
-            if ep.final_step is not None:
-                jobs.append((ep, ep.final_step, None))
-    if not jobs:
-        return {}
-    paths = list(dict.fromkeys(p for p in (ep.frame_path(n, "screenshot") for ep, n, _ in jobs) if p is not None))
-    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        small: dict[Path, Any] = dict(zip(paths, pool.map(small_screenshot, paths), strict=True))
-        urls = list(pool.map(lambda j: thumbnail(j[0], j[1], j[2], small), jobs))
-    return {(str(ep.path), n): u for (ep, n, _), u in zip(jobs, urls, strict=True)}
-
-
 def _step_cell(ep: EpisodeRecord, step: StepRecord | None, thumbs: Thumbs) -> str:
     if step is None:
         return "<td class=mut>–</td>"
@@ -214,7 +189,7 @@ def _episode(c: Comparison, key: str, thumbs: Thumbs) -> str:
 
 def render_compare(c: Comparison) -> str:
     """The comparison page as one HTML string (no external resources)."""
-    thumbs = _thumbnails(c)
+    thumbs = thumbnails(s.run.episodes[k] for k in c.shared for s in c.sides)
     notes = "".join(f"<p class=note>{e(n)}</p>" for n in c.notes)
     titles = {"by_category": "By category", "by_language": "By language", "by_app_count": "By number of apps"}
     breakdowns = "".join(f"<h3>{titles.get(n, n)}</h3>{_breakdown_html(c, n)}" for n in BREAKDOWNS)

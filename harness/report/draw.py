@@ -10,7 +10,9 @@ import base64
 import io
 import logging
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -181,3 +183,24 @@ def thumbnail(
     buf = io.BytesIO()
     img.save(buf, "JPEG", quality=JPEG_QUALITY, optimize=True)
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+Thumbs = dict[tuple[str, int], str | None]  # (episode folder, step) -> data URL
+
+
+def thumbnails(episodes: Iterable[EpisodeRecord]) -> Thumbs:
+    """Every step's thumbnail (and the final screen's) of `episodes`, by (str(episode.path), step), made on a
+    thread pool (Pillow decodes and resizes without the GIL); each distinct screen file is decoded once, however
+    many steps show it."""
+    jobs: list[tuple[EpisodeRecord, int, StepRecord | None]] = []
+    for ep in episodes:
+        jobs += [(ep, st.step, st) for st in ep.steps]
+        if ep.final_step is not None:
+            jobs.append((ep, ep.final_step, None))
+    if not jobs:
+        return {}
+    paths = list(dict.fromkeys(p for p in (ep.frame_path(n, "screenshot") for ep, n, _ in jobs) if p is not None))
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        small: dict[Path, Any] = dict(zip(paths, pool.map(small_screenshot, paths), strict=True))
+        urls = list(pool.map(lambda j: thumbnail(j[0], j[1], j[2], small), jobs))
+    return {(str(ep.path), n): u for (ep, n, _), u in zip(jobs, urls, strict=True)}

@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from harness.report.devices import preparation_section
-from harness.report.draw import KEY_ACTIONS, small_screenshot, thumbnail
+from harness.report.draw import KEY_ACTIONS, Thumbs, thumbnails
 from harness.report.page import CSS, JS, csp, e, header, infra_list, ms, num, pct
 from harness.report.summary import (
     MODEL_LATENCY,
@@ -117,31 +115,14 @@ def _overlay_labels(step: StepRecord) -> str:
     return out
 
 
-def _thumbnails(run: Run) -> dict[tuple[str, int], str | None]:
-    """Every thumbnail of the run, made on a thread pool (Pillow decodes and resizes without the GIL). Each
-    distinct screen file is decoded once, however many steps show it."""
-    jobs: list[tuple[EpisodeRecord, int, StepRecord | None]] = []
-    for ep in run.episodes.values():
-        jobs += [(ep, s.step, s) for s in ep.steps]
-        if ep.final_step is not None:
-            jobs.append((ep, ep.final_step, None))
-    if not jobs:
-        return {}
-    paths = list(dict.fromkeys(p for p in (ep.frame_path(n, "screenshot") for ep, n, _ in jobs) if p is not None))
-    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
-        small = dict(zip(paths, pool.map(small_screenshot, paths), strict=True))
-        urls = list(pool.map(lambda j: thumbnail(j[0], j[1], j[2], small), jobs))
-    return {(ep.key, n): u for (ep, n, _), u in zip(jobs, urls, strict=True)}
-
-
 def _step_card(
     ep: EpisodeRecord,
     step: StepRecord,
     names: dict[str, str],
-    thumbs: dict[tuple[str, int], Any],
+    thumbs: Thumbs,
     price: Price | None = None,
 ) -> str:
-    src = thumbs.get((ep.key, step.step))
+    src = thumbs.get((str(ep.path), step.step))
     img = (
         f'<img src="{e(src)}" alt="{e(f"step {step.step} screen")}">'
         if src
@@ -172,7 +153,7 @@ def _step_card(
     )
 
 
-def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) -> str:
+def _episode(run: Run, ep: EpisodeRecord, thumbs: Thumbs) -> str:
     meta = ep.meta
     status = ep.status
     price = run_price(run)
@@ -256,7 +237,7 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: dict[tuple[str, int], Any]) ->
     cards = [_step_card(ep, s, names, thumbs, price) for s in ep.steps]
     final = meta.final_observation if meta else None
     if final is not None and ep.final_step is not None:
-        src = thumbs.get((ep.key, ep.final_step))
+        src = thumbs.get((str(ep.path), ep.final_step))
         if src:
             cards.append(
                 f'<div class="step final"><div class=shot><img src="{e(src)}" alt="final screen">'
@@ -308,7 +289,7 @@ def render_task_report(run: Run) -> str:
     lang_rows = [(e(lg), r) for lg, r in s["by_language"].items()]
     app_rows = [(e(k), r) for k, r in s["by_app_count"].items()]
     statuses = " · ".join(f'<span class="badge s-{e(k)}">{e(k)}</span> {v}' for k, v in s["statuses"].items())
-    thumbs = _thumbnails(run)
+    thumbs = thumbnails(run.episodes.values())
     episodes = "".join(_episode(run, ep, thumbs) for ep in run.episodes.values())
     title = f"DroidHarness report · {run.manifest.run_id if run.manifest else run.path.name}"
     return (
