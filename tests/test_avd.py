@@ -41,7 +41,8 @@ from emulator.avd import (
     wait_for_boot,
 )
 from emulator.avd.launch import running_emulators
-from emulator.virtual.adbserver import PrivateAdbServer, pid_alive
+from emulator.virtual.adbserver import PrivateAdbServer
+from emulator.virtual.statedir import pid_alive
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGE = "system-images;android-34;google_apis;x86_64"
@@ -568,7 +569,8 @@ def test_run_on_avd_with_no_adb_server_uses_a_private_one_and_leaves_nothing(fak
     copies announce themselves to it, and after the run that very process (by pid) and its record are gone."""
     import shutil
 
-    from emulator.virtual.adbserver import adb_binary, free_port, state_subdir
+    from emulator.virtual.adbserver import adb_binary, free_port
+    from emulator.virtual.statedir import state_subdir
 
     sdk_adb = fake_sdk.root / "platform-tools" / "adb"
     sdk_adb.parent.mkdir(parents=True)

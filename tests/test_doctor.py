@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from emulator.virtual import VirtualDevice
-from emulator.virtual.adbserver import PrivateAdbServer, state_dir
+from emulator.virtual.adbserver import PrivateAdbServer
+from emulator.virtual.statedir import state_dir
 from harness.cli.main import app
 from harness.device.controller import adb_server_running
 from harness.device.doctor import Check, kvm_check, sdk_checks, state_check
@@ -220,7 +221,15 @@ def test_system_adb_checks_every_device_on_that_server(tmp_path):
 
 
 def _records() -> set[str]:
-    return {p.name for p in (state_dir() / "adb-servers").glob("*.json")}
+    """This process' private adb server records (other test workers start and stop their own meanwhile)."""
+    mine = set()
+    for p in (state_dir() / "adb-servers").glob("*.json"):
+        try:
+            if json.loads(p.read_text()).get("owner") == os.getpid():
+                mine.add(p.name)
+        except (OSError, ValueError):
+            continue  # a record being written or removed by another worker
+    return mine
 
 
 def test_default_checks_the_embedded_device_and_never_uses_5037(tmp_path):

@@ -65,6 +65,23 @@ def _zygote_of(pids: list[int]) -> int:
     return zygote
 
 
+def _cmdline(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+
+
+def test_a_pool_larger_than_the_cores_forks_the_first_devices_then_warms_up_for_the_rest(state):
+    """More devices than cores: the first ones (a core each) are forked at once, then the zygote draws the first
+    screens of the run's languages once and forks the rest warm; every device works either way."""
+    cores = os.cpu_count() or 1
+    with DevicePool(cores + 1, isolation="process", langs=("zh",)) as pool:
+        pids = [pool.process(i).pid for i in range(pool.size)]
+        cmd = _cmdline(_zygote_of(pids))
+        assert cmd[cmd.index("--warm-after") + 1] == str(cores)
+        assert cmd[cmd.index("--langs") + 1] == "en,zh", "the boot locale first, then the run's other languages"
+        for i in range(pool.size):
+            assert pool.slot(i).shell(["echo", "up"]).stdout.strip() == b"up"
+
+
 def _opts(tmp_path: Path, run_id: str, **kw: Any) -> SuiteOptions:
     return SuiteOptions(
         writer=FAST_WRITER, task_ids=TASKS, agent="reference", out=tmp_path, run_id=run_id, report=False, **kw
@@ -88,7 +105,9 @@ def test_process_devices_give_the_same_results_as_thread_devices(tmp_path, state
     with DevicePool(2, isolation="process") as pool:
         pids = [pool.process(i).pid for i in range(2)]
         assert all(_alive(p) for p in pids) and len(set(pids)) == 2 and os.getpid() not in pids
-        zygote = _zygote_of(pids)  # several devices: forked from one warmed-up interpreter
+        zygote = _zygote_of(pids)  # several devices: forked from one interpreter
+        if (os.cpu_count() or 1) >= 2:  # both boot at once, one a core: forked at once, the zygote never warms up
+            assert "--no-warm" in _cmdline(zygote)
         assert pool.model(0) is None, "the model lives in the child"
         assert [pool.kind(i) for i in range(2)] == ["virtual-process"] * 2
         by_process = run_suite(_opts(tmp_path, "process"), pool=pool)

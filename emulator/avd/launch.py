@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ..virtual.adbserver import pid_alive, state_dir, state_subdir
+from ..virtual.statedir import pid_alive, state_dir, state_subdir
 from .console import EmulatorConsoleClient
 from .errors import AvdConfigError, AvdError, BootTimeoutError, ConsoleError, EmulatorExitedError, SdkToolError
 from .manage import check_name

@@ -40,8 +40,8 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from .adbserver import orphaned_records, state_subdir
 from .devicemain import BOOT_SNAPSHOT, LANGS, boot_snapshot, parse_args, serve
+from .statedir import orphaned_records, state_subdir
 from .zygote import ZYGOTE_MODULE, ForkedProcess, Zygote, ZygoteError, log_tail, start_python
 
 log = logging.getLogger(__name__)
@@ -94,14 +94,24 @@ class Spawner:
     """Starts child processes from one long-lived thread, so that each child's PR_SET_PDEATHSIG (which fires when
     the thread that forked it ends) fires only when the process dies or the spawner is closed.
 
-    With `zygote`, devices are forked by a device zygote (`emulator.virtual.zygote`: imported and warmed up once,
-    started on this thread at the first launch) instead of each starting an interpreter; if the zygote cannot be
-    started or dies, devices are started as their own interpreters again (logged)."""
+    With `zygote`, devices are forked by a device zygote (`emulator.virtual.zygote`: imported once, started on this
+    thread at the first launch) instead of each starting an interpreter; if the zygote cannot be started or dies,
+    devices are started as their own interpreters again (logged). With `warm_after` K the zygote forks the first K
+    devices at once and then warms up (draws the apps' first screens in `langs`) for the ones that come after;
+    None: it never does (a pool whose devices all boot at once, one a core, has no device after them)."""
 
-    def __init__(self, zygote: bool = False, profile: str = "medium_phone") -> None:
+    def __init__(
+        self,
+        zygote: bool = False,
+        profile: str = "medium_phone",
+        langs: tuple[str, ...] = ("en", "zh"),
+        warm_after: int | None = 1,
+    ) -> None:
         self._jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._use_zygote = zygote
         self._profile = profile
+        self._langs = langs
+        self._warm_after = warm_after
         self._zygote: Zygote | None = None
         self._zygote_record: Path | None = None
         self._thread = threading.Thread(target=self._loop, name="device-spawner", daemon=True)
@@ -115,7 +125,7 @@ class Spawner:
             return self._zygote
         self._stop_zygote()
         home = _device_dir()
-        zygote = Zygote(home, profile=self._profile)
+        zygote = Zygote(home, profile=self._profile, langs=self._langs, warm_after=self._warm_after)
         try:
             zygote.start()
         except (ZygoteError, OSError) as e:

@@ -66,9 +66,18 @@ class ZygoteError(RuntimeError):
 class Zygote:
     """The parent's handle on one zygote process."""
 
-    def __init__(self, home: str, profile: str = "medium_phone", ready_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        home: str,
+        profile: str = "medium_phone",
+        ready_timeout: float = 60.0,
+        langs: tuple[str, ...] = ("en", "zh"),
+        warm_after: int | None = 1,
+    ) -> None:
         self.home = home
         self.profile = profile
+        self.langs = langs
+        self.warm_after = warm_after
         self.ready_timeout = ready_timeout
         self.log_file = Path(home) / "zygote.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -95,6 +104,9 @@ class Zygote:
             self.home,
             "--profile",
             self.profile,
+            "--langs",
+            ",".join(self.langs),
+            *(["--no-warm"] if self.warm_after is None else ["--warm-after", str(self.warm_after)]),
         ]
 
     def start(self) -> Zygote:
@@ -275,12 +287,16 @@ def _fork(request: dict[str, Any], private_fds: tuple[int, ...]) -> None:
             os._exit(code)
 
 
-def warm_up(profile: str) -> None:
+# Modules of the package a device process never needs: the host side (the adb server and its client library) and
+# screen recording (numpy), which a device imports when a recording starts.
+NOT_PRELOADED = ("emulator.virtual.adbserver", "emulator.virtual.media", "emulator.virtual.procdevice", ZYGOTE_MODULE)
+
+
+def warm_up(profile: str, langs: tuple[str, ...] = ("en", "zh")) -> None:
     """What every device process does once and keeps: import every module of the virtual device, build a
-    device, draw and dump the home screen and each app's first screen in both languages (fonts, text widths,
-    glyph masks, layouts: ~0.8 s of CPU, after forking the first device, while it boots; 8 instant devices run
-    the suite ~15% faster than with the home screens alone). No thread is started: the
-    zygote must stay single-threaded to fork safely."""
+    device, draw and dump the home screen and each app's first screen in the run's languages (fonts, text widths,
+    glyph masks, layouts: ~0.3 s of CPU a language; 8 instant devices run the suite ~15% faster than with the home
+    screens alone). No thread is started: the zygote must stay single-threaded to fork safely."""
     import importlib
     import pkgutil
 
@@ -288,10 +304,10 @@ def warm_up(profile: str) -> None:
     from .device import VirtualDevice
 
     for mod in pkgutil.walk_packages(package_path, "emulator.virtual."):
-        if not mod.name.endswith("__main__") and mod.name != __name__:
+        if not mod.name.endswith("__main__") and mod.name not in NOT_PRELOADED:
             importlib.import_module(mod.name)
-    m = VirtualDevice(profile=profile, locale="en", serial="ZYGOTE").model
-    for lang in ("en", "zh"):  # drawn, not encoded: the encoder keeps nothing
+    m = VirtualDevice(profile=profile, locale=langs[0] if langs else "en", serial="ZYGOTE").model
+    for lang in langs:  # drawn, not encoded: the encoder keeps nothing
         m.set_locale(lang)
         m.screenshot()
         m.hierarchy_xml(u2=True)
@@ -311,7 +327,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--parent", type=int, required=True, help="pid of the pool's process")
     p.add_argument("--home", required=True, help="the zygote's private directory")
     p.add_argument("--profile", default="medium_phone", help="the device profile to warm up")
+    p.add_argument("--langs", default="en,zh", help="the languages whose screens to warm up (comma-separated)")
+    p.add_argument(
+        "--warm-after", type=int, default=1, metavar="K", help="warm up once K devices are forked (or it is idle)"
+    )
+    p.add_argument("--no-warm", action="store_true", help="never warm up: fork devices from the bare imports")
     args = p.parse_args(argv)
+    langs = tuple(x for x in args.langs.split(",") if x)
     from .devicemain import die_with_parent
 
     die_with_parent(args.parent)
@@ -324,16 +346,20 @@ def main(argv: list[str] | None = None) -> int:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     _send({"ready": os.getpid()})
-    warmed = False
+    warmed = args.no_warm
+    forks = 0
     pending = b""
     while True:
-        ready, _, _ = select.select([0, wake_r], [], [], 0.05 if not warmed else None)
+        # the first devices are forked as their requests come; then (or after a pause in the requests) the warm-up
+        # runs once, for the devices that come after
+        due = not warmed and forks >= args.warm_after
+        ready, _, _ = select.select([0, wake_r], [], [], 0.0 if due else 0.2 if not warmed else None)
         if wake_r in ready:
             os.read(wake_r, 512)
         _reap()
         if 0 not in ready:
             if not warmed:
-                warm_up(args.profile)
+                warm_up(args.profile, langs)
                 warmed = True
             continue
         chunk = os.read(0, 65536)
@@ -348,9 +374,7 @@ def main(argv: list[str] | None = None) -> int:
                 log.warning("ignored a request that is not JSON: %r", line[:200])
                 continue
             _fork(request, (wake_r, wake_w))
-        if not warmed:  # the first device is on its way: warm up for the next ones meanwhile
-            warm_up(args.profile)
-            warmed = True
+            forks += 1
     _reap()
     return 0
 

@@ -24,7 +24,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -104,6 +104,7 @@ class DevicePool:
         in_process: bool = False,
         isolation: Isolation | None = None,
         preparation: PreparationPlan | None = None,
+        langs: Sequence[str] = (),
     ) -> None:
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
@@ -121,6 +122,7 @@ class DevicePool:
         self.serials = list(serials or [])
         self.size = len(self.serials) or count
         self.profile, self.locale, self.latency = profile, locale, latency
+        self.langs = tuple(dict.fromkeys([locale, *langs]))  # the languages the episodes run in (boot locale first)
         self.config = config or DeviceConfig()
         self.plan = preparation or PreparationPlan()  # applied to each device as it is opened (`prepared`)
         self._prepared: dict[int, DevicePreparation] = {}  # slot -> its current device's preparation
@@ -171,7 +173,7 @@ class DevicePool:
         try:
             if self.isolation == "process":  # device processes boot while the adb server starts
                 reap_orphans()
-                self._spawner = Spawner(zygote=self.size > 1, profile=self.profile)
+                self._spawner = self._new_spawner()
             else:
                 self._start_server()
             for i in range(self.size):
@@ -187,6 +189,15 @@ class DevicePool:
             self.close()
             raise
         return self
+
+    def _new_spawner(self) -> Spawner:
+        """Where the device processes come from: a pool of several forks them from a device zygote. When every
+        device boots at once (no more of them than cores) they are forked at once and the zygote never warms up;
+        else the first ones (a core each) are forked at once, and the zygote then draws the apps' first screens in
+        the run's languages once, so that the devices after them boot warm."""
+        cores = os.cpu_count() or 1
+        warm_after = None if self.size <= cores else cores
+        return Spawner(zygote=self.size > 1, profile=self.profile, langs=self.langs, warm_after=warm_after)
 
     def _start_server(self) -> None:
         """The private adb server embedded devices are reached through (set `_server_up` however it went)."""
@@ -256,7 +267,7 @@ class DevicePool:
             for i in slots
         }
         if self._spawner is None:
-            self._spawner = Spawner(zygote=self.size > 1, profile=self.profile)
+            self._spawner = self._new_spawner()
         for i, p in procs.items():
             self._procs[i] = p
             self._spawner.launch(p)
@@ -638,6 +649,7 @@ def open_pool(
     latency: str = "instant",
     isolation: Isolation | None = None,
     wait: bool = False,
+    langs: Sequence[str] = (),
 ) -> Iterator[DevicePool]:
     """The devices of a run: `pool` when the caller gives a started one (left open), else a pool of `count`
     embedded devices or of the `serials`, started here (all at once; embedded devices unless `wait` each handed
@@ -648,7 +660,7 @@ def open_pool(
     serials = list(serials)
     # a serial names a device that is there already: connecting is quick, and a wrong one is the user's mistake,
     # said at once; embedded devices take their boot time, and the run starts on the first one up
-    own = DevicePool(count, serials, profile=profile, latency=latency, isolation=isolation).start(
+    own = DevicePool(count, serials, profile=profile, latency=latency, isolation=isolation, langs=langs).start(
         wait=wait or bool(serials)
     )
     try:

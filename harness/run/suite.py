@@ -294,6 +294,7 @@ def run_suite(
             profile=opts.profile,
             latency=opts.latency,
             isolation=None if opts.serials else opts.isolation,
+            langs=opts.langs,
         ) as devices:
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up
