@@ -60,3 +60,27 @@ def test_a_slow_profile_adds_its_latency_to_the_gesture(make_vdevice, adb_cli):
     took = time.monotonic() - t0
     assert r.returncode == 0
     assert 0.45 <= took < 0.45 + SLACK
+
+
+def test_a_command_line_costs_a_shell_and_each_further_process(vdevice, adb_cli):
+    """The latency profile charges a command line's shell (which runs its first command) once, and every further
+    command that runs as a process of its own (toybox, cmd, settings: not mksh's builtins such as echo) again: a
+    batch of commands in one `sh -c` is cheaper than a round trip each, but not free, as on a phone."""
+    from emulator.virtual.latency import Latency
+
+    class Counting(Latency):
+        def delay(self, op: str) -> None:
+            ops.append(op)
+
+    ops: list[str] = []
+    before = vdevice.model.latency
+    vdevice.model.latency = Counting()
+    try:
+        line = "settings get global x; echo a; getprop ro.serialno; toybox true; test -n a && cd /"
+        assert adb_cli("-s", vdevice.serial, "shell", line).returncode == 0
+        assert ops == ["shell", "exec", "exec"]
+        ops.clear()
+        assert adb_cli("-s", vdevice.serial, "shell", "(getprop ro.x; getprop ro.y) | cat").returncode == 0
+        assert ops == ["shell", "exec", "exec"], "subshells and pipelines count too"
+    finally:
+        vdevice.model.latency = before

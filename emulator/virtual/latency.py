@@ -14,7 +14,8 @@ _PIXEL = {
     "u2_screenshot": 0.150,  # takeScreenshot over u2 (on top of u2_rpc)
     "u2_hierarchy": 0.120,  # dumpWindowHierarchy over u2 (on top of u2_rpc)
     "input": 0.050,  # `input tap|swipe|text|keyevent`
-    "shell": 0.010,  # any other shell command (process spawn on the phone)
+    "shell": 0.010,  # any other shell command line (adbd starts the shell, which runs its first command)
+    "exec": 0.005,  # each further command of the same line that runs as a process (fork, exec, often a binder call)
 }
 
 LATENCY_PROFILES: dict[str, dict[str, float]] = {

@@ -10,7 +10,10 @@ font scale and heads-up notifications. The locale is switched per episode by the
 and only recorded here.
 
 Each step reads the value before (what `restore` puts back), runs its command(s) and reads the value after:
-nothing counts as set on an exit status alone (`adb shell` without shell v2 has none). The result is a
+nothing counts as set on an exit status alone (`adb shell` without shell v2 has none). The steps go together, in
+three shell round trips (every value before, every step's first way in order, every value after; a setting whose
+first way did not take then tries its next ones alone): on a phone each round trip costs a process start, and a
+pool prepares every device before its first episode. The result is a
 `DevicePreparation`: per setting what was asked, what the device holds now, how it was set, or - when it could
 not be set - the device's own words why (`not_set`). `reapply(device, record)` runs the commands of what was set
 again in one shell round trip (a reset that loads a snapshot undoes them; and the clock restarts from the planned
@@ -33,9 +36,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Final, Literal, Protocol
 
@@ -190,30 +194,61 @@ class DevicePreparation:
 
 
 # --- talking to the device ------------------------------------------------------------------------------------
-@dataclass
-class _Session:
-    device: Preparable
-    records: list[SettingRecord] = field(default_factory=list)
+Query = tuple[str, ...]  # a command whose output a step reads (argv, quoted when it is run)
+Reads = Mapping[Query, str]  # each query's output (stdout + stderr), stripped
+MAX_SCRIPT = 3000  # characters of one batched `sh -c` script (old adbd takes 4 KiB service strings)
 
-    def run(self, line_argv: Sequence[str]) -> str:
-        """Run one command; its output (stdout + stderr), stripped."""
-        r = self.device.shell(list(line_argv))
-        return (r.stdout + r.stderr).decode("utf-8", errors="replace").strip()
 
-    def run_line(self, line: str) -> str:
-        """Run an already-quoted command line (one `sh -c`)."""
-        return self.run(["sh", "-c", line])
+def _run(device: Preparable, argv: Sequence[str]) -> str:
+    """Run one command; its output (stdout + stderr), stripped."""
+    r = device.shell(list(argv))
+    return (r.stdout + r.stderr).decode("utf-8", errors="replace").strip()
 
-    def get(self, namespace: str, key: str) -> str | None:
-        out = self.run(["settings", "get", namespace, key])
-        return None if out in ("null", "") else out.splitlines()[-1].strip()
 
-    def prop(self, name: str) -> str | None:
-        return self.run(["getprop", name]) or None
+def run_batch(device: Preparable, lines: Sequence[str]) -> list[str]:
+    """Run quoted simple commands in as few shell round trips as fit (in order, each whatever the one before
+    did); each one's output (stdout + stderr), stripped. The outputs are told apart by marker lines no command
+    prints (a random token), so a command's own words are never taken for another's."""
+    token = secrets.token_hex(6)
+    outs: list[str] = []
+    chunk: list[str] = []
+    for i, line in enumerate(lines):
+        part = f"echo @@{token}:{i}@@ ; {line} 2>&1"
+        if chunk and sum(len(p) + 3 for p in chunk) + len(part) > MAX_SCRIPT:
+            outs += _split(_run(device, ["sh", "-c", " ; ".join(chunk)]), token, len(chunk))
+            chunk = []
+        chunk.append(part)
+    if chunk:
+        outs += _split(_run(device, ["sh", "-c", " ; ".join(chunk)]), token, len(chunk))
+    return outs
 
-    def add(self, record: SettingRecord) -> SettingRecord:
-        self.records.append(record)
-        return record
+
+def _split(text: str, token: str, n: int) -> list[str]:
+    parts: list[list[str]] = []
+    for line in text.splitlines():
+        if line.startswith(f"@@{token}:") and line.endswith("@@"):
+            parts.append([])
+        elif parts:
+            parts[-1].append(line)
+    outs = ["\n".join(p).strip() for p in parts]
+    return outs + [""] * (n - len(outs))
+
+
+def read_all(device: Preparable, queries: Sequence[Query]) -> dict[Query, str]:
+    """Each distinct query's output, all in one round trip."""
+    unique = list(dict.fromkeys(queries))
+    return dict(zip(unique, run_batch(device, [command(*q) for q in unique]), strict=True))
+
+
+def _setting(out: str | None) -> str | None:
+    """What `settings get` printed: None for null (or nothing)."""
+    if out is None or out in ("null", ""):
+        return None
+    return out.splitlines()[-1].strip()
+
+
+def _get(namespace: str, key: str) -> Query:
+    return ("settings", "get", namespace, key)
 
 
 def _undo_setting(namespace: str, key: str, previous: str | None) -> str:
@@ -222,253 +257,342 @@ def _undo_setting(namespace: str, key: str, previous: str | None) -> str:
     return command("settings", "put", namespace, key, previous)
 
 
-def _put(s: _Session, namespace: str, key: str, want: str) -> SettingRecord:
-    """`settings put`, read back."""
-    name = f"{namespace}:{key}"
-    prev = s.get(namespace, key)
-    line = command("settings", "put", namespace, key, want)
-    out = s.run_line(line)
-    now = s.get(namespace, key)
-    if now == want:
-        return s.add(
-            SettingRecord(name, SET, want, now, prev, line, apply=(line,), undo=(_undo_setting(namespace, key, prev),))
-        )
-    why = out or f"settings get {namespace} {key} reads {now or 'null'} after the put"
-    return s.add(SettingRecord(name, NOT_SET, want, now, prev, line, reason=why))
+@dataclass(frozen=True)
+class _Step:
+    """One setting of a preparation: what it reads (before and after), the ways to set it (the quoted lines of
+    each, first first), how its value comes from the reads, and what is recorded."""
+
+    name: str
+    want: str | None
+    reads: tuple[Query, ...]
+    value: Callable[[Reads], str | None]
+    attempts: tuple[tuple[str, ...], ...] = ()  # none: only recorded (kept)
+    ok: Callable[[str | None, float], bool] | None = None  # (value, seconds the attempt took); None: value == want
+    show: Callable[[str | None], str | None] = lambda v: v  # the value as the record shows it
+    undo: Callable[[tuple[str, ...], Reads], tuple[str, ...]] = lambda lines, before: ()  # from the reads before
+    why: Callable[[list[tuple[str, str]], str | None], str] | None = None  # (attempt, answer) pairs, value
+    kept: str = ""  # the reason a step without attempts records
+
+    def fine(self, value: str | None, seconds: float) -> bool:
+        return self.ok(value, seconds) if self.ok is not None else value == self.want
+
+    def failure(self, answers: list[tuple[str, str]], value: str | None) -> str:
+        if self.why is not None:
+            return self.why(answers, value)
+        tried = "; ".join(f"`{method}`: {out or 'no output'}" for method, out in answers)
+        return f"{tried}; reads back {self.show(value) or 'nothing'}"
 
 
-def _first_that_works(
-    s: _Session, name: str, want: str, attempts: Sequence[str], read: Any, previous: str | None, undo: Any
-) -> SettingRecord:
-    """Try each command line until `read()` gives `want`; the record names the one that worked (or all tried,
-    with what each answered). `undo(line)` gives the restore lines for the method that worked."""
-    answers = []
-    for line in attempts:
-        out = s.run_line(line)
-        now = read()
-        if now == want:
-            return s.add(SettingRecord(name, SET, want, now, previous, line, apply=(line,), undo=tuple(undo(line))))
-        answers.append(f"`{line}`: {out or 'no output'}")
-    now = read()
-    reason = "; ".join(answers) + f"; reads back {now or 'nothing'}"
-    return s.add(SettingRecord(name, NOT_SET, want, now, previous, " || ".join(attempts), reason=reason))
+def _method(lines: tuple[str, ...]) -> str:
+    return "; ".join(lines)
+
+
+def apply_steps(device: Preparable, steps: Sequence[_Step]) -> list[SettingRecord]:
+    """Apply `steps` in three shell round trips - every value before, every first attempt (in order), every value
+    after - and records in their order; a step whose first way did not take tries its next ones one by one."""
+    before = read_all(device, [q for s in steps for q in s.reads])
+    firsts = [line for s in steps if s.attempts for line in s.attempts[0]]
+    t0 = time.monotonic()
+    outs = iter(run_batch(device, firsts))
+    answers: dict[str, list[tuple[str, str]]] = {}  # step -> (the way tried, what the device answered)
+    for s in steps:
+        if s.attempts:
+            said = [next(outs) for _ in s.attempts[0]]
+            answers[s.name] = [(_method(s.attempts[0]), "\n".join(x for x in said if x))]
+    after = read_all(device, [q for s in steps if s.attempts for q in s.reads])
+    took = time.monotonic() - t0
+    records = []
+    for s in steps:
+        prev = s.value(before)
+        if not s.attempts:
+            records.append(SettingRecord(s.name, KEPT, s.want, s.show(prev), s.show(prev), reason=s.kept))
+            continue
+        tried, now, i = answers[s.name], s.value(after), 0
+        while not s.fine(now, took) and i + 1 < len(s.attempts):
+            i += 1
+            t0 = time.monotonic()
+            out = "\n".join(x for x in run_batch(device, s.attempts[i]) if x)
+            now = s.value(read_all(device, s.reads))
+            took = time.monotonic() - t0
+            tried.append((_method(s.attempts[i]), out))
+        lines = s.attempts[i]
+        if s.fine(now, took):
+            records.append(
+                SettingRecord(
+                    s.name,
+                    SET,
+                    s.want,
+                    s.show(now),
+                    s.show(prev),
+                    _method(lines),
+                    apply=lines,
+                    undo=s.undo(lines, before),
+                )
+            )
+        else:
+            method = " || ".join(_method(a) for a in s.attempts)
+            records.append(
+                SettingRecord(s.name, NOT_SET, s.want, s.show(now), s.show(prev), method, reason=s.failure(tried, now))
+            )
+    return records
 
 
 # --- the steps ------------------------------------------------------------------------------------------------
-def _wakefulness(s: _Session) -> str | None:
-    m = re.search(r"mWakefulness=(\w+)", s.run(["dumpsys", "power"]))
-    return m.group(1) if m else None
+def _put(namespace: str, key: str, want: str) -> _Step:
+    """`settings put`, read back."""
+    line = command("settings", "put", namespace, key, want)
+
+    def why(answers: list[tuple[str, str]], now: str | None) -> str:
+        return answers[0][1] or f"settings get {namespace} {key} reads {now or 'null'} after the put"
+
+    return _Step(
+        f"{namespace}:{key}",
+        want,
+        (_get(namespace, key),),
+        lambda r: _setting(r.get(_get(namespace, key))),
+        attempts=((line,),),
+        undo=lambda lines, before: (_undo_setting(namespace, key, _setting(before.get(_get(namespace, key)))),),
+        why=why,
+    )
 
 
-def _keyguard_showing(s: _Session) -> bool:
-    out = s.run(["dumpsys", "window"])
-    return bool(re.search(r"(mShowingLockscreen|isKeyguardShowing|mKeyguardShowing|KeyguardShowing)=true", out))
+_POWER: Final = ("dumpsys", "power")
+_WINDOW: Final = ("dumpsys", "window")
+_KEYGUARD = re.compile(r"(mShowingLockscreen|isKeyguardShowing|mKeyguardShowing|KeyguardShowing)=true")
+_AWAKE_LOCKED: Final = "Awake, keyguard showing"
 
 
-def _screen(s: _Session) -> None:
-    prev = _wakefulness(s)
-    wake = command("input", "keyevent", "KEYCODE_WAKEUP")
-    dismiss = command("wm", "dismiss-keyguard")
-    out = "\n".join(x for x in (s.run_line(wake), s.run_line(dismiss)) if x)
-    now = _wakefulness(s)
-    method = f"{wake}; {dismiss}"
-    if now not in (None, "Awake"):
-        s.add(SettingRecord("screen", NOT_SET, "Awake", now, prev, method, reason=out or f"mWakefulness={now}"))
-    elif _keyguard_showing(s):
-        s.add(
-            SettingRecord(
-                "screen",
-                NOT_SET,
-                "Awake",
-                "Awake, keyguard showing",
-                prev,
-                method,
-                reason="a secure lock screen (PIN, pattern, password) cannot be dismissed over adb: unlock the "
-                "device or remove its screen lock",
+def _screen() -> _Step:
+    wake, dismiss = command("input", "keyevent", "KEYCODE_WAKEUP"), command("wm", "dismiss-keyguard")
+
+    def value(r: Reads) -> str | None:
+        m = re.search(r"mWakefulness=(\w+)", r.get(_POWER, ""))
+        now = m.group(1) if m else None
+        if now in (None, "Awake") and _KEYGUARD.search(r.get(_WINDOW, "")):
+            return _AWAKE_LOCKED
+        return now
+
+    def why(answers: list[tuple[str, str]], now: str | None) -> str:
+        if now == _AWAKE_LOCKED:
+            return (
+                "a secure lock screen (PIN, pattern, password) cannot be dismissed over adb: unlock the device or "
+                "remove its screen lock"
             )
-        )
-    else:
-        s.add(SettingRecord("screen", SET, "Awake", now or "Awake", prev, method, apply=(wake, dismiss)))
+        return answers[-1][1] or f"mWakefulness={now}"
+
+    return _Step(
+        "screen",
+        "Awake",
+        (_POWER, _WINDOW),
+        value,
+        attempts=((wake, dismiss),),
+        ok=lambda now, _: now in (None, "Awake"),
+        show=lambda v: v or "Awake",
+        why=why,
+    )
 
 
-def _stay_awake(s: _Session) -> None:
-    prev = s.get("global", "stay_on_while_plugged_in")
-    _first_that_works(
-        s,
+def _stay_awake() -> _Step:
+    key = _get("global", "stay_on_while_plugged_in")
+    return _Step(
         "global:stay_on_while_plugged_in",
         "7",
-        [
-            command("svc", "power", "stayon", "true"),
-            command("settings", "put", "global", "stay_on_while_plugged_in", "7"),
-        ],
-        lambda: s.get("global", "stay_on_while_plugged_in"),
-        prev,
-        lambda line: [_undo_setting("global", "stay_on_while_plugged_in", prev)],
+        (key,),
+        lambda r: _setting(r.get(key)),
+        attempts=(
+            (command("svc", "power", "stayon", "true"),),
+            (command("settings", "put", "global", "stay_on_while_plugged_in", "7"),),
+        ),
+        undo=lambda lines, before: (_undo_setting("global", "stay_on_while_plugged_in", _setting(before.get(key))),),
     )
 
 
-def _ime(s: _Session, want: str | None) -> None:
-    prev = s.get("secure", "default_input_method")
+_IME: Final = _get("secure", "default_input_method")
+_IMES_ENABLED: Final = _get("secure", "enabled_input_methods")
+
+
+def _ime(want: str | None) -> _Step:
     if want is None:
-        s.add(
-            SettingRecord(
-                "ime",
-                KEPT,
-                None,
-                prev,
-                prev,
-                reason="the harness types with `input text` and uiautomator2 setText / clipboard, which need no "
-                "special IME: the device's own stays",
-            )
+        return _Step(
+            "ime",
+            None,
+            (_IME,),
+            lambda r: _setting(r.get(_IME)),
+            kept="the harness types with `input text` and uiautomator2 setText / clipboard, which need no special "
+            "IME: the device's own stays",
         )
-        return
-    enabled = s.get("secure", "enabled_input_methods") or ""
     enable, select = command("ime", "enable", want), command("ime", "set", want)
-    out = "\n".join(x for x in (s.run_line(enable), s.run_line(select)) if x)
-    now = s.get("secure", "default_input_method")
-    if now != want:
-        s.add(SettingRecord("ime", NOT_SET, want, now, prev, f"{enable}; {select}", reason=out or f"the IME is {now}"))
-        return
-    undo = [command("ime", "set", prev)] if prev else []
-    if want not in enabled.split(":"):
-        undo.append(command("ime", "disable", want))
-    s.add(SettingRecord("ime", SET, want, now, prev, f"{enable}; {select}", apply=(enable, select), undo=tuple(undo)))
 
+    def undo(lines: tuple[str, ...], before: Reads) -> tuple[str, ...]:
+        prev = _setting(before.get(_IME))
+        back = [command("ime", "set", prev)] if prev else []
+        if want not in (_setting(before.get(_IMES_ENABLED)) or "").split(":"):  # disable only what it enabled
+            back.append(command("ime", "disable", want))
+        return tuple(back)
 
-def _locale(s: _Session) -> None:
-    now = s.prop("persist.sys.locale") or s.prop("ro.product.locale")
-    s.add(
-        SettingRecord(
-            "locale", KEPT, None, now, now, reason="set per episode to the episode's language by the device pool"
-        )
+    return _Step(
+        "ime",
+        want,
+        (_IME, _IMES_ENABLED),
+        lambda r: _setting(r.get(_IME)),
+        attempts=((enable, select),),
+        undo=undo,
+        why=lambda answers, now: answers[0][1] or f"the IME is {now}",
     )
 
 
-def _time_zone(s: _Session, tz: str) -> None:
-    _put(s, "global", "auto_time_zone", "0")
-    prev = s.prop("persist.sys.timezone")
+_LOCALE: Final = ("getprop", "persist.sys.locale")
+_PRODUCT_LOCALE: Final = ("getprop", "ro.product.locale")
 
-    def undo(line: str) -> list[str]:
+
+def _locale() -> _Step:
+    return _Step(
+        "locale",
+        None,
+        (_LOCALE, _PRODUCT_LOCALE),
+        lambda r: r.get(_LOCALE) or r.get(_PRODUCT_LOCALE) or None,
+        kept="set per episode to the episode's language by the device pool",
+    )
+
+
+_TZ: Final = ("getprop", "persist.sys.timezone")
+
+
+def _time_zone(tz: str) -> _Step:
+    def undo(lines: tuple[str, ...], before: Reads) -> tuple[str, ...]:
+        prev = before.get(_TZ)
         if not prev:
-            return []
-        return [
+            return ()
+        setprop = lines[0].startswith("setprop")
+        return (
             command("setprop", "persist.sys.timezone", prev)
-            if line.startswith("setprop")
-            else command("cmd", "alarm", "set-timezone", prev)
-        ]
+            if setprop
+            else command("cmd", "alarm", "set-timezone", prev),
+        )
 
-    _first_that_works(
-        s,
+    return _Step(
         "time_zone",
         tz,
-        [command("cmd", "alarm", "set-timezone", tz), command("setprop", "persist.sys.timezone", tz)],
-        lambda: s.prop("persist.sys.timezone"),
-        prev,
-        undo,
+        (_TZ,),
+        lambda r: r.get(_TZ) or None,
+        attempts=((command("cmd", "alarm", "set-timezone", tz),), (command("setprop", "persist.sys.timezone", tz),)),
+        undo=undo,
     )
 
 
-def _epoch(s: _Session) -> float | None:
-    out = s.run(["date", "+%s"])
-    return float(out) if re.fullmatch(r"\d+", out) else None
+_EPOCH: Final = ("date", "+%s")
 
 
-def _date(s: _Session, when: datetime) -> None:
-    _put(s, "global", "auto_time", "0")
+def _date(when: datetime) -> _Step:
     target = when.timestamp()
-    prev = _epoch(s)
     stamp = when.astimezone(timezone.utc).strftime("%m%d%H%M%Y.%S")
-    attempts = [
-        command("cmd", "alarm", "set-time", str(int(target * 1000))),
-        command("date", "-u", stamp),
-        command("su", "0", "date", "-u", stamp),
-    ]
-    want = when.astimezone(timezone.utc).isoformat(timespec="seconds")
-    previous = datetime.fromtimestamp(prev, timezone.utc).isoformat(timespec="seconds") if prev else None
-    answers = []
-    for line in attempts:
-        t0 = time.monotonic()
-        out = s.run_line(line)
-        now = _epoch(s)
-        if now is not None and abs(now - target) <= DATE_TOLERANCE + (time.monotonic() - t0):
-            value = datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="seconds")
-            s.add(SettingRecord("date", SET, want, value, previous, line, apply=(line,)))
-            return
-        answers.append(f"`{line}`: {out or 'no output'}")
-    after = _epoch(s)
-    held = datetime.fromtimestamp(after, timezone.utc).isoformat(timespec="seconds") if after else None
-    why = "the shell cannot set this device's clock (no `cmd alarm set-time`, not root, no su): " + "; ".join(answers)
-    s.add(SettingRecord("date", NOT_SET, want, held, previous, " || ".join(attempts), reason=why))
 
+    def epoch(r: Reads) -> str | None:
+        out = r.get(_EPOCH, "")
+        return out if re.fullmatch(r"\d+", out) else None
 
-def _airplane(s: _Session, on: bool) -> SettingRecord:
-    prev = s.get("global", "airplane_mode_on")
-    want = "1" if on else "0"
+    def iso(v: str | None) -> str | None:
+        return datetime.fromtimestamp(float(v), timezone.utc).isoformat(timespec="seconds") if v else None
 
-    def undo(line: str) -> list[str]:
-        return [command("cmd", "connectivity", "airplane-mode", "enable" if prev == "1" else "disable")] if prev else []
+    def why(answers: list[tuple[str, str]], now: str | None) -> str:
+        tried = "; ".join(f"`{method}`: {out or 'no output'}" for method, out in answers)
+        return f"the shell cannot set this device's clock (no `cmd alarm set-time`, not root, no su): {tried}"
 
-    return _first_that_works(
-        s,
-        "airplane",
-        want,
-        [command("cmd", "connectivity", "airplane-mode", "enable" if on else "disable")],
-        lambda: s.get("global", "airplane_mode_on"),
-        prev,
-        undo,
+    return _Step(
+        "date",
+        when.astimezone(timezone.utc).isoformat(timespec="seconds"),
+        (_EPOCH,),
+        epoch,
+        attempts=(
+            (command("cmd", "alarm", "set-time", str(int(target * 1000))),),
+            (command("date", "-u", stamp),),
+            (command("su", "0", "date", "-u", stamp),),
+        ),
+        ok=lambda now, took: now is not None and abs(float(now) - target) <= DATE_TOLERANCE + took,
+        show=iso,
+        why=why,
     )
 
 
-def _night_mode(s: _Session, want: str) -> None:
-    def read() -> str | None:
-        m = re.search(r"Night mode: (\w+)", s.run(["cmd", "uimode", "night"]))
+def _airplane(on: bool) -> _Step:
+    key = _get("global", "airplane_mode_on")
+
+    def undo(lines: tuple[str, ...], before: Reads) -> tuple[str, ...]:
+        prev = _setting(before.get(key))
+        return (
+            (command("cmd", "connectivity", "airplane-mode", "enable" if prev == "1" else "disable"),) if prev else ()
+        )
+
+    return _Step(
+        "airplane",
+        "1" if on else "0",
+        (key,),
+        lambda r: _setting(r.get(key)),
+        attempts=((command("cmd", "connectivity", "airplane-mode", "enable" if on else "disable"),),),
+        undo=undo,
+    )
+
+
+_NIGHT_QUERY: Final = ("cmd", "uimode", "night")
+
+
+def _night_mode(want: str) -> _Step:
+    def value(r: Reads) -> str | None:
+        m = re.search(r"Night mode: (\w+)", r.get(_NIGHT_QUERY, ""))
         return m.group(1) if m else None
 
-    prev = read()
-    _first_that_works(
-        s,
-        "night_mode",
-        want,
-        [command("cmd", "uimode", "night", want)],
-        read,
-        prev,
-        lambda line: [command("cmd", "uimode", "night", prev)] if prev in _NIGHT else [],
+    def undo(lines: tuple[str, ...], before: Reads) -> tuple[str, ...]:
+        prev = value(before)
+        return (command("cmd", "uimode", "night", prev),) if prev in _NIGHT else ()
+
+    return _Step(
+        "night_mode", want, (_NIGHT_QUERY,), value, attempts=((command("cmd", "uimode", "night", want),),), undo=undo
     )
+
+
+def _steps(plan: PreparationPlan) -> list[_Step]:
+    """The plan's steps in the order they are applied and recorded (automatic time zone / time off before the
+    zone / the clock is set)."""
+    steps = []
+    if plan.screen_on:
+        steps.append(_screen())
+    if plan.animations_off:
+        steps += [
+            _put("global", k, "0")
+            for k in ("window_animation_scale", "transition_animation_scale", "animator_duration_scale")
+        ]
+    if plan.stay_awake:
+        steps.append(_stay_awake())
+    steps.append(_ime(plan.ime))
+    if plan.show_ime_with_hard_keyboard:
+        steps.append(_put("secure", "show_ime_with_hard_keyboard", "1"))
+    steps.append(_locale())
+    if plan.time_zone is not None:
+        steps += [_put("global", "auto_time_zone", "0"), _time_zone(plan.time_zone)]
+    if plan.hour_24 is not None:
+        steps.append(_put("system", "time_12_24", "24" if plan.hour_24 else "12"))
+    if plan.date is not None:
+        steps += [_put("global", "auto_time", "0"), _date(plan.date)]
+    if plan.airplane is not None:
+        steps.append(_airplane(plan.airplane))
+    if plan.night_mode is not None:
+        steps.append(_night_mode(plan.night_mode))
+    if plan.font_scale is not None:
+        steps.append(_put("system", "font_scale", plan.font_scale))
+    if plan.heads_up_off:
+        steps.append(_put("global", "heads_up_notifications_enabled", "0"))
+    return steps
 
 
 # --- the API ----------------------------------------------------------------------------------------------------
 def prepare(device: Preparable, plan: PreparationPlan) -> DevicePreparation:
-    """Apply `plan` to `device`, step by step, and record what each step did. A setting the device refuses is
-    recorded as `not_set` with its answer, never raised; a device that stops answering raises `DeviceError`."""
+    """Apply `plan` to `device` and record what each step did, in three shell round trips (plus one for each
+    further way a setting is tried). A setting the device refuses is recorded as `not_set` with its answer,
+    never raised; a device that stops answering raises `DeviceError`."""
     t0 = time.perf_counter()
     at = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    s = _Session(device)
-    if plan.screen_on:
-        _screen(s)
-    if plan.animations_off:
-        for key in ("window_animation_scale", "transition_animation_scale", "animator_duration_scale"):
-            _put(s, "global", key, "0")
-    if plan.stay_awake:
-        _stay_awake(s)
-    _ime(s, plan.ime)
-    if plan.show_ime_with_hard_keyboard:
-        _put(s, "secure", "show_ime_with_hard_keyboard", "1")
-    _locale(s)
-    if plan.time_zone is not None:
-        _time_zone(s, plan.time_zone)
-    if plan.hour_24 is not None:
-        _put(s, "system", "time_12_24", "24" if plan.hour_24 else "12")
-    if plan.date is not None:
-        _date(s, plan.date)
-    if plan.airplane is not None:
-        _airplane(s, plan.airplane)
-    if plan.night_mode is not None:
-        _night_mode(s, plan.night_mode)
-    if plan.font_scale is not None:
-        _put(s, "system", "font_scale", plan.font_scale)
-    if plan.heads_up_off:
-        _put(s, "global", "heads_up_notifications_enabled", "0")
-    return DevicePreparation(device.serial, tuple(s.records), at, round(time.perf_counter() - t0, 3))
+    records = apply_steps(device, _steps(plan))
+    return DevicePreparation(device.serial, tuple(records), at, round(time.perf_counter() - t0, 3))
 
 
 def reapply(device: Preparable, record: DevicePreparation) -> None:
@@ -482,22 +606,19 @@ def reapply(device: Preparable, record: DevicePreparation) -> None:
 def restore(device: Preparable, record: DevicePreparation) -> list[str]:
     """Put back what the preparation changed (a phone's own settings), last change first. Returns what could not
     be put back (`name: answer`); a device that stopped answering raises `DeviceError`."""
-    s = _Session(device)
-    problems = []
-    for r in reversed(record.settings):
-        if r.status != SET:
-            continue
-        for line in r.undo:
-            out = s.run_line(line)
-            if out and re.search(r"(Error|Exception|denied|not found|Failed)", out):
-                problems.append(f"{r.name}: `{line}`: {out}")
-    return problems
+    undo = [(r.name, line) for r in reversed(record.settings) if r.status == SET for line in r.undo]
+    outs = run_batch(device, [line for _, line in undo])
+    return [
+        f"{name}: `{line}`: {out}"
+        for (name, line), out in zip(undo, outs, strict=True)
+        if out and re.search(r"(Error|Exception|denied|not found|Failed)", out)
+    ]
 
 
 def set_airplane(device: Preparable, on: bool) -> SettingRecord:
     """Airplane mode for a task's start state (`cmd connectivity airplane-mode`); a device that cannot switch it
     raises `DeviceError` naming the device and its answer (the task cannot start as written)."""
-    rec = _airplane(_Session(device), on)
+    (rec,) = apply_steps(device, [_airplane(on)])
     if rec.status != SET:
         raise DeviceError(f"device {device.serial}: cannot turn airplane mode {'on' if on else 'off'}: {rec.reason}")
     return rec

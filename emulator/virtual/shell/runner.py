@@ -17,7 +17,7 @@ from ..fs import FsError, normalize
 from ..streams import ShellIO, StreamClosed
 from . import jobs
 from . import parser as P
-from .builtins import SHELL_BUILTINS, SPECIAL_BUILTINS
+from .builtins import MKSH_BUILTINS, SHELL_BUILTINS, SPECIAL_BUILTINS
 from .expand import MAX_DEPTH, Expander
 from .jobs import Job, ProcIO
 from .plumbing import (
@@ -84,6 +84,7 @@ class ShellState(Expander):
         self.root = root
         self.jobs: list[Job] = []  # this shell process's jobs (`jobs`, `wait`, `kill %N`)
         self.spawned: list[Job] = []  # every job the command line started (shared with subshells)
+        self.processes = [0]  # commands run as processes of their own so far (shared with subshells)
         self.last_bg: str | None = None  # $!
         self.vars = default_vars()
         self.exported: set[str] = set(self.vars) - {"IFS", "PS1"}
@@ -107,7 +108,7 @@ class ShellState(Expander):
             self.pid,
         )
         c.params, c.argv0, c.funcs = list(self.params), self.argv0, dict(self.funcs)
-        c.spawned, c.last_bg = self.spawned, self.last_bg
+        c.spawned, c.last_bg, c.processes = self.spawned, self.last_bg, self.processes
         return c
 
     # --- lists ----------------------------------------------------------------------------------
@@ -298,6 +299,7 @@ class ShellState(Expander):
         if name in ("toybox", "busybox") and len(argv) > 1:
             applet = posixpath.basename(argv[1])
             if applet in COMMANDS and (name == "busybox" or applet in TOYBOX_APPLETS or applet in SHELL_BUILTINS):
+                self._exec()
                 return self._call(COMMANDS[applet], ctx, argv[1:])
             ctx.errln(f"{name}: Unknown command {argv[1]}")
             return 1
@@ -318,7 +320,16 @@ class ShellState(Expander):
             ctx.errln(f"{SH}: {name}: inaccessible or not found")
             return 127
         command = fn
+        if name not in MKSH_BUILTINS:  # echo, test, kill, ...: mksh runs them itself
+            self._exec()
         return jobs.run_command(self, argv, lambda: self._call(command, ctx, argv))
+
+    def _exec(self) -> None:
+        """A command that runs as a process of its own: the command line's first one is part of the shell round
+        trip (latency `shell`); each further one costs a process start of its own (`exec`)."""
+        if self.processes[0]:
+            self.model.latency.delay("exec")
+        self.processes[0] += 1
 
     def _script_file(self, ctx: Ctx, name: str) -> str | None:
         try:

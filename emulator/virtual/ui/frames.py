@@ -124,7 +124,7 @@ def encode_jpeg(img: Image.Image, scale: float, quality: int) -> bytes:
     if 0 < scale < 1:
         img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))))
     buf = io.BytesIO()
-    img.convert("RGB").save(buf, format="JPEG", quality=max(1, min(100, quality)))
+    (img if img.mode == "RGB" else img.convert("RGB")).save(buf, format="JPEG", quality=max(1, min(100, quality)))
     return buf.getvalue()
 
 

@@ -6,6 +6,7 @@ screenshot pixels, so bounds in the XML are exactly where things are drawn.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -100,8 +101,10 @@ _BOOL_ATTRS = [
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+@functools.lru_cache(maxsize=8192)
 def quoteattr(value: str) -> str:
-    """Always double-quoted, as Android's XmlSerializer writes attributes; drops chars XML cannot carry."""
+    """Always double-quoted, as Android's XmlSerializer writes attributes; drops chars XML cannot carry. (Remembered:
+    a dump quotes the same class names, packages, ids and labels on every node and every capture.)"""
     value = _INVALID_XML.sub("", value)
     return '"' + escape(value, {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}) + '"'
 
