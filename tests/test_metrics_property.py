@@ -290,3 +290,27 @@ def test_uic_bb_assignment_is_optimal(pred, gold):
         0.0 if c == 0 else 2 * (c / len(pred)) * (c / len(gold)) / (c / len(pred) + c / len(gold)) for c in counts
     }
     assert any(math.isclose(f1, v) for v in possible)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [0.0, screenqa.IOU_THRESHOLD - 1e-9, screenqa.IOU_THRESHOLD, screenqa.IOU_THRESHOLD + 1e-9, 1.0]
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.booleans(),
+)
+def test_uic_bb_one_row_or_column_matches_scipys_assignment(values, as_row):
+    """One prediction (or one ground truth) is scored without the solver: the same F1 as scipy's
+    linear_sum_assignment gives, exactly at and around the IoU threshold too."""
+    from scipy.optimize import linear_sum_assignment
+
+    scores = np.array([values]) if as_row else np.array([values]).T
+    s = np.where(scores >= screenqa.IOU_THRESHOLD, scores, 0.0)
+    rows, cols = linear_sum_assignment(s, maximize=True)
+    matches = int((s[rows, cols] >= screenqa.IOU_THRESHOLD).sum())
+    p, g = scores.shape
+    expected = 0.0 if matches == 0 else 2 * (matches / p) * (matches / g) / (matches / p + matches / g)
+    assert screenqa.assignment_f1(scores) == expected
