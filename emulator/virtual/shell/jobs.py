@@ -104,7 +104,9 @@ class ProcIO:
         self.interrupted = False  # the running command's own handler was called
         self.command_killed: int | None = None  # a signal ended the running command (not the shell)
         self.killed: int | None = None  # the signal that ended this process
-        self._wake = threading.Event()
+        self._wake = threading.Event()  # set by a signal and by the stream closing
+        self._watching = False
+        self._watch_lock = threading.Lock()
 
     # --- ShellIO --------------------------------------------------------------------------------------
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
@@ -123,7 +125,11 @@ class ProcIO:
         return self.killed is not None or self.interrupted or self.command_killed is not None or self.stream.closed
 
     def wait_closed(self, timeout: float | None = None) -> bool:
+        """Block until the process is signalled or its stream closes (the host hung up: a dropped transport, a
+        closed `adb shell`), returning at once for either, as a process blocked in the kernel is woken."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        if not self.closed:
+            self._watch_stream()
         while not self.closed:
             left = 0.05 if deadline is None else min(0.05, deadline - time.monotonic())
             if left <= 0:
@@ -131,6 +137,20 @@ class ProcIO:
             if self._wake.wait(left):
                 self._wake.clear()
         return True
+
+    def _watch_stream(self) -> None:
+        """Wake `wait_closed` when the stream closes: one thread per process that waits, blocked on the stream
+        until it closes (a stream that cannot be waited on returns at once and ends it)."""
+        with self._watch_lock:
+            if self._watching:
+                return
+            self._watching = True
+
+        def watch() -> None:
+            if self.stream.wait_closed(None):
+                self._wake.set()
+
+        threading.Thread(target=watch, name=f"sh-hup-{self.pid}", daemon=True).start()
 
     # --- signals --------------------------------------------------------------------------------------
     def deliver(self, sig: int) -> None:
