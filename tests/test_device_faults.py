@@ -55,6 +55,9 @@ def test_dropped_transport_is_reconnected_transparently(open_dev):
     dev.observe()
     starts = _u2_starts(vd)
     vd.faults.drop_transport()
+    # the server died with its terminal at once: a fresh transport's first ping cannot reach it, nor a relaunch
+    # find it still registered (the harness then trusted a server about to go and fell back to shell paths)
+    assert not vd.model.u2_running and 9008 not in vd.model.ports
     obs = dev.observe()
     assert obs.paths["screenshot"] == "u2" and obs.tree.find(text="Notes")
     assert _u2_starts(vd) == starts + 1  # the server died with the transport and was relaunched

@@ -6,7 +6,10 @@ The mini shell calls it for that command line. It listens on the device port (`m
 host through adb `tcp:PORT` streams, one HTTP request per stream), prints its start-up lines, and blocks until
 the shell stream closes (the client stops the server by closing it) or the server is killed
 (`model.faults.kill_u2()`). Then the port stops answering, so the client's next call fails to connect and its
-reconnect logic launches the server again.
+reconnect logic launches the server again. A server whose shell stream has closed (the host hung up, the transport
+dropped) is gone at once for whatever looks for it next - a connection to the port, a new launch, the
+`drop_transport` fault's end - even before its own thread has woken: a phone's process dies with its terminal well
+before a host could reconnect and reach the port again.
 
 Only one server runs per device, as only one UiAutomation connection may be registered: a second launch prints
 the "already registered" error the client looks for and exits with status 1.
@@ -37,10 +40,11 @@ _PIDS = itertools.count(21000, 37)
 class U2Server:
     """One running server process: its port handler and RPC state."""
 
-    def __init__(self, model: VirtualDeviceModel, port: int, pid: int) -> None:
+    def __init__(self, model: VirtualDeviceModel, port: int, pid: int, io: ShellIO | None = None) -> None:
         self.model = model
         self.port = port
         self.pid = pid
+        self.io = io  # the shell stream it runs on (its terminal): closed, the process is gone
         self.killed = threading.Event()  # SIGKILL: in-flight requests are dropped
         self.stopped = threading.Event()  # the process is gone (killed or its terminal closed)
         self.rpc = RpcService(model, self.killed)
@@ -82,21 +86,29 @@ class U2Server:
             return
         stream.write(format_response(status, body, ctype))
 
+    @property
+    def hung_up(self) -> bool:
+        """Its terminal is gone (the host closed the shell stream or the transport dropped)."""
+        return self.io is not None and self.io.closed
+
     def kill(self) -> None:
         self.killed.set()
         self.stop()
 
     def stop(self) -> None:
-        """The process is gone: unregister the port at once so `tcp:PORT` is refused."""
-        self.stopped.set()
+        """The process is gone: unregister the port at once so `tcp:PORT` is refused (logged once)."""
         m = self.model
         with m.lock:
+            if self.stopped.is_set():
+                return
+            self.stopped.set()
             if m.ports.get(self.port) == self.handle_stream:
                 del m.ports[self.port]
             servers = _servers(m)
             if servers.get(self.port) is self:
                 del servers[self.port]
             _publish(m, servers)
+        m.events.log("u2_server", action="killed" if self.killed.is_set() else "stop", port=self.port, pid=self.pid)
 
 
 # per model: the running servers by port (a model has at most one, see the module docstring)
@@ -125,7 +137,8 @@ def note_launch(model: VirtualDeviceModel, command: str) -> None:
 
 def listener(model: VirtualDeviceModel, port: int) -> Any:
     """What listens on the device's `port` (`model.ports[port]`), waiting while a server launch on it is under
-    way."""
+    way; a server whose terminal is gone does not listen any more."""
+    reap(model)
     while True:
         with model.lock:
             found = model.ports.get(port)
@@ -143,7 +156,22 @@ def _servers(model: VirtualDeviceModel) -> dict[int, U2Server]:
             servers = _REGISTRY[model] = {}
             ref = weakref.ref(model)
             model.faults.on_kill_u2(lambda: _kill_all(ref()))
+            # after the transport's own hook (registered when adbd started, before any server could be
+            # launched over adb): the streams are closed by then
+            model.faults.on_drop(lambda: _reap_ref(ref()))
         return servers
+
+
+def reap(model: VirtualDeviceModel) -> None:
+    """Stop every server whose terminal is gone now, without waiting for its thread to notice."""
+    for server in list(_servers(model).values()):
+        if server.hung_up:
+            server.stop()
+
+
+def _reap_ref(model: VirtualDeviceModel | None) -> None:
+    if model is not None:
+        reap(model)
 
 
 def _kill_all(model: VirtualDeviceModel | None) -> None:
@@ -160,6 +188,7 @@ def _publish(model: VirtualDeviceModel, servers: dict[int, U2Server]) -> None:
 
 
 def running_server(model: VirtualDeviceModel, port: int | None = None) -> U2Server | None:
+    reap(model)
     servers = _servers(model)
     if port is None:
         return next(iter(servers.values()), None)
@@ -186,6 +215,7 @@ def _new_pid(model: VirtualDeviceModel) -> int:
 def serve_until_closed(model: VirtualDeviceModel, io: ShellIO, port: int = DEFAULT_PORT) -> int:
     """Run the uiautomator2 server on `port` until the shell stream closes (exit 0) or it is killed (exit 137).
     Exits 1 at once if a server already runs on this device, or something else listens on the port."""
+    reap(model)  # one whose terminal closed is gone, even if its thread has not woken yet
     servers = _servers(model)
     with model.lock:
         if servers:
@@ -204,7 +234,7 @@ def serve_until_closed(model: VirtualDeviceModel, io: ShellIO, port: int = DEFAU
                 io, f"java.net.BindException: bind failed: EADDRINUSE (Address already in use) port {port}\n", err=True
             )
             return 1
-        server = U2Server(model, port, _new_pid(model))
+        server = U2Server(model, port, _new_pid(model), io)
         model.ports[port] = server.handle_stream
         servers[port] = server
         _publish(model, servers)
@@ -216,7 +246,5 @@ def serve_until_closed(model: VirtualDeviceModel, io: ShellIO, port: int = DEFAU
             if io.wait_closed(timeout=0.05):
                 break
     finally:
-        killed = server.killed.is_set()
-        server.stop()
-        model.events.log("u2_server", action="killed" if killed else "stop", port=port, pid=server.pid)
-    return EXIT_KILLED if killed else 0
+        server.stop()  # unless it was stopped already (killed, or reaped when its terminal closed)
+    return EXIT_KILLED if server.killed.is_set() else 0
