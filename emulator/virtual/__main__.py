@@ -18,13 +18,13 @@ import argparse
 import json
 import logging
 import os
-import signal
 import sys
 import threading
 from pathlib import Path
 
 from .latency import LATENCY_PROFILES
 from .profiles import DEFAULT_PROFILE, PROFILES
+from .stopsignal import StopSignals
 
 BOOT_PROPS = ("sys.boot_completed", "dev.bootcomplete")
 
@@ -90,13 +90,8 @@ def main(argv: list[str] | None = None) -> int:
             for prop in BOOT_PROPS:
                 vd.model.props[prop] = "0"
 
-    done = threading.Event()
-
-    def _stop(signum: int, frame: object) -> None:
-        done.set()
-
-    signal.signal(signal.SIGINT, _stop)
-    signal.signal(signal.SIGTERM, _stop)
+    stop = StopSignals()
+    done = threading.Event()  # set once the device is to stop (the boot-delay thread waits on it)
     try:
         vd.start()
     except OSError as e:
@@ -126,8 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.ready_file is not None:
         _write_atomic(args.ready_file, line + "\n")
     print(line, flush=True)
-    while not done.wait(0.2) and not vd.wait(0):
+    while not vd.wait(0) and not stop.wait(0.2):
         pass
+    done.set()
     vd.stop()
     logging.info("virtual device %s stopped", vd.serial)
     return 0

@@ -14,8 +14,9 @@ import logging
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
+
+from .stopsignal import StopSignals
 
 log = logging.getLogger(__name__)
 
@@ -63,9 +64,7 @@ def serve(args: argparse.Namespace) -> int:
     from .console import EmulatorConsole
     from .device import VirtualDevice
 
-    done = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: done.set())
-    signal.signal(signal.SIGINT, lambda *_: done.set())
+    stop = StopSignals()
     vd = VirtualDevice(profile=args.profile, locale=args.locale, latency=args.latency, serial=args.serial)
     console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home)
     model = vd.model
@@ -88,7 +87,7 @@ def serve(args: argparse.Namespace) -> int:
     tmp = args.ready_file.with_name(f".{args.ready_file.name}.tmp")
     tmp.write_text(json.dumps(ready) + "\n")
     os.replace(tmp, args.ready_file)
-    while not done.wait(0.2) and not vd.wait(0):
+    while not vd.wait(0) and not stop.wait(0.2):  # stopped by the console's `kill`, or told to by a signal
         pass
     console.stop()
     vd.stop()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import threading
 from pathlib import Path
 from typing import Optional
 
@@ -13,6 +11,7 @@ from rich.table import Table
 
 from emulator.virtual.latency import LATENCY_PROFILES
 from emulator.virtual.profiles import DEFAULT_PROFILE, PROFILES
+from emulator.virtual.stopsignal import StopSignals
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run and score GUI agents on live Android devices.")
 virtual_app = typer.Typer(no_args_is_help=True, help="The embedded virtual Android device.")
@@ -64,22 +63,19 @@ def virtual_start(
         raise typer.BadParameter(
             f"cannot listen on port {vd._requested_port}: {e.strerror}", param_hint="--port"
         ) from None
-    done = threading.Event()
-
-    def _stop(signum: int, frame: object) -> None:
-        done.set()
-
-    signal.signal(signal.SIGINT, _stop)
-    signal.signal(signal.SIGTERM, _stop)
-    print(vd.serial, flush=True)
-    console.print(
-        f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
-        f"locale={locale} latency={latency}; `adb connect {vd.address}`; Ctrl-C stops[/dim]",
-        highlight=False,
-    )
-    while not done.wait(0.2) and not vd.wait(0):
-        pass
-    vd.stop()
+    stop = StopSignals()
+    try:
+        print(vd.serial, flush=True)
+        console.print(
+            f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
+            f"locale={locale} latency={latency}; `adb connect {vd.address}`; Ctrl-C stops[/dim]",
+            highlight=False,
+        )
+        while not vd.wait(0) and not stop.wait(0.2):
+            pass
+        vd.stop()
+    finally:
+        stop.close()  # the handlers as they were (this command can run inside another program)
 
 
 @virtual_app.command("profiles")
