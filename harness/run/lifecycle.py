@@ -111,8 +111,7 @@ class RunLifecycle(Generic[T]):
             raise ConfigError("the run finished before its directory was created")
         if console is not None:
             console.line()
-        finish_run(self.writer, report=report)
-        return load_run(self.writer.path, skip_bad=True)
+        return finish_run(self.writer, report=report)
 
     def release(self) -> None:
         if self.lock is not None:

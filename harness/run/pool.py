@@ -25,6 +25,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -607,11 +608,13 @@ class DevicePool:
         self._starters.clear()
         for i in list(self._devices) if not self.embedded else []:
             self._restore(i)
-        for dev in self._devices.values():
-            try:
-                dev.close()
-            except Exception as e:  # noqa: BLE001 - closing a device that is being thrown away; log and go on
-                log.debug("closing %s: %s", dev.serial, e)
+        devices = list(self._devices.values())
+        if len(devices) > 1:  # each close waits on its device (uiautomator2 stopped, adb disconnect): all at once
+            with ThreadPoolExecutor(len(devices), thread_name_prefix="pool-close") as closing:
+                list(closing.map(_close_device, devices))
+        else:
+            for dev in devices:
+                _close_device(dev)
         for vd in self._virtual.values():
             vd.stop()
         for proc in self._procs.values():
@@ -637,6 +640,13 @@ class DevicePool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _close_device(dev: AdbDevice) -> None:
+    try:
+        dev.close()
+    except Exception as e:  # noqa: BLE001 - closing a device that is being thrown away; log and go on
+        log.debug("closing %s: %s", dev.serial, e)
 
 
 @contextmanager

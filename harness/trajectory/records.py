@@ -568,15 +568,21 @@ def load_run(run_dir: str | Path, *, skip_bad: bool = False) -> Run:
     if not p.is_dir():
         raise TrajectoryError(f"{p}: no such run directory")
     manifest = _read_json(p / MANIFEST_FILE, "manifest", Manifest) if (p / MANIFEST_FILE).is_file() else None
-    summary = None
-    if (p / SUMMARY_FILE).is_file():
-        summary = _read_json(p / SUMMARY_FILE, "summary", _Summary).model_dump(mode="json", by_alias=True)
+    summary = load_summary(p)
     eps: dict[str, EpisodeRecord] = {}
     root = p / EPISODES_DIR
     for d in sorted(root.iterdir()) if root.is_dir() else []:
         if d.is_dir() and "__" in d.name and not d.name.startswith("."):
             eps[d.name] = load_episode(d, skip_bad=skip_bad)
     return Run(p, manifest, summary, eps)
+
+
+def load_summary(run_dir: str | Path) -> dict[str, Any] | None:
+    """A run directory's summary.json as `load_run` reads it (None before the run wrote one)."""
+    path = Path(run_dir) / SUMMARY_FILE
+    if not path.is_file():
+        return None
+    return _read_json(path, "summary", _Summary).model_dump(mode="json", by_alias=True)
 
 
 def completed_episode_keys(run_dir: str | Path) -> set[tuple[str, str]]:
@@ -593,6 +599,7 @@ def completed_episode_keys(run_dir: str | Path) -> set[tuple[str, str]]:
 
 __all__ = [
     "TrajectoryError",
+    "load_summary",
     "StepRecord",
     "EpisodeMeta",
     "QARecord",
