@@ -196,3 +196,31 @@ def test_a_runs_manifest_and_report_show_each_devices_preparation(tmp_path):
     html = write_report(tmp_path / "prep").read_text()
     assert "Device preparation" in html
     assert "global:window_animation_scale" in html and "cmd alarm set-time" in html
+
+
+def test_values_are_read_from_listings_and_key_by_key_when_a_listing_does_not_parse(dev, vdevice, adb_cli):
+    """The values before and after come from one `settings list` per namespace and one `getprop`; a listing
+    that does not parse (here a global setting whose value holds a newline) is asked key by key instead, and
+    the record is the same."""
+    get = lambda line: sh(adb_cli, vdevice.serial, line)  # noqa: E731
+    assert adb_cli("-s", vdevice.serial, "shell", "settings put global window_animation_scale 0.5").returncode == 0
+    calls: list[list[str]] = []
+    shell = dev.shell
+    dev.shell = lambda argv: calls.append(list(argv)) or shell(argv)  # counts the round trips
+    try:
+        prepare(dev, PreparationPlan())
+        assert len(calls) == 3, "values before, every first way, values after"
+        vdevice.model.settings["global"]["droidharness_note"] = "two\nlines"  # as an app can store it
+        calls.clear()
+        adb_cli("-s", vdevice.serial, "shell", "settings put global window_animation_scale 0.5")
+        rec = prepare(dev, PreparationPlan())
+        assert len(calls) == 5, "global's values asked key by key, before and after"
+    finally:
+        vdevice.model.settings["global"].pop("droidharness_note", None)
+        dev.shell = shell
+    win = rec.setting("global:window_animation_scale")
+    assert (win.status, win.previous, win.value) == (SET, "0.5", "0")
+    assert rec.setting("secure:show_ime_with_hard_keyboard").status == SET  # secure's listing parsed
+    assert rec.setting("time_zone").previous == "UTC"  # from the getprop listing (the first prepare set it)
+    assert rec.setting("locale").value == "en-US"
+    assert get("settings get global window_animation_scale") == "0"

@@ -234,10 +234,56 @@ def _split(text: str, token: str, n: int) -> list[str]:
     return outs + [""] * (n - len(outs))
 
 
+_LISTED = re.compile(r"([^=\s]+)=(.*)")  # a `settings list` line
+_PROP = re.compile(r"\[([^\]]+)\]: \[(.*)\]")  # a `getprop` line
+
+
+def _table(out: str, line: re.Pattern[str]) -> dict[str, str] | None:
+    """A `settings list` / `getprop` listing as a dict; None when a line is not one (an error, a value with a
+    newline): its keys are then asked one by one."""
+    table = {}
+    for text in out.splitlines():
+        m = line.fullmatch(text)
+        if m is None:
+            return None
+        table[m[1]] = m[2]
+    return table
+
+
+def _listing(q: Query) -> tuple[Query, re.Pattern[str], str] | None:
+    """The listing that answers query `q` (its command, its line format, what a missing key reads as)."""
+    if len(q) == 4 and q[:2] == ("settings", "get"):
+        return ("settings", "list", q[2]), _LISTED, "null"
+    if len(q) == 2 and q[0] == "getprop":
+        return ("getprop",), _PROP, ""
+    return None
+
+
 def read_all(device: Preparable, queries: Sequence[Query]) -> dict[Query, str]:
-    """Each distinct query's output, all in one round trip."""
+    """Each distinct query's output, all in one round trip. Several `settings get` of one namespace are read with
+    one `settings list`, several `getprop NAME` with one `getprop` (on a phone a command costs a process start,
+    ~5-50 ms); a listing that does not parse is asked again key by key, in one more round trip."""
     unique = list(dict.fromkeys(queries))
-    return dict(zip(unique, run_batch(device, [command(*q) for q in unique]), strict=True))
+    listed: dict[Query, list[Query]] = {}
+    for q in unique:
+        how = _listing(q)
+        if how is not None:
+            listed.setdefault(how[0], []).append(q)
+    listings = {lst for lst, qs in listed.items() if len(qs) > 1}
+    direct = [q for q in unique if (how := _listing(q)) is None or how[0] not in listings]
+    asked = [*direct, *sorted(listings)]
+    outs = dict(zip(asked, run_batch(device, [command(*q) for q in asked]), strict=True))
+    again: list[Query] = []
+    for lst in listings:
+        _, line, missing = _listing(listed[lst][0]) or (lst, _LISTED, "")
+        table = _table(outs[lst], line)
+        for q in listed[lst]:
+            if table is None:
+                again.append(q)
+            else:
+                outs[q] = table.get(q[-1], missing)
+    outs.update(zip(again, run_batch(device, [command(*q) for q in again]), strict=True))
+    return {q: outs[q] for q in unique}
 
 
 def _setting(out: str | None) -> str | None:
