@@ -268,3 +268,22 @@ def test_a_frame_with_a_bitmap_is_remembered_by_that_bitmap() -> None:
     first = frame(bitmap)
     assert frame(bitmap) is first and len(drawn) == 1 and cache.hits == 1
     assert frame(twin) is not first and len(drawn) == 2
+
+
+@pytest.mark.parametrize("clip", [(0, 100, 400, 300), (0, 100, 400, 790)], ids=["small clip", "most of the screen"])
+def test_a_clipping_container_keeps_its_children_inside_it(clip: tuple[int, int, int, int]) -> None:
+    """A scrolling container clips its children whichever way the renderer makes the clip (a copy of a small
+    region, or drawing over most of the screen and putting back what lies outside it); a first root whose square
+    background covers the screen is the image's colour."""
+    from emulator.virtual.ui.render import render
+
+    red, green, grey = (200, 30, 30), (30, 160, 60), (240, 240, 240)
+    l, t, r, b = clip
+    child = View(bounds=(l, t, r, b), style={"draw": (l - 50, t - 50, r + 50, b + 50), "bg": red})
+    box = View(bounds=clip, style={"clip": True, "bg": green}, children=[child])
+    root = View(bounds=(0, 0, 400, 800), style={"bg": grey}, children=[box])
+    img = render([root], (400, 800), LIGHT)
+    px = np.asarray(img)
+    assert (px[t:b, l:r] == red).all(), "inside the container: the child"
+    assert (px[: t - 1, :] == grey).all() and (px[b + 1 :, :] == grey).all(), "outside: untouched"
+    assert (px[t - 1] == grey).all() and (px[b] == grey).all()

@@ -23,11 +23,12 @@ _DIM_LUT = [int(v * 0.55) for v in range(256)] * 3
 
 
 class Painter:
-    def __init__(self, img: Image.Image, theme: Theme, ox: int = 0, oy: int = 0) -> None:
+    def __init__(self, img: Image.Image, theme: Theme, ox: int = 0, oy: int = 0, filled: View | None = None) -> None:
         self.img = img
         self.d = ImageDraw.Draw(img)
         self.theme = theme
         self.ox, self.oy = ox, oy
+        self.filled = filled  # a view whose background the image was created with (not drawn again)
 
     # --- entry -----------------------------------------------------------------------------------
     def view(self, v: View) -> None:
@@ -40,15 +41,30 @@ class Painter:
         if st.get("clip") and v.children:
             cl, ct, cr, cb = v.bounds
             if cr > cl and cb > ct:
-                crop = (cl - self.ox, ct - self.oy, cr - self.ox, cb - self.oy)
-                layer = self.img.crop(crop)
-                sub = Painter(layer, self.theme, cl, ct)
-                for c in v.children:
-                    sub.view(c)
-                self.img.paste(layer, crop[:2])
+                self._clipped(v.children, (cl - self.ox, ct - self.oy, cr - self.ox, cb - self.oy))
             return
         for c in v.children:
             self.view(c)
+
+    def _clipped(self, children: list[View], crop: tuple[int, int, int, int]) -> None:
+        """Draw `children` clipped to `crop` (image coordinates): into a copy of that region, pasted back; or,
+        when the region is most of the image, straight onto the image, whatever they drew outside the region put
+        back afterwards - a clip either way, at the cost of copying the smaller part."""
+        W, H = self.img.size
+        l, t, r, b = max(0, crop[0]), max(0, crop[1]), min(W, crop[2]), min(H, crop[3])
+        if 2 * max(0, r - l) * max(0, b - t) <= W * H:
+            layer = self.img.crop(crop)
+            sub = Painter(layer, self.theme, crop[0] + self.ox, crop[1] + self.oy)
+            for c in children:
+                sub.view(c)
+            self.img.paste(layer, crop[:2])
+            return
+        outside = [(0, 0, W, t), (0, b, W, H), (0, t, l, b), (r, t, W, b)]
+        kept = [(box, self.img.crop(box)) for box in outside if box[2] > box[0] and box[3] > box[1]]
+        for c in children:
+            self.view(c)
+        for box, part in kept:
+            self.img.paste(part, box[:2])
 
     # --- pieces ----------------------------------------------------------------------------------
     def _decor(self, v: View, box: tuple[int, int, int, int], st: dict[str, Any]) -> None:
@@ -61,7 +77,7 @@ class Painter:
             sh = (box[0] + 2, box[1] + 4, box[2] + 2, box[3] + 4)
             self._rect(sh, (0, 0, 0) if self.theme.dark else (170, 170, 178), radius)
         bg = st.get("bg")
-        if bg is not None:
+        if bg is not None and v is not self.filled:
             self._rect(box, bg, radius)
         image = st.get("image")
         if image is not None:  # a bitmap (PIL image) filling the view's box, e.g. a recorded screenshot
@@ -285,12 +301,31 @@ class Painter:
 
 
 def render(roots: list[View], size: tuple[int, int], theme: Theme, base: Color = (0, 0, 0)) -> Image.Image:
-    img = Image.new("RGB", size, base)
+    first = roots[0] if roots else None
+    filled = first if first is not None and _fills(first, size) else None
+    img = Image.new("RGB", size, filled.style["bg"] if filled is not None else base)
     for root in roots:
         if root.style.get("dim"):
             img = img.point(_DIM_LUT)
-        Painter(img, theme).view(root)
+        Painter(img, theme, filled=filled).view(root)
     return img
+
+
+def _fills(v: View, size: tuple[int, int]) -> bool:
+    """Does `v` start by painting the whole image one colour (its square background over all of it)? The image is
+    then created in that colour instead of painted twice."""
+    st = v.style
+    bg = st.get("bg")
+    return (
+        st.get("draw", v.bounds) == (0, 0, *size)
+        and isinstance(bg, tuple)
+        and len(bg) == 3
+        and all(isinstance(c, int) for c in bg)
+        and not st.get("radius")
+        and not st.get("shadow")
+        and not st.get("invisible")
+        and not st.get("dim")
+    )
 
 
 # --- icons ---------------------------------------------------------------------------------------
