@@ -351,9 +351,21 @@ def main(argv: list[str] | None = None) -> int:
     pending = b""
     while True:
         # the first devices are forked as their requests come; then (or after a pause in the requests) the warm-up
-        # runs once, for the devices that come after
-        due = not warmed and forks >= args.warm_after
-        ready, _, _ = select.select([0, wake_r], [], [], 0.0 if due else 0.2 if not warmed else None)
+        # runs once, before any further request is served, for the devices that come after
+        if not warmed and forks >= args.warm_after:
+            warm_up(args.profile, langs)
+            warmed = True
+        if b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            try:
+                request = json.loads(line)
+            except ValueError:
+                log.warning("ignored a request that is not JSON: %r", line[:200])
+                continue
+            _fork(request, (wake_r, wake_w))
+            forks += 1
+            continue
+        ready, _, _ = select.select([0, wake_r], [], [], None if warmed else 0.2)
         if wake_r in ready:
             os.read(wake_r, 512)
         _reap()
@@ -366,15 +378,6 @@ def main(argv: list[str] | None = None) -> int:
         if not chunk:
             break
         pending += chunk
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            try:
-                request = json.loads(line)
-            except ValueError:
-                log.warning("ignored a request that is not JSON: %r", line[:200])
-                continue
-            _fork(request, (wake_r, wake_w))
-            forks += 1
     _reap()
     return 0
 
