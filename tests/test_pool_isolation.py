@@ -283,8 +283,9 @@ def test_a_killed_zygote_takes_its_devices_along_and_a_new_one_forks_their_repla
 
 def test_a_device_process_told_to_stop_many_times_at_once_exits_cleanly(state):
     """A pool asks all its devices to stop, then stops each: SIGTERMs arrive in bursts. The device exits on the
-    first, cleanly (status 0), however many follow - its handler takes no lock a second signal could find held
-    (it used to set a threading.Event, and a burst deadlocked it inside that Event until the pool's SIGKILL)."""
+    first however many follow - its handler takes no lock a second signal could find held (it used to set a
+    threading.Event, and a burst deadlocked it inside that Event until the pool's SIGKILL). One arriving while the
+    interpreter finalizes (handlers back to the default) ends it as SIGTERM does: still not a hang."""
     with DevicePool(1, isolation="process") as pool:
         proc = pool.process(0)
         assert proc is not None and proc.proc is not None
@@ -293,4 +294,4 @@ def test_a_device_process_told_to_stop_many_times_at_once_exits_cleanly(state):
                 os.kill(proc.pid, signal.SIGTERM)  # the device this test's pool started, by its pid
             except ProcessLookupError:
                 break
-        assert proc.proc.wait(30) == 0, "exited on its own, not killed"
+        assert proc.proc.wait(30) in (0, -signal.SIGTERM), "it exited, without waiting for a SIGKILL"
