@@ -38,6 +38,7 @@ import dataclasses
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -264,24 +265,20 @@ def read_all(device: Preparable, queries: Sequence[Query]) -> dict[Query, str]:
     one `settings list`, several `getprop NAME` with one `getprop` (on a phone a command costs a process start,
     ~5-50 ms); a listing that does not parse is asked again key by key, in one more round trip."""
     unique = list(dict.fromkeys(queries))
-    listed: dict[Query, list[Query]] = {}
-    for q in unique:
-        how = _listing(q)
-        if how is not None:
-            listed.setdefault(how[0], []).append(q)
-    listings = {lst for lst, qs in listed.items() if len(qs) > 1}
-    direct = [q for q in unique if (how := _listing(q)) is None or how[0] not in listings]
-    asked = [*direct, *sorted(listings)]
+    hows = {q: how for q in unique if (how := _listing(q)) is not None}
+    counts = Counter(how[0] for how in hows.values())
+    shared = {q: how for q, how in hows.items() if counts[how[0]] > 1}  # the queries a listing answers
+    listings = {how[0]: how[1] for how in shared.values()}  # each listing's line format
+    asked = [q for q in unique if q not in shared] + sorted(listings)
     outs = dict(zip(asked, run_batch(device, [command(*q) for q in asked]), strict=True))
+    tables = {lst: _table(outs[lst], line) for lst, line in listings.items()}
     again: list[Query] = []
-    for lst in listings:
-        _, line, missing = _listing(listed[lst][0]) or (lst, _LISTED, "")
-        table = _table(outs[lst], line)
-        for q in listed[lst]:
-            if table is None:
-                again.append(q)
-            else:
-                outs[q] = table.get(q[-1], missing)
+    for q, (lst, _, missing) in shared.items():
+        table = tables[lst]
+        if table is None:
+            again.append(q)
+        else:
+            outs[q] = table.get(q[-1], missing)
     outs.update(zip(again, run_batch(device, [command(*q) for q in again]), strict=True))
     return {q: outs[q] for q in unique}
 
