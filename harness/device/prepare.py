@@ -322,8 +322,12 @@ class _Step:
     def failure(self, answers: list[tuple[str, str]], value: str | None) -> str:
         if self.why is not None:
             return self.why(answers, value)
-        tried = "; ".join(f"`{method}`: {out or 'no output'}" for method, out in answers)
-        return f"{tried}; reads back {self.show(value) or 'nothing'}"
+        return f"{_tried(answers)}; reads back {self.show(value) or 'nothing'}"
+
+
+def _tried(answers: list[tuple[str, str]]) -> str:
+    """Every way tried and what the device answered, for a setting that was not set."""
+    return "; ".join(f"`{method}`: {out or 'no output'}" for method, out in answers)
 
 
 def _method(lines: tuple[str, ...]) -> str:
@@ -538,8 +542,7 @@ def _date(when: datetime) -> _Step:
         return datetime.fromtimestamp(float(v), timezone.utc).isoformat(timespec="seconds") if v else None
 
     def why(answers: list[tuple[str, str]], now: str | None) -> str:
-        tried = "; ".join(f"`{method}`: {out or 'no output'}" for method, out in answers)
-        return f"the shell cannot set this device's clock (no `cmd alarm set-time`, not root, no su): {tried}"
+        return f"the shell cannot set this device's clock (no `cmd alarm set-time`, not root, no su): {_tried(answers)}"
 
     return _Step(
         "date",
