@@ -609,12 +609,9 @@ class DevicePool:
         for i in list(self._devices) if not self.embedded else []:
             self._restore(i)
         devices = list(self._devices.values())
-        if len(devices) > 1:  # each close waits on its device (uiautomator2 stopped, adb disconnect): all at once
-            with ThreadPoolExecutor(len(devices), thread_name_prefix="pool-close") as closing:
-                list(closing.map(_close_device, devices))
-        else:
-            for dev in devices:
-                _close_device(dev)
+        # each close waits on its device (uiautomator2 stopped, adb disconnect): all at once
+        with ThreadPoolExecutor(max(1, len(devices)), thread_name_prefix="pool-close") as closing:
+            list(closing.map(_close_device, devices))
         for vd in self._virtual.values():
             vd.stop()
         for proc in self._procs.values():
