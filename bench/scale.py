@@ -10,7 +10,12 @@ devices' JPEG screenshots are stored as sent (no encoding in the harness); `--fr
 that come as pixels. Prints figures; no asserts.
 
     python bench/scale.py [--devices 1 2 4 8] [--latency pixel instant] [--isolation process thread] [--frames webp]
-                          [--repeat K]   (K runs per configuration, the median shown with the range of walls)
+                          [--repeat K]   (K rounds, each running every device count once, so a shared VM's drift
+                                        falls on all of them alike: the median run is shown with the range of walls,
+                                        the speed-up is the median of the rounds' ratios, with their range)
+
+Start-up is part of every figure: with PYTHONDONTWRITEBYTECODE set (or an unwritable tree) each device process
+compiles its modules from source, ~0.5 s more before the first episode; the bench says so when it is set.
 """
 
 from __future__ import annotations
@@ -88,7 +93,10 @@ def main() -> None:
     ap.add_argument("--isolation", nargs="+", default=["process", "thread"], choices=["process", "thread"])
     ap.add_argument("--frames", default="png", choices=["webp", "png"])
     ap.add_argument(
-        "--repeat", type=int, default=1, help="runs per configuration; the median is shown (a shared VM's speed varies)"
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds of every configuration; medians shown (a shared VM's speed varies)",
     )
     args = ap.parse_args()
     logging.disable(logging.WARNING)
@@ -106,23 +114,33 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         for latency in args.latency:
-            base: dict[str, float] = {}
+            # rounds: every device count once per round, so a shared VM's drift over minutes falls on all of them
+            # alike; each speed-up is the median of the per-round ratios against that round's 1-device run
+            rounds: list[dict[tuple[int, str], dict[str, float]]] = []
+            for r in range(max(1, args.repeat)):
+                rounds.append(
+                    {
+                        (n, iso): measure(n, latency, iso, Path(tmp), args.frames)
+                        for n in args.devices
+                        for iso in args.isolation
+                    }
+                )
+                console.print(f"{latency} round {r + 1} done", style="dim")
             for n in args.devices:
                 row = [latency, str(n)]
                 for iso in args.isolation:
-                    runs = sorted(
-                        (measure(n, latency, iso, Path(tmp), args.frames) for _ in range(max(1, args.repeat))),
-                        key=lambda r: r["wall"],
-                    )
+                    runs = sorted((rd[(n, iso)] for rd in rounds), key=lambda m: m["wall"])
                     m = runs[len(runs) // 2]  # the median run by wall time
-                    base.setdefault(iso, m["per_min"] if n == 1 else 0.0)
-                    speed = m["per_min"] / base[iso] if base[iso] else float("nan")
+                    base = args.devices[0]
+                    speeds = sorted(rd[(n, iso)]["per_min"] / rd[(base, iso)]["per_min"] for rd in rounds)
+                    speed = speeds[len(speeds) // 2] if base == 1 else float("nan")
                     target = 0.8 * (n if latency == "pixel" else min(n, cores))
                     spread = f" ({runs[0]['wall']:.1f}-{runs[-1]['wall']:.1f})" if len(runs) > 1 else ""
+                    sspread = f" ({speeds[0]:.2f}-{speeds[-1]:.2f})" if len(speeds) > 1 and n != base else ""
                     row += [
                         f"{m['wall']:.1f}{spread}",
                         f"{m['per_min']:.1f}",
-                        f"{speed:.2f}x",
+                        f"{speed:.2f}x{sspread}",
                         f"{speed / target:.2f}" if target else "-",
                         f"{m['cores_busy']:.2f}",
                         f"{m['first']:.1f}",
@@ -130,8 +148,12 @@ def main() -> None:
                     if m["sr"] < 1.0:
                         row[-1] += f" (SR {m['sr']:.0%})"
                 table.add_row(*row)
-                console.print(f"{latency} x{n} done", style="dim")
     console.print(table)
+    if sys.flags.dont_write_bytecode:
+        console.print(
+            "note: PYTHONDONTWRITEBYTECODE is set: every device process compiled its modules from source at start-up",
+            style="yellow",
+        )
     console.print(
         "every figure from the command's start (device start-up counts); 1st episode s: when the first episode "
         "started. speed-up: episodes/min over 1 device of the same kind; x target: speed-up / (0.8 x N) on pixel, "
