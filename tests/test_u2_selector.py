@@ -117,7 +117,8 @@ def parse_response(raw: bytes) -> tuple[int, dict[str, str], bytes]:
 
 
 def http(handler, method: str, path: str, body: bytes | None = None, split: bool = True):
-    """Send one request to a port handler the way http.client does: headers, then the body in a second write."""
+    """Send one request to a port handler the way uiautomator2's http.client does: headers, then the body in a
+    second write, and close the stream once the reply has come (the server would keep it for another request)."""
     s = MemStream()
     head = f"{method} {path} HTTP/1.1\r\nHost: localhost:9008\r\nUser-Agent: uiautomator2\r\nAccept-Encoding: \r\n"
     if body is not None:
@@ -133,9 +134,10 @@ def http(handler, method: str, path: str, body: bytes | None = None, split: bool
             s.feed(body)
     else:
         s.feed(head.encode() + (body or b""))
+    s.feed(None)  # http.client has read the Content-Length bytes and closes
     t.join(10)
     assert not t.is_alive(), "handler did not finish"
-    assert s.closed, "the server must close the stream after one response"
+    assert s.closed, "the server must end the stream once the client closed it"
     return parse_response(s.out) if s.out else (None, {}, b"")
 
 
@@ -399,7 +401,7 @@ def test_ping_and_http_framing(server):
     handler, *_ = server
     status, headers, body = http(handler, "GET", "/ping")
     assert (status, body) == (200, b"pong")
-    assert headers["content-length"] == "4" and headers["connection"].lower() == "close"
+    assert headers["content-length"] == "4" and headers["connection"].lower() == "keep-alive"  # HTTP/1.1's default
     status, _, _ = http(handler, "GET", "/nope")
     assert status == 404
 

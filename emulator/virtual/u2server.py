@@ -3,9 +3,11 @@
     serve_until_closed(model, io, port) -> int
 
 The mini shell calls it for that command line. It listens on the device port (`model.ports[port]`, reached by the
-host through adb `tcp:PORT` streams, one HTTP request per stream), prints its start-up lines, and blocks until
+host through adb `tcp:PORT` streams; HTTP/1.1 requests one after another on a stream the client keeps alive, as
+NanoHTTPD serves them), prints its start-up lines, and blocks until
 the shell stream closes (the client stops the server by closing it) or the server is killed
-(`model.faults.kill_u2()`). Then the port stops answering, so the client's next call fails to connect and its
+(`model.faults.kill_u2()`). Then the port stops answering and the connections kept alive to it close, so the
+client's next call fails to connect and its
 reconnect logic launches the server again. A server whose shell stream has closed (the host hung up, the transport
 dropped) is gone at once for whatever looks for it next - a connection to the port, a new launch, the
 `drop_transport` fault's end - even before its own thread has woken: a phone's process dies with its terminal well
@@ -24,7 +26,7 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from .u2.http import BadRequest, format_response, read_request
+from .u2.http import BadRequest, RequestReader, format_response
 from .u2.rpc import RpcService, ServerKilled
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,43 +50,59 @@ class U2Server:
         self.killed = threading.Event()  # SIGKILL: in-flight requests are dropped
         self.stopped = threading.Event()  # the process is gone (killed or its terminal closed)
         self.rpc = RpcService(model, self.killed)
+        self._streams: set[Any] = set()  # its open connections (closed when the process is gone)
+        self._conn_lock = threading.Lock()
 
     # the transport calls this in its own thread for every `tcp:PORT` stream
     def handle_stream(self, stream: Any) -> None:
+        with self._conn_lock:
+            self._streams.add(stream)
         try:
-            try:
-                req = read_request(stream)
-            except BadRequest as e:
-                self._reply(stream, e.status, str(e).encode(), "text/plain; charset=UTF-8")
+            if self.stopped.is_set():  # stopped as it connected (`stop` may have closed the others already)
                 return
-            if req is None or self.stopped.is_set():
-                return
-            if req.path == "/ping":
-                self._reply(stream, 200, b"pong", "text/plain; charset=UTF-8")
-            elif req.path == "/version":
-                self._reply(stream, 200, SERVER_VERSION.encode(), "text/plain; charset=UTF-8")
-            elif req.path == "/jsonrpc/0":
-                if req.method != "POST":
-                    self._reply(stream, 405, b"Method Not Allowed", "text/plain; charset=UTF-8")
-                    return
-                body = self.rpc.handle(req.body)
-                self._reply(stream, 200, body, "application/json; charset=UTF-8")
-            else:
-                self._reply(stream, 404, b"Not Found", "text/plain; charset=UTF-8")
+            reader = RequestReader(stream)
+            while self._serve_one(stream, reader):
+                pass
         except ServerKilled:
             pass  # the process died mid-request: the connection just drops
         except Exception:  # noqa: BLE001 - StreamClosed and friends: the host went away
             pass
         finally:
+            with self._conn_lock:
+                self._streams.discard(stream)
             try:
                 stream.close()
             except Exception:  # noqa: BLE001 - closing a stream the host already dropped
                 pass
 
-    def _reply(self, stream: Any, status: int, body: bytes, ctype: str) -> None:
+    def _serve_one(self, stream: Any, reader: RequestReader) -> bool:
+        """Answer the connection's next request; whether the connection stays open for another."""
+        try:
+            req = reader.next()
+        except BadRequest as e:
+            self._reply(stream, e.status, str(e).encode(), "text/plain; charset=UTF-8", False)
+            return False
+        if req is None or self.stopped.is_set():
+            return False
+        keep = req.keep_alive
+        if req.path == "/ping":
+            self._reply(stream, 200, b"pong", "text/plain; charset=UTF-8", keep)
+        elif req.path == "/version":
+            self._reply(stream, 200, SERVER_VERSION.encode(), "text/plain; charset=UTF-8", keep)
+        elif req.path == "/jsonrpc/0":
+            if req.method != "POST":
+                self._reply(stream, 405, b"Method Not Allowed", "text/plain; charset=UTF-8", keep)
+            else:
+                body = self.rpc.handle(req.body)
+                self._reply(stream, 200, body, "application/json; charset=UTF-8", keep)
+        else:
+            self._reply(stream, 404, b"Not Found", "text/plain; charset=UTF-8", keep)
+        return keep and not self.stopped.is_set()
+
+    def _reply(self, stream: Any, status: int, body: bytes, ctype: str, keep_alive: bool) -> None:
         if self.stopped.is_set():
             return
-        stream.write(format_response(status, body, ctype))
+        stream.write(format_response(status, body, ctype, keep_alive))
 
     @property
     def hung_up(self) -> bool:
@@ -108,6 +126,13 @@ class U2Server:
             if servers.get(self.port) is self:
                 del servers[self.port]
             _publish(m, servers)
+        with self._conn_lock:  # a dead process's sockets close: kept-alive connections end at once
+            streams, self._streams = list(self._streams), set()
+        for stream in streams:
+            try:
+                stream.close()
+            except Exception:  # noqa: BLE001 - a stream the host already dropped
+                pass
         m.events.log("u2_server", action="killed" if self.killed.is_set() else "stop", port=self.port, pid=self.pid)
 
 

@@ -338,8 +338,11 @@ def device_checks(
         parts = res.text.split(_SEP) + ["", "", ""]
         props = dict(re.findall(r"^\[([^\]]+)\]: \[(.*)\]$", parts[0], flags=re.M))
         rpc = U2Rpc(link.adb, u2_port)
-        u2_row, launched = _u2_check(serial, rpc, link.adb, u2_port)
-        rows = [u2_row, _text_input_check(serial, rpc if u2_row.status == "ok" else None, parts[3].strip())]
+        try:
+            u2_row, launched = _u2_check(serial, rpc, link.adb, u2_port)
+            rows = [u2_row, _text_input_check(serial, rpc if u2_row.status == "ok" else None, parts[3].strip())]
+        finally:
+            rpc.close()
         if launched is not None:
             _stop_u2(launched)
         rows += [_screen_check(serial, parts[1], parts[2]), _android_check(serial, props), _locale_check(serial, props)]

@@ -12,17 +12,25 @@ Three costs that real phones pay too (measured with bench/virtual_device.py; doc
 - adbutils asks the server for its version on every transport it opens (an extra connection) and sleeps 10 ms in
   every `close()`. `FastAdbDevice` caches the server version; the streamed readers here close without sleeping.
 
-`U2Rpc` is a direct uiautomator2 JSON-RPC client (one request = one `tcp:PORT` stream, headers and body in one
-`sendall`), used for the hot path; uiautomator2 itself still owns launching its server.
+`U2Rpc` is a direct uiautomator2 JSON-RPC client (headers and body in one `sendall`), used for the hot path;
+uiautomator2 itself still owns launching its server. It keeps its `tcp:PORT` streams alive between requests
+(HTTP/1.1 keep-alive, which the server - NanoHTTPD - honours): opening a stream costs the adb server two round
+trips and the device a new connection, three times a step. A kept connection is reused only while it is fresh
+(KEEP_ALIVE_REUSE, below the server's idle timeout) and not closed by the other end; one that turns out dead
+before any byte of the reply (the server closed it, the transport dropped) is replaced by a new stream for the
+same request, as HTTP clients do.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import select
 import socket
 import struct
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -212,43 +220,181 @@ class U2Unreachable(ConnectionError):
     """The uiautomator2 server did not answer (not running, killed, or the transport is gone)."""
 
 
+KEEP_ALIVE_REUSE = 2.0  # seconds an idle kept-alive connection may be reused (NanoHTTPD closes after 5 s)
+KEEP_ALIVE_MAX = 4  # idle connections kept per device (the harness makes at most a few calls at once)
+
+
+class _StaleConnection(Exception):
+    """A reused connection was closed before any byte of the reply: the request never reached the server."""
+
+
+def _dropped(sock: socket.socket) -> bool:
+    """Has the other end of an idle connection closed it (or sent what nobody asked for)?"""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+    except (OSError, ValueError):
+        return True
+    return bool(readable)
+
+
+class _ShortReply(EOFError):
+    """The stream ended before the whole reply; `got` bytes of it had come."""
+
+    def __init__(self, message: str, got: int) -> None:
+        super().__init__(message)
+        self.got = got
+
+
+def _fill(sock: socket.socket, buf: bytearray, done: Callable[[bytearray], bool], what: str, before: int = 1) -> None:
+    """Receive into `buf` until `done(buf)`. `before`: bytes of the reply received before `buf`'s (0 only while
+    waiting for its first byte), so that an end or a reset says how much had come."""
+    while not done(buf):
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionError as e:  # reset by the other end
+            raise _ShortReply(f"uiautomator2 connection reset {what}: {e}", before + len(buf)) from e
+        if not chunk:
+            raise _ShortReply(f"uiautomator2 server closed the connection {what} ({len(buf)} bytes)", before + len(buf))
+        buf += chunk
+
+
+def _read_reply(sock: socket.socket) -> tuple[int, bytes, bool]:
+    """One HTTP response: (status, body, whether the connection may carry another request). Raises _ShortReply
+    when the stream ends early."""
+    buf = bytearray()
+    _fill(sock, buf, lambda b: b"\r\n\r\n" in b, "without a reply", before=0)
+    head_end = buf.index(b"\r\n\r\n")
+    lines = bytes(buf[:head_end]).decode("iso-8859-1").split("\r\n")
+    del buf[: head_end + 4]
+    parts = lines[0].split()
+    try:
+        status = int(parts[1])
+    except (IndexError, ValueError):
+        raise U2Unreachable(f"bad HTTP status line from uiautomator2: {lines[0]!r}") from None
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    tokens = {t.strip().lower() for t in headers.get("connection", "").split(",")}
+    keep = "close" not in tokens if parts[0].upper() != "HTTP/1.0" else "keep-alive" in tokens
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        return status, _read_chunked_body(sock, buf), keep
+    length_s = headers.get("content-length")
+    if length_s is None or not length_s.isdigit():
+        return status, bytes(buf) + read_to_end(sock), False  # delimited by the end of the stream
+    length = int(length_s)
+    _fill(sock, buf, lambda b: len(b) >= length, "inside a reply")
+    return status, bytes(buf[:length]), keep and len(buf) == length
+
+
+def _read_chunked_body(sock: socket.socket, buf: bytearray) -> bytes:
+    out = bytearray()
+    while True:
+        _fill(sock, buf, lambda b: b"\r\n" in b, "inside a chunked reply")
+        line_end = buf.index(b"\r\n")
+        try:
+            size = int(bytes(buf[:line_end]).split(b";", 1)[0].strip() or b"0", 16)
+        except ValueError:
+            raise U2Unreachable("bad chunk size in a uiautomator2 reply") from None
+        del buf[: line_end + 2]
+        if size == 0:  # the last chunk, then optional trailer lines and an empty line
+            _fill(sock, buf, lambda b: b.startswith(b"\r\n") or b"\r\n\r\n" in b, "inside a chunked reply")
+            return bytes(out)
+        need = size + 2
+        _fill(sock, buf, lambda b: len(b) >= need, "inside a chunked reply")  # noqa: B023 - used at once
+        out += buf[:size]
+        del buf[:need]
+
+
 class U2Rpc:
-    """`U2Rpc(dev).call("deviceInfo")`: one HTTP/1.1 request per adb `tcp:PORT` stream, sent in one write."""
+    """`U2Rpc(dev).call("deviceInfo")`: HTTP/1.1 requests over adb `tcp:PORT` streams kept alive between calls,
+    each request sent in one write. Thread-safe: concurrent calls use separate connections. `close()` ends the
+    idle ones."""
 
     def __init__(self, dev: adbutils.AdbDevice, port: int = 9008) -> None:
         self.dev = dev
         self.port = port
+        self._idle: list[tuple[socket.socket, float]] = []  # (connection, when it went idle), most recent last
+        self._lock = threading.Lock()
 
-    def _http(self, method: str, path: str, body: bytes, timeout: float) -> tuple[int, bytes]:
+    def _open(self) -> socket.socket:
         try:
-            sock = self.dev.create_connection(adbutils.Network.TCP, self.port)
+            return set_nodelay(self.dev.create_connection(adbutils.Network.TCP, self.port))
         except (AdbError, OSError) as e:
             raise U2Unreachable(f"cannot open tcp:{self.port} to the uiautomator2 server: {e}") from e
-        set_nodelay(sock)
-        try:
-            sock.settimeout(timeout)
-            head = (
-                f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUser-Agent: droidharness\r\n"
-                f"Accept-Encoding: \r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
-                "Connection: close\r\n\r\n"
-            ).encode("ascii")
-            sock.sendall(head + body)
-            raw = read_to_end(sock)
-        except TimeoutError as e:
-            raise TimeoutError(f"uiautomator2 {path} timed out after {timeout:.1f} s") from e
-        except OSError as e:
-            raise U2Unreachable(f"uiautomator2 connection failed: {e}") from e
-        finally:
+
+    def _checkout(self) -> socket.socket | None:
+        """A fresh idle connection to reuse, or None; stale ones are closed on the way."""
+        now = time.monotonic()
+        while True:
+            with self._lock:
+                if not self._idle:
+                    return None
+                sock, since = self._idle.pop()
+            if now - since < KEEP_ALIVE_REUSE and not _dropped(sock):
+                return sock
             close_socket(sock)
-        head_end = raw.find(b"\r\n\r\n")
-        if head_end < 0:
-            raise U2Unreachable(f"uiautomator2 server closed the connection without a reply ({len(raw)} bytes)")
-        status_line = raw[: raw.find(b"\r\n")].decode("iso-8859-1")
+
+    def _checkin(self, sock: socket.socket) -> None:
+        with self._lock:
+            if len(self._idle) < KEEP_ALIVE_MAX:
+                self._idle.append((sock, time.monotonic()))
+                return
+        close_socket(sock)
+
+    def discard_idle(self) -> None:
+        """Close the idle connections (the transport was reconnected, the server relaunched)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for sock, _ in idle:
+            close_socket(sock)
+
+    close = discard_idle
+
+    def _exchange(self, sock: socket.socket, request: bytes, timeout: float, reused: bool) -> tuple[int, bytes, bool]:
+        sock.settimeout(timeout)
         try:
-            status = int(status_line.split()[1])
-        except (IndexError, ValueError):
-            raise U2Unreachable(f"bad HTTP status line from uiautomator2: {status_line!r}") from None
-        return status, raw[head_end + 4 :]
+            try:
+                sock.sendall(request)
+            except ConnectionError as e:  # reset or broken pipe: nothing of it was served
+                raise _ShortReply(f"uiautomator2 connection lost while sending: {e}", 0) from e
+            return _read_reply(sock)
+        except _ShortReply as e:
+            if reused and e.got == 0:
+                raise _StaleConnection(str(e)) from e
+            raise
+
+    def _http(self, method: str, path: str, body: bytes, timeout: float) -> tuple[int, bytes]:
+        request = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUser-Agent: droidharness\r\n"
+            f"Accept-Encoding: \r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            "Connection: keep-alive\r\n\r\n"
+        ).encode("ascii") + body
+        sock = self._checkout()
+        reused = sock is not None
+        while True:
+            if sock is None:
+                sock = self._open()
+            try:
+                status, reply, keep = self._exchange(sock, request, timeout, reused)
+            except _StaleConnection:
+                close_socket(sock)
+                sock, reused = None, False  # the request never reached the server: send it on a new stream
+                continue
+            except TimeoutError as e:
+                close_socket(sock)
+                raise TimeoutError(f"uiautomator2 {path} timed out after {timeout:.1f} s") from e
+            except (OSError, EOFError) as e:
+                close_socket(sock)
+                raise U2Unreachable(f"uiautomator2 connection failed: {e}") from e
+            except BaseException:
+                close_socket(sock)
+                raise
+            if keep:
+                self._checkin(sock)
+            else:
+                close_socket(sock)
+            return status, reply
 
     def ping(self, timeout: float = 3.0) -> bool:
         try:

@@ -174,6 +174,7 @@ class Link:
                 raise self._lost[gen]
             if self._generation != gen:
                 return  # another thread recovered meanwhile
+            self.rpc_client.discard_idle()  # kept-alive connections do not outlive a failure
             try:
                 state = self.state()
                 if state != "device":
@@ -283,6 +284,7 @@ class Link:
                 self._u2.stop_uiautomator(wait=False)
             except Exception:  # noqa: BLE001 - the device may already be gone
                 pass
+        self.rpc_client.close()
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._part_pool.shutdown(wait=False, cancel_futures=True)
 

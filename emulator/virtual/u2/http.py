@@ -1,5 +1,8 @@
-"""Minimal HTTP/1.1 over one adb stream: read one request, write one response, close (as NanoHTTPD does with
-`Connection: close`). The client (http.client) may send the headers and the body in separate writes."""
+"""Minimal HTTP/1.1 over one adb stream, as NanoHTTPD serves it: requests one after another on the same stream
+(`RequestReader`) while the client keeps the connection alive (HTTP/1.1's default; `Connection: close` or an
+HTTP/1.0 request without `Connection: keep-alive` ends it after the response), closed by the server after
+KEEP_ALIVE_IDLE seconds without a request. The client (http.client) may send the headers and the body in separate
+writes, and may send the next request before it has read the last response (the bytes are kept)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import Any
 MAX_HEADER_BYTES = 64 * 1024
 MAX_BODY_BYTES = 16 * 1024 * 1024
 READ_TIMEOUT = 30.0  # seconds of silence before a half-sent request is dropped
+KEEP_ALIVE_IDLE = 5.0  # seconds a kept-alive connection may wait for its next request (NanoHTTPD's socket timeout)
 
 REASONS = {
     200: "OK",
@@ -36,61 +40,83 @@ class Request:
     headers: dict[str, str] = field(default_factory=dict)  # lower-cased names
     body: bytes = b""
 
+    @property
+    def keep_alive(self) -> bool:
+        """Does the client want the connection kept for another request (HTTP/1.1 unless `Connection: close`;
+        HTTP/1.0 only with `Connection: keep-alive`)?"""
+        tokens = {t.strip().lower() for t in self.headers.get("connection", "").split(",")}
+        if self.version.upper() == "HTTP/1.0":
+            return "keep-alive" in tokens
+        return "close" not in tokens
 
-def _read_chunk(stream: Any) -> bytes:
-    """One chunk from the stream; b"" at end of stream (closed, or silent for READ_TIMEOUT)."""
+
+def _read_chunk(stream: Any, timeout: float = READ_TIMEOUT) -> bytes:
+    """One chunk from the stream; b"" at end of stream (closed, or silent for `timeout` seconds)."""
     try:
-        return stream.read(-1, timeout=READ_TIMEOUT) or b""
+        return stream.read(-1, timeout=timeout) or b""
     except Exception:  # noqa: BLE001 - StreamClosed, TimeoutError, transport errors: the request is gone
         return b""
 
 
-def read_request(stream: Any) -> Request | None:
-    """Parse one request from `stream`. None when the peer closed before sending a full request line and headers.
-    Raises BadRequest for malformed input."""
-    buf = bytearray()
-    while b"\r\n\r\n" not in buf:
-        if len(buf) > MAX_HEADER_BYTES:
-            raise BadRequest(400, "request header too large")
-        chunk = _read_chunk(stream)
-        if not chunk:
-            return None
-        buf += chunk
-    head, _, rest = bytes(buf).partition(b"\r\n\r\n")
-    lines = head.decode("iso-8859-1").split("\r\n")
-    parts = lines[0].split()
-    if len(parts) != 3 or not parts[2].startswith("HTTP/"):
-        raise BadRequest(400, f"bad request line {lines[0]!r}")
-    method, target, version = parts
-    headers: dict[str, str] = {}
-    for line in lines[1:]:
-        if not line:
-            continue
-        name, sep, value = line.partition(":")
-        if not sep:
-            raise BadRequest(400, f"bad header line {line!r}")
-        headers[name.strip().lower()] = value.strip()
-    path = target.split("?", 1)[0]
-    if "chunked" in headers.get("transfer-encoding", "").lower():
-        body = _read_chunked(stream, bytearray(rest))
-    else:
-        length_s = headers.get("content-length", "0") or "0"
-        try:
-            length = int(length_s)
-        except ValueError:
-            raise BadRequest(400, f"bad Content-Length {length_s!r}") from None
-        if length < 0:
-            raise BadRequest(400, "negative Content-Length")
-        if length > MAX_BODY_BYTES:
-            raise BadRequest(413, "body too large")
-        body_buf = bytearray(rest)
-        while len(body_buf) < length:
-            chunk = _read_chunk(stream)
-            if not chunk:
+class RequestReader:
+    """The requests of one connection, in order: `next()` parses the next one from the bytes left over by the
+    last and what the stream sends. The first request may take READ_TIMEOUT to start; a later one
+    KEEP_ALIVE_IDLE."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.buf = bytearray()
+        self.served = 0
+
+    def _more(self) -> bool:
+        chunk = _read_chunk(self.stream, READ_TIMEOUT if (self.served == 0 or self.buf) else KEEP_ALIVE_IDLE)
+        self.buf += chunk
+        return bool(chunk)
+
+    def next(self) -> Request | None:
+        """The next request; None when the peer closed (or went quiet) before a full request line and headers.
+        Raises BadRequest for malformed input."""
+        buf = self.buf
+        while b"\r\n\r\n" not in buf:
+            if len(buf) > MAX_HEADER_BYTES:
+                raise BadRequest(400, "request header too large")
+            if not self._more():
                 return None
-            body_buf += chunk
-        body = bytes(body_buf[:length])
-    return Request(method.upper(), path, version, headers, body)
+        head_end = buf.index(b"\r\n\r\n")
+        lines = bytes(buf[:head_end]).decode("iso-8859-1").split("\r\n")
+        del buf[: head_end + 4]
+        parts = lines[0].split()
+        if len(parts) != 3 or not parts[2].startswith("HTTP/"):
+            raise BadRequest(400, f"bad request line {lines[0]!r}")
+        method, target, version = parts
+        headers: dict[str, str] = {}
+        for line in lines[1:]:
+            if not line:
+                continue
+            name, sep, value = line.partition(":")
+            if not sep:
+                raise BadRequest(400, f"bad header line {line!r}")
+            headers[name.strip().lower()] = value.strip()
+        path = target.split("?", 1)[0]
+        if "chunked" in headers.get("transfer-encoding", "").lower():
+            body = _read_chunked(self.stream, buf)
+        else:
+            length_s = headers.get("content-length", "0") or "0"
+            try:
+                length = int(length_s)
+            except ValueError:
+                raise BadRequest(400, f"bad Content-Length {length_s!r}") from None
+            if length < 0:
+                raise BadRequest(400, "negative Content-Length")
+            if length > MAX_BODY_BYTES:
+                raise BadRequest(413, "body too large")
+            while len(buf) < length:
+                if not self._more():
+                    return None
+            body = bytes(buf[:length])
+            del buf[:length]
+        self.served += 1
+        return Request(method.upper(), path, version, headers, body)
 
 
 def _read_chunked(stream: Any, buf: bytearray) -> bytes:
@@ -114,7 +140,9 @@ def _read_chunked(stream: Any, buf: bytearray) -> bytes:
         except ValueError:
             raise BadRequest(400, "bad chunk size") from None
         buf[:] = remaining
-        if size == 0:
+        if size == 0:  # the last chunk, then optional trailer lines and an empty line: consumed (keep-alive)
+            need(lambda: buf.startswith(b"\r\n") or b"\r\n\r\n" in buf)
+            del buf[: 2 if buf.startswith(b"\r\n") else buf.index(b"\r\n\r\n") + 4]
             return bytes(out)
         need_bytes(size + 2)
         out += buf[:size]
@@ -123,12 +151,14 @@ def _read_chunked(stream: Any, buf: bytearray) -> bytes:
             raise BadRequest(413, "body too large")
 
 
-def format_response(status: int, body: bytes, content_type: str = "application/json; charset=UTF-8") -> bytes:
+def format_response(
+    status: int, body: bytes, content_type: str = "application/json; charset=UTF-8", keep_alive: bool = False
+) -> bytes:
     head = (
         f"HTTP/1.1 {status} {REASONS.get(status, 'Unknown')}\r\n"
         f"Content-Type: {content_type}\r\n"
         f"Content-Length: {len(body)}\r\n"
-        "Connection: close\r\n"
+        f"Connection: {'keep-alive' if keep_alive else 'close'}\r\n"
         "\r\n"
     )
     return head.encode("ascii") + body
