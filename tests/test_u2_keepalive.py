@@ -175,3 +175,24 @@ def test_u2rpc_without_a_server_is_unreachable_even_with_a_kept_stream(server, m
         assert not rpc.ping()
     finally:
         rpc.close()
+
+
+def test_a_chunked_request_leaves_the_stream_ready_for_the_next(server):
+    sock = _connect(server)
+    try:
+        rpc = b'{"jsonrpc": "2.0", "id": 1, "method": "deviceInfo", "params": {}}'
+        chunked = (
+            b"POST /jsonrpc/0 HTTP/1.1\r\nHost: 127.0.0.1:9008\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + f"{len(rpc) - 10:x}\r\n".encode()
+            + rpc[:-10]
+            + b"\r\n"
+            + b"a\r\n"
+            + rpc[-10:]
+            + b"\r\n0\r\nX-Trailer: 1\r\n\r\n"
+        )
+        sock.sendall(chunked + _request())
+        (h1, b1), (h2, b2) = _responses(sock, 2)
+        assert h1["status"] == "200" and b"displayWidth" in b1
+        assert (h2["status"], b2) == ("200", b"pong")
+    finally:
+        sock.close()

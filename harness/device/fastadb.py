@@ -30,12 +30,13 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import adbutils
 from adbutils.errors import AdbError
+
+from emulator.httpframing import FramingError, persists, read_chunked
 
 _SHELL_V2_STDOUT, _SHELL_V2_STDERR, _SHELL_V2_EXIT, _SHELL_V2_CLOSE_STDIN = 1, 2, 3, 4
 _server_versions: dict[tuple[str, int], int] = {}
@@ -238,31 +239,32 @@ def _dropped(sock: socket.socket) -> bool:
 
 
 class _ShortReply(EOFError):
-    """The stream ended before the whole reply; `got` bytes of it had come."""
+    """The stream ended (or was reset) before the whole reply; `replied`: whether any byte of it had come."""
 
-    def __init__(self, message: str, got: int) -> None:
+    def __init__(self, message: str, replied: bool) -> None:
         super().__init__(message)
-        self.got = got
+        self.replied = replied
 
 
-def _fill(sock: socket.socket, buf: bytearray, done: Callable[[bytearray], bool], what: str, before: int = 1) -> None:
-    """Receive into `buf` until `done(buf)`. `before`: bytes of the reply received before `buf`'s (0 only while
-    waiting for its first byte), so that an end or a reset says how much had come."""
-    while not done(buf):
-        try:
-            chunk = sock.recv(65536)
-        except ConnectionError as e:  # reset by the other end
-            raise _ShortReply(f"uiautomator2 connection reset {what}: {e}", before + len(buf)) from e
-        if not chunk:
-            raise _ShortReply(f"uiautomator2 server closed the connection {what} ({len(buf)} bytes)", before + len(buf))
-        buf += chunk
+def _receive(sock: socket.socket, buf: bytearray, what: str, replied: bool = True) -> bool:
+    """Append the next bytes the server sends to `buf` (always True); _ShortReply at the end of the stream.
+    `replied=False` while the reply has not started (whatever `buf` holds then is of it)."""
+    try:
+        chunk = sock.recv(65536)
+    except ConnectionError as e:  # reset by the other end
+        raise _ShortReply(f"uiautomator2 connection reset {what}: {e}", replied or bool(buf)) from e
+    if not chunk:
+        raise _ShortReply(f"uiautomator2 server closed the connection {what} ({len(buf)} bytes)", replied or bool(buf))
+    buf += chunk
+    return True
 
 
 def _read_reply(sock: socket.socket) -> tuple[int, bytes, bool]:
     """One HTTP response: (status, body, whether the connection may carry another request). Raises _ShortReply
     when the stream ends early."""
     buf = bytearray()
-    _fill(sock, buf, lambda b: b"\r\n\r\n" in b, "without a reply", before=0)
+    while b"\r\n\r\n" not in buf:
+        _receive(sock, buf, "without a reply", replied=False)
     head_end = buf.index(b"\r\n\r\n")
     lines = bytes(buf[:head_end]).decode("iso-8859-1").split("\r\n")
     del buf[: head_end + 4]
@@ -275,35 +277,19 @@ def _read_reply(sock: socket.socket) -> tuple[int, bytes, bool]:
     for line in lines[1:]:
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
-    tokens = {t.strip().lower() for t in headers.get("connection", "").split(",")}
-    keep = "close" not in tokens if parts[0].upper() != "HTTP/1.0" else "keep-alive" in tokens
+    keep = persists(parts[0], headers)
     if "chunked" in headers.get("transfer-encoding", "").lower():
-        return status, _read_chunked_body(sock, buf), keep
+        try:
+            return status, read_chunked(buf, lambda: _receive(sock, buf, "inside a chunked reply")), keep
+        except FramingError as e:
+            raise U2Unreachable(f"uiautomator2 reply: {e}") from None
     length_s = headers.get("content-length")
     if length_s is None or not length_s.isdigit():
         return status, bytes(buf) + read_to_end(sock), False  # delimited by the end of the stream
     length = int(length_s)
-    _fill(sock, buf, lambda b: len(b) >= length, "inside a reply")
+    while len(buf) < length:
+        _receive(sock, buf, "inside a reply")
     return status, bytes(buf[:length]), keep and len(buf) == length
-
-
-def _read_chunked_body(sock: socket.socket, buf: bytearray) -> bytes:
-    out = bytearray()
-    while True:
-        _fill(sock, buf, lambda b: b"\r\n" in b, "inside a chunked reply")
-        line_end = buf.index(b"\r\n")
-        try:
-            size = int(bytes(buf[:line_end]).split(b";", 1)[0].strip() or b"0", 16)
-        except ValueError:
-            raise U2Unreachable("bad chunk size in a uiautomator2 reply") from None
-        del buf[: line_end + 2]
-        if size == 0:  # the last chunk, then optional trailer lines and an empty line
-            _fill(sock, buf, lambda b: b.startswith(b"\r\n") or b"\r\n\r\n" in b, "inside a chunked reply")
-            return bytes(out)
-        need = size + 2
-        _fill(sock, buf, lambda b: len(b) >= need, "inside a chunked reply")  # noqa: B023 - used at once
-        out += buf[:size]
-        del buf[:need]
 
 
 class U2Rpc:
@@ -342,14 +328,13 @@ class U2Rpc:
                 return
         close_socket(sock)
 
-    def discard_idle(self) -> None:
-        """Close the idle connections (the transport was reconnected, the server relaunched)."""
+    def close(self) -> None:
+        """Close the idle connections (at the end, or after a failure: the transport reconnected, the server
+        relaunched). The client stays usable: its next call opens a new one."""
         with self._lock:
             idle, self._idle = self._idle, []
         for sock, _ in idle:
             close_socket(sock)
-
-    close = discard_idle
 
     def _exchange(self, sock: socket.socket, request: bytes, timeout: float, reused: bool) -> tuple[int, bytes, bool]:
         sock.settimeout(timeout)
@@ -357,10 +342,10 @@ class U2Rpc:
             try:
                 sock.sendall(request)
             except ConnectionError as e:  # reset or broken pipe: nothing of it was served
-                raise _ShortReply(f"uiautomator2 connection lost while sending: {e}", 0) from e
+                raise _ShortReply(f"uiautomator2 connection lost while sending: {e}", replied=False) from e
             return _read_reply(sock)
         except _ShortReply as e:
-            if reused and e.got == 0:
+            if reused and not e.replied:
                 raise _StaleConnection(str(e)) from e
             raise
 

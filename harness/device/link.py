@@ -174,7 +174,7 @@ class Link:
                 raise self._lost[gen]
             if self._generation != gen:
                 return  # another thread recovered meanwhile
-            self.rpc_client.discard_idle()  # kept-alive connections do not outlive a failure
+            self.rpc_client.close()  # kept-alive connections do not outlive a failure
             try:
                 state = self.state()
                 if state != "device":

@@ -6,9 +6,10 @@ writes, and may send the next request before it has read the last response (the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+from ...httpframing import BodyTooLarge, FramingError, persists, read_chunked
 
 MAX_HEADER_BYTES = 64 * 1024
 MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -42,12 +43,8 @@ class Request:
 
     @property
     def keep_alive(self) -> bool:
-        """Does the client want the connection kept for another request (HTTP/1.1 unless `Connection: close`;
-        HTTP/1.0 only with `Connection: keep-alive`)?"""
-        tokens = {t.strip().lower() for t in self.headers.get("connection", "").split(",")}
-        if self.version.upper() == "HTTP/1.0":
-            return "keep-alive" in tokens
-        return "close" not in tokens
+        """Does the client want the connection kept for another request?"""
+        return persists(self.version, self.headers)
 
 
 def _read_chunk(stream: Any, timeout: float = READ_TIMEOUT) -> bytes:
@@ -68,8 +65,9 @@ class RequestReader:
         self.buf = bytearray()
         self.served = 0
 
-    def _more(self) -> bool:
-        chunk = _read_chunk(self.stream, READ_TIMEOUT if (self.served == 0 or self.buf) else KEEP_ALIVE_IDLE)
+    def _more(self, idle: bool = False) -> bool:
+        """Append what the stream sends next; False at its end. `idle`: waiting between requests."""
+        chunk = _read_chunk(self.stream, KEEP_ALIVE_IDLE if idle else READ_TIMEOUT)
         self.buf += chunk
         return bool(chunk)
 
@@ -80,7 +78,7 @@ class RequestReader:
         while b"\r\n\r\n" not in buf:
             if len(buf) > MAX_HEADER_BYTES:
                 raise BadRequest(400, "request header too large")
-            if not self._more():
+            if not self._more(idle=self.served > 0 and not buf):
                 return None
         head_end = buf.index(b"\r\n\r\n")
         lines = bytes(buf[:head_end]).decode("iso-8859-1").split("\r\n")
@@ -99,7 +97,14 @@ class RequestReader:
             headers[name.strip().lower()] = value.strip()
         path = target.split("?", 1)[0]
         if "chunked" in headers.get("transfer-encoding", "").lower():
-            body = _read_chunked(self.stream, buf)
+            try:
+                body = read_chunked(buf, self._more, MAX_BODY_BYTES)
+            except EOFError:
+                raise BadRequest(400, "stream ended inside a chunked body") from None
+            except BodyTooLarge:
+                raise BadRequest(413, "body too large") from None
+            except FramingError as e:
+                raise BadRequest(400, str(e)) from None
         else:
             length_s = headers.get("content-length", "0") or "0"
             try:
@@ -117,38 +122,6 @@ class RequestReader:
             del buf[:length]
         self.served += 1
         return Request(method.upper(), path, version, headers, body)
-
-
-def _read_chunked(stream: Any, buf: bytearray) -> bytes:
-    out = bytearray()
-
-    def need(pred: Callable[[], bool]) -> None:
-        while not pred():
-            chunk = _read_chunk(stream)
-            if not chunk:
-                raise BadRequest(400, "stream ended inside a chunked body")
-            buf.extend(chunk)
-
-    def need_bytes(n: int) -> None:
-        need(lambda: len(buf) >= n)
-
-    while True:
-        need(lambda: b"\r\n" in buf)
-        line, _, remaining = bytes(buf).partition(b"\r\n")
-        try:
-            size = int(line.split(b";", 1)[0].strip() or b"0", 16)
-        except ValueError:
-            raise BadRequest(400, "bad chunk size") from None
-        buf[:] = remaining
-        if size == 0:  # the last chunk, then optional trailer lines and an empty line: consumed (keep-alive)
-            need(lambda: buf.startswith(b"\r\n") or b"\r\n\r\n" in buf)
-            del buf[: 2 if buf.startswith(b"\r\n") else buf.index(b"\r\n\r\n") + 4]
-            return bytes(out)
-        need_bytes(size + 2)
-        out += buf[:size]
-        del buf[: size + 2]
-        if len(out) > MAX_BODY_BYTES:
-            raise BadRequest(413, "body too large")
 
 
 def format_response(
