@@ -7,6 +7,7 @@ import pytest
 
 from harness import actions as A
 from harness.coords import from_pixels, to_pixels
+from harness.device.apps import may_change_packages
 from harness.errors import ActionValidationError
 from tests.device_util import PROFILES, commands_since, inputs_since, inside, open_device
 
@@ -170,6 +171,36 @@ def test_open_app_by_package_label_and_alias(open_dev, profile, rotation):
     assert not res.ok and "not installed" in res.error
 
 
+def test_open_app_keeps_the_resolved_launcher_until_packages_may_change(open_dev):
+    vd, dev = open_dev()
+    contacts = "com.google.android.contacts"
+
+    def open_contacts() -> tuple[bool, list[str]]:
+        dev.press_home()
+        mark = vd.model.events.mark()
+        res = dev.execute(A.OpenApp(package=contacts))
+        return res.ok and _fg(vd) == contacts, [" ".join(c[:3]) for c in commands_since(vd, mark)]
+
+    ok, cmds = open_contacts()  # first time: resolved on the device
+    assert ok and "cmd package resolve-activity" in cmds and "pm list packages" in cmds
+    ok, cmds = open_contacts()  # then started by the kept component: one shell call fewer
+    assert ok and "cmd package resolve-activity" not in cmds and "am start -n" in cmds
+    dev.shell(["settings", "get", "global", "airplane_mode_on"])  # only reads: the component is kept
+    assert open_contacts()[1] == cmds
+    # a disabled app is not launched (`pm list packages -e`), whatever was kept
+    assert dev.shell(["pm", "disable-user", contacts]).exit_code == 0
+    dev.press_home()
+    res = dev.execute(A.OpenApp(package=contacts))
+    assert not res.ok and "not installed" in (res.error or "") and _fg(vd) == LAUNCHER
+    assert dev.shell(["pm", "enable", contacts]).exit_code == 0  # may change packages: resolved anew
+    ok, cmds = open_contacts()
+    assert ok and "cmd package resolve-activity" in cmds
+    # a kept component that no longer starts is resolved again, and the app still opens
+    dev._actuator._launchers[contacts] = f"{contacts}/.NoSuchActivity"
+    ok, cmds = open_contacts()
+    assert ok and cmds.count("am start -n") == 2 and "cmd package resolve-activity" in cmds
+
+
 def test_open_app_by_chinese_label(open_dev):
     vd, dev = open_dev(locale="zh")
     res = dev.execute(A.OpenApp(name="笔记"))
@@ -247,3 +278,24 @@ def test_open_by_label_searches_the_drawer_page_by_page():
     assert candidate_packages("设置", None, ["com.android.settings"]) == ["com.android.settings"]
     assert candidate_packages("com.a.b", None, ["com.a.b"]) == ["com.a.b"]
     assert candidate_packages("Notes", None, ["com.android.settings"]) == []
+
+
+@pytest.mark.parametrize(
+    "argv,changes",
+    [
+        (["pm", "list", "packages", "-e"], False),
+        (["cmd", "package", "resolve-activity", "--brief", "a.b"], False),
+        (["settings", "put", "global", "airplane_mode_on", "1"], False),
+        (["cmd", "connectivity", "airplane-mode", "enable"], False),
+        (["/system/bin/content", "query", "--uri", "content://sms"], False),
+        ([], False),
+        (["pm", "install", "/data/local/tmp/a.apk"], True),
+        (["pm", "disable-user", "a.b"], True),
+        (["cmd", "package", "uninstall", "a.b"], True),
+        (["cmd", "package"], True),
+        (["pm"], True),
+        (["sh", "-c", "pm uninstall a.b"], True),
+    ],
+)
+def test_may_change_packages(argv, changes):
+    assert may_change_packages(argv) is changes

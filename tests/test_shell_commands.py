@@ -271,6 +271,20 @@ def test_monkey_launches(model):
     assert r.status != 0 and "No activities found to run" in r.err
 
 
+def test_pm_list_packages_enabled_and_disabled_filters(model):
+    pkg = "com.google.android.contacts"
+
+    def listed(flags: str) -> set[str]:
+        return {ln[len("package:") :] for ln in sh(model, f"pm list packages {flags}").out.splitlines()}
+
+    everything = listed("")
+    assert pkg in everything and listed("-e") == everything and listed("-d") == set()
+    assert sh(model, f"pm disable-user {pkg}").out == f"Package {pkg} new state: disabled-user\n"
+    assert listed("-e") == everything - {pkg} and listed("-d") == {pkg} and listed("") == everything
+    sh(model, f"pm enable {pkg}")
+    assert listed("-e") == everything and listed("-d") == set()
+
+
 def test_pm_path_uninstall_and_bad_apk(model):
     assert sh(model, "pm path com.no.such").status == 1
     res = install_u2_apk(model)

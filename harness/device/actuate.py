@@ -87,6 +87,7 @@ class Actuator:
         self.display_size = display_size
         self.type_chunk = type_chunk
         self._size: tuple[int, int] | None = None
+        self._launchers: dict[str, str] = {}  # package -> launcher activity resolved on this device
         self._handlers: dict[type, Callable[[Any, Outcome], None]] = {
             A.Click: self._click,
             A.LongPress: self._long_press,
@@ -351,18 +352,28 @@ class Actuator:
         out.path, out.pixels = "launcher", [icon.center]
 
     def installed_packages(self) -> list[str]:
-        res = self.link.shell("list packages", "pm list packages")
-        return [line[len("package:") :].strip() for line in res.text.splitlines() if line.startswith("package:")]
+        """`pm list packages -e`: what OPEN_APP may launch (a disabled app cannot be started)."""
+        return apps.parse_package_list(self.link.shell("list packages", "pm list packages -e").text)
+
+    def forget_launchers(self) -> None:
+        """Drop the launcher activities resolved so far (packages may have been installed, updated or removed)."""
+        self._launchers.clear()
 
     def launch_package(self, package: str) -> str:
+        """Start `package`'s launcher activity: `am start -n` of the component `cmd package resolve-activity`
+        names (resolved once per package and kept until a start of it fails or `forget_launchers`), else
+        `monkey` with the LAUNCHER category."""
+        comp = self._launchers.pop(package, None)
+        if comp is not None and self._am_start(comp):  # a kept component that no longer starts is resolved anew
+            self._launchers[package] = comp
+            return "am_start"
         res = self.link.shell(
             "resolve launcher activity", command("cmd", "package", "resolve-activity", "--brief", package)
         )
         comp = res.text.strip().splitlines()[-1].strip() if res.text.strip() else ""
-        if res.exit_code == 0 and "/" in comp:
-            started = self.link.shell("start activity", command("am", "start", "-n", comp))
-            if started.exit_code == 0 and "Error" not in started.text:
-                return "am_start"
+        if res.exit_code == 0 and "/" in comp and self._am_start(comp):
+            self._launchers[package] = comp
+            return "am_start"
         res = self.link.shell(
             "launch with monkey", command("monkey", "-p", package, "-c", "android.intent.category.LAUNCHER", "1")
         )
@@ -371,6 +382,11 @@ class Actuator:
                 f"device {self.link.serial}: OPEN_APP: cannot launch {package}: {(res.error_text or res.text)[-200:]}"
             )
         return "monkey"
+
+    def _am_start(self, component: str) -> bool:
+        started = self.link.shell("start activity", command("am", "start", "-n", component))
+        # `am start` may exit 0 and say "Error: Activity class {...} does not exist." on stderr
+        return started.exit_code == 0 and "Error" not in started.text and "Error" not in started.error_text
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

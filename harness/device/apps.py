@@ -2,8 +2,11 @@
 
 Order used by the actuator (`harness.device.actuate`):
 
-1. `package` given (or a `name` that looks like a package, `a.b.c`) and installed -> launch it by package
-   (`cmd package resolve-activity` + `am start -n`, or `monkey` when resolution fails).
+1. `package` given (or a `name` that looks like a package, `a.b.c`) and installed and enabled (`pm list
+   packages -e`) -> launch it by package (`cmd package resolve-activity` + `am start -n`, or `monkey` when
+   resolution fails). The resolved activity is kept per package for the device's next OPEN_APP (one shell call
+   fewer; ~0.1-0.3 s on a phone) until starting it fails or a command that may change packages runs
+   (`may_change_packages`).
 2. `name` in the small alias table (English and Chinese names of common system apps) and one of its packages
    installed -> launch that package.
 A `@role` (`@clock`, `tasks.roles`) as package or name means the role's packages, the first installed one
@@ -188,6 +191,62 @@ class ShellDevice(Protocol):
 def parse_package_list(text: str) -> list[str]:
     """The packages of `pm list packages` output (`package:NAME` lines; others ignored)."""
     return [line[len("package:") :].strip() for line in text.splitlines() if line.startswith("package:")]
+
+
+# `pm` / `cmd package` subcommands that only read; and programs that never install, update, enable or remove a
+# package. Any other command may (a task's setup installs an APK, `pm disable-user`, `sh -c ...`).
+_PACKAGE_READS = frozenset(
+    {
+        "list",
+        "path",
+        "dump",
+        "resolve-activity",
+        "query-activities",
+        "query-services",
+        "query-receivers",
+        "has-feature",
+        "list-features",
+    }
+)
+_NO_PACKAGE_CHANGE = frozenset(
+    {
+        "settings",
+        "content",
+        "dumpsys",
+        "getprop",
+        "setprop",
+        "am",
+        "input",
+        "wm",
+        "cat",
+        "ls",
+        "date",
+        "svc",
+        "echo",
+        "ime",
+        "uiautomator",
+        "screencap",
+        "stat",
+        "test",
+        "id",
+        "log",
+        "logcat",
+        "monkey",
+    }
+)
+
+
+def may_change_packages(argv: Sequence[str]) -> bool:
+    """Whether a shell command (its argv) may change which packages are installed and enabled, or their
+    activities: False only for commands known to leave them as they are (`pm list`, `settings get`, ...)."""
+    if not argv:
+        return False
+    prog = argv[0].rsplit("/", 1)[-1]
+    if prog == "pm":
+        return len(argv) < 2 or argv[1] not in _PACKAGE_READS
+    if prog == "cmd":  # `cmd <service> ...`: only the package service installs or removes
+        return len(argv) < 2 or (argv[1] == "package" and (len(argv) < 3 or argv[2] not in _PACKAGE_READS))
+    return prog not in _NO_PACKAGE_CHANGE
 
 
 def installed_packages(device: ShellDevice) -> list[str]:

@@ -29,7 +29,7 @@ import adbutils
 
 from harness import actions as A
 from harness.device.actuate import SETTLING, Actuator
-from harness.device.apps import open_app_action
+from harness.device.apps import may_change_packages, open_app_action
 from harness.device.capture import Part, capture_screen, foreground_app, hierarchy_part, package_from_tree
 from harness.device.fastadb import ShellResult, U2RpcError
 from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
@@ -401,6 +401,8 @@ class AdbDevice:
         """Run one command on the device's shell, every argument quoted (`harness.shellquote.command`): its exit
         status (0 without shell v2), stdout and stderr. What reads device state uses it (`harness.device.state`)."""
         self._check_open(f"shell {argv[0] if argv else ''}")
+        if may_change_packages(argv):
+            self._actuator.forget_launchers()
         return self.link.shell(f"shell {' '.join(argv[:2])}", command(*argv))
 
     # --- lifecycle ----------------------------------------------------------------------------------------------

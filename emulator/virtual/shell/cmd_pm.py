@@ -217,6 +217,10 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
         for p in pkgs:
             if ("3" in flags and p.system) or ("s" in flags and not p.system) or flt not in p.name:
                 continue
+            if "e" in flags or "d" in flags:  # -e: enabled only, -d: disabled only (`pm disable[-user]`)
+                disabled = meta(ctx, p.name).enabled.startswith("disabled")
+                if ("e" in flags and disabled) or ("d" in flags and not disabled):
+                    continue
             line = "package:" + (apk_path(p) + "=" if "f" in flags else "") + p.name
             if "i" in flags:
                 line += "  installer=" + ("null" if p.system else "com.android.shell")
