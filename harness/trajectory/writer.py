@@ -46,6 +46,7 @@ from harness import __version__
 from harness.actions import describe
 from harness.errors import DiskFullError
 from harness.observation import ActionResult, DeviceInfo
+from harness.priority import lower_this_thread
 from harness.scrub import redact, scrub
 from harness.trajectory.diskfull import as_disk_full, is_disk_full, writing
 from harness.trajectory.frames import FrameStore, WriterOptions, image_bytes
@@ -211,6 +212,7 @@ class EpisodeWriter:
     # the writer thread ---------------------------------------------------------------------------------
     def _work(self) -> None:
         assert self._queue is not None
+        lower_this_thread()  # no step waits for this thread unless its queue is full
         while True:
             job = self._queue.get()
             try:
