@@ -126,12 +126,12 @@ def main() -> None:
                     }
                 )
                 console.print(f"{latency} round {r + 1} done", style="dim")
+            base = args.devices[0]
             for n in args.devices:
                 row = [latency, str(n)]
                 for iso in args.isolation:
                     runs = sorted((rd[(n, iso)] for rd in rounds), key=lambda m: m["wall"])
                     m = runs[len(runs) // 2]  # the median run by wall time
-                    base = args.devices[0]
                     speeds = sorted(rd[(n, iso)]["per_min"] / rd[(base, iso)]["per_min"] for rd in rounds)
                     speed = speeds[len(speeds) // 2] if base == 1 else float("nan")
                     target = 0.8 * (n if latency == "pixel" else min(n, cores))

@@ -353,7 +353,7 @@ class Actuator:
 
     def installed_packages(self) -> list[str]:
         """`pm list packages -e`: what OPEN_APP may launch (a disabled app cannot be started)."""
-        return apps.parse_package_list(self.link.shell("list packages", "pm list packages -e").text)
+        return apps.parse_package_list(self.link.shell("list packages", command(*apps.ENABLED_PACKAGES)).text)
 
     def forget_launchers(self) -> None:
         """Drop the launcher activities resolved so far (packages may have been installed, updated or removed)."""

@@ -249,10 +249,13 @@ def may_change_packages(argv: Sequence[str]) -> bool:
     return prog not in _NO_PACKAGE_CHANGE
 
 
+ENABLED_PACKAGES = ("pm", "list", "packages", "-e")  # what can be launched: installed and enabled
+
+
 def installed_packages(device: ShellDevice) -> list[str]:
     """`pm list packages -e` on the device: the installed packages that are enabled (a disabled app cannot be
     launched, so it does not play its role)."""
-    res = device.shell(["pm", "list", "packages", "-e"])
+    res = device.shell(ENABLED_PACKAGES)
     pkgs = parse_package_list(res.text)
     if not pkgs:
         why = (res.error_text or res.text).strip() or f"exit status {res.exit_code}, no output"
