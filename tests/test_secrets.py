@@ -8,10 +8,13 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
+
 from agents.registry import create_agent
 from harness.run.episode import Limits
 from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
+from harness.scrub import REDACTED, redact
 from tests.openai_stub import OpenAIStub
 from tests.run_util import FAST_WRITER
 
@@ -70,3 +73,41 @@ def test_keys_and_url_credentials_are_in_no_artifact_even_when_the_model_echoes_
     assert "***" in text and "My key is ***" in text, "the echo is recorded, redacted, not dropped"
     manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
     assert "127.0.0.1" in manifest["agent"]["base_url"]  # where it ran stays visible
+
+
+# Each key shape `redact` masks, one per pattern branch, inside hierarchy-like text (the skip of a text holding
+# none of the shapes' starts must never skip one of them).
+KEY_SHAPES = [
+    "sk-proj-abcdefghijklmnop",
+    "sk_live0123456789abcdef",
+    "hf_abcdefghijklmnopqrst",
+    *(f"gh{c}_abcdefghijklmnopqrstuvwx" for c in "pousr"),
+    "github_pat_abcdefghijklmnopqrstuv",
+    *(f"xox{c}-0123456789-abc" for c in "abpr"),
+    "AIza" + "B" * 35,
+    "AKIAABCDEFGHIJKLMNOP",
+    "eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.c2lnbmF0dXJl",
+]
+
+
+@pytest.mark.parametrize("shape", KEY_SHAPES)
+def test_every_key_shape_is_masked_in_a_hierarchy(shape: str) -> None:
+    xml = f'<node text="token {shape} here" resource-id="a:id/b" bounds="[0,0][1,1]" />'
+    assert redact(xml) == f'<node text="token {REDACTED} here" resource-id="a:id/b" bounds="[0,0][1,1]" />'
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Authorization: Bearer abcdefgh12345", f"Authorization: Bearer {REDACTED}"),
+        ("BEARER abcdefgh12345", f"BEARER {REDACTED}"),
+        ("header basic dXNlcjpwYXNz", f"header basic {REDACTED}"),
+        # Python's IGNORECASE matches the long s to s and the dotless i to i: so does the skip's folding
+        ("Baſic dXNlcjpwYXNz", f"Baſic {REDACTED}"),
+        ("basıc dXNlcjpwYXNz", f"basıc {REDACTED}"),
+        ("Bearer short", "Bearer short"),  # under 8 characters: not a credential
+        ("a sky-blue sketch of 中文 basics", "a sky-blue sketch of 中文 basics"),
+    ],
+)
+def test_authorization_values_are_masked_in_any_case(text: str, expected: str) -> None:
+    assert redact(text) == expected
