@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -204,6 +207,44 @@ def test_frame_cache_serves_an_unchanged_screen_and_never_a_stale_one() -> None:
     assert m.screenshot_jpeg(1.0, 80) == first  # back to the light frame, still remembered
     m.screen_on = False
     assert m.screenshot().getbbox() is None  # screen off: black, not the cached frame
+
+
+def test_a_screenshot_being_drawn_holds_up_no_other_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The device lock is held while a frame's views are built, not while they are drawn and encoded (on a phone
+    a screenshot does not stop a hierarchy dump): a dump and a state change go ahead while a screenshot is being
+    drawn, and that screenshot still shows the screen as it was when it was taken."""
+    import emulator.virtual.ui.manager as manager
+
+    m = VirtualDeviceModel()
+    m.start_activity(SETTINGS)
+    light = m.screenshot_jpeg(1.0, 80)
+    m.ui.frames.clear()  # drawn again below
+    drawing, release = threading.Event(), threading.Event()
+    real = manager.render_roots
+
+    def held(roots: list[View], size: tuple[int, int], theme: Any) -> Image.Image:
+        drawing.set()
+        assert release.wait(30)
+        return real(roots, size, theme)
+
+    monkeypatch.setattr(manager, "render_roots", held)
+    shot: list[bytes] = []
+    shooter = threading.Thread(target=lambda: shot.append(m.screenshot_jpeg(1.0, 80)))
+    shooter.start()
+    try:
+        assert drawing.wait(30)
+        dumped: list[str] = []
+        dumper = threading.Thread(target=lambda: dumped.append(m.hierarchy_xml(u2=True)))
+        dumper.start()
+        dumper.join(10)
+        assert dumped and "com.android.settings" in dumped[0]  # answered while the screenshot is being drawn
+        m.settings["secure"]["ui_night_mode"] = "2"
+    finally:
+        release.set()
+        shooter.join(30)
+    assert shot == [light]  # the frame as it was taken: light
+    monkeypatch.setattr(manager, "render_roots", real)
+    assert m.screenshot_jpeg(1.0, 80) != light  # the next one is dark
 
 
 def test_frame_key_of_an_unknown_style_value_never_matches() -> None:

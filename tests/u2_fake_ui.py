@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from emulator.virtual.ui.frames import encode_jpeg
+from emulator.virtual.ui.frames import Frame, encode_jpeg
 from emulator.virtual.ui.view import View
 
 PKG = "com.example.u2demo"
@@ -188,14 +188,21 @@ class FakeUI:
     def _toggle(self) -> None:
         self.agree = not self.agree
 
-    def render_jpeg(self, scale: float, quality: int) -> bytes:
-        return encode_jpeg(self.render(), scale, quality)
+    def frame(self) -> Frame:
+        roots, size = self.view_roots(), self.model.display_size
+        return Frame(("fake", id(roots)), lambda: self._draw(roots, size))
 
-    def render(self) -> Image.Image:
-        w, h = self.model.display_size
-        img = Image.new("RGB", (w, h), (250, 250, 250))
+    def render_jpeg(self, frame: Frame, scale: float, quality: int) -> bytes:
+        return encode_jpeg(self.render(frame), scale, quality)
+
+    def render(self, frame: Frame) -> Image.Image:
+        return frame.draw()
+
+    @staticmethod
+    def _draw(roots: list[View], size: tuple[int, int]) -> Image.Image:
+        img = Image.new("RGB", size, (250, 250, 250))
         draw = ImageDraw.Draw(img)
-        for root in self.view_roots():
+        for root in roots:
             for v in root.walk():
                 l, t, r, b = v.bounds
                 if v.clickable:

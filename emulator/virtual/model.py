@@ -616,21 +616,23 @@ class VirtualDeviceModel:
         from .ui.view import to_xml
 
         with self.lock:
-            roots = self.view_roots()
-            if not system_bars:
-                roots = [r for r in roots if r.resource_id not in SYSTEM_BAR_ROOT_IDS]
-            return to_xml(roots, self.rotation, u2=u2, max_depth=max_depth)
+            roots, rotation = self.view_roots(), self.rotation
+        if not system_bars:
+            roots = [r for r in roots if r.resource_id not in SYSTEM_BAR_ROOT_IDS]
+        return to_xml(roots, rotation, u2=u2, max_depth=max_depth)  # written without the lock, as a frame is drawn
 
     def screenshot(self) -> Image:
         """RGB PIL image of the current display (rotated size), rendered from the same tree as the XML. The
         image may be shared with later calls showing the same frame: convert or copy it before drawing on it."""
         with self.lock:
-            return self.ui.render()
+            frame = self.ui.frame()
+        return self.ui.render(frame)  # drawn without the lock: a hierarchy dump need not wait for the pixels
 
     def screenshot_jpeg(self, scale: float = 1.0, quality: int = 80) -> bytes:
         """The current display as a JPEG (resized by `scale` when 0 < scale < 1), as uiautomator2 sends it."""
         with self.lock:
-            return self.ui.render_jpeg(scale, quality)
+            frame = self.ui.frame()
+        return self.ui.render_jpeg(frame, scale, quality)  # drawn and encoded without the lock
 
     # --- input methods --------------------------------------------------------------------------
     @property

@@ -14,9 +14,11 @@ byte for byte, as a device's encoder gives for the same pixels.
 from __future__ import annotations
 
 import io
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from PIL import Image
 
@@ -24,6 +26,7 @@ from .theme import Theme
 from .view import View
 
 _PLAIN = (str, int, float, bool, type(None))
+_V = TypeVar("_V")
 
 
 class _Unnameable:
@@ -79,44 +82,56 @@ def draw_key(roots: list[View], size: tuple[int, int], theme: Theme) -> Hashable
     return (size, theme, tuple(_view_key(r) for r in roots))
 
 
+@dataclass(frozen=True)
+class Frame:
+    """What is on screen at one moment: its name (`draw_key`) and how to draw it (from the views of that moment,
+    which nothing changes afterwards: a frame taken under the model's lock is drawn without it)."""
+
+    key: Hashable
+    draw: Callable[[], Image.Image]
+
+
 class FrameCache:
-    """The last few frames drawn (pixels) and encoded (JPEG bytes per scale and quality) by one device."""
+    """The last few frames drawn (pixels) and encoded (JPEG bytes per scale and quality) by one device. Safe to
+    use from several threads: the lock guards the stores only, never a drawing or an encoding (two threads
+    missing the same frame at once both draw it, and give the same pixels)."""
 
     def __init__(self, images: int = 2, encoded: int = 24) -> None:
         self._images: OrderedDict[Hashable, Image.Image] = OrderedDict()
         self._encoded: OrderedDict[Hashable, bytes] = OrderedDict()
         self._max_images, self._max_encoded = images, encoded
+        self._lock = threading.Lock()
         self.hits = self.misses = 0
 
     def image(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
         """The frame named `key`, drawn by `draw()` when it is not remembered. Callers must not draw on it
         (every caller converts or resizes, which copies)."""
-        try:
-            img = self._images[key]
-        except KeyError:
+        with self._lock:
+            img = _recall(self._images, key)
+            if img is not None:
+                self.hits += 1
+                return img
             self.misses += 1
-            img = draw()
+        img = draw()
+        with self._lock:
             _remember(self._images, key, img, self._max_images)
-            return img
-        self.hits += 1
-        self._images.move_to_end(key)
         return img
 
     def jpeg(self, key: Hashable, img: Callable[[], Image.Image], scale: float, quality: int) -> bytes:
         """The frame named `key` as a JPEG at `scale` (resized when 0 < scale < 1) and `quality`."""
         ekey = (key, scale, quality)
-        try:
-            data = self._encoded[ekey]
-        except KeyError:
+        with self._lock:
+            data = _recall(self._encoded, ekey)
+        if data is None:
             data = encode_jpeg(img(), scale, quality)
-            _remember(self._encoded, ekey, data, self._max_encoded)
-            return data
-        self._encoded.move_to_end(ekey)
+            with self._lock:
+                _remember(self._encoded, ekey, data, self._max_encoded)
         return data
 
     def clear(self) -> None:
-        self._images.clear()
-        self._encoded.clear()
+        with self._lock:
+            self._images.clear()
+            self._encoded.clear()
 
 
 def encode_jpeg(img: Image.Image, scale: float, quality: int) -> bytes:
@@ -128,7 +143,15 @@ def encode_jpeg(img: Image.Image, scale: float, quality: int) -> bytes:
     return buf.getvalue()
 
 
-def _remember(store: OrderedDict[Hashable, Any], key: Hashable, value: Any, limit: int) -> None:
+def _recall(store: OrderedDict[Hashable, _V], key: Hashable) -> _V | None:
+    """The value kept under `key` (now the most recently used), or None."""
+    value = store.get(key)
+    if value is not None:
+        store.move_to_end(key)
+    return value
+
+
+def _remember(store: OrderedDict[Hashable, _V], key: Hashable, value: _V, limit: int) -> None:
     store[key] = value
     while len(store) > limit:
         store.popitem(last=False)

@@ -5,8 +5,12 @@ CONTRACT (used by `VirtualDeviceModel`; every method is called with the model lo
   on_foreground_changed()              the foreground activity changed (drop focus, keyboard, dialogs...)
   on_data_cleared(package)             `pm clear` ran for package
   view_roots() -> list[View]           windows on screen, bottom to top, bounds in display pixels
-  render() -> PIL.Image (RGB)          pixels of exactly those views, display size (callers must not draw on it)
-  render_jpeg(scale, quality) -> bytes those pixels as uiautomator2's takeScreenshot JPEG
+  frame() -> Frame                     what is on screen now, named and ready to draw (the views it holds)
+  render(frame) -> PIL.Image (RGB)     pixels of exactly those views, display size (callers must not draw on it)
+  render_jpeg(frame, scale, quality)   those pixels as uiautomator2's takeScreenshot JPEG (bytes)
+                                       - these two need no lock: drawing reads only the frame's views and theme,
+                                       so a capture holds the lock only while the views are built, as a phone's
+                                       screenshot does not stop a hierarchy dump
   tap(x, y) / long_press(x, y, ms) / swipe(x1, y1, x2, y2, ms)
   key(code) -> bool                    True when consumed (BACK closing a dialog/keyboard, ENTER, DEL, ...)
   intercept_home() -> bool             True when the foreground app handled HOME itself (`App.on_home`)
@@ -25,12 +29,11 @@ views), so the XML and the pixels always come from the same tree.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from .frames import FrameCache, draw_key
+from .frames import Frame, FrameCache, draw_key
 from .gestures import scroll_amount
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
 from .layout import Ctx, FieldBinding, V, clip_tree
@@ -301,22 +304,22 @@ class UIManager:
         )
         return v
 
-    def render(self) -> Image.Image:
-        key, draw = self._frame()
-        return self.frames.image(key, draw)
+    def render(self, frame: Frame) -> Image.Image:
+        """`frame`'s pixels, drawn once per frame (no lock needed)."""
+        return self.frames.image(frame.key, frame.draw)
 
-    def render_jpeg(self, scale: float, quality: int) -> bytes:
-        """The frame as uiautomator2's takeScreenshot sends it (`frames.encode_jpeg`), encoded once per frame."""
-        key, draw = self._frame()
-        return self.frames.jpeg(key, lambda: self.frames.image(key, draw), scale, quality)
+    def render_jpeg(self, frame: Frame, scale: float, quality: int) -> bytes:
+        """`frame` as uiautomator2's takeScreenshot sends it (`frames.encode_jpeg`), encoded once per frame (no
+        lock needed)."""
+        return self.frames.jpeg(frame.key, lambda: self.frames.image(frame.key, frame.draw), scale, quality)
 
-    def _frame(self) -> tuple[Hashable, Callable[[], Image.Image]]:
-        """The name of what is on screen now (`frames.draw_key`) and how to draw it."""
+    def frame(self) -> Frame:
+        """What is on screen now: its name (`frames.draw_key`) and how to draw it from the views built now."""
         W, H = self.model.display_size
         if not self.model.screen_on:
-            return ("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0))
+            return Frame(("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0)))
         roots, theme = self.view_roots(), self.theme()
-        return draw_key(roots, (W, H), theme), lambda: render_roots(roots, (W, H), theme)
+        return Frame(draw_key(roots, (W, H), theme), lambda: render_roots(roots, (W, H), theme))
 
     # --- input ------------------------------------------------------------------------------------
     def _clear_snackbar(self) -> None:
