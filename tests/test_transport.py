@@ -18,6 +18,7 @@ from adbutils import AdbError, Network
 
 from emulator.virtual import VirtualDeviceModel
 from emulator.virtual import protocol as p
+from emulator.virtual.adbstream import OUTBOX_LIMIT
 from emulator.virtual.streams import StreamClosed
 from emulator.virtual.transport import INBOX_LIMIT, AdbdServer
 
@@ -147,6 +148,66 @@ def test_raw_max_payload_is_the_smaller_of_both(raw_server: AdbdServer) -> None:
             got += pkt.data
             host.send(p.A_OKAY, 1, okay.arg0)
         assert bytes(got) == payload
+    finally:
+        host.close()
+
+
+def test_writes_go_ahead_of_the_hosts_okays_and_leave_in_as_few_packets_as_flow_control_allows(
+    raw_server: AdbdServer,
+) -> None:
+    """A service's writes queue like writes into adbd's pipe: 200 short lines are written without waiting for the
+    host (which acknowledges nothing yet); each OKAY then sends everything written meanwhile in one WRTE, in
+    order, and the CLSE comes after the last byte. A service writing past OUTBOX_LIMIT does wait for the host."""
+    lines = [f"line {i}\n".encode() for i in range(200)]
+    written, big_written = threading.Event(), threading.Event()
+    blocks = [os.urandom(OUTBOX_LIMIT), os.urandom(OUTBOX_LIMIT)]
+
+    def chatty(stream) -> None:
+        for line in lines:
+            stream.write(line)
+        written.set()
+
+    def flood(stream) -> None:
+        stream.write(blocks[0])  # sent at once (one WRTE in flight) ...
+        stream.write(blocks[1])  # ... fills the outbox ...
+        stream.write(b"more")  # ... so this one waits for the host
+        big_written.set()
+
+    raw_server.model.ports[7002] = chatty
+    raw_server.model.ports[7003] = flood
+    host = RawHost(raw_server.port)
+    try:
+        host.connect()
+        host.send(p.A_OPEN, 1, 0, b"tcp:7002\0")
+        okay = host.recv()
+        assert okay.command == p.A_OKAY
+        assert written.wait(10)  # every line written with no OKAY from the host
+        got, packets = bytearray(), 0
+        while True:
+            pkt = host.recv()
+            if pkt.command == p.A_CLSE:
+                break
+            assert pkt.command == p.A_WRTE
+            got += pkt.data
+            packets += 1
+            host.send(p.A_OKAY, 1, okay.arg0)
+        assert bytes(got) == b"".join(lines)
+        assert packets <= 3  # the first line, then the rest (at most split once by timing), not 200
+
+        host.send(p.A_OPEN, 2, 0, b"tcp:7003\0")
+        okay = host.recv()
+        first = host.recv()
+        assert (first.command, first.data) == (p.A_WRTE, blocks[0])
+        assert not big_written.wait(0.5)  # the third write waits: OUTBOX_LIMIT bytes are unsent
+        host.send(p.A_OKAY, 2, okay.arg0)
+        assert big_written.wait(10)
+        second = host.recv()
+        assert (second.command, second.data) == (p.A_WRTE, blocks[1])
+        host.send(p.A_OKAY, 2, okay.arg0)
+        rest = host.recv()
+        assert (rest.command, rest.data) == (p.A_WRTE, b"more")
+        host.send(p.A_OKAY, 2, okay.arg0)
+        assert host.recv().command == p.A_CLSE
     finally:
         host.close()
 

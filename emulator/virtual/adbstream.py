@@ -1,5 +1,10 @@
-"""One adb stream (OPEN ... CLSE) on the device side: an inbox with deferred OKAYs for backpressure, and one WRTE
-in flight toward the host. Implements `streams.Stream`; created by `transport.Connection`."""
+"""One adb stream (OPEN ... CLSE) on the device side: an inbox with deferred OKAYs for backpressure, and an outbox
+toward the host with one WRTE in flight. Implements `streams.Stream`; created by `transport.Connection`.
+
+The outbox is what a pipe is to adbd's services: a service writes into it and goes on (up to `OUTBOX_LIMIT`
+bytes ahead of the host), and each OKAY sends everything written meanwhile (up to the max payload) as the next
+WRTE - so a command printing many short lines, or a shell's output then its exit status, costs a round trip
+per packet adbd would send, not one per write."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .transport import Connection
 
 INBOX_LIMIT = 1024 * 1024  # unread host bytes per stream before we stop acknowledging
+OUTBOX_LIMIT = 64 * 1024  # unsent bytes per stream before a write waits (a pipe's capacity on Linux)
 
 
 class AdbStream:
@@ -27,7 +33,9 @@ class AdbStream:
         self._cond = threading.Condition(threading.Lock())
         self._inbox = bytearray()
         self._owed_okays = 0
+        self._outbox = bytearray()  # written, not yet sent
         self._can_send = True  # no WRTE in flight
+        self._in_transit = 0  # WRTEs taken from the outbox, not yet handed to the connection
         self._closed = False
         self._host_closed = False
         self.opened = threading.Event()  # device-opened streams (adb reverse): set on the host's answer
@@ -64,11 +72,15 @@ class AdbStream:
     def _on_okay(self) -> None:
         with self._cond:
             self._can_send = True
+            chunk = self._take()
             self._cond.notify_all()
+        if chunk is not None:
+            self._send(chunk)
 
     def _on_close(self, by_host: bool) -> None:
         with self._cond:
             self._closed = True
+            self._outbox.clear()  # nobody to send it to
             self._host_closed = self._host_closed or by_host
             self._cond.notify_all()
 
@@ -112,27 +124,51 @@ class AdbStream:
         return parts[0] if len(parts) == 1 else b"".join(parts)
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
-        view = memoryview(data).cast("B") if not isinstance(data, bytes) else memoryview(data)
-        total = len(view)
-        offset = 0
-        while offset < total:
-            size = min(self.conn.max_payload, total - offset)
-            with self._cond:
-                while not self._can_send and not self._closed:
-                    self._cond.wait()
-                if self._closed:
-                    raise StreamClosed(f"{self.service!r} is closed")
-                self._can_send = False
-            self.conn.send_packet(p.A_WRTE, self.local_id, self.remote_id, view[offset : offset + size])
-            offset += size
+        """Queue `data` for the host (sent as WRTEs of at most the max payload, one in flight); waits only while
+        `OUTBOX_LIMIT` bytes are already waiting. Raises StreamClosed once the stream is closed."""
+        if not len(data):
+            return
+        with self._cond:
+            while len(self._outbox) >= OUTBOX_LIMIT and not self._closed:
+                self._cond.wait()
+            if self._closed:
+                raise StreamClosed(f"{self.service!r} is closed")
+            self._outbox += data
+            chunk = self._take()
+        if chunk is not None:
+            self._send(chunk)
 
     def close(self) -> None:
+        """CLSE after everything written has been sent (or at once when the host closed the stream)."""
         with self._cond:
+            while (self._outbox or self._in_transit) and not self._closed:
+                self._cond.wait()
             if self._closed:
                 return
             self._closed = True
             self._cond.notify_all()
         self.conn.stream_closed_by_device(self)
+
+    def _take(self) -> bytes | None:
+        """The next WRTE's payload when none is in flight (call with the lock held); None otherwise."""
+        if not self._can_send or not self._outbox or self._closed:
+            return None
+        size = min(self.conn.max_payload, len(self._outbox))
+        chunk = bytes(self._outbox[:size])
+        del self._outbox[:size]
+        self._can_send = False
+        self._in_transit += 1
+        return chunk
+
+    def _send(self, chunk: bytes) -> None:
+        try:
+            self.conn.send_packet(p.A_WRTE, self.local_id, self.remote_id, chunk)
+        except (StreamClosed, OSError):
+            pass  # the connection is gone: its close closes this stream too
+        finally:
+            with self._cond:
+                self._in_transit -= 1
+                self._cond.notify_all()
 
     def wait_closed(self, timeout: float | None = None) -> bool:
         with self._cond:

@@ -23,8 +23,8 @@ class Stream(Protocol):
         """Exactly n bytes, or raise StreamClosed."""
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
-        """Send, split to the negotiated max payload, one WRTE in flight (waits for the host's OKAY).
-        Raises StreamClosed if the stream is gone."""
+        """Send, as WRTEs of at most the negotiated max payload, one in flight: queued, waiting only while a
+        pipe's worth (64 KiB) is unsent. Raises StreamClosed if the stream is gone."""
 
     def close(self) -> None:
         """Close from the device side (CLSE). Idempotent."""

@@ -3,7 +3,8 @@
 Threads, not asyncio: one accept thread, one reader thread per connection, one thread per opened service.
 The reader thread never blocks on a service: host WRTEs go into the stream's inbox (their OKAY is deferred while
 the inbox holds more than `INBOX_LIMIT` bytes, so a slow reader pushes back on the host), host OKAYs release the
-stream's single WRTE in flight. Writes of all streams of one connection share a send lock.
+stream's single WRTE in flight and send what its service wrote meanwhile (`adbstream`: the reader thread sends
+it, as adbd's event loop does). Writes of all streams of one connection share a send lock.
 
 Faults (`model.faults`): `drop_transport()` closes every connection (the adb server reconnects TCP transports by
 itself); while `offline` is set a host's CNXN goes unanswered (`adb devices` shows `offline`) and is answered once
