@@ -212,6 +212,35 @@ def test_writes_go_ahead_of_the_hosts_okays_and_leave_in_as_few_packets_as_flow_
         host.close()
 
 
+def test_a_device_close_waits_for_nothing_and_its_clse_follows_the_last_byte(raw_server: AdbdServer) -> None:
+    """Closing with output not yet sent (the host acknowledges nothing) returns at once, as a process that exits
+    leaves its output in adbd's pipe; the output then arrives, and the CLSE after it."""
+    closed = threading.Event()
+
+    def brief(stream) -> None:
+        stream.write(b"first")
+        stream.write(b"second")  # queued behind the unacknowledged first WRTE
+        stream.close()
+        closed.set()
+
+    raw_server.model.ports[7004] = brief
+    host = RawHost(raw_server.port)
+    try:
+        host.connect()
+        host.send(p.A_OPEN, 1, 0, b"tcp:7004\0")
+        okay = host.recv()
+        assert okay.command == p.A_OKAY
+        assert closed.wait(10)  # no OKAY sent yet
+        first = host.recv()
+        assert (first.command, first.data) == (p.A_WRTE, b"first")
+        host.send(p.A_OKAY, 1, okay.arg0)
+        second = host.recv()
+        assert (second.command, second.data) == (p.A_WRTE, b"second")
+        assert host.recv().command == p.A_CLSE
+    finally:
+        host.close()
+
+
 @pytest.mark.parametrize(
     "garbage",
     [

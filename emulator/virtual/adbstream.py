@@ -4,7 +4,8 @@ toward the host with one WRTE in flight. Implements `streams.Stream`; created by
 The outbox is what a pipe is to adbd's services: a service writes into it and goes on (up to `OUTBOX_LIMIT`
 bytes ahead of the host), and each OKAY sends everything written meanwhile (up to the max payload) as the next
 WRTE - so a command printing many short lines, or a shell's output then its exit status, costs a round trip
-per packet adbd would send, not one per write."""
+per packet adbd would send, not one per write. A device-side close waits for nothing either: the CLSE follows
+the last byte written."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ class AdbStream:
         self._outbox = bytearray()  # written, not yet sent
         self._can_send = True  # no WRTE in flight
         self._in_transit = 0  # WRTEs taken from the outbox, not yet handed to the connection
+        self._closing = False  # closed by the device: CLSE follows the outbox's last byte
         self._closed = False
         self._host_closed = False
         self.opened = threading.Event()  # device-opened streams (adb reverse): set on the host's answer
@@ -47,7 +49,7 @@ class AdbStream:
 
     @property
     def closed(self) -> bool:
-        return self._closed
+        return self._closed or self._closing
 
     @property
     def host_closed(self) -> bool:
@@ -90,7 +92,7 @@ class AdbStream:
         closed and drained. Raises TimeoutError when `timeout` passes with nothing to read."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while not self._inbox and not self._closed:
+            while not self._inbox and not self._closed and not self._closing:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     raise TimeoutError(f"no data on {self.service!r} within {timeout} s")
@@ -129,9 +131,9 @@ class AdbStream:
         if not len(data):
             return
         with self._cond:
-            while len(self._outbox) >= OUTBOX_LIMIT and not self._closed:
+            while len(self._outbox) >= OUTBOX_LIMIT and not self._closed and not self._closing:
                 self._cond.wait()
-            if self._closed:
+            if self._closed or self._closing:
                 raise StreamClosed(f"{self.service!r} is closed")
             self._outbox += data
             chunk = self._take()
@@ -139,15 +141,25 @@ class AdbStream:
             self._send(chunk)
 
     def close(self) -> None:
-        """CLSE after everything written has been sent (or at once when the host closed the stream)."""
+        """Close from the device side without waiting: the CLSE goes now, or right after the last byte written
+        (as adbd sends a dead service's remaining output before closing). Idempotent."""
         with self._cond:
-            while (self._outbox or self._in_transit) and not self._closed:
-                self._cond.wait()
-            if self._closed:
+            if self._closed or self._closing:
                 return
-            self._closed = True
-            self._cond.notify_all()
-        self.conn.stream_closed_by_device(self)
+            self._closing = True
+            self._cond.notify_all()  # readers and writers of this stream stop
+            done = self._finish()
+        if done:
+            self.conn.stream_closed_by_device(self)
+
+    def _finish(self) -> bool:
+        """Mark the stream closed when the device closed it and nothing is left to send (lock held): True when
+        the caller is to send the CLSE."""
+        if not self._closing or self._closed or self._outbox or self._in_transit:
+            return False
+        self._closed = True
+        self._cond.notify_all()
+        return True
 
     def _take(self) -> bytes | None:
         """The next WRTE's payload when none is in flight (call with the lock held); None otherwise."""
@@ -169,7 +181,10 @@ class AdbStream:
             with self._cond:
                 self._in_transit -= 1
                 self._cond.notify_all()
+                done = self._finish()
+            if done:
+                self.conn.stream_closed_by_device(self)
 
     def wait_closed(self, timeout: float | None = None) -> bool:
         with self._cond:
-            return self._cond.wait_for(lambda: self._closed, timeout)
+            return self._cond.wait_for(lambda: self._closed or self._closing, timeout)
