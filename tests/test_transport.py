@@ -76,6 +76,13 @@ class RawHost:
         assert pkt is not None
         return pkt
 
+    def open(self, local_id: int, service: bytes) -> p.Packet:
+        """OPEN `service` as stream `local_id`; the device's OKAY (its stream id is `arg0`)."""
+        self.send(p.A_OPEN, local_id, 0, service + b"\0")
+        okay = self.recv()
+        assert okay is not None and okay.command == p.A_OKAY
+        return okay
+
     def close(self) -> None:
         self.sock.close()
 
@@ -178,9 +185,7 @@ def test_writes_go_ahead_of_the_hosts_okays_and_leave_in_as_few_packets_as_flow_
     host = RawHost(raw_server.port)
     try:
         host.connect()
-        host.send(p.A_OPEN, 1, 0, b"tcp:7002\0")
-        okay = host.recv()
-        assert okay.command == p.A_OKAY
+        okay = host.open(1, b"tcp:7002")
         assert written.wait(10)  # every line written with no OKAY from the host
         got, packets = bytearray(), 0
         while True:
@@ -194,8 +199,7 @@ def test_writes_go_ahead_of_the_hosts_okays_and_leave_in_as_few_packets_as_flow_
         assert bytes(got) == b"".join(lines)
         assert packets <= 3  # the first line, then the rest (at most split once by timing), not 200
 
-        host.send(p.A_OPEN, 2, 0, b"tcp:7003\0")
-        okay = host.recv()
+        okay = host.open(2, b"tcp:7003")
         first = host.recv()
         assert (first.command, first.data) == (p.A_WRTE, blocks[0])
         assert not big_written.wait(0.5)  # the third write waits: OUTBOX_LIMIT bytes are unsent
@@ -227,9 +231,7 @@ def test_a_device_close_waits_for_nothing_and_its_clse_follows_the_last_byte(raw
     host = RawHost(raw_server.port)
     try:
         host.connect()
-        host.send(p.A_OPEN, 1, 0, b"tcp:7004\0")
-        okay = host.recv()
-        assert okay.command == p.A_OKAY
+        okay = host.open(1, b"tcp:7004")
         assert closed.wait(10)  # no OKAY sent yet
         first = host.recv()
         assert (first.command, first.data) == (p.A_WRTE, b"first")
