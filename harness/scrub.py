@@ -34,7 +34,7 @@ _SECRET_VALUE = re.compile(
 )
 _BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}")
 # What every match of _SECRET_VALUE starts with (one literal per branch, case as written) and of _BEARER (folded):
-# `redact` runs a pattern only over text holding one of them - a str search instead of the regex engine trying
+# `_mask_key_shapes` runs a pattern only over text holding one of them - a str search instead of the regex engine trying
 # each branch at every position (~1.3 ms per hierarchy dump, in every step's record). Keep them in step.
 _SECRET_STARTS = (
     "sk-", "sk_", "hf_", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xoxa-", "xoxb-", "xoxp-", "xoxr-",
@@ -60,8 +60,27 @@ def _secret_key(name: str, value: Any = None) -> bool:
     return not (_COUNT_KEY.search(name) and _is_number(value))
 
 
+def _mask_key_shapes(text: str) -> str:
+    """`text` with key-shaped strings and Authorization values masked; each pattern runs only over text holding
+    what its matches start with."""
+    if any(p in text for p in _SECRET_STARTS):
+        text = _SECRET_VALUE.sub(REDACTED, text)
+    if _may_hold(text, _BEARER_WORDS):
+        text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    return text
+
+
+def _may_hold(text: str, words: tuple[str, ...]) -> bool:
+    """Can a case-insensitive pattern find one of the lower-case ASCII `words` in `text`? (casefold, plus the
+    dotless i that Python's IGNORECASE matches to i; a false yes only costs the pattern's run)"""
+    folded = text.casefold()
+    if "\u0131" in folded:
+        folded = folded.replace("\u0131", "i")
+    return any(w in folded for w in words)
+
+
 def _scrub_str(s: str) -> str:
-    s = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", _SECRET_VALUE.sub(REDACTED, s))
+    s = _mask_key_shapes(s)
     if "://" in s and " " not in s:  # URL: drop user:password@ and secret-looking query parameters
         try:
             u = urlsplit(s)
@@ -135,15 +154,6 @@ def _redact_url(url: str) -> str:
     return urlunsplit((u.scheme, netloc, u.path, q, u.fragment))
 
 
-def _may_hold(text: str, words: tuple[str, ...]) -> bool:
-    """Can a case-insensitive pattern find one of the lower-case ASCII `words` in `text`? (casefold, plus the
-    dotless i that Python's IGNORECASE matches to i; a false yes only costs the pattern's run)"""
-    folded = text.casefold()
-    if "\u0131" in folded:
-        folded = folded.replace("\u0131", "i")
-    return any(w in folded for w in words)
-
-
 def redact(text: str) -> str:
     """`text` as it may be written: registered secrets, key-shaped strings and URL credentials replaced."""
     with _LOCK:
@@ -151,10 +161,7 @@ def redact(text: str) -> str:
     for s in secrets:
         if s in text:
             text = text.replace(s, REDACTED)
-    if any(p in text for p in _SECRET_STARTS):
-        text = _SECRET_VALUE.sub(REDACTED, text)
-    if _may_hold(text, _BEARER_WORDS):
-        text = _BEARER.sub(lambda m: f"{m.group(1)} {REDACTED}", text)
+    text = _mask_key_shapes(text)
     return _URL.sub(lambda m: _redact_url(m.group(0)), text) if "://" in text else text
 
 
