@@ -309,13 +309,13 @@ class RpcService:
         from ..ui.view import to_xml
 
         with m.lock:
-            roots = m.view_roots()
+            roots, rotation = m.view_roots(), m.rotation
             try:
                 pkg = m.foreground.package
             except IndexError:
                 pkg = ""
-            active = [r for r in roots if r.package == pkg][-1:] or roots[-1:]
-            return to_xml(active, m.rotation, u2=True, max_depth=max_depth)
+        active = [r for r in roots if r.package == pkg][-1:] or roots[-1:]
+        return to_xml(active, rotation, u2=True, max_depth=max_depth)  # written without the lock, as hierarchy_xml
 
     # --- coordinates input ----------------------------------------------------------------------------
     @rpc()
