@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import socket
+import threading
 from pathlib import Path
 
 import pytest
 
 from emulator.virtual import VirtualDevice
+from emulator.virtual.console import auth_token_path, load_or_create_token
 
 
 def _console_port_free(port: int) -> bool:
@@ -97,3 +99,33 @@ def test_console_requires_auth_and_kill_stops_device(tmp_path: Path):
         assert vd.wait(5), "console kill must stop the virtual device"
     finally:
         vd.stop()
+
+
+def _start_together(home: Path, count: int) -> list[str]:
+    """`count` emulators' token lookups in `home`, all released at the same moment."""
+    barrier = threading.Barrier(count)
+    tokens: list[str] = []
+
+    def start() -> None:
+        barrier.wait()
+        tokens.append(load_or_create_token(auth_token_path(str(home))))
+
+    threads = [threading.Thread(target=start) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return tokens
+
+
+def test_emulators_started_together_share_one_console_token(tmp_path: Path):
+    """Emulators that start at once in one home all end up with the token the file holds (the first one written
+    wins), and nobody reads a half-written file."""
+    for round_ in range(20):
+        home = tmp_path / str(round_)
+        home.mkdir()
+        tokens = _start_together(home, 8)
+        on_file = auth_token_path(str(home)).read_text()
+        assert on_file and set(tokens) == {on_file}
+        assert auth_token_path(str(home)).stat().st_mode & 0o777 == 0o600
+        assert [p.name for p in home.iterdir()] == [".emulator_console_auth_token"]  # no temporary file left

@@ -12,6 +12,7 @@ import logging
 import os
 import secrets
 import socket
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -28,13 +29,25 @@ def auth_token_path(home: str | None = None) -> Path:
 
 
 def load_or_create_token(path: Path) -> str:
+    """The console's auth token: the file's, or a new one written there when there is none. Emulators started
+    together share one home: the new token is written whole to a private file first and linked into place only
+    if no other emulator got there first (then that one's token is everyone's), so none of them keeps a token the
+    file does not hold and none reads a half-written file."""
     try:
         return path.read_text().strip()
     except FileNotFoundError:
-        token = secrets.token_urlsafe(12)
-        path.write_text(token)
-        path.chmod(0o600)
-        return token
+        pass
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", dir=path.parent)  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(12))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another emulator created it meanwhile: its token is the one
+    finally:
+        os.unlink(tmp)
+    return path.read_text().strip()
 
 
 def notify_adb_server(adb_port: int, server_port: int, host: str = "127.0.0.1") -> bool:
