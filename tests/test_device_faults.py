@@ -5,10 +5,14 @@ typed error."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from harness import actions as A
 from harness.device.capture import hierarchy_dump, hierarchy_part
+from harness.device.fastadb import FastAdbDevice, exec_out, shell_v2
 from harness.device.link import DeviceLostError
 from harness.errors import DeviceError, HierarchyError
 from tests.device_util import open_device
@@ -138,3 +142,40 @@ def test_malformed_xml_falls_through_then_is_a_typed_error(open_dev):
         hierarchy_part(dev.link, chain=[bad, ("uiautomator_dump", lambda link: "<html/>")])
     msg = str(err.value)
     assert vd.serial in msg and "malformed" in msg and "<html>" in msg
+
+
+# 2 s of output, a line every 0.1 s
+TRICKLE = "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo $i; sleep 0.1; done"
+
+
+def test_a_command_that_keeps_printing_still_ends_at_its_deadline(adb_server, vdevice):
+    """The deadline bounds the whole call, not each read: output that trickles in (a device streaming a log)
+    cannot stretch a 0.5 s call to the 2 s the command runs."""
+    fast = FastAdbDevice(adb_server.client, vdevice.serial)
+    assert shell_v2(fast, TRICKLE, timeout=5.0).stdout.split()[-1] == b"20"  # the command does run to its end
+    for call in (lambda: shell_v2(fast, TRICKLE, timeout=0.5), lambda: exec_out(fast, TRICKLE, timeout=0.5)):
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutError):
+            call()
+        assert time.monotonic() - t0 < 1.5
+
+
+def test_a_guarded_call_times_out_in_the_callers_thread(open_dev, monkeypatch):
+    """`Link.guard` runs the call where it is made (no worker thread to hand it to and to leave behind): the
+    timed-out call is a DeviceError naming the operation and its deadline, and the link keeps working."""
+    vd, dev = open_dev(call_timeout=5.0)
+    callers: list[str] = []
+    original = dev.link.adb.open_transport
+
+    def spy(*args, **kwargs):
+        callers.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(dev.link.adb, "open_transport", spy)
+    t0 = time.monotonic()
+    with pytest.raises(DeviceError) as err:
+        dev.link.shell("probe: trickle", TRICKLE, timeout=0.5)
+    assert "probe: trickle did not finish within 0.5 s" in str(err.value) and vd.serial in str(err.value)
+    assert time.monotonic() - t0 < 3.0  # two attempts of 0.5 s and one recovery
+    assert callers and set(callers) == {threading.current_thread().name}
+    assert dev.link.shell("probe: echo", "echo ok").text == "ok\n"

@@ -107,14 +107,32 @@ class FastAdbDevice(adbutils.AdbDevice):
     def create_connection(self, network: Any, address: int | str) -> socket.socket:
         return set_nodelay(super().create_connection(network, address))
 
+    def features(self, timeout: float) -> str:
+        """`get_features()` within `timeout` (adbutils' waits up to its 10-minute default per socket operation)."""
+        with self.open_transport("features", timeout=timeout) as c:
+            return c.read_string_block()
 
-def read_to_end(sock: socket.socket, size_hint: int = 1 << 16) -> bytes:
-    """Everything until the peer closes, linear in the size (recv_into a bytearray that doubles)."""
+
+def arm(sock: socket.socket, deadline: float | None) -> None:
+    """Give the socket's next operation the time left until `deadline` (a `time.monotonic()` instant; None: keep
+    the socket's timeout). TimeoutError once it has passed. A call that re-arms before every send and receive
+    ends by its deadline however the bytes trickle in, in the caller's own thread."""
+    if deadline is None:
+        return
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("the call's deadline has passed")
+    sock.settimeout(left)
+
+
+def read_to_end(sock: socket.socket, size_hint: int = 1 << 16, deadline: float | None = None) -> bytes:
+    """Everything until the peer closes, linear in the size (recv_into a bytearray that doubles), by `deadline`."""
     buf = bytearray(max(4096, size_hint))
     n = 0
     while True:
         if n == len(buf):
             buf.extend(bytes(len(buf)))
+        arm(sock, deadline)
         with memoryview(buf) as view:
             got = sock.recv_into(view[n:])
         if not got:
@@ -136,12 +154,13 @@ def read_exact(sock: socket.socket, size: int) -> bytes:
     return bytes(buf)
 
 
-def _open_service(dev: adbutils.AdbDevice, service: str, timeout: float) -> socket.socket:
-    c = dev.open_transport(timeout=timeout)
+def _open_service(dev: adbutils.AdbDevice, service: str, deadline: float) -> socket.socket:
+    c = dev.open_transport(timeout=max(0.001, deadline - time.monotonic()))
     sock = c.conn
     try:
-        sock.settimeout(timeout)
+        arm(sock, deadline)
         c.send_command(service)
+        arm(sock, deadline)
         c.check_okay()
     except BaseException:
         close_socket(sock)
@@ -150,10 +169,11 @@ def _open_service(dev: adbutils.AdbDevice, service: str, timeout: float) -> sock
 
 
 def exec_out(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> bytes:
-    """`adb exec-out COMMAND`: raw stdout bytes (binary-safe, no PTY), read linearly."""
-    sock = _open_service(dev, "exec:" + command, timeout)
+    """`adb exec-out COMMAND`: raw stdout bytes (binary-safe, no PTY), read linearly, all within `timeout`."""
+    deadline = time.monotonic() + timeout
+    sock = _open_service(dev, "exec:" + command, deadline)
     try:
-        return read_to_end(sock)
+        return read_to_end(sock, deadline=deadline)
     finally:
         close_socket(sock)
 
@@ -174,11 +194,13 @@ class ShellResult:
 
 
 def shell_v2(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> ShellResult:
-    """Run COMMAND with the shell v2 protocol: exit code and separate stderr, read linearly."""
-    sock = _open_service(dev, "shell,v2,raw:" + command, timeout)
+    """Run COMMAND with the shell v2 protocol: exit code and separate stderr, read linearly, all within `timeout`."""
+    deadline = time.monotonic() + timeout
+    sock = _open_service(dev, "shell,v2,raw:" + command, deadline)
     try:
+        arm(sock, deadline)
         sock.sendall(bytes([_SHELL_V2_CLOSE_STDIN]) + struct.pack("<I", 0))
-        data = read_to_end(sock)
+        data = read_to_end(sock, deadline=deadline)
     finally:
         close_socket(sock)
     out, err = bytearray(), bytearray()
@@ -200,10 +222,12 @@ def shell_v2(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> Sh
 
 
 def shell_v1(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> bytes:
-    """`shell:COMMAND` (v1, stdout+stderr merged), read linearly: for devices without shell_v2."""
-    sock = _open_service(dev, "shell:" + command, timeout)
+    """`shell:COMMAND` (v1, stdout+stderr merged), read linearly, all within `timeout`: for devices without
+    shell_v2."""
+    deadline = time.monotonic() + timeout
+    sock = _open_service(dev, "shell:" + command, deadline)
     try:
-        return read_to_end(sock)
+        return read_to_end(sock, deadline=deadline)
     finally:
         close_socket(sock)
 
@@ -246,9 +270,10 @@ class _ShortReply(EOFError):
         self.replied = replied
 
 
-def _receive(sock: socket.socket, buf: bytearray, what: str, replied: bool = True) -> bool:
-    """Append the next bytes the server sends to `buf` (always True); _ShortReply at the end of the stream.
-    `replied=False` while the reply has not started (whatever `buf` holds then is of it)."""
+def _receive(sock: socket.socket, buf: bytearray, what: str, deadline: float, replied: bool = True) -> bool:
+    """Append the next bytes the server sends to `buf` (always True) by `deadline`; _ShortReply at the end of the
+    stream. `replied=False` while the reply has not started (whatever `buf` holds then is of it)."""
+    arm(sock, deadline)
     try:
         chunk = sock.recv(65536)
     except ConnectionError as e:  # reset by the other end
@@ -259,12 +284,12 @@ def _receive(sock: socket.socket, buf: bytearray, what: str, replied: bool = Tru
     return True
 
 
-def _read_reply(sock: socket.socket) -> tuple[int, bytes, bool]:
-    """One HTTP response: (status, body, whether the connection may carry another request). Raises _ShortReply
-    when the stream ends early."""
+def _read_reply(sock: socket.socket, deadline: float) -> tuple[int, bytes, bool]:
+    """One HTTP response by `deadline`: (status, body, whether the connection may carry another request). Raises
+    _ShortReply when the stream ends early, TimeoutError when the deadline passes."""
     buf = bytearray()
     while b"\r\n\r\n" not in buf:
-        _receive(sock, buf, "without a reply", replied=False)
+        _receive(sock, buf, "without a reply", deadline, replied=False)
     head_end = buf.index(b"\r\n\r\n")
     lines = bytes(buf[:head_end]).decode("iso-8859-1").split("\r\n")
     del buf[: head_end + 4]
@@ -280,15 +305,15 @@ def _read_reply(sock: socket.socket) -> tuple[int, bytes, bool]:
     keep = persists(parts[0], headers)
     if "chunked" in headers.get("transfer-encoding", "").lower():
         try:
-            return status, read_chunked(buf, lambda: _receive(sock, buf, "inside a chunked reply")), keep
+            return status, read_chunked(buf, lambda: _receive(sock, buf, "inside a chunked reply", deadline)), keep
         except FramingError as e:
             raise U2Unreachable(f"uiautomator2 reply: {e}") from None
     length_s = headers.get("content-length")
     if length_s is None or not length_s.isdigit():
-        return status, bytes(buf) + read_to_end(sock), False  # delimited by the end of the stream
+        return status, bytes(buf) + read_to_end(sock, deadline=deadline), False  # delimited by the end of the stream
     length = int(length_s)
     while len(buf) < length:
-        _receive(sock, buf, "inside a reply")
+        _receive(sock, buf, "inside a reply", deadline)
     return status, bytes(buf[:length]), keep and len(buf) == length
 
 
@@ -303,9 +328,11 @@ class U2Rpc:
         self._idle: list[tuple[socket.socket, float]] = []  # (connection, when it went idle), most recent last
         self._lock = threading.Lock()
 
-    def _open(self) -> socket.socket:
+    def _open(self, deadline: float) -> socket.socket:
         try:
-            return set_nodelay(self.dev.create_connection(adbutils.Network.TCP, self.port))
+            return set_nodelay(_open_service(self.dev, f"tcp:{self.port}", deadline))
+        except TimeoutError:
+            raise
         except (AdbError, OSError) as e:
             raise U2Unreachable(f"cannot open tcp:{self.port} to the uiautomator2 server: {e}") from e
 
@@ -336,14 +363,14 @@ class U2Rpc:
         for sock, _ in idle:
             close_socket(sock)
 
-    def _exchange(self, sock: socket.socket, request: bytes, timeout: float, reused: bool) -> tuple[int, bytes, bool]:
-        sock.settimeout(timeout)
+    def _exchange(self, sock: socket.socket, request: bytes, deadline: float, reused: bool) -> tuple[int, bytes, bool]:
         try:
             try:
+                arm(sock, deadline)
                 sock.sendall(request)
             except ConnectionError as e:  # reset or broken pipe: nothing of it was served
                 raise _ShortReply(f"uiautomator2 connection lost while sending: {e}", replied=False) from e
-            return _read_reply(sock)
+            return _read_reply(sock, deadline)
         except _ShortReply as e:
             if reused and not e.replied:
                 raise _StaleConnection(str(e)) from e
@@ -355,13 +382,17 @@ class U2Rpc:
             f"Accept-Encoding: \r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             "Connection: keep-alive\r\n\r\n"
         ).encode("ascii") + body
+        deadline = time.monotonic() + timeout
         sock = self._checkout()
         reused = sock is not None
         while True:
-            if sock is None:
-                sock = self._open()
             try:
-                status, reply, keep = self._exchange(sock, request, timeout, reused)
+                if sock is None:
+                    sock = self._open(deadline)
+            except TimeoutError as e:
+                raise TimeoutError(f"uiautomator2 {path} timed out after {timeout:.1f} s (opening a stream)") from e
+            try:
+                status, reply, keep = self._exchange(sock, request, deadline, reused)
             except _StaleConnection:
                 close_socket(sock)
                 sock, reused = None, False  # the request never reached the server: send it on a new stream

@@ -1,7 +1,10 @@
 """`Link`: one live connection to one device (adb transport + the uiautomator2 server), with THE reconnect-on-error
 wrapper (`Link.guard`). Every device call in the harness goes through `guard`:
 
-- it runs the call in a worker thread with a deadline (a device call never hangs the harness);
+- it runs the call in the caller's thread under a deadline that every socket operation of the call honours (the
+  `harness.device.fastadb` primitives re-arm their socket's timeout with the time left before each send and
+  receive): a device call never hangs the harness, and one that times out leaves no thread behind (a call handed to
+  a worker thread costs two thread wake-ups, and one that hangs keeps its worker);
 - on a transport-level failure (adb error, socket error, EOF, timeout, uiautomator2 unreachable) it recovers
   once: if the adb transport is not `device` any more, `adb disconnect` + `adb connect` for TCP serials (or wait
   for a USB device to come back); if uiautomator2 does not answer its ping, relaunch it (uiautomator2's own
@@ -21,7 +24,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -60,7 +62,6 @@ class LinkConfig:
     u2_port: int = 9008
     call_timeout: float = 20.0  # deadline of one device call (a shell command, an RPC)
     reconnect_timeout: float = 10.0  # how long recovery may wait for the transport to come back
-    workers: int = 8
 
 
 @runtime_checkable
@@ -104,7 +105,6 @@ class Link:
         self._u2: Any = None  # uiautomator2.Device (owns the server process)
         self._caps: set[str] = set()
         self._features: set[str] = set()
-        self._pool = ThreadPoolExecutor(self.config.workers, thread_name_prefix=f"dh-call-{serial}")
         self._part_pool = ThreadPoolExecutor(4, thread_name_prefix=f"dh-part-{serial}")
         self._recover_lock = threading.Lock()
         self._generation = 0
@@ -123,7 +123,8 @@ class Link:
                 None: " (not known to the adb server: check `droidharness devices`)",
             }.get(state, "")
             raise DeviceLostError(f"device {self.serial}: state is {state or 'absent'}, not 'device'{hint}")
-        self._features = set(self.guard("connect: read adb features", self.adb.get_features).split(","))
+        t = self.config.call_timeout
+        self._features = set(self.guard("connect: read adb features", lambda: self.adb.features(t)).split(","))
         caps = {"screencap_raw", "screencap_png", "uiautomator_dump"}
         if "shell_v2" in self._features:
             caps.add("shell_v2")
@@ -141,7 +142,8 @@ class Link:
 
     # --- THE guarded call --------------------------------------------------------------------------------------
     def guard(self, op: str, fn: Callable[[], T], timeout: float | None = None) -> T:
-        """Run `fn` with a deadline; on a transport failure recover once and retry; else raise DeviceError."""
+        """Run `fn`, which ends within `timeout` (default: the call timeout) on its own, as the fastadb primitives
+        do; on a transport failure recover once and retry; else raise DeviceError."""
         if self._closed:
             raise DeviceError(f"device {self.serial}: {op}: the connection is closed")
         deadline = timeout or self.config.call_timeout
@@ -160,12 +162,11 @@ class Link:
                 f"(first failure: {_describe(first)})"
             ) from e
 
-    def _run(self, op: str, fn: Callable[[], T], deadline: float) -> T:
-        fut = self._pool.submit(fn)
+    @staticmethod
+    def _run(op: str, fn: Callable[[], T], deadline: float) -> T:
         try:
-            return fut.result(timeout=deadline)
-        except FutureTimeout:
-            fut.cancel()
+            return fn()
+        except TimeoutError:  # socket.timeout too
             raise TimeoutError(f"{op} did not finish within {deadline:.1f} s") from None
 
     def _recover(self, op: str, error: BaseException, gen: int) -> None:
@@ -267,11 +268,11 @@ class Link:
                 raise CapabilityError(f"device {self.serial}: {op}: uiautomator2 is not available")
             return self.rpc_client.call(method, params, timeout=t)
 
-        return self.guard(op, call, t + 1.0)
+        return self.guard(op, call, t)
 
     def submit(self, fn: Callable[[], T]) -> Future[T]:
-        """Run `fn` in the link's capture pool (parts of one observation run concurrently; each part's device
-        calls are guarded in the call pool, so the two pools never wait on each other)."""
+        """Run `fn` in the link's capture pool (the parts of one observation run concurrently, each making its
+        device calls in its own thread)."""
         return self._part_pool.submit(fn)
 
     # --- teardown --------------------------------------------------------------------------------------------
@@ -285,7 +286,6 @@ class Link:
             except Exception:  # noqa: BLE001 - the device may already be gone
                 pass
         self.rpc_client.close()
-        self._pool.shutdown(wait=False, cancel_futures=True)
         self._part_pool.shutdown(wait=False, cancel_futures=True)
 
 
