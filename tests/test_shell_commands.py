@@ -285,6 +285,23 @@ def test_pm_list_packages_enabled_and_disabled_filters(model):
     assert listed("-e") == everything and listed("-d") == set()
 
 
+def test_a_disabled_package_does_not_start(model):
+    """PackageManager does not resolve a disabled package's components: `am start -n` says the class does not
+    exist, `resolve-activity` finds none, monkey aborts; `pm enable` brings them back."""
+    pkg = "com.google.android.contacts"
+    comp = sh(model, f"cmd package resolve-activity --brief {pkg}").out.splitlines()[-1]
+    assert comp.startswith(pkg + "/")
+    sh(model, f"pm disable-user {pkg}")
+    r = sh(model, f"am start -n {comp}")
+    assert "Error type 3" in r.err and "does not exist" in r.err and model.foreground.package != pkg
+    assert "No activity found" in sh(model, f"cmd package resolve-activity --brief {pkg}").out
+    r = sh(model, f"monkey -p {pkg} -c android.intent.category.LAUNCHER 1")
+    assert r.status != 0 and "No activities found to run" in r.err
+    sh(model, f"pm enable {pkg}")
+    r = sh(model, f"am start -n {comp}")
+    assert "Error" not in r.err and model.foreground.package == pkg
+
+
 def test_pm_path_uninstall_and_bad_apk(model):
     assert sh(model, "pm path com.no.such").status == 1
     res = install_u2_apk(model)

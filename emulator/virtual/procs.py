@@ -76,7 +76,7 @@ class DeviceProcs:
     app_start: dict[str, float] = field(default_factory=dict)
     daemons: dict[int, Daemon] = field(default_factory=dict)
     motion: dict[str, tuple[float, float]] = field(default_factory=dict)  # `input motionevent` DOWN point
-    pkg_meta: dict[str, Any] = field(default_factory=dict)  # package -> cmd_pm.PackageMeta
+    pkg_meta: dict[str, Any] = field(default_factory=dict)  # package -> shell.pkgmeta.PackageMeta
     install_sessions: dict[int, dict[str, bytes]] = field(default_factory=dict)  # pm install-create ...
     frames: dict[str, FrameStats] = field(default_factory=dict)  # package -> HWUI frame statistics
     lock: threading.RLock = field(default_factory=threading.RLock)

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from ..model import ADB_KEYBOARD_IME, LAUNCHER_PACKAGE
 from .intent import FLAG_ACTIVITY_NEW_TASK, FLAG_RECEIVER_FROM_SHELL, Intent, IntentError, parse_intent
+from .pkgmeta import is_enabled
 from .registry import Ctx, command, running_packages, short_component
 
 _SETTINGS_PACKAGE = "com.android.settings"
@@ -25,12 +26,13 @@ def _exception(ctx: Ctx, verb: str, exc: str, msg: str) -> int:
 
 
 def resolve_intent(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
-    """(package, activity or None for 'bring the task to front') the intent starts, or None."""
+    """(package, activity or None for 'bring the task to front') the intent starts, or None. A disabled
+    package's activities resolve to nothing (PackageManager skips disabled components)."""
     model = ctx.model
     if it.component is not None:
         pkg = model.packages.get(it.component[0])
         full = it.full_class()
-        if pkg is None or full is None or pkg.resolve_activity(full) is None:
+        if pkg is None or full is None or pkg.resolve_activity(full) is None or not is_enabled(ctx, pkg.name):
             return None
         resolved = pkg.resolve_activity(full)
         return pkg.name, resolved
@@ -46,7 +48,7 @@ def resolve_intent(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
         target = _SETTINGS_PACKAGE
     if target is None and it.data and urlsplit(it.data).scheme in ("http", "https"):
         target = next((p for p in model.packages if "browser" in p or "chrome" in p), None)
-    if target is None or target not in model.packages:
+    if target is None or target not in model.packages or not is_enabled(ctx, target):
         return None
     pkg = model.packages[target]
     act = pkg.launcher_activity or (pkg.activities[0] if pkg.activities else None)
@@ -290,7 +292,9 @@ def monkey(ctx: Ctx, argv: list[str]) -> int:
         ctx.errln("** Error: Count not specified")
         return 1
     model = ctx.model
-    launchable = [p for p in packages if p in model.packages and model.packages[p].launcher_activity]
+    launchable = [
+        p for p in packages if p in model.packages and model.packages[p].launcher_activity and is_enabled(ctx, p)
+    ]
     if not packages:
         launchable = [p for p, pkg in model.packages.items() if pkg.launcher_activity]
     if not launchable:

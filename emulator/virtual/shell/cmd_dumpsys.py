@@ -308,7 +308,8 @@ def _input_method_dump(ctx: Ctx) -> str:
 
 
 def package_dump(ctx: Ctx, name: str) -> int:
-    from .cmd_pm import apk_path, meta
+    from .cmd_pm import apk_path
+    from .pkgmeta import meta
 
     model = ctx.model
     pkg = model.packages.get(name)

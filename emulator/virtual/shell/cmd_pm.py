@@ -6,37 +6,14 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from dataclasses import dataclass, field
 
 from ..fs import FsError
 from ..model import Package
 from .apk import ApkError, read_apk
 from .cmd_am import resolve_intent
 from .intent import IntentError, parse_intent
+from .pkgmeta import meta
 from .registry import Ctx, command, procs, short_component
-
-
-@dataclass
-class PackageMeta:
-    """What the package manager knows beyond `model.Package` (kept per device by the shell)."""
-
-    requested: list[str] = field(default_factory=list)
-    granted: set[str] = field(default_factory=set)
-    min_sdk: int = 24
-    target_sdk: int = 34
-    last_update_time: float = field(default_factory=time.time)
-    enabled: str = "enabled"
-
-
-def meta(ctx: Ctx, package: str) -> PackageMeta:
-    p = procs(ctx.model)
-    store = p.pkg_meta
-    with p.lock:
-        m = store.get(package)
-        if m is None:
-            pkg = ctx.model.packages.get(package)
-            m = store[package] = PackageMeta(last_update_time=pkg.first_install_time if pkg else time.time())
-        return m
 
 
 def apk_path(pkg: Package) -> str:

@@ -1,0 +1,41 @@
+"""What the package manager knows of a package beyond `model.Package` (requested and granted permissions, SDK
+levels, the last update, the enabled state of `pm enable` / `pm disable-user`), kept per device by the shell.
+Below the commands that read it: `pm`, `am` (a disabled package's activities do not resolve, as on Android) and
+`dumpsys package`."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from .registry import Ctx, procs
+
+
+@dataclass
+class PackageMeta:
+    requested: list[str] = field(default_factory=list)
+    granted: set[str] = field(default_factory=set)
+    min_sdk: int = 24
+    target_sdk: int = 34
+    last_update_time: float = field(default_factory=time.time)
+    enabled: str = "enabled"  # "enabled", "disabled", "disabled-user", "default"
+
+
+def meta(ctx: Ctx, package: str) -> PackageMeta:
+    """The package's record (created with its defaults on first use)."""
+    p = procs(ctx.model)
+    store = p.pkg_meta
+    with p.lock:
+        m = store.get(package)
+        if m is None:
+            pkg = ctx.model.packages.get(package)
+            m = store[package] = PackageMeta(last_update_time=pkg.first_install_time if pkg else time.time())
+        return m
+
+
+def is_enabled(ctx: Ctx, package: str) -> bool:
+    """False after `pm disable` / `pm disable-user` (until `pm enable` / `pm default-state`)."""
+    p = procs(ctx.model)
+    with p.lock:
+        m = p.pkg_meta.get(package)
+    return m is None or not m.enabled.startswith("disabled")
