@@ -183,8 +183,8 @@ def test_open_app_keeps_the_resolved_launcher_until_packages_may_change(open_dev
 
     ok, cmds = open_contacts()  # first time: resolved on the device
     assert ok and "cmd package resolve-activity" in cmds and "pm list packages" in cmds
-    ok, cmds = open_contacts()  # then started by the kept component: one shell call fewer
-    assert ok and "cmd package resolve-activity" not in cmds and "am start -n" in cmds
+    ok, cmds = open_contacts()  # then started by the kept component and the kept package list: one shell call
+    assert ok and cmds == ["am start -n"]
     dev.shell(["settings", "get", "global", "airplane_mode_on"])  # only reads: the component is kept
     assert open_contacts()[1] == cmds
     # a disabled app is not launched (`pm list packages -e`), whatever was kept
@@ -199,6 +199,28 @@ def test_open_app_keeps_the_resolved_launcher_until_packages_may_change(open_dev
     dev._actuator._launchers[contacts] = f"{contacts}/.NoSuchActivity"
     ok, cmds = open_contacts()
     assert ok and cmds.count("am start -n") == 2 and "cmd package resolve-activity" in cmds
+
+
+def test_open_app_reads_the_package_list_again_when_apps_changed_behind_its_back(open_dev):
+    """Apps disabled or enabled where the harness does not see it (the agent in Settings, another adb client):
+    a kept package list that no longer holds is read again before OPEN_APP says an app is missing or gives up."""
+    vd, dev = open_dev()
+    contacts = "com.google.android.contacts"
+
+    def open_contacts() -> tuple[bool, str | None, list[str]]:
+        dev.press_home()
+        mark = vd.model.events.mark()
+        res = dev.execute(A.OpenApp(package=contacts))
+        return res.ok and _fg(vd) == contacts, res.error, [" ".join(c[:3]) for c in commands_since(vd, mark)]
+
+    assert open_contacts()[0] and open_contacts()[2] == ["am start -n"]  # list and component kept
+    assert vd.adb.shell(["pm", "disable-user", contacts]).strip().endswith("disabled-user")  # not through the harness
+    ok, error, cmds = open_contacts()
+    assert not ok and "not installed" in (error or "") and _fg(vd) == LAUNCHER
+    assert cmds[0] == "am start -n" and "pm list packages" in cmds  # the kept start failed: read again
+    vd.adb.shell(["pm", "enable", contacts])
+    ok, _, cmds = open_contacts()  # missing from the kept list: read again before saying so
+    assert ok and cmds.count("pm list packages") == 1 and "am start -n" in cmds
 
 
 def test_open_app_by_chinese_label(open_dev):

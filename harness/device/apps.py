@@ -4,9 +4,11 @@ Order used by the actuator (`harness.device.actuate`):
 
 1. `package` given (or a `name` that looks like a package, `a.b.c`) and installed and enabled (`pm list
    packages -e`) -> launch it by package (`cmd package resolve-activity` + `am start -n`, or `monkey` when
-   resolution fails). The resolved activity is kept per package for the device's next OPEN_APP (one shell call
-   fewer; ~0.1-0.3 s on a phone) until starting it fails or a command that may change packages runs
-   (`may_change_packages`).
+   resolution fails). The package list and each resolved activity are kept for the device's next OPEN_APP (two
+   shell calls fewer; `pm` starts a runtime on a phone, ~0.3-0.6 s) until a command that may change packages runs
+   (`may_change_packages`); a kept activity that fails to start is resolved again, and a kept list is read again
+   before OPEN_APP says an app is missing or after a kept app fails to start (apps enabled or disabled where the
+   harness does not see it: in Settings, by another adb client).
 2. `name` in the small alias table (English and Chinese names of common system apps) and one of its packages
    installed -> launch that package.
 A `@role` (`@clock`, `tasks.roles`) as package or name means the role's packages, the first installed one

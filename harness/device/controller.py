@@ -402,7 +402,7 @@ class AdbDevice:
         status (0 without shell v2), stdout and stderr. What reads device state uses it (`harness.device.state`)."""
         self._check_open(f"shell {argv[0] if argv else ''}")
         if may_change_packages(argv):
-            self._actuator.forget_launchers()
+            self._actuator.forget_packages()
         return self.link.shell(f"shell {' '.join(argv[:2])}", command(*argv))
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
