@@ -14,6 +14,12 @@ that come as pixels. Prints figures; no asserts.
                                         falls on all of them alike: the median run is shown with the range of walls,
                                         the speed-up is the median of the rounds' ratios, with their range)
 
+The machine's own ceiling (instant, unless `--no-ceiling`): as many separate 1-device runs as there are cores,
+started at the same moment, each its own process with its own harness, adb server and device (nothing shared but
+the machine), gives the most this machine can do for this very workload; `speed-up` on `cores` devices is printed
+beside it as a fraction of it. On a shared VM whose second core does not give a full core's work, that ceiling,
+not the harness, is what bounds the instant figures.
+
 Start-up is part of every figure: with PYTHONDONTWRITEBYTECODE set (or an unwritable tree) each device process
 compiles its modules from source, ~0.5 s more before the first episode; the bench says so when it is set.
 """
@@ -21,8 +27,10 @@ compiles its modules from source, ~0.5 s more before the first episode; the benc
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -86,6 +94,56 @@ def measure(n: int, latency: str, isolation: Isolation, out: Path, frames: str) 
     }
 
 
+def separate_runs(k: int, latency: str, isolation: Isolation, out: Path, frames: str) -> list[float]:
+    """The walls of `k` 1-device runs started at the same moment, each in its own process (its own harness, adb
+    server and device): each child imports first, then all are told to go at once."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--solo", latency, "--isolation", isolation]
+    cmd += ["--frames", frames, "--out", str(out)]
+    kids = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(k)]
+    try:
+        for kid in kids:
+            assert kid.stdout is not None
+            if kid.stdout.readline().strip() != "ready":
+                raise RuntimeError(f"a separate run did not start: {cmd}")
+        for kid in kids:
+            assert kid.stdin is not None
+            kid.stdin.write("go\n")
+            kid.stdin.flush()
+        walls = []
+        for kid in kids:
+            assert kid.stdout is not None
+            walls.append(float(json.loads(kid.stdout.readline())["wall"]))
+        return walls
+    finally:
+        for kid in kids:
+            kid.wait(timeout=600)
+
+
+def solo(latency: str, isolation: Isolation, out: Path, frames: str) -> None:
+    """One separate 1-device run for `separate_runs`: ready once imported, timed from the parent's go."""
+    print("ready", flush=True)
+    sys.stdin.readline()
+    print(json.dumps(measure(1, latency, isolation, out, frames)), flush=True)
+
+
+def ceiling_line(
+    latency: str, cores: int, rounds: list[dict[tuple[int, str], dict[str, float]]], separate: list[list[float]]
+) -> str:
+    """The machine's ceiling per round (`cores` x the 1-device wall over the slowest of the separate runs) and
+    the `cores`-device process run's speed-up as a fraction of it, medians over the rounds."""
+    ceil = sorted(cores * rd[(1, "process")]["wall"] / max(walls) for rd, walls in zip(rounds, separate, strict=True))
+    frac = sorted(
+        rd[(1, "process")]["wall"] / rd[(cores, "process")]["wall"] / (cores * rd[(1, "process")]["wall"] / max(w))
+        for rd, w in zip(rounds, separate, strict=True)
+    )
+    spread = f" ({ceil[0]:.2f}-{ceil[-1]:.2f})" if len(ceil) > 1 else ""
+    return (
+        f"machine ceiling, {latency}: {cores} separate 1-device runs started at once (each its own harness, adb "
+        f"server and device) give {ceil[len(ceil) // 2]:.2f}x{spread} one run's throughput; {cores} devices of one "
+        f"harness (process) reach {frac[len(frac) // 2]:.2f} of that"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--devices", type=int, nargs="+", default=[1, 2, 4, 8])
@@ -98,9 +156,18 @@ def main() -> None:
         default=1,
         help="rounds of every configuration; medians shown (a shared VM's speed varies)",
     )
+    ap.add_argument(
+        "--no-ceiling", action="store_true", help="skip the machine's ceiling (separate 1-device runs at once)"
+    )
+    ap.add_argument("--solo", choices=["pixel", "instant"], help=argparse.SUPPRESS)  # one of separate_runs' runs
+    ap.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     logging.disable(logging.WARNING)
+    if args.solo:
+        solo(args.solo, args.isolation[0], args.out, args.frames)
+        return
     cores = os.cpu_count() or 1
+    ceilings: list[str] = []
     console = Console(width=200)
     table = Table(
         "latency",
@@ -117,6 +184,14 @@ def main() -> None:
             # rounds: every device count once per round, so a shared VM's drift over minutes falls on all of them
             # alike; each speed-up is the median of the per-round ratios against that round's 1-device run
             rounds: list[dict[tuple[int, str], dict[str, float]]] = []
+            # the machine's ceiling: `cores` separate 1-device runs at once, against this round's 1-device run
+            ceiling = (
+                latency == "instant"
+                and not args.no_ceiling
+                and "process" in args.isolation
+                and {1, cores} <= set(args.devices)
+            )
+            separate: list[list[float]] = []
             for r in range(max(1, args.repeat)):
                 rounds.append(
                     {
@@ -125,7 +200,11 @@ def main() -> None:
                         for iso in args.isolation
                     }
                 )
+                if ceiling:
+                    separate.append(separate_runs(cores, latency, "process", Path(tmp), args.frames))
                 console.print(f"{latency} round {r + 1} done", style="dim")
+            if ceiling:
+                ceilings.append(ceiling_line(latency, cores, rounds, separate))
             base = args.devices[0]
             for n in args.devices:
                 row = [latency, str(n)]
@@ -149,6 +228,8 @@ def main() -> None:
                         row[-1] += f" (SR {m['sr']:.0%})"
                 table.add_row(*row)
     console.print(table)
+    for line in ceilings:
+        console.print(line)
     if sys.flags.dont_write_bytecode:
         console.print(
             "note: PYTHONDONTWRITEBYTECODE is set: every device process compiled its modules from source at start-up",
