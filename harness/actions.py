@@ -141,6 +141,7 @@ class Swipe(_Action):
 
 _OPPOSITE: dict[str, FingerDirection] = {"up": "down", "down": "up", "left": "right", "right": "left"}
 SCROLL_MARGIN = 0.1  # fraction of the scrolled area kept free on each side of the swipe
+SCROLL_SECONDS = 0.3  # how long the finger swipe of a SCROLL lasts (`Scroll.to_swipe`)
 
 
 class Scroll(_Action):
@@ -160,7 +161,10 @@ class Scroll(_Action):
         return _OPPOSITE[self.direction]
 
     def to_swipe(
-        self, area_bounds_px: tuple[int, int, int, int] | None, screen_size: tuple[int, int], duration: float = 0.3
+        self,
+        area_bounds_px: tuple[int, int, int, int] | None,
+        screen_size: tuple[int, int],
+        duration: float = SCROLL_SECONDS,
     ) -> Swipe:
         """The finger `Swipe` performing this scroll over `area_bounds_px` (l, t, r, b) or the whole screen.
 
@@ -338,6 +342,19 @@ ACTION_TYPES: tuple[str, ...] = (
     "ANSWER",
 )
 TERMINAL_TYPES: frozenset[str] = frozenset({"COMPLETE", "IMPOSSIBLE", "ANSWER"})
+
+
+def gesture_seconds(action_type: str, duration: float | None = None) -> float:
+    """How long an action of `action_type` keeps the finger down or waits: its `duration` (seconds), else the
+    schema's default for LONG_PRESS, SWIPE and WAIT; SCROLL_SECONDS for a SCROLL; 0 for any other action."""
+    if action_type == "SCROLL":
+        return SCROLL_SECONDS
+    cls = {"LONG_PRESS": LongPress, "SWIPE": Swipe, "WAIT": Wait}.get(action_type)
+    if cls is None:
+        return 0.0
+    return float(duration) if duration is not None else float(cls.model_fields["duration"].default)
+
+
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Action)
 
 

@@ -20,6 +20,7 @@ from rich.console import Console
 
 from agents.qa_base import QAAgent
 from agents.registry import BUILTIN_QA_AGENTS, create_agent, create_qa_agent
+from harness.actions import gesture_seconds
 from harness.errors import ConfigError
 from harness.report.summary import outcome, run_scoreboard
 from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
@@ -120,12 +121,31 @@ Episode = tuple[Task, str]  # a work item of a task run: (task, lang)
 EpisodeAttempt = Callable[[int, Task, str, int, int, EpisodeWriter], EpisodeResult]
 
 
+STEP_SECONDS = 0.5  # a step apart from its gesture (capture, answer, action): only ranks the tasks, so one guess
+
+
+def expected_seconds(task: Task, lang: str) -> float:
+    """How long an episode of `task` is expected to take, to rank it: each step of its reference solution in
+    `lang` costs STEP_SECONDS plus its gesture (a long press holds 1 s, a swipe 0.3 s: `gesture_seconds`), so a
+    short solution of long presses outranks a longer one of taps; without a solution, its step limit."""
+    steps = task.reference.get(lang, ())
+    if not steps:
+        return task.max_steps * STEP_SECONDS
+    total = 0.0
+    for step in steps:
+        duration = (step.model_extra or {}).get("duration")
+        if isinstance(duration, bool) or not isinstance(duration, (int, float)) or duration <= 0:
+            duration = None  # not a duration: the action's default
+        total += STEP_SECONDS + gesture_seconds(step.type, duration)
+    return total
+
+
 def longest_first(items: list[Episode]) -> list[Episode]:
-    """The order in which several devices take the episodes: the longest expected first (the steps of the task's
-    reference solution in that language, else its step limit), so that no long episode starts last while the
-    other devices stand idle (longest-processing-time-first scheduling); ties keep the suite's order. Only the
-    order changes: every episode has its own seed and a freshly reset device."""
-    return sorted(items, key=lambda it: -(len(it[0].reference.get(it[1], ())) or it[0].max_steps))
+    """The order in which several devices take the episodes: the longest expected first (`expected_seconds`), so
+    that no long episode starts last while the other devices stand idle (longest-processing-time-first
+    scheduling); ties keep the suite's order. Only the order changes: every episode has its own seed and a
+    freshly reset device."""
+    return sorted(items, key=lambda it: -expected_seconds(it[0], it[1]))
 
 
 def live_headline(outcomes: list[EpisodeResult], price: Price | None = None) -> str:
