@@ -18,7 +18,9 @@ The machine's own ceiling (instant, unless `--no-ceiling`): as many separate 1-d
 started at the same moment, each its own process with its own harness, adb server and device (nothing shared but
 the machine), gives the most this machine can do for this very workload; `speed-up` on `cores` devices is printed
 beside it as a fraction of it. On a shared VM whose second core does not give a full core's work, that ceiling,
-not the harness, is what bounds the instant figures.
+not the harness, is what bounds the instant figures. It is a generous ceiling: each separate run does the whole
+suite, so its start-up and its last episode weigh on twice the episodes a device of the `cores`-device run does
+(~0.8 s of ~10 s on 2 cores).
 
 Start-up is part of every figure: with PYTHONDONTWRITEBYTECODE set (or an unwritable tree) each device process
 compiles its modules from source, ~0.5 s more before the first episode; the bench says so when it is set.
@@ -138,9 +140,9 @@ def ceiling_line(
     )
     spread = f" ({ceil[0]:.2f}-{ceil[-1]:.2f})" if len(ceil) > 1 else ""
     return (
-        f"machine ceiling, {latency}: {cores} separate 1-device runs started at once (each its own harness, adb "
-        f"server and device) give {ceil[len(ceil) // 2]:.2f}x{spread} one run's throughput; {cores} devices of one "
-        f"harness (process) reach {frac[len(frac) // 2]:.2f} of that"
+        f"machine ceiling, {latency}: {cores} separate whole-suite 1-device runs started at once (each its own "
+        f"harness, adb server and device) give {ceil[len(ceil) // 2]:.2f}x{spread} one run's throughput; {cores} "
+        f"devices of one harness (process) reach {frac[len(frac) // 2]:.2f} of that"
     )
 
 
