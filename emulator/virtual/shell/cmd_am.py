@@ -32,9 +32,9 @@ def resolve_intent(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
     if it.component is not None:
         pkg = model.packages.get(it.component[0])
         full = it.full_class()
-        if pkg is None or full is None or pkg.resolve_activity(full) is None or not is_enabled(ctx, pkg.name):
+        resolved = pkg.resolve_activity(full) if pkg is not None and full is not None else None
+        if pkg is None or resolved is None or not is_enabled(ctx, pkg.name):
             return None
-        resolved = pkg.resolve_activity(full)
         return pkg.name, resolved
     if it.action == "android.intent.action.MAIN" and "android.intent.category.HOME" in it.categories:
         return LAUNCHER_PACKAGE, None
@@ -292,11 +292,11 @@ def monkey(ctx: Ctx, argv: list[str]) -> int:
         ctx.errln("** Error: Count not specified")
         return 1
     model = ctx.model
-    launchable = [
-        p for p in packages if p in model.packages and model.packages[p].launcher_activity and is_enabled(ctx, p)
+    launchable = [  # the named packages, else any; a disabled one has no activity to start
+        p
+        for p in (packages or list(model.packages))
+        if p in model.packages and model.packages[p].launcher_activity and is_enabled(ctx, p)
     ]
-    if not packages:
-        launchable = [p for p, pkg in model.packages.items() if pkg.launcher_activity]
     if not launchable:
         ctx.errln("** No activities found to run, monkey aborted.")
         return 252

@@ -12,7 +12,7 @@ from ..model import Package
 from .apk import ApkError, read_apk
 from .cmd_am import resolve_intent
 from .intent import IntentError, parse_intent
-from .pkgmeta import meta
+from .pkgmeta import is_enabled, meta
 from .registry import Ctx, command, procs, short_component
 
 
@@ -195,7 +195,7 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
             if ("3" in flags and p.system) or ("s" in flags and not p.system) or flt not in p.name:
                 continue
             if "e" in flags or "d" in flags:  # -e: enabled only, -d: disabled only (`pm disable[-user]`)
-                disabled = meta(ctx, p.name).enabled.startswith("disabled")
+                disabled = not is_enabled(ctx, p.name)
                 if ("e" in flags and disabled) or ("d" in flags and not disabled):
                     continue
             line = "package:" + (apk_path(p) + "=" if "f" in flags else "") + p.name
