@@ -116,6 +116,10 @@ def separate_runs(k: int, latency: str, isolation: Isolation, out: Path, frames:
             assert kid.stdout is not None
             walls.append(float(json.loads(kid.stdout.readline())["wall"]))
         return walls
+    except BaseException:
+        for kid in kids:  # the others may still wait for their go: end them rather than wait on them
+            kid.terminate()
+        raise
     finally:
         for kid in kids:
             kid.wait(timeout=600)
@@ -133,11 +137,12 @@ def ceiling_line(
 ) -> str:
     """The machine's ceiling per round (`cores` x the 1-device wall over the slowest of the separate runs) and
     the `cores`-device process run's speed-up as a fraction of it, medians over the rounds."""
-    ceil = sorted(cores * rd[(1, "process")]["wall"] / max(walls) for rd, walls in zip(rounds, separate, strict=True))
-    frac = sorted(
-        rd[(1, "process")]["wall"] / rd[(cores, "process")]["wall"] / (cores * rd[(1, "process")]["wall"] / max(w))
-        for rd, w in zip(rounds, separate, strict=True)
-    )
+    per_round = [  # (the cores-device speed-up, the ceiling) of each round
+        (rd[(1, "process")]["wall"] / rd[(cores, "process")]["wall"], cores * rd[(1, "process")]["wall"] / max(walls))
+        for rd, walls in zip(rounds, separate, strict=True)
+    ]
+    ceil = sorted(c for _, c in per_round)
+    frac = sorted(speed / c for speed, c in per_round)
     spread = f" ({ceil[0]:.2f}-{ceil[-1]:.2f})" if len(ceil) > 1 else ""
     return (
         f"machine ceiling, {latency}: {cores} separate whole-suite 1-device runs started at once (each its own "
