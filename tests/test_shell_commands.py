@@ -300,6 +300,13 @@ def test_a_disabled_package_does_not_start(model):
     sh(model, f"pm enable {pkg}")
     r = sh(model, f"am start -n {comp}")
     assert "Error" not in r.err and model.foreground.package == pkg
+    launchable = [p for p, info in model.packages.items() if info.launcher_activity]
+    # monkey without -p starts the first launchable app: not a disabled one
+    sh(model, f"pm disable-user {launchable[0]}")
+    sh(model, "input keyevent KEYCODE_HOME")
+    assert model.foreground.package != launchable[1]
+    assert sh(model, "monkey -c android.intent.category.LAUNCHER 1").status == 0
+    assert model.foreground.package == launchable[1]
 
 
 def test_pm_path_uninstall_and_bad_apk(model):
