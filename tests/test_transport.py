@@ -243,6 +243,62 @@ def test_a_device_close_waits_for_nothing_and_its_clse_follows_the_last_byte(raw
         host.close()
 
 
+def shell_v2_packets(data: bytes) -> list[tuple[int, bytes]]:
+    """Split shell protocol v2 output into its (id, payload) packets."""
+    out, i = [], 0
+    while i < len(data):
+        kind, n = struct.unpack_from("<BI", data, i)
+        out.append((kind, data[i + 5 : i + 5 + n]))
+        i += 5 + n
+    return out
+
+
+def test_a_commands_output_exit_status_and_close_leave_together(raw_server: AdbdServer) -> None:
+    """A command that prints and ends at once (a shell v2 command line): its stdout and exit status come in ONE
+    WRTE, and the CLSE right after it, with no OKAY from the host in between - not the stdout alone, with the exit
+    status waiting a round trip for the host's OKAY (as it did when the first write went out at once)."""
+    host = RawHost(raw_server.port)
+    try:
+        host.connect()
+        host.open(1, b"shell,v2,raw:echo hello; echo oops >&2")
+        first = host.recv()
+        assert first is not None and first.command == p.A_WRTE
+        assert shell_v2_packets(first.data) == [(1, b"hello\n"), (2, b"oops\n"), (3, b"\x00")]
+        closing = host.recv()  # no OKAY sent: it comes anyway
+        assert closing is not None and closing.command == p.A_CLSE
+
+        host.open(2, b"exec:echo raw")
+        first = host.recv()
+        assert first is not None and (first.command, first.data) == (p.A_WRTE, b"raw\n")
+        closing = host.recv()
+        assert closing is not None and closing.command == p.A_CLSE
+    finally:
+        host.close()
+
+
+def test_output_of_a_command_that_goes_on_running_is_not_held_until_its_end(raw_server: AdbdServer) -> None:
+    """The hold is short: a command that prints, then sleeps, delivers its first line while it still runs (the
+    first WRTE carries that line only, no exit status), and the rest after it."""
+    host = RawHost(raw_server.port)
+    try:
+        host.connect()
+        okay = host.open(1, b"shell,v2,raw:echo first; sleep 1; echo second")
+        first = host.recv()
+        assert first is not None and first.command == p.A_WRTE
+        assert shell_v2_packets(first.data) == [(1, b"first\n")]
+        got = bytearray()
+        while True:
+            host.send(p.A_OKAY, 1, okay.arg0)
+            pkt = host.recv()
+            assert pkt is not None
+            if pkt.command == p.A_CLSE:
+                break
+            got += pkt.data
+        assert shell_v2_packets(bytes(got)) == [(1, b"second\n"), (3, b"\x00")]
+    finally:
+        host.close()
+
+
 @pytest.mark.parametrize(
     "garbage",
     [

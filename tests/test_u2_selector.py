@@ -70,6 +70,9 @@ class MemStream:
             raise StreamClosed()
         self.out += data
 
+    def hold_output(self, seconds: float) -> None:
+        pass  # nothing is sent anywhere: there is no WRTE to join
+
     def close(self) -> None:
         self._closed.set()
 

@@ -1,6 +1,7 @@
 """The adbd side of the adb protocol on loopback TCP: connections, AUTH, streams with flow control.
 
-Threads, not asyncio: one accept thread, one reader thread per connection, one thread per opened service.
+Threads, not asyncio: one accept thread, one reader thread per connection, one thread per opened service (taken
+from the connection's cached pool, `workers.ServiceThreads`), one timer thread per connection (`timers.Timers`).
 The reader thread never blocks on a service: host WRTEs go into the stream's inbox (their OKAY is deferred while
 the inbox holds more than `INBOX_LIMIT` bytes, so a slow reader pushes back on the host), host OKAYs release the
 stream's single WRTE in flight and send what its service wrote meanwhile (`adbstream`: the reader thread sends
@@ -27,6 +28,8 @@ from typing import TYPE_CHECKING
 from . import protocol as p
 from .adbstream import INBOX_LIMIT, AdbStream  # noqa: F401 - INBOX_LIMIT re-exported for tests
 from .streams import StreamClosed
+from .timers import Timers
+from .workers import ServiceThreads
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import VirtualDeviceModel
@@ -62,7 +65,8 @@ class Connection:
         self._token = b""
         self._waiting_online = False
         self.thread = threading.Thread(target=self._run, name=f"adbd-conn-{self.id}", daemon=True)
-        self.service_threads: set[threading.Thread] = set()
+        self.workers = ServiceThreads(f"adbd-svc-{self.id}")
+        self.timers = Timers(f"adbd-timers-{self.id}")
 
     # --- sending ---------------------------------------------------------------------------------
     def send_packet(self, command: int, arg0: int, arg1: int, data: bytes | memoryview = b"") -> None:
@@ -110,6 +114,8 @@ class Connection:
             self._streams.clear()
         for s in streams:
             s._on_close(by_host=True)
+        self.timers.stop()
+        self.workers.stop()
         self.server._forget(self)
 
     @property
@@ -269,11 +275,7 @@ class Connection:
             self._streams[local_id] = stream
         self.model.events.log("service", name=name)
         self.send_packet(p.A_OKAY, local_id, host_id)
-        t = threading.Thread(
-            target=self._run_service, args=(stream, handler), name=f"adbd-svc-{self.id}-{local_id}", daemon=True
-        )
-        self.service_threads.add(t)
-        t.start()
+        self.workers.run(lambda: self._run_service(stream, handler))
 
     def open_to_host(self, service: str, timeout: float = 10.0) -> AdbStream:
         """Open a stream toward the host, as adbd does for a connection to an `adb reverse` socket: OPEN with our
@@ -300,7 +302,6 @@ class Connection:
             log.exception("adbd: service %r failed", stream.service)
         finally:
             stream.close()
-            self.service_threads.discard(threading.current_thread())
 
 
 class AdbdServer:
@@ -392,7 +393,7 @@ class AdbdServer:
         for conn in conns:
             if conn.thread is not me:
                 conn.thread.join(max(0.0, deadline - time.monotonic()))
-            for t in list(conn.service_threads):
+            for t in conn.workers.busy:
                 if t is not me:
                     t.join(max(0.0, min(0.5, deadline - time.monotonic())))
 

@@ -5,6 +5,11 @@
   host: 1 stdout, 2 stderr, 3 exit (1 byte).
 - exec: raw stdout, raw stdin (`adb install` streams the APK into `exec:cmd package install -S N`), no stderr.
 
+A command line's output is held for `OUTPUT_HOLD` seconds after its first byte (`Stream.hold_output`): a command
+that prints and ends at once sends its output, its exit status (v2) and the CLSE as one WRTE, where sending at the
+first write would wait for the host's OKAY before the exit status could follow - a round trip through the adb
+server per command. Output of a command that goes on running comes at most `OUTPUT_HOLD` late.
+
 No latency is applied here: the shell delays each command it runs.
 """
 
@@ -31,6 +36,7 @@ ID_EXIT = 3
 ID_CLOSE_STDIN = 4
 ID_WINDOW_SIZE = 5
 _V2_HEADER = struct.Struct("<BI")
+OUTPUT_HOLD = 0.005  # seconds a command line's output is held after its first byte
 
 
 # --- the shell itself ---------------------------------------------------------------------------------------
@@ -187,6 +193,7 @@ def shell_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream],
 def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict[str, str], stream: Stream) -> None:
     io: RawShellIO | V2ShellIO = V2ShellIO(stream) if v2 else RawShellIO(stream)
     if command.strip():
+        stream.hold_output(OUTPUT_HOLD)
         code = run_command(model, command, io)
     else:
         code = _interactive(model, io)
@@ -195,6 +202,7 @@ def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict
 
 
 def serve_exec(model: VirtualDeviceModel, command: str, stream: Stream) -> None:
+    stream.hold_output(OUTPUT_HOLD)
     run_command(model, command, RawShellIO(stream, stderr=False))
 
 
