@@ -254,9 +254,9 @@ def shell_v2_packets(data: bytes) -> list[tuple[int, bytes]]:
 
 
 def test_a_commands_output_exit_status_and_close_leave_together(raw_server: AdbdServer) -> None:
-    """A command that prints and ends at once (a shell v2 command line): its stdout and exit status come in ONE
-    WRTE, and the CLSE right after it, with no OKAY from the host in between - not the stdout alone, with the exit
-    status waiting a round trip for the host's OKAY (as it did when the first write went out at once)."""
+    """A line that ends at once (`shell.quick.ends_at_once`): its stdout, stderr and exit status come in ONE WRTE,
+    and the CLSE right after it, with no OKAY from the host in between - not the stdout alone, with the exit status
+    waiting a round trip for the host's OKAY (as it did when the first write went out at once)."""
     host = RawHost(raw_server.port)
     try:
         host.connect()
@@ -276,9 +276,9 @@ def test_a_commands_output_exit_status_and_close_leave_together(raw_server: Adbd
         host.close()
 
 
-def test_output_of_a_command_that_goes_on_running_is_not_held_until_its_end(raw_server: AdbdServer) -> None:
-    """The hold is short: a command that prints, then sleeps, delivers its first line while it still runs (the
-    first WRTE carries that line only, no exit status), and the rest after it."""
+def test_output_of_a_line_that_does_not_end_at_once_is_not_held(raw_server: AdbdServer) -> None:
+    """A line with a `sleep` in it streams: its first line comes while it still runs (the first WRTE carries that
+    line only, no exit status), the rest after it."""
     host = RawHost(raw_server.port)
     try:
         host.connect()
@@ -295,6 +295,33 @@ def test_output_of_a_command_that_goes_on_running_is_not_held_until_its_end(raw_
                 break
             got += pkt.data
         assert shell_v2_packets(bytes(got)) == [(1, b"second\n"), (3, b"\x00")]
+    finally:
+        host.close()
+
+
+def test_a_held_line_that_reads_the_hosts_stdin_sends_what_it_printed_first(raw_server: AdbdServer) -> None:
+    """`echo ready; pm install -S 4` ends at once once it has its input, but the host may wait for "ready" before
+    it sends that input: reading stdin releases what the line printed."""
+    host = RawHost(raw_server.port)
+    try:
+        host.connect()
+        okay = host.open(1, b"shell,v2,raw:echo ready; pm install -S 4")
+        first = host.recv()  # before any stdin is sent
+        assert first is not None and first.command == p.A_WRTE
+        assert shell_v2_packets(first.data) == [(1, b"ready\n")]
+        host.send(p.A_OKAY, 1, okay.arg0)
+        host.send(p.A_WRTE, 1, okay.arg0, struct.pack("<BI", 0, 4) + b"junk" + struct.pack("<BI", 4, 0))
+        got = bytearray()
+        while True:
+            pkt = host.recv()
+            assert pkt is not None
+            if pkt.command == p.A_CLSE:
+                break
+            if pkt.command == p.A_WRTE:
+                got += pkt.data
+                host.send(p.A_OKAY, 1, okay.arg0)
+        packets = shell_v2_packets(bytes(got))
+        assert packets[-1][0] == 3 and packets[-1][1] != b"\x00"  # pm fails on 4 bytes that are no APK
     finally:
         host.close()
 

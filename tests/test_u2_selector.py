@@ -70,8 +70,11 @@ class MemStream:
             raise StreamClosed()
         self.out += data
 
-    def hold_output(self, seconds: float) -> None:
+    def hold_output(self) -> None:
         pass  # nothing is sent anywhere: there is no WRTE to join
+
+    def release_output(self) -> None:
+        pass
 
     def close(self) -> None:
         self._closed.set()

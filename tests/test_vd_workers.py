@@ -1,4 +1,4 @@
-"""The virtual adbd's service threads (a cached pool) and its timer thread."""
+"""The virtual adbd's service threads: a cached pool."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from emulator.virtual.timers import Timers
 from emulator.virtual.workers import ServiceThreads
 
 pytestmark = pytest.mark.timeout(30)
@@ -76,36 +75,3 @@ def test_idle_threads_end_after_their_idle_time_and_on_stop() -> None:
     assert seen[0].is_alive()  # idle, waiting for the next service
     pool.stop()
     assert wait_for(lambda: not seen[0].is_alive())
-
-
-def test_timers_call_back_in_time_order_and_not_after_stop() -> None:
-    timers = Timers("t")
-    calls: list[str] = []
-    now = time.monotonic()
-    timers.at(now + 0.2, lambda: calls.append("late"))
-    timers.at(now + 0.05, lambda: calls.append("early"))  # earlier than what the thread sleeps until
-    timers.at(now - 1, lambda: calls.append("overdue"))
-    assert wait_for(lambda: len(calls) == 3)
-    assert calls == ["overdue", "early", "late"]
-
-    timers.at(time.monotonic() + 0.1, lambda: calls.append("never"))
-    timers.stop()
-    time.sleep(0.3)
-    assert "never" not in calls
-    timers.at(time.monotonic(), lambda: calls.append("after stop"))
-    time.sleep(0.1)
-    assert calls == ["overdue", "early", "late"]
-
-
-def test_a_failing_timer_callback_does_not_stop_the_others() -> None:
-    timers = Timers("t")
-    calls: list[str] = []
-    now = time.monotonic()
-
-    def boom() -> None:
-        raise RuntimeError("callback bug")
-
-    timers.at(now, boom)
-    timers.at(now + 0.05, lambda: calls.append("next"))
-    assert wait_for(lambda: calls == ["next"])
-    timers.stop()

@@ -7,12 +7,10 @@ WRTE - so a command printing many short lines, or a shell's output then its exit
 per packet adbd would send, not one per write. A device-side close waits for nothing either: the CLSE follows
 the last byte written.
 
-`hold_output(seconds)` (the shell services use it for a command line): what the service writes is kept for up to
-`seconds` after its first byte, or until the outbox holds a full WRTE, the service releases it or closes the
-stream - so a command that prints and ends at once sends its output, its exit status (shell v2) and the CLSE
-together, one WRTE and no round trip between them, where sending at the first write would wait for the host's
-OKAY before the exit status could follow. A command that goes on running delivers its first output `seconds`
-late, then as before. The connection's `timers` release it when the time is up."""
+`hold_output()` (the shell services use it for a command line that ends at once): what the service writes is
+kept until it releases it, closes the stream, or a full WRTE is waiting - so the command's output, its exit
+status (shell v2) and the CLSE go together, one WRTE and no round trip between them, where sending at the first
+write would wait for the host's OKAY before the exit status could follow."""
 
 from __future__ import annotations
 
@@ -47,8 +45,7 @@ class AdbStream:
         self._closing = False  # closed by the device: CLSE follows the outbox's last byte
         self._closed = False
         self._host_closed = False
-        self._hold: float | None = None  # hold_output's seconds while the output is held
-        self._hold_armed = False  # the release is scheduled (the first byte was held)
+        self._held = False  # hold_output: written data waits for release_output / close / a full WRTE
         self.opened = threading.Event()  # device-opened streams (adb reverse): set on the host's answer
 
     # --- properties ------------------------------------------------------------------------------
@@ -145,25 +142,19 @@ class AdbStream:
             if self._closed or self._closing:
                 raise StreamClosed(f"{self.service!r} is closed")
             self._outbox += data
-            arm = self._hold is not None and not self._hold_armed
-            if arm:
-                self._hold_armed = True
-                hold = self._hold or 0.0
             chunk = self._take()
-        if arm:
-            self.conn.timers.at(time.monotonic() + hold, self.release_output)
         if chunk is not None:
             self._send(chunk)
 
-    def hold_output(self, seconds: float) -> None:
-        """Keep what is written for up to `seconds` after its first byte (see the module's docstring)."""
+    def hold_output(self) -> None:
+        """Keep what is written until `release_output`, `close` or a full WRTE (see the module's docstring)."""
         with self._cond:
-            self._hold = max(0.0, seconds)
+            self._held = True
 
     def release_output(self) -> None:
         """Send what `hold_output` kept, now; later writes go as they come."""
         with self._cond:
-            self._hold = None
+            self._held = False
             chunk = self._take()
         if chunk is not None:
             self._send(chunk)
@@ -175,7 +166,7 @@ class AdbStream:
             if self._closed or self._closing:
                 return
             self._closing = True
-            self._hold = None
+            self._held = False
             self._cond.notify_all()  # readers and writers of this stream stop
             chunk = self._take()
             done = chunk is None and self._finish()
@@ -197,7 +188,7 @@ class AdbStream:
         """The next WRTE's payload when none is in flight (call with the lock held); None otherwise."""
         if not self._can_send or not self._outbox or self._closed:
             return None
-        if self._hold is not None and len(self._outbox) < min(self.conn.max_payload, OUTBOX_LIMIT):
+        if self._held and len(self._outbox) < min(self.conn.max_payload, OUTBOX_LIMIT):
             return None  # held: not a full WRTE yet
         size = min(self.conn.max_payload, len(self._outbox))
         chunk = bytes(self._outbox[:size])

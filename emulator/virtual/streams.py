@@ -26,9 +26,12 @@ class Stream(Protocol):
         """Send, as WRTEs of at most the negotiated max payload, one in flight: queued, waiting only while a
         pipe's worth (64 KiB) is unsent. Raises StreamClosed if the stream is gone."""
 
-    def hold_output(self, seconds: float) -> None:
-        """Keep what is written for up to `seconds` after its first byte (sooner when a full WRTE is waiting or
-        the stream closes), so output and an end that come together go as one WRTE."""
+    def hold_output(self) -> None:
+        """Keep what is written until the stream closes (or a full WRTE is waiting), so the output of a command
+        that ends at once leaves with its end as one WRTE."""
+
+    def release_output(self) -> None:
+        """Send what `hold_output` kept, now; later writes go as they come."""
 
     def close(self) -> None:
         """Close from the device side (CLSE), after what is still to send. Idempotent."""

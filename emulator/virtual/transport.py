@@ -1,7 +1,7 @@
 """The adbd side of the adb protocol on loopback TCP: connections, AUTH, streams with flow control.
 
 Threads, not asyncio: one accept thread, one reader thread per connection, one thread per opened service (taken
-from the connection's cached pool, `workers.ServiceThreads`), one timer thread per connection (`timers.Timers`).
+from the connection's cached pool, `workers.ServiceThreads`).
 The reader thread never blocks on a service: host WRTEs go into the stream's inbox (their OKAY is deferred while
 the inbox holds more than `INBOX_LIMIT` bytes, so a slow reader pushes back on the host), host OKAYs release the
 stream's single WRTE in flight and send what its service wrote meanwhile (`adbstream`: the reader thread sends
@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING
 from . import protocol as p
 from .adbstream import INBOX_LIMIT, AdbStream  # noqa: F401 - INBOX_LIMIT re-exported for tests
 from .streams import StreamClosed
-from .timers import Timers
 from .workers import ServiceThreads
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,7 +65,6 @@ class Connection:
         self._waiting_online = False
         self.thread = threading.Thread(target=self._run, name=f"adbd-conn-{self.id}", daemon=True)
         self.workers = ServiceThreads(f"adbd-svc-{self.id}")
-        self.timers = Timers(f"adbd-timers-{self.id}")
 
     # --- sending ---------------------------------------------------------------------------------
     def send_packet(self, command: int, arg0: int, arg1: int, data: bytes | memoryview = b"") -> None:
@@ -114,7 +112,6 @@ class Connection:
             self._streams.clear()
         for s in streams:
             s._on_close(by_host=True)
-        self.timers.stop()
         self.workers.stop()
         self.server._forget(self)
 

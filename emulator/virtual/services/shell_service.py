@@ -5,10 +5,11 @@
   host: 1 stdout, 2 stderr, 3 exit (1 byte).
 - exec: raw stdout, raw stdin (`adb install` streams the APK into `exec:cmd package install -S N`), no stderr.
 
-A command line's output is held for `OUTPUT_HOLD` seconds after its first byte (`Stream.hold_output`): a command
-that prints and ends at once sends its output, its exit status (v2) and the CLSE as one WRTE, where sending at the
-first write would wait for the host's OKAY before the exit status could follow - a round trip through the adb
-server per command. Output of a command that goes on running comes at most `OUTPUT_HOLD` late.
+A command line that ends at once (`shell.quick.ends_at_once`: `dumpsys ... | grep ...`, `settings get ...`,
+`pm clear ...`) has its output held to its end (`Stream.hold_output`): the output, the exit status (v2) and the CLSE
+leave as one WRTE, where sending at the first write would make the exit status wait a round trip through the adb
+server for the host's OKAY. Any other line's output streams as it is written; a held line that reads the host's
+stdin releases what it holds first.
 
 No latency is applied here: the shell delays each command it runs.
 """
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..shell.quick import ends_at_once
 from ..streams import ShellIO, Stream, StreamClosed
 from ..u2server import note_launch
 
@@ -36,7 +38,6 @@ ID_EXIT = 3
 ID_CLOSE_STDIN = 4
 ID_WINDOW_SIZE = 5
 _V2_HEADER = struct.Struct("<BI")
-OUTPUT_HOLD = 0.005  # seconds a command line's output is held after its first byte
 
 
 # --- the shell itself ---------------------------------------------------------------------------------------
@@ -74,6 +75,7 @@ class RawShellIO:
         self._stderr = stderr
 
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
+        self.stream.release_output()  # the host may wait for it before it sends more
         return self.stream.read(n, timeout)
 
     def write_stdout(self, data: bytes) -> None:
@@ -104,6 +106,7 @@ class V2ShellIO:
         self._chunk = max(1024, max_payload - _V2_HEADER.size)
 
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
+        self.stream.release_output()  # the host may wait for it before it sends more
         while not self._pending and not self._eof:
             if self._packet_left:
                 data = self.stream.read(self._packet_left, timeout)
@@ -193,7 +196,8 @@ def shell_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream],
 def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict[str, str], stream: Stream) -> None:
     io: RawShellIO | V2ShellIO = V2ShellIO(stream) if v2 else RawShellIO(stream)
     if command.strip():
-        stream.hold_output(OUTPUT_HOLD)
+        if ends_at_once(command):
+            stream.hold_output()
         code = run_command(model, command, io)
     else:
         code = _interactive(model, io)
@@ -202,7 +206,8 @@ def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict
 
 
 def serve_exec(model: VirtualDeviceModel, command: str, stream: Stream) -> None:
-    stream.hold_output(OUTPUT_HOLD)
+    if ends_at_once(command):
+        stream.hold_output()
     run_command(model, command, RawShellIO(stream, stderr=False))
 
 
