@@ -286,7 +286,8 @@ def test_text_from_remembered_masks_is_pixel_identical_to_imagedraw(monkeypatch:
     img = Image.new("RGB", (200, 60), (255, 255, 255))
     ref = img.copy()
     font = fonts.font_for("Ag 设置", 18)
-    for xy in ((10.0, 5.0), (10.5, 20.25), (-3.5, 40.75), (150.2, 50.9)):
+    # fractional positions, and lines whose mask starts left of / above the image or runs past its edges
+    for xy in ((10.0, 5.0), (10.5, 20.25), (-3.5, 40.75), (150.2, 50.9), (0.0, 0.0), (0.5, 0.25), (190.0, 2.0)):
         glyphs.draw_text(img, xy, "Ag 设置", font, (20, 30, 200))
         ImageDraw.Draw(ref).text(xy, "Ag 设置", font=font, fill=(20, 30, 200))
     assert img.tobytes() == ref.tobytes()
