@@ -7,6 +7,9 @@ A thread waits `IDLE_SECONDS` for its next service, then ends. There is no bound
 service may block for as long as its stream is open (`logcat`, a keep-alive uiautomator2 connection), so a bound
 could leave a new stream waiting for an old one to close. All threads are daemons, as the one-thread-per-stream
 design had them; `stop()` wakes the idle ones so they end now.
+
+The harness runs its agent calls on one too (`harness.run.calls`): a call per step, and a hung call may keep its
+thread for good.
 """
 
 from __future__ import annotations
