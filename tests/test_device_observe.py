@@ -51,7 +51,7 @@ def test_device_info_and_capabilities(adb_server, make_vdevice):
         assert (
             info.capabilities
             == dev.capabilities
-            == {"u2", "screencap_raw", "screencap_png", "uiautomator_dump", "shell_v2"}
+            == {"u2", "screencap_raw", "screencap_png", "uiautomator_dump", "shell_v2", "kept_shell"}
         )
         vd.model.set_rotation(1)
         assert dev.display_size() == (2208, 1840)

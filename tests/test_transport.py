@@ -326,6 +326,24 @@ def test_a_held_line_that_reads_the_hosts_stdin_sends_what_it_printed_first(raw_
         host.close()
 
 
+def test_an_interactive_sessions_line_that_ends_at_once_comes_as_one_write(raw_server: AdbdServer) -> None:
+    """`adb shell` with no command, kept open: each line that ends at once sends its whole output in one WRTE when
+    it ends (no exit status, no CLSE: the session goes on), the next line likewise."""
+    host = RawHost(raw_server.port)
+    try:
+        host.connect()
+        okay = host.open(1, b"shell:")
+        for n in (1, 2):
+            host.send(p.A_WRTE, 1, okay.arg0, f"echo line{n}; echo end{n}\n".encode())
+            ack = host.recv()
+            assert ack is not None and ack.command == p.A_OKAY
+            out = host.recv()
+            assert out is not None and out.command == p.A_WRTE and out.data == f"line{n}\nend{n}\n".encode()
+            host.send(p.A_OKAY, 1, okay.arg0)
+    finally:
+        host.close()
+
+
 @pytest.mark.parametrize(
     "garbage",
     [

@@ -6,10 +6,10 @@ Paths, fastest first (each is a capability `Link` declares at connect):
                 linearly)  ->  "screencap_png" (`screencap -p`)
     hierarchy:  "u2" (JSON-RPC dumpWindowHierarchy)    ->  "uiautomator_dump" (`uiautomator dump` to a file +
                 `cat`, one shell call)
-    app:        "dumpsys" (exec-out `dumpsys window | grep ...`: focused package and activity); if it fails the
-                package comes from the hierarchy. exec-out, not shell v2: the query reads no stdin and needs no
-                exit status (no focus line is the answer "none"), and an exec stream takes two adb packets fewer
-                than a shell v2 one (no stdin-close message and its acknowledgement) on every step
+    app:        "dumpsys" (`dumpsys window | grep ...`: focused package and activity) on the shell the link keeps
+                open ("kept_shell": no new adb stream on every step), else over exec-out (no stdin, no exit
+                status needed: an exec stream takes two adb packets fewer than a shell v2 one); if it fails the
+                package comes from the hierarchy
 
 A path that fails (after the `Link.guard` recovery) is recorded and the next one is tried; a lost device stops
 the chain at once. The parts run concurrently, each in its own thread (uiautomator2 RPCs and shell commands are
@@ -140,8 +140,14 @@ def hierarchy_dump(link: DeviceLink) -> str:
     return res.text
 
 
+FOCUS_QUERY = "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'"
+
+
 def foreground_app(link: DeviceLink) -> tuple[str, str]:
-    out = link.exec_out("observe: focused app", "dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'")
+    if link.has("kept_shell"):
+        out = link.kept_shell("observe: focused app", FOCUS_QUERY).stdout
+    else:
+        out = link.exec_out("observe: focused app", FOCUS_QUERY)
     return parse_focus(out.decode("utf-8", errors="replace"))
 
 

@@ -19,12 +19,18 @@ trips and the device a new connection, three times a step. A kept connection is 
 (KEEP_ALIVE_REUSE, below the server's idle timeout) and not closed by the other end; one that turns out dead
 before any byte of the reply (the server closed it, the transport dropped) is replaced by a new stream for the
 same request, as HTTP clients do.
+
+`ShellSession` keeps one `adb shell` open for a query made on every step (the focused window): each command line
+goes down the open stream and its output comes back up to an end line, so the query costs no new adb stream -
+no connection to the adb server, no transport and service requests, no OPEN / CLSE with the device.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import re
+import secrets
 import select
 import socket
 import struct
@@ -229,6 +235,58 @@ def shell_v1(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> by
     try:
         return read_to_end(sock, deadline=deadline)
     finally:
+        close_socket(sock)
+
+
+# --- a shell kept open ----------------------------------------------------------------------------------------------
+class ShellSession:
+    """`adb shell` with no command, kept open: the device's `sh` reads command lines from the stream and runs each
+    as it arrives. `shell,raw:` - without `raw` adbd gives a command-less shell a PTY, which echoes the input and
+    prints prompts; it is the shell v2 service syntax, so only for devices with the `shell_v2` feature (Android 7+).
+    Raw v1: no prompt, no echo, stdout and stderr merged. `run()` writes
+    `COMMAND; echo TOKEN$?` as one line and reads up to the end line, which carries a token drawn for that call
+    (output cannot forge it) and the exit status. One call at a time (a lock). A call that fails or passes its
+    deadline closes the session - whatever it left running may still print - and the next call opens a new one."""
+
+    def __init__(self, dev: adbutils.AdbDevice) -> None:
+        self.dev = dev
+        self._sock: socket.socket | None = None
+        self._lock = threading.Lock()
+
+    def run(self, command: str, timeout: float = 30.0) -> tuple[int, bytes]:
+        """(exit status, output) of one command line (no newline, not ending in `&` or a comment)."""
+        if "\n" in command or "\r" in command:
+            raise ValueError("a kept shell session runs one line at a time: the command has a line break")
+        deadline = time.monotonic() + timeout
+        token = f"__droidharness_end_{secrets.token_hex(8)}_"
+        end = re.compile(re.escape(token).encode("ascii") + rb"(\d+)\r?\n")
+        with self._lock:
+            sock = self._sock
+            try:
+                if sock is None:
+                    sock = self._sock = _open_service(self.dev, "shell,raw:", deadline)
+                arm(sock, deadline)
+                sock.sendall(f"{command}; echo {token}$?\n".encode())
+                buf = bytearray()
+                while True:
+                    found = end.search(buf)
+                    if found is not None:
+                        if found.end() != len(buf):  # nothing follows the end line unless something else writes
+                            raise EOFError("output after the end line of a kept shell session")
+                        return int(found.group(1)), bytes(buf[: found.start()])
+                    arm(sock, deadline)
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        raise EOFError(f"the kept shell session ended before its end line ({len(buf)} bytes)")
+                    buf += chunk
+            except BaseException:
+                self._sock = None
+                close_socket(sock)
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            sock, self._sock = self._sock, None
         close_socket(sock)
 
 

@@ -89,6 +89,10 @@ class InProcessLink:
     def exec_out(self, op: str, command: str, timeout: float | None = None) -> bytes:
         return self.shell(op, command, timeout).stdout
 
+    def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        res = self.shell(op, command, timeout)
+        return ShellResult(res.exit_code, res.stdout + res.stderr, b"")
+
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
         self._check(op)
         self._ids += 1

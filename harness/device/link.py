@@ -33,6 +33,7 @@ from adbutils.errors import AdbError
 from harness.device.fastadb import (
     FastAdbDevice,
     ShellResult,
+    ShellSession,
     U2Rpc,
     U2RpcError,
     U2Unreachable,
@@ -81,6 +82,8 @@ class DeviceLink(Protocol):
 
     def exec_out(self, op: str, command: str, timeout: float | None = None) -> bytes: ...
 
+    def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult: ...
+
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any: ...
 
     def submit(self, fn: Callable[[], T]) -> Future[T]: ...
@@ -102,6 +105,7 @@ class Link:
         self.config = config or LinkConfig()
         self.adb = FastAdbDevice(client, serial)
         self.rpc_client = U2Rpc(self.adb, self.config.u2_port)
+        self.session = ShellSession(self.adb)
         self._u2: Any = None  # uiautomator2.Device (owns the server process)
         self._caps: set[str] = set()
         self._features: set[str] = set()
@@ -129,9 +133,21 @@ class Link:
         if "shell_v2" in self._features:
             caps.add("shell_v2")
         self._caps = caps
+        if "shell_v2" in self._features and self._open_session():
+            self._caps.add("kept_shell")
         if self.config.use_u2 and self._launch_u2():
             self._caps.add("u2")
         return self
+
+    def _open_session(self) -> bool:
+        """Open the kept shell (`ShellSession`) and check it answers; False (and closed) where it does not."""
+        try:
+            code, out = self.session.run("echo ok", self.config.call_timeout)
+        except RECOVERABLE as e:
+            log.info("device %s: no kept shell session (%s); one adb stream per query", self.serial, _describe(e))
+            self.session.close()
+            return False
+        return code == 0 and out.strip() == b"ok"
 
     @property
     def capabilities(self) -> frozenset[str]:
@@ -176,6 +192,7 @@ class Link:
             if self._generation != gen:
                 return  # another thread recovered meanwhile
             self.rpc_client.close()  # kept-alive connections do not outlive a failure
+            self.session.close()
             try:
                 state = self.state()
                 if state != "device":
@@ -256,6 +273,17 @@ class Link:
         t = timeout or self.config.call_timeout
         return self.guard(op, lambda: exec_out(self.adb, command, t), t)
 
+    def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        """A command line on the shell the link keeps open (`ShellSession`), for a query made on every step: no new
+        adb stream per call. The shell's exit status; stdout and stderr come merged (stderr empty)."""
+        t = timeout or self.config.call_timeout
+
+        def call() -> ShellResult:
+            code, out = self.session.run(command, t)
+            return ShellResult(code, out, b"")
+
+        return self.guard(op, call, t)
+
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
         """A uiautomator2 JSON-RPC call. Raises CapabilityError when u2 is unavailable, U2RpcError when the
         server answers with an error (e.g. UiObjectNotFoundException)."""
@@ -286,6 +314,7 @@ class Link:
             except Exception:  # noqa: BLE001 - the device may already be gone
                 pass
         self.rpc_client.close()
+        self.session.close()
         self._part_pool.shutdown(wait=False, cancel_futures=True)
 
 

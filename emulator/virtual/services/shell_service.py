@@ -200,7 +200,7 @@ def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict
             stream.hold_output()
         code = run_command(model, command, io)
     else:
-        code = _interactive(model, io)
+        code = _interactive(model, io, stream)
     if isinstance(io, V2ShellIO):
         io.send_exit(code)
 
@@ -273,8 +273,10 @@ class _LineReader:
         return out
 
 
-def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO) -> int:
-    """`adb shell` without a command: run each line as it arrives (no prompt, no echo) until `exit` or EOF."""
+def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO, stream: Stream) -> int:
+    """`adb shell` without a command: run each line as it arrives (no prompt, no echo) until `exit` or EOF. A line
+    that ends at once sends its output as one write when it ends, as a one-off command's does (the session stays
+    open: no exit status or CLSE goes with it)."""
     reader = _LineReader(io)
     code = 0
     pending = ""
@@ -295,7 +297,14 @@ def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO) -> int:
             pending = text
             continue
         pending = ""
-        code = run_command(model, text, _LineIO(io, reader))
+        held = ends_at_once(text)
+        if held:
+            stream.hold_output()
+        try:
+            code = run_command(model, text, _LineIO(io, reader))
+        finally:
+            if held:
+                stream.release_output()
 
 
 def _incomplete(text: str) -> bool:

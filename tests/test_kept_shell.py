@@ -1,0 +1,82 @@
+"""The kept shell session (`fastadb.ShellSession`, `Link.kept_shell`): command lines on one `adb shell` stream
+kept open, through the real adb server to the virtual device - and the per-step focused-app query on it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from harness.device import fastadb
+from harness.device.capture import FOCUS_QUERY
+from harness.device.fastadb import FastAdbDevice, ShellSession
+from tests.device_util import open_device
+
+
+@pytest.fixture
+def services(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every adb service the harness opens from now on, in order."""
+    opened: list[str] = []
+    original: Callable[..., Any] = fastadb._open_service
+
+    def spy(dev: Any, service: str, deadline: float) -> Any:
+        opened.append(service)
+        return original(dev, service, deadline)
+
+    monkeypatch.setattr(fastadb, "_open_service", spy)
+    return opened
+
+
+def test_commands_run_on_one_stream_with_their_exit_status(adb_server, vdevice, services) -> None:
+    session = ShellSession(FastAdbDevice(adb_server.client, vdevice.serial))
+    try:
+        assert session.run("echo hello", 5.0) == (0, b"hello\n")
+        assert session.run("echo oops >&2; false", 5.0) == (1, b"oops\n")  # stderr merged (v1)
+        # output that looks like an end line, but with another call's token, does not end the call
+        fake = b"__droidharness_end_0000000000000000_0"
+        assert session.run(f"echo {fake.decode()}; echo after", 5.0) == (0, fake + b"\nafter\n")
+        assert session.run("printf no-newline", 5.0) == (0, b"no-newline")
+        code, out = session.run(FOCUS_QUERY, 5.0)
+        assert code == 0 and out.count(b"mCurrentFocus=") == 1 and out.count(b"mFocusedApp=") == 1
+    finally:
+        session.close()
+    assert services == ["shell,raw:"]
+
+
+def test_a_call_past_its_deadline_closes_the_session_and_the_next_opens_another(adb_server, vdevice, services):
+    session = ShellSession(FastAdbDevice(adb_server.client, vdevice.serial))
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(TimeoutError):
+            session.run("sleep 5; echo late", 0.3)
+        assert time.monotonic() - t0 < 2.0
+        assert session.run("echo again", 5.0) == (0, b"again\n")  # not the late output of the abandoned call
+    finally:
+        session.close()
+    assert services == ["shell,raw:", "shell,raw:"]
+
+
+def test_one_line_at_a_time(adb_server, vdevice) -> None:
+    session = ShellSession(FastAdbDevice(adb_server.client, vdevice.serial))
+    with pytest.raises(ValueError, match="line break"):
+        session.run("echo a\necho b", 5.0)
+
+
+def test_the_focused_app_query_of_every_step_opens_no_stream(adb_server, make_vdevice, services) -> None:
+    """After the link is up, observing opens no adb stream for the focused app: it goes down the kept shell, and
+    still names the focused package and activity (the launcher, then Notes); a dropped transport is recovered."""
+    vd = make_vdevice()
+    with open_device(adb_server, vd) as dev:
+        assert dev.link.has("kept_shell")
+        services.clear()
+        obs = dev.observe()
+        assert (obs.package, obs.paths["app"]) == ("com.google.android.apps.nexuslauncher", "dumpsys")
+        assert obs.activity == "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+        vd.model.start_activity("com.droidharness.notes")
+        assert dev.observe().package == "com.droidharness.notes"
+        assert not any("dumpsys" in s for s in services)
+        assert dev.link.kept_shell("probe", "echo ok; exit_status_is_kept").exit_code == 127
+        vd.faults.drop_transport()
+        assert dev.observe().package == "com.droidharness.notes"
