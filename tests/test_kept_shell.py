@@ -34,6 +34,8 @@ def test_commands_run_on_one_stream_with_their_exit_status(adb_server, vdevice, 
     try:
         assert session.run("echo hello", 5.0) == (0, b"hello\n")
         assert session.run("echo oops >&2; false", 5.0) == (1, b"oops\n")  # stderr merged (v1)
+        assert session.run("cd /sdcard", 5.0) == (0, b"")
+        assert session.run("pwd", 5.0) == (0, b"/sdcard\n")  # one shell: its state carries over
         # output that looks like an end line, but with another call's token, does not end the call
         fake = b"__droidharness_end_0000000000000000_0"
         assert session.run(f"echo {fake.decode()}; echo after", 5.0) == (0, fake + b"\nafter\n")

@@ -120,22 +120,43 @@ def test_stdin_through_v2_and_exec(vdevice, adb_cli, scripted) -> None:
     assert scripted.stdin.get("slurp") == data
 
 
-def test_interactive_shell_runs_lines_until_exit(vdevice, adb_cli, scripted) -> None:
-    r = adb_cli("-s", vdevice.serial, "shell", input=b"say one\nsay two\nexit 7\nsay never\n")
+def test_interactive_shell_runs_lines_until_exit(vdevice, adb_cli) -> None:
+    r = adb_cli("-s", vdevice.serial, "shell", input=b"echo one\necho two\nexit 7\ntouch /sdcard/never\n")
     assert r.stdout == b"one\ntwo\n"
     assert r.returncode == 7
-    assert scripted.lines == ["say one", "say two"]
+    assert not vdevice.model.fs.exists("/sdcard/never")
 
 
-def test_v1_interactive_over_adbutils(vdevice, scripted) -> None:
+def test_v1_interactive_over_adbutils(vdevice) -> None:
     c = vdevice.adb.open_transport()
     try:
         c.send_command("shell:")
         c.check_okay()
-        c.conn.sendall(b"say hi\r\nexit\n")
+        c.conn.sendall(b"echo hi\r\nexit\n")
         assert c.read_until_close(encoding=None) == b"hi\n"
     finally:
         c.close()
+
+
+def test_an_interactive_session_is_one_shell(vdevice, adb_cli) -> None:
+    """Its lines share one shell's state, as mksh reading stdin does: the directory, variables, functions, `$?`;
+    `exit` ends it from inside a compound line, and its EXIT trap runs when it ends."""
+    script = (
+        b"cd /sdcard\n"
+        b"pwd\n"
+        b"X=kept; greet() { echo hello $1; }\n"
+        b"echo $X; greet you\n"
+        b"false\n"
+        b"echo status $?\n"
+        b"trap 'echo bye' EXIT\n"
+        b"true && exit 4\n"
+        b"echo never\n"
+    )
+    r = adb_cli("-s", vdevice.serial, "shell", input=script)
+    assert r.stdout == b"/sdcard\nkept\nhello you\nstatus 1\nbye\n"
+    assert r.returncode == 4
+    r = adb_cli("-s", vdevice.serial, "shell", input=b"trap 'echo at the end' EXIT\necho last\n")
+    assert (r.stdout, r.returncode) == (b"last\nat the end\n", 0)  # the input ended: the trap runs then
 
 
 def test_host_closing_mid_output_does_not_break_the_transport(vdevice, scripted) -> None:

@@ -274,24 +274,24 @@ class _LineReader:
 
 
 def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO, stream: Stream) -> int:
-    """`adb shell` without a command: run each line as it arrives (no prompt, no echo) until `exit` or EOF. A line
-    that ends at once sends its output as one write when it ends, as a one-off command's does (the session stays
-    open: no exit status or CLSE goes with it)."""
+    """`adb shell` without a command: one shell (`shell.Session`) runs each line as it arrives (no prompt, no
+    echo), in one state (`cd`, variables, functions carry over), until `exit` or EOF. A line that ends at once
+    sends its output as one write when it ends, as a one-off command's does (the session stays open: no exit
+    status or CLSE goes with it)."""
+    from ..shell import Session
+
     reader = _LineReader(io)
-    code = 0
+    session = Session(model, _LineIO(io, reader))
     pending = ""
-    while True:
+    while session.ended is None:
         raw = reader.line()
         if raw is None:
             if pending:
-                code = run_command(model, pending, _LineIO(io, reader))  # reports the syntax error
-            return code
+                session.run_line(pending)  # reports the syntax error
+            break
         line = raw.decode("utf-8", "replace").strip()
         if not line and not pending:
             continue
-        if not pending and (line == "exit" or line.startswith("exit ")):
-            arg = line[5:].strip()
-            return int(arg) & 0xFF if arg.isdigit() else code
         text = pending + "\n" + line if pending else line
         if _incomplete(text):  # a compound command or quote still open: read on, as mksh's PS2 prompt does
             pending = text
@@ -301,10 +301,11 @@ def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO, stream: 
         if held:
             stream.hold_output()
         try:
-            code = run_command(model, text, _LineIO(io, reader))
+            session.run_line(text)
         finally:
             if held:
                 stream.release_output()
+    return session.close()
 
 
 def _incomplete(text: str) -> bool:

@@ -2,6 +2,7 @@
 
 CONTRACT used by the shell services:
     run(model, command_line: str, io: ShellIO, wait_jobs=True) -> int   # exit status; never raises for bad input
+    Session(model, io).run_line(line) -> int, .close() -> int, .ended   # one shell reading lines (`adb shell`)
 
 Layout: `parser` (mksh subset -> AST, executes nothing), `runner` (expansion, redirections, pipes, dispatch,
 exec logging), `jobs` (job control, signals, traps), `registry` (Ctx, command registry, per-device process
@@ -9,6 +10,6 @@ table), and the commands by area: `cmd_text`, `cmd_files`, `cmd_system`, `cmd_pr
 `cmd_am`, `cmd_pm` (+ `apk`), `cmd_dumpsys`, `cmd_capture`.
 """
 
-from .runner import run
+from .runner import Session, run
 
-__all__ = ["run"]
+__all__ = ["Session", "run"]

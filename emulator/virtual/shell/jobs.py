@@ -250,30 +250,47 @@ def run_process(state: ShellState, body: Callable[[], int], fds: Fds) -> int:
     targets = state.model.procs.signal_targets
     targets[proc.pid] = proc.deliver
     try:
-        try:
-            status = body()
-        except ExitShell as e:
-            status = e.status
-        except LoopControl:  # break/continue outside a loop end nothing more than the command
-            status = state.status
-        except ReturnFunc as e:  # `return` outside a function ends the script, as in a dot script
-            status = e.status
-        except (Abort, StreamClosed):
-            status = 128 + (proc.killed or SIGHUP)  # SIGHUP: the host closed the stream
+        status, _ended = run_body(state, body)
         if proc.killed is not None:
             return 128 + proc.killed
-        action = proc.traps.pop(0, None)
-        if action and not proc.closed:
-            state.status = status
-            try:
-                state.run_source(action, fds, same_state=True)
-            except ExitShell as e:
-                status = e.status
-            except (Abort, StreamClosed, LoopControl, ReturnFunc):
-                pass
-        return status & 0xFF
+        return end_process(state, fds, status)
     finally:
         targets.pop(proc.pid, None)
+
+
+def run_body(state: ShellState, body: Callable[[], int]) -> tuple[int, bool]:
+    """Run a shell process's script, or one line of an interactive one: (status, whether the shell ended -
+    `exit`, a signal that ends it, the host gone). `return` outside a function ends the script (as in a dot
+    script), not the shell; `break`/`continue` outside a loop end nothing more than the command."""
+    proc = state.root
+    try:
+        status, ended = body(), False
+    except ExitShell as e:
+        status, ended = e.status, True
+    except LoopControl:
+        status, ended = state.status, False
+    except ReturnFunc as e:
+        status, ended = e.status, False
+    except (Abort, StreamClosed):
+        status, ended = 128 + (proc.killed or SIGHUP), True  # SIGHUP: the host closed the stream
+    if proc.killed is not None:
+        return 128 + proc.killed, True
+    return status, ended
+
+
+def end_process(state: ShellState, fds: Fds, status: int) -> int:
+    """The end of a shell process that ended with `status`: its EXIT trap runs; the exit status."""
+    proc = state.root
+    action = proc.traps.pop(0, None)
+    if action and not proc.closed:
+        state.status = status
+        try:
+            state.run_source(action, fds, same_state=True)
+        except ExitShell as e:
+            status = e.status
+        except (Abort, StreamClosed, LoopControl, ReturnFunc):
+            pass
+    return status & 0xFF
 
 
 def spawn(state: ShellState, item: AndOr, fds: Fds) -> Job:

@@ -483,6 +483,70 @@ def run(model: VirtualDeviceModel, command_line: str, io: ShellIO, wait_jobs: bo
         return 1
 
 
+class Session:
+    """One shell process reading its command lines one at a time (`adb shell` with no command and no PTY: `sh`
+    reading stdin): every line runs in the same state - `cd`, variables, functions, traps, `$?` and jobs carry
+    over, as in mksh - until `exit` (anywhere in a line) or a signal ends the shell, or the input ends (`close`);
+    its EXIT trap runs then. A line does not wait for the jobs it started: the shell goes on reading."""
+
+    def __init__(self, model: VirtualDeviceModel, io: ShellIO) -> None:
+        _load_commands()
+        self.model = model
+        self.io = io
+        pid = random.randint(5000, 30000)
+        self.proc = ProcIO(io, threading.RLock(), pid)
+        self.state = ShellState(model, self.proc)
+        self.state.pid = pid
+        self.fds = Fds(RootSource(self.proc), RootSink(self.proc, False), RootSink(self.proc, True))
+        self.ended: int | None = None  # the shell's exit status once it ended
+        model.procs.signal_targets[pid] = self.proc.deliver
+
+    def run_line(self, text: str) -> int:
+        """Run one complete line; its status (`ended` is set when the shell ended with it)."""
+        if self.ended is not None:
+            return self.ended
+        self.model.latency.delay("shell")
+        try:
+            script = P.parse(text)
+        except P.ShellSyntaxError as e:
+            _safe_write(self.io, f"{SH}: {e}\n".encode())
+            self.state.status = 1
+            return 1
+        except RecursionError:
+            _safe_write(self.io, f"{SH}: syntax error: expression too deeply nested\n".encode())
+            self.state.status = 1
+            return 1
+        try:
+            status, ended = jobs.run_body(self.state, lambda: self.state.run_script(script, self.fds))
+        except RecursionError:
+            _safe_write(self.io, f"{SH}: too deeply nested\n".encode())
+            status, ended = 2, False
+        except Exception:  # pragma: no cover - defensive: the service must survive anything
+            log.exception("mini shell crashed on %r", text[:200])
+            _safe_write(self.io, f"{SH}: internal error\n".encode())
+            status, ended = 1, False
+        self.state.status = status
+        if ended:
+            self._end(status)
+        return status
+
+    def close(self) -> int:
+        """The input ended: the shell ends (its EXIT trap runs); its exit status."""
+        if self.ended is None:
+            self._end(self.state.status)
+        assert self.ended is not None
+        return self.ended
+
+    def _end(self, status: int) -> None:
+        try:
+            if self.proc.killed is not None:
+                self.ended = 128 + self.proc.killed
+            else:
+                self.ended = jobs.end_process(self.state, self.fds, status)
+        finally:
+            self.model.procs.signal_targets.pop(self.proc.pid, None)
+
+
 def _safe_write(io: ShellIO, data: bytes) -> None:
     try:
         io.write_stderr(data)
