@@ -82,3 +82,21 @@ def test_the_focused_app_query_of_every_step_opens_no_stream(adb_server, make_vd
         assert dev.link.kept_shell("probe", "echo ok; exit_status_is_kept").exit_code == 127
         vd.faults.drop_transport()
         assert dev.observe().package == "com.droidharness.notes"
+
+
+def test_where_no_kept_shell_opens_the_query_goes_over_exec_out(adb_server, make_vdevice, services, monkeypatch):
+    """A device whose command-less shell cannot be kept (refused, or it answers something else than asked): the
+    link says so (no kept_shell capability) and the focused-app query opens an exec-out stream per step."""
+
+    def refused(self: ShellSession, command: str, timeout: float = 30.0) -> tuple[int, bytes]:
+        raise ConnectionResetError("closed")
+
+    monkeypatch.setattr(ShellSession, "run", refused)
+    vd = make_vdevice()
+    with open_device(adb_server, vd) as dev:
+        assert not dev.link.has("kept_shell") and dev.link.has("shell_v2")
+        services.clear()
+        obs = dev.observe()
+        assert (obs.package, obs.paths["app"]) == ("com.google.android.apps.nexuslauncher", "dumpsys")
+        assert obs.activity == "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+        assert f"exec:{FOCUS_QUERY}" in services

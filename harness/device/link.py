@@ -147,7 +147,11 @@ class Link:
             log.info("device %s: no kept shell session (%s); one adb stream per query", self.serial, _describe(e))
             self.session.close()
             return False
-        return code == 0 and out.strip() == b"ok"
+        if code != 0 or out.strip() != b"ok":
+            log.info("device %s: the kept shell answered %r (status %d); a stream per query", self.serial, out, code)
+            self.session.close()
+            return False
+        return True
 
     @property
     def capabilities(self) -> frozenset[str]:
