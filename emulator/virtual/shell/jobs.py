@@ -251,8 +251,6 @@ def run_process(state: ShellState, body: Callable[[], int], fds: Fds) -> int:
     targets[proc.pid] = proc.deliver
     try:
         status, _ended = run_body(state, body)
-        if proc.killed is not None:
-            return 128 + proc.killed
         return end_process(state, fds, status)
     finally:
         targets.pop(proc.pid, None)
@@ -279,8 +277,11 @@ def run_body(state: ShellState, body: Callable[[], int]) -> tuple[int, bool]:
 
 
 def end_process(state: ShellState, fds: Fds, status: int) -> int:
-    """The end of a shell process that ended with `status`: its EXIT trap runs; the exit status."""
+    """The end of a shell process that ended with `status`: its EXIT trap runs (not after a signal killed it); the
+    exit status."""
     proc = state.root
+    if proc.killed is not None:
+        return 128 + proc.killed
     action = proc.traps.pop(0, None)
     if action and not proc.closed:
         state.status = status

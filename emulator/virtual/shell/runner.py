@@ -452,35 +452,15 @@ class ShellState(Expander):
 
 # --- entry ---------------------------------------------------------------------------------------------
 def run(model: VirtualDeviceModel, command_line: str, io: ShellIO, wait_jobs: bool = True) -> int:
-    """Run one command line as `/system/bin/sh -c` would. Returns the exit status; never raises for bad input.
-    With `wait_jobs` it returns only when the jobs still writing to `io` have ended (adbd keeps the stream open)."""
-    _load_commands()
-    model.latency.delay("shell")
-    try:
-        script = P.parse(command_line)
-    except P.ShellSyntaxError as e:
-        _safe_write(io, f"{SH}: {e}\n".encode())
-        return 1
-    except RecursionError:
-        _safe_write(io, f"{SH}: syntax error: expression too deeply nested\n".encode())
-        return 1
-    pid = random.randint(5000, 30000)
-    proc = ProcIO(io, threading.RLock(), pid)
-    state = ShellState(model, proc)
-    state.pid = pid
-    fds = Fds(RootSource(proc), RootSink(proc, False), RootSink(proc, True))
-    try:
-        status = jobs.run_process(state, lambda: state.run_script(script, fds), fds)
-        if wait_jobs:
-            jobs.wait_for_stream(state)
-        return status
-    except RecursionError:
-        _safe_write(io, f"{SH}: too deeply nested\n".encode())
-        return 2
-    except Exception:  # pragma: no cover - defensive: the service must survive anything
-        log.exception("mini shell crashed on %r", command_line[:200])
-        _safe_write(io, f"{SH}: internal error\n".encode())
-        return 1
+    """Run one command line as `/system/bin/sh -c` would: a `Session` of one line. Returns the exit status; never
+    raises for bad input. With `wait_jobs` it returns only when the jobs still writing to `io` have ended (adbd
+    keeps the stream open)."""
+    session = Session(model, io)
+    session.run_line(command_line)
+    status = session.close()
+    if wait_jobs:
+        jobs.wait_for_stream(session.state)
+    return status
 
 
 class Session:
@@ -516,15 +496,9 @@ class Session:
             _safe_write(self.io, f"{SH}: syntax error: expression too deeply nested\n".encode())
             self.state.status = 1
             return 1
-        try:
-            status, ended = jobs.run_body(self.state, lambda: self.state.run_script(script, self.fds))
-        except RecursionError:
-            _safe_write(self.io, f"{SH}: too deeply nested\n".encode())
-            status, ended = 2, False
-        except Exception:  # pragma: no cover - defensive: the service must survive anything
-            log.exception("mini shell crashed on %r", text[:200])
-            _safe_write(self.io, f"{SH}: internal error\n".encode())
-            status, ended = 1, False
+        status, ended = self._contained(
+            text, lambda: jobs.run_body(self.state, lambda: self.state.run_script(script, self.fds))
+        )
         self.state.status = status
         if ended:
             self._end(status)
@@ -539,12 +513,22 @@ class Session:
 
     def _end(self, status: int) -> None:
         try:
-            if self.proc.killed is not None:
-                self.ended = 128 + self.proc.killed
-            else:
-                self.ended = jobs.end_process(self.state, self.fds, status)
+            self.ended = self._contained("EXIT", lambda: (jobs.end_process(self.state, self.fds, status), True))[0]
         finally:
             self.model.procs.signal_targets.pop(self.proc.pid, None)
+
+    def _contained(self, what: str, call: Callable[[], tuple[int, bool]]) -> tuple[int, bool]:
+        """`call()`; past the nesting limit (status 2) or on an internal error (status 1) the shell says so on
+        stderr and goes on."""
+        try:
+            return call()
+        except RecursionError:
+            _safe_write(self.io, f"{SH}: too deeply nested\n".encode())
+            return 2, False
+        except Exception:  # pragma: no cover - defensive: the service must survive anything
+            log.exception("mini shell crashed on %r", what[:200])
+            _safe_write(self.io, f"{SH}: internal error\n".encode())
+            return 1, False
 
 
 def _safe_write(io: ShellIO, data: bytes) -> None:
