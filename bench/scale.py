@@ -10,9 +10,14 @@ devices' JPEG screenshots are stored as sent (no encoding in the harness); `--fr
 that come as pixels. Prints figures; no asserts.
 
     python bench/scale.py [--devices 1 2 4 8] [--latency pixel instant] [--isolation process thread] [--frames webp]
+                          [--cpu-affinity auto off]
                           [--repeat K]   (K rounds, each running every device count once, so a shared VM's drift
                                         falls on all of them alike: the median run is shown with the range of walls,
                                         the speed-up is the median of the rounds' ratios, with their range)
+
+`--cpu-affinity auto off` also runs every process configuration with its devices left unpinned (`process off`),
+side by side in the same rounds: by default (`auto`) a pool with at least one `instant` device per core pins each
+device process to a core of its own (harness.run.affinity).
 
 The machine's own ceiling (instant, unless `--no-ceiling`): as many separate 1-device runs as there are cores,
 started at the same moment, each its own process with its own harness, adb server and device (nothing shared but
@@ -44,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from harness.run.affinity import CPU_AFFINITIES, CpuAffinity  # noqa: E402
 from harness.run.pool import Isolation  # noqa: E402
 from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
@@ -61,7 +67,9 @@ def busy_cores() -> tuple[float, float]:
     return (sum(fields) - idle) / hz, sum(fields) / hz
 
 
-def measure(n: int, latency: str, isolation: Isolation, out: Path, frames: str) -> dict[str, float]:
+def measure(
+    n: int, latency: str, isolation: Isolation, out: Path, frames: str, affinity: CpuAffinity = "auto"
+) -> dict[str, float]:
     """One `droidharness run --devices n` as the command does it (its own pool, devices started together, the
     first episode on the first device up), timed from the command's start."""
     t0_wall, t0 = time.time(), time.perf_counter()
@@ -72,6 +80,7 @@ def measure(n: int, latency: str, isolation: Isolation, out: Path, frames: str) 
             langs=("en",),
             devices=n,
             isolation=isolation,
+            cpu_affinity=affinity,
             latency=latency,
             out=out,
             run_id=f"scale-{latency}-{isolation}-{n}-{time.time_ns()}",
@@ -158,6 +167,13 @@ def main() -> None:
     ap.add_argument("--isolation", nargs="+", default=["process", "thread"], choices=["process", "thread"])
     ap.add_argument("--frames", default="png", choices=["webp", "png"])
     ap.add_argument(
+        "--cpu-affinity",
+        nargs="+",
+        default=["auto"],
+        choices=CPU_AFFINITIES,
+        help="process devices pinned to cores (auto, on, off); several: each side by side (`process off`)",
+    )
+    ap.add_argument(
         "--repeat",
         type=int,
         default=1,
@@ -174,14 +190,20 @@ def main() -> None:
         solo(args.solo, args.isolation[0], args.out, args.frames)
         return
     cores = os.cpu_count() or 1
+    # the configurations side by side: thread devices, and process devices under each --cpu-affinity
+    kinds: dict[str, tuple[Isolation, CpuAffinity]] = {}
+    for iso in args.isolation:
+        affinities: list[CpuAffinity] = args.cpu_affinity if iso == "process" else ["auto"]
+        for aff in affinities:
+            kinds[iso if aff == "auto" else f"{iso} {aff}"] = (iso, aff)
     ceilings: list[str] = []
     console = Console(width=200)
     table = Table(
         "latency",
         "devices",
         *[
-            f"{iso} {col}"
-            for iso in args.isolation
+            f"{kind} {col}"
+            for kind in kinds
             for col in ("wall s", "eps/min", "speed-up", "x target", "cores busy", "1st episode s")
         ],
         title=f"suite throughput, reference agent, 36 English tasks, frames={args.frames}, {cores} cores",
@@ -193,18 +215,15 @@ def main() -> None:
             rounds: list[dict[tuple[int, str], dict[str, float]]] = []
             # the machine's ceiling: `cores` separate 1-device runs at once, against this round's 1-device run
             ceiling = (
-                latency == "instant"
-                and not args.no_ceiling
-                and "process" in args.isolation
-                and {1, cores} <= set(args.devices)
+                latency == "instant" and not args.no_ceiling and "process" in kinds and {1, cores} <= set(args.devices)
             )
             separate: list[list[float]] = []
             for r in range(max(1, args.repeat)):
                 rounds.append(
                     {
-                        (n, iso): measure(n, latency, iso, Path(tmp), args.frames)
+                        (n, kind): measure(n, latency, iso, Path(tmp), args.frames, aff)
                         for n in args.devices
-                        for iso in args.isolation
+                        for kind, (iso, aff) in kinds.items()
                     }
                 )
                 if ceiling:
@@ -215,10 +234,10 @@ def main() -> None:
             base = args.devices[0]
             for n in args.devices:
                 row = [latency, str(n)]
-                for iso in args.isolation:
-                    runs = sorted((rd[(n, iso)] for rd in rounds), key=lambda m: m["wall"])
+                for kind in kinds:
+                    runs = sorted((rd[(n, kind)] for rd in rounds), key=lambda m: m["wall"])
                     m = runs[len(runs) // 2]  # the median run by wall time
-                    speeds = sorted(rd[(n, iso)]["per_min"] / rd[(base, iso)]["per_min"] for rd in rounds)
+                    speeds = sorted(rd[(n, kind)]["per_min"] / rd[(base, kind)]["per_min"] for rd in rounds)
                     speed = speeds[len(speeds) // 2] if base == 1 else float("nan")
                     target = 0.8 * (n if latency == "pixel" else min(n, cores))
                     spread = f" ({runs[0]['wall']:.1f}-{runs[-1]['wall']:.1f})" if len(runs) > 1 else ""

@@ -2,8 +2,9 @@
 
 Run as `python -m emulator.virtual.procdevice ...` (a fresh interpreter) or in a child the device zygote forked
 (`emulator.virtual.zygote`: an interpreter that imported and warmed up everything once). Either way the child
-writes one JSON line `{"serial", "address", "port", "console_port", "pid"}` to its ready file once it serves,
-and exits on SIGTERM / SIGINT or when its parent dies (`die_with_parent`).
+writes one JSON line `{"serial", "address", "port", "console_port", "pid"}` to its ready file once it serves
+(with `"cpus"`, the cores it runs on, when it was given `--cpus`), and exits on SIGTERM / SIGINT or when its parent
+dies (`die_with_parent`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,32 @@ def die_with_parent(parent: int) -> None:
         os._exit(3)
 
 
+def parse_cpus(text: str) -> frozenset[int]:
+    """`--cpus` ("0", "2,3") -> the set of core numbers."""
+    try:
+        cpus = frozenset(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--cpus {text!r}: expected core numbers separated by commas") from None
+    if not cpus or min(cpus) < 0:
+        raise argparse.ArgumentTypeError(f"--cpus {text!r}: expected core numbers >= 0")
+    return cpus
+
+
+def pin_to(cpus: frozenset[int]) -> list[int] | None:
+    """Run this process on `cpus` (Linux `sched_setaffinity`), before it starts any thread, so that every thread
+    it starts later runs there too. Returns the cores it now runs on, or None where that could not be done (no
+    `sched_setaffinity`, or cores this process may not use): the device then runs where the scheduler puts it."""
+    if not hasattr(os, "sched_setaffinity"):
+        log.warning("--cpus %s: this system cannot pin a process to cores; running unpinned", sorted(cpus))
+        return None
+    try:
+        os.sched_setaffinity(0, cpus)
+        return sorted(os.sched_getaffinity(0))
+    except OSError as e:
+        log.warning("--cpus %s: cannot run on these cores (%s); running unpinned", sorted(cpus), e)
+        return None
+
+
 def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog=prog, description="one embedded device for a pool")
     p.add_argument("--serial", required=True)
@@ -53,6 +80,7 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
     p.add_argument("--home", required=True, help="private directory: console token, ready file")
     p.add_argument("--ready-file", type=Path, required=True)
     p.add_argument("--parent", type=int, required=True, help="pid of the process that started this one")
+    p.add_argument("--cpus", type=parse_cpus, default=None, help="run on these cores only (e.g. 0 or 2,3)")
     return p.parse_args(argv)
 
 
@@ -60,6 +88,7 @@ def serve(args: argparse.Namespace) -> int:
     """Boot the device (boot snapshots in both languages on the console), announce it, serve until stopped."""
     die_with_parent(args.parent)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
+    cpus = pin_to(args.cpus) if args.cpus is not None else None  # before the device starts a thread
 
     from .console import EmulatorConsole
     from .device import VirtualDevice
@@ -77,13 +106,15 @@ def serve(args: argparse.Namespace) -> int:
     model.restore(boot)
     vd.start()
     console.start()
-    ready = {
+    ready: dict[str, object] = {
         "serial": vd.serial,
         "address": vd.address,
         "port": vd.port,
         "console_port": console.bound_port,
         "pid": os.getpid(),
     }
+    if cpus is not None:
+        ready["cpus"] = cpus
     tmp = args.ready_file.with_name(f".{args.ready_file.name}.tmp")
     tmp.write_text(json.dumps(ready) + "\n")
     os.replace(tmp, args.ready_file)

@@ -186,13 +186,20 @@ class DeviceProcess:
     """One embedded virtual device in a child process (see the module docstring)."""
 
     def __init__(
-        self, serial: str, profile: str, locale: str = "en", latency: str = "instant", ready_timeout: float = 60.0
+        self,
+        serial: str,
+        profile: str,
+        locale: str = "en",
+        latency: str = "instant",
+        ready_timeout: float = 60.0,
+        cpus: frozenset[int] | None = None,
     ) -> None:
         if locale not in LANGS:
             raise DeviceProcessError(f"device {serial}: unknown locale {locale!r}; choose en or zh")
         self.serial = serial
         self.profile, self.locale, self.latency = profile, locale, latency
         self.ready_timeout = ready_timeout
+        self.cpus = cpus  # the cores the child is to run on (`--cpus`); None: wherever the scheduler puts it
         self.home = _device_dir()
         self.ready_file = Path(self.home) / "ready.json"
         self.log_file = Path(self.home) / "device.log"
@@ -213,6 +220,7 @@ class DeviceProcess:
 
     def child_args(self, parent: int) -> list[str]:
         """The device's arguments (`devicemain.parse_args`), `parent` the pid it dies with."""
+        pin = ["--cpus", ",".join(str(c) for c in sorted(self.cpus))] if self.cpus else []
         return [
             "--serial",
             self.serial,
@@ -228,6 +236,7 @@ class DeviceProcess:
             str(self.ready_file),
             "--parent",
             str(parent),
+            *pin,
         ]
 
     def spawn(self, zygote: Zygote | None = None) -> DeviceProcess:

@@ -20,6 +20,7 @@ from harness.cli import options as cli_options
 from harness.cli.failures import fail
 from harness.errors import HarnessError
 from harness.report.render import finish_run
+from harness.run.affinity import CPU_AFFINITIES, check_policy
 from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
 from harness.trajectory.diskfull import is_disk_full
 from tasks.families.registry import family_spec
@@ -58,6 +59,11 @@ def run(
         help="Embedded devices: process (each its own child process, as N emulators; the default) or thread "
         "(threads of this process). Under --ray: where each actor's device runs (default thread: the actor is a "
         "process of its own already; process gives it a child process of the actor).",
+    ),
+    cpu_affinity: str = typer.Option(
+        "auto",
+        help="Embedded device processes pinned to cores: auto (each CPU-bound --latency instant device on a core "
+        "of its own when there are at least as many devices as cores), on (any latency), off.",
     ),
     device: list[str] = typer.Option([], "--device", "-s", help="Serial of a real device (repeatable)."),
     lang: str = typer.Option("all", help="en, zh or all."),
@@ -145,6 +151,9 @@ def run(
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
     if frames not in ("webp", "png"):
         raise typer.BadParameter(f"{frames!r} is not one of: webp, png", param_hint="--frames")
+    if cpu_affinity not in CPU_AFFINITIES:
+        choices = ", ".join(CPU_AFFINITIES)
+        raise typer.BadParameter(f"{cpu_affinity!r} is not one of: {choices}", param_hint="--cpu-affinity")
     if isolation not in (None, "process", "thread"):
         raise typer.BadParameter(f"{isolation!r} is not one of: process, thread", param_hint="--isolation")
     # unset: a child process per device locally; under Ray the actor's choice (harness.run.distributed)
@@ -165,6 +174,7 @@ def run(
         agent_options=options,
         devices=devices,
         isolation=chosen,
+        cpu_affinity=check_policy(cpu_affinity),
         serials=tuple(device),
         profile=profile,
         latency=latency,

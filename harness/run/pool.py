@@ -6,7 +6,9 @@ Kinds of device (`isolation` for the embedded ones):
   models are reachable (`model(i)`: fault knobs, event log) - what device tests use.
 - `process`: each embedded virtual device is its own child process (`emulator.virtual.procdevice`), connected to
   the private adb server as a TCP serial; this process only runs agents, capture decoding and recording - what
-  `droidharness run --devices N` uses. Children are recorded in the state directory and reaped by pid.
+  `droidharness run --devices N` uses. Children are recorded in the state directory and reaped by pid. Each may
+  be pinned to a core of its own (`cpu_affinity`, `harness.run.affinity`: by default a pool of CPU-bound
+  `instant` devices with at least one device per core).
 - `in_process`: N virtual device models driven with no adb at all (run-loop tests).
 - serials: phones, and emulators (`emulator-NNNN`, whose console is used for snapshot resets when it answers).
 
@@ -41,6 +43,7 @@ from harness.device.inprocess import InProcessDevice
 from harness.device.link import Link
 from harness.device.prepare import DevicePreparation, PreparationPlan, prepare, reapply, restore
 from harness.errors import ConfigError, DeviceError
+from harness.run.affinity import CpuAffinity, check_policy, device_cpus, usable_cpus
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +109,7 @@ class DevicePool:
         isolation: Isolation | None = None,
         preparation: PreparationPlan | None = None,
         langs: Sequence[str] = (),
+        cpu_affinity: CpuAffinity = "auto",
     ) -> None:
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
@@ -125,6 +129,8 @@ class DevicePool:
         self.profile, self.locale, self.latency = profile, locale, latency
         self.langs = tuple(dict.fromkeys([locale, *langs]))  # the languages the episodes run in (boot locale first)
         self.config = config or DeviceConfig()
+        self.cpu_affinity = check_policy(cpu_affinity)  # which core each device process runs on (`affinity`)
+        self._usable_cpus = usable_cpus()
         self.plan = preparation or PreparationPlan()  # applied to each device as it is opened (`prepared`)
         self._prepared: dict[int, DevicePreparation] = {}  # slot -> its current device's preparation
         self._originals: dict[int, DevicePreparation] = {}  # slot -> the first one: a phone's own values (restore)
@@ -263,7 +269,11 @@ class DevicePool:
         """Launch the children of `slots` together (each boots on its own core); they are waited for apart."""
         procs = {
             i: DeviceProcess(
-                serial=f"VIRTUAL{i + 1:04d}", profile=self.profile, locale=self.locale, latency=self.latency
+                serial=f"VIRTUAL{i + 1:04d}",
+                profile=self.profile,
+                locale=self.locale,
+                latency=self.latency,
+                cpus=device_cpus(i, self.size, self.latency, self.cpu_affinity, self._usable_cpus),
             )
             for i in slots
         }
@@ -366,8 +376,12 @@ class DevicePool:
         return self._prepared.get(i)
 
     def describe(self, i: int) -> dict[str, Any]:
-        """Slot i's device as a run's manifest lists it: its `DeviceInfo` and its `preparation`."""
+        """Slot i's device as a run's manifest lists it: its `DeviceInfo`, its `preparation` and, for a device
+        process pinned to cores (`affinity`), the `cpus` it runs on."""
         row: dict[str, Any] = asdict(self._devices[i].info)
+        proc = self._procs.get(i)
+        if proc is not None and "cpus" in proc.info:
+            row["cpus"] = proc.info["cpus"]
         rec = self._prepared.get(i)
         if rec is not None:
             row["preparation"] = rec.to_json()
@@ -657,6 +671,7 @@ def open_pool(
     isolation: Isolation | None = None,
     wait: bool = False,
     langs: Sequence[str] = (),
+    cpu_affinity: CpuAffinity = "auto",
 ) -> Iterator[DevicePool]:
     """The devices of a run: `pool` when the caller gives a started one (left open), else a pool of `count`
     embedded devices or of the `serials`, started here (all at once; embedded devices unless `wait` each handed
@@ -667,9 +682,9 @@ def open_pool(
     serials = list(serials)
     # a serial names a device that is there already: connecting is quick, and a wrong one is the user's mistake,
     # said at once; embedded devices take their boot time, and the run starts on the first one up
-    own = DevicePool(count, serials, profile=profile, latency=latency, isolation=isolation, langs=langs).start(
-        wait=wait or bool(serials)
-    )
+    own = DevicePool(
+        count, serials, profile=profile, latency=latency, isolation=isolation, langs=langs, cpu_affinity=cpu_affinity
+    ).start(wait=wait or bool(serials))
     try:
         yield own
     finally:

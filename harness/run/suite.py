@@ -23,6 +23,7 @@ from agents.registry import BUILTIN_QA_AGENTS, create_agent, create_qa_agent
 from harness.actions import gesture_seconds
 from harness.errors import ConfigError
 from harness.report.summary import outcome, run_scoreboard
+from harness.run.affinity import CpuAffinity
 from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.episode import Limits, episode_seed, run_episode
 from harness.run.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
@@ -48,6 +49,7 @@ class SuiteOptions:
     agent_options: dict[str, Any] = field(default_factory=dict)
     devices: int = 1
     isolation: Isolation | None = None  # embedded devices: "process" | "thread" (default) | "in_process"
+    cpu_affinity: CpuAffinity = "auto"  # device processes pinned to cores: "auto" | "on" | "off" (harness.run.affinity)
     serials: tuple[str, ...] = ()
     profile: str = "medium_phone"
     latency: str = "instant"
@@ -315,6 +317,7 @@ def run_suite(
             latency=opts.latency,
             isolation=None if opts.serials else opts.isolation,
             langs=opts.langs,
+            cpu_affinity=opts.cpu_affinity,
         ) as devices:
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up
