@@ -6,8 +6,9 @@ at least as many such devices as cores, every core is busy, and a thread that th
 core than the one it last ran on pays for it twice: its caches are cold there, and waking a busy core costs an
 interrupt (on a VM an exit to the host). A device pinned to a core of its own wakes where it ran before; measured
 on 2 cores, 2 instant devices finish the bundled suite ~5% sooner pinned, 4 and 8 devices ~3% sooner
-(docs/scale.md). A device that models a phone's latencies (`pixel`) sleeps most of the time: there pinning only
-takes away the scheduler's freedom to wake it on whichever core is idle, and 8 of them were ~2% slower pinned.
+(`bench/scale.py --cpu-affinity auto off`; docs/architecture.md). A device that models a phone's latencies
+(`pixel`) sleeps most of the time: there pinning only takes away the scheduler's freedom to wake it on whichever
+core is idle, and 8 of them were ~2% slower pinned.
 
 Policies: `auto` (the default) pins each device process of an `instant` pool to one core when the pool has at
 least as many devices as this process may use cores; `on` pins any pool's device processes; `off` never pins.
