@@ -120,9 +120,12 @@ def test_a_run_of_cpu_bound_devices_pins_one_per_core_and_its_manifest_says_wher
         latency="instant",
         out=tmp_path,
         run_id="pinned",
-        report=False,
     )
     res = run_suite(opts)
     assert res.sr == 1.0
     manifest = json.loads((res.run_dir / "manifest.json").read_text())
     assert [d.get("cpus") for d in manifest["devices"]] == [[c] for c in USABLE[:2]]
+    html = (res.run_dir / "report.html").read_text()
+    for serial, core in zip((d["serial"] for d in manifest["devices"]), USABLE[:2], strict=True):
+        header = html.split(f"<h3>{serial} ", 1)[1].split("</h3>", 1)[0]
+        assert header.endswith(f" · on core {core}</span>"), header
