@@ -18,9 +18,9 @@ from emulator.virtual.latency import LATENCY_PROFILES
 from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness.cli import options as cli_options
 from harness.cli.failures import fail
-from harness.errors import HarnessError
+from harness.errors import ConfigError, HarnessError
 from harness.report.render import finish_run
-from harness.run.affinity import CPU_AFFINITIES, check_policy
+from harness.run.affinity import check_policy
 from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
 from harness.trajectory.diskfull import is_disk_full
 from tasks.families.registry import family_spec
@@ -151,9 +151,10 @@ def run(
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
     if frames not in ("webp", "png"):
         raise typer.BadParameter(f"{frames!r} is not one of: webp, png", param_hint="--frames")
-    if cpu_affinity not in CPU_AFFINITIES:
-        choices = ", ".join(CPU_AFFINITIES)
-        raise typer.BadParameter(f"{cpu_affinity!r} is not one of: {choices}", param_hint="--cpu-affinity")
+    try:
+        affinity = check_policy(cpu_affinity)
+    except ConfigError as err:
+        raise typer.BadParameter(str(err)) from None
     if isolation not in (None, "process", "thread"):
         raise typer.BadParameter(f"{isolation!r} is not one of: process, thread", param_hint="--isolation")
     # unset: a child process per device locally; under Ray the actor's choice (harness.run.distributed)
@@ -174,7 +175,7 @@ def run(
         agent_options=options,
         devices=devices,
         isolation=chosen,
-        cpu_affinity=check_policy(cpu_affinity),
+        cpu_affinity=affinity,
         serials=tuple(device),
         profile=profile,
         latency=latency,

@@ -34,7 +34,7 @@ def check_policy(policy: str) -> CpuAffinity:
     for known in CPU_AFFINITIES:
         if policy == known:
             return known
-    raise ConfigError(f"--cpu-affinity {policy!r}: choose one of {', '.join(CPU_AFFINITIES)}")
+    raise ConfigError(f"--cpu-affinity {policy!r} is not one of: {', '.join(CPU_AFFINITIES)}")
 
 
 def usable_cpus() -> tuple[int, ...]:
