@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 import threading
+import time
 
 import pytest
 
@@ -130,12 +132,85 @@ def test_interactive_shell_runs_lines_until_exit(vdevice, adb_cli) -> None:
 def test_v1_interactive_over_adbutils(vdevice) -> None:
     c = vdevice.adb.open_transport()
     try:
-        c.send_command("shell:")
+        c.send_command("shell,raw:")  # no terminal: no prompt, no echo, the output as written
         c.check_okay()
         c.conn.sendall(b"echo hi\r\nexit\n")
         assert c.read_until_close(encoding=None) == b"hi\n"
     finally:
         c.close()
+
+
+def _until(c, token: bytes, timeout: float = 10.0) -> bytes:
+    """Read from an open shell stream until `token` (a prompt) arrives; what was read."""
+    buf = b""
+    deadline = time.monotonic() + timeout
+    while not buf.endswith(token):
+        c.conn.settimeout(max(0.01, deadline - time.monotonic()))
+        data = c.conn.recv(4096)
+        if not data:
+            break
+        buf += data
+    return buf
+
+
+def test_a_command_less_shell_gets_a_terminal_prompt_echo_and_crlf(vdevice) -> None:
+    """`adb shell` with no command, typed at as on a phone: mksh's prompt (last failed status, the device's code
+    name, the directory), each key echoed, CR NL line ends, stderr on the same terminal, DEL erasing, ^C dropping
+    an open compound command, ^D on an empty line ending the session."""
+    name = vdevice.model.props["ro.product.device"]
+    c = vdevice.adb.open_transport()
+    try:
+        c.send_command("shell:")
+        c.check_okay()
+        assert _until(c, b"$ ") == f"{name}:/ $ ".encode()
+        c.conn.sendall(b"cd /sdcard\r")
+        assert _until(c, b"$ ") == f"cd /sdcard\r\n{name}:/sdcard $ ".encode()
+        c.conn.sendall(b"ls /nope\r")
+        out = _until(c, b"$ ")
+        assert out == f"ls /nope\r\nls: /nope: No such file or directory\r\n1|{name}:/sdcard $ ".encode()
+        c.conn.sendall("echo hx\x7fi 你\x7f\r".encode())
+        out = _until(c, b"$ ")
+        assert out == "echo hx\b \bi 你\b \b\r\nhi\r\n".encode() + f"{name}:/sdcard $ ".encode()
+        c.conn.sendall(b"for i in 1 2\r")
+        assert _until(c, b"> ") == b"for i in 1 2\r\n> "
+        c.conn.sendall(b"\x03")
+        assert _until(c, b"$ ") == f"^C\r\n{name}:/sdcard $ ".encode()
+        c.conn.sendall(b"echo after\r")
+        assert _until(c, b"$ ") == f"echo after\r\nafter\r\n{name}:/sdcard $ ".encode()
+        c.conn.sendall(b"\x04")
+        assert _until(c, b"never") == b"", "^D on an empty line ends the session"
+    finally:
+        c.close()
+
+
+def test_the_adb_client_gets_a_terminal_when_it_forces_one(vdevice, adb_cli) -> None:
+    """The real adb client: `-tt` forces a remote PTY even with stdin not a terminal (CR NL line ends, stderr
+    merged); `-T` and a plain command get none."""
+    r = adb_cli("-s", vdevice.serial, "shell", "-tt", "echo hi; ls /nope")
+    assert r.stdout == b"hi\r\nls: /nope: No such file or directory\r\n"
+    r = adb_cli("-s", vdevice.serial, "shell", "-T", "echo hi")
+    assert r.stdout == b"hi\n"
+    r = adb_cli("-s", vdevice.serial, "shell", "echo hi")
+    assert r.stdout == b"hi\n"
+
+
+def test_a_terminal_asked_for_with_a_command(vdevice) -> None:
+    """`adb shell -t CMD` (`shell,v2,pty:`): stdout and stderr reach the terminal as one, with CR NL line ends."""
+    c = vdevice.adb.open_transport()
+    try:
+        c.send_command("shell,v2,pty:echo out; echo err >&2; exit 3")
+        c.check_okay()
+        data = c.read_until_close(encoding=None)
+    finally:
+        c.close()
+    packets, i = [], 0
+    while i < len(data):
+        kind, size = struct.unpack_from("<BI", data, i)
+        packets.append((kind, data[i + 5 : i + 5 + size]))
+        i += 5 + size
+    assert b"".join(body for kind, body in packets if kind == 1) == b"out\r\nerr\r\n"
+    assert [kind for kind, _ in packets if kind == 2] == [], "no separate stderr on a terminal"
+    assert packets[-1] == (3, b"\x03")
 
 
 def test_an_interactive_session_is_one_shell(vdevice, adb_cli) -> None:

@@ -327,12 +327,12 @@ def test_a_held_line_that_reads_the_hosts_stdin_sends_what_it_printed_first(raw_
 
 
 def test_an_interactive_sessions_line_that_ends_at_once_comes_as_one_write(raw_server: AdbdServer) -> None:
-    """`adb shell` with no command, kept open: each line that ends at once sends its whole output in one WRTE when
-    it ends (no exit status, no CLSE: the session goes on), the next line likewise."""
+    """`adb shell -T` with no command (the harness's kept shell), kept open: each line that ends at once sends its
+    whole output in one WRTE when it ends (no exit status, no CLSE: the session goes on), the next line likewise."""
     host = RawHost(raw_server.port)
     try:
         host.connect()
-        okay = host.open(1, b"shell:")
+        okay = host.open(1, b"shell,raw:")
         for n in (1, 2):
             host.send(p.A_WRTE, 1, okay.arg0, f"echo line{n}; echo end{n}\n".encode())
             ack = host.recv()
@@ -340,6 +340,30 @@ def test_an_interactive_sessions_line_that_ends_at_once_comes_as_one_write(raw_s
             out = host.recv()
             assert out is not None and out.command == p.A_WRTE and out.data == f"line{n}\nend{n}\n".encode()
             host.send(p.A_OKAY, 1, okay.arg0)
+    finally:
+        host.close()
+
+
+def test_on_a_terminal_a_line_that_ends_at_once_comes_with_the_next_prompt_as_one_write(
+    raw_server: AdbdServer,
+) -> None:
+    """`adb shell` with no command gets a terminal: the prompt comes first, the typed line is echoed as it
+    arrives, then its output and the next prompt leave as one WRTE."""
+    host = RawHost(raw_server.port)
+    try:
+        host.connect()
+        okay = host.open(1, b"shell:")
+        first = host.recv()
+        assert first is not None and first.command == p.A_WRTE and first.data.endswith(b":/ $ ")
+        host.send(p.A_OKAY, 1, okay.arg0)
+        host.send(p.A_WRTE, 1, okay.arg0, b"echo one\r")
+        ack = host.recv()
+        assert ack is not None and ack.command == p.A_OKAY
+        echo = host.recv()
+        assert echo is not None and echo.command == p.A_WRTE and echo.data == b"echo one\r\n"
+        host.send(p.A_OKAY, 1, okay.arg0)
+        out = host.recv()
+        assert out is not None and out.command == p.A_WRTE and out.data == b"one\r\n" + first.data
     finally:
         host.close()
 

@@ -150,7 +150,7 @@ def test_syntax_errors_are_reported_like_mksh():
 
 def test_interactive_shell_reads_a_compound_command_over_several_lines(vdevice):
     conn = vdevice.adb.open_transport()
-    conn.send_command("shell:")  # `adb shell` without a command
+    conn.send_command("shell,raw:")  # `adb shell -T` without a command: no terminal
     conn.check_okay()
     conn.conn.sendall(b"for i in 1 2\ndo\n  echo line $i\ndone\necho 'two\nlines'\nexit\n")
     out = bytearray()

@@ -4,6 +4,8 @@
 - v2: packets `[id u8][len u32 LE][data]`; host -> device: 0 stdin, 4 close-stdin, 5 window size; device ->
   host: 1 stdout, 2 stderr, 3 exit (1 byte).
 - exec: raw stdout, raw stdin (`adb install` streams the APK into `exec:cmd package install -S N`), no stderr.
+- a terminal (`pty.Pty`) where adbd gives one: asked for (`pty`), or no command and no `raw`: the interactive
+  session then prompts as mksh does (`prompt`).
 
 A command line that ends at once (`shell.quick.ends_at_once`: `dumpsys ... | grep ...`, `settings get ...`,
 `pm clear ...`) has its output held to its end (`Stream.hold_output`): the output, the exit status (v2) and the CLSE
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING
 from ..shell.quick import ends_at_once
 from ..streams import ShellIO, Stream, StreamClosed
 from ..u2server import note_launch
+from .pty import Pty
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -193,14 +196,22 @@ def shell_handler(model: VirtualDeviceModel, service: str) -> Callable[[Stream],
     return partial(serve_shell, model, command, v2, options)
 
 
+def wants_pty(command: str, options: dict[str, str]) -> bool:
+    """adbd's choice: a PTY when asked for (`pty`), none when asked not to (`raw`), else only without a command."""
+    if "pty" in options:
+        return True
+    return "raw" not in options and not command.strip()
+
+
 def serve_shell(model: VirtualDeviceModel, command: str, v2: bool, options: dict[str, str], stream: Stream) -> None:
     io: RawShellIO | V2ShellIO = V2ShellIO(stream) if v2 else RawShellIO(stream)
+    shell_io: ShellIO = Pty(io) if wants_pty(command, options) else io
     if command.strip():
         if ends_at_once(command):
             stream.hold_output()
-        code = run_command(model, command, io)
+        code = run_command(model, command, shell_io)
     else:
-        code = _interactive(model, io, stream)
+        code = _interactive(model, shell_io, stream)
     if isinstance(io, V2ShellIO):
         io.send_exit(code)
 
@@ -214,7 +225,7 @@ def serve_exec(model: VirtualDeviceModel, command: str, stream: Stream) -> None:
 class _LineIO:
     """One line of an interactive session: output goes to the session, stdin is the rest of the session."""
 
-    def __init__(self, session: RawShellIO | V2ShellIO, reader: _LineReader) -> None:
+    def __init__(self, session: ShellIO, reader: _LineReader) -> None:
         self._session = session
         self._reader = reader
 
@@ -236,7 +247,7 @@ class _LineIO:
 
 
 class _LineReader:
-    def __init__(self, io: RawShellIO | V2ShellIO) -> None:
+    def __init__(self, io: ShellIO) -> None:
         self.io = io
         self.buf = bytearray()
         self.eof = False
@@ -273,28 +284,50 @@ class _LineReader:
         return out
 
 
-def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO, stream: Stream) -> int:
-    """`adb shell` without a command: one shell (`shell.Session`) runs each line as it arrives (no prompt, no
-    echo), in one state (`cd`, variables, functions carry over), until `exit` or EOF. A line that ends at once
-    sends its output as one write when it ends, as a one-off command's does (the session stays open: no exit
-    status or CLSE goes with it)."""
+def prompt(model: VirtualDeviceModel, cwd: str, status: int) -> bytes:
+    """Android's mksh prompt (its mkshrc): the last status when it failed, the device's code name, the working
+    directory, `$` for the shell user: `1|oriole:/sdcard $ `."""
+    failed = f"{status}|" if status else ""
+    return f"{failed}{model.props.get('ro.product.device', 'android')}:{cwd} $ ".encode()
+
+
+def _interactive(model: VirtualDeviceModel, io: ShellIO, stream: Stream) -> int:
+    """`adb shell` without a command: one shell (`shell.Session`) runs each line as it arrives, in one state
+    (`cd`, variables, functions carry over), until `exit` or EOF. On a terminal (`Pty`) it prompts before each
+    line (`PS2`, "> ", while a compound command or a quote is open) and a ^C drops what it had read of a command;
+    without one (`shell,raw:`) it prompts for nothing. A line that ends at once sends its output - and the next
+    prompt - as one write when it ends, as a one-off command's does (the session stays open: no exit status or
+    CLSE goes with it)."""
     from ..shell import Session
 
+    pty = io if isinstance(io, Pty) else None
     reader = _LineReader(io)
     session = Session(model, _LineIO(io, reader))
     pending = ""
+    interrupts = 0
+
+    def ask() -> None:
+        if pty is not None and session.ended is None:
+            state = session.state
+            pty.inner.write_stdout(b"> " if pending else prompt(model, state.cwd, state.status))
+
+    ask()
     while session.ended is None:
         raw = reader.line()
+        if pty is not None and pty.interrupts != interrupts:  # ^C: the command read so far is dropped
+            interrupts, pending = pty.interrupts, ""
         if raw is None:
             if pending:
                 session.run_line(pending)  # reports the syntax error
             break
         line = raw.decode("utf-8", "replace").strip()
         if not line and not pending:
+            ask()
             continue
         text = pending + "\n" + line if pending else line
         if _incomplete(text):  # a compound command or quote still open: read on, as mksh's PS2 prompt does
             pending = text
+            ask()
             continue
         pending = ""
         held = ends_at_once(text)
@@ -302,6 +335,7 @@ def _interactive(model: VirtualDeviceModel, io: RawShellIO | V2ShellIO, stream: 
             stream.hold_output()
         try:
             session.run_line(text)
+            ask()
         finally:
             if held:
                 stream.release_output()

@@ -464,8 +464,8 @@ def run(model: VirtualDeviceModel, command_line: str, io: ShellIO, wait_jobs: bo
 
 
 class Session:
-    """One shell process reading its command lines one at a time (`adb shell` with no command and no PTY: `sh`
-    reading stdin): every line runs in the same state - `cd`, variables, functions, traps, `$?` and jobs carry
+    """One shell process reading its command lines one at a time (`adb shell` with no command: `sh` reading its
+    stdin or its terminal): every line runs in the same state - `cd`, variables, functions, traps, `$?` and jobs carry
     over, as in mksh - until `exit` (anywhere in a line) or a signal ends the shell, or the input ends (`close`);
     its EXIT trap runs then. A line does not wait for the jobs it started: the shell goes on reading."""
 
