@@ -11,8 +11,9 @@ ECHOCTL, ISIG), as far as a shell's input and output show it:
 - echo: each character as it arrives, NL as CR NL, other control characters as `^X`;
 - output: stdout and stderr go to the same terminal (with shell v2 both arrive as stdout), each NL as CR NL.
 
-Not modelled: a ^C while a command runs reaches the shell at its next read (the command is not interrupted),
-window sizes (v2's window-size packets are read and ignored), line editing beyond erase and kill.
+Not modelled: the kernel echoes keys as they are typed; here they are echoed (and a ^C acted on) when the shell
+or its command next reads, so a command that runs is not interrupted; window sizes (v2's window-size packets are
+read and ignored); line editing beyond erase and kill.
 """
 
 from __future__ import annotations
