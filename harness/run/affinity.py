@@ -5,8 +5,9 @@ it and the adb server between them. Every step hands work between those threads 
 at least as many such devices as cores, every core is busy, and a thread that the scheduler wakes on another
 core than the one it last ran on pays for it twice: its caches are cold there, and waking a busy core costs an
 interrupt (on a VM an exit to the host). A device pinned to a core of its own wakes where it ran before; measured
-on 2 cores, 2 instant devices finish the bundled suite ~5% sooner pinned, 4 and 8 devices ~3% sooner
-(`bench/scale.py --cpu-affinity auto off`; docs/architecture.md). A device that models a phone's latencies
+on 2 cores, 2 instant devices finish the bundled suite ~5% sooner pinned (four benches, from no gain to 9%), 4
+devices ~3% sooner; 8 devices were ~3% sooner in a first measurement and 2% slower in the bench after it, so no
+gain there (`bench/scale.py --cpu-affinity auto off`; docs/architecture.md). A device that models a phone's latencies
 (`pixel`) sleeps most of the time: there pinning only takes away the scheduler's freedom to wake it on whichever
 core is idle, and 8 of them were ~2% slower pinned.
 
