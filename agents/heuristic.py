@@ -24,8 +24,7 @@ import re
 from typing import Any
 
 from harness.actions import Back, Click, Complete, OpenApp, TypeText
-
-from .base import AgentStep, EpisodeContext, HistoryItem
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 
 _QUOTES = re.compile(r"“([^”]+)”|\"([^\"]+)\"|「([^」]+)」|‘([^’]+)’|『([^』]+)』")
 _WORD = re.compile(r"[a-z0-9][a-z0-9\-']*")

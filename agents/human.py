@@ -41,9 +41,8 @@ from harness.actions import (
     TypeText,
     Wait,
 )
+from harness.agent import AgentError, AgentStep, EpisodeContext, HistoryItem
 from harness.errors import ActionValidationError
-
-from .base import AgentError, AgentStep, EpisodeContext, HistoryItem
 
 HELP = __doc__.split("\n\n")[2] if __doc__ else ""
 _DIRS = ("up", "down", "left", "right")

@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.actions import Complete, Home
-
-from .base import AgentStep, EpisodeContext, HistoryItem
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 
 
 class NoOpAgent:

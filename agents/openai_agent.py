@@ -1,9 +1,9 @@
 """An agent backed by any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, SGLang, LM Studio, ...).
 
-Each step sends the system prompt of the output format (a file in `agents/prompts/`), then one user message with
-the instruction, a compact history, the numbered element list (`UITree.to_prompt`) and the screenshot (resized
+Each step sends the system prompt of the output format (a file in `harness/modelio/prompts/`), then one user message
+with the instruction, a compact history, the numbered element list (`UITree.to_prompt`) and the screenshot (resized
 so its long side <= `max_image_side`; smart-resized to multiples of 28 for formats answering in image pixels;
-optionally with a set-of-marks overlay). The reply is parsed by `agents.parsers` for `output_format`:
+optionally with a set-of-marks overlay). The reply is parsed by `harness.modelio.parsers` for `output_format`:
 `json` (ours), `agentcpm`, `uitars`, `qwen`. Points come back normalized through `harness.coords`; the
 `ScreenMapping` used is recorded in `AgentStep.meta["screen_mapping"]`.
 
@@ -25,74 +25,32 @@ import json
 import logging
 import os
 import random
-import re
 import string
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import ValidationError
 
 from harness.actions import Action, Answer
-from harness.errors import ActionValidationError, ConfigError, EndpointError
-from harness.scrub import register_secret, register_url
-
-from .base import (
+from harness.agent import (
     AgentError,
     AgentStep,
     EpisodeContext,
     HistoryItem,
     Usage,
 )
+from harness.errors import ActionValidationError, ConfigError, EndpointError
+from harness.modelio.imaging import draw_marks, encode_image, prepare_image
+from harness.modelio.options import OpenAIAgentOptions, OutputFormat
+from harness.modelio.parsers import PIXEL_FORMATS, ParseContext, parse_output
+from harness.modelio.prompting import SYSTEM_PROMPTS, PromptSet, history_line, language_name
+from harness.scrub import redact, register_secret, register_url
+
 from .cassette import Cassette, request_key
-from .imaging import draw_marks, encode_image, prepare_image
-from .parsers import PIXEL_FORMATS, ParseContext, parse_output
-from .prompting import SYSTEM_PROMPTS, PromptSet, history_line, language_name
 
 log = logging.getLogger(__name__)
-
-OutputFormat = Literal["json", "agentcpm", "uitars", "qwen"]
-_KEYLIKE = re.compile(r"\b(sk|hf|gsk|key)-[A-Za-z0-9_\-*.]{6,}")
-
-
-class OpenAIAgentOptions(BaseModel):
-    """Options of the `openai` agent (unknown names are refused)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    model: str = "gpt-4o"
-    base_url: str | None = None  # default: env OPENAI_BASE_URL, else the OpenAI API
-    api_key: SecretStr | None = None  # default: env OPENAI_API_KEY
-    output_format: OutputFormat = "json"
-    coordinate_space: Literal["image_pixels", "relative_1000"] = "image_pixels"  # uitars / qwen only
-    max_image_side: int = Field(1344, ge=64, le=8192)
-    image_format: Literal["png", "jpeg"] = "png"
-    jpeg_quality: int = Field(85, ge=1, le=100)
-    set_of_marks: bool = False
-    include_elements: bool = True
-    max_elements_chars: int = Field(8000, ge=200)
-    max_history: int = Field(8, ge=0, le=200)
-    temperature: float = Field(0.0, ge=0, le=2)
-    max_tokens: int = Field(1024, ge=16)
-    seed: int | None = None
-    timeout: float = Field(60.0, gt=0)
-    max_retries: int = Field(4, ge=0, le=20)
-    backoff_base: float = Field(1.0, ge=0)
-    backoff_max: float = Field(30.0, ge=0)
-    retry_seed: int | None = None  # seeds the jitter (tests)
-    max_repairs: int = Field(1, ge=0, le=10)
-    swipe_distance: float = Field(0.3, gt=0, le=1)
-    cassette: str | None = None
-    cassette_mode: Literal["record", "playback"] = "record"
-    system_prompt: str | None = None  # path of a prompt file replacing the built-in one for the format
-    language: str | None = None  # language of the thought (uitars prompt); default: the episode's
-
-
-def redact(text: str, secret: str | None) -> str:
-    """`text` with the API key (and anything shaped like a key) replaced by ***."""
-    if secret:
-        text = text.replace(secret, "***")
-    return _KEYLIKE.sub("***", text)
 
 
 class OpenAIAgent:
@@ -357,7 +315,7 @@ class OpenAIAgent:
                 openai.APIResponseValidationError,
                 _Malformed,
             ) as exc:
-                reason = redact(_describe_error(exc), self._key)
+                reason = redact(_describe_error(exc))
                 if attempt == o.max_retries:
                     raise EndpointError(f"{where}: gave up after {attempt + 1} attempts: {reason}") from None
                 delay = self._backoff(attempt, exc)
@@ -365,9 +323,9 @@ class OpenAIAgent:
                 log.warning("%s: attempt %d failed (%s); retrying in %.2fs", where, attempt + 1, reason, delay)
                 self._sleep(delay)
             except openai.APIStatusError as exc:
-                raise EndpointError(f"{where}: {redact(_describe_error(exc), self._key)}") from None
+                raise EndpointError(f"{where}: {redact(_describe_error(exc))}") from None
             except openai.OpenAIError as exc:
-                raise EndpointError(f"{where}: {redact(str(exc), self._key)}") from None
+                raise EndpointError(f"{where}: {redact(str(exc))}") from None
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _backoff(self, attempt: int, exc: Exception) -> float:
@@ -441,4 +399,4 @@ def _history_line(item: HistoryItem) -> str:
     return history_line(item.step, s.action, s.error, item.result)
 
 
-__all__ = ["OpenAIAgent", "OpenAIAgentOptions", "SYSTEM_PROMPTS", "redact"]
+__all__ = ["OpenAIAgent", "OpenAIAgentOptions", "OutputFormat", "SYSTEM_PROMPTS"]

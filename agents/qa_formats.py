@@ -14,12 +14,12 @@ Facts: Qwen2.5-VL answers grounding queries with `bbox_2d` / `point_2d` JSON in 
 smart-resized input), Qwen3-VL in [0, 1000]; UI-TARS writes boxes as `<|box_start|>(x1,y1),(x2,y2)<|box_end|>`,
 in [0, 1000] (UI-TARS-1.0) or smart-resized image pixels (UI-TARS-1.5), and answers with `finished(content=...)`;
 AgentCPM-GUI's action JSON uses [0, 1000] `POINT`s. The QA shapes around those coordinates (which key holds
-the short answer, how "no answer" is said) are ours, written in `agents/prompts/system_qa_<format>.md`.
+the short answer, how "no answer" is said) are ours, written in `harness/modelio/prompts/system_qa_<format>.md`.
 
-Coordinates are validated and converted with the action parsers' helpers (`agents.parsers.common`,
+Coordinates are validated and converted with the action parsers' helpers (`harness.modelio.parsers.common`,
 `harness.coords`): image pixels are mapped to pixels of the observation's screenshot (the `ScreenMapping` of the
 resize) and recorded as space "pixels"; [0, 1000] values are kept as they are, space "relative_1000". Nothing
-is evaluated: JSON goes through `json`, UI-TARS call syntax through `agents.parsers.uitars.parse_call`.
+is evaluated: JSON goes through `json`, UI-TARS call syntax through `harness.modelio.parsers.uitars.parse_call`.
 Malformed output raises `OutputParseError` naming the format and the field.
 """
 
@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agents.parsers.common import (
+from harness.modelio.parsers.common import (
     OutputParseError,
     ParseContext,
     extract_json_object,
@@ -38,10 +38,9 @@ from agents.parsers.common import (
     pair,
     point_from_1000,
 )
-from agents.parsers.uitars import parse_call, split_output
-from agents.qa_base import Region, RegionSpace
+from harness.modelio.parsers.uitars import parse_call, split_output
+from harness.qa_agent import NO_ANSWER, Region, RegionSpace
 
-NO_ANSWER = "<no answer>"
 FORMATS = ("json", "qwen", "uitars", "agentcpm")
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _UITARS_BOX = re.compile(r"<\|box_start\|>(.*?)<\|box_end\|>|<bbox>(.*?)</bbox>|<point>(.*?)</point>", re.DOTALL)

@@ -3,8 +3,8 @@
 The screen's numbered element list is shown with the question; the person gives the answer elements' numbers in
 rank order ("3 7" or "3,7"), or "none" when the screen does not answer, then a short answer (Enter keeps the
 default: the elements' texts). A number that is not an element of this screen is refused and asked again. End
-of input raises `AgentError` (the QA runners score it as "no answer" with the error). `parse_answer` is the
-one reading of an answer line (`droidharness qa collect` uses it too).
+of input raises `AgentError` (the QA runners score it as "no answer" with the error). `harness.qa_agent.parse_answer`
+is the one reading of an answer line (`droidharness qa collect` uses it too).
 """
 
 from __future__ import annotations
@@ -12,34 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agents.base import AgentError
-from agents.qa_base import QAAnswer
-from agents.qa_formats import NO_ANSWER
+from harness.agent import AgentError
+from harness.qa_agent import NO_ANSWER, QAAnswer, default_short, parse_answer
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from harness.observation import Observation
-
-NONE_WORDS = ("none", "no", "-", NO_ANSWER)
-
-
-def parse_answer(line: str, n_elements: int) -> list[int] | None:
-    """ "3 7" / "3,7" -> [3, 7]; "none" -> []; None when not a valid answer on a screen of `n_elements`."""
-    text = line.strip().lower()
-    if text in NONE_WORDS:
-        return []
-    try:
-        indices = [int(t) for t in text.replace(",", " ").split()]
-    except ValueError:
-        return None
-    if not indices or any(not 0 <= i < n_elements for i in indices):
-        return None
-    return indices
-
-
-def default_short(observation: Observation, indices: list[int]) -> str:
-    """The short answer the screen gives for these elements: their texts, in order ("<no answer>" for none)."""
-    tree = observation.tree
-    return ", ".join(tree[i].text or tree[i].content_desc for i in indices) or NO_ANSWER
 
 
 class HumanQA:

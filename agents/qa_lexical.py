@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agents.qa_base import QAAnswer
+from harness.qa_agent import QAAnswer
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from harness.hierarchy import UIElement

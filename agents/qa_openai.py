@@ -1,6 +1,6 @@
 """`openai` in QA mode: screen question answering with any OpenAI-compatible VLM endpoint.
 
-The request: the system prompt of the output format (`agents/prompts/system_qa.md` for `json`,
+The request: the system prompt of the output format (`harness/modelio/prompts/system_qa.md` for `json`,
 `system_qa_<format>.md` for the others), then the question, the numbered element list (`UITree.to_prompt`;
 "(none)" for a screen without a hierarchy) and the screenshot (resized as the acting agent sends it: smart-resized
 for the formats that answer in image pixels, with the `ScreenMapping` back to the screenshot). `output_format`:
@@ -9,7 +9,7 @@ for the formats that answer in image pixels, with the `ScreenMapping` back to th
   one of the listed ones;
 - `qwen`, `uitars`, `agentcpm`: the open GUI models' own grounding formats, answering with boxes / points on
   the screenshot (`agents.qa_formats` has the shapes and the coordinate spaces; `coordinate_space` as for the
-  acting agent). The answer's `regions` are scored through `agents.qa_base.predicted_items`.
+  acting agent). The answer's `regions` are scored through `harness.qa_agent.predicted_items`.
 
 Malformed output gets up to `max_repairs` repair turns quoting the error; after that the answer is counted as
 "no answer" with the error recorded (`QAAnswer.error`), never a crash. Endpoint failures after the retries are
@@ -22,13 +22,13 @@ import string
 from importlib import resources
 from typing import Any
 
-from agents.base import Usage
-from agents.imaging import encode_image, prepare_image
 from agents.openai_agent import OpenAIAgent
-from agents.parsers import PIXEL_FORMATS, OutputParseError, ParseContext
-from agents.qa_base import QAAnswer
 from agents.qa_formats import parse_qa
+from harness.agent import Usage
+from harness.modelio.imaging import encode_image, prepare_image
+from harness.modelio.parsers import PIXEL_FORMATS, OutputParseError, ParseContext
 from harness.observation import Observation
+from harness.qa_agent import QAAnswer
 
 PROMPTS = {
     "json": "system_qa.md",
@@ -46,7 +46,7 @@ REPAIR = "Your reply could not be used: $error\nReply with exactly one answer in
 
 
 def _prompt(name: str) -> str:
-    return resources.files("agents.prompts").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("harness.modelio.prompts").joinpath(name).read_text(encoding="utf-8")
 
 
 class OpenAIQA:

@@ -12,8 +12,7 @@ import string
 from typing import Any
 
 from harness.actions import Back, Click, Complete, Scroll, TypeText
-
-from .base import AgentStep, EpisodeContext, HistoryItem
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 
 _ALPHABET = string.ascii_letters + string.digits + " "
 

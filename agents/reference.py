@@ -19,11 +19,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from harness.actions import Action, Complete, describe, parse_action
+from harness.agent import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
 from harness.errors import ActionValidationError, ConfigError
-from harness.locate import resolve_step
-from tasks.schema import ReferenceStep
-
-from .base import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
+from tasks.locate import resolve_step
+from tasks.schema import ReferenceStep, Task
 
 
 class ReferenceAgent:
@@ -63,6 +62,11 @@ class ReferenceAgent:
         if self._given is not None:
             self._steps = list(self._given)
             return
+        if not isinstance(ctx.task, Task):
+            raise AgentError(
+                f"reference agent: task {ctx.task.id} is a {type(ctx.task).__name__}, not a droidharness task: "
+                "it has no reference solution"
+            )
         reference = ctx.task.reference
         steps = reference.get(ctx.lang)
         if steps is None:

@@ -33,9 +33,10 @@ if __package__ in (None, ""):  # run as a script: make the repo importable
 from emulator.virtual.model import VirtualDeviceModel
 from harness.device.inprocess import InProcessLink
 from harness.device.state import DeviceState
-from harness.run.milestones import MilestoneTracker, answer_matches, check_holds, element_matches, final_milestones
+from harness.run.milestones import MilestoneTracker, answer_matches, check_holds, final_milestones
 from harness.run.state_check import StateJudge, evaluate_state
 from harness.shellquote import command
+from tasks.matching import element_matches
 from tasks.schema import ReferenceStep, Task, localized
 from tasks.suite import load_suite
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.base import AgentStep, EpisodeContext, HistoryItem
 from emulator.virtual.model import VirtualDeviceModel
 from harness import coords
 from harness.actions import (
@@ -21,6 +20,7 @@ from harness.actions import (
     TypeText,
     is_terminal,
 )
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.hierarchy import UITree
 from harness.observation import ActionResult, Observation
 from tasks.schema import parse_task

@@ -9,10 +9,10 @@ import signal
 import socket
 from typing import Any
 
-from agents.base import AgentStep, EpisodeContext, HistoryItem
-from agents.registry import create_agent
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
+from harness.plugins import create_agent
 from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER

@@ -8,13 +8,13 @@ import io
 import pytest
 from rich.console import Console
 
-from agents.base import Agent, AgentError
 from agents.heuristic import HeuristicAgent, quoted_strings, zh_bigrams
 from agents.human import CommandError, HumanAgent, parse_command
 from agents.random_agent import RandomAgent
-from agents.registry import available_agents, create_agent, register_agent
 from harness.actions import Back, Click, Complete, OpenApp, Scroll, TypeText
+from harness.agent import Agent, AgentError
 from harness.errors import ConfigError
+from harness.plugins import available_agents, create_agent, register_agent
 from tests.agents_helpers import VirtualDeviceModel, context, make_task, observe, run
 
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from agents.base import AgentStep, HistoryItem
 from agents.cassette import CassetteMissError
 from agents.openai_agent import OpenAIAgent
-from agents.registry import create_agent
 from harness.actions import Click, Home
+from harness.agent import AgentStep, HistoryItem
 from harness.coords import ScreenMapping
 from harness.errors import ConfigError, EndpointError
+from harness.plugins import create_agent
 from tests.agents_helpers import VirtualDeviceModel, context, make_task, observe, run
 from tests.openai_stub import OpenAIStub, fault, malformed, reply, tool_call
 

@@ -10,13 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.parsers import (
-    OutputParseError,
-    ParseContext,
-    parse_output,
-    unescape_literal,
-)
-from agents.parsers.uitars import parse_call
 from harness import coords
 from harness.actions import (
     Answer,
@@ -35,6 +28,13 @@ from harness.actions import (
     Wait,
 )
 from harness.coords import ScreenMapping
+from harness.modelio.parsers import (
+    OutputParseError,
+    ParseContext,
+    parse_output,
+    unescape_literal,
+)
+from harness.modelio.parsers.uitars import parse_call
 
 DEVICE = (1080, 2400)
 IMAGE = (616, 1372)  # a smart-resized 1080x2400 screenshot (multiples of 28)

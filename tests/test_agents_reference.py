@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agents.base import AgentError
 from agents.reference import ReferenceAgent
-from agents.registry import create_agent
 from harness.actions import Answer, Click, Complete, Home, OpenApp, TypeText
+from harness.agent import AgentError
 from harness.errors import ConfigError
+from harness.plugins import create_agent
 from tests.agents_helpers import VirtualDeviceModel, context, make_task, observe, run
 
 BLUETOOTH = {

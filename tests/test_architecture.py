@@ -278,6 +278,76 @@ def test_the_new_checks_catch_what_they_claim(case, tmp_path):
         )
 
 
+def _floor(module: str, packages: set[str]) -> bool:
+    """A module directly in harness/ (the core floor), the `python -m harness` entry left out."""
+    return module.count(".") == 1 and _top(module) == "harness" and module not in packages | {"harness.__main__"}
+
+
+def _floor_breaches(graph: dict[str, set[str]], packages: set[str]) -> list[tuple[str, str]]:
+    """Floor modules importing anything but other floor modules of harness/ (a subpackage, agents/, tasks/); the
+    package `harness` itself (`from harness import coords`) is the floor's own."""
+    return sorted(
+        (m, d)
+        for m, deps in graph.items()
+        if _floor(m, packages)
+        for d in deps
+        if d != "harness" and not _floor(d, packages)
+    )
+
+
+def _packages() -> set[str]:
+    return {_module_name(p) for pkg in PACKAGES for p in (ROOT / pkg).rglob("__init__.py")}
+
+
+def _engine_imports_agents(graph: dict[str, set[str]], sources: dict[str, str]) -> list[str]:
+    """harness/ modules importing agents/ - by an import, or by naming an `agents.` module in a string (an
+    importlib target): the built-in agents are found through their entry points, as plug-ins are."""
+    found = [
+        f"{m} imports {d}" for m, deps in graph.items() if _top(m) == "harness" for d in deps if _top(d) == "agents"
+    ]
+    for m, src in sources.items():
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("agents."):
+                found.append(f"{m} names {node.value!r}")
+    return sorted(found)
+
+
+def test_the_core_floor_imports_nothing_above_it():
+    bad = _floor_breaches(_graph(), _packages())
+    assert not bad, f"modules directly in harness/ import only each other: {bad}"
+
+
+def test_agents_are_plugins_the_engine_never_imports():
+    files = list((ROOT / "harness").rglob("*.py"))
+    sources = {_module_name(p): p.read_text(encoding="utf-8") for p in files}
+    bad = _engine_imports_agents(_graph(), sources)
+    assert not bad, f"the engine finds agents by entry point only: {bad}"
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    for group in ('"droidharness.agents"', '"droidharness.qa_agents"'):
+        assert f"[project.entry-points.{group}]" in pyproject, group
+
+
+@pytest.mark.parametrize("case", ["floor", "engine-import", "engine-string"])
+def test_the_plugin_and_floor_checks_catch_what_they_claim(case):
+    if case == "floor":
+        graph = {
+            "harness.locate": {"harness.run.milestones", "harness.actions"},
+            "harness.actions": {"harness.errors"},
+            "harness.agent": {"tasks.schema"},
+            "harness.run.episode": {"harness.run.calls"},
+        }
+        assert _floor_breaches(graph, {"harness.run"}) == [
+            ("harness.agent", "tasks.schema"),
+            ("harness.locate", "harness.run.milestones"),
+        ]
+    elif case == "engine-import":
+        graph = {"harness.run.task_check": {"agents.noop"}, "agents.noop": {"harness.agent"}}
+        assert _engine_imports_agents(graph, {}) == ["harness.run.task_check imports agents.noop"]
+    else:
+        src = 'BUILTIN = {"noop": "agents.noop:NoOpAgent"}\n'
+        assert _engine_imports_agents({}, {"harness.plugins": src}) == ["harness.plugins names 'agents.noop:NoOpAgent'"]
+
+
 MAX_LINES = 700  # a module of one idea; past this, it is two ideas (split by idea, not by line count)
 
 

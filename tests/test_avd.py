@@ -250,8 +250,8 @@ def test_install_and_create_run_the_sdk_tools_with_the_profiles_device(fake_sdk:
 def test_create_start_boot_snapshot_task_load_stop_end_to_end(
     fake_sdk: FakeSdk, adb_server: PrivateAdbServer, started: list[RunningEmulator]
 ) -> None:
-    from agents.registry import create_agent
     from harness.device.controller import AdbDevice
+    from harness.plugins import create_agent
     from harness.run.episode import run_episode
     from tasks.suite import load_suite
 

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from agents.base import AgentStep
-from agents.registry import create_agent
 from harness.actions import Click, Home, action_to_dict
+from harness.agent import AgentStep
 from harness.eval.offline import EvalError, EvalOptions, evaluate, iter_dataset, render
 from harness.eval.steps import tree_from_elements
+from harness.plugins import create_agent
 from tasks.datasets import aitw as aitw_ds
 from tests.dataset_fixtures import AITZ_DIR, aitw_step, write_aitw_fixture, write_androidlens, write_odyssey
 

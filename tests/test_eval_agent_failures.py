@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from agents.base import AgentStep
-from agents.registry import register_agent
 from harness.actions import Click
+from harness.agent import AgentStep
 from harness.cli.main import app
 from harness.errors import EndpointError
 from harness.eval.offline import EvalOptions, evaluate, iter_dataset
+from harness.plugins import register_agent
 from tests.dataset_fixtures import AITZ_DIR, write_aitw_fixture
 
 RELEASE = threading.Event()  # set at the end of the module: the abandoned calls stop waiting

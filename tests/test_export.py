@@ -12,12 +12,12 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from agents.parsers import ParseContext, parse_output
-from agents.parsers.formatters import coordinate_tolerance, same_action
 from harness.actions import parse_action
 from harness.cli.main import app
 from harness.coords import ScreenMapping
 from harness.export.sft_schema import SFTSample, json_schema, shipped_schema
+from harness.modelio.parsers import ParseContext, parse_output
+from harness.modelio.parsers.formatters import coordinate_tolerance, same_action
 from harness.trajectory.records import load_run
 from tests.dataset_fixtures import AITZ_DIR
 

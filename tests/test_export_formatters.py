@@ -1,13 +1,10 @@
-"""The output-format writers (agents.parsers.formatters) are the parsers' inverse: every action a format can say
-reads back as the action it was written from, in every coordinate space; what it cannot say is refused, named."""
+"""The output-format writers (harness.modelio.parsers.formatters) are the parsers' inverse: every action a format can
+say reads back as the action it was written from, in every coordinate space; what it cannot say is refused, named."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.imaging import target_size
-from agents.parsers import PIXEL_FORMATS, ParseContext, parse_output
-from agents.parsers.formatters import UnexpressibleAction, coordinate_tolerance, format_action, same_action
 from harness.actions import (
     Answer,
     Back,
@@ -25,6 +22,9 @@ from harness.actions import (
     Wait,
 )
 from harness.coords import ScreenMapping
+from harness.modelio.imaging import target_size
+from harness.modelio.parsers import PIXEL_FORMATS, ParseContext, parse_output
+from harness.modelio.parsers.formatters import UnexpressibleAction, coordinate_tolerance, format_action, same_action
 
 ACTIONS = [
     Click(point=[0.123, 0.777]),

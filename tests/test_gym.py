@@ -20,9 +20,9 @@ import harness.gym  # noqa: F401 - registers droidharness/Task-v0
 from harness.actions import action_to_dict
 from harness.gym.env import TaskEnv
 from harness.gym.text import UnicodeText
-from harness.locate import resolve_step
 from harness.scoring.episodes import score
 from harness.trajectory.records import load_run
+from tasks.locate import resolve_step
 
 TASK = "settings-dark-theme"  # two milestones, an end state read from the device's settings
 SMALL = (180, 400)  # the screenshot as observed: a small array keeps the pipes of the vector env quick

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from agents.base import AgentStep, EpisodeContext, HistoryItem
-from agents.registry import create_agent
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.errors import DeviceError
+from harness.plugins import create_agent
 from harness.run.pool import APP_CLEAR, AVD_SNAPSHOT_LOAD, STATE_RESTORE, DevicePool, SlotRetiredError
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run

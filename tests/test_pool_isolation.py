@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from agents.base import AgentStep, EpisodeContext, HistoryItem
-from agents.registry import create_agent
 from emulator.virtual import procdevice
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
+from harness.plugins import create_agent
 from harness.run.pool import SNAPSHOT_LOAD, STATE_RESTORE, DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER

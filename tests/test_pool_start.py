@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from agents.registry import create_agent
 from harness.device.controller import AdbDevice
 from harness.errors import DeviceError
+from harness.plugins import create_agent
 from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from agents.qa_base import QAAnswer
-from agents.registry import create_agent
 from harness.errors import ConfigError, EndpointError
 from harness.observation import Observation
+from harness.plugins import create_agent
+from harness.qa_agent import QAAnswer
 from harness.report.summary import run_scoreboard
 from harness.run.episode import run_episode
 from harness.run.pool import DevicePool
@@ -108,8 +108,8 @@ def test_a_probe_whose_milestone_is_never_hit_is_listed_not_reached_and_not_scor
             pass
 
         def act(self, obs: Any, history: Any) -> Any:
-            from agents.base import AgentStep
             from harness.actions import Impossible
+            from harness.agent import AgentStep
 
             return AgentStep(action=Impossible())
 

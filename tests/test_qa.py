@@ -8,14 +8,14 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from agents.qa_base import QAAnswer, answer_elements
-from agents.registry import available_qa_agents, create_qa_agent
 from harness import actions as A
 from harness.cli.main import app
 from harness.device.inprocess import InProcessDevice
 from harness.errors import ConfigError
 from harness.hierarchy import UITree
 from harness.observation import Observation
+from harness.plugins import available_qa_agents, create_qa_agent
+from harness.qa_agent import QAAnswer, answer_elements
 
 WEATHER = "com.droidharness.weather"
 

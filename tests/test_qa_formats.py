@@ -1,4 +1,4 @@
-"""QA answers by location (issue 15, item 2): `agents.qa_base.predicted_items` (element indices, boxes, points, in
+"""QA answers by location (issue 15, item 2): `harness.qa_agent.predicted_items` (element indices, boxes, points, in
 screenshot pixels or [0, 1000]; screens with an empty hierarchy), the open GUI models' QA output formats
 (`agents.qa_formats`), and the `openai` QA agent in each format against a local OpenAI-compatible stub."""
 
@@ -10,12 +10,12 @@ import re
 import pytest
 from PIL import Image
 
-from agents.parsers import OutputParseError, ParseContext
-from agents.qa_base import QAAnswer, Region, predicted_items
 from agents.qa_formats import parse_qa
 from harness.coords import ScreenMapping
 from harness.hierarchy import UITree
+from harness.modelio.parsers import OutputParseError, ParseContext
 from harness.observation import Observation
+from harness.qa_agent import QAAnswer, Region, predicted_items
 
 W, H = 1000, 2000
 XML = f"""<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0">
@@ -180,7 +180,7 @@ def test_malformed_output_names_the_format_and_the_field(fmt, raw, message):
 
 # --- the openai QA agent in each format, against a local stub ------------------------------------------------------
 def _agent(url: str, fmt: str, **kw):
-    from agents.registry import create_qa_agent
+    from harness.plugins import create_qa_agent
 
     return create_qa_agent(
         "openai",

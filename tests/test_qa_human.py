@@ -11,10 +11,11 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from agents.base import AgentError
-from agents.qa_human import HumanQA, parse_answer
-from agents.registry import create_qa_agent
+from agents.qa_human import HumanQA
 from harness.actions import OpenApp
+from harness.agent import AgentError
+from harness.plugins import create_qa_agent
+from harness.qa_agent import parse_answer
 from harness.run.pool import DevicePool
 
 

@@ -11,10 +11,10 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from agents.registry import create_qa_agent
 from harness.cli.main import app
 from harness.eval.offline import EvalError
 from harness.eval.qa_offline import QAEvalOptions, evaluate_qa, observation_for
+from harness.plugins import create_qa_agent
 from tasks.datasets.screenqa import iter_questions
 from tests import dataset_fixtures as F
 

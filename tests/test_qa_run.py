@@ -19,11 +19,11 @@ from PIL import Image
 from rich.console import Console
 from typer.testing import CliRunner
 
-from agents.qa_base import QAAnswer
-from agents.registry import create_qa_agent
 from harness.cli.main import app
 from harness.errors import EndpointError
 from harness.hierarchy import UITree
+from harness.plugins import create_qa_agent
+from harness.qa_agent import QAAnswer
 from harness.run.pool import DevicePool
 from harness.run.qa_run import QARunOptions, run_qa
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK

@@ -127,7 +127,7 @@ def _slow_reference_factory():
     def make():
         import time
 
-        from agents.registry import create_agent
+        from harness.plugins import create_agent
 
         inner = create_agent("reference")
 

@@ -368,8 +368,8 @@ def test_write_step_is_off_the_hot_path(tmp_path: Path, model) -> None:
 def test_real_harness_types(tmp_path: Path, model) -> None:
     """The loop's own records reach the writer: frames of real Observations, AgentStep, ActionResult, the
     MilestoneTracker's progress record, DeviceInfo."""
-    from agents.base import AgentStep, Usage
     from harness.actions import Click, TypeText
+    from harness.agent import AgentStep, Usage
     from harness.hierarchy import UITree
     from harness.observation import ActionResult, DeviceInfo, Observation
     from harness.run.milestones import MilestoneTracker

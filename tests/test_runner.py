@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.base import AgentStep
-from agents.registry import create_agent
+from harness.agent import AgentStep
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
+from harness.plugins import create_agent
 from harness.run.episode import Limits
 from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite

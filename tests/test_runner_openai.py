@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from agents.registry import create_agent
+from harness.plugins import create_agent
 from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run
@@ -21,7 +21,7 @@ KEY = "sk-test-NEVER-WRITE-ME-0123456789"
 
 def _oracle(pool: DevicePool, lang: str):
     """A stub handler that plays the task's reference solution as a model would answer: from the live screen."""
-    from agents.base import EpisodeContext
+    from harness.agent import EpisodeContext
 
     task = next(t for t in load_suite("virtual") if t.id == TASK)
     replay = create_agent("reference")

@@ -17,10 +17,10 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from agents.base import AgentStep, EpisodeContext, HistoryItem, invalid_step
-from agents.registry import _registered, create_agent, register_agent
 from harness.actions import Click, Complete, TypeText
+from harness.agent import AgentStep, EpisodeContext, HistoryItem, invalid_step
 from harness.errors import EndpointError
+from harness.plugins import create_agent, register_agent, unregister_agent
 from harness.report.summary import run_scoreboard
 from harness.run.episode import Limits
 from harness.run.pool import DevicePool
@@ -316,7 +316,7 @@ def test_a_run_where_nothing_can_be_scored_exits_4_and_prints_no_sr(tmp_path):
             ],
         )
     finally:
-        _registered.pop("endpoint-down", None)
+        unregister_agent("endpoint-down")
     assert cli.exit_code == EXIT_NOTHING_SCORED, cli.output
     assert "no episode could be scored (of 1); 1 infrastructure failure" in cli.output
     assert "SR " not in cli.output and "connection refused" in cli.output

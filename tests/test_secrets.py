@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import create_agent
+from harness.plugins import create_agent
 from harness.run.episode import Limits
 from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite

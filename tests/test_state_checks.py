@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.base import AgentStep, EpisodeContext
-from agents.registry import create_agent
 from harness.actions import Complete, Home, OpenApp, Scroll
+from harness.agent import AgentStep, EpisodeContext
 from harness.device.controller import AdbDevice
 from harness.device.state import DeviceState, parse_rows
+from harness.plugins import create_agent
 from harness.run.episode import Limits, run_episode
 from harness.run.milestones import MilestoneTracker
 from harness.run.state_check import evaluate_state, judge_on, value_matches

@@ -23,13 +23,13 @@ from harness.run.pool import DevicePool
 from harness.run.record_task import (
     RecordError,
     StateSnapshot,
-    StepsAgent,
     parse_settings_list,
     propose,
     prove,
     record,
     reference_step,
     state_changes,
+    steps_agent,
 )
 from tasks.schema import load_task
 
@@ -114,7 +114,8 @@ def test_a_recorded_demonstration_is_a_sound_task_with_a_state_check(tmp_path: P
 
 def test_a_demonstration_that_changes_nothing_is_rejected(tmp_path: Path, pool: DevicePool) -> None:
     pool.reset(0)
-    rec = record(pool.slot(0), StepsAgent([{"type": "OPEN_APP", "name": "Notes"}]), "Notes", "look", "en")
+    given = [{"type": "OPEN_APP", "name": "Notes"}]
+    rec = record(pool.slot(0), steps_agent(given), "Notes", "look", "en", given=given)
     with pytest.raises(RecordError, match="the demonstration changes nothing"):
         propose(rec, "look", "en", "look")
     out = tmp_path / "nothing.json"

@@ -7,8 +7,8 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from agents.base import AgentStep, Usage
 from harness.actions import Back, Click, LongPress, Swipe, TypeText, parse_action
+from harness.agent import AgentStep, Usage
 from harness.observation import ActionResult, DeviceInfo
 from harness.report.render import finish_run
 from harness.trajectory.frames import WriterOptions

@@ -11,12 +11,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from agents.registry import create_agent, create_qa_agent
 from harness.cli import options as cli_options
 from harness.errors import HarnessError
 from harness.eval.errors import EvalError
 from harness.eval.metric_kinds import metric_for
 from harness.eval.offline import AGENT_TIMEOUT, EvalOptions, evaluate, render
+from harness.plugins import create_agent, create_qa_agent
 from harness.report.render import finish_run
 from harness.trajectory.records import utf8
 from tasks.datasets.errors import DatasetError

@@ -1,6 +1,6 @@
 """`droidharness qa`: ask a question about the screen a live device shows (ScreenQA on live apps).
 
-Captures the screen (the embedded virtual device unless `--device` names one), asks a QA agent (`agents.qa_base`),
+Captures the screen (the embedded virtual device unless `--device` names one), asks a QA agent (`harness.qa_agent`),
 prints the ranked answer elements (rank, element index, text, bounds) and the short answer, and saves the
 screenshot with the answer boxes drawn and numbered in rank order. "No answer" is a valid answer.
 """
@@ -47,9 +47,9 @@ def qa_command(
 ) -> None:
     """Answer a question about the live screen: ranked answer elements, a short answer, an annotated screenshot.
     Subcommands: `check` (prove a QA suite answerable on a device) and `run` (score a QA agent on it)."""
-    from agents.qa_base import answer_elements
-    from agents.registry import create_qa_agent
     from harness.device.controller import AdbDevice
+    from harness.plugins import create_qa_agent
+    from harness.qa_agent import answer_elements
 
     if ctx.invoked_subcommand is not None:
         return

@@ -33,11 +33,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from agents.qa_human import NO_ANSWER, default_short, parse_answer
 from harness.actions import Action, Back, Click, Home, Scroll, TypeText
 from harness.device.apps import open_app_action
 from harness.errors import HarnessError
 from harness.observation import Observation, draw_overlay
+from harness.qa_agent import NO_ANSWER, default_short, parse_answer
 from harness.trajectory.records import atomic_write_bytes, utf8
 
 console = Console()

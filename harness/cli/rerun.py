@@ -15,8 +15,8 @@ from typing import Any
 
 import typer
 
-from agents.openai_agent import OpenAIAgentOptions
 from harness.errors import ConfigError
+from harness.modelio.options import OpenAIAgentOptions
 from harness.report.summary import summarize
 from harness.scoring.cost import money
 from harness.trajectory.records import jsonable, load_run

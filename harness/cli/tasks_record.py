@@ -11,23 +11,23 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from agents.base import Agent
-from agents.human import HumanAgent
 from emulator.virtual.profiles import DEFAULT_PROFILE
+from harness.agent import Agent
 from harness.cli.failures import fail
 from harness.device.controller import Device
 from harness.errors import HarnessError
+from harness.plugins import create_agent
 from harness.run.pool import DevicePool
 from harness.run.record_merge import merge_language
 from harness.run.record_task import (
     RecordError,
-    StepsAgent,
     propose,
     prove,
     read_steps,
     record,
     save_recording,
     slug,
+    steps_agent,
 )
 from tasks.schema import load_task, parse_task
 
@@ -56,7 +56,8 @@ def record_cmd(
     if lang not in ("en", "zh"):
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh", param_hint="--lang")
     try:
-        agent: Agent = StepsAgent(read_steps(steps)) if steps is not None else HumanAgent(console=console)
+        given = read_steps(steps) if steps is not None else None
+        agent: Agent = steps_agent(given) if given is not None else create_agent("human", console=console)
         pool = DevicePool(1, [device] if device else [], profile=profile).start()
     except HarnessError as e:
         fail(console, e)
@@ -72,7 +73,7 @@ def record_cmd(
         first = load_task(out) if out.exists() else None
         if first is not None and lang in first.instruction:
             raise RecordError(f"{out} already has a {lang} instruction: record another language or another file")
-        rec = record(fresh_in(lang), agent, app, instruction, lang, max_steps)
+        rec = record(fresh_in(lang), agent, app, instruction, lang, max_steps, given)
         package.append(rec.package)
         save_recording(rec, out.with_name(out.name + (f".{lang}" if first else "") + ".recording"))
         proposal = propose(rec, instruction, lang, first.id if first else slug(out.stem))

@@ -65,8 +65,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import AgentStep, EpisodeContext, HistoryItem
 from harness.actions import Action
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.errors import InfrastructureError
 from harness.eval.collect import Collector
 from harness.eval.errors import EvalError

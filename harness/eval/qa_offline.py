@@ -4,7 +4,7 @@ Per question (`tasks.datasets.screenqa`): the `Observation` is built from the sc
 in the images folder (resized to the record's `image_width` x `image_height` when it says so, so the agent sees
 the frame the ground-truth bounds are in) and, when there is one beside it, the hierarchy `<image_id>.xml` (a
 uiautomator dump, what `droidharness qa collect` writes); without one the tree is empty and the agent has the
-screenshot alone. The agent's answer becomes predicted `(bounds, text)` items through `agents.qa_base.predicted_items`
+screenshot alone. The agent's answer becomes predicted `(bounds, text)` items through `harness.qa_agent.predicted_items`
 and is scored with the ScreenQA metrics, as `droidharness qa run` scores live screens:
 
 - answers_and_bboxes records: SQA-UIC (EM, F1), SQA-UIC-BB (BBox-F1@IoU, EM@IoU, F1@IoU), the paper's avg nDCG_v
@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.qa_base import QAAgent, QAAnswer, predicted_items
 from harness.errors import HarnessError
 from harness.eval.errors import EvalError
 from harness.eval.predictions import iter_jsonl
 from harness.hierarchy import UITree
 from harness.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
+from harness.qa_agent import QAAgent, QAAnswer, predicted_items
 from harness.run.calls import AGENT_TIMEOUT
 from harness.run.qa_run import record_answer
 from harness.run.questions import call_agent

@@ -58,9 +58,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from PIL import Image
 
-from agents.base import AgentStep
 from emulator.virtual.apps.episode_app import RecordedElement, RecordedEpisode, RecordedMark, RecordedScreen
 from harness import actions as A
+from harness.agent import AgentStep
 from harness.coords import box_area, from_pixels, iou, normalize_box, point_box_distance
 from harness.errors import HarnessError
 from harness.run.milestones import MilestoneTracker

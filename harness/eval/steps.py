@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agents.base import AgentStep
 from harness import coords
 from harness.actions import Action, Answer, Click, Complete, LongPress, Point, Scroll, TypeText, parse_action
+from harness.agent import AgentStep
 from harness.errors import ActionValidationError, HarnessError
 from harness.hierarchy import UIElement, UITree
 from harness.observation import Observation

@@ -9,7 +9,8 @@
   it) and the validation of a written JSONL;
 - `sft`: one sample per step, from a run (read through `harness.trajectory.records`, scored by
   `harness.scoring`) or from a dataset's episodes (`tasks.datasets.registry`), in the chat-message form the
-  `openai` agent sends (`agents.prompting`) with the target in an output format (`agents.parsers.formatters`).
+  `openai` agent sends (`harness.modelio.prompting`) with the target in an output format
+  (`harness.modelio.parsers.formatters`).
 
 Nothing below imports the CLI; the run directory is only read.
 """

@@ -2,9 +2,9 @@
 
 One sample per step: the chat the `openai` agent would have sent at that step (the system prompt of the output
 format, the user message with the instruction, the history of the earlier steps, the element list and the
-screenshot; `agents.prompting`, the agent's own rendering) and, as the assistant's reply, the step's action
-written in the output format (`agents.parsers.formatters`). Each target is read back with the format's own parser
-and must give the action it was written from; a step the format cannot express, an invalid step, a step
+screenshot; `harness.modelio.prompting`, the agent's own rendering) and, as the assistant's reply, the step's action
+written in the output format (`harness.modelio.parsers.formatters`). Each target is read back with the format's own
+parser and must give the action it was written from; a step the format cannot express, an invalid step, a step
 without a screenshot is skipped and counted.
 
 The screenshot is the recorded file, hard-linked (or copied) byte for byte into `images/` next to the JSONL,
@@ -29,16 +29,16 @@ from typing import Any
 from PIL import Image
 from pydantic import ValidationError
 
-from agents.imaging import target_size
-from agents.openai_agent import OpenAIAgentOptions
-from agents.parsers import PIXEL_FORMATS, ParseContext, parse_output
-from agents.parsers.formatters import coordinate_tolerance, format_action, same_action
-from agents.prompting import PromptSet, history_line, language_name
 from harness.actions import Action, action_to_dict, parse_action
 from harness.coords import ScreenMapping
 from harness.errors import ActionValidationError
 from harness.eval.steps import observation_for
 from harness.hierarchy import UITree
+from harness.modelio.imaging import target_size
+from harness.modelio.options import OpenAIAgentOptions
+from harness.modelio.parsers import PIXEL_FORMATS, ParseContext, parse_output
+from harness.modelio.parsers.formatters import coordinate_tolerance, format_action, same_action
+from harness.modelio.prompting import PromptSet, history_line, language_name
 from harness.report.summary import episode_instruction, outcome
 from harness.scrub import redact
 from harness.trajectory.records import EpisodeRecord, Run, atomic_write_bytes

@@ -33,9 +33,9 @@ import numpy as np
 from gymnasium import spaces
 from PIL import Image
 
-from agents.base import AgentStep
 from emulator.virtual.profiles import get_profile
 from harness.actions import Action, parse_action
+from harness.agent import AgentStep
 from harness.errors import ActionValidationError, ConfigError, HarnessError
 from harness.gym.text import UnicodeText
 from harness.observation import Observation

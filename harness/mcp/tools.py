@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.base import AgentStep
 from harness.actions import describe, parse_action
+from harness.agent import AgentStep
 from harness.device.apps import ALIASES, installed_packages
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import Observation

@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from harness.coords import iou_matrix
+from harness.qa_agent import NO_ANSWER
 
-NO_ANSWER = "<no answer>"
 IOU_THRESHOLD = 0.1
 _PUNCT = frozenset(string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")

@@ -13,8 +13,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from agents.base import AgentError
 from emulator.virtual.workers import ServiceThreads
+from harness.agent import AgentError
 
 T = TypeVar("T")
 

@@ -33,9 +33,9 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.qa_base import QAAgent
-from agents.registry import create_agent
 from harness.errors import ConfigError, InfrastructureError
+from harness.plugins import create_agent
+from harness.qa_agent import QAAgent
 from harness.run.driver import describe
 from harness.run.episode import run_episode
 from harness.run.lifecycle import item_label

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 from harness.device.controller import Device
 from harness.errors import ActionValidationError
-from harness.locate import resolve_step
 from harness.observation import Observation
-from harness.run.milestones import Screen, check_failure
+from harness.run.milestones import check_failure
 from harness.run.state_check import StateJudge, judge_on
+from tasks.locate import resolve_step
+from tasks.matching import Screen
 from tasks.schema import EndCheck, Milestone, Task
 
 

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from agents.base import Agent, AgentStep
-from agents.qa_base import QAAgent
+from harness.agent import Agent, AgentStep
 from harness.device.controller import Device
 from harness.errors import InfrastructureError
+from harness.qa_agent import QAAgent
 from harness.run.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
 from harness.run.session import EpisodeSession, describe_error
 from harness.run.start import prepare_start  # noqa: F401 - re-exported (harness.run.task_check)

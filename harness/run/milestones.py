@@ -32,86 +32,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
-from harness.coords import iou
-from harness.hierarchy import UITree
 from harness.run.state_check import UNREADABLE, StateJudge
 from harness.trajectory.records import MilestoneProgress
-from tasks.schema import ElementMatch, ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
-
-
-class Screen(Protocol):
-    """What a check looks at (an `harness.observation.Observation` satisfies it)."""
-
-    @property
-    def tree(self) -> UITree: ...
-
-    @property
-    def package(self) -> str: ...
-
-    @property
-    def activity(self) -> str: ...
-
-    @property
-    def size(self) -> tuple[int, int]: ...
-
-
-def _norm(s: str, case_sensitive: bool) -> str:
-    s = " ".join(s.split())
-    return s if case_sensitive else s.casefold()
-
-
-@lru_cache(maxsize=1024)
-def _regex(pattern: str, case_sensitive: bool) -> re.Pattern[str]:
-    return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
-
-
-def text_matches(value: str, expected: str, how: str, case_sensitive: bool) -> bool:
-    if how == "regex":  # on the whitespace-normalized text; case via the regex flag
-        return _regex(expected, case_sensitive).search(" ".join(value.split())) is not None
-    v, e = _norm(value, case_sensitive), _norm(expected, case_sensitive)
-    return v == e if how == "equals" else e in v
-
-
-def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int]) -> bool:
-    """Does one UIElement satisfy one ElementMatch (rule 2 above)?"""
-    for value, expected in ((el.text, localized(m.text, lang)), (el.content_desc, localized(m.desc, lang))):
-        if expected is not None and not text_matches(value or "", expected, m.match, m.case_sensitive):
-            return False
-    if m.resource_id is not None:
-        rid = el.resource_id or ""
-        if rid != m.resource_id and (":" in m.resource_id or rid.split(":id/")[-1] != m.resource_id):
-            return False
-    if m.class_name is not None and m.class_name not in (el.class_name, el.class_name.rsplit(".", 1)[-1]):
-        return False
-    if m.package is not None and el.package != m.package:
-        return False
-    if any(not getattr(el, s) for s in m.states) or any(getattr(el, s) for s in m.not_states):
-        return False
-    if m.bbox is not None:
-        w, h = size
-        l, t, r, b = el.bounds
-        box = (l / w, t / h, r / w, b / h)
-        if m.bbox_rule == "center":
-            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-            x1, y1, x2, y2 = m.bbox
-            if not (x1 <= cx <= x2 and y1 <= cy <= y2):
-                return False
-        elif iou(box, m.bbox) < m.iou:
-            return False
-    return True
-
-
-def _visible(screen: Screen) -> list[Any]:
-    w, h = screen.size
-    out = []
-    for el in screen.tree:
-        l, t, r, b = el.bounds
-        if r > l and b > t and r > 0 and b > 0 and l < w and t < h and getattr(el, "visible_to_user", True):
-            out.append(el)
-    return out
+from tasks.matching import Screen, element_matches, visible_elements
+from tasks.schema import ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
 
 
 def check_failure(check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None) -> str | None:
@@ -125,7 +51,7 @@ def check_failure(check: ScreenCheck, screen: Screen, lang: str, state: StateJud
             return "screen"
     needs = ([check.element] if check.element else []) + list(check.all_elements)
     if needs or check.absent:
-        els = _visible(screen)
+        els = visible_elements(screen)
         for m in needs:
             if not any(element_matches(e, m, lang, screen.size) for e in els):
                 return "screen"

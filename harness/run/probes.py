@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from agents.qa_base import QAAgent
 from harness.errors import ActionValidationError
 from harness.observation import Observation
+from harness.qa_agent import QAAgent
 from harness.run.questions import call_agent
 from harness.scoring.questions import ground_truth, score_question
 from tasks.schema import Probe

@@ -23,12 +23,12 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.base import AgentStep
-from agents.qa_base import QAAgent, QAAnswer
-from agents.registry import create_qa_agent
 from harness.actions import Answer
+from harness.agent import AgentStep
 from harness.errors import ConfigError
 from harness.observation import DeviceInfo, Observation
+from harness.plugins import create_qa_agent
+from harness.qa_agent import QAAgent, QAAnswer
 from harness.report.summary import run_rows, run_summary
 from harness.run.driver import PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.lifecycle import RunLifecycle, item_label

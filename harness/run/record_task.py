@@ -29,21 +29,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.base import Agent, AgentStep, EpisodeContext, HistoryItem
-from agents.noop import NoOpAgent
-from agents.reference import ReferenceAgent
 from harness.actions import Action, Answer, Complete, Impossible
+from harness.agent import Agent, AgentStep, EpisodeContext, HistoryItem
 from harness.device.controller import Device
 from harness.device.state import DeviceState, StateUnreadable
 from harness.errors import HarnessError
 from harness.hierarchy import UIElement
 from harness.observation import Observation
+from harness.plugins import create_agent
 from harness.run.end_state import evaluate_end_state
 from harness.run.episode import Limits, run_episode
-from harness.run.milestones import check_holds, element_matches
+from harness.run.milestones import check_holds
 from harness.run.start import prepare_start
 from harness.run.state_check import judge_on
 from harness.run.task_check import CheckResult, check_task
+from tasks.matching import element_matches
 from tasks.roles import role_for_package
 from tasks.schema import ElementMatch, ReferenceStep, StartState, Task, parse_task
 
@@ -240,10 +240,17 @@ def _draft_task(instruction: str, lang: str, package: str, start: StartState) ->
 
 
 def record(
-    device: Device, agent: Agent, app: str, instruction: str, lang: str = "en", max_steps: int = 50
+    device: Device,
+    agent: Agent,
+    app: str,
+    instruction: str,
+    lang: str = "en",
+    max_steps: int = 50,
+    given: Sequence[dict[str, Any]] | None = None,
 ) -> Recording:
     """Play the demonstration from the start state (the app's data cleared, home), keeping every screen and the
-    device state before and after. `agent` is the human agent or a `ReferenceAgent` over the steps file."""
+    device state before and after. `agent` is the human agent, or the reference agent over a steps file
+    (`steps_agent`) with the steps as written in `given` (kept as the reference steps)."""
     package = resolve_app(device, app)
     start = StartState(reset_apps=(package,))
     prepare_start(device, start)
@@ -258,9 +265,7 @@ def record(
         action = agent_step.action
         if action is None or agent_step.invalid:
             raise RecordError(f"demonstration step {n}: {agent_step.error or 'no action'}")
-        given = getattr(agent, "given_step", None)
-        ref = given(n) if callable(given) else None
-        ref = ref if ref is not None else reference_step(action, obs, lang)
+        ref = given[n - 1] if given is not None and n <= len(given) else reference_step(action, obs, lang)
         result, new_obs = device.step(action, obs, n)
         if not result.ok and result.error:
             raise RecordError(f"demonstration step {n} ({action.type}): {result.error}")
@@ -272,15 +277,9 @@ def record(
     return Recording(package, start, first, steps, before, snapshot(device))
 
 
-class StepsAgent(ReferenceAgent):
-    """The reference agent over a steps file, that also hands the recorder each step as written."""
-
-    def __init__(self, steps: Sequence[dict[str, Any]]) -> None:
-        super().__init__(actions=list(steps), name="demonstration")
-        self._raw = list(steps)
-
-    def given_step(self, n: int) -> dict[str, Any] | None:
-        return self._raw[n - 1] if n <= len(self._raw) else None
+def steps_agent(steps: Sequence[dict[str, Any]]) -> Agent:
+    """The reference agent playing a steps file (pass the same steps to `record` as `given`)."""
+    return create_agent("reference", actions=list(steps), name="demonstration")
 
 
 def read_steps(path: Path) -> list[dict[str, Any]]:
@@ -459,11 +458,11 @@ def prove(proposal: Proposal, lang: str, fresh: Reset) -> tuple[Task, CheckResul
     data = _survivors(
         proposal, _with_leaves({**data, "end_state": kept_end}, [m for m in _leaves(data) if m["id"] not in at_start])
     )
-    idle = run_episode(parse_task(data), NoOpAgent(), fresh(), lang, Limits(max_steps=2))
+    idle = run_episode(parse_task(data), create_agent("noop"), fresh(), lang, Limits(max_steps=2))
     idle_hits = {h["id"] for h in idle.milestones if h.get("hit_step")}
     proposal.dropped += [f"milestone {i}: a do-nothing agent reaches it" for i in sorted(idle_hits)]
     data = _survivors(proposal, _with_leaves(data, [m for m in _leaves(data) if m["id"] not in idle_hits]))
-    replay = run_episode(parse_task({**data, "end_state": []}), ReferenceAgent(), fresh(), lang, steps)
+    replay = run_episode(parse_task({**data, "end_state": []}), create_agent("reference"), fresh(), lang, steps)
     hit = {h["id"]: h["hit_step"] for h in replay.milestones if h.get("hit_step")}
     proposal.dropped += [
         f"milestone {m['id']} ({m['sub_target']}): not reached when the demonstration is replayed"
@@ -477,7 +476,7 @@ def prove(proposal: Proposal, lang: str, fresh: Reset) -> tuple[Task, CheckResul
     if not result.ok and result.end_state_held is False:  # some end-state check does not hold after the replay
         kept_end = []
         for c in data["end_state"]:
-            r = run_episode(parse_task({**data, "end_state": [c]}), ReferenceAgent(), fresh(), lang, steps)
+            r = run_episode(parse_task({**data, "end_state": [c]}), create_agent("reference"), fresh(), lang, steps)
             if r.success:
                 kept_end.append(c)
             else:

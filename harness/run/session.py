@@ -22,13 +22,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from agents.base import AgentStep, EpisodeContext, HistoryItem
-from agents.qa_base import QAAgent
 from harness.actions import Action, Answer, Complete, Impossible, parse_action
+from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.device.apps import role_packages
 from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import ActionResult, Observation
+from harness.qa_agent import QAAgent
 from harness.run.calls import AGENT_TIMEOUT
 from harness.run.end_state import evaluate_end_state
 from harness.run.milestones import MilestoneTracker, answer_matches

@@ -18,10 +18,10 @@ from typing import Any
 
 from rich.console import Console
 
-from agents.qa_base import QAAgent
-from agents.registry import BUILTIN_QA_AGENTS, create_agent, create_qa_agent
 from harness.actions import gesture_seconds
 from harness.errors import ConfigError
+from harness.plugins import available_qa_agents, create_agent, create_qa_agent
+from harness.qa_agent import QAAgent
 from harness.report.summary import outcome, run_scoreboard
 from harness.run.affinity import CpuAffinity
 from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
@@ -75,7 +75,7 @@ def probe_agent_factory(opts: SuiteOptions) -> Callable[[], QAAgent] | None:
     if name == "none":
         return None
     if name == "auto":
-        same = opts.agent in BUILTIN_QA_AGENTS
+        same = opts.agent in available_qa_agents()
         name, options = (opts.agent, dict(opts.agent_options)) if same else ("lexical", {})
         if options.get("cassette"):  # the probes' calls get their own cassette beside the agent's
             c = Path(str(options["cassette"]))

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.noop import NoOpAgent
-from agents.registry import create_agent, create_qa_agent
 from harness.device.apps import role_packages
 from harness.device.controller import Device
+from harness.plugins import create_agent, create_qa_agent
 from harness.run.end_state import evaluate_end_state
 from harness.run.episode import Limits, prepare_start, run_episode
 from harness.run.milestones import check_holds, final_milestones
@@ -69,7 +68,7 @@ def _check_task(task: Task, lang: str, device: Device) -> CheckResult:
     violations = [m.id for m in final_milestones(task.milestones) if check_holds(m.check, start, lang, state)]
     if task.end_state and evaluate_end_state(task, lang, start, device).held:
         violations.append("end_state")
-    idle = run_episode(task, NoOpAgent(), device, lang, Limits(max_steps=2), seed=0)
+    idle = run_episode(task, create_agent("noop"), device, lang, Limits(max_steps=2), seed=0)
     idle_error = (
         None
         if idle.progress == 0.0 and not idle.success

@@ -17,14 +17,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from statistics import mean
 
-from agents.base import Usage
-from agents.qa_base import QAAnswer, answer_elements, predicted_items
-from harness.locate import locate
+from harness.agent import Usage
 from harness.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
+from harness.qa_agent import QAAnswer, answer_elements, predicted_items
 from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, EXIT_OK
 from harness.trajectory.records import QAGroundTruth, QAItem, QARecord
 from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS
+from tasks.locate import locate
 from tasks.qa_suite import QAQuestion
 from tasks.schema import ScreenQuestion, localized
 

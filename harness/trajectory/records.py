@@ -28,7 +28,7 @@ from urllib.parse import quote, unquote
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agents.base import Usage  # the one token-usage record: what an agent reports is what a step line holds
+from harness.agent import Usage  # the one token-usage record: what an agent reports is what a step line holds
 from harness.device.prepare import DevicePreparation
 from harness.errors import HarnessError
 from harness.scrub import redact

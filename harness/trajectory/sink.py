@@ -23,7 +23,7 @@ from typing import Protocol
 
 from PIL import Image
 
-from agents.base import AgentStep
+from harness.agent import AgentStep
 from harness.observation import ActionResult, DeviceInfo, Observation
 from harness.trajectory.records import MilestoneProgress
 from harness.trajectory.result import EpisodeResult

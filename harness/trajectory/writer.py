@@ -41,9 +41,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from agents.base import AgentStep
 from harness import __version__
 from harness.actions import describe
+from harness.agent import AgentStep
 from harness.errors import DiskFullError
 from harness.observation import ActionResult, DeviceInfo
 from harness.priority import lower_this_thread

@@ -2,7 +2,7 @@
 `ReferenceStep` -> the unified action it stands for on this screen.
 
 A locator resolves to the `nth` matching VISIBLE element in reading order, matched with
-`harness.run.milestones.element_matches` (the milestone rule). Used by the reference agent and by end-state probes.
+`tasks.matching.element_matches` (the milestone rule). Used by the reference agent and by end-state probes.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from harness.actions import Action, parse_action
 from harness.errors import ActionValidationError
-from harness.run.milestones import Screen, element_matches
+from tasks.matching import Screen, element_matches
 from tasks.schema import Locator, ReferenceStep, localized
 
 LOCATABLE = ("CLICK", "LONG_PRESS", "TYPE", "SCROLL")

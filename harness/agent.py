@@ -1,4 +1,5 @@
-"""The agent contract: what the runner gives an agent and what it gets back.
+"""The agent contract: what the runner gives an agent and what it gets back. Agents are plug-ins
+(`harness.plugins`): the built-in ones in agents/ import this module, as a third-party agent does.
 
 An agent sees one `Observation` per step plus the history of its own earlier steps and returns an `AgentStep`
 holding one unified `Action` (or none, when the model's output could not be turned into a valid action). The
@@ -21,7 +22,6 @@ from harness.errors import HarnessError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from harness.observation import Observation
-    from tasks.schema import Task
 
 
 class AgentError(HarnessError):
@@ -51,11 +51,29 @@ class Usage:
         }
 
 
+class TaskInfo(Protocol):
+    """What every agent may read of the episode's task. The bundled tasks are `tasks.schema.Task`s (an agent that
+    needs more of them, such as the reference solution, checks for one); a dataset episode or a plug-in's own task
+    type only has to give these."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def category(self) -> str: ...
+
+    @property
+    def apps(self) -> tuple[str, ...]: ...
+
+    @property
+    def max_steps(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class EpisodeContext:
     """What an agent learns at the start of an episode."""
 
-    task: Task
+    task: TaskInfo
     lang: str
     instruction: str
     seed: int

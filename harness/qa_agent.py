@@ -3,7 +3,7 @@
 A QA agent sees one `Observation` and a question, and answers the way ScreenQA's annotators do: the UI elements
 that hold the answer, ranked best first (element indices of the observation's tree), plus a short answer; or
 "no answer" when the screen does not hold one. QA agents are found by name like the agents
-(`agents.registry.create_qa_agent`, entry-point group `droidharness.qa_agents`).
+(`harness.plugins.create_qa_agent`, entry-point group `droidharness.qa_agents`).
 
 An answer may also point at the screen instead (the open GUI models answer with boxes and points, and a screen
 may have no hierarchy at all): `QAAnswer.regions`, boxes `[l, t, r, b]` or points `(x, y)` in `QAAnswer.space`,
@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, runtime_checkable
 
-from agents.base import Usage
 from harness import coords
+from harness.agent import Usage
 from harness.coords import Box
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -150,3 +150,27 @@ def _resolve(
         return min(inside, key=lambda e: (e.area, -e.depth)), (x, y, x + 1, y + 1)
     half = max(1, round(min(w, h) * POINT_BOX_FRACTION / 2))
     return None, (max(0, x - half), max(0, y - half), min(w, x + half), min(h, y + half))
+
+
+NO_ANSWER = "<no answer>"  # ScreenQA's spelling of "the screen does not answer"
+NONE_WORDS = ("none", "no", "-", NO_ANSWER)
+
+
+def parse_answer(line: str, n_elements: int) -> list[int] | None:
+    """ "3 7" / "3,7" -> [3, 7]; "none" -> []; None when not a valid answer on a screen of `n_elements`."""
+    text = line.strip().lower()
+    if text in NONE_WORDS:
+        return []
+    try:
+        indices = [int(t) for t in text.replace(",", " ").split()]
+    except ValueError:
+        return None
+    if not indices or any(not 0 <= i < n_elements for i in indices):
+        return None
+    return indices
+
+
+def default_short(observation: Observation, indices: list[int]) -> str:
+    """The short answer the screen gives for these elements: their texts, in order ("<no answer>" for none)."""
+    tree = observation.tree
+    return ", ".join(tree[i].text or tree[i].content_desc for i in indices) or NO_ANSWER

@@ -1,4 +1,4 @@
-"""The text the `openai` agent sends: the prompt templates of `agents/prompts/` and how they are filled in.
+"""The text the `openai` agent sends: the prompt templates of `harness/modelio/prompts/` and how they are filled in.
 
 One place renders the system message of an output format and the user message of a step (instruction, the
 compact history, the numbered element list, the screenshot's size), so that the live agent and everything that
@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.actions import Action, describe
+from harness.agent import describe_result
 from harness.errors import ConfigError
-
-from .base import describe_result
 
 SYSTEM_PROMPTS = {
     "json": "system_json.md",
@@ -29,8 +28,8 @@ LANGUAGE_NAMES = {"zh": "Chinese"}  # the thought's language named in the uitars
 
 
 def load_prompt(name: str) -> str:
-    """A bundled prompt file of `agents/prompts/`."""
-    return (resources.files("agents") / "prompts" / name).read_text(encoding="utf-8")
+    """A bundled prompt file of `harness/modelio/prompts/`."""
+    return (resources.files("harness.modelio") / "prompts" / name).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
