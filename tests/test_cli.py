@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli.main import app
+from tasks.suite import suite_path
 
 runner = CliRunner()
 
@@ -45,6 +46,25 @@ def test_tasks_list_pipes_ids_into_tasks_check(tmp_path):
     assert "notes-search-password" not in r.output, "only the ids read from stdin are checked"
     bad = runner.invoke(app, ["tasks", "check", "--task", "-"], input="no-such-task\n")
     assert bad.exit_code == 2 and "no-such-task" in bad.output and "Traceback" not in bad.output
+
+
+def test_tasks_check_in_process_proves_a_suite_without_adb(tmp_path):
+    state = tmp_path / "state"
+    env = {"COLUMNS": "200", "DROIDHARNESS_STATE_DIR": str(state)}
+    r = runner.invoke(app, ["tasks", "check", "--in-process", "--task", "settings-dark-theme", "--lang", "en"], env=env)
+    assert r.exit_code == 0, r.output
+    assert "settings-dark-theme" in r.output and "every task is sound" in r.output
+    assert not (state / "adb-servers").exists() or not list((state / "adb-servers").glob("*.json")), "no adb server"
+    # an unsound task: a reference that never turns the switch on
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    task = json.loads((suite_path("virtual") / "settings-dark-theme.json").read_text(encoding="utf-8"))
+    task["reference"] = {lang: [{"type": "COMPLETE"}] for lang in task["reference"]}
+    (suite / "settings-dark-theme.json").write_text(json.dumps(task), encoding="utf-8")
+    bad = runner.invoke(app, ["tasks", "check", str(suite), "--in-process", "--lang", "en"], env=env)
+    assert bad.exit_code == 1 and "unsound" in bad.output, bad.output
+    both = runner.invoke(app, ["tasks", "check", "--in-process", "--device", "X1"], env=env)
+    assert both.exit_code == 2 and "--in-process" in both.output and "Traceback" not in both.output
 
 
 def test_bad_options_are_clear_errors_not_tracebacks(tmp_path):

@@ -1,41 +1,43 @@
 """The bundled `virtual` task suite: its shape, and its soundness on the in-process virtual device.
 
-Soundness (per task, language and profile): the start state satisfies no final milestone, and the reference
-solution reaches 100% progress (with a matching answer for question tasks). The replay runs directly on a
-`VirtualDeviceModel` through `bench/check_suite_inprocess.py`: no adb, no agent, ~30 ms per run.
+Soundness (per task, language and profile) is what `droidharness tasks check --in-process` proves, through the same
+`harness.run.task_check.check_task`: the start state satisfies no final milestone, a do-nothing agent scores 0, and
+the reference solution reaches 100% progress with its end state holding (and a matching answer for question
+tasks), on a virtual device in this process (no adb).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
-from pathlib import Path
+from collections.abc import Iterator
 
 import pytest
 
 from emulator.virtual.model import VirtualDeviceModel
+from harness.run.pool import DevicePool
+from harness.run.task_check import CheckResult, check_task
 from tasks.schema import CATEGORIES, LANGS, ElementMatch, Milestone, MilestoneGroup, ReferenceStep, Task
 from tasks.suite import load_suite, suite_path
 
-ROOT = Path(__file__).resolve().parents[1]
 PROFILES = ("medium_phone", "small_phone")
 
 
-def _load_checker():
-    name = "check_suite_inprocess"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / "check_suite_inprocess.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+@pytest.fixture(scope="module")
+def pools() -> Iterator[dict[str, DevicePool]]:
+    started = {p: DevicePool(1, [], profile=p, isolation="in_process").start() for p in PROFILES}
+    yield started
+    for pool in started.values():
+        pool.close()
 
 
-checker = _load_checker()
+def check(pools: dict[str, DevicePool], task: Task, lang: str, profile: str = PROFILES[0]) -> CheckResult:
+    pool = pools[profile]
+    pool.reset(0)
+    pool.ensure_locale(0, lang)
+    return check_task(task, lang, pool.slot(0))
+
+
 SUITE = load_suite("virtual")
 BY_ID = {t.id: t for t in SUITE}
 CROSS_APP = {"1-3", "1-4"}
@@ -100,13 +102,11 @@ def test_task_shape(task: Task) -> None:
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("task_id", sorted(BY_ID))
-def test_reference_is_sound(task_id: str, lang: str, profile: str) -> None:
-    r = checker.check_task(BY_ID[task_id], lang, profile)
-    detail = "\n".join(
-        [r.error, f"start satisfies final milestones {r.start_violations}", f"missed {r.missed}", *r.log]
-    )
+def test_reference_is_sound(pools: dict[str, DevicePool], task_id: str, lang: str, profile: str) -> None:
+    r = check(pools, BY_ID[task_id], lang, profile)
+    detail = "\n".join([str(r.error), f"start satisfies final milestones {r.start_violations}", f"missed {r.missed}"])
     assert not r.start_violations, detail
-    assert not r.error, detail
+    assert r.error is None, detail
     assert r.progress == 1.0, detail
     assert r.answer_ok is not False, f"answer does not match the expected answer\n{detail}"
     assert r.ok
@@ -117,29 +117,29 @@ def _with(task: Task, **update) -> Task:
     return task.model_copy(update=update)
 
 
-def test_check_fails_when_reference_stops_short() -> None:
+def test_check_fails_when_reference_stops_short(pools: dict[str, DevicePool]) -> None:
     t = BY_ID["notes-delete-and-create"]
     cut = {lang: steps[:-2] + steps[-1:] for lang, steps in t.reference.items()}  # never saves the note
-    r = checker.check_task(_with(t, reference=cut), "en")
+    r = check(pools, _with(t, reference=cut), "en")
     assert not r.ok and r.progress < 1.0 and "dentist_saved" in r.missed
 
 
-def test_check_fails_on_a_missing_element() -> None:
+def test_check_fails_on_a_missing_element(pools: dict[str, DevicePool]) -> None:
     t = BY_ID["shop-search-add-cart"]
     steps = list(t.reference["en"])
     steps.insert(1, steps[3])  # click the product before the ad is closed and before searching
-    r = checker.check_task(_with(t, reference={**t.reference, "en": tuple(steps)}), "en")
+    r = check(pools, _with(t, reference={**t.reference, "en": tuple(steps)}), "en")
     assert not r.ok and r.error
 
 
-def test_check_fails_when_start_state_already_done() -> None:
+def test_check_fails_when_start_state_already_done(pools: dict[str, DevicePool]) -> None:
     t = BY_ID["notes-wifi-password-question"]
-    r = checker.check_task(_with(t, start=t.start.model_copy(update={"open_app": "com.droidharness.notes"})), "en")
+    r = check(pools, _with(t, start=t.start.model_copy(update={"open_app": "com.droidharness.notes"})), "en")
     assert r.start_violations == ["found"] and not r.ok
 
 
-def test_check_fails_on_a_wrong_answer() -> None:
+def test_check_fails_on_a_wrong_answer(pools: dict[str, DevicePool]) -> None:
     t = BY_ID["weather-thursday-high"]
     ref = {lang: steps[:-1] + (ReferenceStep(type="ANSWER", text="75"),) for lang, steps in t.reference.items()}
-    r = checker.check_task(_with(t, reference=ref), "en")
+    r = check(pools, _with(t, reference=ref), "en")
     assert r.progress == 1.0 and r.answer_ok is False and not r.ok

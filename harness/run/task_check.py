@@ -1,14 +1,14 @@
 """`droidharness tasks check SUITE`: prove every task of a suite sound on a live device.
 
-Sound = (1) on the start state no FINAL milestone holds and the end state does not hold (the task is not
-already done), and (2) the task's reference solution, played by the reference agent through the normal episode
-loop, reaches 100% progress and success - every milestone, the end state still holding at the end, and the
-expected answer - in every language the task has. Together: the end-state check is reachable, and it fails on
-a device where the goal is not (or no longer) achieved. (3) Every probe question is asked on the way: its
-milestone is hit and its ground truth is on that screen. (4) The validator cannot be had for nothing: a
-do-nothing agent (`noop`: HOME, then COMPLETE), played first, scores progress 0 and no success. (5) With
-`portable=True` (always for the bundled `portable` suite), the task is portable (`tasks.portable`): apps named by
-role, checks by state or visible text, reference steps located by text; else it is unsound with the reasons.
+Sound = (1) on the start state no FINAL milestone holds and the end state does not hold (the task is not already
+done), and (2) the task's reference solution, played by the reference agent through the normal episode loop, reaches
+100% progress and success with every step playable - every milestone, the end state still holding at the end, and
+the expected answer - in every language the task has. Together: the end-state check is reachable, and it fails on a
+device where the goal is not (or no longer) achieved. (3) Every probe question is asked on the way: its milestone is
+hit and its ground truth is on that screen. (4) The validator cannot be had for nothing: a do-nothing agent (`noop`:
+HOME, then COMPLETE), played first, scores progress 0 and no success. (5) With `portable=True` (always for the
+bundled `portable` suite), the task is portable (`tasks.portable`): apps named by role, checks by state or visible
+text, reference steps located by text; else it is unsound with the reasons.
 Apps named by role (`@clock`) are resolved on the device first (`harness.device.apps.role_packages`).
 """
 
@@ -21,7 +21,7 @@ from harness.device.controller import Device
 from harness.plugins import create_agent, create_qa_agent
 from harness.run.end_state import evaluate_end_state
 from harness.run.episode import Limits, prepare_start, run_episode
-from harness.run.milestones import check_holds, final_milestones
+from harness.run.milestones import answer_matches, check_holds, final_milestones
 from harness.run.state_check import judge_on
 from tasks.portable import describe_issues, portability_issues, resolve_task, task_roles
 from tasks.schema import Task
@@ -40,6 +40,8 @@ class CheckResult:
     idle_progress: float = 0.0  # what a do-nothing agent (HOME, then COMPLETE) scores: must be 0
     idle_success: bool = False
     not_portable: tuple[str, ...] = ()  # why the task is not portable (`tasks.portable`); empty: it is
+    missed: tuple[str, ...] = ()  # the milestones the reference solution did not hit
+    answer_ok: bool | None = None  # the reference's answer matches the expected one; None: no expected answer
 
     @property
     def idle_ok(self) -> bool:
@@ -102,12 +104,27 @@ def _check_task(task: Task, lang: str, device: Device) -> CheckResult:
     ]
     if unasked and error is None:
         error = "; ".join(unasked)
+    if r.invalid_steps and error is None:  # a step that found nothing on its screen: the solution is not sound
+        error = f"{r.invalid_steps} reference step(s) could not be played on the screen they met"
     if held is False and error is None:
         error = "end state does not hold after the reference solution: " + "; ".join(
             map(str, (r.end_state or {}).get("failed", []))
         )
     if idle_error is not None:
         error = idle_error if error is None else f"{error}; {idle_error}"
+    missed = tuple(str(m["id"]) for m in r.milestones if not m.get("hit_step"))
+    answer_ok = None if task.expected_answer is None else answer_matches(task.expected_answer, r.answer, lang)
     return CheckResult(
-        task.id, lang, violations, r.progress, r.success, r.steps, error, held, idle.progress, idle.success
+        task.id,
+        lang,
+        violations,
+        r.progress,
+        r.success,
+        r.steps,
+        error,
+        held,
+        idle.progress,
+        idle.success,
+        missed=missed,
+        answer_ok=answer_ok,
     )
