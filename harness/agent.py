@@ -43,13 +43,6 @@ class Usage:
             self.total_tokens + other.total_tokens,
         )
 
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "total_tokens": self.total_tokens,
-        }
-
 
 class TaskInfo(Protocol):
     """What every agent may read of the episode's task. The bundled tasks are `tasks.schema.Task`s (an agent that

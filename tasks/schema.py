@@ -325,11 +325,6 @@ class ScreenCheck(_Model):
             raise ValueError("a check needs package, activity, element, all_elements, absent or state")
         return self
 
-    @property
-    def screen_parts(self) -> bool:
-        """Whether the check looks at the screen at all (a state-only check does not)."""
-        return bool(self.package or self.activity or self.element or self.all_elements or self.absent)
-
 
 class Milestone(_Model):
     """A leaf sub-target: counts once its check holds on a live screen (see harness.run.milestones)."""

@@ -102,6 +102,7 @@ def test_paper_metrics_max_over_raters():
 
 def test_batch_names():
     assert set(s.score_sqa_s(["a"], [["a"]])) == {"SQA-S EM", "SQA-S F1", "questions"}
+    assert s.score_sqa_uic([["a", "b"]], [[["a", "b"]]]) == {"SQA-UIC EM": 1.0, "SQA-UIC F1": 1.0, "questions": 1}
     assert set(s.score_sqa_uic_bb([[]], [[[]]])) == {
         "SQA-UIC-BB BBox-F1@IoU",
         "SQA-UIC-BB EM@IoU",

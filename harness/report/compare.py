@@ -141,10 +141,6 @@ class Comparison:
     cells: dict[str, list[Cell]]  # episode key -> one cell per run
     notes: list[str] = field(default_factory=list)  # e.g. different suites
 
-    @property
-    def episodes_per_run(self) -> list[int]:
-        return [len(s.run.episodes) for s in self.sides]
-
     def cost(self, i: int) -> float | None:
         """Run `i`'s cost over the shared episodes (None when it is unpriced)."""
         costs = [self.cells[k][i].cost for k in self.shared]
