@@ -3,7 +3,7 @@
 A reference step is a unified action whose target may be a `Locator` instead of an index:
 `{"type": "CLICK", "locate": {"resource_id": "fab_add"}}`. At run time the locator resolves to the first
 matching visible element of the live screen in reading order (`nth` picks a later match), matched with
-`harness.run.milestones.element_matches` and the locator's `as_match()`, and the step becomes the same action with
+`harness.run.judge.milestones.element_matches` and the locator's `as_match()`, and the step becomes the same action with
 `element=<index>` (CLICK, LONG_PRESS, TYPE, SCROLL). A locator that finds nothing gives an invalid step whose
 error names the step and the locator; the agent then moves on (the runner counts it).
 

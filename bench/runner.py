@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
+from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
 from harness.trajectory.records import load_run  # noqa: E402
 

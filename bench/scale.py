@@ -50,8 +50,8 @@ from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from harness.run.affinity import CPU_AFFINITIES, CpuAffinity  # noqa: E402
+from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.run.pool import Isolation  # noqa: E402
-from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
 from harness.trajectory.records import load_run  # noqa: E402
 

@@ -31,8 +31,8 @@ from PIL import Image  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-import harness.run.suite as suite_runner  # noqa: E402
-from harness.run.suite import SuiteOptions, run_suite  # noqa: E402
+import harness.run.orchestration.suite as suite_runner  # noqa: E402
+from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
 from harness.trajectory.records import load_run, pixel_digest  # noqa: E402
 from harness.trajectory.writer import RunWriter  # noqa: E402

@@ -1,7 +1,7 @@
 """The task schema's element matches on a live screen: one reading of `ElementMatch` for every checker.
 
 Milestones, end states, locators (`tasks.locate`) and the recorder all match elements through `element_matches`
-(rule 2 of `harness.run.milestones`' hit rule): text / desc after trimming and collapsing whitespace,
+(rule 2 of `harness.run.judge.milestones`' hit rule): text / desc after trimming and collapsing whitespace,
 case-insensitively unless `case_sensitive`, by equals / contains / regex; resource id, class, package, states and
 a normalized box.
 """

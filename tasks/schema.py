@@ -3,7 +3,7 @@
 A task says what to do (an instruction per language), where to start (apps to reset, app to open), how long the
 agent may take, how it is scored (milestones, optionally an expected answer) and how it can be solved (a
 reference solution per language, written with element locators rather than indices so it survives layout
-changes). Milestones follow AndroidLens nested sub-targets; their exact hit rule is in `harness.run.milestones`.
+changes). Milestones follow AndroidLens nested sub-targets; their exact hit rule is in `harness.run.judge.milestones`.
 
     {"id": "notes-create", "category": "1-1", "apps": ["com.droidharness.notes"],
      "instruction": {"en": "Create a note titled Groceries", "zh": "新建一条标题为“杂货”的笔记"},
@@ -289,7 +289,7 @@ class FileState(_Model):
 
 class StateCheck(_Model):
     """A predicate over device state read through the device's shell instead of the screen; every given kind
-    must hold (see harness.run.state_check and docs/milestones.md, "State checks")."""
+    must hold (see harness.run.judge.state_check and docs/milestones.md, "State checks")."""
 
     settings: SettingState | None = None
     content: ContentState | None = None
@@ -327,7 +327,7 @@ class ScreenCheck(_Model):
 
 
 class Milestone(_Model):
-    """A leaf sub-target: counts once its check holds on a live screen (see harness.run.milestones)."""
+    """A leaf sub-target: counts once its check holds on a live screen (see harness.run.judge.milestones)."""
 
     kind: Literal["milestone"] = "milestone"
     id: str

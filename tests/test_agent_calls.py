@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from harness.run.calls import AgentTimeout, call_with_timeout
+from harness.run.loop.calls import AgentTimeout, call_with_timeout
 
 
 def test_successive_calls_reuse_a_thread() -> None:

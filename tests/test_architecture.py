@@ -130,11 +130,11 @@ def test_the_checks_catch_what_they_claim(case):
         assert [(m, d) for m, deps in graph.items() if _top(m) == "emulator" for d in deps if _top(d) != "emulator"]
     else:
         graph = {
-            "harness.run.episode": {"agents.base"},
-            "agents.base": {"harness.run.episode"},
-            "harness.cli.main": {"agents.base", "harness.run.episode"},
+            "harness.run.loop.episode": {"agents.base"},
+            "agents.base": {"harness.run.loop.episode"},
+            "harness.cli.main": {"agents.base", "harness.run.loop.episode"},
         }
-        assert _cross_package_cycles(graph) == [["agents.base", "harness.run.episode"]]
+        assert _cross_package_cycles(graph) == [["agents.base", "harness.run.loop.episode"]]
 
 
 def _circles(graph: dict[str, set[str]], tops: tuple[str, ...] = NO_CIRCLES) -> list[list[str]]:
@@ -160,6 +160,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "agents",
         ),
     ),
+    # harness/run's parts, bottom up: judge, loop, fleet (beside them), orchestration, authoring
+    (
+        "harness.run.judge",
+        ("harness.run.loop", "harness.run.fleet", "harness.run.orchestration", "harness.run.authoring"),
+    ),
+    ("harness.run.loop", ("harness.run.fleet", "harness.run.orchestration", "harness.run.authoring")),
+    (
+        "harness.run.fleet",
+        ("harness.run.judge", "harness.run.loop", "harness.run.orchestration", "harness.run.authoring"),
+    ),
+    ("harness.run.orchestration", ("harness.run.authoring",)),
     ("harness.trajectory", ("harness.scoring", "harness.report", "harness.run", "harness.eval", "harness.cli")),
     ("harness.scoring", ("harness.report", "harness.run", "harness.eval", "harness.cli")),
     ("harness.report", ("harness.run", "harness.eval", "harness.cli")),
@@ -244,18 +255,18 @@ def test_the_new_checks_catch_what_they_claim(case, tmp_path):
     """Each rule, fed code that breaks it, reports it."""
     if case == "circle-in-package":
         graph = {
-            "harness.run.episode": {"harness.run.probes"},
-            "harness.run.probes": {"harness.run.qa"},
-            "harness.run.qa": {"harness.run.episode"},
+            "harness.run.loop.episode": {"harness.run.loop.probes"},
+            "harness.run.loop.probes": {"harness.run.qa"},
+            "harness.run.qa": {"harness.run.loop.episode"},
             "harness.run.pool": set(),
         }
-        assert _circles(graph) == [["harness.run.episode", "harness.run.probes", "harness.run.qa"]]
+        assert _circles(graph) == [["harness.run.loop.episode", "harness.run.loop.probes", "harness.run.qa"]]
     elif case == "upward":
         graph = {
             "agents.reference": {"harness.run.locate"},
             "tasks.schema": {"agents.base"},
             "harness.trajectory.writer": {"harness.report.render"},
-            "harness.run.suite": {"harness.report.render"},
+            "harness.run.orchestration.suite": {"harness.report.render"},
         }
         assert _upward(graph) == [
             ("agents.reference", "harness.run.locate"),
@@ -266,15 +277,15 @@ def test_the_new_checks_catch_what_they_claim(case, tmp_path):
         src = tmp_path / "harness" / "x.py"
         src.parent.mkdir()
         src.write_text(
-            "from harness.run.suite import _headline\n"
+            "from harness.run.orchestration.suite import _headline\n"
             if case == "private-from"
-            else "import harness.run.suite as suite\nsuite._record_infra_error()\n"
+            else "import harness.run.orchestration.suite as suite\nsuite._record_infra_error()\n"
         )
-        found = _private_imports([src], {"harness.run.suite", "harness.x"}, root=tmp_path)
+        found = _private_imports([src], {"harness.run.orchestration.suite", "harness.x"}, root=tmp_path)
         assert found == (
-            ["harness/x.py: from harness.run.suite import _headline"]
+            ["harness/x.py: from harness.run.orchestration.suite import _headline"]
             if case == "private-from"
-            else ["harness/x.py: harness.run.suite._record_infra_error"]
+            else ["harness/x.py: harness.run.orchestration.suite._record_infra_error"]
         )
 
 
@@ -331,18 +342,18 @@ def test_agents_are_plugins_the_engine_never_imports():
 def test_the_plugin_and_floor_checks_catch_what_they_claim(case):
     if case == "floor":
         graph = {
-            "harness.locate": {"harness.run.milestones", "harness.actions"},
+            "harness.locate": {"harness.run.judge.milestones", "harness.actions"},
             "harness.actions": {"harness.errors"},
             "harness.agent": {"tasks.schema"},
-            "harness.run.episode": {"harness.run.calls"},
+            "harness.run.loop.episode": {"harness.run.loop.calls"},
         }
         assert _floor_breaches(graph, {"harness.run"}) == [
             ("harness.agent", "tasks.schema"),
-            ("harness.locate", "harness.run.milestones"),
+            ("harness.locate", "harness.run.judge.milestones"),
         ]
     elif case == "engine-import":
-        graph = {"harness.run.task_check": {"agents.noop"}, "agents.noop": {"harness.agent"}}
-        assert _engine_imports_agents(graph, {}) == ["harness.run.task_check imports agents.noop"]
+        graph = {"harness.run.authoring.task_check": {"agents.noop"}, "agents.noop": {"harness.agent"}}
+        assert _engine_imports_agents(graph, {}) == ["harness.run.authoring.task_check imports agents.noop"]
     else:
         src = 'BUILTIN = {"noop": "agents.noop:NoOpAgent"}\n'
         assert _engine_imports_agents({}, {"harness.plugins": src}) == ["harness.plugins names 'agents.noop:NoOpAgent'"]
@@ -362,4 +373,6 @@ def _long_modules(files: list[Path], limit: int = MAX_LINES) -> list[str]:
 def test_no_module_of_harness_agents_or_tasks_over_700_lines():
     files = [p for pkg in NO_CIRCLES for p in (ROOT / pkg).rglob("*.py")]
     assert len(files) > 50 and not _long_modules(files), _long_modules(files)
-    assert _long_modules([ROOT / "harness" / "run" / "suite.py"], limit=10)  # the check sees a long one
+    assert _long_modules(
+        [ROOT / "harness" / "run" / "orchestration" / "suite.py"], limit=10
+    )  # the check sees a long one

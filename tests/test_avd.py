@@ -252,7 +252,7 @@ def test_create_start_boot_snapshot_task_load_stop_end_to_end(
 ) -> None:
     from harness.device.controller import AdbDevice
     from harness.plugins import create_agent
-    from harness.run.episode import run_episode
+    from harness.run.loop.episode import run_episode
     from tasks.suite import load_suite
 
     sdk = _created(fake_sdk)

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.report.compare import mcnemar_exact, paired_bootstrap
-from harness.run.lock import RunLock
+from harness.run.orchestration.lock import RunLock
 from harness.trajectory.records import ManifestTask
 from harness.trajectory.result import FAILED, INFRA_ERROR, SUCCESS, EpisodeResult
 from harness.trajectory.writer import RunWriter

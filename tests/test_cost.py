@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.errors import ConfigError
-from harness.run.suite import live_headline
+from harness.run.orchestration.suite import live_headline
 from harness.scoring.cost import Price, load_price_table, parse_price, resolve_price
 from harness.trajectory.result import SUCCESS, EpisodeResult
 from tests.openai_stub import OpenAIStub, reply

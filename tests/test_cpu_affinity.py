@@ -16,8 +16,8 @@ from emulator.virtual.devicemain import parse_args
 from harness.cli.main import app
 from harness.errors import ConfigError
 from harness.run.affinity import check_policy, device_cpus, usable_cpus
+from harness.run.orchestration.suite import SuiteOptions, run_suite
 from harness.run.pool import DevicePool
-from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
 USABLE = usable_cpus()

@@ -9,7 +9,7 @@ from agents.reference import ReferenceAgent
 from harness import actions as A
 from harness.device.controller import Device
 from harness.device.inprocess import InProcessDevice
-from harness.run.episode import Limits, run_episode
+from harness.run.loop.episode import Limits, run_episode
 from tasks.suite import load_suite
 from tests.device_util import open_device
 

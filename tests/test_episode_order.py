@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from harness.actions import SCROLL_SECONDS, gesture_seconds
-from harness.run.suite import STEP_SECONDS, expected_seconds, longest_first
+from harness.run.orchestration.suite import STEP_SECONDS, expected_seconds, longest_first
 from tasks.schema import ReferenceStep
 from tasks.suite import load_suite
 

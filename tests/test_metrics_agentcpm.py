@@ -242,7 +242,7 @@ def test_androidlens_atp_sr():
 
 
 def test_androidlens_from_trackers_follows_milestone_tracker():
-    from harness.run.milestones import MilestoneTracker
+    from harness.run.judge.milestones import MilestoneTracker
     from tasks.schema import ElementMatch, Milestone, MilestoneGroup, ScreenCheck
 
     root = MilestoneGroup(

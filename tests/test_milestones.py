@@ -8,7 +8,7 @@ from xml.sax.saxutils import quoteattr
 import pytest
 
 from harness.hierarchy import UITree
-from harness.run.milestones import MilestoneTracker, answer_matches, final_milestones, normalize_answer
+from harness.run.judge.milestones import MilestoneTracker, answer_matches, final_milestones, normalize_answer
 from tasks.schema import ExpectedAnswer, MilestoneGroup, TaskError, parse_task
 
 W, H = 1000, 2000

@@ -20,8 +20,8 @@ import pytest
 from emulator.virtual import procdevice
 from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.plugins import create_agent
+from harness.run.orchestration.suite import SuiteOptions, run_suite
 from harness.run.pool import SNAPSHOT_LOAD, STATE_RESTORE, DevicePool
-from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,10 +17,10 @@ from harness.observation import Observation
 from harness.plugins import create_agent
 from harness.qa_agent import QAAnswer
 from harness.report.summary import run_scoreboard
-from harness.run.episode import run_episode
+from harness.run.authoring.task_check import check_task
+from harness.run.loop.episode import run_episode
+from harness.run.orchestration.suite import SuiteOptions, probe_agent_factory, run_suite
 from harness.run.pool import DevicePool
-from harness.run.suite import SuiteOptions, probe_agent_factory, run_suite
-from harness.run.task_check import check_task
 from harness.scoring.episodes import headline
 from harness.scoring.probes import probe_headline, summarize_probes
 from harness.trajectory.records import load_run
@@ -236,7 +236,7 @@ def test_cli_run_with_probes_and_a_bad_probe_agent(tmp_path: Path):
 def test_a_qa_agent_that_hangs_is_abandoned_at_the_timeout_and_scored_as_no_answer(pool, task):
     import time
 
-    from harness.run.episode import Limits
+    from harness.run.loop.episode import Limits
 
     class Sleepy(ByResourceId):
         def answer(self, observation: Observation, question: str, lang: str) -> QAAnswer:

@@ -1,5 +1,5 @@
-"""`droidharness run --ray` (harness/run/distributed.py) on a local Ray instance started by this module: the same
-episodes through Ray actors and through the local runner give the same per-episode results and the same step
+"""`droidharness run --ray` (harness/run/orchestration/distributed.py) on a local Ray instance started by this module:
+the same episodes through Ray actors and through the local runner give the same per-episode results and the same step
 records and frames; a Ray worker killed mid-episode (by its pid) is an infrastructure failure, retried on a fresh
 actor or recorded as infra_error; the CLI's one-line errors. Every actor's device is an embedded virtual device
 behind the actor's own private adb server (real adb, adbutils, uiautomator2)."""
@@ -20,9 +20,9 @@ import ray
 from typer.testing import CliRunner
 
 from harness.cli.main import app
-from harness.run.distributed import RayEvent, RayTarget, placements, run_suite_ray
-from harness.run.episode import Limits
-from harness.run.suite import SuiteOptions, SuiteResult, run_suite
+from harness.run.loop.episode import Limits
+from harness.run.orchestration.distributed import RayEvent, RayTarget, placements, run_suite_ray
+from harness.run.orchestration.suite import SuiteOptions, SuiteResult, run_suite
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
@@ -226,6 +226,9 @@ def test_actors_are_placed_round_robin_over_the_alive_nodes_least_used_first():
 
 
 def test_nothing_but_the_ray_runner_imports_ray():
-    code = "import sys, harness.cli.main, harness.run.suite, harness.run.distributed; print('ray' in sys.modules)"
+    code = (
+        "import sys, harness.cli.main, harness.run.orchestration.suite, harness.run.orchestration.distributed; "
+        "print('ray' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -372,7 +372,7 @@ def test_real_harness_types(tmp_path: Path, model) -> None:
     from harness.agent import AgentStep, Usage
     from harness.hierarchy import UITree
     from harness.observation import ActionResult, DeviceInfo, Observation
-    from harness.run.milestones import MilestoneTracker
+    from harness.run.judge.milestones import MilestoneTracker
     from harness.trajectory.sink import Frame, StepEvent
     from tasks.schema import MilestoneGroup
 

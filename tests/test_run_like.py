@@ -87,7 +87,9 @@ def test_run_like_replays_an_openai_run_from_its_cassette(tmp_path):
     assert agent["name"] == "openai" and agent["model"] == "stub-vlm" and agent["base_url"] == url
     assert agent["output_format"] == "json" and agent["sampling"]["temperature"] == 0.0
     assert agent["image"]["max_side"] == agent["max_image_side"] == 1344 and agent["history"] == 8
-    system = (Path(__file__).parents[1] / "agents" / "prompts" / "system_json.md").read_text(encoding="utf-8")
+    system = (Path(__file__).parents[1] / "harness" / "modelio" / "prompts" / "system_json.md").read_text(
+        encoding="utf-8"
+    )
     assert agent["prompt_templates"]["system"] == system
     assert m["prompt_hash"] and agent["prompt_hash"] == m["prompt_hash"]
     assert KEY not in (tmp_path / "live" / "manifest.json").read_text()

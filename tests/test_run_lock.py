@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.errors import ConfigError
-from harness.run.lock import RunLock
+from harness.run.orchestration.lock import RunLock
+from harness.run.orchestration.suite import SuiteOptions, run_suite
 from harness.run.pool import DevicePool
-from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +25,7 @@ TASK = ("settings-dark-theme",)
 def _holder(run_dir: Path) -> subprocess.Popen[str]:
     """Another process holding the run directory, as a second `droidharness run --resume` would."""
     code = (
-        "import sys, time\nfrom harness.run.lock import RunLock\n"
+        "import sys, time\nfrom harness.run.orchestration.lock import RunLock\n"
         f"RunLock({str(run_dir)!r}).acquire()\nprint('locked', flush=True)\ntime.sleep(60)\n"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)

@@ -11,9 +11,9 @@ from harness.agent import AgentStep
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.plugins import create_agent
-from harness.run.episode import Limits
+from harness.run.loop.episode import Limits
+from harness.run.orchestration.suite import SuiteOptions, run_suite
 from harness.run.pool import DevicePool
-from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 
@@ -104,7 +104,7 @@ def test_unknown_task_id_and_bad_agent_option_are_clear_errors(tmp_path):
 def test_a_hung_agent_ends_the_episode_as_agent_error_at_the_timeout():
     import threading
 
-    from harness.run.episode import run_episode
+    from harness.run.loop.episode import run_episode
     from tasks.suite import load_suite
 
     release = threading.Event()

@@ -22,9 +22,9 @@ from harness.agent import AgentStep, EpisodeContext, HistoryItem, invalid_step
 from harness.errors import EndpointError
 from harness.plugins import create_agent, register_agent, unregister_agent
 from harness.report.summary import run_scoreboard
-from harness.run.episode import Limits
+from harness.run.loop.episode import Limits
+from harness.run.orchestration.suite import SuiteOptions, SuiteResult, run_suite
 from harness.run.pool import DevicePool
-from harness.run.suite import SuiteOptions, SuiteResult, run_suite
 from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
@@ -367,7 +367,7 @@ def test_an_end_state_reads_the_setting_and_sees_a_toggle_undone(pool, tmp_path)
 
 
 def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(pool):
-    from harness.run.task_check import check_task
+    from harness.run.authoring.task_check import check_task
     from tasks.schema import Task
     from tasks.suite import load_suite
 
@@ -386,7 +386,7 @@ def test_tasks_check_fails_a_task_whose_end_state_already_holds_at_the_start(poo
 def test_tasks_check_fails_a_task_that_a_do_nothing_agent_scores_on(pool):
     """A milestone that holds on the home screen rewards doing nothing: the do-nothing agent (HOME, COMPLETE)
     played by tasks check scores on it, and the task is unsound though its reference solution works."""
-    from harness.run.task_check import check_task
+    from harness.run.authoring.task_check import check_task
     from tasks.schema import Task
     from tasks.suite import load_suite
 

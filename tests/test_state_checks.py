@@ -19,9 +19,9 @@ from harness.agent import AgentStep, EpisodeContext
 from harness.device.controller import AdbDevice
 from harness.device.state import DeviceState, parse_rows
 from harness.plugins import create_agent
-from harness.run.episode import Limits, run_episode
-from harness.run.milestones import MilestoneTracker
-from harness.run.state_check import evaluate_state, judge_on, value_matches
+from harness.run.judge.milestones import MilestoneTracker
+from harness.run.judge.state_check import evaluate_state, judge_on, value_matches
+from harness.run.loop.episode import Limits, run_episode
 from tasks.schema import MilestoneGroup, StateCheck, TaskError, ValueMatch, parse_task
 from tasks.suite import load_suite
 from tests.device_util import open_device

@@ -1,8 +1,8 @@
 """The bundled `virtual` task suite: its shape, and its soundness on the in-process virtual device.
 
 Soundness (per task, language and profile) is what `droidharness tasks check --in-process` proves, through the same
-`harness.run.task_check.check_task`: the start state satisfies no final milestone, a do-nothing agent scores 0, and
-the reference solution reaches 100% progress with its end state holding (and a matching answer for question
+`harness.run.authoring.task_check.check_task`: the start state satisfies no final milestone, a do-nothing agent scores
+0, and the reference solution reaches 100% progress with its end state holding (and a matching answer for question
 tasks), on a virtual device in this process (no adb).
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from emulator.virtual.model import VirtualDeviceModel
+from harness.run.authoring.task_check import CheckResult, check_task
 from harness.run.pool import DevicePool
-from harness.run.task_check import CheckResult, check_task
 from tasks.schema import CATEGORIES, LANGS, ElementMatch, Milestone, MilestoneGroup, ReferenceStep, Task
 from tasks.suite import load_suite, suite_path
 

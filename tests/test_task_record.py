@@ -18,9 +18,7 @@ from agents.noop import NoOpAgent
 from agents.reference import ReferenceAgent
 from harness.actions import Click
 from harness.cli.main import app
-from harness.run.episode import Limits, run_episode
-from harness.run.pool import DevicePool
-from harness.run.record_task import (
+from harness.run.authoring.record_task import (
     RecordError,
     StateSnapshot,
     parse_settings_list,
@@ -31,6 +29,8 @@ from harness.run.record_task import (
     state_changes,
     steps_agent,
 )
+from harness.run.loop.episode import Limits, run_episode
+from harness.run.pool import DevicePool
 from tasks.schema import load_task
 
 runner = CliRunner()

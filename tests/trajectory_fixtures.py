@@ -85,7 +85,7 @@ def record(
 
 
 class FakeTracker:
-    """Milestone progress by hand (hits, progress, status() as harness.run.milestones.MilestoneTracker has)."""
+    """Milestone progress by hand (hits, progress, status() as harness.run.judge.milestones.MilestoneTracker has)."""
 
     def __init__(self, ids: list[str]) -> None:
         self.ids, self.hits = ids, {}

@@ -8,7 +8,7 @@ service may block for as long as its stream is open (`logcat`, a keep-alive uiau
 could leave a new stream waiting for an old one to close. All threads are daemons, as the one-thread-per-stream
 design had them; `stop()` wakes the idle ones so they end now.
 
-The harness runs its agent calls on one too (`harness.run.calls`): a call per step, and a hung call may keep its
+The harness runs its agent calls on one too (`harness.run.loop.calls`): a call per step, and a hung call may keep its
 thread for good.
 """
 

@@ -17,7 +17,7 @@ from harness.errors import ConfigError, HarnessError
 from harness.report.compare import RESAMPLES, Comparison, compare_runs
 from harness.report.compare_page import render_compare
 from harness.report.summary import run_price
-from harness.run.lock import holder
+from harness.run.orchestration.lock import holder
 from harness.scoring.cost import Price, money, resolve_price
 from harness.scoring.episodes import BREAKDOWNS
 from harness.scrub import redact

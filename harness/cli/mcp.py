@@ -63,7 +63,7 @@ def mcp(
     from harness.mcp.server import build_server, serve_http, serve_stdio, stdio_kept_clean
     from harness.mcp.tools import PhoneTools
     from harness.run.avds import avd_copies
-    from harness.run.interactive import check_lang, find_task
+    from harness.run.orchestration.interactive import check_lang, find_task
     from harness.run.pool import DevicePool
     from harness.trajectory.writer import new_run_id
 

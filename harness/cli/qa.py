@@ -105,7 +105,7 @@ def qa_check(
     lang: str = typer.Option("all", help="en, zh or all."),
 ) -> None:
     """Prove every question answerable as written: its state is reachable and every answer element is on screen."""
-    from harness.run.questions import reach
+    from harness.run.loop.questions import reach
     from harness.scoring.questions import ground_truth
     from tasks.qa_suite import load_qa_suite
 
@@ -170,7 +170,7 @@ def qa_run(
     import json
 
     from harness.report.summary import run_rows
-    from harness.run.qa_run import QARunOptions, run_qa
+    from harness.run.orchestration.qa_run import QARunOptions, run_qa
     from harness.trajectory.records import load_run
 
     langs = _langs(lang)

@@ -26,8 +26,8 @@ from harness.trajectory.diskfull import is_disk_full
 from tasks.families.registry import family_spec
 
 if TYPE_CHECKING:  # pragma: no cover
+    from harness.run.orchestration.suite import SuiteOptions, SuiteResult
     from harness.run.pool import Isolation
-    from harness.run.suite import SuiteOptions, SuiteResult
 
 console = Console()
 tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check them.")
@@ -134,8 +134,8 @@ def run(
     infrastructure failures or unfinished (listed, not scored), or stopped because the disk is full (one line:
     what to free; `--resume` completes it); 4 no episode could be scored."""
     from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
-    from harness.run.episode import Limits
-    from harness.run.suite import SuiteOptions
+    from harness.run.loop.episode import Limits
+    from harness.run.orchestration.suite import SuiteOptions
     from harness.scoring.cost import resolve_price
     from harness.trajectory.frames import WriterOptions
 
@@ -157,7 +157,7 @@ def run(
         raise typer.BadParameter(str(err)) from None
     if isolation not in (None, "process", "thread"):
         raise typer.BadParameter(f"{isolation!r} is not one of: process, thread", param_hint="--isolation")
-    # unset: a child process per device locally; under Ray the actor's choice (harness.run.distributed)
+    # unset: a child process per device locally; under Ray the actor's choice (harness.run.orchestration.distributed)
     chosen: Isolation | None = "thread" if isolation == "thread" else "process" if isolation else None
     if chosen is None and not (ray or ray_address):
         chosen = "process"
@@ -218,10 +218,10 @@ def run(
 
 
 def _run(opts: SuiteOptions, ray: bool, ray_address: str | None) -> SuiteResult:
-    from harness.run.suite import run_suite
+    from harness.run.orchestration.suite import run_suite
 
-    if ray or ray_address:  # Ray is imported only here, and only by harness.run.distributed
-        from harness.run.distributed import RayTarget, run_suite_ray
+    if ray or ray_address:  # Ray is imported only here, and only by harness.run.orchestration.distributed
+        from harness.run.orchestration.distributed import RayTarget, run_suite_ray
 
         return run_suite_ray(opts, RayTarget(ray_address), console)
     return run_suite(opts, console)
@@ -341,9 +341,9 @@ def tasks_check(
     holding; with --portable (always for the bundled 'portable' suite) also that the task runs on other devices
     (apps by role, checks by state or text, steps located by text), the verdict saying why not. Exit code 1 when a
     task is unsound."""
+    from harness.run.authoring.task_check import check_task
+    from harness.run.orchestration.suite import select_tasks
     from harness.run.pool import DevicePool
-    from harness.run.suite import select_tasks
-    from harness.run.task_check import check_task
     from tasks.suite import is_portable_suite, load_suite
 
     try:

@@ -1,5 +1,5 @@
 """`droidharness tasks record --app NAME --instruction TEXT [--lang en] [--device S] [--steps FILE] --out
-task.json`: a demonstration turned into a proven task (harness/run/record_task.py)."""
+task.json`: a demonstration turned into a proven task (harness/run/authoring/record_task.py)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,8 @@ from harness.cli.failures import fail
 from harness.device.controller import Device
 from harness.errors import HarnessError
 from harness.plugins import create_agent
-from harness.run.pool import DevicePool
-from harness.run.record_merge import merge_language
-from harness.run.record_task import (
+from harness.run.authoring.record_merge import merge_language
+from harness.run.authoring.record_task import (
     RecordError,
     propose,
     prove,
@@ -29,6 +28,7 @@ from harness.run.record_task import (
     slug,
     steps_agent,
 )
+from harness.run.pool import DevicePool
 from tasks.schema import load_task, parse_task
 
 console = Console()

@@ -37,7 +37,7 @@ AitW it scores as no match, for GUI Odyssey and the AgentCPM-GUI evaluator it is
 leave it out (Odyssey: out of AMS, and its episode out of SR; AgentCPM: out of every figure). A `"lang"` field
 disambiguates AndroidLens episodes present in both languages.
 
-The agent is called under the deadline and failure rules of a live run (`harness.run.calls.call_with_timeout`,
+The agent is called under the deadline and failure rules of a live run (`harness.run.loop.calls.call_with_timeout`,
 `EvalOptions.timeout`, 180 s by default): an agent that raises in `reset` or `act`, gives no answer within the
 deadline, or answers with something that is not a valid action fails that step -- scored as an invalid
 prediction (a wrong step for every metric) and counted in `invalid` and, for an exception or a timeout, in
@@ -74,7 +74,7 @@ from harness.eval.metric_kinds import DATASETS, offline_dataset
 from harness.eval.predictions import read_predictions
 from harness.eval.render import render_header
 from harness.eval.steps import native_prediction, observation_for, predicted_action, task_for
-from harness.run.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
+from harness.run.loop.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
 from tasks.datasets.adapter import DatasetAdapter, LoadRequest
 
 MAX_FAILURE_NOTES = 20  # agent failures quoted in the report

@@ -40,9 +40,9 @@ from harness.hierarchy import UITree
 from harness.metrics.screenqa import NO_ANSWER, question_ndcg_f1, sqa_s, sqa_uic, sqa_uic_bb
 from harness.observation import Observation
 from harness.qa_agent import QAAgent, QAAnswer, predicted_items
-from harness.run.calls import AGENT_TIMEOUT
-from harness.run.qa_run import record_answer
-from harness.run.questions import call_agent
+from harness.run.loop.calls import AGENT_TIMEOUT
+from harness.run.loop.questions import call_agent
+from harness.run.orchestration.qa_run import record_answer
 from harness.scoring.questions import METRICS, GroundTruth, QAResult
 from harness.scoring.questions import summarize_questions as run_summarize
 from harness.trajectory.writer import RunWriter

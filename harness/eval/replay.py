@@ -63,7 +63,7 @@ from harness import actions as A
 from harness.agent import AgentStep
 from harness.coords import box_area, from_pixels, iou, normalize_box, point_box_distance
 from harness.errors import HarnessError
-from harness.run.milestones import MilestoneTracker
+from harness.run.judge.milestones import MilestoneTracker
 from harness.trajectory.result import FAILED, SUCCESS, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent
 from tasks.datasets.milestones import map_states

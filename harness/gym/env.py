@@ -19,7 +19,7 @@
   gives the same task and the same first screen.
 - `record_to=DIR`: each episode is a run directory `DIR/<run id>-<n>` (trajectory, summary.json, report.html).
 
-Every step goes through `harness.run.session.EpisodeSession`, the episode loop's own engine.
+Every step goes through `harness.run.loop.session.EpisodeSession`, the episode loop's own engine.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from harness.agent import AgentStep
 from harness.errors import ActionValidationError, ConfigError, HarnessError
 from harness.gym.text import UnicodeText
 from harness.observation import Observation
-from harness.run.interactive import EpisodeRecording, begin_episode, check_lang, find_task
+from harness.run.loop.session import EpisodeSession
+from harness.run.orchestration.interactive import EpisodeRecording, begin_episode, check_lang, find_task
 from harness.run.pool import DevicePool, Isolation
-from harness.run.session import EpisodeSession
 from harness.trajectory.writer import new_run_id
 from tasks.suite import load_suite
 

@@ -1,7 +1,7 @@
 """What the MCP server's tools do, apart from the protocol (harness/mcp/server.py wires them to the `mcp` SDK).
 
 One `PhoneTools` holds one device (leased from a one-slot `DevicePool`: reset by the pool's fastest method) and
-one episode (`harness.run.session.EpisodeSession`, the episode loop's own engine): every action tool builds a
+one episode (`harness.run.loop.session.EpisodeSession`, the episode loop's own engine): every action tool builds a
 unified action (harness/actions.py; points normalized x-first in [0, 1], or an element index of the latest
 screen) and applies it as a run's step - validated, executed by `Device.step`, scored live against the task's
 milestones, recorded into the session's trajectory. An action that cannot apply (no such element, a point off
@@ -27,9 +27,9 @@ from harness.agent import AgentStep
 from harness.device.apps import ALIASES, installed_packages
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import Observation
-from harness.run.interactive import EpisodeRecording, begin_episode
+from harness.run.loop.session import EpisodeSession, StepOutcome
+from harness.run.orchestration.interactive import EpisodeRecording, begin_episode
 from harness.run.pool import DevicePool
-from harness.run.session import EpisodeSession, StepOutcome
 from harness.trajectory.result import EpisodeResult
 from tasks.schema import ElementMatch, Milestone, MilestoneGroup, ScreenCheck, Task
 

@@ -1,7 +1,7 @@
 """AndroidLens: ATP (Average Task Progress) and SR from per-task milestone hit lists (docs/datasets.md).
 
 A task's progress is `hit milestones / milestones` and it succeeds when every milestone is hit: the same
-semantics as `harness.run.milestones.MilestoneTracker` (`progress`, `complete`; a task with no milestones has
+semantics as `harness.run.judge.milestones.MilestoneTracker` (`progress`, `complete`; a task with no milestones has
 progress 1.0). ATP = mean progress over tasks, SR = fraction of successful tasks. Hit lists come from live runs
 (`from_trackers`) or any other milestone checker. Static (offline, teacher-forced) step scoring of AndroidLens
 follows the AgentCPM-GUI evaluator: see `harness.metrics.agentcpm`.

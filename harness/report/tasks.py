@@ -251,7 +251,7 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: Thumbs) -> str:
 
 
 def _probes_html(probes: list[Any]) -> str:
-    """An episode's probe questions (harness.run.probes): asked on the screen of their milestone, or not."""
+    """An episode's probe questions (harness.run.loop.probes): asked on the screen of their milestone, or not."""
     rows = []
     for p in probes:
         if not isinstance(p, dict):

@@ -12,7 +12,7 @@ print with `headline()`, so no two surfaces can disagree. The rules (docs/scorin
   SR = share of scored episodes that succeeded (every milestone hit, the end state still holding, the expected
   answer given).
 - With nothing scored there is no SR and no ATP (None), and `headline` says so instead of printing 0%.
-- Probes (screen questions a task asks when a milestone is hit, `harness.run.probes`): their ScreenQA scores
+- Probes (screen questions a task asks when a milestone is hit, `harness.run.loop.probes`): their ScreenQA scores
   over the probes asked in scored episodes stand beside SR / ATP (`Score.probes`; None when no task has any).
 """
 
@@ -55,7 +55,7 @@ class Score:
     unfinished: int
     invalid_steps: int  # over scored episodes
     mean_steps: float | None
-    probes: dict[str, float | int] | None = None  # QA scores of the probes asked (harness.run.probes)
+    probes: dict[str, float | int] | None = None  # QA scores of the probes asked (harness.run.loop.probes)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)

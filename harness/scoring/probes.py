@@ -1,5 +1,5 @@
 """The QA scores of probes (screen questions a task asks when one of its milestones is first hit; the loop asks
-them, `harness.run.probes`): means over the probes asked, and their part of a run's headline.
+them, `harness.run.loop.probes`): means over the probes asked, and their part of a run's headline.
 """
 
 from __future__ import annotations

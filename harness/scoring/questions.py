@@ -9,7 +9,8 @@ index that is not on the screen is dropped and counted (`unknown_elements`); "no
 Failures (docs/scoring.md): what the QA agent causes is the agent's and is scored -- unusable output (the agent
 reports it as `QAAnswer.error`), unknown element indices, any exception raised inside `answer` (scored as "no
 answer", status `agent_error`, the error kept). An `InfrastructureError` (device, adb server, model endpoint)
-propagates: the runner (harness/run/qa_run.py) retries the question on a fresh device, then lists it unscored.
+propagates: the runner (harness/run/orchestration/qa_run.py) retries the question on a fresh device, then lists it
+unscored.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A full disk while a run writes its records: `ENOSPC` (or `EDQUOT`, a full quota) becomes a `DiskFullError`
-naming the run directory, the file and the bytes the write needed; the run stops (`harness.run.driver`) and the
-CLI says, in one line, how much to free and how to resume (`disk_full_line`), exit 3.
+naming the run directory, the file and the bytes the write needed; the run stops (`harness.run.orchestration.driver`)
+and the CLI says, in one line, how much to free and how to resume (`disk_full_line`), exit 3.
 
 Nothing is half-written: every record file appears by an atomic replace of a complete temp file (the temp file
 of a failed write is removed), a step line that did not fit is cut off again, and an episode whose write failed

@@ -1,8 +1,8 @@
 """The trajectory sink: what the episode loop records into, step by step.
 
-`TrajectorySink` is the seam between producing an episode (the loop, `harness.run.episode`) and storing it: the
+`TrajectorySink` is the seam between producing an episode (the loop, `harness.run.loop.episode`) and storing it: the
 run directory's `EpisodeWriter` implements it, and so does `QueueSink`, which streams the same typed events from a
-Ray actor to the driver's writer (`harness.run.distributed`). What travels:
+Ray actor to the driver's writer (`harness.run.orchestration.distributed`). What travels:
 
 - `Frame`: a screen as the trajectory stores it - the screenshot (the device's own encoded bytes when it came
   encoded, else its pixels), the hierarchy XML and the observation's fields. Pickled compactly (encoded bytes as

@@ -235,7 +235,7 @@ class EpisodeWriter:
     def _raise_pending(self) -> None:
         if self._error is not None:
             e, self._error = self._error, None
-            if isinstance(e, DiskFullError):  # the run stops on it (harness.run.driver)
+            if isinstance(e, DiskFullError):  # the run stops on it (harness.run.orchestration.driver)
                 raise DiskFullError(e.path, e.run_dir, e.needed) from e
             raise TrajectoryError(f"{self.path}: writing the trajectory failed: {e}") from e
 

@@ -20,7 +20,7 @@ from typing import Any
 from harness.errors import ActionValidationError
 from harness.observation import Observation
 from harness.qa_agent import QAAgent
-from harness.run.questions import call_agent
+from harness.run.loop.questions import call_agent
 from harness.scoring.questions import ground_truth, score_question
 from tasks.schema import Probe
 

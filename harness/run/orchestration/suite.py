@@ -24,10 +24,10 @@ from harness.plugins import available_qa_agents, create_agent, create_qa_agent
 from harness.qa_agent import QAAgent
 from harness.report.summary import outcome, run_scoreboard
 from harness.run.affinity import CpuAffinity
-from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
-from harness.run.episode import Limits, episode_seed, run_episode
-from harness.run.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
-from harness.run.live import LiveView
+from harness.run.loop.episode import Limits, episode_seed, run_episode
+from harness.run.orchestration.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
+from harness.run.orchestration.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
+from harness.run.orchestration.live import LiveView
 from harness.run.pool import DevicePool, Isolation, open_pool
 from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score

@@ -1,5 +1,6 @@
 """The rich live view of a run: a progress bar, a status line per device slot and a running headline. The driver
-(`harness.run.driver`) reports every slot's state and every result to it, whatever executor does the work."""
+(`harness.run.orchestration.driver`) reports every slot's state and every result to it, whatever executor does the
+work."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The same pieces as `droidharness run`: the device pool (one slot: an embedded virtual device, or a phone /
 emulator by serial) leases the device for each episode - health check, then a reset by the fastest method the
-device has, in the episode's language - and `EpisodeSession` (harness/run/session.py) steps it. With recording,
+device has, in the episode's language - and `EpisodeSession` (harness/run/loop/session.py) steps it. With recording,
 each episode is a run directory made by the run's own lifecycle (`RunLifecycle`: manifest, lock, the episode's
 trajectory writer, then summary.json and report.html), so `droidharness report` works on it.
 
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
-from harness.run.lifecycle import RunLifecycle
+from harness.run.loop.session import EpisodeSession
+from harness.run.orchestration.lifecycle import RunLifecycle
 from harness.run.pool import DevicePool
-from harness.run.session import EpisodeSession
 from harness.trajectory.records import ManifestTask, Run
 from harness.trajectory.writer import EpisodeWriter
 from tasks.schema import Task

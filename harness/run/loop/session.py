@@ -1,7 +1,7 @@
 """One episode driven a step at a time: the engine of the episode loop, and of every interface an outside
 caller drives (the Gymnasium environment, the MCP server).
 
-`run_episode` (harness/run/episode.py) asks an agent for each step; a Gym policy or an MCP client hands the step
+`run_episode` (harness/run/loop/episode.py) asks an agent for each step; a Gym policy or an MCP client hands the step
 in from outside. Both go through this one session, so a step is the same everywhere: the action validated as the
 schema accepts it, executed by `Device.step` (an action that cannot apply is an invalid step, never an
 exception), milestones scored live on the settled screen, probes asked where their milestone is hit, the step
@@ -29,12 +29,12 @@ from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import ActionResult, Observation
 from harness.qa_agent import QAAgent
-from harness.run.calls import AGENT_TIMEOUT
-from harness.run.end_state import evaluate_end_state
-from harness.run.milestones import MilestoneTracker, answer_matches
-from harness.run.probes import ProbeAsker
-from harness.run.start import prepare_start
-from harness.run.state_check import judge_on
+from harness.run.judge.end_state import evaluate_end_state
+from harness.run.judge.milestones import MilestoneTracker, answer_matches
+from harness.run.judge.state_check import judge_on
+from harness.run.loop.calls import AGENT_TIMEOUT
+from harness.run.loop.probes import ProbeAsker
+from harness.run.loop.start import prepare_start
 from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent, TrajectorySink
 from tasks.portable import resolve_task, task_roles

@@ -5,7 +5,7 @@ as the agent left it. A check with `app` is a probe: after the episode the harne
 that app (only the data the app keeps survives; unsaved drafts and dialogs do not), plays the probe's reference
 steps (locators resolved live) and evaluates on the screen they reach. Checks on the last screen run first,
 before any probe changes the screen. A probe step that cannot be resolved (the element it looks for is gone)
-means the state does not hold. A check's `state` part is read from the device (`harness.run.state_check`): a
+means the state does not hold. A check's `state` part is read from the device (`harness.run.judge.state_check`): a
 state-only check needs no `app` (the state is the device's, not a screen's); state that cannot be read does not
 hold, and the failure says why. Device failures propagate (an infrastructure failure, as everywhere).
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from harness.device.controller import Device
 from harness.errors import ActionValidationError
 from harness.observation import Observation
-from harness.run.milestones import check_failure
-from harness.run.state_check import StateJudge, judge_on
+from harness.run.judge.milestones import check_failure
+from harness.run.judge.state_check import StateJudge, judge_on
 from tasks.locate import resolve_step
 from tasks.matching import Screen
 from tasks.schema import EndCheck, Milestone, Task

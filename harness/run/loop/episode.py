@@ -2,9 +2,9 @@
 
 `run_episode` is small and pure in the android_world sense: it takes everything it uses as arguments, returns an
 `EpisodeResult`, and touches the outside world only through the device, the agent and the (optional) writer.
-`harness.run.suite.run_suite` runs many episodes over several devices. A step - the action executed, scored live,
-recorded - is `harness.run.session.EpisodeSession`'s, the same for an agent here as for a Gym policy or an MCP
-client.
+`harness.run.orchestration.suite.run_suite` runs many episodes over several devices. A step - the action executed,
+scored live, recorded - is `harness.run.loop.session.EpisodeSession`'s, the same for an agent here as for a Gym policy
+or an MCP client.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from harness.agent import Agent, AgentStep
 from harness.device.controller import Device
 from harness.errors import InfrastructureError
 from harness.qa_agent import QAAgent
-from harness.run.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
-from harness.run.session import EpisodeSession, describe_error
-from harness.run.start import prepare_start  # noqa: F401 - re-exported (harness.run.task_check)
+from harness.run.loop.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
+from harness.run.loop.session import EpisodeSession, describe_error
+from harness.run.loop.start import prepare_start  # noqa: F401 - re-exported (harness.run.authoring.task_check)
 from harness.trajectory.result import AGENT_ERROR, EpisodeResult
 from harness.trajectory.sink import TrajectorySink
 from tasks.schema import Task
@@ -60,7 +60,7 @@ def run_episode(
     attempt: int = 1,
     probe_agent: QAAgent | None = None,
 ) -> EpisodeResult:
-    """Run one task on one device with one agent (a fresh instance: see `harness.run.suite`).
+    """Run one task on one device with one agent (a fresh instance: see `harness.run.orchestration.suite`).
 
     The failure taxonomy (docs/scoring.md): an `InfrastructureError` (device, adb server, transport, model
     endpoint) propagates: the caller retries on a fresh device, and this attempt's trajectory stays unfinished
@@ -69,7 +69,7 @@ def run_episode(
     invalid step that uses one step of the budget. With a trajectory sink (the run directory's `EpisodeWriter`,
     or a stream to it), every step is recorded as it happens and the episode is finished (episode.json) before
     returning. With a `probe_agent`, the task's probes are asked on the screen where their milestone is first
-    hit (`harness.run.probes`)."""
+    hit (`harness.run.loop.probes`)."""
     session = EpisodeSession(
         task,
         device,

@@ -1,6 +1,6 @@
 """A second language for a recorded task: a second demonstration, in the other language, of the same task.
 
-The second demonstration is recorded and proven on its own (`harness.run.record_task`), then merged into the
+The second demonstration is recorded and proven on its own (`harness.run.authoring.record_task`), then merged into the
 first task: its instruction and reference solution are added; each milestone of the first task takes the text of
 the milestone at the same place in the second (both in the order their replays visited them), so a check that
 said `{"text": "Dentist"}` says `{"text": {"en": "Dentist", "zh": "看牙"}}`; each state check takes the values of
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from harness.device.controller import Device
-from harness.run.record_task import Proposal, RecordError
-from harness.run.task_check import CheckResult, check_task
+from harness.run.authoring.record_task import Proposal, RecordError
+from harness.run.authoring.task_check import CheckResult, check_task
 from tasks.schema import Task, parse_task
 
 LocalReset = Callable[[str], Device]  # a freshly reset device in that language

@@ -12,8 +12,8 @@ from harness.device.controller import Device
 from harness.errors import InfrastructureError
 from harness.observation import Observation
 from harness.qa_agent import QAAgent, QAAnswer
-from harness.run.calls import AGENT_TIMEOUT, call_with_timeout
-from harness.run.start import prepare_start
+from harness.run.loop.calls import AGENT_TIMEOUT, call_with_timeout
+from harness.run.loop.start import prepare_start
 from harness.scoring.questions import QAResult, ground_truth, score_question
 from tasks.locate import resolve_step
 from tasks.qa_suite import QAQuestion

@@ -6,8 +6,8 @@ One episode directory per (question, lang), kind "qa": its one step is the scree
 episode.json carries the QA result (`QARecord`: ground truth, predicted items, every score, unknown elements,
 the agent's raw output / error, usage). Then summary.json (`harness.report.summary.run_summary`) and report.html.
 
-The work runs through the one driver (`harness.run.driver`) and run lifecycle (`harness.run.lifecycle`) like agent
-episodes: one thread per device slot, every
+The work runs through the one driver (`harness.run.orchestration.driver`) and run lifecycle
+(`harness.run.orchestration.lifecycle`) like agent episodes: one thread per device slot, every
 attempt on a reset device in the question's language with a fresh QA agent; an `InfrastructureError` while
 reaching the state or asking is retried on a fresh device and, if it persists, recorded as `infra_error`, listed
 and left out of the scores. `resume` asks only the questions of an existing run directory without episode.json,
@@ -30,11 +30,11 @@ from harness.observation import DeviceInfo, Observation
 from harness.plugins import create_qa_agent
 from harness.qa_agent import QAAgent, QAAnswer
 from harness.report.summary import run_rows, run_summary
-from harness.run.driver import PoolExecutor, WorkSpec, close_quietly, drive
-from harness.run.lifecycle import RunLifecycle, item_label
-from harness.run.live import LiveView
+from harness.run.loop.questions import call_agent, reach
+from harness.run.orchestration.driver import PoolExecutor, WorkSpec, close_quietly, drive
+from harness.run.orchestration.lifecycle import RunLifecycle, item_label
+from harness.run.orchestration.live import LiveView
 from harness.run.pool import DevicePool, open_pool
-from harness.run.questions import call_agent, reach
 from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
 from harness.trajectory.records import ManifestTask, load_run
 from harness.trajectory.result import INFRA_ERROR, UNSCORED, EpisodeResult

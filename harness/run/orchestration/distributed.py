@@ -2,8 +2,8 @@
 
 This module holds only what is Ray, and is the only one that imports `ray` (lazily: the `ray` extra is
 optional): connecting, the actor (`EpisodeWorker`) and the executor (`RayExecutor`) the one driver of
-`harness.run.driver` runs on. N actors (`--devices N`, spread over the cluster's nodes) each own ONE device on
-their node: an embedded virtual device behind the actor's own private adb server (a `DevicePool(1)` inside the
+`harness.run.orchestration.driver` runs on. N actors (`--devices N`, spread over the cluster's nodes) each own ONE
+device on their node: an embedded virtual device behind the actor's own private adb server (a `DevicePool(1)` inside the
 actor process; `--isolation` says where in the actor it runs, `actor_isolation`). The driver's slot thread hands
 an episode to its actor, which runs it with `run_episode` exactly as the local runner does, but into a
 `harness.trajectory.sink.QueueSink`: every `StepEvent` (its `Frame` pickled as the device's bytes or exact
@@ -12,7 +12,7 @@ pixels) comes back as one item of a Ray streaming generator, and the driver hand
 step by step as the steps happen.
 
 The queue, retries, quarantine, draining and failure rules are the driver's (docs/scoring.md); the plan, lock,
-resume, writer and finish the run lifecycle's (`harness.run.suite.RunPlan`). What Ray adds: an actor whose
+resume, writer and finish the run lifecycle's (`harness.run.orchestration.suite.RunPlan`). What Ray adds: an actor whose
 process died (`RayActorError`: killed, or its node lost) is replaced by a fresh actor on a node that is alive, else
 the actor's own pool replaces its device; each episode records the Ray node that ran it (episode.json `node`).
 """
@@ -36,11 +36,11 @@ from rich.console import Console
 from harness.errors import ConfigError, InfrastructureError
 from harness.plugins import create_agent
 from harness.qa_agent import QAAgent
-from harness.run.driver import describe
-from harness.run.episode import run_episode
-from harness.run.lifecycle import item_label
+from harness.run.loop.episode import run_episode
+from harness.run.orchestration.driver import describe
+from harness.run.orchestration.lifecycle import item_label
+from harness.run.orchestration.suite import SuiteOptions, SuiteResult, plan_run
 from harness.run.pool import DevicePool, Isolation
-from harness.run.suite import SuiteOptions, SuiteResult, plan_run
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into
 from harness.trajectory.writer import EpisodeWriter
@@ -515,8 +515,8 @@ def run_suite_ray(
     probe_agent: Callable[[], QAAgent] | None = None,
     on_event: Callable[[RayEvent], None] | None = None,
 ) -> SuiteResult:
-    """`harness.run.suite.run_suite` with the episodes run by `opts.devices` Ray actors (embedded virtual devices
-    on the cluster's nodes) and recorded in one run directory on this machine, through the same driver and run
+    """`harness.run.orchestration.suite.run_suite` with the episodes run by `opts.devices` Ray actors (embedded virtual
+    devices on the cluster's nodes) and recorded in one run directory on this machine, through the same driver and run
     lifecycle. `agent_factory` and `probe_agent` are pickled to the nodes (cloudpickle: a lambda is fine; what it
     uses must be importable there)."""
     if opts.serials:

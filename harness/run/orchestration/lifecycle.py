@@ -23,10 +23,11 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from rich.console import Console
 
+import harness
 from harness import __version__
 from harness.errors import ConfigError
 from harness.report.render import finish_run
-from harness.run.lock import RunLock
+from harness.run.orchestration.lock import RunLock
 from harness.run.pool import DevicePool
 from harness.trajectory.records import MANIFEST_FILE, Run, completed_episode_keys, jsonable, load_run
 from harness.trajectory.writer import RunWriter, WriterOptions
@@ -128,7 +129,7 @@ class RunLifecycle(Generic[T]):
 def harness_source() -> dict[str, Any]:
     """The harness that makes a run: its version and, run from a git checkout, the commit and whether the
     tracked files differ from it (`dirty`); commit None when there is no checkout or no git."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(harness.__file__).resolve().parents[1]  # the checkout holding the harness package
     out: dict[str, Any] = {"version": __version__, "git_commit": None, "git_dirty": None}
     if not (root / ".git").exists():
         return out

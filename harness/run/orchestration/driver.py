@@ -1,6 +1,6 @@
 """The one run engine: a driver that does work items (agent episodes, screen questions) on the slots of an
 executor, whatever holds the devices - a local `DevicePool` (`PoolExecutor`) or Ray actors on a cluster's nodes
-(`harness.run.distributed.RayExecutor`).
+(`harness.run.orchestration.distributed.RayExecutor`).
 
 The driver owns the queue, the retries, the quarantine and the failure rules of docs/scoring.md; an executor
 only says where a slot runs, and gets a slot a fresh device:
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from harness.errors import ConfigError, DiskFullError, HarnessError
-from harness.run.live import LiveView
+from harness.run.orchestration.live import LiveView
 from harness.run.pool import DevicePool, SlotRetiredError
 from harness.trajectory.writer import EpisodeWriter
 

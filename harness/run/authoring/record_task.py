@@ -15,8 +15,8 @@
 3. **Prove** as `tasks check` does: a proposal is dropped, with the reason, when it already holds at the start,
    when a do-nothing agent (`noop`) reaches it, or when a replay of the reference solution on a reset device does
    not reach it (milestones are replayed unordered first, then ordered as the replay visits them); then
-   `harness.run.task_check.check_task` must find the task sound. A demonstration that changes nothing (no setting
-   or row changed, no new element on its last screen, no answer) is rejected with that reason, as is one whose
+   `harness.run.authoring.task_check.check_task` must find the task sound. A demonstration that changes nothing (no
+   setting or row changed, no new element on its last screen, no answer) is rejected with that reason, as is one whose
    proposals all fall.
 """
 
@@ -37,12 +37,12 @@ from harness.errors import HarnessError
 from harness.hierarchy import UIElement
 from harness.observation import Observation
 from harness.plugins import create_agent
-from harness.run.end_state import evaluate_end_state
-from harness.run.episode import Limits, run_episode
-from harness.run.milestones import check_holds
-from harness.run.start import prepare_start
-from harness.run.state_check import judge_on
-from harness.run.task_check import CheckResult, check_task
+from harness.run.authoring.task_check import CheckResult, check_task
+from harness.run.judge.end_state import evaluate_end_state
+from harness.run.judge.milestones import check_holds
+from harness.run.judge.state_check import judge_on
+from harness.run.loop.episode import Limits, run_episode
+from harness.run.loop.start import prepare_start
 from tasks.matching import element_matches
 from tasks.roles import role_for_package
 from tasks.schema import ElementMatch, ReferenceStep, StartState, Task, parse_task

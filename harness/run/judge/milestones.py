@@ -13,7 +13,7 @@ THE HIT RULE (what the docs and the report cite):
      [x1, y1, x2, y2] of the current screen): with `bbox_rule` "center" the element's centre lies inside the
      box (edges inclusive), with "iou" the element's box and the bbox overlap with IoU >= `iou`;
    - `all_elements`: each listed match holds for some visible element; `absent`: none of them does;
-   - `state`: device state read through the device's shell holds (`harness.run.state_check`: settings, a
+   - `state`: device state read through the device's shell holds (`harness.run.judge.state_check`: settings, a
      content provider's rows, a system property, a file), read only once the screen parts of the check hold.
      State that cannot be read does not hold (the reason is kept in the milestone's `state_error`).
    Localized values use the episode's language.
@@ -23,7 +23,7 @@ THE HIT RULE (what the docs and the report cite):
    milestones can be hit by the same screen. In an `unordered` group children progress independently. Groups
    nest; an ordered group's child group starts counting only once its predecessors are complete.
 5. Progress = hit leaves / all leaves. ATP = mean progress over episodes. SR: every leaf hit, the task's end
-   state still holding at the end (`harness.run.end_state`), and, when the task has an `expected_answer`, the
+   state still holding at the end (`harness.run.judge.end_state`), and, when the task has an `expected_answer`, the
    agent's answer matches it (`answer_matches`).
 """
 
@@ -34,7 +34,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.run.state_check import UNREADABLE, StateJudge
+from harness.run.judge.state_check import UNREADABLE, StateJudge
 from harness.trajectory.records import MilestoneProgress
 from tasks.matching import Screen, element_matches, visible_elements
 from tasks.schema import ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
