@@ -17,7 +17,7 @@ from PIL import Image
 
 from tasks.datasets import aitw
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
 AITZ_DIR = FIXTURES / "aitz"
 AITZ_JSON = AITZ_DIR / "GOOGLE_APPS-523638528775825151.json"
 SCREENQA_DIR = FIXTURES / "screenqa"

@@ -1,4 +1,4 @@
-"""Helpers for the tests/test_device_*.py files: open an `AdbDevice` on a virtual device through the session's
+"""Helpers for the tests/harness/device/ files: open an `AdbDevice` on a virtual device through the session's
 private adb server, and read the virtual device's event log."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Builds real trajectories with `harness.trajectory.writer.RunWriter` from synthetic steps on the virtual device model
-(used by tests/test_record.py and tests/test_report.py)."""
+(used by tests/harness/trajectory/test_writer.py and tests/harness/report/test_report.py)."""
 
 from __future__ import annotations
 

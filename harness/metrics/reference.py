@@ -3,7 +3,7 @@ docs/datasets.md (which records what each official evaluator does).
 
 These are the obviously-correct versions: one step at a time, plain Python floats, no numpy. The vectorized
 matchers in `aitw.py`, `odyssey.py` and `agentcpm.py` must agree with them on every element (property tests in
-`tests/test_metrics_property.py`); `bench/metrics.py` times them against each other.
+`tests/harness/metrics/test_property.py`); `bench/metrics.py` times them against each other.
 
 Arithmetic is written in the same order as the official code (box edges `top + height`, coordinates divided by
 1000 before subtracting, distances by `numpy.linalg.norm` where the official code calls it), so that points

@@ -3,8 +3,8 @@
 `ImageDraw.text` rasterizes a line (FreeType, every call) into a coverage mask and blends the fill colour through
 it. A device draws the same labels on every frame (tabs, buttons, list rows, the keyboard), so `draw_text` keeps
 the mask of each (font, text, sub-pixel start) and blends the colour through it with `Image.paste`, which runs
-the very blend `ImageDraw.text` does - the pixels are identical (tests/test_render.py compares them). It pastes
-an image of the colour through the mask rather than the colour itself: Pillow blends an image through a mask
+the very blend `ImageDraw.text` does - the pixels are identical (tests/emulator/virtual/test_render.py compares them).
+It pastes an image of the colour through the mask rather than the colour itself: Pillow blends an image through a mask
 about twice as fast as a colour (one pass over whole pixels against one per channel), with the same arithmetic.
 """
 
