@@ -13,7 +13,7 @@ from agents.base import AgentStep, EpisodeContext, HistoryItem
 from agents.registry import create_agent
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 

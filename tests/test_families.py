@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.device.state import DeviceState
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.start import prepare_start
 from harness.run.task_check import check_task
 from tasks.families.base import instantiate, task_json

@@ -3,7 +3,7 @@ bundled task in both languages - no milestone, no success - through the normal r
 
 from __future__ import annotations
 
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 

@@ -20,7 +20,7 @@ import pytest
 from agents.base import AgentStep, EpisodeContext, HistoryItem
 from agents.registry import create_agent
 from emulator.virtual import procdevice
-from harness.run.pool import SNAPSHOT_LOAD, STATE_RESTORE, DevicePool
+from harness.run.fleet.pool import SNAPSHOT_LOAD, STATE_RESTORE, DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
@@ -183,7 +183,7 @@ def test_a_child_killed_mid_episode_is_an_infrastructure_failure_replaced_and_re
 
 
 HARNESS = (
-    "from harness.run.pool import DevicePool\n"
+    "from harness.run.fleet.pool import DevicePool\n"
     "pool = DevicePool(2, isolation='process').start()\n"
     "print(' '.join(str(pool.process(i).pid) for i in range(2)), flush=True)\n"
     "import time; time.sleep(120)\n"

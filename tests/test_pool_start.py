@@ -13,7 +13,7 @@ import pytest
 from agents.registry import create_agent
 from harness.device.controller import AdbDevice
 from harness.errors import DeviceError
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER

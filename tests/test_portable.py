@@ -16,7 +16,7 @@ from harness.actions import OpenApp
 from harness.device.apps import RoleError, candidate_packages, parse_package_list, resolve_roles, role_packages
 from harness.device.controller import AdbDevice
 from harness.run.episode import Limits, run_episode
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.start import prepare_start
 from harness.run.suite import SuiteOptions, run_suite
 from tasks.portable import portability_issues, resolve_task, task_roles

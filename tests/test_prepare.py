@@ -23,7 +23,7 @@ from harness.device.prepare import (
 )
 from harness.errors import ConfigError, DeviceError
 from harness.report.render import write_report
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.start import prepare_start
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run

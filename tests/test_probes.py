@@ -18,7 +18,7 @@ from harness.errors import ConfigError, EndpointError
 from harness.observation import Observation
 from harness.report.summary import run_scoreboard
 from harness.run.episode import run_episode
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, probe_agent_factory, run_suite
 from harness.run.task_check import check_task
 from harness.scoring.episodes import headline

@@ -15,7 +15,7 @@ from agents.base import AgentError
 from agents.qa_human import HumanQA, parse_answer
 from agents.registry import create_qa_agent
 from harness.actions import OpenApp
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 
 
 @pytest.fixture(scope="module")

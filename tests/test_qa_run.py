@@ -24,7 +24,7 @@ from agents.registry import create_qa_agent
 from harness.cli.main import app
 from harness.errors import EndpointError
 from harness.hierarchy import UITree
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.qa_run import QARunOptions, run_qa
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
 from harness.scoring.questions import METRICS

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.errors import ConfigError
+from harness.run.fleet.pool import DevicePool
 from harness.run.lock import RunLock
-from harness.run.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 

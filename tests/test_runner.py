@@ -12,7 +12,7 @@ from agents.registry import create_agent
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.run.episode import Limits
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from agents.registry import create_agent
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run
 from tasks.suite import load_suite

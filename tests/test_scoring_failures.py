@@ -23,7 +23,7 @@ from harness.actions import Click, Complete, TypeText
 from harness.errors import EndpointError
 from harness.report.summary import run_scoreboard
 from harness.run.episode import Limits
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, SuiteResult, run_suite
 from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
 from harness.trajectory.records import load_run

@@ -12,7 +12,7 @@ import pytest
 
 from agents.registry import create_agent
 from harness.run.episode import Limits
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from harness.scrub import REDACTED, redact
 from tests.openai_stub import OpenAIStub

@@ -19,7 +19,7 @@ from agents.reference import ReferenceAgent
 from harness.actions import Click
 from harness.cli.main import app
 from harness.run.episode import Limits, run_episode
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.record_task import (
     RecordError,
     StateSnapshot,

@@ -17,7 +17,7 @@ from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness.cli.failures import fail
 from harness.device.controller import Device
 from harness.errors import HarnessError
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.run.record_merge import merge_language
 from harness.run.record_task import (
     RecordError,

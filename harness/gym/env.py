@@ -39,8 +39,8 @@ from harness.actions import Action, parse_action
 from harness.errors import ActionValidationError, ConfigError, HarnessError
 from harness.gym.text import UnicodeText
 from harness.observation import Observation
+from harness.run.fleet.pool import DevicePool, Isolation
 from harness.run.interactive import EpisodeRecording, begin_episode, check_lang, find_task
-from harness.run.pool import DevicePool, Isolation
 from harness.run.session import EpisodeSession
 from harness.trajectory.writer import new_run_id
 from tasks.suite import load_suite

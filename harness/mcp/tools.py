@@ -27,8 +27,8 @@ from harness.actions import describe, parse_action
 from harness.device.apps import ALIASES, installed_packages
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import Observation
+from harness.run.fleet.pool import DevicePool
 from harness.run.interactive import EpisodeRecording, begin_episode
-from harness.run.pool import DevicePool
 from harness.run.session import EpisodeSession, StepOutcome
 from harness.trajectory.result import EpisodeResult
 from tasks.schema import ElementMatch, Milestone, MilestoneGroup, ScreenCheck, Task

@@ -38,8 +38,8 @@ from agents.registry import create_agent
 from harness.errors import ConfigError, InfrastructureError
 from harness.run.driver import describe
 from harness.run.episode import run_episode
+from harness.run.fleet.pool import DevicePool, Isolation
 from harness.run.lifecycle import item_label
-from harness.run.pool import DevicePool, Isolation
 from harness.run.suite import SuiteOptions, SuiteResult, plan_run
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
+from harness.run.fleet.pool import DevicePool
 from harness.run.lifecycle import RunLifecycle
-from harness.run.pool import DevicePool
 from harness.run.session import EpisodeSession
 from harness.trajectory.records import ManifestTask, Run
 from harness.trajectory.writer import EpisodeWriter

@@ -31,9 +31,9 @@ from harness.errors import ConfigError
 from harness.observation import DeviceInfo, Observation
 from harness.report.summary import run_rows, run_summary
 from harness.run.driver import PoolExecutor, WorkSpec, close_quietly, drive
+from harness.run.fleet.pool import DevicePool, open_pool
 from harness.run.lifecycle import RunLifecycle, item_label
 from harness.run.live import LiveView
-from harness.run.pool import DevicePool, open_pool
 from harness.run.questions import call_agent, reach
 from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
 from harness.trajectory.records import ManifestTask, load_run

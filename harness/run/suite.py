@@ -23,12 +23,12 @@ from agents.registry import BUILTIN_QA_AGENTS, create_agent, create_qa_agent
 from harness.actions import gesture_seconds
 from harness.errors import ConfigError
 from harness.report.summary import outcome, run_scoreboard
-from harness.run.affinity import CpuAffinity
 from harness.run.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.episode import Limits, episode_seed, run_episode
+from harness.run.fleet.affinity import CpuAffinity
+from harness.run.fleet.pool import DevicePool, Isolation, open_pool
 from harness.run.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
 from harness.run.live import LiveView
-from harness.run.pool import DevicePool, Isolation, open_pool
 from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score
 from harness.trajectory.records import ManifestTask, episode_key
@@ -49,7 +49,7 @@ class SuiteOptions:
     agent_options: dict[str, Any] = field(default_factory=dict)
     devices: int = 1
     isolation: Isolation | None = None  # embedded devices: "process" | "thread" (default) | "in_process"
-    cpu_affinity: CpuAffinity = "auto"  # device processes pinned to cores: "auto" | "on" | "off" (harness.run.affinity)
+    cpu_affinity: CpuAffinity = "auto"  # device processes pinned to cores: "auto" | "on" | "off" (run.fleet.affinity)
     serials: tuple[str, ...] = ()
     profile: str = "medium_phone"
     latency: str = "instant"

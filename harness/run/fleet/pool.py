@@ -7,7 +7,7 @@ Kinds of device (`isolation` for the embedded ones):
 - `process`: each embedded virtual device is its own child process (`emulator.virtual.procdevice`), connected to
   the private adb server as a TCP serial; this process only runs agents, capture decoding and recording - what
   `droidharness run --devices N` uses. Children are recorded in the state directory and reaped by pid. Each may
-  be pinned to a core of its own (`cpu_affinity`, `harness.run.affinity`: by default a pool of CPU-bound
+  be pinned to a core of its own (`cpu_affinity`, `harness.run.fleet.affinity`: by default a pool of CPU-bound
   `instant` devices with at least one device per core).
 - `in_process`: N virtual device models driven with no adb at all (run-loop tests).
 - serials: phones, and emulators (`emulator-NNNN`, whose console is used for snapshot resets when it answers).
@@ -43,7 +43,7 @@ from harness.device.inprocess import InProcessDevice
 from harness.device.link import Link
 from harness.device.prepare import DevicePreparation, PreparationPlan, prepare, reapply, restore
 from harness.errors import ConfigError, DeviceError
-from harness.run.affinity import CpuAffinity, check_policy, device_cpus, usable_cpus
+from harness.run.fleet.affinity import CpuAffinity, check_policy, device_cpus, usable_cpus
 
 log = logging.getLogger(__name__)
 
