@@ -20,7 +20,8 @@ from agents.registry import create_agent
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.errors import DeviceError
-from harness.run.fleet.pool import APP_CLEAR, AVD_SNAPSHOT_LOAD, STATE_RESTORE, DevicePool, SlotRetiredError
+from harness.run.fleet.backend import APP_CLEAR, AVD_SNAPSHOT_LOAD, STATE_RESTORE
+from harness.run.fleet.pool import DevicePool, SlotRetiredError
 from harness.run.suite import SuiteOptions, run_suite
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER

@@ -20,7 +20,8 @@ import pytest
 from agents.base import AgentStep, EpisodeContext, HistoryItem
 from agents.registry import create_agent
 from emulator.virtual import procdevice
-from harness.run.fleet.pool import SNAPSHOT_LOAD, STATE_RESTORE, DevicePool
+from harness.run.fleet.backend import SNAPSHOT_LOAD, STATE_RESTORE
+from harness.run.fleet.pool import DevicePool
 from harness.run.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 

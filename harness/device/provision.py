@@ -86,7 +86,7 @@ def only_device(client: adbutils.AdbClient, host: str, port: int) -> str:
 @dataclass
 class Connection:
     """A started `Link` to one device and what closing the device undoes after the link is closed (`cleanup`, run
-    last to first); `virtual`: the embedded device this connection started and owns, if any."""
+    last to first); `virtual`: the embedded device behind it, if any (the device's `virtual`)."""
 
     link: Link
     cleanup: list[Callable[[], None]] = field(default_factory=list)
