@@ -125,7 +125,7 @@ class DevicePool:
             usable_cpus=usable_cpus(),
         )
         self._fleet: Fleet
-        self._fleet, self._backends = build_fleet(spec)
+        self._fleet, self._backends = self.make_fleet(spec)
         self._devices: dict[int, AdbDevice] = {}  # slot -> its device, once up and prepared
         self._failures: dict[int, int] = {}  # slot -> consecutive infrastructure failures
         self._retired: set[int] = set()
@@ -135,6 +135,11 @@ class DevicePool:
         self._start_errors: dict[int, BaseException] = {}  # slot -> why its first device could not be brought up
         self._starters: list[threading.Thread] = []
         self._on_started: list[Callable[[int, dict[str, Any]], None]] = []
+
+    def make_fleet(self, spec: FleetSpec) -> tuple[Fleet, list[Backend]]:
+        """The fleet and one backend per slot for `spec` (`kinds.build_fleet`); the pool needs nothing else of
+        a kind, so a pool over other backends is this method overridden."""
+        return build_fleet(spec)
 
     @property
     def embedded(self) -> bool:
