@@ -34,7 +34,7 @@ from rich.table import Table  # noqa: E402
 
 from emulator.virtual import VirtualDevice  # noqa: E402
 from emulator.virtual.adbserver import PrivateAdbServer  # noqa: E402
-from harness.run.pool import DevicePool  # noqa: E402
+from harness.run.fleet.pool import DevicePool  # noqa: E402
 
 APPS = ("com.droidharness.notes", "com.android.settings", "com.google.android.contacts")
 

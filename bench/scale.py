@@ -17,7 +17,7 @@ that come as pixels. Prints figures; no asserts.
 
 `--cpu-affinity auto off` also runs every process configuration with its devices left unpinned (`process off`),
 side by side in the same rounds: by default (`auto`) a pool with at least one `instant` device per core pins each
-device process to a core of its own (harness.run.affinity).
+device process to a core of its own (harness.run.fleet.affinity).
 
 The machine's own ceiling (instant, unless `--no-ceiling`): as many separate 1-device runs as there are cores,
 started at the same moment, each its own process with its own harness, adb server and device (nothing shared but
@@ -49,9 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from harness.run.affinity import CPU_AFFINITIES, CpuAffinity  # noqa: E402
+from harness.run.fleet.affinity import CPU_AFFINITIES, CpuAffinity  # noqa: E402
+from harness.run.fleet.kinds import Isolation  # noqa: E402
 from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
-from harness.run.pool import Isolation  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
 from harness.trajectory.records import load_run  # noqa: E402
 

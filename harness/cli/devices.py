@@ -16,8 +16,9 @@ def list_devices(console: Console, adb_host: str | None, adb_port: int | None) -
     """Rich table of the adb server's devices; exit status 1 when no server runs."""
     import adbutils
 
-    from harness.device.controller import adb_server_address, adb_server_running, wm_value
+    from harness.device.controller import wm_value
     from harness.device.fastadb import FastAdbDevice, shell_v2
+    from harness.device.provision import adb_server_address, adb_server_running
 
     host, port = adb_server_address(adb_host, adb_port)
     if not adb_server_running(host, port):

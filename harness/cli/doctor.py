@@ -31,7 +31,7 @@ _STYLE = {"ok": "[green]ok[/green]", "warn": "[yellow]warn[/yellow]", "fail": "[
 def collect(device: str | None, virtual: bool, system_adb: bool) -> list[Check]:
     """Every row, in table order: the machine, the adb server (with --device / --system-adb), the embedded
     device (without them, or with --virtual). Raises ConfigError on bad input."""
-    from harness.device.controller import adb_server_address
+    from harness.device.provision import adb_server_address
 
     use_server = device is not None or system_adb
     host, port = adb_server_address(None, None)

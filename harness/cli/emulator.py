@@ -10,7 +10,7 @@
 Errors are one line (a boot that fails adds the emulator log's tail): exit 2 for bad input or setup (no SDK:
 what to set; an unknown AVD: the ones there are; a wrong console token), 1 when the emulator itself fails.
 `start` waits for the boot through your adb server when one answers (or the one `--adb-port` names), else through
-a private one it starts and stops (`emulator.avd.server`). `harness.run.avds.as_harness_error` is the one mapping
+a private one it starts and stops (`emulator.avd.server`). `harness.run.fleet.avd.as_harness_error` is the one mapping
 of the AVD lifecycle's errors onto the harness's taxonomy.
 """
 

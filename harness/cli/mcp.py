@@ -62,9 +62,9 @@ def mcp(
     # the MCP SDK, uvicorn and the device layer load for this command only (every other command starts faster)
     from harness.mcp.server import build_server, serve_http, serve_stdio, stdio_kept_clean
     from harness.mcp.tools import PhoneTools
-    from harness.run.avds import avd_copies
+    from harness.run.fleet.avd import avd_copies
+    from harness.run.fleet.pool import DevicePool
     from harness.run.orchestration.interactive import check_lang, find_task
-    from harness.run.pool import DevicePool
     from harness.trajectory.writer import new_run_id
 
     if lang not in ("en", "zh"):

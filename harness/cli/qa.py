@@ -22,7 +22,7 @@ from harness.cli.qa_collect import qa_collect
 from harness.device.apps import open_app_action
 from harness.errors import HarnessError
 from harness.report.draw import draw_answer
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from harness.trajectory.records import utf8
 from tasks.qa_suite import QAQuestion
 

@@ -20,14 +20,14 @@ from harness.cli import options as cli_options
 from harness.cli.failures import fail
 from harness.errors import ConfigError, HarnessError
 from harness.report.render import finish_run
-from harness.run.affinity import check_policy
+from harness.run.fleet.affinity import check_policy
 from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
 from harness.trajectory.diskfull import is_disk_full
 from tasks.families.registry import family_spec
 
 if TYPE_CHECKING:  # pragma: no cover
+    from harness.run.fleet.kinds import Isolation
     from harness.run.orchestration.suite import SuiteOptions, SuiteResult
-    from harness.run.pool import Isolation
 
 console = Console()
 tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check them.")
@@ -199,7 +199,7 @@ def run(
             opts = replace(opts, price=resolve_price(price, priced_model(agent, options)))
         with ExitStack() as stack:
             if avd is not None:
-                from harness.run.avds import avd_copies
+                from harness.run.fleet.avd import avd_copies
 
                 serials = stack.enter_context(avd_copies(avd, devices, adb_port=adb_port, timeout=avd_boot_timeout))
                 opts = replace(opts, serials=tuple(serials))
@@ -342,8 +342,8 @@ def tasks_check(
     (apps by role, checks by state or text, steps located by text), the verdict saying why not. Exit code 1 when a
     task is unsound."""
     from harness.run.authoring.task_check import check_task
+    from harness.run.fleet.pool import DevicePool
     from harness.run.orchestration.suite import select_tasks
-    from harness.run.pool import DevicePool
     from tasks.suite import is_portable_suite, load_suite
 
     try:

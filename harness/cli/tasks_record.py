@@ -28,7 +28,7 @@ from harness.run.authoring.record_task import (
     slug,
     steps_agent,
 )
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from tasks.schema import load_task, parse_task
 
 console = Console()

@@ -17,24 +17,21 @@ it launched. Device calls, timeouts and reconnects go through `harness.device.li
 from __future__ import annotations
 
 import logging
-import os
 import re
-import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, get_args, runtime_checkable
-
-import adbutils
 
 from harness import actions as A
 from harness.device.actuate import SETTLING, Actuator
 from harness.device.apps import may_change_packages, open_app_action
 from harness.device.capture import Part, capture_screen, foreground_app, hierarchy_part, package_from_tree
 from harness.device.fastadb import ShellResult, U2RpcError
-from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, Link, LinkConfig
+from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, LinkConfig
+from harness.device.provision import Connection, connect_serial, start_owned_virtual
 from harness.device.settle import SettleConfig, SettleResult, wait_until_settled
-from harness.errors import ConfigError, DeviceError
+from harness.errors import DeviceError
 from harness.hierarchy import UITree
 from harness.observation import ActionResult, DeviceInfo, Observation
 from harness.shellquote import command
@@ -95,27 +92,6 @@ class DeviceConfig:
     capture_app: bool = True  # read the focused activity (dumpsys) concurrently with each observation
 
 
-def adb_server_address(host: str | None, port: int | None) -> tuple[str, int]:
-    host = host or os.environ.get("ANDROID_ADB_SERVER_HOST") or "127.0.0.1"
-    if port is None:
-        env = os.environ.get("ANDROID_ADB_SERVER_PORT")
-        try:
-            port = int(env) if env else 5037
-        except ValueError:
-            raise ConfigError(f"ANDROID_ADB_SERVER_PORT={env!r} is not a port number") from None
-    return host, port
-
-
-def adb_server_running(host: str, port: int) -> bool:
-    """True when something accepts connections at the adb server address (adbutils would otherwise start a
-    server by itself)."""
-    try:
-        with socket.create_connection((host, port), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
 class AdbDevice:
     """A live Android device (phone, emulator or the embedded virtual device) behind an adb server."""
 
@@ -161,56 +137,19 @@ class AdbDevice:
                 capture_app=config.capture_app,
             )
         if serial is None and start_virtual:
-            return cls._connect_virtual(config, virtual_profile, virtual_locale, virtual_latency)
-        host, port = adb_server_address(adb_host, adb_port)
-        if not adb_server_running(host, port):
-            raise DeviceError(
-                f"no adb server is running at {host}:{port} (start one with `adb start-server`, or "
-                "connect without a serial to use the embedded virtual device)"
-            )
-        client = adbutils.AdbClient(host=host, port=port, socket_timeout=config.link.call_timeout)
-        if serial is None:
-            ready = [d.serial for d in client.list() if d.state == "device"]
-            if not ready:
-                raise DeviceError(f"no device is connected to the adb server at {host}:{port}")
-            if len(ready) > 1:
-                raise ConfigError(
-                    f"several devices on the adb server at {host}:{port} ({', '.join(ready)}): pass serial=..."
-                )
-            serial = ready[0]
-        link = Link(client, serial, config.link).start()
-        try:
-            return cls(link, config)
-        except BaseException:
-            link.close()
-            raise
+            conn = start_owned_virtual(config.link, virtual_profile, virtual_locale, virtual_latency)
+        else:
+            conn = connect_serial(serial, config.link, adb_host, adb_port)
+        return cls.over(conn, config)
 
     @classmethod
-    def _connect_virtual(cls, config: DeviceConfig, profile: str, locale: str, latency: str) -> AdbDevice:
-        from emulator.virtual import VirtualDevice
-        from emulator.virtual.adbserver import PrivateAdbServer
-
-        cleanup: list[Callable[[], None]] = []
-
-        def stop_all() -> None:
-            for fn in reversed(cleanup):
-                try:
-                    fn()
-                except Exception as e:  # noqa: BLE001 - best effort teardown
-                    log.debug("cleanup: %s", e)
-
+    def over(cls, conn: Connection, config: DeviceConfig | None = None) -> AdbDevice:
+        """The device on a started connection (`harness.device.provision`): closing it closes the connection;
+        a device that cannot be read closes it at once."""
         try:
-            server = PrivateAdbServer().start()
-            cleanup.append(server.stop)
-            vd = VirtualDevice(profile=profile, locale=locale, latency=latency).start()
-            cleanup.append(vd.stop)
-            server.connect(vd.address)
-            cleanup.append(lambda: server.disconnect(vd.address))
-            link = Link(server.client, vd.serial, config.link).start()
-            cleanup.append(link.close)
-            return cls(link, config, cleanup=cleanup, virtual=vd)
+            return cls(conn.link, config, cleanup=conn.cleanup, virtual=conn.virtual)
         except BaseException:
-            stop_all()
+            conn.close()
             raise
 
     # --- identity -----------------------------------------------------------------------------------------------
@@ -233,7 +172,7 @@ class AdbDevice:
             f"getprop; echo {sep}; wm size; echo {sep}; wm density; echo {sep}; dumpsys display | grep orientation=",
         )
         parts = res.text.split(sep) + ["", "", "", ""]
-        props = dict(re.findall(r"^\[([^\]]+)\]: \[(.*)\]$", parts[0], flags=re.M))
+        props = getprop_values(parts[0])
         size = wm_value(parts[1], r"(\d+)x(\d+)")
         dens = wm_value(parts[2], r"(\d+)")
         m = re.search(r"orientation=(\d)", parts[3])
@@ -429,6 +368,11 @@ class AdbDevice:
 
     def __repr__(self) -> str:
         return f"AdbDevice({self.serial}, {sorted(self.capabilities)})"
+
+
+def getprop_values(text: str) -> dict[str, str]:
+    """`getprop`'s listing (`[key]: [value]` lines) as a dict."""
+    return dict(re.findall(r"^\[([^\]]+)\]: \[(.*)\]$", text, flags=re.M))
 
 
 def wm_value(text: str, pattern: str) -> tuple[str, ...] | None:

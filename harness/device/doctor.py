@@ -29,9 +29,10 @@ from typing import Any, Literal
 
 import adbutils
 
-from harness.device.controller import adb_server_running, wm_value
+from harness.device.controller import getprop_values, wm_value
 from harness.device.fastadb import U2Rpc, U2RpcError, U2Unreachable
 from harness.device.link import Link, LinkConfig
+from harness.device.provision import adb_server_running, open_link, start_embedded
 from harness.errors import ConfigError, HarnessError
 
 log = logging.getLogger(__name__)
@@ -270,7 +271,6 @@ def server_checks(host: str, port: int, serial: str | None = None, timeout: floa
 def embedded_checks(profile: str = "medium_phone", locale: str = "en") -> list[Check]:
     """Start the embedded virtual device behind a private adb server (as the device pool does), check it as any
     device, stop both. Proves `droidharness run` with no --device works here."""
-    from emulator.virtual import VirtualDevice
     from emulator.virtual.adbserver import PrivateAdbServer
 
     try:
@@ -292,19 +292,18 @@ def embedded_checks(profile: str = "medium_phone", locale: str = "en") -> list[C
                 f"127.0.0.1:{server.port} for the embedded device (protocol version {server.client.server_version()})",
             )
         ]
-        vd = VirtualDevice(profile=profile, locale=locale).start()
         try:
-            try:
-                server.connect(vd.address)
-            except Exception as e:  # noqa: BLE001 - the finding
-                return rows + [
-                    Check(
-                        f"{vd.serial}: adb state",
-                        "fail",
-                        f"the embedded device did not connect: {e} (state {server.state(vd.serial)})",
-                        "report it: the embedded device should always connect",
-                    )
-                ]
+            vd = start_embedded(server, profile=profile, locale=locale)
+        except Exception as e:  # noqa: BLE001 - the finding
+            return rows + [
+                Check(
+                    "embedded device: adb state",
+                    "fail",
+                    str(e),
+                    "report it: the embedded device should always connect",
+                )
+            ]
+        try:
             rows.append(state_check(vd.serial, server.state(vd.serial) or "absent"))
             rows += device_checks(server.client, vd.serial)
             server.disconnect(vd.address)
@@ -323,20 +322,21 @@ def device_checks(
     u2_port: int = 9008,
 ) -> list[Check]:
     """uiautomator2, text input, screen, Android version, locale of a device in the `device` state."""
-    link = Link(client, serial, LinkConfig(use_u2=False, call_timeout=call_timeout, reconnect_timeout=2.0))
+    link: Link | None = None
     try:
-        link.start()
+        link = open_link(client, serial, LinkConfig(use_u2=False, call_timeout=call_timeout, reconnect_timeout=2.0))
         res = link.shell(
             "doctor: read properties",
             f"getprop; echo {_SEP}; wm size; echo {_SEP}; wm density; echo {_SEP}; "
             f"settings get secure default_input_method",
         )
     except HarnessError as e:
-        link.close()
+        if link is not None:
+            link.close()
         return [Check(f"{serial}: shell", "fail", str(e), "check the device's state with `droidharness devices`")]
     try:
         parts = res.text.split(_SEP) + ["", "", ""]
-        props = dict(re.findall(r"^\[([^\]]+)\]: \[(.*)\]$", parts[0], flags=re.M))
+        props = getprop_values(parts[0])
         rpc = U2Rpc(link.adb, u2_port)
         try:
             u2_row, launched = _u2_check(serial, rpc, link.adb, u2_port)

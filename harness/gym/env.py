@@ -39,9 +39,10 @@ from harness.agent import AgentStep
 from harness.errors import ActionValidationError, ConfigError, HarnessError
 from harness.gym.text import UnicodeText
 from harness.observation import Observation
+from harness.run.fleet.kinds import Isolation
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.session import EpisodeSession
 from harness.run.orchestration.interactive import EpisodeRecording, begin_episode, check_lang, find_task
-from harness.run.pool import DevicePool, Isolation
 from harness.trajectory.writer import new_run_id
 from tasks.suite import load_suite
 

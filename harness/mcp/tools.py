@@ -27,9 +27,9 @@ from harness.agent import AgentStep
 from harness.device.apps import ALIASES, installed_packages
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import Observation
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.session import EpisodeSession, StepOutcome
 from harness.run.orchestration.interactive import EpisodeRecording, begin_episode
-from harness.run.pool import DevicePool
 from harness.trajectory.result import EpisodeResult
 from tasks.schema import ElementMatch, Milestone, MilestoneGroup, ScreenCheck, Task
 

@@ -38,7 +38,7 @@ class EpisodeResult:
     serial: str = ""
     attempts: int = 1
     end_state: dict[str, Any] | None = None  # harness.run.judge.end_state.EndStateResult.to_json(), when evaluated
-    reset_method: str | None = None  # how the device pool reset the device first (harness.run.pool.RESET_METHODS)
+    reset_method: str | None = None  # how the device pool reset the device first (harness.run.fleet.pool.RESET_METHODS)
     reset_seconds: float | None = None  # and how long that took
     node: str | None = None  # the Ray node id that ran the episode (`run --ray`); None: a local run
     probes: list[dict[str, Any]] = field(default_factory=list)  # the task's probes: asked (QA result) or not reached

@@ -16,7 +16,7 @@ from harness.actions import OpenApp
 from harness.agent import AgentError
 from harness.plugins import create_qa_agent
 from harness.qa_agent import parse_answer
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 
 
 @pytest.fixture(scope="module")

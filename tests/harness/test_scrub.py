@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from harness.plugins import create_agent
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from harness.scrub import REDACTED, redact
 from tests.openai_stub import OpenAIStub
 from tests.run_util import FAST_WRITER

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from harness.device.state import DeviceState
 from harness.run.authoring.task_check import check_task
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.start import prepare_start
-from harness.run.pool import DevicePool
 from tasks.families.base import instantiate, task_json
 from tasks.families.registry import FAMILIES, family_spec, family_tasks, get_family
 from tasks.schema import TaskError

@@ -15,10 +15,10 @@ from agents.noop import NoOpAgent
 from harness.actions import OpenApp
 from harness.device.apps import RoleError, candidate_packages, parse_package_list, resolve_roles, role_packages
 from harness.device.controller import AdbDevice
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits, run_episode
 from harness.run.loop.start import prepare_start
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from tasks.portable import portability_issues, resolve_task, task_roles
 from tasks.roles import ROLES
 from tasks.schema import StartState, TaskError, parse_task

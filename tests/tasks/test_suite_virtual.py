@@ -16,7 +16,7 @@ import pytest
 
 from emulator.virtual.model import VirtualDeviceModel
 from harness.run.authoring.task_check import CheckResult, check_task
-from harness.run.pool import DevicePool
+from harness.run.fleet.pool import DevicePool
 from tasks.schema import CATEGORIES, LANGS, ElementMatch, Milestone, MilestoneGroup, ReferenceStep, Task
 from tasks.suite import load_suite, suite_path
 

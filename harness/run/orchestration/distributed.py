@@ -36,11 +36,12 @@ from rich.console import Console
 from harness.errors import ConfigError, InfrastructureError
 from harness.plugins import create_agent
 from harness.qa_agent import QAAgent
+from harness.run.fleet.kinds import Isolation
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import run_episode
 from harness.run.orchestration.driver import describe
 from harness.run.orchestration.lifecycle import item_label
 from harness.run.orchestration.suite import SuiteOptions, SuiteResult, plan_run
-from harness.run.pool import DevicePool, Isolation
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into
 from harness.trajectory.writer import EpisodeWriter

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from harness.errors import ConfigError, DiskFullError, HarnessError
+from harness.run.fleet.pool import DevicePool, SlotRetiredError
 from harness.run.orchestration.live import LiveView
-from harness.run.pool import DevicePool, SlotRetiredError
 from harness.trajectory.writer import EpisodeWriter
 
 log = logging.getLogger(__name__)

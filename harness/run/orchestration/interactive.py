@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.session import EpisodeSession
 from harness.run.orchestration.lifecycle import RunLifecycle
-from harness.run.pool import DevicePool
 from harness.trajectory.records import ManifestTask, Run
 from harness.trajectory.writer import EpisodeWriter
 from tasks.schema import Task

@@ -27,8 +27,8 @@ import harness
 from harness import __version__
 from harness.errors import ConfigError
 from harness.report.render import finish_run
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.lock import RunLock
-from harness.run.pool import DevicePool
 from harness.trajectory.records import MANIFEST_FILE, Run, completed_episode_keys, jsonable, load_run
 from harness.trajectory.writer import RunWriter, WriterOptions
 

@@ -30,11 +30,11 @@ from harness.observation import DeviceInfo, Observation
 from harness.plugins import create_qa_agent
 from harness.qa_agent import QAAgent, QAAnswer
 from harness.report.summary import run_rows, run_summary
+from harness.run.fleet.pool import DevicePool, open_pool
 from harness.run.loop.questions import call_agent, reach
 from harness.run.orchestration.driver import PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.orchestration.lifecycle import RunLifecycle, item_label
 from harness.run.orchestration.live import LiveView
-from harness.run.pool import DevicePool, open_pool
 from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
 from harness.trajectory.records import ManifestTask, load_run
 from harness.trajectory.result import INFRA_ERROR, UNSCORED, EpisodeResult

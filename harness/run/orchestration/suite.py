@@ -23,12 +23,13 @@ from harness.errors import ConfigError
 from harness.plugins import available_qa_agents, create_agent, create_qa_agent
 from harness.qa_agent import QAAgent
 from harness.report.summary import outcome, run_scoreboard
-from harness.run.affinity import CpuAffinity
+from harness.run.fleet.affinity import CpuAffinity
+from harness.run.fleet.kinds import Isolation
+from harness.run.fleet.pool import DevicePool, open_pool
 from harness.run.loop.episode import Limits, episode_seed, run_episode
 from harness.run.orchestration.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.orchestration.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
 from harness.run.orchestration.live import LiveView
-from harness.run.pool import DevicePool, Isolation, open_pool
 from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score
 from harness.trajectory.records import ManifestTask, episode_key
@@ -49,7 +50,7 @@ class SuiteOptions:
     agent_options: dict[str, Any] = field(default_factory=dict)
     devices: int = 1
     isolation: Isolation | None = None  # embedded devices: "process" | "thread" (default) | "in_process"
-    cpu_affinity: CpuAffinity = "auto"  # device processes pinned to cores: "auto" | "on" | "off" (harness.run.affinity)
+    cpu_affinity: CpuAffinity = "auto"  # device processes pinned to cores: "auto" | "on" | "off" (run.fleet.affinity)
     serials: tuple[str, ...] = ()
     profile: str = "medium_phone"
     latency: str = "instant"

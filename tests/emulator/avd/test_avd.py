@@ -487,7 +487,7 @@ def test_virtual_device_process_bad_arguments_exit_2() -> None:
 def test_avd_errors_map_onto_the_harness_taxonomy() -> None:
     from emulator.avd import AvdNotFoundError
     from harness.errors import ConfigError, InfrastructureError
-    from harness.run.avds import as_harness_error
+    from harness.run.fleet.avd import as_harness_error
 
     assert isinstance(as_harness_error(AvdNotFoundError("no AVD named 'X'")), ConfigError)
     assert isinstance(as_harness_error(ConsoleAuthError("auth token rejected")), ConfigError)

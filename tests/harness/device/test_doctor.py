@@ -19,8 +19,8 @@ from emulator.virtual import VirtualDevice
 from emulator.virtual.adbserver import PrivateAdbServer
 from emulator.virtual.statedir import state_dir
 from harness.cli.main import app
-from harness.device.controller import adb_server_running
 from harness.device.doctor import Check, kvm_check, sdk_checks, state_check
+from harness.device.provision import adb_server_running
 
 runner = CliRunner()
 ACCEL_OK = "accel:\n0\nKVM (version 12) is installed and usable.\naccel\n"

@@ -23,9 +23,9 @@ from harness.device.prepare import (
 )
 from harness.errors import ConfigError, DeviceError
 from harness.report.render import write_report
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.start import prepare_start
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from harness.trajectory.records import load_run
 from tasks.schema import StartState
 from tests.device_util import open_device

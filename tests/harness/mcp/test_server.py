@@ -26,8 +26,8 @@ from mcp.client.streamable_http import streamable_http_client
 
 from harness.mcp.server import BearerAuth
 from harness.mcp.tools import FREE_TASK_ID, PhoneTools, ToolCallError
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.interactive import find_task
-from harness.run.pool import DevicePool
 from harness.scoring.episodes import score
 from harness.trajectory.records import load_run
 from tests.paths import REPO

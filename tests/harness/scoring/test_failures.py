@@ -22,9 +22,9 @@ from harness.agent import AgentStep, EpisodeContext, HistoryItem, invalid_step
 from harness.errors import EndpointError
 from harness.plugins import create_agent, register_agent, unregister_agent
 from harness.report.summary import run_scoreboard
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits
 from harness.run.orchestration.suite import SuiteOptions, SuiteResult, run_suite
-from harness.run.pool import DevicePool
 from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER

@@ -29,8 +29,8 @@ from harness.run.authoring.record_task import (
     state_changes,
     steps_agent,
 )
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits, run_episode
-from harness.run.pool import DevicePool
 from tasks.schema import load_task
 
 runner = CliRunner()

@@ -13,8 +13,8 @@ from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.plugins import create_agent
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from tests.run_util import FAST_WRITER
 
 TASKS = ("settings-dark-theme", "notes-search-password", "clock-world-time")

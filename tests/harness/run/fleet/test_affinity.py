@@ -1,4 +1,4 @@
-"""Device processes pinned to cores (`--cpu-affinity`, harness.run.affinity): which core each slot's device gets,
+"""Device processes pinned to cores (`--cpu-affinity`, harness.run.fleet.affinity): which core each slot's device gets,
 that the child and every thread it starts later run there (read back from Linux, per thread), that the manifest
 says so, and that `off` and latency-bound pools leave the scheduler alone."""
 
@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from emulator.virtual.devicemain import parse_args
 from harness.cli.main import app
 from harness.errors import ConfigError
-from harness.run.affinity import check_policy, device_cpus, usable_cpus
+from harness.run.fleet.affinity import check_policy, device_cpus, usable_cpus
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from tests.run_util import FAST_WRITER
 
 USABLE = usable_cpus()
@@ -109,7 +109,7 @@ def test_off_leaves_device_processes_where_the_scheduler_puts_them(state):
 
 @two_cores
 def test_a_run_of_cpu_bound_devices_pins_one_per_core_and_its_manifest_says_where(tmp_path, state, monkeypatch):
-    monkeypatch.setattr("harness.run.pool.usable_cpus", lambda: USABLE[:2])  # two devices, whatever the machine
+    monkeypatch.setattr("harness.run.fleet.pool.usable_cpus", lambda: USABLE[:2])  # two devices, whatever the machine
     opts = SuiteOptions(
         writer=FAST_WRITER,
         task_ids=("settings-dark-theme",),

@@ -20,8 +20,9 @@ from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.errors import DeviceError
 from harness.plugins import create_agent
+from harness.run.fleet.backend import APP_CLEAR, AVD_SNAPSHOT_LOAD, STATE_RESTORE
+from harness.run.fleet.pool import DevicePool, SlotRetiredError
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import APP_CLEAR, AVD_SNAPSHOT_LOAD, STATE_RESTORE, DevicePool, SlotRetiredError
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 

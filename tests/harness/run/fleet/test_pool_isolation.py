@@ -20,8 +20,9 @@ import pytest
 from emulator.virtual import procdevice
 from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.plugins import create_agent
+from harness.run.fleet.backend import SNAPSHOT_LOAD, STATE_RESTORE
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import SNAPSHOT_LOAD, STATE_RESTORE, DevicePool
 from tests.paths import REPO
 from tests.run_util import FAST_WRITER
 
@@ -184,7 +185,7 @@ def test_a_child_killed_mid_episode_is_an_infrastructure_failure_replaced_and_re
 
 
 HARNESS = (
-    "from harness.run.pool import DevicePool\n"
+    "from harness.run.fleet.pool import DevicePool\n"
     "pool = DevicePool(2, isolation='process').start()\n"
     "print(' '.join(str(pool.process(i).pid) for i in range(2)), flush=True)\n"
     "import time; time.sleep(120)\n"

@@ -13,8 +13,8 @@ import pytest
 from harness.device.controller import AdbDevice
 from harness.errors import DeviceError
 from harness.plugins import create_agent
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 

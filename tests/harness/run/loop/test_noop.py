@@ -3,8 +3,8 @@ bundled task in both languages - no milestone, no success - through the normal r
 
 from __future__ import annotations
 
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from tests.run_util import FAST_WRITER
 
 

@@ -18,9 +18,9 @@ from harness.plugins import create_agent
 from harness.qa_agent import QAAnswer
 from harness.report.summary import run_scoreboard
 from harness.run.authoring.task_check import check_task
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import run_episode
 from harness.run.orchestration.suite import SuiteOptions, probe_agent_factory, run_suite
-from harness.run.pool import DevicePool
 from harness.scoring.episodes import headline
 from harness.scoring.probes import probe_headline, summarize_probes
 from harness.trajectory.records import load_run

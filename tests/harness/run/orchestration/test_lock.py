@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 
 from harness.cli.main import app
 from harness.errors import ConfigError
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.lock import RunLock
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from tests.paths import REPO
 from tests.run_util import FAST_WRITER
 

@@ -24,8 +24,8 @@ from harness.errors import EndpointError
 from harness.hierarchy import UITree
 from harness.plugins import create_qa_agent
 from harness.qa_agent import QAAnswer
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.qa_run import QARunOptions, run_qa
-from harness.run.pool import DevicePool
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
 from harness.scoring.questions import METRICS
 from harness.trajectory.records import load_run

@@ -11,9 +11,9 @@ from harness.agent import AgentStep
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.plugins import create_agent
+from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from harness.trajectory.records import load_run
 from tests.run_util import FAST_WRITER
 

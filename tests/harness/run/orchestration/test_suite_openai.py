@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 from harness.plugins import create_agent
+from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.run.pool import DevicePool
 from harness.trajectory.records import load_run
 from tasks.suite import load_suite
 from tests.openai_stub import OpenAIStub, fault, malformed

@@ -1,0 +1,37 @@
+"""A phone: a device on the adb server by its serial (any serial but an emulator's). The harness does not make it:
+a reset clears the task's apps' data and goes home (`app_clear`; the task's start state relaunches them), the
+language is the phone's own (an episode in another one is a `ConfigError`), a quarantined phone retires its slot
+(`replaceable=False`: a fresh device would be the same phone), and its own settings are put back at the end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.device.controller import AdbDevice
+from harness.device.provision import connect_serial
+from harness.run.fleet.backend import APP_CLEAR, AdbBackend, FleetSpec
+
+
+class PhoneBackend(AdbBackend):
+    kind = "phone"
+    replaceable = False
+
+    def __init__(self, slot: int, spec: FleetSpec, serial: str) -> None:
+        super().__init__(slot, spec.config, serial)
+        self.given_serial = serial
+
+    @property
+    def reset_method(self) -> str:
+        return APP_CLEAR
+
+    def open_device(self) -> AdbDevice:
+        """A connection to the serial on the adb server the environment names (a TCP serial `adb connect`ed)."""
+        return AdbDevice.over(connect_serial(self.given_serial, self.config.link), self.config)
+
+    def reset_now(self, device: AdbDevice, apps: Sequence[str], lang: str | None) -> None:
+        for pkg in apps:
+            device.clear_app(pkg)
+        device.press_home()
+
+    def restore(self) -> None:
+        self.restore_own_settings()

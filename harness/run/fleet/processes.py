@@ -1,0 +1,145 @@
+"""Embedded virtual devices in child processes (`isolation="process"`, what `droidharness run` uses): each slot's
+device is a `DeviceProcess` (emulator.virtual.procdevice) that the pool's private adb server reaches as a TCP
+serial, with a control console holding its boot state as snapshots in both languages: a reset, and a language
+switch, is one `avd snapshot load` (`snapshot_load`). The fleet reaps the children of dead harnesses before any
+starts, forks a pool's devices from a device zygote (`Spawner`), boots as many at once as there are cores, and
+may pin each to a core (`affinity`)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+
+from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
+from harness.device.controller import AdbDevice
+from harness.device.provision import link_embedded
+from harness.run.fleet.affinity import device_cpus
+from harness.run.fleet.backend import SNAPSHOT_LOAD, AdbBackend, Backend, FleetSpec, ManifestRow
+from harness.run.fleet.server import PrivateServerFleet
+
+
+class ProcessFleet(PrivateServerFleet):
+    """Device processes of one pool: their spawner and boot slots, and the private adb server."""
+
+    def __init__(self, spec: FleetSpec) -> None:
+        super().__init__()
+        self.spec = spec
+        self.booting = threading.Semaphore(os.cpu_count() or 1)  # device processes booting at once
+        self._spawner: Spawner | None = None  # started from one long-lived thread (PDEATHSIG)
+
+    def begin(self) -> None:
+        """Before the devices boot (and while the adb server starts): reap a dead harness's children, and get
+        the spawner going."""
+        reap_orphans()
+        self.spawner()
+
+    def spawner(self) -> Spawner:
+        """Where the device processes come from: a pool of several forks them from a device zygote. When every
+        device boots at once (no more of them than cores) they are forked at once and the zygote never warms up;
+        else the first ones (a core each) are forked at once, and the zygote then draws the apps' first screens in
+        the run's languages once, so that the devices after them boot warm."""
+        if self._spawner is None:
+            size, cores = self.spec.size, os.cpu_count() or 1
+            warm_after = None if size <= cores else cores
+            self._spawner = Spawner(
+                zygote=size > 1, profile=self.spec.profile, langs=self.spec.langs, warm_after=warm_after
+            )
+        return self._spawner
+
+    def close(self) -> None:
+        if self._spawner is not None:
+            self._spawner.close()
+            self._spawner = None
+        super().close()
+
+
+class ProcessBackend(AdbBackend):
+    kind = "virtual-process"
+
+    def __init__(self, slot: int, spec: FleetSpec, fleet: ProcessFleet) -> None:
+        super().__init__(slot, spec.config)
+        self.spec, self.fleet = spec, fleet
+        self.cpus = device_cpus(slot, spec.size, spec.latency, spec.cpu_affinity, spec.usable_cpus)
+        self._proc: DeviceProcess | None = None
+        self._locale = spec.locale  # the language of the device's current state
+
+    @property
+    def reset_method(self) -> str:
+        return SNAPSHOT_LOAD
+
+    @property
+    def process(self) -> DeviceProcess | None:
+        return self._proc
+
+    @property
+    def profile(self) -> str:
+        return self.spec.profile
+
+    def running(self) -> DeviceProcess:
+        """The slot's device process, launched (when there is none alive) and waited for: as many boots at once
+        as there are cores, so that the first devices are up soonest."""
+        proc = self._proc
+        if proc is not None and proc.alive():
+            return proc
+        if proc is not None:
+            proc.stop()  # reaped
+        s = self.spec
+        proc = DeviceProcess(
+            serial=f"VIRTUAL{self.slot + 1:04d}", profile=s.profile, locale=s.locale, latency=s.latency, cpus=self.cpus
+        )
+        with self.fleet.booting:
+            self._proc = proc
+            self.fleet.spawner().launch(proc)
+            proc.wait_ready()
+        return proc
+
+    def open_device(self) -> AdbDevice:
+        proc = self.running()
+        server = self.fleet.server(self.slot)
+        try:
+            server.connect(proc.address)
+            conn = link_embedded(server, proc.address, self.config.link)
+        except BaseException:
+            proc.stop()
+            raise
+        self._locale = self.spec.locale
+        return AdbDevice.over(conn, self.config)
+
+    def health(self) -> str | None:
+        proc = self._proc
+        if proc is not None and not proc.alive():
+            return f"device process {proc.serial} (pid {proc.pid}) exited ({proc.exit_description()})"
+        return super().health()
+
+    def reset_now(self, device: AdbDevice, apps: Sequence[str], lang: str | None) -> None:
+        """The boot snapshot in `lang` (default: the device's current language)."""
+        want = lang or self._locale
+        self.running_process().snapshot_load(boot_snapshot(want))
+        self._locale = want
+
+    def ensure_locale(self, lang: str) -> None:
+        """The boot snapshot in that language, unless the device is in it already."""
+        if self._locale != lang:
+            self.running_process().snapshot_load(boot_snapshot(lang))
+            self._locale = lang
+
+    def running_process(self) -> DeviceProcess:
+        if self._proc is None:
+            raise RuntimeError("no device process")
+        return self._proc
+
+    def extra(self) -> ManifestRow:
+        """A pinned device process' cores (`devices[i].cpus`)."""
+        proc = self._proc
+        return {"cpus": proc.info["cpus"]} if proc is not None and "cpus" in proc.info else {}
+
+    def release(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            proc.stop()
+
+
+def process_fleet(spec: FleetSpec) -> tuple[ProcessFleet, list[Backend]]:
+    fleet = ProcessFleet(spec)
+    return fleet, [ProcessBackend(i, spec, fleet) for i in range(spec.size)]
