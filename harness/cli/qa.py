@@ -190,6 +190,7 @@ def qa_run(
         run_id=run_id,
         resume=resume,
         report=report,
+        final_line=True,  # print_qa_summary
     )
     try:
         res = run_qa(opts, console)

@@ -190,6 +190,7 @@ def run(
         probe_agent=probe_agent,
         probe_agent_options=probe_options,
         rerun=recorded_options(ctx),
+        final_line=True,  # _print_board
     )
     if avd is not None and (device or ray or ray_address):
         raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")
