@@ -5,23 +5,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from harness.cli.defaults import RESAMPLES
 from harness.cli.failures import fail
 from harness.errors import ConfigError, HarnessError
-from harness.report.compare import RESAMPLES, Comparison, compare_runs
-from harness.report.compare_page import render_compare
-from harness.report.summary import run_price
-from harness.run.orchestration.lock import holder
-from harness.scoring.cost import Price, money, resolve_price
-from harness.scoring.episodes import BREAKDOWNS
-from harness.scrub import redact
-from harness.trajectory.records import MANIFEST_FILE, Run, atomic_write_bytes, atomic_write_json, load_run
+
+if TYPE_CHECKING:  # pragma: no cover
+    from harness.report.compare import Comparison
+    from harness.scoring.cost import Price
+    from harness.trajectory.records import Run
 
 console = Console()
 
@@ -37,6 +35,9 @@ def _pts(a: float | None, b: float | None) -> str:
 def open_run(path: Path) -> Run:
     """A finished (or killed) run directory, read through the trajectory reader; a missing one, one that is no
     run, and one a run is still writing are ConfigErrors naming it."""
+    from harness.run.orchestration.lock import holder
+    from harness.trajectory.records import MANIFEST_FILE, load_run
+
     if not path.is_dir():
         raise ConfigError(f"{path}: no such run directory")
     if not (path / MANIFEST_FILE).is_file():
@@ -49,6 +50,9 @@ def open_run(path: Path) -> Run:
 
 def _price(run: Run, spec: str | None) -> Price | None:
     """`--price` (a table looked up by the run's model), else the price the run was made with."""
+    from harness.report.summary import run_price
+    from harness.scoring.cost import resolve_price
+
     if spec is None:
         return run_price(run)
     model = run.manifest.agent.get("model") if run.manifest else None
@@ -56,6 +60,9 @@ def _price(run: Run, spec: str | None) -> Price | None:
 
 
 def _print(c: Comparison) -> None:
+    from harness.scoring.cost import money
+    from harness.scoring.episodes import BREAKDOWNS
+
     for note in c.notes:
         console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
     t = Table("run", "agent", "suite", "episodes", "scored", "SR", "ATP", "tokens", "cost", title="shared episodes")
@@ -123,6 +130,11 @@ def compare(
     first run, breakdowns by category, language and app count, a per-episode table (success, progress, steps,
     tokens, cost) and a page with every shared episode's steps side by side. Exit code 2 on bad input (a missing
     run, a run still going, runs sharing no episode)."""
+    from harness.report.compare import compare_runs
+    from harness.report.compare_page import render_compare
+    from harness.scrub import redact
+    from harness.trajectory.records import atomic_write_bytes, atomic_write_json
+
     try:
         if len(runs) < 2:
             raise ConfigError("compare needs at least two run directories")

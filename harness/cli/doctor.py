@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Column, Table
 
-from harness.device.doctor import Check, adb_binary_check, embedded_checks, failed, sdk_checks, server_checks
 from harness.errors import ConfigError, HarnessError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from harness.device.doctor import Check
 
 console = Console()
 _STYLE = {"ok": "[green]ok[/green]", "warn": "[yellow]warn[/yellow]", "fail": "[red]fail[/red]"}
@@ -31,6 +33,7 @@ _STYLE = {"ok": "[green]ok[/green]", "warn": "[yellow]warn[/yellow]", "fail": "[
 def collect(device: str | None, virtual: bool, system_adb: bool) -> list[Check]:
     """Every row, in table order: the machine, the adb server (with --device / --system-adb), the embedded
     device (without them, or with --virtual). Raises ConfigError on bad input."""
+    from harness.device.doctor import adb_binary_check, embedded_checks, sdk_checks, server_checks
     from harness.device.provision import adb_server_address
 
     use_server = device is not None or system_adb
@@ -75,6 +78,8 @@ def doctor(
 ) -> None:
     """Check that a run would work here: adb, the adb server and devices, uiautomator2, text input, screen,
     Android version, locale, the SDK, the emulator and acceleration. Exit 0 when no check fails."""
+    from harness.device.doctor import failed
+
     try:
         rows = collect(device, virtual, system_adb)
     except HarnessError as e:

@@ -19,34 +19,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from emulator.avd import (
-    AVD_DEVICES,
-    AvdError,
-    EmulatorConsoleClient,
-    RunningEmulator,
-    Sdk,
-    create_avd,
-    default_image,
-    find_running,
-    find_sdk,
-    install_image,
-    list_avds,
-    require_avd,
-    running_emulators,
-    start_emulator,
-    stop_emulator,
-    wait_for_boot,
-)
-from emulator.avd.errors import AvdConfigError, SdkNotFoundError
-from emulator.avd.launch import DEFAULT_CONSOLE_PORTS
-from emulator.avd.server import adb_server_for, default_adb_server_port
+from harness.cli.defaults import AVD_PROFILES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from emulator.avd import RunningEmulator, Sdk
 
 console = Console()
 
@@ -62,6 +45,8 @@ DEVICE = typer.Option(
 @contextmanager
 def _answers() -> Iterator[None]:
     """One line for an AvdError (plus the log's tail it carries), exit 2 for bad input, 1 otherwise."""
+    from emulator.avd import AvdError
+
     try:
         yield
     except AvdError as e:
@@ -73,6 +58,9 @@ def _answers() -> Iterator[None]:
 
 
 def _sdk(*tools: str) -> Sdk:
+    from emulator.avd import find_sdk
+    from emulator.avd.errors import SdkNotFoundError
+
     sdk = find_sdk()
     if not sdk.found:
         raise SdkNotFoundError(
@@ -91,13 +79,15 @@ def _image_installed(sdk: Sdk, package: str) -> bool:
 @emulator_app.command("create")
 def emulator_create(
     name: str = typer.Argument(..., help="AVD name (letters, digits, . _ -)."),
-    profile: str = typer.Option("medium_phone", help="Device profile: " + ", ".join(AVD_DEVICES) + "."),
+    profile: str = typer.Option("medium_phone", help="Device profile: " + ", ".join(AVD_PROFILES) + "."),
     image: Optional[str] = typer.Option(
         None, help="System image package (default: Google APIs of the profile's API level for this CPU)."
     ),
     install: bool = typer.Option(True, help="Install the system image with sdkmanager if it is missing."),
 ) -> None:
     """Create an AVD for one of the virtual device's profiles (`avdmanager create avd ... --force`)."""
+    from emulator.avd import create_avd, default_image, install_image
+
     with _answers():
         sdk = _sdk("avdmanager")
         package = image or default_image(profile)
@@ -129,6 +119,9 @@ def emulator_start(
     timeout: float = typer.Option(300.0, help="Seconds to wait for the boot."),
 ) -> None:
     """Start an AVD headless in the background; prints its serial. Stop it with `droidharness emulator stop`."""
+    from emulator.avd import AvdError, require_avd, start_emulator, stop_emulator, wait_for_boot
+    from emulator.avd.server import adb_server_for, default_adb_server_port
+
     note = ""
     with _answers():
         sdk = _sdk("emulator")
@@ -157,6 +150,8 @@ def emulator_start(
 
 def _after_private_server(emu: RunningEmulator, server: str) -> str:
     """What to tell the user about an emulator booted through a private adb server that is now stopped."""
+    from emulator.avd.launch import DEFAULT_CONSOLE_PORTS
+
     found = (
         "your adb server finds it on its port scan (`adb devices`)"
         if emu.console_port in DEFAULT_CONSOLE_PORTS
@@ -166,6 +161,9 @@ def _after_private_server(emu: RunningEmulator, server: str) -> str:
 
 
 def _the_emulator(device: Optional[str]) -> RunningEmulator:
+    from emulator.avd import find_running, running_emulators
+    from emulator.avd.errors import AvdConfigError
+
     if device is not None:
         return find_running(device)
     running = running_emulators()
@@ -182,6 +180,9 @@ def emulator_stop(
     timeout: float = typer.Option(20.0, help="Seconds to wait after the console's kill before terminating it."),
 ) -> None:
     """Stop an emulator: the console's `kill`, then its process (by pid) if it does not exit."""
+    from emulator.avd import running_emulators, stop_emulator
+    from emulator.avd.errors import AvdConfigError
+
     with _answers():
         if all_ and device is not None:
             raise AvdConfigError("give a device or --all, not both")
@@ -192,6 +193,8 @@ def emulator_stop(
 
 
 def _snapshot(device: Optional[str], verb: str, snapshot: str) -> None:
+    from emulator.avd import EmulatorConsoleClient
+
     with _answers():
         emu = _the_emulator(device)
         with EmulatorConsoleClient(emu.console_port) as c:
@@ -220,6 +223,8 @@ def snapshot_delete(snapshot: str = typer.Argument(..., help="Snapshot name."), 
 @snapshot_app.command("list")
 def snapshot_list(device: Optional[str] = DEVICE) -> None:
     """The emulator's snapshots."""
+    from emulator.avd import EmulatorConsoleClient
+
     with _answers():
         emu = _the_emulator(device)
         with EmulatorConsoleClient(emu.console_port) as c:
@@ -233,6 +238,8 @@ def snapshot_list(device: Optional[str] = DEVICE) -> None:
 @emulator_app.command("list")
 def emulator_list() -> None:
     """The SDK's AVDs and the emulators droidharness started (serial, pid, console port, read-only)."""
+    from emulator.avd import list_avds, running_emulators
+
     with _answers():
         sdk = _sdk()
         names = list_avds(sdk)

@@ -12,22 +12,15 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness.cli import options as cli_options
+from harness.cli.defaults import AGENT_TIMEOUT, DATASETS
 from harness.errors import HarnessError
-from harness.eval.errors import EvalError
-from harness.eval.metric_kinds import metric_for
-from harness.eval.offline import AGENT_TIMEOUT, EvalOptions, evaluate, render
-from harness.plugins import create_agent, create_qa_agent
-from harness.report.render import finish_run
-from harness.trajectory.records import utf8
-from tasks.datasets.errors import DatasetError
-from tasks.datasets.registry import NAMES, adapter
 
 console = Console()
 
 
 def eval_command(
     dataset: str = typer.Option(
-        ..., help=f"{', '.join(NAMES)} (or an alias, e.g. gui-odyssey, agentcpm); docs/datasets.md."
+        ..., help=f"{', '.join(DATASETS)} (or an alias, e.g. gui-odyssey, agentcpm); docs/datasets.md."
     ),
     data: list[Path] = typer.Option(
         ...,
@@ -82,6 +75,13 @@ def eval_command(
     ),
 ) -> None:
     """Score an agent (or a predictions file) offline with the dataset's official metric."""
+    from harness.eval.errors import EvalError
+    from harness.eval.metric_kinds import metric_for
+    from harness.eval.offline import EvalOptions, evaluate, render
+    from harness.plugins import create_agent
+    from tasks.datasets.errors import DatasetError
+    from tasks.datasets.registry import NAMES, adapter
+
     try:
         ds = adapter(dataset)
     except DatasetError:
@@ -182,6 +182,9 @@ def _eval_screenqa(
     # imported here: the QA evaluator brings the QA run machinery, which no other command of this module needs
     from harness.eval.qa_offline import QAEvalOptions, evaluate_qa
     from harness.eval.qa_offline import render as render_qa
+    from harness.plugins import create_qa_agent
+    from harness.report.render import finish_run
+    from harness.trajectory.records import utf8
     from harness.trajectory.writer import RunWriter
 
     if agent is not None:

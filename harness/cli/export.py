@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 
+from harness.cli.defaults import ANIMATION_FORMATS, DEFAULT_FRAME_MS, DEFAULT_WIDTH
 from harness.cli.failures import fail
 from harness.errors import HarnessError
-from harness.export.animation import DEFAULT_FRAME_MS, DEFAULT_WIDTH, FORMATS, export_animation
-from harness.export.episodes import ExportError, find_episode, open_run
-from harness.export.sft import SFTOptions, SFTStats, dataset_episodes, dataset_steps, export_sft, run_steps
-from harness.export.sft_schema import validate_file
-from harness.report.render import write_report
-from harness.trajectory.records import EXPORTS_DIR
+
+if TYPE_CHECKING:  # pragma: no cover
+    from harness.export.sft import SFTOptions
 
 console = Console()
-EXPORT_FORMATS = (*FORMATS, "sft")
+EXPORT_FORMATS = (*ANIMATION_FORMATS, "sft")
 
 
 def export(
@@ -50,6 +48,9 @@ def export(
     ),
 ) -> None:
     """Export an episode as a GIF / MP4, or a run or a dataset as SFT samples (one per step)."""
+    from harness.export.episodes import ExportError
+    from harness.export.sft import SFTOptions
+
     try:
         if fmt not in EXPORT_FORMATS:
             raise ExportError(f"--format {fmt!r} is not one of {', '.join(EXPORT_FORMATS)}")
@@ -81,6 +82,11 @@ def export(
 def _animation(
     run_dir: Path | None, fmt: str, episode: str | None, out: Path | None, frame_ms: int, width: int
 ) -> None:
+    from harness.export.animation import export_animation
+    from harness.export.episodes import ExportError, find_episode, open_run
+    from harness.report.render import write_report
+    from harness.trajectory.records import EXPORTS_DIR
+
     if run_dir is None:
         raise ExportError(f"--format {fmt}: name the run directory (droidharness export RUN --episode ID)")
     if not episode:
@@ -106,6 +112,10 @@ def _sft(
     images: Path | None,
     validate: bool,
 ) -> None:
+    from harness.export.episodes import ExportError, open_run
+    from harness.export.sft import SFTStats, dataset_episodes, dataset_steps, export_sft, run_steps
+    from harness.export.sft_schema import validate_file
+
     if out is None:
         raise ExportError("--format sft: name the samples file with --out DIR/data.jsonl")
     if run_dir is None and dataset is None:

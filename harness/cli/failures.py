@@ -10,14 +10,14 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from harness.scoring.episodes import EXIT_INFRA
-from harness.trajectory.diskfull import disk_full_line, is_disk_full
-
 EXIT_USAGE = 2
 
 
 def fail(console: Console, e: BaseException) -> NoReturn:
     """Print `e` as one `error:` line and exit: 3 for a full disk, 2 for anything else."""
+    from harness.scoring.episodes import EXIT_INFRA
+    from harness.trajectory.diskfull import disk_full_line, is_disk_full
+
     if is_disk_full(e):
         if not console.is_terminal:  # a live view that ended on the error left its last line open there
             console.line()

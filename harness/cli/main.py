@@ -7,94 +7,78 @@ from typing import Optional
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
-from emulator.virtual.latency import LATENCY_PROFILES
-from emulator.virtual.profiles import DEFAULT_PROFILE, PROFILES
-from emulator.virtual.stopsignal import StopSignals
+from harness.cli.defaults import DEFAULT_PROFILE
+from harness.cli.lazy import LazyCommand, LazyGroup
+from harness.cli.options import check_choice
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Run and score GUI agents on live Android devices.")
-virtual_app = typer.Typer(no_args_is_help=True, help="The embedded virtual Android device.")
-app.add_typer(virtual_app, name="virtual")
+# Every other command, by the module that registers it and the first paragraph of its help (what the list of
+# commands shows): a module is imported only when one of its commands runs (harness/cli/lazy.py).
+COMMANDS = (
+    LazyCommand(
+        "run",
+        "harness.cli.run",
+        "Run an agent over a task suite and score it live (with no options: the virtual suite, heuristic agent,\n"
+        "one embedded device, both languages).",
+    ),
+    LazyCommand(
+        "report",
+        "harness.cli.run",
+        "Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories.",
+    ),
+    LazyCommand(
+        "eval",
+        "harness.cli.evaluate",
+        "Score an agent (or a predictions file) offline with the dataset's official metric.",
+    ),
+    LazyCommand(
+        "replay",
+        "harness.cli.replay",
+        "Replay a dataset episode on a live device: re-grounded actions, per-step screen similarity, the first\n"
+        "divergence and a fidelity score; writes a normal run directory (trajectory + report.html).",
+    ),
+    LazyCommand(
+        "doctor",
+        "harness.cli.doctor",
+        "Check that a run would work here: adb, the adb server and devices, uiautomator2, text input, screen,\n"
+        "Android version, locale, the SDK, the emulator and acceleration. Exit 0 when no check fails.",
+    ),
+    LazyCommand(
+        "mcp",
+        "harness.cli.mcp",
+        "Serve a device as MCP tools: observe, click, long_press, swipe, scroll, type_text, press_key, open_app,\n"
+        "list_apps, wait, task_status, complete. Every action is a step recorded in the trajectory format (a run\n"
+        "directory under --out) and, with --task, scored live like a run. No shell tool.",
+    ),
+    LazyCommand(
+        "compare",
+        "harness.cli.compare",
+        "Compare runs on the episodes (task and language) they share: each run's SR / ATP, the episodes that\n"
+        "flipped each way, an exact McNemar test on success and a paired bootstrap interval on progress against the\n"
+        "first run, breakdowns by category, language and app count, a per-episode table (success, progress, steps,\n"
+        "tokens, cost) and a page with every shared episode's steps side by side. Exit code 2 on bad input (a missing\n"
+        "run, a run still going, runs sharing no episode).",
+    ),
+    LazyCommand(
+        "export",
+        "harness.cli.export",
+        "Export an episode as a GIF / MP4, or a run or a dataset as SFT samples (one per step).",
+    ),
+    LazyCommand("virtual", "harness.cli.virtual", "The embedded virtual Android device."),
+    LazyCommand("tasks", "harness.cli.run", "Task suites: list and check them."),
+    LazyCommand("qa", "harness.cli.qa", "Screen question answering on live apps (ScreenQA)."),
+    LazyCommand("emulator", "harness.cli.emulator", "Android Emulator AVDs: create, start, snapshot, stop, list."),
+)
+
+
+class Commands(LazyGroup):
+    lazy = COMMANDS
+
+
+app = typer.Typer(
+    cls=Commands, add_completion=False, no_args_is_help=True, help="Run and score GUI agents on live Android devices."
+)
 console = Console()
-
-
-def _check_choice(value: str, choices: list[str], option: str) -> str:
-    if value not in choices:
-        raise typer.BadParameter(f"{value!r} is not one of: {', '.join(choices)}", param_hint=option)
-    return value
-
-
-@virtual_app.command("start")
-def virtual_start(
-    port: int = typer.Option(0, help="TCP port for adb hosts (0 = any free port)."),
-    profile: str = typer.Option(DEFAULT_PROFILE, help="Hardware profile (see `droidharness virtual profiles`)."),
-    locale: str = typer.Option("en", help="System language: en or zh."),
-    latency: str = typer.Option("instant", help="Latency profile: instant or pixel."),
-    emulator_console: bool = typer.Option(
-        False, "--emulator-console", help="Listen on 5555 with an emulator console on 5554 (emulator-5554)."
-    ),
-    console_port: int = typer.Option(5554, help="Console port with --emulator-console (adb port = +1)."),
-    auth: str = typer.Option("none", help="adb authentication: none, accept or unauthorized."),
-    adb_server_port: Optional[int] = typer.Option(
-        None, envvar="ANDROID_ADB_SERVER_PORT", help="adb server to announce an emulator identity to."
-    ),
-) -> None:
-    """Run a virtual device in the foreground until SIGINT/SIGTERM; prints its serial."""
-    from emulator.virtual import VirtualDevice
-
-    _check_choice(profile.replace("-", "_").lower(), list(PROFILES), "--profile")
-    _check_choice(locale, ["en", "zh"], "--locale")
-    _check_choice(latency, list(LATENCY_PROFILES), "--latency")
-    _check_choice(auth, ["none", "accept", "unauthorized"], "--auth")
-    vd = VirtualDevice(
-        profile=profile,
-        locale=locale,
-        latency=latency,
-        port=port,
-        auth=auth,
-        emulator_console=emulator_console,
-        console_port=console_port,
-        adb_server_port=adb_server_port or (5037 if emulator_console else None),
-    )
-    try:
-        vd.start()
-    except OSError as e:
-        raise typer.BadParameter(
-            f"cannot listen on port {vd._requested_port}: {e.strerror}", param_hint="--port"
-        ) from None
-    stop = StopSignals()
-    try:
-        print(vd.serial, flush=True)
-        console.print(
-            f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
-            f"locale={locale} latency={latency}; `adb connect {vd.address}`; Ctrl-C stops[/dim]",
-            highlight=False,
-        )
-        while not vd.wait(0) and not stop.wait(0.2):
-            pass
-        vd.stop()
-    finally:
-        stop.close()  # the handlers as they were (this command can run inside another program)
-
-
-@virtual_app.command("profiles")
-def virtual_profiles() -> None:
-    """List the hardware profiles."""
-    t = Table("name", "model", "size", "density", "API")
-    for p in PROFILES.values():
-        t.add_row(p.name, p.model, f"{p.width}x{p.height}", str(p.density), str(p.api_level))
-    console.print(t)
-
-
-@virtual_app.command("tour")
-def virtual_tour(
-    out: Path = typer.Option(Path("out/tour"), help="Where to write the tour's screenshots and XML."),
-) -> None:
-    """Start a virtual device behind a private adb server and drive it with the real adbutils and uiautomator2."""
-    from harness.cli.tour import run_tour
-
-    run_tour(out, console)
 
 
 @app.command()
@@ -128,49 +112,13 @@ def observe(
     locale: str = typer.Option("en", help="Virtual device locale en|zh (without --device)."),
 ) -> None:
     """Capture one observation: screenshot PNG, hierarchy XML and a numbered-element overlay PNG."""
+    from emulator.virtual.profiles import PROFILES
     from harness.cli.devices import observe_once
 
     if device is None:
-        _check_choice(profile.replace("-", "_").lower(), list(PROFILES), "--profile")
-        _check_choice(locale, ["en", "zh"], "--locale")
+        check_choice(profile.replace("-", "_").lower(), list(PROFILES), "--profile")
+        check_choice(locale, ["en", "zh"], "--locale")
     raise typer.Exit(observe_once(console, device, out, adb_port, profile, locale))
-
-
-from harness.cli.run import register as _register_run_commands  # noqa: E402 - after `app` exists
-
-_register_run_commands(app)
-from harness.cli.run import tasks_app as _tasks_app  # noqa: E402
-from harness.cli.tasks_families import register as _register_task_families  # noqa: E402
-
-_register_task_families(_tasks_app)
-from harness.cli.tasks_record import register as _register_task_record  # noqa: E402
-
-_register_task_record(_tasks_app)
-
-from harness.cli.evaluate import register as _register_eval_command  # noqa: E402 - after `app` exists
-
-_register_eval_command(app)
-from harness.cli.qa import register as _register_qa_command  # noqa: E402 - after `app` exists
-
-_register_qa_command(app)
-from harness.cli.replay import register as _register_replay_command  # noqa: E402 - after `app` exists
-
-_register_replay_command(app)
-from harness.cli.emulator import register as _register_emulator_commands  # noqa: E402 - after `app` exists
-
-_register_emulator_commands(app)
-from harness.cli.doctor import register as _register_doctor_command  # noqa: E402 - after `app` exists
-
-_register_doctor_command(app)
-from harness.cli.mcp import register as _register_mcp_command  # noqa: E402 - after `app` exists
-
-_register_mcp_command(app)
-from harness.cli.compare import register as _register_compare_command  # noqa: E402 - after `app` exists
-
-_register_compare_command(app)
-from harness.cli.export import register as _register_export_command  # noqa: E402 - after `app` exists
-
-_register_export_command(app)
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from emulator.virtual.profiles import DEFAULT_PROFILE
+from harness.cli.defaults import DEFAULT_PROFILE
 from harness.cli.failures import fail
 from harness.errors import ConfigError, HarnessError
 

@@ -40,3 +40,10 @@ def agent_options(
             param_hint="--agent",
         )
     return options
+
+
+def check_choice(value: str, choices: list[str], option: str) -> str:
+    """`value` if it is one of `choices`, else a BadParameter naming `option` and the choices."""
+    if value not in choices:
+        raise typer.BadParameter(f"{value!r} is not one of: {', '.join(choices)}", param_hint=option)
+    return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console
@@ -19,12 +19,11 @@ from rich.table import Table
 from harness.cli import options as cli_options
 from harness.cli.failures import fail
 from harness.cli.qa_collect import qa_collect
-from harness.device.apps import open_app_action
 from harness.errors import HarnessError
-from harness.report.draw import draw_answer
-from harness.run.fleet.pool import DevicePool
-from harness.trajectory.records import utf8
-from tasks.qa_suite import QAQuestion
+
+if TYPE_CHECKING:  # pragma: no cover
+    from harness.run.fleet.pool import DevicePool
+    from tasks.qa_suite import QAQuestion
 
 console = Console()
 
@@ -47,12 +46,14 @@ def qa_command(
 ) -> None:
     """Answer a question about the live screen: ranked answer elements, a short answer, an annotated screenshot.
     Subcommands: `check` (prove a QA suite answerable on a device) and `run` (score a QA agent on it)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from harness.device.apps import open_app_action
     from harness.device.controller import AdbDevice
     from harness.plugins import create_qa_agent
     from harness.qa_agent import answer_elements
+    from harness.report.draw import draw_answer
 
-    if ctx.invoked_subcommand is not None:
-        return
     if question is None:
         raise typer.BadParameter("give a question (or a subcommand: check, run)", param_hint="--question")
     if lang not in ("en", "zh"):
@@ -105,6 +106,7 @@ def qa_check(
     lang: str = typer.Option("all", help="en, zh or all."),
 ) -> None:
     """Prove every question answerable as written: its state is reachable and every answer element is on screen."""
+    from harness.run.fleet.pool import DevicePool
     from harness.run.loop.questions import reach
     from harness.scoring.questions import ground_truth
     from tasks.qa_suite import load_qa_suite
@@ -171,7 +173,7 @@ def qa_run(
 
     from harness.report.summary import run_rows
     from harness.run.orchestration.qa_run import QARunOptions, run_qa
-    from harness.trajectory.records import load_run
+    from harness.trajectory.records import load_run, utf8
 
     langs = _langs(lang)
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
@@ -188,6 +190,7 @@ def qa_run(
         run_id=run_id,
         resume=resume,
         report=report,
+        final_line=True,  # print_qa_summary
     )
     try:
         res = run_qa(opts, console)

@@ -26,19 +26,18 @@ import json
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from harness.actions import Action, Back, Click, Home, Scroll, TypeText
-from harness.device.apps import open_app_action
 from harness.errors import HarnessError
-from harness.observation import Observation, draw_overlay
-from harness.qa_agent import NO_ANSWER, default_short, parse_answer
-from harness.trajectory.records import atomic_write_bytes, utf8
+
+if TYPE_CHECKING:  # pragma: no cover
+    from harness.actions import Action
+    from harness.observation import Observation
 
 console = Console()
 
@@ -75,6 +74,8 @@ class Dataset:
         return ds
 
     def save_screen(self, obs: Observation) -> int:
+        from harness.trajectory.records import atomic_write_bytes, utf8
+
         image_id = self.next_id
         self.next_id += 1
         images = self.out / "images"
@@ -84,6 +85,8 @@ class Dataset:
         return image_id
 
     def add(self, image_id: int, obs: Observation, question: str, indices: list[int], short: str | None) -> None:
+        from harness.qa_agent import NO_ANSWER
+
         els = [obs.tree[i] for i in indices]
         ui = [{"text": e.text or e.content_desc, "bounds": list(e.bounds), "vh_index": e.index} for e in els]
         self.bboxes.append(
@@ -99,6 +102,8 @@ class Dataset:
         self.write()
 
     def write(self) -> None:
+        from harness.trajectory.records import atomic_write_bytes, utf8
+
         for kind, records in (("answers_and_bboxes", self.bboxes), ("short_answers", self.shorts)):
             (self.out / kind).mkdir(parents=True, exist_ok=True)
             text = json.dumps(records, ensure_ascii=False, indent=1)
@@ -107,6 +112,9 @@ class Dataset:
 
 def parse_action(line: str) -> Action | None:
     """A walking command -> the action (None: not a walking command). ValueError: a bad argument."""
+    from harness.actions import Back, Click, Home, Scroll, TypeText
+    from harness.device.apps import open_app_action
+
     word, _, rest = line.partition(" ")
     rest = rest.strip()
     if word == "tap":
@@ -130,6 +138,8 @@ def parse_action(line: str) -> Action | None:
 
 def show(obs: Observation, out: Path) -> None:
     """The screen's numbered element list, and the numbered overlay written to DIR/overlay.png."""
+    from harness.observation import draw_overlay
+
     draw_overlay(obs.screenshot, obs.tree).save(out / "overlay.png")
     table = Table("#", "element", title=f"{escape(obs.package or '(unknown app)')}  ({out / 'overlay.png'})")
     for e in obs.tree.prompt_elements():
@@ -214,6 +224,8 @@ def qa_collect(
 
 
 def _ask(ds: Dataset, image_id: int, obs: Observation, question: str) -> bool:
+    from harness.qa_agent import NO_ANSWER, default_short, parse_answer
+
     if not question:
         console.print("[yellow]q needs a question: q What is the humidity?[/yellow]")
         return False

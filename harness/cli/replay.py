@@ -19,21 +19,16 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from emulator.virtual.apps.episode_app import install_episode_app
-from emulator.virtual.profiles import DEFAULT_PROFILE, PROFILES
-from harness.device.controller import AdbDevice
+from harness.cli.defaults import DEFAULT_PROFILE, EPISODIC_DATASETS
 from harness.errors import ConfigError, HarnessError
-from harness.eval.replay import recorded_episode, replay_episode, replay_task_id
-from harness.report.render import finish_run
-from harness.trajectory.records import ManifestTask
-from harness.trajectory.writer import RunWriter
-from tasks.datasets.registry import EPISODIC, adapter
 
 console = Console()
 
 
 def find_episode(dataset: str, data: Path, episode_id: str) -> Any:
     """The episode `episode_id` of `dataset` under `data` (its id, or the name of its file without suffix)."""
+    from tasks.datasets.registry import EPISODIC, adapter
+
     ds = adapter(dataset)
     if not ds.episodic:
         raise ConfigError(f"{ds.name} has no episodes to replay (choose one of: {', '.join(EPISODIC)})")
@@ -71,7 +66,9 @@ def step_table(report: Any) -> Table:
 
 
 def replay(
-    dataset: str = typer.Option(..., "--dataset", help=f"{', '.join(EPISODIC)} (or an alias, e.g. gui-odyssey)."),
+    dataset: str = typer.Option(
+        ..., "--dataset", help=f"{', '.join(EPISODIC_DATASETS)} (or an alias, e.g. gui-odyssey)."
+    ),
     data: Path = typer.Option(..., "--data", help="The dataset's files (a folder or a file)."),
     episode: str = typer.Option(..., "--episode", help="Episode id to replay."),
     device: Optional[str] = typer.Option(
@@ -95,6 +92,14 @@ def replay(
 ) -> None:
     """Replay a dataset episode on a live device: re-grounded actions, per-step screen similarity, the first
     divergence and a fidelity score; writes a normal run directory (trajectory + report.html)."""
+    from emulator.virtual.apps.episode_app import install_episode_app
+    from emulator.virtual.profiles import PROFILES
+    from harness.device.controller import AdbDevice
+    from harness.eval.replay import recorded_episode, replay_episode, replay_task_id
+    from harness.report.render import finish_run
+    from harness.trajectory.records import ManifestTask
+    from harness.trajectory.writer import RunWriter
+
     if virtual_app is None:
         virtual_app = device is None
     if virtual_app and device is not None:

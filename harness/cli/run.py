@@ -14,20 +14,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from emulator.virtual.latency import LATENCY_PROFILES
-from emulator.virtual.profiles import DEFAULT_PROFILE
 from harness.cli import options as cli_options
+from harness.cli.defaults import DEFAULT_PROFILE
 from harness.cli.failures import fail
+from harness.cli.tasks_families import register as register_task_families
+from harness.cli.tasks_record import register as register_task_record
 from harness.errors import ConfigError, HarnessError
-from harness.report.render import finish_run
-from harness.run.fleet.affinity import check_policy
-from harness.scoring.episodes import EXIT_OK, Scoreboard, headline
-from harness.trajectory.diskfull import is_disk_full
-from tasks.families.registry import family_spec
 
 if TYPE_CHECKING:  # pragma: no cover
     from harness.run.fleet.kinds import Isolation
     from harness.run.orchestration.suite import SuiteOptions, SuiteResult
+    from harness.scoring.episodes import Scoreboard
 
 console = Console()
 tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check them.")
@@ -133,11 +130,15 @@ def run(
     Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
     infrastructure failures or unfinished (listed, not scored), or stopped because the disk is full (one line:
     what to free; `--resume` completes it); 4 no episode could be scored."""
+    from emulator.virtual.latency import LATENCY_PROFILES
     from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
+    from harness.run.fleet.affinity import check_policy
     from harness.run.loop.episode import Limits
     from harness.run.orchestration.suite import SuiteOptions
     from harness.scoring.cost import resolve_price
+    from harness.trajectory.diskfull import is_disk_full
     from harness.trajectory.frames import WriterOptions
+    from tasks.families.registry import family_spec
 
     if like is not None:  # the recorded options, overridden by those given here; recorded again as this run's
         try:
@@ -189,6 +190,7 @@ def run(
         probe_agent=probe_agent,
         probe_agent_options=probe_options,
         rerun=recorded_options(ctx),
+        final_line=True,  # _print_board
     )
     if avd is not None and (device or ray or ray_address):
         raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")
@@ -230,6 +232,8 @@ def _run(opts: SuiteOptions, ray: bool, ray_address: str | None) -> SuiteResult:
 def _print_board(board: Scoreboard) -> None:
     """The final line every run prints (the same `harness.scoring.episodes.headline` as summary.json and the report),
     then the episodes that were not scored, each with its reason."""
+    from harness.scoring.episodes import EXIT_OK, headline
+
     style = "bold" if board.exit_code == EXIT_OK else "bold yellow"
     console.print(f"[{style}]{escape(headline(board.overall))}[/{style}]", highlight=False, soft_wrap=True)
     for o in board.infra_failures:
@@ -242,6 +246,7 @@ def _print_board(board: Scoreboard) -> None:
 
 def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:
     """Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories."""
+    from harness.report.render import finish_run
     from harness.report.summary import run_scoreboard
     from harness.trajectory.records import load_run
     from harness.trajectory.writer import RunWriter
@@ -396,6 +401,10 @@ def tasks_check(
     console.print(table)
     console.print(f"{bad} problem(s)" if bad else "[green]every task is sound[/green]")
     raise typer.Exit(1 if bad else 0)
+
+
+register_task_families(tasks_app)  # `tasks families`, `tasks instantiate`
+register_task_record(tasks_app)  # `tasks record`
 
 
 def register(app: typer.Typer) -> None:

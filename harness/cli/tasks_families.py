@@ -11,14 +11,14 @@ from rich.console import Console
 
 from harness.cli.failures import fail
 from harness.errors import HarnessError
-from tasks.families.base import instantiate, write_tasks
-from tasks.families.registry import FAMILIES, get_family
 
 console = Console()
 
 
 def families() -> None:
     """List the task families: one name a line, then a short description."""
+    from tasks.families.registry import FAMILIES
+
     width = max(len(n) for n in FAMILIES)
     for name, fam in FAMILIES.items():
         params = ", ".join(f"{k} ({p.kind})" for k, p in fam.params.items())
@@ -32,6 +32,9 @@ def instantiate_cmd(
     out: Path = typer.Option(..., help="Folder to write the task files into (a suite: run --suite DIR)."),
 ) -> None:
     """Write COUNT instances of FAMILY drawn with SEED as task files (FAMILY-sSEED-I.json) in OUT."""
+    from tasks.families.base import instantiate, write_tasks
+    from tasks.families.registry import get_family
+
     try:
         paths = write_tasks(instantiate(get_family(family), seed, count), out)
     except HarnessError as e:

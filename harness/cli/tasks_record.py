@@ -11,25 +11,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from emulator.virtual.profiles import DEFAULT_PROFILE
-from harness.agent import Agent
+from harness.cli.defaults import DEFAULT_PROFILE
 from harness.cli.failures import fail
-from harness.device.controller import Device
 from harness.errors import HarnessError
-from harness.plugins import create_agent
-from harness.run.authoring.record_merge import merge_language
-from harness.run.authoring.record_task import (
-    RecordError,
-    propose,
-    prove,
-    read_steps,
-    record,
-    save_recording,
-    slug,
-    steps_agent,
-)
-from harness.run.fleet.pool import DevicePool
-from tasks.schema import load_task, parse_task
 
 console = Console()
 
@@ -53,6 +37,23 @@ def record_cmd(
     expected answer when it ends with ANSWER, the demonstration as the reference solution. Says which proposals
     were dropped and why; a demonstration that changes nothing is rejected (exit 2). When OUT exists in another
     language, this demonstration adds its language (instruction, reference, milestone texts and state values)."""
+    from harness.agent import Agent
+    from harness.device.controller import Device
+    from harness.plugins import create_agent
+    from harness.run.authoring.record_merge import merge_language
+    from harness.run.authoring.record_task import (
+        RecordError,
+        propose,
+        prove,
+        read_steps,
+        record,
+        save_recording,
+        slug,
+        steps_agent,
+    )
+    from harness.run.fleet.pool import DevicePool
+    from tasks.schema import load_task, parse_task
+
     if lang not in ("en", "zh"):
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh", param_hint="--lang")
     try:

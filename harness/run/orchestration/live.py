@@ -18,7 +18,11 @@ R = TypeVar("R")  # a result: an EpisodeResult, a QA outcome
 
 class LiveView(Generic[R]):
     """The rich live view: a progress bar, a status line per device slot and a running headline computed by
-    `headline(results so far, earlier ones included)`. With no console it only collects the results."""
+    `headline(results so far, earlier ones included)`. With no console it only collects the results.
+
+    On a console that is not a terminal (a log file, a pipe) rich writes the view once, its last frame, as the view
+    stops. `final_line`: the caller prints the headline itself once the run is done (the CLI's final line), so
+    that frame leaves it out (it would be in the log twice) - unless the run stopped on an error."""
 
     def __init__(
         self,
@@ -28,8 +32,10 @@ class LiveView(Generic[R]):
         headline: Callable[[list[R]], str],
         earlier: Sequence[R] = (),
         unit: str = "episodes",
+        final_line: bool = False,
     ) -> None:
         self.console = console
+        self.final_line = final_line
         self._headline = headline
         self.progress = Progress(
             TextColumn("[bold]{task.description}"),
@@ -49,11 +55,11 @@ class LiveView(Generic[R]):
     def headline(self) -> str:
         return self._headline(self.outcomes)
 
-    def _render(self) -> Group:
+    def _render(self, headline: bool = True) -> Group:
         t = Table.grid(padding=(0, 2))
         for i, s in sorted(self.status.items()):
             t.add_row(f"device {i}", s)
-        return Group(self.progress, t, self.headline())
+        return Group(self.progress, t, self.headline()) if headline else Group(self.progress, t)
 
     def set(self, slot: int, text: str) -> None:
         with self._lock:
@@ -76,6 +82,9 @@ class LiveView(Generic[R]):
 
     def __exit__(self, *exc: Any) -> None:
         if self._live:
+            console = self._live.console
+            if self.final_line and exc[0] is None and not (console.is_terminal and not console.is_dumb_terminal):
+                self._live.update(self._render(headline=False))  # the last frame, written once: see the class
             self._live.__exit__(*exc)
 
 

@@ -62,6 +62,7 @@ class QARunOptions:
     infra_retries: int = 2
     report: bool = True
     writer: WriterOptions = field(default_factory=WriterOptions)
+    final_line: bool = False  # the caller prints the final headline (the CLI): the live view's log copy leaves it out
 
 
 @dataclass
@@ -162,7 +163,13 @@ def run_qa(
             life.record_devices(devices)  # in the manifest as each comes up
             executor = PoolExecutor(devices)
             live: LiveView[Outcome] = LiveView(
-                console, len(life.todo), devices.size, _live_headline, earlier, unit="questions"
+                console,
+                len(life.todo),
+                devices.size,
+                _live_headline,
+                earlier,
+                unit="questions",
+                final_line=opts.final_line,
             )
             drive(executor, life.todo, _question_spec(devices, make_agent, writer, opts), live)
             writer.add_quarantined(executor.quarantined())

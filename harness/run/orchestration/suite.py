@@ -68,6 +68,7 @@ class SuiteOptions:
     probe_agent_options: dict[str, Any] = field(default_factory=dict)
     price: Price | None = None  # USD per million input / output tokens (`--price`): cost in every surface
     rerun: dict[str, Any] | None = None  # the command's own options, recorded for `droidharness run --like`
+    final_line: bool = False  # the caller prints the final headline (the CLI): the live view's log copy leaves it out
 
 
 def probe_agent_factory(opts: SuiteOptions) -> Callable[[], QAAgent] | None:
@@ -219,7 +220,14 @@ class RunPlan:
 
     def live(self, console: Console | None, slots: int) -> LiveView[EpisodeResult]:
         price = self.opts.price
-        return LiveView(console, len(self.todo), slots, lambda outs: live_headline(outs, price), self.earlier)
+        return LiveView(
+            console,
+            len(self.todo),
+            slots,
+            lambda outs: live_headline(outs, price),
+            self.earlier,
+            final_line=self.opts.final_line,
+        )
 
     def spec(self, writer: RunWriter, run: EpisodeAttempt) -> WorkSpec[Episode, EpisodeResult]:
         """One episode as a work item of the driver: an attempt opens its trajectory and `run`s it on the slot

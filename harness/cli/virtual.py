@@ -1,0 +1,97 @@
+"""`droidharness virtual start|profiles|tour`: the embedded virtual Android device on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from harness.cli.defaults import DEFAULT_PROFILE
+from harness.cli.options import check_choice
+
+console = Console()
+virtual_app = typer.Typer(no_args_is_help=True, help="The embedded virtual Android device.")
+
+
+@virtual_app.command("start")
+def virtual_start(
+    port: int = typer.Option(0, help="TCP port for adb hosts (0 = any free port)."),
+    profile: str = typer.Option(DEFAULT_PROFILE, help="Hardware profile (see `droidharness virtual profiles`)."),
+    locale: str = typer.Option("en", help="System language: en or zh."),
+    latency: str = typer.Option("instant", help="Latency profile: instant or pixel."),
+    emulator_console: bool = typer.Option(
+        False, "--emulator-console", help="Listen on 5555 with an emulator console on 5554 (emulator-5554)."
+    ),
+    console_port: int = typer.Option(5554, help="Console port with --emulator-console (adb port = +1)."),
+    auth: str = typer.Option("none", help="adb authentication: none, accept or unauthorized."),
+    adb_server_port: Optional[int] = typer.Option(
+        None, envvar="ANDROID_ADB_SERVER_PORT", help="adb server to announce an emulator identity to."
+    ),
+) -> None:
+    """Run a virtual device in the foreground until SIGINT/SIGTERM; prints its serial."""
+    from emulator.virtual import VirtualDevice
+    from emulator.virtual.latency import LATENCY_PROFILES
+    from emulator.virtual.profiles import PROFILES
+    from emulator.virtual.stopsignal import StopSignals
+
+    check_choice(profile.replace("-", "_").lower(), list(PROFILES), "--profile")
+    check_choice(locale, ["en", "zh"], "--locale")
+    check_choice(latency, list(LATENCY_PROFILES), "--latency")
+    check_choice(auth, ["none", "accept", "unauthorized"], "--auth")
+    vd = VirtualDevice(
+        profile=profile,
+        locale=locale,
+        latency=latency,
+        port=port,
+        auth=auth,
+        emulator_console=emulator_console,
+        console_port=console_port,
+        adb_server_port=adb_server_port or (5037 if emulator_console else None),
+    )
+    try:
+        vd.start()
+    except OSError as e:
+        raise typer.BadParameter(
+            f"cannot listen on port {vd._requested_port}: {e.strerror}", param_hint="--port"
+        ) from None
+    stop = StopSignals()
+    try:
+        print(vd.serial, flush=True)
+        console.print(
+            f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
+            f"locale={locale} latency={latency}; `adb connect {vd.address}`; Ctrl-C stops[/dim]",
+            highlight=False,
+        )
+        while not vd.wait(0) and not stop.wait(0.2):
+            pass
+        vd.stop()
+    finally:
+        stop.close()  # the handlers as they were (this command can run inside another program)
+
+
+@virtual_app.command("profiles")
+def virtual_profiles() -> None:
+    """List the hardware profiles."""
+    from emulator.virtual.profiles import PROFILES
+
+    t = Table("name", "model", "size", "density", "API")
+    for p in PROFILES.values():
+        t.add_row(p.name, p.model, f"{p.width}x{p.height}", str(p.density), str(p.api_level))
+    console.print(t)
+
+
+@virtual_app.command("tour")
+def virtual_tour(
+    out: Path = typer.Option(Path("out/tour"), help="Where to write the tour's screenshots and XML."),
+) -> None:
+    """Start a virtual device behind a private adb server and drive it with the real adbutils and uiautomator2."""
+    from harness.cli.tour import run_tour
+
+    run_tour(out, console)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(virtual_app, name="virtual")
