@@ -13,7 +13,7 @@ from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import App, page
-from .common import avatar_color
+from .common import MESSAGES_CONVERSATION, MESSAGES_PKG, avatar_color
 
 PKG = "com.google.android.contacts"
 LIST = "com.android.contacts.activities.PeopleActivity"
@@ -240,15 +240,12 @@ class ContactsApp(App):
                 ),
             ),
         ]
-        msg_pkg = "com.google.android.apps.messaging"
 
         def text_contact() -> None:
-            from .messages import CONVERSATION
-
             extras = {"phone": c["phone"], "name": c["name"]}
-            ctx.start(msg_pkg, CONVERSATION, extras)
+            ctx.start(MESSAGES_PKG, MESSAGES_CONVERSATION, extras)
             top = ctx.model.foreground
-            if top.package == msg_pkg and top.activity == CONVERSATION:
+            if top.package == MESSAGES_PKG and top.activity == MESSAGES_CONVERSATION:
                 top.extras.clear()
                 top.extras.update(extras)
 

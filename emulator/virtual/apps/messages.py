@@ -11,11 +11,11 @@ from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import App, page
-from .common import DEVICE_HOUR, DEVICE_MINUTE, avatar_color, fmt_time
+from .common import DEVICE_HOUR, DEVICE_MINUTE, MESSAGES_CONVERSATION, MESSAGES_PKG, avatar_color, fmt_time
 
-PKG = "com.google.android.apps.messaging"
+PKG = MESSAGES_PKG
 LIST = "com.google.android.apps.messaging.ui.ConversationListActivity"
-CONVERSATION = "com.google.android.apps.messaging.ui.conversation.ConversationActivity"
+CONVERSATION = MESSAGES_CONVERSATION
 NEW = "com.google.android.apps.messaging.ui.contact.NewConversationActivity"
 PERMISSION_PKG = "com.google.android.permissioncontroller"
 PERMISSION_RID = "com.android.permissioncontroller:id/"
