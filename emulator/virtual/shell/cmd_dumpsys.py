@@ -8,8 +8,8 @@ from __future__ import annotations
 import time
 import zlib
 
-from ..model import LAUNCHER_PACKAGE, ActivityRecord
 from ..procs import FrameStats, histogram_buckets
+from ..records import LAUNCHER_PACKAGE, ActivityRecord
 from .proctable import app_pid, process_rows, running_packages
 from .registry import Ctx, app_uid, command, short_component, short_hash
 

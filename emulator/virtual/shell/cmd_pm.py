@@ -8,7 +8,7 @@ import os
 import time
 
 from ..fs import FsError
-from ..model import Package
+from ..records import Package
 from .apk import ApkError, read_apk
 from .cmd_am import resolve_intent
 from .intent import IntentError, parse_intent

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .registry import Ctx, procs
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..model import Package
+    from ..records import Package
 
 
 @dataclass
