@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
@@ -401,10 +402,10 @@ class ContactsApp(App):
             ctx.toast(ctx.tr("Contact deleted", "联系人已删除"))
 
         name = c["name"] if c else ""
-        return w.dialog(
+        return dialogs.dialog(
             ctx,
             ctx.tr("Delete this contact?", "要删除此联系人吗？"),
             ctx.tr(f"{name} will be removed from your contacts.", f"{name}将从您的通讯录中移除。"),
-            w.confirm_buttons(ctx, ctx.tr("Delete", "删除"), delete, ctx.dismiss_dialog),
+            dialogs.confirm_buttons(ctx, ctx.tr("Delete", "删除"), delete, ctx.dismiss_dialog),
             on_cancel=ctx.dismiss_dialog,
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
@@ -453,7 +454,7 @@ class MessagesApp(App):
             ctx.dismiss_dialog()
             ctx.model.events.log("permission", package=PKG, permission="android.permission.SEND_SMS", granted=ok)
 
-        return w.dialog(
+        return dialogs.dialog(
             ctx,
             ctx.tr("Allow Messages to send and view SMS messages?", "要允许“信息”发送和查看短信吗？"),
             "",
