@@ -3,10 +3,11 @@
 - `CMD &` runs CMD as a job in its own thread while the shell goes on (and keeps reading its stdin); the job's
   stdin is /dev/null unless it redirects it, and it ignores SIGINT and SIGQUIT (mksh's exchild() without
   FMONITOR), so only commands that install their own handlers (`screenrecord`) see those.
-- A shell process is a `ProcIO`: the `ShellIO` its commands see, wrapping the stream's. A signal delivered to it
-  (`kill -SIG PID`, `kill %N`) either runs the shell's trap, is ignored, reaches the running command's own
-  handler (the command sees its stream as closed, finishes its work and returns), or ends the process with
-  status 128+SIG (the command sees its stream closed, and the runner unwinds).
+- A shell process is a `ProcIO` (`process.py`, with `Job` and the signals): the `ShellIO` its commands see,
+  wrapping the stream's. A signal delivered to it (`kill -SIG PID`, `kill %N`) either runs the shell's trap, is
+  ignored, reaches the running command's own handler (the command sees its stream as closed, finishes its work
+  and returns), or ends the process with status 128+SIG (the command sees its stream closed, and the runner
+  unwinds).
 - `wait [PID|%N]`, `jobs [-l|-p]` and `$!` read the shell's job list; a job that is waited for leaves it.
 """
 
