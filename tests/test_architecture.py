@@ -376,3 +376,49 @@ def test_no_module_of_harness_agents_or_tasks_over_700_lines():
     assert _long_modules(
         [ROOT / "harness" / "run" / "orchestration" / "suite.py"], limit=10
     )  # the check sees a long one
+
+
+# --- emulator/ under the same rules ---------------------------------------------------------------------------
+# The embedded virtual device and the AVD tools obey what harness/, agents/ and tasks/ obey: no import circle
+# among their modules (every import counts: top-level, inside functions, `if TYPE_CHECKING:`), and no module
+# over 700 lines. No module of emulator/ is exempt.
+EMULATOR = ("emulator",)
+
+
+def test_no_import_circle_inside_emulator():
+    circles = _circles(_graph(), EMULATOR)
+    assert not circles, f"import circles in emulator/ (move the shared piece down): {circles}"
+
+
+def test_no_module_of_emulator_over_700_lines():
+    files = list((ROOT / "emulator").rglob("*.py"))
+    assert len(files) > 50 and not _long_modules(files), _long_modules(files)
+
+
+@pytest.mark.parametrize("case", ["circle", "hidden-imports", "long-module"])
+def test_the_emulator_checks_catch_what_they_claim(case):
+    """Each emulator rule, fed input that breaks it, reports it."""
+    if case == "circle":
+        graph = {
+            "emulator.virtual.shell.registry": {"emulator.virtual.shell.procfs"},
+            "emulator.virtual.shell.procfs": {"emulator.virtual.shell.cmd_proc"},
+            "emulator.virtual.shell.cmd_proc": {"emulator.virtual.shell.registry"},
+            "emulator.virtual.fs": set(),
+            "harness.run.episode": {"emulator.virtual.fs"},
+        }
+        assert _circles(graph, EMULATOR) == [
+            ["emulator.virtual.shell.cmd_proc", "emulator.virtual.shell.procfs", "emulator.virtual.shell.registry"]
+        ]
+    elif case == "hidden-imports":
+        # an import under `if TYPE_CHECKING:` and one inside a function are edges too
+        graph = _graph()
+        assert "emulator.virtual.shell.process" in graph["emulator.virtual.shell.registry"]  # TYPE_CHECKING only
+        assert "emulator.virtual.ui.manager" in graph["emulator.virtual.model"]  # inside __init__
+        graph["emulator.virtual.ui.manager"] = graph["emulator.virtual.ui.manager"] | {"emulator.virtual.model"}
+        assert ["emulator.virtual.model", "emulator.virtual.ui.manager"] in _circles(graph, EMULATOR)
+    else:
+        src = ROOT / "emulator" / "virtual" / "fs.py"
+        assert not _long_modules([src])
+        assert _long_modules([src], limit=10) == [
+            f"emulator/virtual/fs.py: {len(src.read_text(encoding='utf-8').splitlines())} lines"
+        ]

@@ -16,22 +16,30 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from . import protocol as p
+from .protocol import A_OKAY, A_WRTE
 from .streams import StreamClosed
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .transport import Connection
 
 INBOX_LIMIT = 1024 * 1024  # unread host bytes per stream before we stop acknowledging
 OUTBOX_LIMIT = 64 * 1024  # unsent bytes per stream before a write waits (a pipe's capacity on Linux)
 
 
+class Link(Protocol):
+    """What a stream needs of its connection (`transport.Connection`): the packet size the host accepts, a way to
+    send a packet, and to say the device closed the stream."""
+
+    max_payload: int
+
+    def send_packet(self, command: int, arg0: int, arg1: int, data: bytes | memoryview = b"") -> None: ...
+
+    def stream_closed_by_device(self, stream: AdbStream) -> None: ...
+
+
 class AdbStream:
     """One open adb stream as a byte pipe (implements `streams.Stream`)."""
 
-    def __init__(self, conn: Connection, local_id: int, remote_id: int, service: str) -> None:
+    def __init__(self, conn: Link, local_id: int, remote_id: int, service: str) -> None:
         self.conn = conn
         self.local_id = local_id
         self.remote_id = remote_id
@@ -75,7 +83,7 @@ class AdbStream:
                 self._owed_okays += 1
             self._cond.notify_all()
         if not defer:
-            self.conn.send_packet(p.A_OKAY, self.local_id, self.remote_id)
+            self.conn.send_packet(A_OKAY, self.local_id, self.remote_id)
 
     def _on_okay(self) -> None:
         with self._cond:
@@ -113,7 +121,7 @@ class AdbStream:
                 release, self._owed_okays = self._owed_okays, 0
         for _ in range(release):
             try:
-                self.conn.send_packet(p.A_OKAY, self.local_id, self.remote_id)
+                self.conn.send_packet(A_OKAY, self.local_id, self.remote_id)
             except StreamClosed:
                 break
         return out
@@ -199,7 +207,7 @@ class AdbStream:
 
     def _send(self, chunk: bytes) -> None:
         try:
-            self.conn.send_packet(p.A_WRTE, self.local_id, self.remote_id, chunk)
+            self.conn.send_packet(A_WRTE, self.local_id, self.remote_id, chunk)
         except (StreamClosed, OSError):
             pass  # the connection is gone: its close closes this stream too
         finally:

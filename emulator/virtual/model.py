@@ -16,7 +16,6 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,68 +25,21 @@ from .latency import Latency
 from .lognoise import SystemChatter
 from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_uid
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
+from .records import (  # noqa: F401 - ADB_KEYBOARD_IME, LAUNCHER_ACTIVITY re-exported
+    ADB_KEYBOARD_IME,
+    LATIN_IME,
+    LAUNCHER_ACTIVITY,
+    LAUNCHER_PACKAGE,
+    ActivityRecord,
+    Package,
+    TaskRecord,
+    short_component,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
 
     from .ui.view import View
-
-LATIN_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
-ADB_KEYBOARD_IME = "com.github.uiautomator/.AdbKeyboard"
-LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
-LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
-
-
-def _short_component(package: str, cls: str) -> str:
-    return f"{package}/{cls[len(package) :]}" if cls.startswith(package + ".") else f"{package}/{cls}"
-
-
-@dataclass
-class Package:
-    """An installed package as the package manager reports it."""
-
-    name: str
-    labels: dict[str, str]  # locale -> label, e.g. {"en": "Notes", "zh": "笔记"}
-    activities: list[str] = field(default_factory=list)  # fully qualified class names
-    launcher_activity: str | None = None  # shown in the launcher when set
-    version_name: str = "1.0"
-    version_code: int = 1
-    system: bool = False
-    ime_service: str | None = None  # "pkg/.Service" when the package provides an input method
-    apk_path: str = ""
-    first_install_time: float = field(default_factory=time.time)
-
-    def label(self, locale: str) -> str:
-        return self.labels.get(locale) or self.labels.get("en") or self.name
-
-    def resolve_activity(self, activity: str | None) -> str | None:
-        """Full class name of `activity` ('.Main', 'Main', or full), or the launcher activity when None."""
-        if not activity:
-            return self.launcher_activity or (self.activities[0] if self.activities else None)
-        full = self.name + activity if activity.startswith(".") else activity
-        for a in self.activities:
-            if a == full or a.rsplit(".", 1)[-1] == activity:
-                return a
-        return None
-
-
-@dataclass
-class ActivityRecord:
-    package: str
-    activity: str  # full class name
-    extras: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class TaskRecord:
-    """An Android task: the back stack of one app."""
-
-    package: str
-    stack: list[ActivityRecord] = field(default_factory=list)
-
-    @property
-    def top(self) -> ActivityRecord:
-        return self.stack[-1]
 
 
 class Faults:
@@ -221,7 +173,7 @@ class VirtualDeviceModel:
 
     def _boot_log(self) -> None:
         """What the log holds after boot about the home screen: system ready, the launcher's start."""
-        comp = _short_component(LAUNCHER_PACKAGE, LAUNCHER_ACTIVITY)
+        comp = short_component(LAUNCHER_PACKAGE, LAUNCHER_ACTIVITY)
         pid, _ = self.procs.start_app(LAUNCHER_PACKAGE)
         self.log("I", "ActivityManager", "System now ready")
         self.log(
@@ -437,7 +389,7 @@ class VirtualDeviceModel:
             pushed = not task.stack or (activity and task.top.activity != full)
             if pushed:
                 task.stack.append(ActivityRecord(package, full, dict(extras or {})))
-            comp = _short_component(package, task.top.activity)
+            comp = short_component(package, task.top.activity)
             self.log(
                 "I",
                 "ActivityTaskManager",

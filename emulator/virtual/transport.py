@@ -25,8 +25,30 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import protocol as p
 from .adbstream import INBOX_LIMIT, AdbStream  # noqa: F401 - INBOX_LIMIT re-exported for tests
+from .protocol import (
+    A_AUTH,
+    A_CLSE,
+    A_CNXN,
+    A_OKAY,
+    A_OPEN,
+    A_VERSION,
+    A_VERSION_MIN,
+    A_WRTE,
+    AUTH_RSAPUBLICKEY,
+    AUTH_SIGNATURE,
+    AUTH_TOKEN,
+    MAX_PAYLOAD,
+    MAX_PAYLOAD_V1,
+    TOKEN_SIZE,
+    Packet,
+    PacketReader,
+    ProtocolError,
+    checksum,
+    device_banner,
+    pack_header,
+    parse_host_banner,
+)
 from .streams import StreamClosed
 from .workers import ServiceThreads
 
@@ -52,8 +74,8 @@ class Connection:
         self.sock = sock
         self.address = address
         self.id = next(self._ids)
-        self.max_payload = p.MAX_PAYLOAD
-        self.peer_version = p.A_VERSION
+        self.max_payload = MAX_PAYLOAD
+        self.peer_version = A_VERSION
         self.host_features: set[str] = set()
         self.online = False
         self._send_lock = threading.Lock()
@@ -69,8 +91,8 @@ class Connection:
     # --- sending ---------------------------------------------------------------------------------
     def send_packet(self, command: int, arg0: int, arg1: int, data: bytes | memoryview = b"") -> None:
         length = len(data)
-        check = p.checksum(data) if (length and self.peer_version < p.A_VERSION) else 0
-        header = p.pack_header(command, arg0, arg1, length, check)
+        check = checksum(data) if (length and self.peer_version < A_VERSION) else 0
+        header = pack_header(command, arg0, arg1, length, check)
         try:
             with self._send_lock:
                 if length == 0:
@@ -123,11 +145,11 @@ class Connection:
         with self._streams_lock:
             known = self._streams.pop(stream.local_id, None) is not None
         if known and not self.closed:
-            self._send_quiet(p.A_CLSE, stream.local_id, stream.remote_id)
+            self._send_quiet(A_CLSE, stream.local_id, stream.remote_id)
 
     # --- receiving -------------------------------------------------------------------------------
     def _run(self) -> None:
-        reader = p.PacketReader(self.sock)
+        reader = PacketReader(self.sock)
         try:
             while not self._closing.is_set():
                 pkt = reader.read()
@@ -135,7 +157,7 @@ class Connection:
                     self.close("host closed the connection")
                     return
                 self._handle(pkt)
-        except p.ProtocolError as e:
+        except ProtocolError as e:
             log.warning("adbd connection %d: malformed data, closing: %s", self.id, e)
             self.close(f"protocol error: {e}")
         except (OSError, StreamClosed) as e:
@@ -144,26 +166,26 @@ class Connection:
             log.exception("adbd connection %d: unexpected error, closing", self.id)
             self.close("internal error")
 
-    def _handle(self, pkt: p.Packet) -> None:
+    def _handle(self, pkt: Packet) -> None:
         cmd = pkt.command
-        if cmd == p.A_CNXN:
+        if cmd == A_CNXN:
             self._on_cnxn(pkt)
-        elif cmd == p.A_AUTH:
+        elif cmd == A_AUTH:
             self._on_auth(pkt)
-        elif cmd == p.A_OPEN:
+        elif cmd == A_OPEN:
             self._on_open(pkt)
-        elif cmd == p.A_WRTE:
+        elif cmd == A_WRTE:
             s = self._stream(pkt.arg1)
             if s is not None:
                 s._on_write(pkt.data)
-        elif cmd == p.A_OKAY:
+        elif cmd == A_OKAY:
             s = self._stream(pkt.arg1)
             if s is not None and s.remote_id == 0:  # the host accepted a stream we opened (adb reverse)
                 s.remote_id = pkt.arg0
                 s.opened.set()
             elif s is not None:
                 s._on_okay()
-        elif cmd == p.A_CLSE:
+        elif cmd == A_CLSE:
             with self._streams_lock:
                 s = self._streams.pop(pkt.arg1, None)
             if s is not None and s.remote_id == 0:  # the host refused a stream we opened
@@ -173,7 +195,7 @@ class Connection:
                 # adbd answers a host's CLSE on an open stream with its own CLSE (clients that speak the
                 # protocol themselves, e.g. adb-shell's sync client, wait for it); unknown ids are ignored
                 s._on_close(by_host=True)
-                self._send_quiet(p.A_CLSE, s.local_id, s.remote_id)
+                self._send_quiet(A_CLSE, s.local_id, s.remote_id)
         else:
             log.debug("adbd connection %d: ignoring %r", self.id, pkt)
 
@@ -181,11 +203,11 @@ class Connection:
         with self._streams_lock:
             return self._streams.get(local_id)
 
-    def _on_cnxn(self, pkt: p.Packet) -> None:
+    def _on_cnxn(self, pkt: Packet) -> None:
         faults = self.model.faults
-        self.peer_version = min(pkt.arg0, p.A_VERSION) if pkt.arg0 >= p.A_VERSION_MIN else p.A_VERSION_MIN
-        self.max_payload = max(p.MAX_PAYLOAD_V1, min(pkt.arg1 or p.MAX_PAYLOAD_V1, p.MAX_PAYLOAD))
-        banner = p.parse_host_banner(pkt.data)
+        self.peer_version = min(pkt.arg0, A_VERSION) if pkt.arg0 >= A_VERSION_MIN else A_VERSION_MIN
+        self.max_payload = max(MAX_PAYLOAD_V1, min(pkt.arg1 or MAX_PAYLOAD_V1, MAX_PAYLOAD))
+        banner = parse_host_banner(pkt.data)
         self.host_features = set(filter(None, banner.get("features", "").split(",")))
         if faults.offline:
             log.debug("adbd connection %d: offline, not answering CNXN", self.id)
@@ -219,21 +241,21 @@ class Connection:
             self._go_online()
 
     def _send_token(self) -> None:
-        self._token = os.urandom(p.TOKEN_SIZE)
-        self.send_packet(p.A_AUTH, p.AUTH_TOKEN, 0, self._token)
+        self._token = os.urandom(TOKEN_SIZE)
+        self.send_packet(A_AUTH, AUTH_TOKEN, 0, self._token)
 
-    def _on_auth(self, pkt: p.Packet) -> None:
+    def _on_auth(self, pkt: Packet) -> None:
         faults = self.model.faults
         if faults.offline:
             self._await_online()  # restart the handshake (a fresh TOKEN) once the fault clears
             return
         mode = faults.auth_mode
-        if pkt.arg0 == p.AUTH_SIGNATURE:
+        if pkt.arg0 == AUTH_SIGNATURE:
             if mode == "unauthorized":
                 self._send_token()  # "wrong key": the host tries its next key, then its public key
             else:
                 self._go_online()
-        elif pkt.arg0 == p.AUTH_RSAPUBLICKEY:
+        elif pkt.arg0 == AUTH_RSAPUBLICKEY:
             if mode == "unauthorized":
                 # a phone would show the "Allow USB debugging?" dialog; nobody answers it
                 self.model.events.log("auth", result="unauthorized")
@@ -244,17 +266,17 @@ class Connection:
 
     def _go_online(self) -> None:
         self.online = True
-        banner = p.device_banner(self.model.props)
-        self.send_packet(p.A_CNXN, self.peer_version, self.max_payload, banner)
+        banner = device_banner(self.model.props)
+        self.send_packet(A_CNXN, self.peer_version, self.max_payload, banner)
         self.model.events.log("connect", connection=self.id)
 
-    def _on_open(self, pkt: p.Packet) -> None:
+    def _on_open(self, pkt: Packet) -> None:
         from .services import route
 
         host_id = pkt.arg0
         name = pkt.data.rstrip(b"\0").decode("utf-8", "replace")
         if not self.online or host_id == 0:
-            self._send_quiet(p.A_CLSE, 0, host_id)
+            self._send_quiet(A_CLSE, 0, host_id)
             return
         try:
             handler = route(self.model, name)
@@ -264,14 +286,14 @@ class Connection:
         if handler is None:
             log.debug("adbd connection %d: refusing service %r", self.id, name)
             self.model.events.log("service_refused", name=name)
-            self.send_packet(p.A_CLSE, 0, host_id)
+            self.send_packet(A_CLSE, 0, host_id)
             return
         local_id = next(self._local_ids)
         stream = AdbStream(self, local_id, host_id, name)
         with self._streams_lock:
             self._streams[local_id] = stream
         self.model.events.log("service", name=name)
-        self.send_packet(p.A_OKAY, local_id, host_id)
+        self.send_packet(A_OKAY, local_id, host_id)
         self.workers.run(lambda: self._run_service(stream, handler))
 
     def open_to_host(self, service: str, timeout: float = 10.0) -> AdbStream:
@@ -282,7 +304,7 @@ class Connection:
         stream = AdbStream(self, local_id, 0, service)
         with self._streams_lock:
             self._streams[local_id] = stream
-        self.send_packet(p.A_OPEN, local_id, 0, service.encode() + b"\0")
+        self.send_packet(A_OPEN, local_id, 0, service.encode() + b"\0")
         if not stream.opened.wait(timeout) or stream.remote_id == 0:
             with self._streams_lock:
                 self._streams.pop(local_id, None)

@@ -2,34 +2,31 @@
 
 from __future__ import annotations
 
-import importlib
-
 from .base import App, GenericApp, StaticApp
+from .clock import ClockApp
+from .contacts import ContactsApp
+from .launcher import LauncherApp
+from .messages import MessagesApp
+from .notes import NotesApp
+from .settings import SettingsApp
+from .shop import ShopApp
+from .weather import WeatherApp
 
-# module name -> App class name, in launcher order
-BUILTIN = [
-    ("launcher", "LauncherApp"),
-    ("settings", "SettingsApp"),
-    ("notes", "NotesApp"),
-    ("contacts", "ContactsApp"),
-    ("clock", "ClockApp"),
-    ("shop", "ShopApp"),
-    ("weather", "WeatherApp"),
-    ("messages", "MessagesApp"),
+# in launcher order
+BUILTIN: list[type[App]] = [
+    LauncherApp,
+    SettingsApp,
+    NotesApp,
+    ContactsApp,
+    ClockApp,
+    ShopApp,
+    WeatherApp,
+    MessagesApp,
 ]
 
 
 def builtin_apps() -> list[App]:
-    out: list[App] = []
-    for mod, cls in BUILTIN:
-        try:
-            module = importlib.import_module(f"{__name__}.{mod}")
-        except ModuleNotFoundError as e:  # an app still being written
-            if e.name == f"{__name__}.{mod}":
-                continue
-            raise
-        out.append(getattr(module, cls)())
-    return out
+    return [cls() for cls in BUILTIN]
 
 
 __all__ = ["App", "GenericApp", "StaticApp", "builtin_apps"]

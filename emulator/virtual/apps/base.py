@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..model import Package
+from ..records import Package
 from ..ui import widgets as w
 from ..ui.layout import RECYCLER, Ctx, Row, V, vlist
 from ..ui.theme import Color

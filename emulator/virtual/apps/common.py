@@ -1,4 +1,5 @@
-"""Shared constants of the built-in apps: the fixed device date/time and locale-aware formatting.
+"""Shared constants of the built-in apps: the fixed device date/time and locale-aware formatting, and the
+activities one app opens in another.
 
 The virtual device's clock is frozen (status bar 12:00, Monday 3 June 2024) so every screenshot and every
 screen question has one right answer.
@@ -10,6 +11,10 @@ import datetime as _dt
 
 DEVICE_DATE = _dt.date(2024, 6, 3)  # a Monday
 DEVICE_HOUR, DEVICE_MINUTE = 12, 0
+
+# Messages' conversation screen, which Contacts' "Text" opens (an app starts another by its address, not its code)
+MESSAGES_PKG = "com.google.android.apps.messaging"
+MESSAGES_CONVERSATION = "com.google.android.apps.messaging.ui.conversation.ConversationActivity"
 
 WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 WEEKDAYS_ZH = ["星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"]

@@ -9,11 +9,12 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import App, page
-from .common import avatar_color
+from .common import MESSAGES_CONVERSATION, MESSAGES_PKG, avatar_color
 
 PKG = "com.google.android.contacts"
 LIST = "com.android.contacts.activities.PeopleActivity"
@@ -240,15 +241,12 @@ class ContactsApp(App):
                 ),
             ),
         ]
-        msg_pkg = "com.google.android.apps.messaging"
 
         def text_contact() -> None:
-            from .messages import CONVERSATION
-
             extras = {"phone": c["phone"], "name": c["name"]}
-            ctx.start(msg_pkg, CONVERSATION, extras)
+            ctx.start(MESSAGES_PKG, MESSAGES_CONVERSATION, extras)
             top = ctx.model.foreground
-            if top.package == msg_pkg and top.activity == CONVERSATION:
+            if top.package == MESSAGES_PKG and top.activity == MESSAGES_CONVERSATION:
                 top.extras.clear()
                 top.extras.update(extras)
 
@@ -404,10 +402,10 @@ class ContactsApp(App):
             ctx.toast(ctx.tr("Contact deleted", "联系人已删除"))
 
         name = c["name"] if c else ""
-        return w.dialog(
+        return dialogs.dialog(
             ctx,
             ctx.tr("Delete this contact?", "要删除此联系人吗？"),
             ctx.tr(f"{name} will be removed from your contacts.", f"{name}将从您的通讯录中移除。"),
-            w.confirm_buttons(ctx, ctx.tr("Delete", "删除"), delete, ctx.dismiss_dialog),
+            dialogs.confirm_buttons(ctx, ctx.tr("Delete", "删除"), delete, ctx.dismiss_dialog),
             on_cancel=ctx.dismiss_dialog,
         )

@@ -49,8 +49,10 @@ from typing import Any
 
 from PIL import Image
 
-from ..model import Package, VirtualDeviceModel
+from ..model import VirtualDeviceModel
+from ..records import Package
 from ..ui import widgets as w
+from ..ui.host import Device
 from ..ui.layout import Ctx, FieldBinding, V
 from ..ui.view import View
 from .base import App
@@ -140,18 +142,18 @@ class EpisodeApp(App):
         return Package(self.package, dict(self.labels), [self.activity], self.activity, system=False)
 
     # --- state -----------------------------------------------------------------------------------------
-    def state(self, model: VirtualDeviceModel) -> dict[str, Any]:
+    def state(self, model: Device) -> dict[str, Any]:
         return model.app_ui.setdefault(self.package, {})
 
-    def index(self, model: VirtualDeviceModel) -> int:
+    def index(self, model: Device) -> int:
         return int(self.state(model).get("index", 0))
 
-    def _step(self, model: VirtualDeviceModel) -> RecordedScreen | None:
+    def _step(self, model: Device) -> RecordedScreen | None:
         i = self.index(model)
         st = self.state(model)
         return self.steps[i] if 0 <= i < len(self.steps) and not st.get("off") else None
 
-    def _advance(self, model: VirtualDeviceModel) -> None:
+    def _advance(self, model: Device) -> None:
         st = self.state(model)
         st["index"] = self.index(model) + 1
         st.pop("typed", None)
@@ -159,21 +161,21 @@ class EpisodeApp(App):
         self._focus_input(model)
         model.events.log("episode", action="advance", package=self.package, index=st["index"])
 
-    def _off_path(self, model: VirtualDeviceModel, why: str) -> None:
+    def _off_path(self, model: Device, why: str) -> None:
         st = self.state(model)
         st["off"] = why
         st.pop("typed", None)
         model.ui.set_focus(None, None)
         model.events.log("episode", action="off_path", package=self.package, index=self.index(model), why=why)
 
-    def _return(self, model: VirtualDeviceModel) -> None:
+    def _return(self, model: Device) -> None:
         self.state(model).pop("off", None)
         self._focus_input(model)
 
     def _needs_input(self, step: RecordedScreen | None) -> bool:
         return step is not None and step.action in ("TYPE", "ENTER")
 
-    def _focus_input(self, model: VirtualDeviceModel) -> None:
+    def _focus_input(self, model: Device) -> None:
         if self._needs_input(self._step(model)):
             model.ui.set_focus(self.package, INPUT_KEY, keyboard=False)
         elif model.ui.state.get("focus_pkg") == self.package:
@@ -183,7 +185,7 @@ class EpisodeApp(App):
         self._focus_input(ctx.model)
 
     # --- input ---------------------------------------------------------------------------------------
-    def _last_touch(self, model: VirtualDeviceModel) -> tuple[float, float] | None:
+    def _last_touch(self, model: Device) -> tuple[float, float] | None:
         """Where the touch being dispatched landed, normalized (the device logs every input event just before it
         dispatches it, under the model lock)."""
         mark = model.events.mark()
@@ -194,7 +196,7 @@ class EpisodeApp(App):
                 return float(x) / W, float(y) / H
         return None
 
-    def _press(self, model: VirtualDeviceModel, long: bool, element: int | None) -> None:
+    def _press(self, model: Device, long: bool, element: int | None) -> None:
         step = self._step(model)
         if step is None:
             return
@@ -216,7 +218,7 @@ class EpisodeApp(App):
             what = box.label or box.text or box.desc or f"element {element}"
             self._off_path(model, f"pressed {what!r}; the recording {step.description}")
 
-    def _scroll(self, model: VirtualDeviceModel, dx: int, dy: int) -> bool:
+    def _scroll(self, model: Device, dx: int, dy: int) -> bool:
         step = self._step(model)
         if step is None:
             return False
@@ -226,7 +228,7 @@ class EpisodeApp(App):
             return True
         return False
 
-    def _key(self, model: VirtualDeviceModel, kind: str) -> bool:
+    def _key(self, model: Device, kind: str) -> bool:
         step = self._step(model)
         if step is not None and step.action == kind:
             self._advance(model)
@@ -252,7 +254,7 @@ class EpisodeApp(App):
     def on_recent(self, ctx: Ctx) -> bool:  # not wired by the window manager (RECENT shows Overview)
         return self._key(ctx.model, "RECENT")
 
-    def _set_typed(self, model: VirtualDeviceModel, value: str) -> None:
+    def _set_typed(self, model: Device, value: str) -> None:
         step = self._step(model)
         st = self.state(model)
         st["typed"] = value
@@ -265,7 +267,7 @@ class EpisodeApp(App):
         elif not want.startswith(got):
             self._off_path(model, f"typed {value!r}; the recording types {step.text!r}")
 
-    def _enter(self, model: VirtualDeviceModel) -> None:
+    def _enter(self, model: Device) -> None:
         step = self._step(model)
         kind = step.action if step is not None else ""
         typed_all = (
@@ -348,7 +350,7 @@ class EpisodeApp(App):
             views.append(self._input(ctx, step))
         return views
 
-    def _milestone_views(self, ctx: Ctx, step: RecordedScreen, m: VirtualDeviceModel) -> list[View]:
+    def _milestone_views(self, ctx: Ctx, step: RecordedScreen, m: Device) -> list[View]:
         """Marked regions (AndroidLens milestones: text, normalized bbox, states) become invisible views of their
         screen, so live milestone checks see what the recording shows."""
         W, H = ctx.screen

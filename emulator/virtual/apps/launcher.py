@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE
+from ..records import LAUNCHER_ACTIVITY, LAUNCHER_PACKAGE
 from ..ui import widgets as w
 from ..ui.layout import Ctx, V, grid_rows, vlist
 from ..ui.theme import Color, mix

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import App, page
-from .common import DEVICE_HOUR, DEVICE_MINUTE, avatar_color, fmt_time
+from .common import DEVICE_HOUR, DEVICE_MINUTE, MESSAGES_CONVERSATION, MESSAGES_PKG, avatar_color, fmt_time
 
-PKG = "com.google.android.apps.messaging"
+PKG = MESSAGES_PKG
 LIST = "com.google.android.apps.messaging.ui.ConversationListActivity"
-CONVERSATION = "com.google.android.apps.messaging.ui.conversation.ConversationActivity"
+CONVERSATION = MESSAGES_CONVERSATION
 NEW = "com.google.android.apps.messaging.ui.contact.NewConversationActivity"
 PERMISSION_PKG = "com.google.android.permissioncontroller"
 PERMISSION_RID = "com.android.permissioncontroller:id/"
@@ -453,7 +454,7 @@ class MessagesApp(App):
             ctx.dismiss_dialog()
             ctx.model.events.log("permission", package=PKG, permission="android.permission.SEND_SMS", granted=ok)
 
-        return w.dialog(
+        return dialogs.dialog(
             ctx,
             ctx.tr("Allow Messages to send and view SMS messages?", "要允许“信息”发送和查看短信吗？"),
             "",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
@@ -279,11 +280,11 @@ class NotesApp(App):
     def dialog_delete(self, ctx: Ctx, spec: dict[str, Any]) -> View:
         note = self._find(ctx, spec.get("note_id"))
         name = (note or {}).get("title") or ctx.tr("this note", "这条笔记")
-        return w.dialog(
+        return dialogs.dialog(
             ctx,
             ctx.tr("Delete note?", "要删除笔记吗？"),
             ctx.tr(f"\u201c{name}\u201d will be deleted permanently.", f"“{name}”将被永久删除。"),
-            w.confirm_buttons(
+            dialogs.confirm_buttons(
                 ctx, ctx.tr("Delete", "删除"), lambda: self._delete(ctx, spec.get("note_id")), ctx.dismiss_dialog
             ),
             on_cancel=ctx.dismiss_dialog,

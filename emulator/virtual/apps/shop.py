@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
@@ -524,7 +525,7 @@ class ShopApp(App):
 
     # --- dialogs -------------------------------------------------------------------------------------
     def dialog_ad(self, ctx: Ctx, spec: dict[str, Any]) -> View:
-        d = w.dialog(
+        d = dialogs.dialog(
             ctx,
             ctx.tr("Limited-time offer!", "限时优惠！"),
             ctx.tr("Get 20% off your first order with code WELCOME20.", "首单使用优惠码 WELCOME20 立享八折。"),
@@ -559,10 +560,10 @@ class ShopApp(App):
             ctx.dismiss_dialog()
             ctx.toast(ctx.tr("Order placed", "下单成功"))
 
-        return w.dialog(
+        return dialogs.dialog(
             ctx,
             ctx.tr("Place order?", "确认下单？"),
             ctx.tr(f"You will pay {money(total, False)}.", f"您将支付 {money(total, True)}。"),
-            w.confirm_buttons(ctx, ctx.tr("Place order", "下单"), place, ctx.dismiss_dialog),
+            dialogs.confirm_buttons(ctx, ctx.tr("Place order", "下单"), place, ctx.dismiss_dialog),
             on_cancel=ctx.dismiss_dialog,
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V, hlist
 from ..ui.view import View
@@ -440,7 +441,7 @@ class WeatherApp(App):
                 return v
 
             rows.append(Row(h, build))
-        return w.dialog(
+        return dialogs.dialog(
             ctx,
             ctx.tr("Choose a city", "选择城市"),
             "",

@@ -5,11 +5,31 @@ CONTRACT used by the shell services:
     Session(model, io).run_line(line) -> int, .close() -> int, .ended   # one shell reading lines (`adb shell`)
 
 Layout: `parser` (mksh subset -> AST, executes nothing), `runner` (expansion, redirections, pipes, dispatch,
-exec logging), `jobs` (job control, signals, traps), `registry` (Ctx, command registry, per-device process
-table), and the commands by area: `cmd_text`, `cmd_files`, `cmd_system`, `cmd_proc`, `cmd_kill`, `cmd_input`,
-`cmd_am`, `cmd_pm` (+ `apk`), `cmd_dumpsys`, `cmd_capture`.
+exec logging), `jobs` (job control, traps) over `process` (a shell process's signal state, its jobs),
+`registry` (Ctx, the `Shell` a command sees, the command registry), `proctable` (the device's processes as ps and
+/proc see them), `procfs` (/proc files), and the commands by area, each registering itself into the registry:
+`cmd_text`, `cmd_files`, `cmd_system`, `cmd_proc`, `cmd_logcat`, `cmd_kill`, `cmd_input`, `cmd_am`, `cmd_pm`
+(+ `apk`), `cmd_dumpsys`, `cmd_capture`. This package is the top: it imports every command module, so the runner
+finds them all in `registry.COMMANDS`.
 """
 
+from . import (  # noqa: F401 - each registers its commands into registry.COMMANDS
+    cmd_am,
+    cmd_capture,
+    cmd_content,
+    cmd_dumpsys,
+    cmd_fileinfo,
+    cmd_files,
+    cmd_filters,
+    cmd_input,
+    cmd_kill,
+    cmd_logcat,
+    cmd_net,
+    cmd_pm,
+    cmd_proc,
+    cmd_system,
+    cmd_text,
+)
 from .runner import Session, run
 
 __all__ = ["Session", "run"]

@@ -8,10 +8,11 @@ import binascii
 import time
 from urllib.parse import urlsplit
 
-from ..model import ADB_KEYBOARD_IME, LAUNCHER_PACKAGE
+from ..records import ADB_KEYBOARD_IME, LAUNCHER_PACKAGE
 from .intent import FLAG_ACTIVITY_NEW_TASK, FLAG_RECEIVER_FROM_SHELL, Intent, IntentError, parse_intent
 from .pkgmeta import is_enabled
-from .registry import Ctx, command, running_packages, short_component
+from .proctable import running_packages
+from .registry import Ctx, command, short_component
 
 _SETTINGS_PACKAGE = "com.android.settings"
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 import zlib
 
-from ..model import LAUNCHER_PACKAGE, ActivityRecord
 from ..procs import FrameStats, histogram_buckets
-from .cmd_proc import process_rows
-from .registry import Ctx, app_pid, app_uid, command, running_packages, short_component, short_hash
+from ..records import LAUNCHER_PACKAGE, ActivityRecord
+from .proctable import app_pid, process_rows, running_packages
+from .registry import Ctx, app_uid, command, short_component, short_hash
 
 DISPLAY_ID = "4619827259835644672"
 
@@ -308,8 +308,7 @@ def _input_method_dump(ctx: Ctx) -> str:
 
 
 def package_dump(ctx: Ctx, name: str) -> int:
-    from .cmd_pm import apk_path
-    from .pkgmeta import meta
+    from .pkgmeta import apk_path, meta
 
     model = ctx.model
     pkg = model.packages.get(name)
@@ -510,12 +509,12 @@ def _meminfo(ctx: Ctx, args: list[str]) -> str:
     target = names[0] if names else None
     if target:
         running = set(running_packages(model))
-        by_pid = {str(pid): name for _, pid, _, name in process_rows(ctx)}
+        by_pid = {str(pid): name for _, pid, _, name in process_rows(ctx.model)}
         pkg = by_pid.get(target, target)
         if pkg not in running:
             return f"No process found for: {target}\n"
         return _meminfo_app(model, pkg, app_pid(model, pkg))
-    rows = process_rows(ctx)
+    rows = process_rows(ctx.model)
     return (
         "Applications Memory Usage (in Kilobytes):\n"
         + _uptimes(model)

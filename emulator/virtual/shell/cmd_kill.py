@@ -3,8 +3,9 @@ jobs running now (`jobs.ProcIO.deliver`); the shell user may stop its own daemon
 
 from __future__ import annotations
 
-from .cmd_proc import process_table
-from .jobs import SIGNAL_NAMES, SIGTERM, find_job, signal_number
+from .jobs import find_job
+from .process import SIGNAL_NAMES, SIGTERM, signal_number
+from .proctable import process_table
 from .registry import SH, Ctx, command
 
 
@@ -51,7 +52,7 @@ def kill(ctx: Ctx, argv: list[str]) -> int:
         ctx.errln(f"{argv[0]}: Needs 1 argument")
         return 1
     full = "-f" in argv
-    rows = process_table(ctx)
+    rows = process_table(ctx.model)
     live = ctx.model.procs.signal_targets
     status = 0
     u2_pid = getattr(ctx.model, "u2_pid", None)

@@ -8,20 +8,12 @@ import os
 import time
 
 from ..fs import FsError
-from ..model import Package
+from ..records import Package
 from .apk import ApkError, read_apk
 from .cmd_am import resolve_intent
 from .intent import IntentError, parse_intent
-from .pkgmeta import is_enabled, meta
+from .pkgmeta import apk_path, is_enabled, meta
 from .registry import Ctx, command, procs, short_component
-
-
-def apk_path(pkg: Package) -> str:
-    if pkg.apk_path:
-        return pkg.apk_path
-    short = pkg.name.rsplit(".", 1)[-1].capitalize()
-    base = "/system/priv-app" if pkg.system else "/data/app"
-    return f"{base}/{short}/{short}.apk"
 
 
 def _fail(ctx: Ctx, reason: str, detail: str = "") -> int:

@@ -7,7 +7,7 @@ import re
 import time
 import zoneinfo
 
-from ..model import LATIN_IME
+from ..records import LATIN_IME
 from .registry import COMMANDS, CommandFn, Ctx, command
 
 USER = 0

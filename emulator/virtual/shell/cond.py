@@ -3,15 +3,10 @@ the right side as a pattern unless it is quoted, `&&`/`||`/`!`/`( )` combine, th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from . import parser as P
+from .ast_nodes import CondExpr, Lit, Word
 from .cmd_text import evaluate_test
 from .plumbing import CmdIO, Fds
-from .registry import SH, Ctx
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .runner import ShellState
+from .registry import SH, Ctx, Shell
 
 _UNARY = {
     "-a",
@@ -46,23 +41,19 @@ class _CondError(Exception):
     pass
 
 
-def evaluate_cond(state: ShellState, cmd: P.CondExpr, fds: Fds) -> int:
+def evaluate_cond(state: Shell, cmd: CondExpr, fds: Fds) -> int:
     ctx = Ctx(state.model, CmdIO(fds, state.root), state, {})
     items = cmd.items
     pos = 0
 
-    def peek() -> P.Word | str | None:
+    def peek() -> Word | str | None:
         return items[pos] if pos < len(items) else None
 
-    def text(w: P.Word | str) -> str:
+    def text(w: Word | str) -> str:
         return w if isinstance(w, str) else state.expand_str(w, fds)
 
-    def literal(w: P.Word | str | None) -> str | None:
-        return (
-            w.literal()
-            if isinstance(w, P.Word) and all(not p.quoted for p in w.parts if isinstance(p, P.Lit))
-            else None
-        )
+    def literal(w: Word | str | None) -> str | None:
+        return w.literal() if isinstance(w, Word) and all(not p.quoted for p in w.parts if isinstance(p, Lit)) else None
 
     def or_expr() -> bool:
         nonlocal pos
@@ -109,10 +100,10 @@ def evaluate_cond(state: ShellState, cmd: P.CondExpr, fds: Fds) -> int:
             pos += 2
             return evaluate_test(ctx, [op, text(nxt)])
         left = text(t)
-        bop = literal(nxt) if isinstance(nxt, P.Word) else None
-        if bop in _BINARY and pos + 2 < len(items) and isinstance(items[pos + 2], P.Word):
+        bop = literal(nxt) if isinstance(nxt, Word) else None
+        if bop in _BINARY and pos + 2 < len(items) and isinstance(items[pos + 2], Word):
             right_word = items[pos + 2]
-            assert isinstance(right_word, P.Word)
+            assert isinstance(right_word, Word)
             pos += 3
             if bop in ("=", "==", "!="):
                 matched = state.pattern_regex(right_word, fds).fullmatch(left) is not None

@@ -9,8 +9,8 @@ import re
 from typing import TYPE_CHECKING
 
 from ..fs import FsError
-from . import parser as P
 from .arith import ArithError, evaluate
+from .ast_nodes import Arith, Lit, Part, Script, Sub, Var, Word
 from .plumbing import BufSink, ExitShell, Fds
 from .registry import SH
 
@@ -37,33 +37,33 @@ class Expander:
 
         def child(self) -> Expander: ...
 
-        def run_script(self, script: P.Script, fds: Fds) -> int: ...
+        def run_script(self, script: Script, fds: Fds) -> int: ...
 
         def _abs(self, p: str) -> str: ...
 
     # --- expansion ------------------------------------------------------------------------------
-    def expand_str(self, w: P.Word, fds: Fds) -> str:
+    def expand_str(self, w: Word, fds: Fds) -> str:
         """Expansion without field splitting or globbing (assignments, ${x:-word})."""
         out = []
         for part in w.parts:
-            if isinstance(part, P.Lit):
+            if isinstance(part, Lit):
                 out.append(part.text)
             else:
                 out.append(self._value(part, fds))
         return "".join(out)
 
-    def expand(self, w: P.Word, fds: Fds) -> list[str]:
+    def expand(self, w: Word, fds: Fds) -> list[str]:
         """Expand one word into fields: parameters, command substitution, field splitting, globbing."""
         fields: list[list[tuple[str, bool]]] = []  # each field: (text, glob-active) chunks
         cur: list[tuple[str, bool]] = []
         cur_exists = False
         ifs = self.vars.get("IFS", " \t\n")
         for part in w.parts:
-            if isinstance(part, P.Lit):
+            if isinstance(part, Lit):
                 cur.append((part.text, not part.quoted))
                 cur_exists = cur_exists or part.quoted or bool(part.text)
                 continue
-            if part.quoted and isinstance(part, P.Var) and part.name == "@" and not part.op:
+            if part.quoted and isinstance(part, Var) and part.name == "@" and not part.op:
                 # "$@": one field per positional parameter, joined to the text around it at both ends
                 for k, param in enumerate(self.params):
                     if k:
@@ -117,17 +117,17 @@ class Expander:
 
         return evaluate(source, self.vars.get, setvar)
 
-    def _value(self, part: P.Part, fds: Fds) -> str:
-        if isinstance(part, P.Sub):
+    def _value(self, part: Part, fds: Fds) -> str:
+        if isinstance(part, Sub):
             return self._substitute(part.script, fds)
-        if isinstance(part, P.Arith):
+        if isinstance(part, Arith):
             text = self.expand_str(part.expr, fds)
             try:
                 return str(self.arith(text))
             except ArithError as e:
                 fds.stderr.write(f"{SH}: {e}\n".encode())
                 raise ExitShell(1) from None  # an expansion error ends a non-interactive shell
-        assert isinstance(part, P.Var)
+        assert isinstance(part, Var)
         name = part.name
         if name == "?":
             val: str | None = str(self.status)
@@ -188,18 +188,18 @@ class Expander:
                 return val or ""
         return val or ""
 
-    def pattern_regex(self, w: P.Word, fds: Fds) -> re.Pattern[str]:
+    def pattern_regex(self, w: Word, fds: Fds) -> re.Pattern[str]:
         """A shell pattern (case, [[ == ]], ${x#pat}) as a regex: quoted characters match literally."""
         out: list[str] = []
         for part in w.parts:
-            if isinstance(part, P.Lit):
+            if isinstance(part, Lit):
                 out.append(re.escape(part.text) if part.quoted else glob_regex(part.text))
             else:
                 value = self._value(part, fds)
                 out.append(re.escape(value) if part.quoted else glob_regex(value))
         return re.compile("".join(out), re.DOTALL)
 
-    def _substitute(self, script: P.Script, fds: Fds) -> str:
+    def _substitute(self, script: Script, fds: Fds) -> str:
         if self.depth >= MAX_DEPTH:
             return ""
         buf = BufSink()

@@ -1,5 +1,6 @@
 """What the package manager knows of a package beyond `model.Package` (requested and granted permissions, SDK
-levels, the last update, the enabled state of `pm enable` / `pm disable-user`), kept per device by the shell.
+levels, the last update, the enabled state of `pm enable` / `pm disable-user`), kept per device by the shell, and
+where its APK lies.
 Below the commands that read it: `pm`, `am` (a disabled package's activities do not resolve, as on Android) and
 `dumpsys package`."""
 
@@ -7,8 +8,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .registry import Ctx, procs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..records import Package
 
 
 @dataclass
@@ -39,3 +44,11 @@ def is_enabled(ctx: Ctx, package: str) -> bool:
     with p.lock:
         m = p.pkg_meta.get(package)
     return m is None or not m.enabled.startswith("disabled")
+
+
+def apk_path(pkg: Package) -> str:
+    if pkg.apk_path:
+        return pkg.apk_path
+    short = pkg.name.rsplit(".", 1)[-1].capitalize()
+    base = "/system/priv-app" if pkg.system else "/data/app"
+    return f"{base}/{short}/{short}.apk"

@@ -9,25 +9,26 @@ import time
 from typing import TYPE_CHECKING
 
 from ..fs import FsError
+from .proctable import Proc, process_table
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .registry import Ctx
+    from ..model import VirtualDeviceModel
 
 MEM_TOTAL_KB = 3_995_112  # the "Total RAM" dumpsys meminfo reports
 CLK_TCK = 100
 KERNEL = "6.1.57-android14-11-g2ff7e2a0b1a4-ab11531744"
 
 
-def _uptime(ctx: Ctx) -> float:
-    return max(0.0, time.time() - ctx.model.boot_time) + 3600.0
+def _uptime(model: VirtualDeviceModel) -> float:
+    return max(0.0, time.time() - model.boot_time) + 3600.0
 
 
-def _cpus(ctx: Ctx) -> int:
-    return 4 if ctx.model.profile.emulator else 8
+def _cpus(model: VirtualDeviceModel) -> int:
+    return 4 if model.profile.emulator else 8
 
 
-def meminfo(ctx: Ctx) -> str:
-    free = 1_020_304 + (len(ctx.model.tasks) * 7919) % 50_000
+def meminfo(model: VirtualDeviceModel) -> str:
+    free = 1_020_304 + (len(model.tasks) * 7919) % 50_000
     rows = [
         ("MemTotal", MEM_TOTAL_KB),
         ("MemFree", free),
@@ -74,10 +75,10 @@ def meminfo(ctx: Ctx) -> str:
     return "".join(f"{(name + ':'):<16}{value:>8} kB\n" for name, value in rows)
 
 
-def stat(ctx: Ctx) -> str:
-    up = _uptime(ctx)
+def stat(model: VirtualDeviceModel) -> str:
+    up = _uptime(model)
     ticks = int(up * CLK_TCK)
-    cpus = _cpus(ctx)
+    cpus = _cpus(model)
 
     def line(name: str, share: float) -> str:
         user, nice, system = int(ticks * 0.06 * share), int(ticks * 0.004 * share), int(ticks * 0.04 * share)
@@ -89,18 +90,18 @@ def stat(ctx: Ctx) -> str:
 
     out = line("cpu ", cpus)  # the total line: "cpu" and two spaces
     out += "".join(line(f"cpu{i}", 1.0) for i in range(cpus))
-    boot = int(ctx.model.boot_time - 3600)
+    boot = int(model.boot_time - 3600)
     out += (
         f"intr {ticks * 37} 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\nctxt {ticks * 211}\nbtime {boot}\n"
-        f"processes {ctx.model.procs.next_pid}\nprocs_running 1\nprocs_blocked 0\n"
+        f"processes {model.procs.next_pid}\nprocs_running 1\nprocs_blocked 0\n"
         f"softirq {ticks * 9} 0 {ticks * 3} 1 {ticks} 0 0 {ticks * 2} {ticks * 2} 0 {ticks}\n"
     )
     return out
 
 
-def cpuinfo(ctx: Ctx) -> str:
-    n = _cpus(ctx)
-    if ctx.model.profile.emulator:
+def cpuinfo(model: VirtualDeviceModel) -> str:
+    n = _cpus(model)
+    if model.profile.emulator:
         return "".join(
             f"processor\t: {i}\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
             f"model name\t: Intel(R) Xeon(R) CPU @ 2.20GHz\nstepping\t: 7\nmicrocode\t: 0x1\ncpu MHz\t\t: 2199.998\n"
@@ -124,8 +125,8 @@ def cpuinfo(ctx: Ctx) -> str:
     )
 
 
-def _proc_stat_line(ctx: Ctx, r) -> str:
-    ticks_start = int(max(0.0, (r.start or ctx.model.boot_time) - ctx.model.boot_time + 3600.0) * CLK_TCK)
+def _proc_stat_line(model: VirtualDeviceModel, r: Proc) -> str:
+    ticks_start = int(max(0.0, (r.start or model.boot_time) - model.boot_time + 3600.0) * CLK_TCK)
     vsz_kb = 2_000_000 + (r.pid * 7919) % 9_000_000 if r.app else 10_000_000 + (r.pid * 104729) % 3_000_000
     rss_pages = (20_000 + (r.pid * 31) % 200_000) // 4
     utime, stime = (r.pid * 7) % 400 + 10, (r.pid * 3) % 200 + 5
@@ -170,7 +171,7 @@ def _proc_stat_line(ctx: Ctx, r) -> str:
         0,
         0,
         17,
-        r.pid % _cpus(ctx),
+        r.pid % _cpus(model),
         0,
         0,
         0,
@@ -188,7 +189,7 @@ def _proc_stat_line(ctx: Ctx, r) -> str:
     return " ".join(str(f) for f in fields) + "\n"
 
 
-def _status(r) -> str:
+def _status(r: Proc) -> str:
     return (
         f"Name:\t{r.comm}\nUmask:\t0077\nState:\tS (sleeping)\nTgid:\t{r.pid}\nNgid:\t0\nPid:\t{r.pid}\n"
         f"PPid:\t{r.ppid}\nTracerPid:\t0\nUid:\t{r.uid}\t{r.uid}\t{r.uid}\t{r.uid}\n"
@@ -200,19 +201,19 @@ def _status(r) -> str:
 _GLOBAL = {"meminfo": meminfo, "stat": stat, "cpuinfo": cpuinfo}
 
 
-def read(ctx: Ctx, path: str) -> bytes | None:
-    """The contents of /proc file `path` (absolute, normalized), or None when `path` is not under /proc.
-    Raises FsError(ENOENT) for a /proc path that does not exist."""
+def read(model: VirtualDeviceModel, path: str, shell_pid: int) -> bytes | None:
+    """The contents of /proc file `path` (absolute, normalized) read by the shell `shell_pid` (/proc/self), or
+    None when `path` is not under /proc. Raises FsError(ENOENT) for a /proc path that does not exist."""
     if path != "/proc" and not path.startswith("/proc/"):
         return None
     rest = path[len("/proc/") :]
     if rest in _GLOBAL:
-        return _GLOBAL[rest](ctx).encode()
+        return _GLOBAL[rest](model).encode()
     if rest == "uptime":
-        up = _uptime(ctx)
-        return f"{up:.2f} {up * _cpus(ctx) * 0.88:.2f}\n".encode()
+        up = _uptime(model)
+        return f"{up:.2f} {up * _cpus(model) * 0.88:.2f}\n".encode()
     if rest == "loadavg":
-        return f"0.52 0.58 0.59 1/1714 {ctx.model.procs.next_pid}\n".encode()
+        return f"0.52 0.58 0.59 1/1714 {model.procs.next_pid}\n".encode()
     if rest == "version":
         return (
             f"Linux version {KERNEL} (build-user@build-host) (Android (10087095, +pgo, +bolt, +lto, -mlgo, "
@@ -221,15 +222,13 @@ def read(ctx: Ctx, path: str) -> bytes | None:
         ).encode()
     m = re.fullmatch(r"(self|\d+)/(stat|cmdline|status|comm)", rest)
     if m:
-        from .cmd_proc import process_table
-
-        rows = process_table(ctx, with_self=True)
-        pid = ctx.state.pid if m.group(1) == "self" else int(m.group(1))
+        rows = process_table(model, shell_pid)
+        pid = shell_pid if m.group(1) == "self" else int(m.group(1))
         r = next((p for p in rows if p.pid == pid), None)
         if r is not None:
             what = m.group(2)
             if what == "stat":
-                return _proc_stat_line(ctx, r).encode()
+                return _proc_stat_line(model, r).encode()
             if what == "cmdline":
                 return ("\0".join(r.cmdline.split(" ")) + "\0").encode()
             if what == "comm":

@@ -1,4 +1,4 @@
-"""What every shell command sees: the `Ctx` (model, I/O, shell state) and the command registry.
+"""What every shell command sees: the `Ctx` (model, I/O, the `Shell` running it) and the command registry.
 
 A command is `fn(ctx, argv) -> exit status`, registered with `@command("name", ...)`. Commands act on the
 device only through `VirtualDeviceModel` methods and its `fs`; they never touch UI internals.
@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import errno
 import posixpath
+import re
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fs import FsError, normalize
 from ..procs import SYSTEM_PROCESSES, DeviceProcs, app_uid  # noqa: F401 - re-exported for the commands
+from .procfs import read as read_proc
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
-    from .runner import CmdIO, ShellState
+    from .ast_nodes import AndOr, Command, Script, Word
+    from .plumbing import CmdIO, Fds
+    from .process import Job, ProcIO
 
 SH = "/system/bin/sh"
 
@@ -60,11 +64,46 @@ class UsageError(Exception):
         self.status = status
 
 
+class Shell(Protocol):
+    """The shell a command runs in, as commands, builtins and job control use it (`runner.ShellState` is one):
+    its variables, working directory, `$?`, functions and jobs, and running more shell code in it."""
+
+    model: VirtualDeviceModel
+    root: ProcIO  # this shell process's I/O and signal state
+    jobs: list[Job]  # this shell process's jobs
+    spawned: list[Job]  # every job the command line started
+    last_bg: str | None  # $!
+    vars: dict[str, str]
+    exported: set[str]
+    cwd: str
+    status: int  # $?
+    pid: int
+    params: list[str]  # $1 ...
+    funcs: dict[str, Command]
+    loops: int  # enclosing loops (break/continue)
+
+    def child(self) -> Shell: ...
+
+    def run_script(self, script: Script, fds: Fds) -> int: ...
+
+    def run_and_or(self, node: AndOr, fds: Fds) -> int: ...
+
+    def run_source(self, text: str, fds: Fds, argv: list[str] | None = None, same_state: bool = False) -> int: ...
+
+    def dispatch(self, argv: list[str], fds: Fds, env: dict[str, str]) -> int: ...
+
+    def expand_str(self, w: Word, fds: Fds) -> str: ...
+
+    def pattern_regex(self, w: Word, fds: Fds) -> re.Pattern[str]: ...
+
+    def arith(self, source: str) -> int: ...
+
+
 @dataclass
 class Ctx:
     model: VirtualDeviceModel
     io: CmdIO
-    state: ShellState
+    state: Shell
     env: dict[str, str] = field(default_factory=dict)  # VAR=x prefixes of this command
 
     # --- output -------------------------------------------------------------------------------
@@ -99,10 +138,8 @@ class Ctx:
         return normalize(p)
 
     def read_file(self, p: str) -> bytes:
-        from .procfs import read as read_proc
-
         path = self.path(p)
-        data = read_proc(self, path)  # /proc files are generated from the device state
+        data = read_proc(self.model, path, self.state.pid)  # /proc files are generated from the device state
         return data if data is not None else self.model.fs.read(path)
 
 
@@ -138,26 +175,9 @@ def fs_error_text(e: BaseException) -> str:
     return str(e)
 
 
-# --- per-device process table (`emulator.virtual.procs`, owned by the model) ---------------------------
+# --- per-device process table (`emulator.virtual.procs`, owned by the model; rows in `proctable`) ------------
 def procs(model: VirtualDeviceModel) -> DeviceProcs:
     return model.procs
-
-
-def running_packages(model: VirtualDeviceModel) -> list[str]:
-    """Packages with a live process: every task's app plus processes kept after BACK (app_ui state)."""
-    with model.lock:
-        names = [t.package for t in model.tasks] + list(model.app_ui)
-        return [n for n in dict.fromkeys(names) if n in model.packages]
-
-
-def app_pid(model: VirtualDeviceModel, package: str) -> int:
-    """The pid of a running package's process (a new one after it was stopped)."""
-    p = model.procs
-    alive = set(running_packages(model))
-    with p.lock:
-        for name in [n for n in p.app_pids if n not in alive]:
-            p.kill_app(name)
-        return p.start_app(package)[0]
 
 
 def short_hash(*parts: Any) -> str:

@@ -15,11 +15,29 @@ from typing import TYPE_CHECKING
 
 from ..fs import FsError, normalize
 from ..streams import ShellIO, StreamClosed
-from . import jobs
-from . import parser as P
+from .ast_nodes import (
+    AndOr,
+    Case,
+    Command,
+    CondExpr,
+    For,
+    FuncDef,
+    Group,
+    If,
+    Lit,
+    Pipeline,
+    Redirect,
+    Script,
+    ShellSyntaxError,
+    Simple,
+    While,
+    Word,
+)
 from .builtins import MKSH_BUILTINS, SHELL_BUILTINS, SPECIAL_BUILTINS
 from .expand import MAX_DEPTH, Expander
-from .jobs import Job, ProcIO
+from .jobs import end_process, run_body, run_process, spawn, wait_for_stream
+from .jobs import run_command as run_catching_signals
+from .parser import parse
 from .plumbing import (
     Abort,
     BufSink,
@@ -36,6 +54,7 @@ from .plumbing import (
     Sink,
     Source,
 )
+from .process import Job, ProcIO, new_process
 from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, fs_error_text, writable_error
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,7 +113,7 @@ class ShellState(Expander):
         self.depth = depth
         self.params: list[str] = []  # $1 ... (sh -c 'script' $0 $1 ..., function arguments, set --)
         self.argv0 = SH
-        self.funcs: dict[str, P.Command] = {}
+        self.funcs: dict[str, Command] = {}
         self.loops = 0  # enclosing loops (break/continue), per function body
         self.in_func = 0
 
@@ -112,10 +131,10 @@ class ShellState(Expander):
         return c
 
     # --- lists ----------------------------------------------------------------------------------
-    def run_script(self, script: P.Script, fds: Fds) -> int:
+    def run_script(self, script: Script, fds: Fds) -> int:
         for item in script.items:
             if item.background:
-                jobs.spawn(self, item, fds)
+                spawn(self, item, fds)
                 self.status = 0
             else:
                 self.status = self.run_and_or(item, fds)
@@ -132,7 +151,7 @@ class ShellState(Expander):
                 self.run_source(action, fds, same_state=True)
                 self.status = saved
 
-    def run_and_or(self, node: P.AndOr, fds: Fds) -> int:
+    def run_and_or(self, node: AndOr, fds: Fds) -> int:
         status = self.run_pipeline(node.first, fds)
         for op, pipe in node.rest:
             self.status = status
@@ -140,7 +159,7 @@ class ShellState(Expander):
                 status = self.run_pipeline(pipe, fds)
         return status
 
-    def run_pipeline(self, pipe: P.Pipeline, fds: Fds) -> int:
+    def run_pipeline(self, pipe: Pipeline, fds: Fds) -> int:
         data: bytes | None = None
         status = 0
         for i, cmd in enumerate(pipe.commands):
@@ -157,34 +176,34 @@ class ShellState(Expander):
             status = 0 if status else 1
         return status
 
-    def run_command(self, cmd: P.Command, fds: Fds) -> int:
-        if isinstance(cmd, P.Simple):
+    def run_command(self, cmd: Command, fds: Fds) -> int:
+        if isinstance(cmd, Simple):
             return self.run_simple(cmd, fds)
-        if isinstance(cmd, P.FuncDef):
+        if isinstance(cmd, FuncDef):
             self.funcs[cmd.name] = cmd.body
             return 0
         if self.root.closed:
             raise Abort()
-        if not isinstance(cmd, P.Group):
+        if not isinstance(cmd, Group):
             f = fds.copy()
             err = self.apply_redirects(cmd.redirects, f)
             if err is not None:
                 return err
-            if isinstance(cmd, P.If):
+            if isinstance(cmd, If):
                 return self._run_if(cmd, f)
-            if isinstance(cmd, (P.For, P.While)):
+            if isinstance(cmd, (For, While)):
                 self.loops += 1
                 try:
-                    return self._run_for(cmd, f) if isinstance(cmd, P.For) else self._run_while(cmd, f)
+                    return self._run_for(cmd, f) if isinstance(cmd, For) else self._run_while(cmd, f)
                 finally:
                     self.loops -= 1
-            if isinstance(cmd, P.Case):
+            if isinstance(cmd, Case):
                 return self._run_case(cmd, f)
-            if isinstance(cmd, P.CondExpr):
+            if isinstance(cmd, CondExpr):
                 from .cond import evaluate_cond
 
                 return evaluate_cond(self, cmd, f)
-        if isinstance(cmd, P.Group):
+        if isinstance(cmd, Group):
             f = fds.copy()
             err = self.apply_redirects(cmd.redirects, f)
             if err is not None:
@@ -199,7 +218,7 @@ class ShellState(Expander):
         return self.run_simple(cmd, fds)
 
     # --- compound commands ----------------------------------------------------------------------
-    def _run_if(self, cmd: P.If, fds: Fds) -> int:
+    def _run_if(self, cmd: If, fds: Fds) -> int:
         for cond, body in cmd.clauses:
             if self.run_script(cond, fds) == 0:
                 return self.run_script(body, fds)
@@ -207,7 +226,7 @@ class ShellState(Expander):
             return self.run_script(cmd.else_body, fds)
         return 0
 
-    def _loop_body(self, body: P.Script, fds: Fds) -> tuple[int, str | None]:
+    def _loop_body(self, body: Script, fds: Fds) -> tuple[int, str | None]:
         """Run one iteration; returns (status, "break" | "continue" | None) for this loop."""
         try:
             return self.run_script(body, fds), None
@@ -216,7 +235,7 @@ class ShellState(Expander):
                 raise LoopControl(e.levels - 1, e.kind) from None
             return 0, e.kind
 
-    def _run_for(self, cmd: P.For, fds: Fds) -> int:
+    def _run_for(self, cmd: For, fds: Fds) -> int:
         if cmd.items is None:
             items = list(self.params)
         else:
@@ -231,7 +250,7 @@ class ShellState(Expander):
                 break
         return status
 
-    def _run_while(self, cmd: P.While, fds: Fds) -> int:
+    def _run_while(self, cmd: While, fds: Fds) -> int:
         status = 0
         while True:
             if self.root.closed:
@@ -250,7 +269,7 @@ class ShellState(Expander):
             if control == "break":
                 return status
 
-    def _run_case(self, cmd: P.Case, fds: Fds) -> int:
+    def _run_case(self, cmd: Case, fds: Fds) -> int:
         subject = self.expand_str(cmd.word, fds)
         for patterns, body in cmd.items:
             if any(self.pattern_regex(p, fds).fullmatch(subject) for p in patterns):
@@ -271,7 +290,7 @@ class ShellState(Expander):
             self.in_func -= 1
 
     # --- simple commands ------------------------------------------------------------------------
-    def run_simple(self, cmd: P.Simple, fds: Fds) -> int:
+    def run_simple(self, cmd: Simple, fds: Fds) -> int:
         if self.root.pending:
             self.run_traps(fds)
         if self.root.closed:
@@ -322,7 +341,7 @@ class ShellState(Expander):
         command = fn
         if name not in MKSH_BUILTINS:  # echo, test, kill, ...: mksh runs them itself
             self._exec()
-        return jobs.run_command(self, argv, lambda: self._call(command, ctx, argv))
+        return run_catching_signals(self, argv, lambda: self._call(command, ctx, argv))
 
     def _exec(self) -> None:
         """A command that runs as a process of its own: the command line's first one is part of the shell round
@@ -359,8 +378,8 @@ class ShellState(Expander):
             fds.stderr.write(f"{SH}: too deeply nested\n".encode())
             return 2
         try:
-            script = P.parse(text)
-        except P.ShellSyntaxError as e:
+            script = parse(text)
+        except ShellSyntaxError as e:
             fds.stderr.write(f"{SH}: {e}\n".encode())
             return 1
         if same_state:
@@ -368,13 +387,13 @@ class ShellState(Expander):
         sub = self.child()  # a new sh process: its own functions, positional parameters, pid, traps and jobs
         sub.funcs, sub.params = {}, []
         sub.pid = random.randint(5000, 30000)
-        sub.root = jobs.new_process(self.root, sub.pid)
+        sub.root = new_process(self.root, sub.pid)
         if argv:
             sub.argv0, sub.params = argv[0], list(argv[1:])
-        return jobs.run_process(sub, lambda: sub.run_script(script, fds), fds)
+        return run_process(sub, lambda: sub.run_script(script, fds), fds)
 
     # --- redirections ---------------------------------------------------------------------------
-    def apply_redirects(self, redirects: list[P.Redirect], fds: Fds) -> int | None:
+    def apply_redirects(self, redirects: list[Redirect], fds: Fds) -> int | None:
         """Apply in order onto `fds`; returns an exit status on failure (the command does not run)."""
         for r in redirects:
             fields = self.expand(r.target, fds) if r.op != "<<" else [""]
@@ -446,8 +465,8 @@ class ShellState(Expander):
         return normalize(p if p.startswith("/") else posixpath.join(self.cwd, p))
 
     @staticmethod
-    def _word_src(w: P.Word) -> str:
-        return "".join(p.text if isinstance(p, P.Lit) else "$" + getattr(p, "name", "(...)") for p in w.parts)
+    def _word_src(w: Word) -> str:
+        return "".join(p.text if isinstance(p, Lit) else "$" + getattr(p, "name", "(...)") for p in w.parts)
 
 
 # --- entry ---------------------------------------------------------------------------------------------
@@ -459,7 +478,7 @@ def run(model: VirtualDeviceModel, command_line: str, io: ShellIO, wait_jobs: bo
     session.run_line(command_line)
     status = session.close()
     if wait_jobs:
-        jobs.wait_for_stream(session.state)
+        wait_for_stream(session.state)
     return status
 
 
@@ -470,7 +489,6 @@ class Session:
     its EXIT trap runs then. A line does not wait for the jobs it started: the shell goes on reading."""
 
     def __init__(self, model: VirtualDeviceModel, io: ShellIO) -> None:
-        _load_commands()
         self.model = model
         self.io = io
         pid = random.randint(5000, 30000)
@@ -487,8 +505,8 @@ class Session:
             return self.ended
         self.model.latency.delay("shell")
         try:
-            script = P.parse(text)
-        except P.ShellSyntaxError as e:
+            script = parse(text)
+        except ShellSyntaxError as e:
             _safe_write(self.io, f"{SH}: {e}\n".encode())
             self.state.status = 1
             return 1
@@ -497,7 +515,7 @@ class Session:
             self.state.status = 1
             return 1
         status, ended = self._contained(
-            text, lambda: jobs.run_body(self.state, lambda: self.state.run_script(script, self.fds))
+            text, lambda: run_body(self.state, lambda: self.state.run_script(script, self.fds))
         )
         self.state.status = status
         if ended:
@@ -513,7 +531,7 @@ class Session:
 
     def _end(self, status: int) -> None:
         try:
-            self.ended = self._contained("EXIT", lambda: (jobs.end_process(self.state, self.fds, status), True))[0]
+            self.ended = self._contained("EXIT", lambda: (end_process(self.state, self.fds, status), True))[0]
         finally:
             self.model.procs.signal_targets.pop(self.proc.pid, None)
 
@@ -536,30 +554,3 @@ def _safe_write(io: ShellIO, data: bytes) -> None:
         io.write_stderr(data)
     except Exception:  # noqa: BLE001 - the stream may be gone
         pass
-
-
-_loaded = False
-
-
-def _load_commands() -> None:
-    global _loaded
-    if _loaded:
-        return
-    from . import (  # noqa: F401
-        cmd_am,
-        cmd_capture,
-        cmd_content,
-        cmd_dumpsys,
-        cmd_fileinfo,
-        cmd_files,
-        cmd_filters,
-        cmd_input,
-        cmd_kill,
-        cmd_net,
-        cmd_pm,
-        cmd_proc,
-        cmd_system,
-        cmd_text,
-    )
-
-    _loaded = True

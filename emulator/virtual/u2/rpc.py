@@ -4,6 +4,9 @@ Shapes follow the real server (`AutomatorServiceImpl` of android-uiautomator-ser
 apart by argument types, a selector argument is either a Selector object or the string name of a UiObject that
 `childByText` & co. returned, errors carry the Java exception class in `message` (the client looks for
 `uiautomator.UiObjectNotFoundException`). Every input goes through the model with `source="u2"`.
+
+Here: the JSON-RPC envelope, the device, input, toast and text methods; the selector and scrolling methods are
+`uiobjects.UiObjectMethods` (mixed in), the errors, the method table and the timings `base`.
 """
 
 from __future__ import annotations
@@ -20,91 +23,40 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..keycodes import U2_KEY_NAMES
-from ..ui.gestures import LONG_PRESS_TIMEOUT_MS
 from . import selector as S
+from .base import (
+    CLICK_MS,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    JAVA_EXCEPTION,
+    LONG_CLICK_MS,
+    LONG_PRESS_MS,
+    MAX_NAMED_OBJECTS,
+    METHOD_NOT_FOUND,
+    METHODS,
+    PARSE_ERROR,
+    POLL_S,
+    STEP_MS,
+    SWIPE_MARGIN,
+    TOUCH_SLOP_PX,
+    RpcError,
+    ServerKilled,
+    integer,
+    is_target,
+    java_error,
+    not_found,
+    number,
+    rpc,
+)
+from .uiobjects import UiObjectMethods
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
 
-NOT_FOUND_CLASS = "androidx.test.uiautomator.UiObjectNotFoundException"
-
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-JAVA_EXCEPTION = -32001
-UI_OBJECT_NOT_FOUND = -32002
-
-LONG_PRESS_MS = LONG_PRESS_TIMEOUT_MS  # ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT
-TOUCH_SLOP_PX = 10  # a gesture that moves less than this is a press, not a swipe
-STEP_MS = 5  # UiAutomator injects one move step every 5 ms
-LONG_CLICK_MS = 600  # what the model's long press holds by default (past the timeout, as longTapNoSync does)
-CLICK_MS = 100  # InteractionController.REGULAR_CLICK_LENGTH: a click holds the finger down this long
-SCROLL_STEPS = 55  # UiScrollable's default scroll steps
-FLING_STEPS = 5
-MAX_SEARCH_SWIPES = 30  # UiScrollable.mMaxSearchSwipes
-SWIPE_DEAD_ZONE = 0.1  # UiScrollable.DEFAULT_SWIPE_DEADZONE_PERCENT
-SWIPE_MARGIN = 5  # UiObject.SWIPE_MARGIN_LIMIT
-POLL_S = 0.05  # how often waits look at the screen again
-MAX_NAMED_OBJECTS = 1000
-
 _ORIENTATIONS = {"natural": 0, "n": 0, "left": 1, "l": 1, "upsidedown": 2, "u": 2, "right": 3, "r": 3}
 
 
-class RpcError(Exception):
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data = data
-
-    def to_json(self) -> dict[str, Any]:
-        err: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.data is not None:
-            err["data"] = self.data
-        return err
-
-
-class ServerKilled(Exception):
-    """The server process died while a request was being served: the connection drops without a reply."""
-
-
-def java_error(java_class: str, message: str, code: int = JAVA_EXCEPTION) -> RpcError:
-    text = f"{java_class}: {message}" if message else java_class
-    return RpcError(code, text, f"{text}\n\tat com.wetest.uia2.stub.AutomatorServiceImpl(virtual)")
-
-
-def not_found(what: str) -> RpcError:
-    return java_error(NOT_FOUND_CLASS, what, UI_OBJECT_NOT_FOUND)
-
-
-_METHODS: dict[str, str] = {}  # RPC name -> attribute name
-
-
-def rpc(name: str | None = None) -> Callable:
-    def deco(fn: Callable) -> Callable:
-        _METHODS[name or fn.__name__] = fn.__name__
-        return fn
-
-    return deco
-
-
-def _num(v: Any, name: str = "argument") -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise RpcError(INVALID_PARAMS, f"Invalid method parameters: {name} must be a number, got {v!r}")
-    return v
-
-
-def _int(v: Any, name: str = "argument") -> int:
-    return int(_num(v, name))  # Jackson truncates a JSON float given for a Java int
-
-
-def _is_target(v: Any) -> bool:
-    return isinstance(v, (dict, str))
-
-
-class RpcService:
+class RpcService(UiObjectMethods):
     """One server process's RPC state: named UiObjects, the touch gesture in progress, the last toast."""
 
     def __init__(self, model: VirtualDeviceModel, killed: threading.Event) -> None:
@@ -134,7 +86,7 @@ class RpcService:
         return json.dumps(resp, ensure_ascii=False).encode("utf-8", "replace")  # lone surrogates: "?", as Java
 
     def call(self, method: str, params: Any) -> Any:
-        attr = _METHODS.get(method)
+        attr = METHODS.get(method)
         if attr is None:
             raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
         if params is None:
@@ -203,7 +155,7 @@ class RpcService:
         return node
 
     def _wait(self, pred: Callable[[], bool], timeout_ms: Any) -> bool:
-        deadline = time.monotonic() + max(0.0, _num(timeout_ms, "timeout")) / 1000.0
+        deadline = time.monotonic() + max(0.0, number(timeout_ms, "timeout")) / 1000.0
         while True:
             if pred():
                 return True
@@ -283,8 +235,8 @@ class RpcService:
         # (scale, quality) -> base64 JPEG; legacy (filename, scale, quality) -> path of the saved file
         filename = args[0] if args and isinstance(args[0], str) else None
         rest = args[1:] if filename is not None else args
-        scale = float(_num(rest[0], "scale")) if len(rest) > 0 else 1.0
-        quality = _int(rest[1], "quality") if len(rest) > 1 else 80
+        scale = float(number(rest[0], "scale")) if len(rest) > 0 else 1.0
+        quality = integer(rest[1], "quality") if len(rest) > 1 else 80
         self.model.latency.delay("u2_screenshot")
         self._check_alive()
         data = self.model.screenshot_jpeg(scale, quality)
@@ -320,7 +272,7 @@ class RpcService:
     # --- coordinates input ----------------------------------------------------------------------------
     @rpc()
     def click(self, *args: Any) -> bool:
-        if args and _is_target(args[0]):  # click(selector) / click(selector, corner)
+        if args and is_target(args[0]):  # click(selector) / click(selector, corner)
             node = self._must(args[0])
             corner = str(args[1]).lower() if len(args) > 1 and args[1] is not None else "center"
             l, t, r, b = node.visible
@@ -335,11 +287,11 @@ class RpcService:
             return True
         if len(args) not in (2, 3):
             raise RpcError(INVALID_PARAMS, f"Invalid method parameters: click takes (x, y[, ms]), got {list(args)}")
-        x, y = _int(args[0], "x"), _int(args[1], "y")
+        x, y = integer(args[0], "x"), integer(args[1], "y")
         if x < 0 or y < 0:
             return False
         if len(args) == 3:
-            self._press(x, y, _int(args[2], "milliseconds"))
+            self._press(x, y, integer(args[2], "milliseconds"))
         else:
             self._tap(x, y)
         return True
@@ -368,12 +320,12 @@ class RpcService:
 
     @rpc()
     def swipe(self, *args: Any) -> bool:
-        if args and _is_target(args[0]):  # swipe(selector, dir, steps) / swipe(selector, dir, percent, steps)
+        if args and is_target(args[0]):  # swipe(selector, dir, steps) / swipe(selector, dir, percent, steps)
             return self._swipe_object(*args)
         if len(args) != 5:
             raise RpcError(INVALID_PARAMS, f"Invalid method parameters: swipe takes 5 numbers, got {list(args)}")
-        fx, fy, tx, ty = (_int(a) for a in args[:4])
-        steps = max(1, _int(args[4], "steps"))
+        fx, fy, tx, ty = (integer(a) for a in args[:4])
+        steps = max(1, integer(args[4], "steps"))
         self._swipe(fx, fy, tx, ty, steps * STEP_MS)
         return True
 
@@ -381,9 +333,9 @@ class RpcService:
         node = self._must(obj)
         d = str(direction).lower()
         if len(rest) == 2:
-            percent, steps = float(_num(rest[0], "percent")), _int(rest[1], "steps")
+            percent, steps = float(number(rest[0], "percent")), integer(rest[1], "steps")
         elif len(rest) == 1:
-            percent, steps = None, _int(rest[0], "steps")
+            percent, steps = None, integer(rest[0], "steps")
         else:
             raise RpcError(INVALID_PARAMS, "Invalid method parameters: swipe(selector, dir[, percent], steps)")
         l, t, r, b = node.visible
@@ -415,8 +367,8 @@ class RpcService:
     def swipePoints(self, points: Any, steps: Any) -> bool:
         if not isinstance(points, list) or len(points) < 4 or len(points) % 2:
             return False
-        seg_ms = max(1, _int(steps, "steps")) * STEP_MS
-        xs = [_int(v) for v in points]
+        seg_ms = max(1, integer(steps, "steps")) * STEP_MS
+        xs = [integer(v) for v in points]
         pts = list(zip(xs[0::2], xs[1::2], strict=True))  # len(points) is even
         # the model has no multi-segment gesture: one swipe per segment, in order
         for (x1, y1), (x2, y2) in itertools.pairwise(pts):
@@ -426,29 +378,29 @@ class RpcService:
     @rpc()
     def drag(self, sx: Any, sy: Any, ex: Any, ey: Any, steps: Any) -> bool:
         # UiDevice.drag: press, hold past the long-press timeout, then move
-        ms = LONG_PRESS_MS + max(1, _int(steps, "steps")) * STEP_MS
-        self._swipe(_int(sx), _int(sy), _int(ex), _int(ey), ms)
+        ms = LONG_PRESS_MS + max(1, integer(steps, "steps")) * STEP_MS
+        self._swipe(integer(sx), integer(sy), integer(ex), integer(ey), ms)
         return True
 
     @rpc()
     def dragTo(self, obj: Any, *args: Any) -> bool:
         node = self._must(obj)
         x1, y1 = self._center(node)
-        if args and _is_target(args[0]):  # dragTo(selector, destSelector, steps)
+        if args and is_target(args[0]):  # dragTo(selector, destSelector, steps)
             dest = self._must(args[0])
             x2, y2 = self._center(dest)
-            steps = _int(args[1], "steps") if len(args) > 1 else 40
+            steps = integer(args[1], "steps") if len(args) > 1 else 40
         elif len(args) >= 2:
-            x2, y2 = _int(args[0], "x"), _int(args[1], "y")
-            steps = _int(args[2], "steps") if len(args) > 2 else 40
+            x2, y2 = integer(args[0], "x"), integer(args[1], "y")
+            steps = integer(args[2], "steps") if len(args) > 2 else 40
         else:
             raise RpcError(INVALID_PARAMS, "Invalid method parameters: dragTo(selector, x, y, steps)")
         return self.drag(x1, y1, x2, y2, steps)
 
     @rpc()
     def injectInputEvent(self, action: Any, x: Any, y: Any, meta_state: Any = 0) -> bool:
-        a = _int(action, "action")
-        fx, fy = float(_num(x, "x")), float(_num(y, "y"))
+        a = integer(action, "action")
+        fx, fy = float(number(x, "x")), float(number(y, "y"))
         now = time.monotonic()
         with self._lock:
             g = self._gesture
@@ -482,19 +434,19 @@ class RpcService:
         # two pointers moving together (gesture(start1, start2, end1, end2, steps)): not modelled, but the call
         # takes its steps' time as UiObject.performTwoPointerGesture does
         if len(args) >= 5:
-            self._hold(time.monotonic(), max(1, _int(args[-1], "steps")) * STEP_MS)
+            self._hold(time.monotonic(), max(1, integer(args[-1], "steps")) * STEP_MS)
         return False
 
     @rpc()
     def pinchIn(self, obj: Any, percent: Any = 100, steps: Any = 50) -> bool:
         self._must(obj)
-        self._hold(time.monotonic(), max(1, _int(steps, "steps")) * STEP_MS)
+        self._hold(time.monotonic(), max(1, integer(steps, "steps")) * STEP_MS)
         return False  # multi-pointer gestures: not modelled
 
     @rpc()
     def pinchOut(self, obj: Any, percent: Any = 100, steps: Any = 50) -> bool:
         self._must(obj)
-        self._hold(time.monotonic(), max(1, _int(steps, "steps")) * STEP_MS)
+        self._hold(time.monotonic(), max(1, integer(steps, "steps")) * STEP_MS)
         return False
 
     # --- keys, screen, rotation -------------------------------------------------------------------------
@@ -508,7 +460,7 @@ class RpcService:
 
     @rpc()
     def pressKeyCode(self, code: Any, meta_state: Any = 0) -> bool:
-        self.model.key(_int(code, "keyCode"), source="u2")
+        self.model.key(integer(code, "keyCode"), source="u2")
         return True
 
     @rpc()
@@ -582,7 +534,7 @@ class RpcService:
             toast = self._toast
         if toast is None:
             return None
-        if cache_ms is not None and time.time() > toast[1] + _num(cache_ms, "cacheDuration") / 1000.0:
+        if cache_ms is not None and time.time() > toast[1] + number(cache_ms, "cacheDuration") / 1000.0:
             return None
         return toast[0]
 
@@ -649,211 +601,3 @@ class RpcService:
     @rpc()
     def getText(self, obj: Any) -> str:
         return self._must(obj).view.text
-
-    # --- selectors -----------------------------------------------------------------------------------
-    @rpc()
-    def exist(self, obj: Any) -> bool:
-        try:
-            return self._find(obj) is not None
-        except RpcError as e:
-            if e.code == UI_OBJECT_NOT_FOUND:  # an unknown UiObject name does not exist
-                return False
-            raise
-
-    @rpc()
-    def waitForExists(self, obj: Any, timeout: Any = 0) -> bool:
-        sel = self._selector(obj)
-        return self._wait(lambda: S.find(self._nodes(), sel) is not None, timeout)
-
-    @rpc()
-    def waitUntilGone(self, obj: Any, timeout: Any = 0) -> bool:
-        sel = self._selector(obj)
-        return self._wait(lambda: S.find(self._nodes(), sel) is None, timeout)
-
-    @rpc()
-    def count(self, obj: Any) -> int:
-        return len(S.find_all(self._nodes(), self._selector(obj)))
-
-    @rpc()
-    def objInfo(self, obj: Any) -> dict[str, Any]:
-        return S.obj_info(self._must(obj))
-
-    @rpc()
-    def objInfoOfAllInstances(self, obj: Any) -> list[dict[str, Any]]:
-        return [S.obj_info(n) for n in S.find_all(self._nodes(), self._selector(obj))]
-
-    @rpc()
-    def finds(self, obj: Any) -> list[dict[str, Any]]:
-        return self.objInfoOfAllInstances(obj)
-
-    @rpc()
-    def getUiObject(self, obj: Any) -> str:
-        return self._name(self._selector(obj))
-
-    @rpc()
-    def removeUiObject(self, name: Any) -> None:
-        with self._lock:
-            self._objects.pop(str(name), None)
-
-    @rpc()
-    def getUiObjects(self) -> list[str]:
-        with self._lock:
-            return list(self._objects)
-
-    @rpc()
-    def getChild(self, name: Any, sub: Any) -> str | None:
-        with self._lock:
-            sel = self._objects.get(str(name))
-        if sel is None or not isinstance(sub, dict):
-            return None
-        return self._name(S.with_chain(sel, "child", sub))
-
-    @rpc()
-    def getFromParent(self, name: Any, sub: Any) -> str | None:
-        with self._lock:
-            sel = self._objects.get(str(name))
-        if sel is None or not isinstance(sub, dict):
-            return None
-        return self._name(S.with_chain(sel, "sibling", sub))
-
-    def _child_by(self, collection: Any, child: Any, field: str, value: str, allow_scroll: Any) -> str:
-        coll = self._selector(collection)
-        if not isinstance(child, dict):
-            raise RpcError(INVALID_PARAMS, "Invalid method parameters: child pattern must be a selector")
-        rows_sel = S.with_chain(coll, "child", child)
-
-        def attempt() -> int | None:
-            nodes = self._nodes()
-            for i, row in enumerate(S.find_all(nodes, rows_sel)):
-                if any(getattr(n.view, field) == value for n in nodes[row.pos : row.end]):
-                    return i
-            return None
-
-        found = attempt()
-        if found is None:
-            container = S.find(self._nodes(), coll)
-            scroll = bool(allow_scroll) if allow_scroll is not None else bool(container and container.view.scrollable)
-            if container is not None and scroll:  # UiScrollable: scroll the collection until the item shows
-                self._scroll_until(coll, True, lambda: attempt() is not None)
-                found = attempt()
-        if found is None:
-            attr = "text" if field == "text" else "description"
-            raise not_found(f'for {attr}= "{value}"')
-        return self._name(S.with_chain(coll, "child", S.with_instance(child, found)))
-
-    @rpc()
-    def childByText(self, collection: Any, child: Any, text: Any, allow_scroll: Any = None) -> str:
-        return self._child_by(collection, child, "text", str(text), allow_scroll)
-
-    @rpc()
-    def childByDescription(self, collection: Any, child: Any, text: Any, allow_scroll: Any = None) -> str:
-        return self._child_by(collection, child, "desc", str(text), allow_scroll)
-
-    @rpc()
-    def childByInstance(self, collection: Any, child: Any, instance: Any) -> str:
-        coll = self._selector(collection)
-        if not isinstance(child, dict):
-            raise RpcError(INVALID_PARAMS, "Invalid method parameters: child pattern must be a selector")
-        return self._name(S.with_chain(coll, "child", S.with_instance(child, _int(instance, "instance"))))
-
-    # --- scrolling -----------------------------------------------------------------------------------
-    def _scroll(self, obj: Any, vertical: Any, forward: bool, steps: Any) -> bool:
-        """One UiScrollable scroll: a swipe inside the container's bounds minus a 10% dead zone.
-        True if the content moved (False at the end, as the real one reports)."""
-        sel = self._selector(obj)
-        nodes = self._nodes()
-        node = S.find(nodes, sel)
-        if node is None:
-            raise not_found(S.describe(sel))
-        before = S.subtree_signature(nodes, node)
-        l, t, r, b = node.visible
-        if vertical:
-            x = (l + r) // 2
-            near, far = t + int((b - t) * SWIPE_DEAD_ZONE), b - int((b - t) * SWIPE_DEAD_ZONE)
-            path = (x, far, x, near) if forward else (x, near, x, far)
-        else:
-            y = (t + b) // 2
-            near, far = l + int((r - l) * SWIPE_DEAD_ZONE), r - int((r - l) * SWIPE_DEAD_ZONE)
-            path = (far, y, near, y) if forward else (near, y, far, y)
-        self._swipe(*path, max(1, _int(steps, "steps")) * STEP_MS)
-        nodes = self._nodes()
-        after = S.find(nodes, sel)
-        return after is None or S.subtree_signature(nodes, after) != before
-
-    def _scroll_until(
-        self,
-        sel: dict[str, Any],
-        vertical: Any,
-        done: Callable[[], bool],
-        max_swipes: int = MAX_SEARCH_SWIPES,
-        steps: int = SCROLL_STEPS,
-    ) -> bool:
-        """UiScrollable.scrollIntoView: look, go to the beginning, then forward one page at a time."""
-        if done():
-            return True
-        for _ in range(max_swipes):
-            if not self._scroll(sel, vertical, False, steps):
-                break
-        if done():
-            return True
-        for _ in range(max_swipes):
-            moved = self._scroll(sel, vertical, True, steps)
-            if done():
-                return True
-            if not moved:
-                return False
-        return False
-
-    @rpc()
-    def scrollForward(self, obj: Any, vertical: Any = True, steps: Any = SCROLL_STEPS) -> bool:
-        return self._scroll(obj, vertical, True, steps)
-
-    @rpc()
-    def scrollBackward(self, obj: Any, vertical: Any = True, steps: Any = SCROLL_STEPS) -> bool:
-        return self._scroll(obj, vertical, False, steps)
-
-    def _scroll_to_edge(self, obj: Any, vertical: Any, forward: bool, max_swipes: Any, steps: Any) -> bool:
-        for _ in range(max(0, _int(max_swipes, "maxSwipes"))):
-            if not self._scroll(obj, vertical, forward, steps):
-                break
-        return True
-
-    @rpc()
-    def scrollToBeginning(
-        self, obj: Any, vertical: Any = True, max_swipes: Any = 500, steps: Any = SCROLL_STEPS
-    ) -> bool:
-        return self._scroll_to_edge(obj, vertical, False, max_swipes, steps)
-
-    @rpc()
-    def scrollToEnd(self, obj: Any, vertical: Any = True, max_swipes: Any = 500, steps: Any = SCROLL_STEPS) -> bool:
-        return self._scroll_to_edge(obj, vertical, True, max_swipes, steps)
-
-    @rpc()
-    def scrollTo(self, obj: Any, target: Any, vertical: Any = True) -> bool:
-        sel = self._selector(obj)
-        if not isinstance(target, dict):
-            raise RpcError(INVALID_PARAMS, "Invalid method parameters: scrollTo target must be a selector")
-        if S.find(self._nodes(), sel) is None:
-            raise not_found(S.describe(sel))
-        inside = S.with_chain(sel, "child", target)
-        return self._scroll_until(sel, vertical, lambda: S.find(self._nodes(), inside) is not None)
-
-    @rpc()
-    def flingForward(self, obj: Any, vertical: Any = True) -> bool:
-        return self._scroll(obj, vertical, True, FLING_STEPS)
-
-    @rpc()
-    def flingBackward(self, obj: Any, vertical: Any = True) -> bool:
-        return self._scroll(obj, vertical, False, FLING_STEPS)
-
-    @rpc()
-    def flingToBeginning(self, obj: Any, vertical: Any = True, max_swipes: Any = 500) -> bool:
-        return self._scroll_to_edge(obj, vertical, False, max_swipes, FLING_STEPS)
-
-    @rpc()
-    def flingToEnd(self, obj: Any, vertical: Any = True, max_swipes: Any = 500) -> bool:
-        return self._scroll_to_edge(obj, vertical, True, max_swipes, FLING_STEPS)
-
-
-def method_names() -> list[str]:
-    return sorted(_METHODS)

@@ -15,7 +15,7 @@ from .theme import Theme
 from .view import View, int_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..model import VirtualDeviceModel
+    from .host import Device
 
 IME_PACKAGE = "com.google.android.inputmethod.latin"
 
@@ -23,13 +23,13 @@ LETTER_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"]
 SYMBOL_ROWS = ["1234567890", "@#$_&-+()/", "*\"':;!?"]
 
 
-def keyboard_height(model: VirtualDeviceModel, screen_h: int) -> int:
+def keyboard_height(model: Device, screen_h: int) -> int:
     s = model.profile.scale
     row = _row_h(model, screen_h)
     return int(40 * s) + 4 * row + int(8 * s)
 
 
-def _row_h(model: VirtualDeviceModel, screen_h: int) -> int:
+def _row_h(model: Device, screen_h: int) -> int:
     s = model.profile.scale
     row = int(54 * s)
     strip = int(40 * s)
@@ -51,7 +51,7 @@ def _v(cls: str, bounds: tuple[float, float, float, float], rid: str = "", **kw:
 
 
 def build_keyboard(
-    model: VirtualDeviceModel,
+    model: Device,
     theme: Theme,
     width: int,
     bottom: int,

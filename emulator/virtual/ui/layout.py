@@ -16,8 +16,8 @@ from .theme import Theme
 from .view import Bounds, View, int_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..model import ActivityRecord, VirtualDeviceModel
-    from .manager import UIManager
+    from ..records import ActivityRecord
+    from .host import Device, Screen
 
 RECYCLER = "androidx.recyclerview.widget.RecyclerView"
 SCROLLVIEW = "android.widget.ScrollView"
@@ -40,8 +40,8 @@ class FieldBinding:
 class Ctx:
     """Everything a screen builder needs for one frame of one app."""
 
-    model: VirtualDeviceModel
-    mgr: UIManager
+    model: Device
+    mgr: Screen
     pkg: str
     record: ActivityRecord | None
     theme: Theme

@@ -45,7 +45,7 @@ from .view import View
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..apps.base import App
-    from ..model import VirtualDeviceModel
+    from .host import Device
 
 # printable key codes -> the character `input keyevent` types into the focused field
 _KEY_CHARS: dict[int, str] = {
@@ -80,7 +80,7 @@ _DEFAULT_STATE: dict[str, Any] = {
 
 
 class UIManager:
-    def __init__(self, model: VirtualDeviceModel) -> None:
+    def __init__(self, model: Device) -> None:
         self.model = model
         self.frames = FrameCache()  # frames drawn and encoded lately, by what they show
         self.apps: dict[str, App] = {}
@@ -91,7 +91,7 @@ class UIManager:
     # --- packages --------------------------------------------------------------------------------
     def install_builtin_apps(self) -> None:
         from ..apps import builtin_apps
-        from ..model import LATIN_IME, Package
+        from ..records import LATIN_IME, Package
 
         for app in builtin_apps():
             self.apps[app.package] = app
@@ -188,7 +188,7 @@ class UIManager:
         status_h, nav_h = bar_heights(m)
         pkg = self._foreground_package()
         roots: list[View] = []
-        from ..model import LAUNCHER_PACKAGE
+        from ..records import LAUNCHER_PACKAGE
 
         on_wallpaper = False
         if self.state.get("recents"):

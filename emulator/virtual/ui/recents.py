@@ -13,7 +13,7 @@ from .theme import Theme, mix
 from .view import View, int_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..model import VirtualDeviceModel
+    from .host import Device
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 
@@ -32,7 +32,7 @@ def _v(cls: str, bounds: tuple[float, float, float, float], rid: str = "", **kw:
 
 
 def build_recents(
-    model: VirtualDeviceModel,
+    model: Device,
     theme: Theme,
     size: tuple[int, int],
     area: tuple[int, int, int, int],

@@ -14,7 +14,7 @@ from .theme import Color, Theme
 from .view import View
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..model import VirtualDeviceModel
+    from .host import Device
 
 SYSTEMUI = "com.android.systemui"
 # the roots of the status and navigation bar windows: drawn and touchable, but not in a device's compressed
@@ -23,15 +23,15 @@ SYSTEM_BAR_ROOT_IDS = (f"{SYSTEMUI}:id/status_bar_container", f"{SYSTEMUI}:id/na
 DEFAULT_CLOCK = "12:00"
 
 
-def clock_text(model: VirtualDeviceModel) -> str:
+def clock_text(model: Device) -> str:
     return model.settings.get("system", {}).get("droidharness_clock", DEFAULT_CLOCK) or DEFAULT_CLOCK
 
 
-def gesture_nav(model: VirtualDeviceModel) -> bool:
+def gesture_nav(model: Device) -> bool:
     return str(model.settings.get("secure", {}).get("navigation_mode", "2")) != "0"
 
 
-def bar_heights(model: VirtualDeviceModel) -> tuple[int, int]:
+def bar_heights(model: Device) -> tuple[int, int]:
     """(status bar, navigation bar) heights in px."""
     s = model.profile.scale
     return int(round(24 * s)), int(round((20 if gesture_nav(model) else 48) * s))
@@ -44,7 +44,7 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw) -> View
     return v
 
 
-def status_bar(model: VirtualDeviceModel, width: int, height: int, fg: Color, battery: int = 100) -> View:
+def status_bar(model: Device, width: int, height: int, fg: Color, battery: int = 100) -> View:
     s = model.profile.scale
     zh = model.locale == "zh"
     root = _v("android.widget.FrameLayout", (0, 0, width, height), "status_bar_container")
@@ -137,7 +137,7 @@ def status_bar(model: VirtualDeviceModel, width: int, height: int, fg: Color, ba
 
 
 def navigation_bar(
-    model: VirtualDeviceModel,
+    model: Device,
     width: int,
     height: int,
     screen_h: int,

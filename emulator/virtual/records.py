@@ -1,0 +1,66 @@
+"""What the activity manager and the package manager keep: installed packages, activities and tasks (the back
+stacks), and the well-known components (launcher, input methods). Plain records: the model holds them, the UI,
+the apps and the shell read them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+LATIN_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
+ADB_KEYBOARD_IME = "com.github.uiautomator/.AdbKeyboard"
+LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
+LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+
+
+def short_component(package: str, cls: str) -> str:
+    return f"{package}/{cls[len(package) :]}" if cls.startswith(package + ".") else f"{package}/{cls}"
+
+
+@dataclass
+class Package:
+    """An installed package as the package manager reports it."""
+
+    name: str
+    labels: dict[str, str]  # locale -> label, e.g. {"en": "Notes", "zh": "笔记"}
+    activities: list[str] = field(default_factory=list)  # fully qualified class names
+    launcher_activity: str | None = None  # shown in the launcher when set
+    version_name: str = "1.0"
+    version_code: int = 1
+    system: bool = False
+    ime_service: str | None = None  # "pkg/.Service" when the package provides an input method
+    apk_path: str = ""
+    first_install_time: float = field(default_factory=time.time)
+
+    def label(self, locale: str) -> str:
+        return self.labels.get(locale) or self.labels.get("en") or self.name
+
+    def resolve_activity(self, activity: str | None) -> str | None:
+        """Full class name of `activity` ('.Main', 'Main', or full), or the launcher activity when None."""
+        if not activity:
+            return self.launcher_activity or (self.activities[0] if self.activities else None)
+        full = self.name + activity if activity.startswith(".") else activity
+        for a in self.activities:
+            if a == full or a.rsplit(".", 1)[-1] == activity:
+                return a
+        return None
+
+
+@dataclass
+class ActivityRecord:
+    package: str
+    activity: str  # full class name
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class TaskRecord:
+    """An Android task: the back stack of one app."""
+
+    package: str
+    stack: list[ActivityRecord] = field(default_factory=list)
+
+    @property
+    def top(self) -> ActivityRecord:
+        return self.stack[-1]
