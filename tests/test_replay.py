@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from emulator.virtual.apps.episode_app import install_episode_app
-from harness.eval.replay import recorded_episode, replay_episode
+from harness.eval.replay import replay_episode
+from harness.eval.replay_rules import recorded_episode
 from harness.report.render import finish_run, write_report
 from harness.trajectory.records import load_run
 from harness.trajectory.writer import RunWriter
