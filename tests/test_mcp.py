@@ -30,7 +30,7 @@ from harness.mcp.tools import FREE_TASK_ID, PhoneTools, ToolCallError
 from harness.run.interactive import find_task
 from harness.run.pool import DevicePool
 from harness.scoring.episodes import score
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 
 ROOT = Path(__file__).resolve().parent.parent
 TASK = "settings-dark-theme"

@@ -26,7 +26,7 @@ from harness.report.render import write_report
 from harness.run.pool import DevicePool
 from harness.run.start import prepare_start
 from harness.run.suite import SuiteOptions, run_suite
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tasks.schema import StartState
 from tests.device_util import open_device
 from tests.run_util import FAST_WRITER

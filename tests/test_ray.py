@@ -24,7 +24,7 @@ from harness.run.distributed import RayEvent, RayTarget, placements, run_suite_r
 from harness.run.episode import Limits
 from harness.run.suite import SuiteOptions, SuiteResult, run_suite
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
 REFERENCE_TASKS = ("clock-alarm-off-and-timer", "clock-world-time", "contacts-create-exact", "clock-yoga-alarm")

@@ -21,7 +21,8 @@ from harness.run.lock import holder
 from harness.scoring.cost import Price, money, resolve_price
 from harness.scoring.episodes import BREAKDOWNS
 from harness.scrub import redact
-from harness.trajectory.records import MANIFEST_FILE, Run, atomic_write_bytes, atomic_write_json, load_run
+from harness.trajectory.reader import Run, load_run
+from harness.trajectory.records import MANIFEST_FILE, atomic_write_bytes, atomic_write_json
 
 console = Console()
 

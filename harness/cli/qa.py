@@ -171,7 +171,7 @@ def qa_run(
 
     from harness.report.summary import run_rows
     from harness.run.qa_run import QARunOptions, run_qa
-    from harness.trajectory.records import load_run
+    from harness.trajectory.reader import load_run
 
     langs = _langs(lang)
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)

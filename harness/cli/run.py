@@ -243,7 +243,7 @@ def _print_board(board: Scoreboard) -> None:
 def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:
     """Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories."""
     from harness.report.summary import run_scoreboard
-    from harness.trajectory.records import load_run
+    from harness.trajectory.reader import load_run
     from harness.trajectory.writer import RunWriter
 
     try:

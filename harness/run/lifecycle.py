@@ -28,7 +28,8 @@ from harness.errors import ConfigError
 from harness.report.render import finish_run
 from harness.run.lock import RunLock
 from harness.run.pool import DevicePool
-from harness.trajectory.records import MANIFEST_FILE, Run, completed_episode_keys, jsonable, load_run
+from harness.trajectory.reader import Run, completed_episode_keys, load_run
+from harness.trajectory.records import MANIFEST_FILE, jsonable
 from harness.trajectory.writer import RunWriter, WriterOptions
 
 

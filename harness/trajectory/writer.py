@@ -1,6 +1,6 @@
-"""Trajectories on disk: the run writer (off the agent's hot path), a `TrajectorySink`. The records and the reader
-(`load_run`) are `harness.trajectory.records`'s, the frame files `harness.trajectory.frames`'; the format is
-docs/trajectory-format.md.
+"""Trajectories on disk: the run writer (off the agent's hot path), a `TrajectorySink`. The records are
+`harness.trajectory.records`', the reader (`load_run`) `harness.trajectory.reader`'s, the frame files
+`harness.trajectory.frames`'; the format is docs/trajectory-format.md.
 
     runs/<run_id>/manifest.json                         run metadata (secrets scrubbed), written at start
     runs/<run_id>/summary.json, report.html             written at the end
