@@ -43,9 +43,10 @@ from harness.eval.replay_rules import (
     hash_distance,
 )
 from harness.run.milestones import MilestoneTracker
+from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.result import FAILED, SUCCESS, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent
-from harness.trajectory.writer import EpisodeWriter, RunWriter
+from harness.trajectory.writer import RunWriter
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from harness.device.controller import Device

@@ -41,9 +41,9 @@ from harness.run.episode import run_episode
 from harness.run.lifecycle import item_label
 from harness.run.pool import DevicePool, Isolation
 from harness.run.suite import SuiteOptions, SuiteResult, plan_run
+from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into
-from harness.trajectory.writer import EpisodeWriter
 from tasks.schema import Task
 
 log = logging.getLogger(__name__)

@@ -23,9 +23,9 @@ from harness.errors import ConfigError
 from harness.run.lifecycle import RunLifecycle
 from harness.run.pool import DevicePool
 from harness.run.session import EpisodeSession
+from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.reader import Run
 from harness.trajectory.records import ManifestTask
-from harness.trajectory.writer import EpisodeWriter
 from tasks.schema import Task
 from tasks.suite import load_suite
 

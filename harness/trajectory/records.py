@@ -19,6 +19,7 @@ import json
 import os
 import re
 import threading
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -71,6 +72,11 @@ def jsonable(obj: Any) -> Any:
     if isinstance(obj, enum.Enum):
         return jsonable(obj.value)
     return str(obj)
+
+
+def now_iso() -> str:
+    """The records' timestamps: UTC, milliseconds, `Z` (`2026-01-31T12:00:00.000Z`)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def atomic_write_bytes(path: Path, data: bytes, fsync: bool = True) -> None:
@@ -399,6 +405,7 @@ __all__ = [
     "schema_major",
     "check_schema",
     "jsonable",
+    "now_iso",
     "atomic_write_bytes",
     "atomic_write_json",
     "STEP_SCHEMA",
