@@ -10,17 +10,8 @@ from datetime import datetime, timezone
 import pytest
 
 from emulator.virtual.shell import cmd_system
-from harness.device.prepare import (
-    KEPT,
-    NOT_SET,
-    SET,
-    DevicePreparation,
-    PreparationPlan,
-    prepare,
-    reapply,
-    restore,
-    set_airplane,
-)
+from harness.device.preparation import KEPT, NOT_SET, SET, DevicePreparation, PreparationPlan
+from harness.device.prepare import prepare, reapply, restore, set_airplane
 from harness.errors import ConfigError, DeviceError
 from harness.report.render import write_report
 from harness.run.pool import DevicePool

@@ -41,7 +41,8 @@ from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, r
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.device.inprocess import InProcessDevice
 from harness.device.link import Link
-from harness.device.prepare import DevicePreparation, PreparationPlan, prepare, reapply, restore
+from harness.device.preparation import DevicePreparation, PreparationPlan
+from harness.device.prepare import prepare, reapply, restore
 from harness.errors import ConfigError, DeviceError
 from harness.run.affinity import CpuAffinity, check_policy, device_cpus, usable_cpus
 

@@ -27,7 +27,7 @@ from urllib.parse import quote, unquote
 from pydantic import BaseModel, ConfigDict, Field
 
 from harness.agent import Usage  # the one token-usage record: what an agent reports is what a step line holds
-from harness.device.prepare import DevicePreparation
+from harness.device.preparation import DevicePreparation
 from harness.errors import HarnessError
 from harness.scrub import redact
 from harness.trajectory.result import STATUSES, EpisodeResult
