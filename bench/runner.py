@@ -23,7 +23,7 @@ from rich.table import Table  # noqa: E402
 
 from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
-from harness.trajectory.records import load_run  # noqa: E402
+from harness.trajectory.reader import load_run
 
 
 def pct(xs: list[float], q: float) -> float:

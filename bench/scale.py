@@ -53,7 +53,7 @@ from harness.run.fleet.affinity import CPU_AFFINITIES, CpuAffinity  # noqa: E402
 from harness.run.fleet.kinds import Isolation  # noqa: E402
 from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
-from harness.trajectory.records import load_run  # noqa: E402
+from harness.trajectory.reader import load_run
 
 
 def busy_cores() -> tuple[float, float]:

@@ -34,7 +34,8 @@ from rich.table import Table  # noqa: E402
 import harness.run.orchestration.suite as suite_runner  # noqa: E402
 from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
-from harness.trajectory.records import load_run, pixel_digest  # noqa: E402
+from harness.trajectory.reader import load_run
+from harness.trajectory.records import pixel_digest
 from harness.trajectory.writer import RunWriter  # noqa: E402
 
 

@@ -12,7 +12,8 @@ from typing import Any
 from harness.actions import Action, parse_action
 from harness.errors import ActionValidationError
 from tasks.matching import Screen, element_matches
-from tasks.schema import Locator, ReferenceStep, localized
+from tasks.schema import Locator, ReferenceStep
+from tasks.schema_base import localized
 
 LOCATABLE = ("CLICK", "LONG_PRESS", "TYPE", "SCROLL")
 _LOCALIZED_FIELDS = ("text", "name", "answer", "reason")

@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 from harness.coords import iou
 from harness.hierarchy import UITree
-from tasks.schema import ElementMatch, localized
+from tasks.schema import ElementMatch
+from tasks.schema_base import localized
 
 
 class Screen(Protocol):

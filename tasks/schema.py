@@ -4,6 +4,8 @@ A task says what to do (an instruction per language), where to start (apps to re
 agent may take, how it is scored (milestones, optionally an expected answer) and how it can be solved (a
 reference solution per language, written with element locators rather than indices so it survives layout
 changes). Milestones follow AndroidLens nested sub-targets; their exact hit rule is in `harness.run.judge.milestones`.
+A check's device state (`StateCheck`) is in `tasks.state_checks`; what every record shares (`TaskModel`,
+`Localized`) in `tasks.schema_base`.
 
     {"id": "notes-create", "category": "1-1", "apps": ["com.droidharness.notes"],
      "instruction": {"en": "Create a note titled Groceries", "zh": "新建一条标题为“杂货”的笔记"},
@@ -23,11 +25,13 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
+from pydantic import ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from harness.errors import HarnessError
 
 from .roles import check_app_ref
+from .schema_base import Localized, TaskModel, check_content_uri, check_regexes
+from .state_checks import StateCheck
 
 LANGS = ("en", "zh")
 CATEGORIES = ("1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "3-1", "3-2")
@@ -54,34 +58,12 @@ STATES = (
     "focusable",
 )
 
-Localized = Union[str, dict[str, str]]  # one value for every language, or one per language
-
 
 class TaskError(HarnessError):
     """A task file or suite is invalid (names the file and the field)."""
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-def localized(value: Localized | None, lang: str) -> str | None:
-    """The value for `lang` (falling back to en, then any)."""
-    if value is None or isinstance(value, str):
-        return value
-    return value.get(lang) or value.get("en") or next(iter(value.values()), None)
-
-
-def _check_regexes(values: list[Localized | None]) -> None:
-    for v in values:
-        for pattern in [v] if isinstance(v, str) else list((v or {}).values()):
-            try:
-                re.compile(pattern)
-            except re.error as e:
-                raise ValueError(f"bad regex {pattern!r}: {e}") from None
-
-
-class ElementMatch(_Model):
+class ElementMatch(TaskModel):
     """A predicate over one UI element of the live screen. Every given field must hold."""
 
     text: Localized | None = None
@@ -122,7 +104,7 @@ class ElementMatch(_Model):
     @model_validator(mode="after")
     def _regexes_compile(self) -> ElementMatch:
         if self.match == "regex":
-            _check_regexes([self.text, self.desc])
+            check_regexes([self.text, self.desc])
         return self
 
     @model_validator(mode="after")
@@ -146,164 +128,7 @@ class ElementMatch(_Model):
         return self
 
 
-def _as_value_match(v: Any) -> Any:
-    """A scalar stands for `{"equals": value}` (True / False for "1" / "0", as Android stores booleans)."""
-    if isinstance(v, bool):
-        return {"equals": "1" if v else "0"}
-    if isinstance(v, (str, int, float)):
-        return {"equals": str(v)}
-    return v
-
-
-class ValueMatch(_Model):
-    """A predicate over one value read from the device (a setting, a provider column, a property; None = unset
-    / NULL). Every given field must hold. Text compares trimmed, case-insensitively unless `case_sensitive`."""
-
-    equals: Localized | None = None  # equal text, or equal numbers when both are numbers ("1.0" == "1")
-    not_equals: Localized | None = None  # the value is unset or differs
-    contains: Localized | None = None
-    regex: Localized | None = None  # re.search
-    digits: Localized | None = None  # a phone number: the value's digits end with these digits ("+1 650-555-0199")
-    gt: float | None = None  # numeric comparisons: the value must be a number
-    ge: float | None = None
-    lt: float | None = None
-    le: float | None = None
-    null: bool | None = None  # True: unset / NULL; False: set
-    case_sensitive: bool = False
-
-    @model_validator(mode="after")
-    def _valid(self) -> ValueMatch:
-        given = [k for k in type(self).model_fields if k != "case_sensitive" and getattr(self, k) is not None]
-        if not given:
-            raise ValueError(
-                "a value match needs one of equals, not_equals, contains, regex, digits, gt, ge, lt, le, null"
-            )
-        _check_regexes([self.regex])
-        for v in [self.digits] if isinstance(self.digits, str) else list((self.digits or {}).values()):
-            if not any(ch.isdigit() for ch in v):
-                raise ValueError(f"digits {v!r} has no digit")
-        return self
-
-
-def _check_content_uri(v: str) -> str:
-    if not re.fullmatch(r"content://[A-Za-z0-9_.\-]+(/\S*)?", v):
-        raise ValueError(f"uri must be content://AUTHORITY[/PATH] with no spaces, got {v!r}")
-    return v
-
-
-def _value_matches(v: Any) -> Any:
-    return {k: _as_value_match(x) for k, x in v.items()} if isinstance(v, dict) else v
-
-
-class SettingState(_Model):
-    """`settings get NAMESPACE KEY` (unset: None)."""
-
-    namespace: Literal["global", "secure", "system"]
-    key: str = Field(pattern=r"^[A-Za-z0-9_.\-]+$")
-    value: ValueMatch
-
-    @field_validator("value", mode="before")
-    @classmethod
-    def _scalar(cls, v: Any) -> Any:
-        return _as_value_match(v)
-
-
-class ContentState(_Model):
-    """`content query --uri URI [--projection a:b] [--where SQL]`: a row whose columns match `row` must exist
-    (`exists`: true, the default) or must not exist (`exists`: false). Without `row` any row counts; the
-    projection defaults to the columns `row` names."""
-
-    uri: str
-    projection: tuple[str, ...] = ()
-    where: str | None = None
-    row: dict[str, ValueMatch] = {}
-    exists: bool = True
-
-    @field_validator("uri")
-    @classmethod
-    def _content_uri(cls, v: str) -> str:
-        return _check_content_uri(v)
-
-    @field_validator("row", mode="before")
-    @classmethod
-    def _scalars(cls, v: Any) -> Any:
-        return _value_matches(v)
-
-    @field_validator("projection")
-    @classmethod
-    def _columns(cls, v: tuple[str, ...]) -> tuple[str, ...]:
-        bad = [c for c in v if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c)]
-        if bad:
-            raise ValueError(f"projection columns must be column names, got {bad}")
-        return v
-
-    @model_validator(mode="after")
-    def _row_in_projection(self) -> ContentState:
-        bad = [c for c in self.row if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c)]
-        if bad:
-            raise ValueError(f"row columns must be column names, got {bad}")
-        missing = [c for c in self.row if self.projection and c not in self.projection]
-        if missing:
-            raise ValueError(f"row names column(s) {missing} the projection {list(self.projection)} leaves out")
-        return self
-
-
-class PropState(_Model):
-    """`getprop NAME` (empty: None)."""
-
-    name: str = Field(pattern=r"^[A-Za-z0-9_.\-]+$")
-    value: ValueMatch
-
-    @field_validator("value", mode="before")
-    @classmethod
-    def _scalar(cls, v: Any) -> Any:
-        return _as_value_match(v)
-
-
-class FileState(_Model):
-    """`cat PATH`: the file exists (or, `exists`: false, does not) and its text matches `content`."""
-
-    path: str
-
-    @field_validator("path")
-    @classmethod
-    def _absolute(cls, v: str) -> str:
-        if not v.startswith("/") or "\x00" in v:
-            raise ValueError(f"path must be an absolute device path, got {v!r}")
-        return v
-
-    exists: bool = True
-    content: ValueMatch | None = None
-
-    @field_validator("content", mode="before")
-    @classmethod
-    def _scalar(cls, v: Any) -> Any:
-        return _as_value_match(v)
-
-    @model_validator(mode="after")
-    def _content_needs_file(self) -> FileState:
-        if self.content is not None and not self.exists:
-            raise ValueError("a file that must not exist has no content to match")
-        return self
-
-
-class StateCheck(_Model):
-    """A predicate over device state read through the device's shell instead of the screen; every given kind
-    must hold (see harness.run.judge.state_check and docs/milestones.md, "State checks")."""
-
-    settings: SettingState | None = None
-    content: ContentState | None = None
-    prop: PropState | None = None
-    file: FileState | None = None
-
-    @model_validator(mode="after")
-    def _not_empty(self) -> StateCheck:
-        if not (self.settings or self.content or self.prop or self.file):
-            raise ValueError("a state check needs settings, content, prop or file")
-        return self
-
-
-class ScreenCheck(_Model):
+class ScreenCheck(TaskModel):
     """A predicate over the live screen (foreground app/activity, elements present or absent) and, with
     `state`, over device state read through the shell (settings, a content provider, a property, a file)."""
 
@@ -326,7 +151,7 @@ class ScreenCheck(_Model):
         return self
 
 
-class Milestone(_Model):
+class Milestone(TaskModel):
     """A leaf sub-target: counts once its check holds on a live screen (see harness.run.judge.milestones)."""
 
     kind: Literal["milestone"] = "milestone"
@@ -342,7 +167,7 @@ def _milestone_kind(v: Any) -> str:
     return getattr(v, "kind", "milestone")
 
 
-class MilestoneGroup(_Model):
+class MilestoneGroup(TaskModel):
     """Sub-targets reached in order (`ordered`) or in any order (`unordered`); groups nest."""
 
     kind: Literal["group"] = "group"
@@ -374,7 +199,7 @@ class MilestoneGroup(_Model):
 MilestoneGroup.model_rebuild()
 
 
-class ExpectedAnswer(_Model):
+class ExpectedAnswer(TaskModel):
     """What an ANSWER (or COMPLETE with an answer) must say for the task to succeed."""
 
     values: tuple[Localized, ...]  # any of these
@@ -390,11 +215,11 @@ class ExpectedAnswer(_Model):
     @model_validator(mode="after")
     def _regexes_compile(self) -> ExpectedAnswer:
         if self.match == "regex":
-            _check_regexes(list(self.values))
+            check_regexes(list(self.values))
         return self
 
 
-class ContentRow(_Model):
+class ContentRow(TaskModel):
     """A row put into a content provider at the start: `content insert --uri URI --bind COLUMN:TYPE:VALUE ...`
     (TYPE from the value: s text, i integer, d real, b boolean, n null). The same row in every language."""
 
@@ -404,7 +229,7 @@ class ContentRow(_Model):
     @field_validator("uri")
     @classmethod
     def _content_uri(cls, v: str) -> str:
-        return _check_content_uri(v)
+        return check_content_uri(v)
 
     @field_validator("values")
     @classmethod
@@ -415,7 +240,7 @@ class ContentRow(_Model):
         return v
 
 
-class StartContact(_Model):
+class StartContact(TaskModel):
     """A contact put into the contacts provider at the start (ContactsContract: a raw contact, then its name,
     phone and email data rows, each `content insert`). The same contact in every language."""
 
@@ -424,7 +249,7 @@ class StartContact(_Model):
     email: str | None = None
 
 
-class StartState(_Model):
+class StartState(TaskModel):
     settings: dict[str, str] = {}  # "namespace:key" -> value, applied with `settings put` (system/secure/global)
     reset_apps: tuple[str, ...] = ()  # `pm clear` each (fresh app data)
     stop_apps: tuple[str, ...] = ()  # `am force-stop` each
@@ -456,7 +281,7 @@ class StartState(_Model):
         return v
 
 
-class Locator(_Model):
+class Locator(TaskModel):
     """Finds an element on the live screen for a reference step (first match in reading order)."""
 
     text: Localized | None = None
@@ -472,7 +297,7 @@ class Locator(_Model):
         )
 
 
-class ReferenceStep(_Model):
+class ReferenceStep(TaskModel):
     """One step of a reference solution: an action in the unified schema, whose target may be a locator.
 
     `{"type": "CLICK", "locate": {"resource_id": "fab_add"}}` clicks the centre of the element found at run
@@ -491,7 +316,7 @@ class ReferenceStep(_Model):
         return self
 
 
-class EndCheck(_Model):
+class EndCheck(TaskModel):
     """One condition of a task's end state: what must STILL hold when the episode ends (SR checks it; ATP does not).
 
     Without `app`, the checks are evaluated on the last screen as the agent left it (a filter, a page, a dialog).
@@ -520,7 +345,7 @@ class EndCheck(_Model):
         return self
 
 
-class AnnotatorAnswer(_Model):
+class AnnotatorAnswer(TaskModel):
     """One annotator's answer to a screen question (ScreenQA's shape): the answer elements in the annotator's
     order, located on the live screen, and short answers. No elements and no short answers: "no answer"."""
 
@@ -528,7 +353,7 @@ class AnnotatorAnswer(_Model):
     short: tuple[Localized, ...] = ()  # default: the answer elements' texts, joined by ", "
 
 
-class ScreenQuestion(_Model):
+class ScreenQuestion(TaskModel):
     """A question about the screen a device shows, with its ground truth from one or more annotators."""
 
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -566,7 +391,7 @@ class Probe(ScreenQuestion):
     at: str  # a milestone id of the task
 
 
-class Task(_Model):
+class Task(TaskModel):
     id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     instruction: dict[str, str]
     category: Literal["1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "3-1", "3-2"]

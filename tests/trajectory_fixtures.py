@@ -11,11 +11,12 @@ from harness.actions import Back, Click, LongPress, Swipe, TypeText, parse_actio
 from harness.agent import AgentStep, Usage
 from harness.observation import ActionResult, DeviceInfo
 from harness.report.render import finish_run
+from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.frames import WriterOptions
 from harness.trajectory.records import ManifestTask, MilestoneProgress
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent
-from harness.trajectory.writer import EpisodeWriter, RunWriter
+from harness.trajectory.writer import RunWriter
 
 HOSTILE = (
     "<script>document.title='PWNED'</script>\"'><img src=x onerror=\"document.title='PWNED2'\">"

@@ -19,7 +19,7 @@ from harness.errors import ConfigError, HarnessError
 if TYPE_CHECKING:  # pragma: no cover
     from harness.report.compare import Comparison
     from harness.scoring.cost import Price
-    from harness.trajectory.records import Run
+    from harness.trajectory.reader import Run
 
 console = Console()
 
@@ -36,7 +36,8 @@ def open_run(path: Path) -> Run:
     """A finished (or killed) run directory, read through the trajectory reader; a missing one, one that is no
     run, and one a run is still writing are ConfigErrors naming it."""
     from harness.run.orchestration.lock import holder
-    from harness.trajectory.records import MANIFEST_FILE, load_run
+    from harness.trajectory.reader import load_run
+    from harness.trajectory.records import MANIFEST_FILE
 
     if not path.is_dir():
         raise ConfigError(f"{path}: no such run directory")

@@ -173,7 +173,8 @@ def qa_run(
 
     from harness.report.summary import run_rows
     from harness.run.orchestration.qa_run import QARunOptions, run_qa
-    from harness.trajectory.records import load_run, utf8
+    from harness.trajectory.reader import load_run
+    from harness.trajectory.records import utf8
 
     langs = _langs(lang)
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)

@@ -5,7 +5,8 @@
 
 With no `--device` the embedded virtual device is started and (by default, `--virtual-app`) the episode is
 installed on it as an episode-backed app (`emulator.virtual.apps.episode_app`) and opened before the replay.
-With `--device` the device must already show the episode's start screen. The rules are in `harness.eval.replay`.
+With `--device` the device must already show the episode's start screen. The rules are in
+`harness.eval.replay_rules`.
 Exit status 0 when the replay ran (whatever its fidelity), 2 on errors.
 """
 
@@ -95,7 +96,8 @@ def replay(
     from emulator.virtual.apps.episode_app import install_episode_app
     from emulator.virtual.profiles import PROFILES
     from harness.device.controller import AdbDevice
-    from harness.eval.replay import recorded_episode, replay_episode, replay_task_id
+    from harness.eval.replay import replay_episode, replay_task_id
+    from harness.eval.replay_rules import recorded_episode
     from harness.report.render import finish_run
     from harness.trajectory.records import ManifestTask
     from harness.trajectory.writer import RunWriter

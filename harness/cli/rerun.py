@@ -19,7 +19,8 @@ from harness.errors import ConfigError
 from harness.modelio.options import OpenAIAgentOptions
 from harness.report.summary import summarize
 from harness.scoring.cost import money
-from harness.trajectory.records import jsonable, load_run
+from harness.trajectory.reader import load_run
+from harness.trajectory.records import jsonable
 
 NOT_RECORDED = ("like", "resume", "run_id")  # per invocation: never taken over by --like
 

@@ -248,7 +248,7 @@ def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_
     """Write (or rewrite) RUN_DIR/report.html and summary.json from the recorded trajectories."""
     from harness.report.render import finish_run
     from harness.report.summary import run_scoreboard
-    from harness.trajectory.records import load_run
+    from harness.trajectory.reader import load_run
     from harness.trajectory.writer import RunWriter
 
     try:

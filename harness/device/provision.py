@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 import adbutils
 
 from harness.device.link import Link, LinkConfig
-from harness.device.prepare import DevicePreparation, Preparable, PreparationPlan, prepare
+from harness.device.preparation import DevicePreparation, PreparationPlan
+from harness.device.prepare import Preparable, prepare
 from harness.errors import ConfigError, DeviceError
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@
   the milestones the step hit;
 - `sft_schema`: the record of one supervised fine-tuning sample (pydantic; `sft_sample.schema.json` ships next to
   it) and the validation of a written JSONL;
-- `sft`: one sample per step, from a run (read through `harness.trajectory.records`, scored by
+- `sft`: one sample per step, from a run (read through `harness.trajectory.reader`, scored by
   `harness.scoring`) or from a dataset's episodes (`tasks.datasets.registry`), in the chat-message form the
   `openai` agent sends (`harness.modelio.prompting`) with the target in an output format
   (`harness.modelio.parsers.formatters`).

@@ -23,7 +23,8 @@ from PIL import Image, ImageDraw
 from emulator.virtual.ui.fonts import font_for, text_width
 from harness.report.draw import draw_action
 from harness.report.summary import episode_instruction, outcome
-from harness.trajectory.records import EpisodeRecord, Run, StepRecord
+from harness.trajectory.reader import EpisodeRecord, Run
+from harness.trajectory.records import StepRecord
 
 from .episodes import ExportError
 

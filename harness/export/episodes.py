@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.trajectory.records import EPISODES_DIR, EpisodeRecord, Run, load_run
+from harness.trajectory.reader import EpisodeRecord, Run, load_run
+from harness.trajectory.records import EPISODES_DIR
 
 SHOWN = 8  # episode names an error lists before "..."
 

@@ -9,7 +9,7 @@ without a screenshot is skipped and counted.
 
 The screenshot is the recorded file, hard-linked (or copied) byte for byte into `images/` next to the JSONL,
 named by the sha256 of its bytes; nothing is re-encoded, except a dataset screen stored only as pixels (AitW),
-which is written as a lossless PNG. A run is read through `harness.trajectory.records`; an episode's success and
+which is written as a lossless PNG. A run is read through `harness.trajectory.reader`; an episode's success and
 progress are its result as scoring reads it (`harness.report.summary.outcome`).
 """
 
@@ -41,7 +41,8 @@ from harness.modelio.parsers.formatters import coordinate_tolerance, format_acti
 from harness.modelio.prompting import PromptSet, history_line, language_name
 from harness.report.summary import episode_instruction, outcome
 from harness.scrub import redact
-from harness.trajectory.records import EpisodeRecord, Run, atomic_write_bytes
+from harness.trajectory.reader import EpisodeRecord, Run
+from harness.trajectory.records import atomic_write_bytes
 from tasks.datasets.adapter import LoadRequest
 from tasks.datasets.base import DatasetEpisode
 from tasks.datasets.registry import adapter

@@ -1,6 +1,6 @@
 """`droidharness compare RUN RUN [RUN...]`: runs side by side on the episodes they share.
 
-Every run is read through the trajectory reader (`harness.trajectory.records.load_run`) and every score comes
+Every run is read through the trajectory reader (`harness.trajectory.reader.load_run`) and every score comes
 from the one scoring function (`harness.scoring.episodes.scoreboard` over `harness.report.summary.outcome` of
 each episode), restricted to the episodes (task and language) every run has. The first run is the baseline; each
 other run is paired with it:
@@ -27,7 +27,8 @@ from harness.errors import ConfigError
 from harness.report.summary import episode_cost, outcome
 from harness.scoring.cost import Price
 from harness.scoring.episodes import BREAKDOWNS, Score, Scoreboard, scoreboard
-from harness.trajectory.records import EpisodeRecord, Run, StepRecord, schema_major
+from harness.trajectory.reader import EpisodeRecord, Run
+from harness.trajectory.records import StepRecord, schema_major
 from harness.trajectory.result import EpisodeResult
 
 RESAMPLES = 10_000

@@ -14,7 +14,8 @@ from harness.report.draw import Thumbs, thumbnails
 from harness.report.page import CSS, JS, csp, e, num, pct
 from harness.scoring.cost import money
 from harness.scoring.episodes import BREAKDOWNS, Score
-from harness.trajectory.records import EpisodeRecord, StepRecord, parse_episode_key
+from harness.trajectory.reader import EpisodeRecord
+from harness.trajectory.records import StepRecord, parse_episode_key
 from tasks.schema import CATEGORY_NAMES
 
 COMPARE_CSS = """

@@ -5,9 +5,10 @@ the run goes through `harness.report.page.e`."""
 
 from __future__ import annotations
 
-from harness.device.prepare import KEPT, NOT_SET, SET, DevicePreparation
+from harness.device.preparation import KEPT, NOT_SET, SET, DevicePreparation
 from harness.report.page import e
-from harness.trajectory.records import Run, TrajectoryError
+from harness.trajectory.reader import Run
+from harness.trajectory.records import TrajectoryError
 
 _BADGE = {SET: "s-success", NOT_SET: "s-failed", KEPT: ""}
 

@@ -20,7 +20,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from harness.hierarchy import UITree
 from harness.report.page import JPEG_QUALITY
-from harness.trajectory.records import EpisodeRecord, StepRecord
+from harness.trajectory.reader import EpisodeRecord
+from harness.trajectory.records import StepRecord
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,8 @@ import hashlib
 import html
 from typing import Any
 
-from harness.trajectory.records import Run, episode_key
+from harness.trajectory.reader import Run
+from harness.trajectory.records import episode_key
 
 JPEG_QUALITY = 70
 

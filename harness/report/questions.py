@@ -26,7 +26,8 @@ from harness.report.draw import draw_boxes
 from harness.report.page import CSS, JPEG_QUALITY, JS, csp, e, header, infra_list, pct
 from harness.report.summary import QuestionRow, run_rows, run_summary
 from harness.scoring.questions import METRICS, QAResult
-from harness.trajectory.records import EpisodeRecord, Run, episode_key
+from harness.trajectory.reader import EpisodeRecord, Run
+from harness.trajectory.records import episode_key
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,8 @@ from harness.report.questions import render_qa_report
 from harness.report.summary import summarize
 from harness.report.tasks import render_task_report
 from harness.scrub import redact
-from harness.trajectory.records import Run, atomic_write_bytes, load_run, load_summary
+from harness.trajectory.reader import Run, load_run, load_summary
+from harness.trajectory.records import atomic_write_bytes
 from harness.trajectory.writer import RunWriter
 
 

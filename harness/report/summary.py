@@ -15,7 +15,8 @@ from harness.scoring.cost import Price, usage_cost
 from harness.scoring.episodes import BREAKDOWNS, Score, Scoreboard, headline, scoreboard
 from harness.scoring.questions import METRICS, QAResult, exit_code, summarize_questions
 from harness.scoring.questions import headline as qa_headline
-from harness.trajectory.records import EpisodeRecord, Run, StepRecord
+from harness.trajectory.reader import EpisodeRecord, Run
+from harness.trajectory.records import StepRecord
 from harness.trajectory.result import INFRA_ERROR, UNFINISHED, UNSCORED, EpisodeResult
 
 TIMING_PHASES = ("capture", "agent", "actuation", "settle")

@@ -38,7 +38,8 @@ from harness.report.summary import (
     summarize,
 )
 from harness.scoring.cost import Price, money
-from harness.trajectory.records import EXPORTS_DIR, EpisodeRecord, Run, StepRecord
+from harness.trajectory.reader import EpisodeRecord, Run
+from harness.trajectory.records import EXPORTS_DIR, StepRecord
 from tasks.schema import CATEGORY_NAMES
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,8 @@ from harness.trajectory.records import QAGroundTruth, QAItem, QARecord
 from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS
 from tasks.locate import locate
 from tasks.qa_suite import QAQuestion
-from tasks.schema import ScreenQuestion, localized
+from tasks.schema import ScreenQuestion
+from tasks.schema_base import localized
 
 Box = tuple[int, int, int, int]
 

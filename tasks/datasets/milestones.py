@@ -14,7 +14,7 @@ The mapping, documented in docs/datasets.md ("AndroidLens milestones -> Task"):
 
 This module sits below the data model (`tasks.datasets.base` imports it for `DatasetEpisode.to_task`), so it takes
 any episode-shaped object (`dataset`, `episode_id`, `instruction`, `lang`, `steps` with `raw` / `index`, `meta`).
-Replay (`harness.eval.replay`) marks the milestones' regions with `map_states` too.
+Replay (`harness.eval.replay_rules`) marks the milestones' regions with `map_states` too.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
     vd.model.start_activity(pkg)                       # or `am start` / OPEN_APP / the launcher icon
 
 The app takes a neutral spec, `RecordedEpisode` (screens, their elements, and what advances each one); it knows
-nothing of datasets or of the harness. `harness.eval.replay.recorded_episode(dataset_episode)` builds the spec
+nothing of datasets or of the harness. `harness.eval.replay_rules.recorded_episode(dataset_episode)` builds the spec
 from a dataset episode with the harness' replay rules, so both sides share one definition of a matching tap or
 swipe (the spec carries them as predicates).
 

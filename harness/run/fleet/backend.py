@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from harness.device.controller import AdbDevice, DeviceConfig
-from harness.device.prepare import DevicePreparation, PreparationPlan, reapply, restore
+from harness.device.preparation import DevicePreparation, PreparationPlan
+from harness.device.prepare import reapply, restore
 from harness.device.provision import prepare_device
 from harness.errors import ConfigError, DeviceError
 from harness.run.fleet.affinity import CpuAffinity

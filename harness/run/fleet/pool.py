@@ -35,7 +35,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from harness.device.controller import AdbDevice, DeviceConfig
-from harness.device.prepare import DevicePreparation, PreparationPlan
+from harness.device.preparation import DevicePreparation, PreparationPlan
 from harness.errors import ConfigError, DeviceError
 from harness.run.fleet.affinity import CpuAffinity, check_policy, usable_cpus
 from harness.run.fleet.backend import Backend, Fleet, FleetSpec, ManifestRow, ResetRecord

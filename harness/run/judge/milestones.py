@@ -37,7 +37,8 @@ from typing import Any
 from harness.run.judge.state_check import UNREADABLE, StateJudge
 from harness.trajectory.records import MilestoneProgress
 from tasks.matching import Screen, element_matches, visible_elements
-from tasks.schema import ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck, localized
+from tasks.schema import ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck
+from tasks.schema_base import localized
 
 
 def check_failure(check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None) -> str | None:

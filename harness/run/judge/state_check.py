@@ -1,5 +1,5 @@
-"""State checks: a check's `state` (tasks/schema.py `StateCheck`) judged on device state read through the device's
-shell (`harness.device.state`) instead of the screen.
+"""State checks: a check's `state` (tasks/state_checks.py `StateCheck`) judged on device state read through the
+device's shell (`harness.device.state`) instead of the screen.
 
 THE RULE (docs/milestones.md, "State checks"): every kind given must hold.
 - `settings`: `settings get NAMESPACE KEY` matches `value` (unset reads as None: only `null: true` and
@@ -30,7 +30,8 @@ from dataclasses import dataclass
 
 from harness.device.controller import Device
 from harness.device.state import DeviceState, Row, StateUnreadable
-from tasks.schema import ContentState, StateCheck, ValueMatch, localized
+from tasks.schema_base import localized
+from tasks.state_checks import ContentState, StateCheck, ValueMatch
 
 UNREADABLE = "state unreadable"  # how the reason of a verdict on unreadable state starts
 

@@ -42,9 +42,9 @@ from harness.run.loop.episode import run_episode
 from harness.run.orchestration.driver import describe
 from harness.run.orchestration.lifecycle import item_label
 from harness.run.orchestration.suite import SuiteOptions, SuiteResult, plan_run
+from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into
-from harness.trajectory.writer import EpisodeWriter
 from tasks.schema import Task
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from harness.errors import ConfigError, DiskFullError, HarnessError
 from harness.run.fleet.pool import DevicePool, SlotRetiredError
 from harness.run.orchestration.live import LiveView
-from harness.trajectory.writer import EpisodeWriter
+from harness.trajectory.episode_writer import EpisodeWriter
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,9 @@ from harness.errors import ConfigError
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.session import EpisodeSession
 from harness.run.orchestration.lifecycle import RunLifecycle
-from harness.trajectory.records import ManifestTask, Run
-from harness.trajectory.writer import EpisodeWriter
+from harness.trajectory.episode_writer import EpisodeWriter
+from harness.trajectory.reader import Run
+from harness.trajectory.records import ManifestTask
 from tasks.schema import Task
 from tasks.suite import load_suite
 

@@ -29,7 +29,8 @@ from harness.errors import ConfigError
 from harness.report.render import finish_run
 from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.lock import RunLock
-from harness.trajectory.records import MANIFEST_FILE, Run, completed_episode_keys, jsonable, load_run
+from harness.trajectory.reader import Run, completed_episode_keys, load_run
+from harness.trajectory.records import MANIFEST_FILE, jsonable
 from harness.trajectory.writer import RunWriter, WriterOptions
 
 

@@ -36,10 +36,12 @@ from harness.run.orchestration.driver import PoolExecutor, WorkSpec, close_quiet
 from harness.run.orchestration.lifecycle import RunLifecycle, item_label
 from harness.run.orchestration.live import LiveView
 from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
-from harness.trajectory.records import ManifestTask, load_run
+from harness.trajectory.episode_writer import EpisodeWriter
+from harness.trajectory.reader import load_run
+from harness.trajectory.records import ManifestTask
 from harness.trajectory.result import INFRA_ERROR, UNSCORED, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent
-from harness.trajectory.writer import EpisodeWriter, RunWriter, WriterOptions
+from harness.trajectory.writer import RunWriter, WriterOptions
 from tasks.qa_suite import QAQuestion, load_qa_suite
 
 Item = tuple[QAQuestion, str]

@@ -32,9 +32,10 @@ from harness.run.orchestration.lifecycle import RunLifecycle, agent_settings, co
 from harness.run.orchestration.live import LiveView
 from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score
+from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.records import ManifestTask, episode_key
 from harness.trajectory.result import INFRA_ERROR, EpisodeResult
-from harness.trajectory.writer import EpisodeWriter, RunWriter, WriterOptions
+from harness.trajectory.writer import RunWriter, WriterOptions
 from tasks.schema import Task
 from tasks.suite import load_suite
 

@@ -15,7 +15,7 @@ from emulator.virtual.apps.episode_app import (
     sanitize_package_part,
 )
 from emulator.virtual.model import LAUNCHER_PACKAGE, VirtualDeviceModel
-from harness.eval.replay import HASH_MATCH, hash_distance, recorded_episode
+from harness.eval.replay_rules import HASH_MATCH, hash_distance, recorded_episode
 from harness.hierarchy import UITree
 from tests.harness.eval.test_replay_rules import H0, W0, demo_episode, load_aitz
 

@@ -10,23 +10,14 @@ from datetime import datetime, timezone
 import pytest
 
 from emulator.virtual.shell import cmd_system
-from harness.device.prepare import (
-    KEPT,
-    NOT_SET,
-    SET,
-    DevicePreparation,
-    PreparationPlan,
-    prepare,
-    reapply,
-    restore,
-    set_airplane,
-)
+from harness.device.preparation import KEPT, NOT_SET, SET, DevicePreparation, PreparationPlan
+from harness.device.prepare import prepare, reapply, restore, set_airplane
 from harness.errors import ConfigError, DeviceError
 from harness.report.render import write_report
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.start import prepare_start
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tasks.schema import StartState
 from tests.device_util import open_device
 from tests.run_util import FAST_WRITER

@@ -232,7 +232,7 @@ def test_the_eval_command_with_the_openai_qa_agent_in_a_location_format(tmp_path
 
 
 def test_eval_records_a_qa_run_directory_with_the_same_report_as_live_qa(tmp_path):
-    from harness.trajectory.records import load_run
+    from harness.trajectory.reader import load_run
 
     (tmp_path / "data").mkdir()
     root, images = _dataset(tmp_path / "data")

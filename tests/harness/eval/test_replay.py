@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from emulator.virtual.apps.episode_app import install_episode_app
-from harness.eval.replay import recorded_episode, replay_episode
+from harness.eval.replay import replay_episode
+from harness.eval.replay_rules import recorded_episode
 from harness.report.render import finish_run, write_report
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from harness.trajectory.writer import RunWriter
 from tests.device_util import open_device
 from tests.harness.eval.test_replay_rules import build_episode, demo_episode, demo_spec, load_aitz, moved, with_action

@@ -9,7 +9,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from harness.cli.main import app
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tasks.datasets.androidlens import from_unified
 from tests.harness.eval.test_replay_rules import AITZ_DIR, AITZ_ID, H0, W0, demo_spec, draw_screen, load_aitz
 from tests.harness.eval.test_replay_rules import _action as spec_action

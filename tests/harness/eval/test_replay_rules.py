@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from harness import actions as A
-from harness.eval.replay import (
+from harness.eval.replay_rules import (
     HASH_MATCH,
     compare_screen,
     element_overlap,

@@ -18,7 +18,7 @@ from harness.coords import ScreenMapping
 from harness.export.sft_schema import SFTSample, json_schema, shipped_schema
 from harness.modelio.parsers import ParseContext, parse_output
 from harness.modelio.parsers.formatters import coordinate_tolerance, same_action
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.dataset_fixtures import AITZ_DIR
 
 RUN = ["run", "--isolation", "thread", "--no-report"]

@@ -21,7 +21,7 @@ from harness.actions import action_to_dict
 from harness.gym.env import TaskEnv
 from harness.gym.text import UnicodeText
 from harness.scoring.episodes import score
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tasks.locate import resolve_step
 
 TASK = "settings-dark-theme"  # two milestones, an end state read from the device's settings

@@ -29,7 +29,7 @@ from harness.mcp.tools import FREE_TASK_ID, PhoneTools, ToolCallError
 from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.interactive import find_task
 from harness.scoring.episodes import score
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.paths import REPO
 
 ROOT = REPO

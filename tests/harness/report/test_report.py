@@ -18,7 +18,7 @@ from harness.actions import parse_action
 from harness.report import draw, summary
 from harness.report import page as report_page
 from harness.report.render import finish_run
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.writer import RunWriter
 from tests.trajectory_fixtures import HOSTILE, build_run, write_episode

@@ -26,7 +26,7 @@ from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits
 from harness.run.orchestration.suite import SuiteOptions, SuiteResult, run_suite
 from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
 DARK = "settings-dark-theme"  # reference: OPEN_APP, SCROLL, CLICK Display (milestone 1), CLICK dark row (2)

@@ -17,7 +17,8 @@ from harness.actions import Click, parse_action
 from harness.report import draw, render
 from harness.report.render import finish_run
 from harness.trajectory.frames import FrameStore, WriterOptions
-from harness.trajectory.records import load_run, pixel_digest
+from harness.trajectory.reader import load_run
+from harness.trajectory.records import pixel_digest
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Frame
 from harness.trajectory.writer import RunWriter

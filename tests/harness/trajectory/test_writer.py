@@ -18,14 +18,8 @@ from harness.actions import parse_action
 from harness.report.render import finish_run
 from harness.scrub import REDACTED, scrub
 from harness.trajectory.frames import WriterOptions
-from harness.trajectory.records import (
-    TrajectoryError,
-    completed_episode_keys,
-    episode_key,
-    iter_steps,
-    load_run,
-    parse_episode_key,
-)
+from harness.trajectory.reader import completed_episode_keys, iter_steps, load_run
+from harness.trajectory.records import TrajectoryError, episode_key, parse_episode_key
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.writer import RunWriter
 from tests.paths import REPO, TESTS

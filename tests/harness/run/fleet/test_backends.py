@@ -17,7 +17,7 @@ import pytest
 
 from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
-from harness.device.prepare import PreparationPlan
+from harness.device.preparation import PreparationPlan
 from harness.device.provision import emulator_console
 from harness.run.fleet.backend import (
     APP_CLEAR,

@@ -23,7 +23,7 @@ from harness.plugins import create_agent
 from harness.run.fleet.backend import APP_CLEAR, AVD_SNAPSHOT_LOAD, STATE_RESTORE
 from harness.run.fleet.pool import DevicePool, SlotRetiredError
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
 DARK = "settings-dark-theme"

@@ -15,7 +15,7 @@ from harness.errors import DeviceError
 from harness.plugins import create_agent
 from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
 TASKS = ("clock-world-time", "settings-dark-theme")

@@ -22,7 +22,8 @@ from harness.plugins import create_agent
 from harness.run.judge.milestones import MilestoneTracker
 from harness.run.judge.state_check import evaluate_state, judge_on, value_matches
 from harness.run.loop.episode import Limits, run_episode
-from tasks.schema import MilestoneGroup, StateCheck, TaskError, ValueMatch, parse_task
+from tasks.schema import MilestoneGroup, TaskError, parse_task
+from tasks.state_checks import StateCheck, ValueMatch
 from tasks.suite import load_suite
 from tests.device_util import open_device
 from tests.paths import REPO

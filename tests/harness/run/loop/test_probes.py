@@ -23,7 +23,7 @@ from harness.run.loop.episode import run_episode
 from harness.run.orchestration.suite import SuiteOptions, probe_agent_factory, run_suite
 from harness.scoring.episodes import headline
 from harness.scoring.probes import probe_headline, summarize_probes
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tasks.schema import Task, TaskError, parse_task
 from tasks.suite import load_suite
 from tests.run_util import FAST_WRITER

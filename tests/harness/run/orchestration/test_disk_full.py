@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from harness.errors import DiskFullError
 from harness.trajectory.diskfull import disk_full_line, is_disk_full, space_needed
-from harness.trajectory.records import EpisodeMeta, load_run
+from harness.trajectory.reader import load_run
+from harness.trajectory.records import EpisodeMeta
 
 TASKS = ["settings-dark-theme", "notes-search-password"]
 

@@ -28,7 +28,7 @@ from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.qa_run import QARunOptions, run_qa
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
 from harness.scoring.questions import METRICS
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
 WEATHER = "com.droidharness.weather"

@@ -24,7 +24,7 @@ from harness.run.loop.episode import Limits
 from harness.run.orchestration.distributed import RayEvent, RayTarget, placements, run_suite_ray
 from harness.run.orchestration.suite import SuiteOptions, SuiteResult, run_suite
 from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
 REFERENCE_TASKS = ("clock-alarm-off-and-timer", "clock-world-time", "contacts-create-exact", "clock-yoga-alarm")

@@ -30,7 +30,8 @@ import pytest
 
 from emulator.virtual.adbserver import reap_orphans
 from harness.scoring.episodes import EXIT_OK
-from harness.trajectory.records import EPISODES_DIR, load_run
+from harness.trajectory.reader import load_run
+from harness.trajectory.records import EPISODES_DIR
 from tests.paths import REPO
 
 RAY = str(Path(sys.executable).with_name("ray"))

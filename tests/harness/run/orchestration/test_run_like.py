@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from agents.openai_agent import OpenAIAgent
 from harness.cli.main import app
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from harness.trajectory.writer import RunWriter
 from tests.openai_stub import OpenAIStub, reply
 from tests.paths import REPO

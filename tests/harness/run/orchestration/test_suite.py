@@ -14,7 +14,7 @@ from harness.plugins import create_agent
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
 SUBSET = (

@@ -10,7 +10,7 @@ from pathlib import Path
 from harness.plugins import create_agent
 from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
-from harness.trajectory.records import load_run
+from harness.trajectory.reader import load_run
 from tasks.suite import load_suite
 from tests.openai_stub import OpenAIStub, fault, malformed
 from tests.run_util import FAST_WRITER
