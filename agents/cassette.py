@@ -45,7 +45,7 @@ class CassetteMissError(EndpointError):
     stands in for the endpoint, so a miss is an infrastructure failure, listed as such, not the agent's."""
 
 
-def _scrub(value: Any) -> Any:
+def _hash_images(value: Any) -> Any:
     """A copy of a request with every data URL replaced by its sha256 (keys are small and stable)."""
     if isinstance(value, dict):
         out = {}
@@ -53,16 +53,16 @@ def _scrub(value: Any) -> Any:
             if k == "url" and isinstance(v, str) and v.startswith("data:"):
                 out[k] = "sha256:" + hashlib.sha256(v.encode("ascii", "replace")).hexdigest()
             else:
-                out[k] = _scrub(v)
+                out[k] = _hash_images(v)
         return out
     if isinstance(value, (list, tuple)):
-        return [_scrub(v) for v in value]
+        return [_hash_images(v) for v in value]
     return value
 
 
 def request_key(request: dict[str, Any]) -> str:
     """sha256 of the canonical JSON of `request` (model, messages, options) with images hashed."""
-    canon = json.dumps(_scrub(request), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    canon = json.dumps(_hash_images(request), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 

@@ -1,19 +1,27 @@
 """The layout's rules, checked on the source (docs/architecture.md). Every import counts, also those inside
-functions.
+functions and under `if TYPE_CHECKING:`. Each rule is also fed input that breaks it, to show it can fail.
 
-- `emulator/` imports nothing of the others.
+- `emulator/` imports nothing of the others, and has no import circle among its own modules.
+- Agents are plug-ins: no module of harness/ imports agents/ or names an `agents.` module in a string; the
+  built-in agents are found through the `droidharness.agents` / `droidharness.qa_agents` entry points.
+- The core floor: the modules directly in harness/ import only each other.
 - No import circle among the modules of harness/, agents/ and tasks/ - inside a package too (a circle means the cut
   is wrong: the shared piece moves down).
 - Layers: agents/ and tasks/ import nothing of harness.run, harness.eval, harness.cli; tasks/ nothing of agents/;
-  along the data's way, harness.trajectory imports nothing of scoring / report / run / eval / cli, harness.scoring
-  nothing of report / run / eval / cli, harness.report nothing of run / eval / cli (the CLI, the composition root,
-  may import everything).
+  harness/run's parts bottom up (judge, loop, fleet, orchestration, authoring); along the data's way,
+  harness.trajectory imports nothing of scoring / report / run / eval / cli, harness.scoring nothing of report /
+  run / eval / cli, harness.report nothing of run / eval / cli (the CLI, the composition root, may import
+  everything).
 - No private name (`_x`) of one module is imported by another, in the packages and bench/.
+- Size: no module over 600 lines in harness/, agents/, tasks/; over 700 in emulator/.
+- One redaction (harness.scrub), one task checker (element matching in tasks.matching alone), no definition that
+  nothing uses.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -359,23 +367,106 @@ def test_the_plugin_and_floor_checks_catch_what_they_claim(case):
         assert _engine_imports_agents({}, {"harness.plugins": src}) == ["harness.plugins names 'agents.noop:NoOpAgent'"]
 
 
-MAX_LINES = 700  # a module of one idea; past this, it is two ideas (split by idea, not by line count)
+MAX_LINES = 700  # emulator/: a module of one idea; past this, it is two ideas (split by idea, not by line count)
+MAX_LINES_HARNESS = 600  # harness/, agents/, tasks/
 
 
 def _long_modules(files: list[Path], limit: int = MAX_LINES) -> list[str]:
     return sorted(
-        f"{p.relative_to(ROOT)}: {n} lines"
+        f"{p.relative_to(ROOT) if p.is_relative_to(ROOT) else p.name}: {n} lines"
         for p in files
         if (n := len(p.read_text(encoding="utf-8").splitlines())) > limit
     )
 
 
-def test_no_module_of_harness_agents_or_tasks_over_700_lines():
+def test_no_module_of_harness_agents_or_tasks_over_600_lines():
     files = [p for pkg in NO_CIRCLES for p in (ROOT / pkg).rglob("*.py")]
-    assert len(files) > 50 and not _long_modules(files), _long_modules(files)
-    assert _long_modules(
-        [ROOT / "harness" / "run" / "orchestration" / "suite.py"], limit=10
-    )  # the check sees a long one
+    long = _long_modules(files, MAX_LINES_HARNESS)
+    assert len(files) > 50 and not long, long
+    assert _long_modules([ROOT / "harness" / "run" / "orchestration" / "suite.py"], limit=10)  # it sees a long one
+
+
+# --- one redaction, one task checker, no dead definitions ------------------------------------------------------
+def _redactors(sources: dict[str, str]) -> list[str]:
+    """Modules other than harness.scrub that define a function named like a redactor (`redact...`, `scrub...`, with
+    or without a leading underscore): what an artifact may show is decided in one place."""
+    out = []
+    for m, src in sources.items():
+        if m == "harness.scrub":
+            continue
+        for node in ast.walk(ast.parse(src)):
+            name = getattr(node, "name", "")
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and name.lstrip("_").startswith(
+                ("redact", "scrub")
+            ):
+                out.append(f"{m}.{name}")
+    return sorted(out)
+
+
+def _dead(defining: dict[str, str], everything: list[str]) -> list[str]:
+    """Top-level undecorated functions and classes, and UPPER_CASE constants, of `defining` whose name appears
+    nowhere else in `everything` (the packages, bench/, tests/, pyproject.toml): definitions nothing uses.
+    Decorated ones are left out (a decorator registers them: commands, singledispatch, atexit)."""
+    from collections import Counter
+
+    words: Counter[str] = Counter()
+    for text in everything:
+        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+    out = []
+    for m, src in defining.items():
+        for node in ast.parse(src).body:
+            names: list[str] = []
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not node.decorator_list:
+                names = [node.name]
+            elif isinstance(node, ast.Assign):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name) and t.id.isupper()]
+            out += [f"{m}.{n}" for n in names if not n.startswith("__") and words[n] <= 1]
+    return sorted(out)
+
+
+def _sources(packages: tuple[str, ...]) -> dict[str, str]:
+    return {_module_name(p): p.read_text(encoding="utf-8") for pkg in packages for p in (ROOT / pkg).rglob("*.py")}
+
+
+def test_one_redaction():
+    bad = _redactors(_sources(("harness", "agents", "tasks", "bench")))
+    assert not bad, f"redaction is harness.scrub's alone: {bad}"
+
+
+def test_one_task_checker():
+    """Tasks are proven sound by `tasks check` (harness.run.authoring.task_check) alone - on an in-process device
+    with --in-process; no second checker with its own element matching lives in bench/ or elsewhere."""
+    bad = [
+        m
+        for m, src in _sources(("bench", "harness", "agents", "tasks")).items()
+        if m not in ("tasks.matching",) and re.search(r"^def (element_matches|text_matches)\b", src, re.M)
+    ]
+    assert not bad, f"element matching is tasks.matching's alone: {bad}"
+
+
+def test_no_dead_definitions():
+    everything = list(_sources(("harness", "agents", "tasks", "emulator", "bench", "tests")).values())
+    everything.append((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    bad = _dead(_sources(NO_CIRCLES), everything)
+    assert not bad, f"definitions nothing uses (remove them): {bad}"
+
+
+@pytest.mark.parametrize("case", ["long", "redactor", "dead"])
+def test_the_size_redaction_and_dead_code_checks_catch_what_they_claim(case, tmp_path):
+    if case == "long":
+        at, over = tmp_path / "at.py", tmp_path / "over.py"
+        at.write_text("x = 1\n" * MAX_LINES_HARNESS)
+        over.write_text("x = 1\n" * (MAX_LINES_HARNESS + 1))
+        assert _long_modules([at, over], MAX_LINES_HARNESS) == [f"over.py: {MAX_LINES_HARNESS + 1} lines"]
+    elif case == "redactor":
+        srcs = {
+            "agents.openai_agent": "def redact(text, secret):\n    return text\n",
+            "harness.scrub": "def redact(t):\n    return t\n",
+        }
+        assert _redactors(srcs) == ["agents.openai_agent.redact"]
+    else:
+        defining = {"harness.x": "def used():\n    pass\n\ndef unused():\n    pass\n\nLIMIT = 3\n"}
+        assert _dead(defining, [defining["harness.x"], "used()"]) == ["harness.x.LIMIT", "harness.x.unused"]
 
 
 # --- emulator/ under the same rules ---------------------------------------------------------------------------

@@ -10,12 +10,10 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-EXIT_USAGE = 2
-
 
 def fail(console: Console, e: BaseException) -> NoReturn:
     """Print `e` as one `error:` line and exit: 3 for a full disk, 2 for anything else."""
-    from harness.scoring.episodes import EXIT_INFRA
+    from harness.scoring.episodes import EXIT_BAD_INPUT, EXIT_INFRA
     from harness.trajectory.diskfull import disk_full_line, is_disk_full
 
     if is_disk_full(e):
@@ -24,4 +22,4 @@ def fail(console: Console, e: BaseException) -> NoReturn:
         console.print(f"[red]error:[/red] {escape(disk_full_line(e))}", highlight=False, soft_wrap=True)
         raise typer.Exit(EXIT_INFRA)
     console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
-    raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_BAD_INPUT)

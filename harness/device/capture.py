@@ -36,8 +36,6 @@ from harness.hierarchy import VOLATILE_PACKAGES, UITree
 from harness.observation import Observation
 from harness.shellquote import command
 
-SCREENSHOT_PATHS = ("u2", "screencap_raw", "screencap_png")
-HIERARCHY_PATHS = ("u2", "uiautomator_dump")
 DUMP_FILE = "/data/local/tmp/droidharness_window_dump.xml"
 JPEG_QUALITY = 80
 _FOCUS_RE = re.compile(r"(mFocusedApp|mCurrentFocus)=\S*\{[^}]*?\bu\d+\s+([\w.$]+)/([\w.$]+)")
