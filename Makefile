@@ -3,7 +3,7 @@ PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test test-fast lint bench clean
 
 $(BIN)/droidharness: pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,8 +24,13 @@ lint: setup
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
 
+# everything, as CI runs it
 test: lint
 	$(BIN)/python -m pytest -q -n auto
+
+# the inner loop: everything but the tests marked slow (markers: slow, integration, ray - pyproject.toml)
+test-fast: lint
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 bench: setup
 	$(BIN)/python bench/virtual_device.py

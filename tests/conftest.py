@@ -16,6 +16,14 @@ from emulator.virtual.adbserver import PrivateAdbServer
 os.environ["DROIDHARNESS_EMULATOR_PORTS"] = "5600-5680"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that talks to the session's real adb server (directly or through a device fixture built on it)
+    is an integration test; modules that start their own devices or processes say so with `pytestmark`."""
+    for item in items:
+        if "adb_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.integration)
+
+
 @pytest.fixture(scope="session")
 def adb_server() -> Iterator[PrivateAdbServer]:
     """A private adb server (the binary from the adbutils wheel) on a free port, killed at the end."""

@@ -250,6 +250,7 @@ def test_tasks_check_portable_fails_a_task_that_is_not_portable_with_the_reason(
 
 
 # --- the reference agent on the portable suite -------------------------------------------------------------
+@pytest.mark.slow
 def test_the_reference_agent_solves_portable_tasks_through_adb(tmp_path: Path) -> None:
     ids = (
         "portable-settings-dark-theme",

@@ -315,6 +315,7 @@ def test_read_only_copies_boot_on_their_own_ports_and_stop(
         assert not c.alive()
 
 
+@pytest.mark.slow
 def test_a_boot_that_never_completes_times_out_with_the_log_tail(
     fake_sdk: FakeSdk, adb_server: PrivateAdbServer, started: list[RunningEmulator]
 ) -> None:
@@ -625,6 +626,7 @@ def test_adb_server_errors_are_one_line_and_exit_2(fake_sdk: FakeSdk, tmp_path: 
     assert not _launches(fake_sdk), "nothing was started"
 
 
+@pytest.mark.slow
 def test_cli_start_with_no_adb_server_boots_through_a_private_one(
     fake_sdk: FakeSdk, started: list[RunningEmulator]
 ) -> None:

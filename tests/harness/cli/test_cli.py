@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 from harness.cli.main import app
 from tasks.suite import suite_path
 
+pytestmark = pytest.mark.integration
+
 runner = CliRunner()
 
 

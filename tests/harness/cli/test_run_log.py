@@ -16,6 +16,8 @@ from rich.console import Console
 from harness.run.orchestration.live import LiveView
 from tests.paths import REPO
 
+pytestmark = pytest.mark.integration
+
 ROOT = REPO
 
 

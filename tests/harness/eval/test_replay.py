@@ -115,6 +115,7 @@ def test_cross_resolution_replay(make_vdevice, adb_server, tmp_path: Path, profi
     assert rep.fidelity == 1.0, [s.reason for s in rep.steps]
 
 
+@pytest.mark.slow
 def test_regrounding_follows_a_moved_element(make_vdevice, adb_server, tmp_path: Path) -> None:
     ep = demo_episode(tmp_path)
     # the live app has "Search" 480 px lower (below "Gallery") than the recording; its recorded tap moves too

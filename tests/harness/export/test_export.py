@@ -21,6 +21,8 @@ from harness.modelio.parsers.formatters import coordinate_tolerance, same_action
 from harness.trajectory.reader import load_run
 from tests.dataset_fixtures import AITZ_DIR
 
+pytestmark = pytest.mark.integration
+
 RUN = ["run", "--isolation", "thread", "--no-report"]
 
 

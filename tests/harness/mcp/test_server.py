@@ -32,6 +32,8 @@ from harness.scoring.episodes import score
 from harness.trajectory.reader import load_run
 from tests.paths import REPO
 
+pytestmark = pytest.mark.integration
+
 ROOT = REPO
 TASK = "settings-dark-theme"
 TOOLS = {

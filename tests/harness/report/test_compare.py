@@ -18,6 +18,8 @@ from harness.trajectory.records import ManifestTask
 from harness.trajectory.result import FAILED, INFRA_ERROR, SUCCESS, EpisodeResult
 from harness.trajectory.writer import RunWriter
 
+pytestmark = pytest.mark.integration
+
 runner = CliRunner()
 EVIL = "<img src=x onerror=alert(1)>"
 

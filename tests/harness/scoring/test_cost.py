@@ -16,6 +16,8 @@ from harness.scoring.cost import Price, load_price_table, parse_price, resolve_p
 from harness.trajectory.result import SUCCESS, EpisodeResult
 from tests.openai_stub import OpenAIStub, reply
 
+pytestmark = pytest.mark.integration
+
 runner = CliRunner()
 KEY = "sk-test-NEVER-WRITE-ME-cost-0123456789"
 TASK = "settings-dark-theme"

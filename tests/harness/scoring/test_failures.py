@@ -29,6 +29,8 @@ from harness.scoring.episodes import EXIT_INFRA, EXIT_NOTHING_SCORED, headline
 from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
+pytestmark = pytest.mark.integration
+
 DARK = "settings-dark-theme"  # reference: OPEN_APP, SCROLL, CLICK Display (milestone 1), CLICK dark row (2)
 
 
@@ -210,6 +212,7 @@ def test_a_lone_surrogate_to_type_is_an_invalid_step_and_the_device_stays_usable
     assert first.agent.raw_output == "ab\ud800", "recorded verbatim (as a JSON escape), nothing lost"
 
 
+@pytest.mark.slow
 @ADB_TOO
 def test_a_device_killed_on_every_attempt_is_an_infrastructure_failure_on_every_surface(pool, tmp_path):
     kills = {"n": 0}

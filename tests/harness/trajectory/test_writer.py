@@ -25,6 +25,8 @@ from harness.trajectory.writer import RunWriter
 from tests.paths import REPO, TESTS
 from tests.trajectory_fixtures import HOSTILE, agent_step, build_run, observe, record, write_episode
 
+pytestmark = pytest.mark.integration
+
 ROOT = REPO
 
 

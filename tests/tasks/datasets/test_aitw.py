@@ -242,6 +242,7 @@ def test_step_ids_must_be_contiguous(tmp_path):
         _episodes(path)
 
 
+@pytest.mark.slow
 def test_streaming_keeps_memory_bounded(tmp_path):
     n, width, height = 2000, 96, 160
     path = tmp_path / "big.tfrecord.gz"

@@ -712,6 +712,7 @@ def test_child_by_text_scrolls_a_scrollable_collection(ui, svc):
     assert call(svc, "getText", name) == "Item 17" and ui.offset > 0
 
 
+@pytest.mark.slow
 def test_scrolling(ui, svc):
     lst = sel(resourceId=rid("list"))
     assert call(svc, "scrollForward", lst, True, 55) is True

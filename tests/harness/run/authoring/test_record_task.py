@@ -33,6 +33,8 @@ from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits, run_episode
 from tasks.schema import load_task
 
+pytestmark = pytest.mark.integration
+
 runner = CliRunner()
 SMS_STEPS = [
     {"type": "OPEN_APP", "name": "Messages"},

@@ -20,6 +20,8 @@ from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
+pytestmark = pytest.mark.integration
+
 USABLE = usable_cpus()
 two_cores = pytest.mark.skipif(
     not sys.platform.startswith("linux") or len(USABLE) < 2, reason="pinning needs Linux and two usable cores"

@@ -26,6 +26,8 @@ from harness.run.orchestration.suite import SuiteOptions, run_suite
 from tests.paths import REPO
 from tests.run_util import FAST_WRITER
 
+pytestmark = pytest.mark.integration
+
 ROOT = REPO
 TASKS = ("settings-dark-theme", "notes-search-password", "weather-thursday-high")
 

@@ -28,6 +28,8 @@ from tasks.schema import Task, TaskError, parse_task
 from tasks.suite import load_suite
 from tests.run_util import FAST_WRITER
 
+pytestmark = pytest.mark.integration
+
 WEATHER = "weather-thursday-high"  # probes at milestone "weather": city, humidity, pollen (no answer)
 
 

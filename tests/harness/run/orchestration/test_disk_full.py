@@ -26,6 +26,8 @@ from harness.trajectory.diskfull import disk_full_line, is_disk_full, space_need
 from harness.trajectory.reader import load_run
 from harness.trajectory.records import EpisodeMeta
 
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
 TASKS = ["settings-dark-theme", "notes-search-password"]
 
 

@@ -19,6 +19,8 @@ from harness.run.orchestration.suite import SuiteOptions, run_suite
 from tests.paths import REPO
 from tests.run_util import FAST_WRITER
 
+pytestmark = pytest.mark.integration
+
 ROOT = REPO
 TASK = ("settings-dark-theme",)
 

@@ -27,6 +27,8 @@ from harness.scoring.episodes import EXIT_INFRA, EXIT_OK
 from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.integration]
+
 REFERENCE_TASKS = ("clock-alarm-off-and-timer", "clock-world-time", "contacts-create-exact", "clock-yoga-alarm")
 
 

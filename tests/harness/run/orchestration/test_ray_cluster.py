@@ -34,6 +34,8 @@ from harness.trajectory.reader import load_run
 from harness.trajectory.records import EPISODES_DIR
 from tests.paths import REPO
 
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.integration]
+
 RAY = str(Path(sys.executable).with_name("ray"))
 DRIVER = [sys.executable, "-m", "harness.cli.main"]
 RUN = ["run", "--agent", "reference", "--lang", "en", "--isolation", "thread", "--no-report"]

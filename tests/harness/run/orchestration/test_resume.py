@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 TASKS = ["settings-dark-theme", "notes-search-password", "weather-thursday-high", "clock-world-time"]
 
 
@@ -49,6 +51,7 @@ def _server_records(state: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((state / "adb-servers").glob("*.json"))]
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_the_same_results(tmp_path, monkeypatch):
     state = tmp_path / "state"  # the runs' record of their private adb servers (see emulator.virtual.adbserver)
     monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(state))

@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from agents.openai_agent import OpenAIAgent
@@ -17,6 +18,8 @@ from harness.trajectory.reader import load_run
 from harness.trajectory.writer import RunWriter
 from tests.openai_stub import OpenAIStub, reply
 from tests.paths import REPO
+
+pytestmark = pytest.mark.integration
 
 runner = CliRunner()
 KEY = "sk-test-NEVER-WRITE-ME-like-0123456789"

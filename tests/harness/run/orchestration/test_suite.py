@@ -17,6 +17,8 @@ from harness.run.orchestration.suite import SuiteOptions, run_suite
 from harness.trajectory.reader import load_run
 from tests.run_util import FAST_WRITER
 
+pytestmark = pytest.mark.integration
+
 SUBSET = (
     "settings-dark-theme",
     "notes-search-password",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from harness.plugins import create_agent
 from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
@@ -14,6 +16,8 @@ from harness.trajectory.reader import load_run
 from tasks.suite import load_suite
 from tests.openai_stub import OpenAIStub, fault, malformed
 from tests.run_util import FAST_WRITER
+
+pytestmark = pytest.mark.integration
 
 TASK = "notes-search-password"  # open Notes, search, type, see the filtered list
 KEY = "sk-test-NEVER-WRITE-ME-0123456789"
