@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
 from emulator.virtual import VirtualDevice
 from emulator.virtual.adbserver import PrivateAdbServer
+from tests.device_util import free_console_port
 
 # Emulators started by tests (emulator/avd) use console ports no adb server probes (5555..5585 are), so no other
 # test's private adb server ever lists them; they announce themselves to their own test's server.
@@ -88,3 +90,23 @@ def u2dev(vdevice: VirtualDevice):
         d.stop_uiautomator(wait=False)
     except Exception:  # noqa: BLE001 - the device may already be gone
         pass
+
+
+@pytest.fixture
+def posing_emulator(tmp_path, monkeypatch, make_vdevice, adb_server) -> tuple[VirtualDevice, str]:
+    """A virtual device posing as an emulator: it answers on an emulator console port and announces itself to the
+    session's adb server, which lists it as `emulator-NNNN` -> (the device, its serial)."""
+    monkeypatch.setenv("HOME", str(tmp_path))  # the console's auth token file, as the emulator keeps it
+    port = free_console_port()
+    vd = make_vdevice(
+        connect=False,
+        emulator_console=True,
+        console_port=port,
+        adb_server_port=adb_server.port,
+        console_home=str(tmp_path),
+    )
+    serial = f"emulator-{port}"
+    deadline = time.monotonic() + 30
+    while adb_server.state(serial) != "device" and time.monotonic() < deadline:  # the adb server connects to it
+        time.sleep(0.05)
+    return vd, serial

@@ -3,7 +3,10 @@ private adb server, and read the virtual device's event log."""
 
 from __future__ import annotations
 
+import socket
 from typing import Any
+
+import pytest
 
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.device.link import LinkConfig
@@ -40,3 +43,17 @@ def inputs_since(vd: Any, mark: int, kinds: tuple[str, ...] = ("tap", "long_pres
 def inside(x: float, y: float, bounds: tuple[int, int, int, int]) -> bool:
     l, t, r, b = bounds
     return l <= x < r and t <= y < b
+
+
+def free_console_port() -> int:
+    """An even console port whose pair (port, port + 1) is free now, outside the 5554..5585 every adb server probes
+    (as the suite's other emulators: DROIDHARNESS_EMULATOR_PORTS in tests/conftest.py)."""
+    for port in range(5680, 5598, -2):
+        try:
+            with socket.socket() as a, socket.socket() as b:
+                a.bind(("127.0.0.1", port))
+                b.bind(("127.0.0.1", port + 1))
+            return port
+        except OSError:
+            continue
+    pytest.skip("no free emulator console port pair in 5600..5681")

@@ -31,6 +31,7 @@ from harness.run.fleet.backend import (
 )
 from harness.run.fleet.kinds import build_fleet
 from harness.run.fleet.pool import DevicePool, SlotRetiredError
+from tests.device_util import free_console_port
 from tests.paths import REPO
 
 ROOT = REPO
@@ -166,33 +167,8 @@ def test_a_phone_by_its_serial(make_vdevice):
     assert backend.device is None and backend.serial == vd.serial
 
 
-def _free_console_port() -> int:
-    """An even console port whose pair is free now, outside the 5554..5585 every adb server probes."""
-    for port in range(5680, 5598, -2):
-        try:
-            with socket.socket() as a, socket.socket() as b:
-                a.bind(("127.0.0.1", port))
-                b.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-    pytest.skip("no free emulator console port pair in 5600..5681")
-
-
-def test_an_emulator_by_its_serial_resets_on_its_console(tmp_path, monkeypatch, make_vdevice, adb_server):
-    monkeypatch.setenv("HOME", str(tmp_path))  # the console's auth token file, as the emulator keeps it
-    port = _free_console_port()
-    vd = make_vdevice(
-        connect=False,
-        emulator_console=True,
-        console_port=port,
-        adb_server_port=adb_server.port,
-        console_home=str(tmp_path),
-    )
-    serial = f"emulator-{port}"
-    deadline = time.monotonic() + 30
-    while adb_server.state(serial) != "device" and time.monotonic() < deadline:
-        time.sleep(0.05)
+def test_an_emulator_by_its_serial_resets_on_its_console(posing_emulator):
+    vd, serial = posing_emulator
     fleet, (backend,) = build_fleet(spec(serials=(serial,)))
     try:
         assert (backend.kind, backend.replaceable) == ("emulator", False)
@@ -206,7 +182,7 @@ def test_an_emulator_by_its_serial_resets_on_its_console(tmp_path, monkeypatch, 
 
 
 def test_an_emulator_serial_whose_console_does_not_answer_has_none():
-    port = _free_console_port()  # nothing listens there
+    port = free_console_port()  # nothing listens there
     assert emulator_console(f"emulator-{port}", timeout=2.0) is None
     assert emulator_console("R58M123ABC") is None
 

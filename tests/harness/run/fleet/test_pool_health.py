@@ -8,8 +8,6 @@ virtual device given to the pool by serial (as a phone is) through the real priv
 from __future__ import annotations
 
 import json
-import socket
-import time
 from pathlib import Path
 from typing import Any
 
@@ -162,36 +160,8 @@ def test_a_phone_is_reset_by_clearing_the_tasks_apps(make_vdevice):
         assert ["pm", "clear", "com.android.settings"] in cleared
 
 
-def _free_console_port() -> int:
-    """An even console port whose pair (port, port + 1) is free now, outside the 5554..5585 every adb server probes
-    (as the suite's other emulators, tests/conftest.py)."""
-    for port in range(5680, 5598, -2):
-        try:
-            with socket.socket() as a, socket.socket() as b:
-                a.bind(("127.0.0.1", port))
-                b.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-    pytest.skip("no free emulator console port pair in 5600..5681")
-
-
-def test_an_emulator_is_reset_by_loading_a_boot_snapshot_on_its_console(
-    tmp_path, monkeypatch, make_vdevice, adb_server
-):
-    monkeypatch.setenv("HOME", str(tmp_path))  # the console's auth token file, as the emulator keeps it
-    port = _free_console_port()
-    vd = make_vdevice(
-        connect=False,
-        emulator_console=True,
-        console_port=port,
-        adb_server_port=adb_server.port,
-        console_home=str(tmp_path),
-    )
-    serial = f"emulator-{port}"
-    deadline = time.monotonic() + 30
-    while adb_server.state(serial) != "device" and time.monotonic() < deadline:  # the adb server connects to it
-        time.sleep(0.05)
+def test_an_emulator_is_reset_by_loading_a_boot_snapshot_on_its_console(posing_emulator):
+    vd, serial = posing_emulator
     with DevicePool(serials=[serial], config=QUICK) as pool:
         assert pool.kind(0) == "emulator" and pool.reset_method(0) == AVD_SNAPSHOT_LOAD
         dev = pool.slot(0)
