@@ -4,15 +4,19 @@ private adb server, and read the virtual device's event log."""
 from __future__ import annotations
 
 import socket
+import time
 from typing import Any
 
 import pytest
 
 from harness.device.controller import AdbDevice, DeviceConfig
+from harness.device.fastadb import Clock
 from harness.device.link import LinkConfig
 from harness.device.settle import SettleConfig
 
 # (profile, rotation): a phone, a foldable, a tablet (landscape natural) and a phone turned to landscape
+# 2 s of output, a line every 0.1 s: a command whose output trickles in (the deadline tests)
+TRICKLE = "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo $i; sleep 0.1; done"
 PROFILES = [("medium_phone", 0), ("pixel_fold", 0), ("pixel_tablet", 0), ("pixel_7_pro", 1)]
 
 
@@ -24,9 +28,10 @@ def open_device(
     call_timeout: float = 20.0,
     settle_timeout: float = 3.0,
     settle_strategy: str = "idle",
+    clock: Clock = time.monotonic,
 ) -> AdbDevice:
     config = DeviceConfig(
-        link=LinkConfig(use_u2=use_u2, reconnect_timeout=reconnect_timeout, call_timeout=call_timeout),
+        link=LinkConfig(use_u2=use_u2, reconnect_timeout=reconnect_timeout, call_timeout=call_timeout, clock=clock),
         settle=SettleConfig(strategy=settle_strategy, timeout=settle_timeout),
     )
     return AdbDevice.connect(vd.serial, adb_port=adb_server.port, start_virtual=False, config=config)

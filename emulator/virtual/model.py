@@ -158,6 +158,7 @@ class VirtualDeviceModel:
         self.u2_cmdline = ""  # its command line (set by the app_process command)
         self.boot_time = time.time()
         self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
+        self.uptime: Callable[[], float] = time.monotonic  # the device's monotonic clock (what its timers measure)
         self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
         self.logbuf = LogBuffer(SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode())))  # logcat
         self.props = self._build_props()

@@ -60,7 +60,7 @@ class U2Server:
         try:
             if self.stopped.is_set():  # stopped as it connected (`stop` may have closed the others already)
                 return
-            reader = RequestReader(stream)
+            reader = RequestReader(stream, self.model.uptime)
             while self._serve_one(stream, reader):
                 pass
         except ServerKilled:

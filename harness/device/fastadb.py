@@ -36,6 +36,7 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,7 @@ from adbutils.errors import AdbError
 from emulator.httpframing import FramingError, persists, read_chunked
 
 _SHELL_V2_STDOUT, _SHELL_V2_STDERR, _SHELL_V2_EXIT, _SHELL_V2_CLOSE_STDIN = 1, 2, 3, 4
+Clock = Callable[[], float]  # seconds on a monotonic scale: what every deadline here is measured on
 _server_versions: dict[tuple[str, int], int] = {}
 _server_versions_lock = threading.Lock()
 
@@ -119,26 +121,28 @@ class FastAdbDevice(adbutils.AdbDevice):
             return c.read_string_block()
 
 
-def arm(sock: socket.socket, deadline: float | None) -> None:
-    """Give the socket's next operation the time left until `deadline` (a `time.monotonic()` instant; None: keep
-    the socket's timeout). TimeoutError once it has passed. A call that re-arms before every send and receive
-    ends by its deadline however the bytes trickle in, in the caller's own thread."""
+def arm(sock: socket.socket, deadline: float | None, clock: Clock = time.monotonic) -> None:
+    """Give the socket's next operation the time left until `deadline` (an instant of `clock`; None: keep the
+    socket's timeout). TimeoutError once it has passed. A call that re-arms before every send and receive ends by
+    its deadline however the bytes trickle in, in the caller's own thread."""
     if deadline is None:
         return
-    left = deadline - time.monotonic()
+    left = deadline - clock()
     if left <= 0:
         raise TimeoutError("the call's deadline has passed")
     sock.settimeout(left)
 
 
-def read_to_end(sock: socket.socket, size_hint: int = 1 << 16, deadline: float | None = None) -> bytes:
+def read_to_end(
+    sock: socket.socket, size_hint: int = 1 << 16, deadline: float | None = None, clock: Clock = time.monotonic
+) -> bytes:
     """Everything until the peer closes, linear in the size (recv_into a bytearray that doubles), by `deadline`."""
     buf = bytearray(max(4096, size_hint))
     n = 0
     while True:
         if n == len(buf):
             buf.extend(bytes(len(buf)))
-        arm(sock, deadline)
+        arm(sock, deadline, clock)
         with memoryview(buf) as view:
             got = sock.recv_into(view[n:])
         if not got:
@@ -160,13 +164,13 @@ def read_exact(sock: socket.socket, size: int) -> bytes:
     return bytes(buf)
 
 
-def _open_service(dev: adbutils.AdbDevice, service: str, deadline: float) -> socket.socket:
-    c = dev.open_transport(timeout=max(0.001, deadline - time.monotonic()))
+def _open_service(dev: adbutils.AdbDevice, service: str, deadline: float, clock: Clock) -> socket.socket:
+    c = dev.open_transport(timeout=max(0.001, deadline - clock()))
     sock = c.conn
     try:
-        arm(sock, deadline)
+        arm(sock, deadline, clock)
         c.send_command(service)
-        arm(sock, deadline)
+        arm(sock, deadline, clock)
         c.check_okay()
     except BaseException:
         close_socket(sock)
@@ -174,12 +178,13 @@ def _open_service(dev: adbutils.AdbDevice, service: str, deadline: float) -> soc
     return sock
 
 
-def exec_out(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> bytes:
-    """`adb exec-out COMMAND`: raw stdout bytes (binary-safe, no PTY), read linearly, all within `timeout`."""
-    deadline = time.monotonic() + timeout
-    sock = _open_service(dev, "exec:" + command, deadline)
+def exec_out(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0, clock: Clock = time.monotonic) -> bytes:
+    """`adb exec-out COMMAND`: raw stdout bytes (binary-safe, no PTY), read linearly, all within `timeout` (on
+    `clock`)."""
+    deadline = clock() + timeout
+    sock = _open_service(dev, "exec:" + command, deadline, clock)
     try:
-        return read_to_end(sock, deadline=deadline)
+        return read_to_end(sock, deadline=deadline, clock=clock)
     finally:
         close_socket(sock)
 
@@ -199,14 +204,17 @@ class ShellResult:
         return self.stderr.decode("utf-8", errors="replace").strip()
 
 
-def shell_v2(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> ShellResult:
-    """Run COMMAND with the shell v2 protocol: exit code and separate stderr, read linearly, all within `timeout`."""
-    deadline = time.monotonic() + timeout
-    sock = _open_service(dev, "shell,v2,raw:" + command, deadline)
+def shell_v2(
+    dev: adbutils.AdbDevice, command: str, timeout: float = 30.0, clock: Clock = time.monotonic
+) -> ShellResult:
+    """Run COMMAND with the shell v2 protocol: exit code and separate stderr, read linearly, all within `timeout`
+    (on `clock`)."""
+    deadline = clock() + timeout
+    sock = _open_service(dev, "shell,v2,raw:" + command, deadline, clock)
     try:
-        arm(sock, deadline)
+        arm(sock, deadline, clock)
         sock.sendall(bytes([_SHELL_V2_CLOSE_STDIN]) + struct.pack("<I", 0))
-        data = read_to_end(sock, deadline=deadline)
+        data = read_to_end(sock, deadline=deadline, clock=clock)
     finally:
         close_socket(sock)
     out, err = bytearray(), bytearray()
@@ -227,13 +235,13 @@ def shell_v2(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> Sh
     return ShellResult(exit_code, bytes(out), bytes(err))
 
 
-def shell_v1(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0) -> bytes:
-    """`shell:COMMAND` (v1, stdout+stderr merged), read linearly, all within `timeout`: for devices without
-    shell_v2."""
-    deadline = time.monotonic() + timeout
-    sock = _open_service(dev, "shell:" + command, deadline)
+def shell_v1(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0, clock: Clock = time.monotonic) -> bytes:
+    """`shell:COMMAND` (v1, stdout+stderr merged), read linearly, all within `timeout` (on `clock`): for devices
+    without shell_v2."""
+    deadline = clock() + timeout
+    sock = _open_service(dev, "shell:" + command, deadline, clock)
     try:
-        return read_to_end(sock, deadline=deadline)
+        return read_to_end(sock, deadline=deadline, clock=clock)
     finally:
         close_socket(sock)
 
@@ -248,8 +256,9 @@ class ShellSession:
     (output cannot forge it) and the exit status. One call at a time (a lock). A call that fails or passes its
     deadline closes the session - whatever it left running may still print - and the next call opens a new one."""
 
-    def __init__(self, dev: adbutils.AdbDevice) -> None:
+    def __init__(self, dev: adbutils.AdbDevice, clock: Clock = time.monotonic) -> None:
         self.dev = dev
+        self.clock = clock  # what a call's deadline is measured on
         self._sock: socket.socket | None = None
         self._lock = threading.Lock()
 
@@ -257,15 +266,15 @@ class ShellSession:
         """(exit status, output) of one command line (no newline, not ending in `&` or a comment)."""
         if "\n" in command or "\r" in command:
             raise ValueError("a kept shell session runs one line at a time: the command has a line break")
-        deadline = time.monotonic() + timeout
+        deadline = self.clock() + timeout
         token = f"__droidharness_end_{secrets.token_hex(8)}_"
         end = re.compile(re.escape(token).encode("ascii") + rb"(\d+)\r?\n")
         with self._lock:
             sock = self._sock
             try:
                 if sock is None:
-                    sock = self._sock = _open_service(self.dev, "shell,raw:", deadline)
-                arm(sock, deadline)
+                    sock = self._sock = _open_service(self.dev, "shell,raw:", deadline, self.clock)
+                arm(sock, deadline, self.clock)
                 sock.sendall(f"{command}; echo {token}$?\n".encode())
                 buf = bytearray()
                 while True:
@@ -274,7 +283,7 @@ class ShellSession:
                         if found.end() != len(buf):  # nothing follows the end line unless something else writes
                             raise EOFError("output after the end line of a kept shell session")
                         return int(found.group(1)), bytes(buf[: found.start()])
-                    arm(sock, deadline)
+                    arm(sock, deadline, self.clock)
                     chunk = sock.recv(65536)
                     if not chunk:
                         raise EOFError(f"the kept shell session ended before its end line ({len(buf)} bytes)")
@@ -328,10 +337,12 @@ class _ShortReply(EOFError):
         self.replied = replied
 
 
-def _receive(sock: socket.socket, buf: bytearray, what: str, deadline: float, replied: bool = True) -> bool:
+def _receive(
+    sock: socket.socket, buf: bytearray, what: str, deadline: float, clock: Clock, replied: bool = True
+) -> bool:
     """Append the next bytes the server sends to `buf` (always True) by `deadline`; _ShortReply at the end of the
     stream. `replied=False` while the reply has not started (whatever `buf` holds then is of it)."""
-    arm(sock, deadline)
+    arm(sock, deadline, clock)
     try:
         chunk = sock.recv(65536)
     except ConnectionError as e:  # reset by the other end
@@ -342,12 +353,12 @@ def _receive(sock: socket.socket, buf: bytearray, what: str, deadline: float, re
     return True
 
 
-def _read_reply(sock: socket.socket, deadline: float) -> tuple[int, bytes, bool]:
+def _read_reply(sock: socket.socket, deadline: float, clock: Clock) -> tuple[int, bytes, bool]:
     """One HTTP response by `deadline`: (status, body, whether the connection may carry another request). Raises
     _ShortReply when the stream ends early, TimeoutError when the deadline passes."""
     buf = bytearray()
     while b"\r\n\r\n" not in buf:
-        _receive(sock, buf, "without a reply", deadline, replied=False)
+        _receive(sock, buf, "without a reply", deadline, clock, replied=False)
     head_end = buf.index(b"\r\n\r\n")
     lines = bytes(buf[:head_end]).decode("iso-8859-1").split("\r\n")
     del buf[: head_end + 4]
@@ -363,15 +374,19 @@ def _read_reply(sock: socket.socket, deadline: float) -> tuple[int, bytes, bool]
     keep = persists(parts[0], headers)
     if "chunked" in headers.get("transfer-encoding", "").lower():
         try:
-            return status, read_chunked(buf, lambda: _receive(sock, buf, "inside a chunked reply", deadline)), keep
+            return (
+                status,
+                read_chunked(buf, lambda: _receive(sock, buf, "inside a chunked reply", deadline, clock)),
+                keep,
+            )
         except FramingError as e:
             raise U2Unreachable(f"uiautomator2 reply: {e}") from None
     length_s = headers.get("content-length")
     if length_s is None or not length_s.isdigit():
-        return status, bytes(buf) + read_to_end(sock, deadline=deadline), False  # delimited by the end of the stream
+        return status, bytes(buf) + read_to_end(sock, deadline=deadline, clock=clock), False  # ends with the stream
     length = int(length_s)
     while len(buf) < length:
-        _receive(sock, buf, "inside a reply", deadline)
+        _receive(sock, buf, "inside a reply", deadline, clock)
     return status, bytes(buf[:length]), keep and len(buf) == length
 
 
@@ -380,15 +395,16 @@ class U2Rpc:
     each request sent in one write. Thread-safe: concurrent calls use separate connections. `close()` ends the
     idle ones."""
 
-    def __init__(self, dev: adbutils.AdbDevice, port: int = 9008) -> None:
+    def __init__(self, dev: adbutils.AdbDevice, port: int = 9008, clock: Clock = time.monotonic) -> None:
         self.dev = dev
         self.port = port
+        self.clock = clock  # what deadlines and the age of a kept connection are measured on
         self._idle: list[tuple[socket.socket, float]] = []  # (connection, when it went idle), most recent last
         self._lock = threading.Lock()
 
     def _open(self, deadline: float) -> socket.socket:
         try:
-            return set_nodelay(_open_service(self.dev, f"tcp:{self.port}", deadline))
+            return set_nodelay(_open_service(self.dev, f"tcp:{self.port}", deadline, self.clock))
         except TimeoutError:
             raise
         except (AdbError, OSError) as e:
@@ -396,7 +412,7 @@ class U2Rpc:
 
     def _checkout(self) -> socket.socket | None:
         """A fresh idle connection to reuse, or None; stale ones are closed on the way."""
-        now = time.monotonic()
+        now = self.clock()
         while True:
             with self._lock:
                 if not self._idle:
@@ -409,7 +425,7 @@ class U2Rpc:
     def _checkin(self, sock: socket.socket) -> None:
         with self._lock:
             if len(self._idle) < KEEP_ALIVE_MAX:
-                self._idle.append((sock, time.monotonic()))
+                self._idle.append((sock, self.clock()))
                 return
         close_socket(sock)
 
@@ -424,11 +440,11 @@ class U2Rpc:
     def _exchange(self, sock: socket.socket, request: bytes, deadline: float, reused: bool) -> tuple[int, bytes, bool]:
         try:
             try:
-                arm(sock, deadline)
+                arm(sock, deadline, self.clock)
                 sock.sendall(request)
             except ConnectionError as e:  # reset or broken pipe: nothing of it was served
                 raise _ShortReply(f"uiautomator2 connection lost while sending: {e}", replied=False) from e
-            return _read_reply(sock, deadline)
+            return _read_reply(sock, deadline, self.clock)
         except _ShortReply as e:
             if reused and not e.replied:
                 raise _StaleConnection(str(e)) from e
@@ -440,7 +456,7 @@ class U2Rpc:
             f"Accept-Encoding: \r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
             "Connection: keep-alive\r\n\r\n"
         ).encode("ascii") + body
-        deadline = time.monotonic() + timeout
+        deadline = self.clock() + timeout
         sock = self._checkout()
         reused = sock is not None
         while True:

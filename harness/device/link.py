@@ -31,6 +31,7 @@ import adbutils
 from adbutils.errors import AdbError
 
 from harness.device.fastadb import (
+    Clock,
     FastAdbDevice,
     ShellResult,
     ShellSession,
@@ -63,6 +64,7 @@ class LinkConfig:
     u2_port: int = 9008
     call_timeout: float = 20.0  # deadline of one device call (a shell command, an RPC)
     reconnect_timeout: float = 10.0  # how long recovery may wait for the transport to come back
+    clock: Clock = time.monotonic  # what every deadline above is measured on (a test gives one it drives)
 
 
 @runtime_checkable
@@ -104,8 +106,9 @@ class Link:
         self.serial = serial
         self.config = config or LinkConfig()
         self.adb = FastAdbDevice(client, serial)
-        self.rpc_client = U2Rpc(self.adb, self.config.u2_port)
-        self.session = ShellSession(self.adb)
+        self.clock = self.config.clock
+        self.rpc_client = U2Rpc(self.adb, self.config.u2_port, self.clock)
+        self.session = ShellSession(self.adb, self.clock)
         self._u2: Any = None  # uiautomator2.Device (owns the server process)
         self._caps: set[str] = set()
         self._features: set[str] = set()
@@ -211,7 +214,7 @@ class Link:
             self._generation += 1
 
     def _reconnect_transport(self, op: str, error: BaseException, state: str | None) -> None:
-        deadline = time.monotonic() + self.config.reconnect_timeout
+        deadline = self.clock() + self.config.reconnect_timeout
         tcp = bool(_TCP_SERIAL.match(self.serial))
         while True:
             if tcp:
@@ -224,7 +227,7 @@ class Link:
             if state == "device":
                 log.info("device %s: transport reconnected", self.serial)
                 return
-            if time.monotonic() >= deadline:
+            if self.clock() >= deadline:
                 raise DeviceLostError(
                     f"device {self.serial}: {op} failed ({_describe(error)}) and the device did not come back "
                     f"within {self.config.reconnect_timeout:.1f} s (adb state: {state or 'absent'})"
@@ -270,12 +273,12 @@ class Link:
         """Run a (pre-quoted) command line; exit status and stderr with shell v2, else stdout only."""
         t = timeout or self.config.call_timeout
         if "shell_v2" in self._caps:
-            return self.guard(op, lambda: shell_v2(self.adb, command, t), t)
-        return self.guard(op, lambda: ShellResult(0, shell_v1(self.adb, command, t), b""), t)
+            return self.guard(op, lambda: shell_v2(self.adb, command, t, self.clock), t)
+        return self.guard(op, lambda: ShellResult(0, shell_v1(self.adb, command, t, self.clock), b""), t)
 
     def exec_out(self, op: str, command: str, timeout: float | None = None) -> bytes:
         t = timeout or self.config.call_timeout
-        return self.guard(op, lambda: exec_out(self.adb, command, t), t)
+        return self.guard(op, lambda: exec_out(self.adb, command, t, self.clock), t)
 
     def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
         """A command line on the shell the link keeps open (`ShellSession`), for a query made on every step: no new

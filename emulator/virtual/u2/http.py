@@ -1,11 +1,14 @@
 """Minimal HTTP/1.1 over one adb stream, as NanoHTTPD serves it: requests one after another on the same stream
 (`RequestReader`) while the client keeps the connection alive (HTTP/1.1's default; `Connection: close` or an
 HTTP/1.0 request without `Connection: keep-alive` ends it after the response), closed by the server after
-KEEP_ALIVE_IDLE seconds without a request. The client (http.client) may send the headers and the body in separate
-writes, and may send the next request before it has read the last response (the bytes are kept)."""
+KEEP_ALIVE_IDLE seconds without a request (on the device's clock: `RequestReader(clock=)`). The client
+(http.client) may send the headers and the body in separate writes, and may send the next request before it has
+read the last response (the bytes are kept)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,16 +61,32 @@ def _read_chunk(stream: Any, timeout: float = READ_TIMEOUT) -> bytes:
 class RequestReader:
     """The requests of one connection, in order: `next()` parses the next one from the bytes left over by the
     last and what the stream sends. The first request may take READ_TIMEOUT to start; a later one
-    KEEP_ALIVE_IDLE."""
+    KEEP_ALIVE_IDLE, measured on `clock`."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream
+        self.clock = clock
         self.buf = bytearray()
         self.served = 0
 
     def _more(self, idle: bool = False) -> bool:
-        """Append what the stream sends next; False at its end. `idle`: waiting between requests."""
-        chunk = _read_chunk(self.stream, KEEP_ALIVE_IDLE if idle else READ_TIMEOUT)
+        """Append what the stream sends next; False at its end. `idle`: waiting between requests, until
+        KEEP_ALIVE_IDLE has passed on the clock (each wait is for the time left; the clock decides when it ends)."""
+        if not idle:
+            chunk = _read_chunk(self.stream, READ_TIMEOUT)
+        else:
+            since = self.clock()
+            while True:
+                left = KEEP_ALIVE_IDLE - (self.clock() - since)
+                if left <= 0:
+                    return False
+                try:
+                    chunk = self.stream.read(-1, timeout=left) or b""
+                    break
+                except TimeoutError:
+                    continue  # the wait ran out: the clock says whether the idle time has passed
+                except Exception:  # noqa: BLE001 - StreamClosed, transport errors: the connection is gone
+                    return False
         self.buf += chunk
         return bool(chunk)
 

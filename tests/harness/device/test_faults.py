@@ -6,7 +6,6 @@ typed error."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -15,7 +14,8 @@ from harness.device.capture import hierarchy_dump, hierarchy_part
 from harness.device.fastadb import FastAdbDevice, exec_out, shell_v2
 from harness.device.link import DeviceLostError
 from harness.errors import DeviceError, HierarchyError
-from tests.device_util import open_device
+from tests.device_util import TRICKLE, open_device
+from tests.fake_clock import FakeClock
 
 NOTES = "com.droidharness.notes"
 
@@ -144,26 +144,26 @@ def test_malformed_xml_falls_through_then_is_a_typed_error(open_dev):
     assert vd.serial in msg and "malformed" in msg and "<html>" in msg
 
 
-# 2 s of output, a line every 0.1 s
-TRICKLE = "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do echo $i; sleep 0.1; done"
-
-
 def test_a_command_that_keeps_printing_still_ends_at_its_deadline(adb_server, vdevice):
     """The deadline bounds the whole call, not each read: output that trickles in (a device streaming a log)
-    cannot stretch a 0.5 s call to the 2 s the command runs."""
+    cannot stretch a 0.5 s call to the 2 s the command runs. Measured on a clock the test drives: 0.05 s a read,
+    the deadline passes at the 11th; the call reads it before every receive, so it ends there (a TimeoutError,
+    the command still printing) - not at the command's end (which would return its output)."""
     fast = FastAdbDevice(adb_server.client, vdevice.serial)
     assert shell_v2(fast, TRICKLE, timeout=5.0).stdout.split()[-1] == b"20"  # the command does run to its end
-    for call in (lambda: shell_v2(fast, TRICKLE, timeout=0.5), lambda: exec_out(fast, TRICKLE, timeout=0.5)):
-        t0 = time.monotonic()
+    for call in (shell_v2, exec_out):
+        clock = FakeClock(tick=0.05)
         with pytest.raises(TimeoutError):
-            call()
-        assert time.monotonic() - t0 < 1.5
+            call(fast, TRICKLE, timeout=0.5, clock=clock)
+        assert clock.reads <= 11  # it stopped at the first read past its deadline, if not before
 
 
 def test_a_guarded_call_times_out_in_the_callers_thread(open_dev, monkeypatch):
     """`Link.guard` runs the call where it is made (no worker thread to hand it to and to leave behind): the
-    timed-out call is a DeviceError naming the operation and its deadline, and the link keeps working."""
-    vd, dev = open_dev(call_timeout=5.0)
+    timed-out call is a DeviceError naming the operation and its deadline, and the link keeps working. The link's
+    clock stands still while it connects, then moves 0.05 s a read: each 0.5 s attempt ends by its 11th read."""
+    clock = FakeClock()
+    vd, dev = open_dev(call_timeout=5.0, clock=clock)
     callers: list[str] = []
     original = dev.link.adb.open_transport
 
@@ -172,10 +172,11 @@ def test_a_guarded_call_times_out_in_the_callers_thread(open_dev, monkeypatch):
         return original(*args, **kwargs)
 
     monkeypatch.setattr(dev.link.adb, "open_transport", spy)
-    t0 = time.monotonic()
+    clock.tick = 0.05
     with pytest.raises(DeviceError) as err:
         dev.link.shell("probe: trickle", TRICKLE, timeout=0.5)
-    assert "probe: trickle did not finish within 0.5 s" in str(err.value) and vd.serial in str(err.value)
-    assert time.monotonic() - t0 < 3.0  # two attempts of 0.5 s and one recovery
+    msg = str(err.value)
+    assert "probe: trickle did not finish within 0.5 s" in msg and vd.serial in msg
+    assert msg.count("did not finish within 0.5 s") == 2  # both attempts ended at their deadline, the recovery between
     assert callers and set(callers) == {threading.current_thread().name}
     assert dev.link.shell("probe: echo", "echo ok").text == "ok\n"

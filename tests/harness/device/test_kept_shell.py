@@ -3,7 +3,6 @@ kept open, through the real adb server to the virtual device - and the per-step 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +11,8 @@ import pytest
 from harness.device import fastadb
 from harness.device.capture import FOCUS_QUERY
 from harness.device.fastadb import FastAdbDevice, ShellSession
-from tests.device_util import open_device
+from tests.device_util import TRICKLE, open_device
+from tests.fake_clock import FakeClock
 
 
 @pytest.fixture
@@ -21,9 +21,9 @@ def services(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     opened: list[str] = []
     original: Callable[..., Any] = fastadb._open_service
 
-    def spy(dev: Any, service: str, deadline: float) -> Any:
+    def spy(dev: Any, service: str, deadline: float, clock: Callable[[], float]) -> Any:
         opened.append(service)
-        return original(dev, service, deadline)
+        return original(dev, service, deadline, clock)
 
     monkeypatch.setattr(fastadb, "_open_service", spy)
     return opened
@@ -48,12 +48,16 @@ def test_commands_run_on_one_stream_with_their_exit_status(adb_server, vdevice, 
 
 
 def test_a_call_past_its_deadline_closes_the_session_and_the_next_opens_another(adb_server, vdevice, services):
-    session = ShellSession(FastAdbDevice(adb_server.client, vdevice.serial))
+    """The deadline bounds the whole call, not each read: a command printing a line every 0.1 s for 2 s ends at
+    it. Measured on a clock the test drives (0.05 s a read: a 0.3 s call sees it pass at its 7th read), so the
+    call ends there - the command still printing - however slowly the machine goes."""
+    clock = FakeClock(tick=0.05)
+    session = ShellSession(FastAdbDevice(adb_server.client, vdevice.serial), clock)
     try:
-        t0 = time.monotonic()
         with pytest.raises(TimeoutError):
-            session.run("sleep 5; echo late", 0.3)
-        assert time.monotonic() - t0 < 2.0
+            session.run(f"{TRICKLE}; echo late", 0.3)
+        assert clock.reads <= 7  # not one read past the deadline
+        clock.tick = 0.0  # from now on no call runs out of time
         assert session.run("echo again", 5.0) == (0, b"again\n")  # not the late output of the abandoned call
     finally:
         session.close()

@@ -5,7 +5,6 @@ streams, replacing one that died before any byte of its reply."""
 from __future__ import annotations
 
 import socket
-import time
 
 import adbutils
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from emulator.virtual.u2 import http as u2http
 from harness.device import fastadb
 from harness.device.fastadb import U2Rpc
+from tests.fake_clock import FakeClock
 
 u2 = pytest.importorskip("uiautomator2")
 
@@ -109,14 +109,20 @@ def test_a_killed_server_closes_its_kept_connections(server):
 
 
 def test_an_idle_kept_connection_is_closed_by_the_server(server, monkeypatch):
-    monkeypatch.setattr(u2http, "KEEP_ALIVE_IDLE", 0.3)
+    """Closed for idleness, measured on the device's clock (which the test drives): kept open however long the
+    wall clock runs while the device's stands still, closed once it has moved past the idle time."""
+    monkeypatch.setattr(u2http, "KEEP_ALIVE_IDLE", 0.3)  # the wall clock's wait between two looks at the clock
+    clock = FakeClock()
+    monkeypatch.setattr(server.model, "uptime", clock)
     sock = _connect(server)
     try:
         sock.sendall(_request())
         assert _responses(sock, 1)[0][1] == b"pong"
-        t0 = time.monotonic()
-        assert _closed_soon(sock, within=5.0)
-        assert time.monotonic() - t0 < 4.0  # closed for idleness, not because the stream broke later
+        assert not _closed_soon(sock, within=1.0)  # three idle times of wall clock: the device's has not moved
+        reads = clock.reads
+        clock.advance(1.0)  # past the idle time
+        assert _closed_soon(sock, within=30.0)  # a bound only a broken server reaches
+        assert clock.reads > reads  # the server looked at its clock and closed
     finally:
         sock.close()
 

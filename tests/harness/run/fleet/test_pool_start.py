@@ -6,7 +6,6 @@ real adb server."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
@@ -101,10 +100,10 @@ def test_a_slot_whose_device_fails_to_come_up_says_so_and_the_run_gets_it_a_fres
 
 def test_start_with_wait_raises_the_first_failure_and_leaves_nothing_open():
     pool = FailsOnce(2, isolation="thread")
-    t0 = time.perf_counter()
+    # start() returns, raising (no wall-clock bound: a start that hung on the failed slot would not return at all,
+    # and the test's own timeout - pyproject's 120 s - reports that however loaded the machine)
     with pytest.raises(DeviceError, match="slot 1 could not be brought up"):
         pool.start()
-    assert time.perf_counter() - t0 < 60
     assert pool._server is None or not pool._server.alive()  # closed: its private adb server stopped
 
 

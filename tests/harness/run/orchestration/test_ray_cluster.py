@@ -238,25 +238,25 @@ def test_two_nodes_run_the_episodes_and_a_node_lost_mid_run_loses_none(cluster):
     assert summary["exit_code"] == EXIT_OK and summary["overall"]["infra_errors"] == 0
 
 
-def _one_line_exit_2(proc: subprocess.Popen[str], started: float, *words: str) -> str:
+def _one_line_exit_2(proc: subprocess.Popen[str], *words: str) -> str:
+    """The driver's one line. Not ray.init's 20 s of retries: the `words` asked for are said only by the check
+    made before ray.init (distributed.check_auth), and ray.init would log a line per refused retry - an order of
+    events, not a wall-clock bound."""
     code, out = _finish(proc, timeout=60)
     lines = [ln for ln in out.splitlines() if ln.strip()]
     assert code == 2 and len(lines) == 1, out
     assert all(w in lines[0] for w in words), lines[0]
-    assert "Traceback" not in out and time.monotonic() - started < 30  # not ray.init's 20 s of retries
+    assert "Traceback" not in out
     return lines[0]
 
 
 def test_a_driver_without_the_clusters_token_gets_one_line_exit_2(cluster):
     args = [*RUN, "--ray-address", cluster.address, "--task", "clock-world-time", "--out", str(cluster.root / "runs")]
     no_auth = {k: v for k, v in cluster.env.items() if not k.startswith("RAY_AUTH_")}
-    t0 = time.monotonic()
-    line = _one_line_exit_2(cluster.driver(*args, env=no_auth), t0, cluster.address, "token", "RAY_AUTH_MODE")
+    line = _one_line_exit_2(cluster.driver(*args, env=no_auth), cluster.address, "token", "RAY_AUTH_MODE")
     assert "sends none" in line
     wrong = {**cluster.env, "RAY_AUTH_TOKEN": secrets.token_hex(32)}  # RAY_AUTH_TOKEN wins over the path
-    t0 = time.monotonic()
-    line = _one_line_exit_2(cluster.driver(*args, env=wrong), t0, "refused", "from RAY_AUTH_TOKEN")
+    line = _one_line_exit_2(cluster.driver(*args, env=wrong), "refused", "from RAY_AUTH_TOKEN")
     missing = {**cluster.env, "RAY_AUTH_TOKEN_PATH": str(cluster.root / "no-such-token")}
-    t0 = time.monotonic()
-    line = _one_line_exit_2(cluster.driver(*args, env=missing), t0, "no token in RAY_AUTH_TOKEN_PATH=")
+    line = _one_line_exit_2(cluster.driver(*args, env=missing), "no token in RAY_AUTH_TOKEN_PATH=")
     assert not (cluster.root / "runs").exists()  # nothing started (with the token it runs: the test above)
