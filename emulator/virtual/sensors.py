@@ -21,6 +21,18 @@ class Battery:
     status: int = STATUS_CHARGING
     health: int = HEALTH_GOOD
 
+    def dumpsys(self) -> str:
+        """`dumpsys battery`, as BatteryService prints its state."""
+        on = {c: str(self.charger == c).lower() for c in ("ac", "usb", "wireless")}
+        return (
+            f"Current Battery Service state:\n  AC powered: {on['ac']}\n  USB powered: {on['usb']}\n"
+            f"  Wireless powered: {on['wireless']}\n  Dock powered: false\n  Max charging current: 500000\n"
+            f"  Max charging voltage: 5000000\n  Charge counter: {48000 * self.level}\n  status: {self.status}\n"
+            f"  health: {self.health}\n  present: {str(self.present).lower()}\n  level: {self.level}\n  scale: 100\n"
+            "  voltage: 4350\n  temperature: 250\n  technology: Li-ion\n  Charging state: 1\n  Charging policy: 1\n"
+            "  Capacity level: -1\n"
+        )
+
 
 @dataclass
 class Location:

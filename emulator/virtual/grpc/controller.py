@@ -11,8 +11,20 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .. import sensors as bat
 from ..providers import ProviderError, resolve
+from ..sensors import (
+    CHARGERS,
+    HEALTH_DEAD,
+    HEALTH_GOOD,
+    HEALTH_OVER_VOLTAGE,
+    HEALTH_OVERHEAT,
+    HEALTH_UNSPECIFIED_FAILURE,
+    STATUS_CHARGING,
+    STATUS_DISCHARGING,
+    STATUS_FULL,
+    STATUS_NOT_CHARGING,
+    STATUS_UNKNOWN,
+)
 from ..shell.cmd_logcat import format_entry
 from .errors import RpcError
 from .input import Touches, send_key
@@ -27,18 +39,18 @@ LOG_LEVELS = {"V": 2, "D": 3, "I": 4, "W": 5, "E": 6, "F": 7}
 
 # gRPC enum value <-> BatteryManager value
 _STATUS = {
-    0: bat.STATUS_UNKNOWN,
-    1: bat.STATUS_CHARGING,
-    2: bat.STATUS_DISCHARGING,
-    3: bat.STATUS_NOT_CHARGING,
-    4: bat.STATUS_FULL,
+    0: STATUS_UNKNOWN,
+    1: STATUS_CHARGING,
+    2: STATUS_DISCHARGING,
+    3: STATUS_NOT_CHARGING,
+    4: STATUS_FULL,
 }
 _HEALTH = {
-    0: bat.HEALTH_GOOD,
-    1: bat.HEALTH_UNSPECIFIED_FAILURE,
-    2: bat.HEALTH_DEAD,
-    3: bat.HEALTH_OVER_VOLTAGE,
-    4: bat.HEALTH_OVERHEAT,
+    0: HEALTH_GOOD,
+    1: HEALTH_UNSPECIFIED_FAILURE,
+    2: HEALTH_DEAD,
+    3: HEALTH_OVER_VOLTAGE,
+    4: HEALTH_OVERHEAT,
 }
 
 MODELLED_UNARY = (
@@ -254,7 +266,7 @@ class EmulatorControl:
         return message("BatteryState")(
             hasBattery=True,
             isPresent=b.present,
-            charger=bat.CHARGERS.index(b.charger),
+            charger=CHARGERS.index(b.charger),
             chargeLevel=b.level,
             health=next((k for k, v in _HEALTH.items() if v == b.health), 0),
             status=next((k for k, v in _STATUS.items() if v == b.status), 0),
@@ -266,10 +278,10 @@ class EmulatorControl:
         with self.model.lock:
             b = self.model.battery
             b.present = request.isPresent
-            b.charger = bat.CHARGERS[request.charger] if request.charger < len(bat.CHARGERS) else "none"
+            b.charger = CHARGERS[request.charger] if request.charger < len(CHARGERS) else "none"
             b.level = request.chargeLevel
-            b.health = _HEALTH.get(request.health, bat.HEALTH_GOOD)
-            b.status = _STATUS.get(request.status, bat.STATUS_UNKNOWN)
+            b.health = _HEALTH.get(request.health, HEALTH_GOOD)
+            b.status = _STATUS.get(request.status, STATUS_UNKNOWN)
             self.model.events.log("battery", level=b.level, charger=b.charger, source="grpc")
         return Empty()
 

@@ -272,17 +272,7 @@ def _power_dump(ctx: Ctx) -> str:
 
 
 def _battery_dump(ctx: Ctx) -> str:
-    b = ctx.model.battery
-    powered = {c: "true" if b.charger == c else "false" for c in ("ac", "usb", "wireless")}
-    return (
-        f"Current Battery Service state:\n  AC powered: {powered['ac']}\n  USB powered: {powered['usb']}\n"
-        f"  Wireless powered: {powered['wireless']}\n"
-        "  Dock powered: false\n  Max charging current: 500000\n  Max charging voltage: 5000000\n"
-        f"  Charge counter: {48000 * b.level}\n  status: {b.status}\n  health: {b.health}\n"
-        f"  present: {'true' if b.present else 'false'}\n  level: {b.level}\n  scale: 100\n"
-        "  voltage: 4350\n  temperature: 250\n  technology: Li-ion\n  Charging state: 1\n  Charging policy: 1\n"
-        "  Capacity level: -1\n"
-    )
+    return ctx.model.battery.dumpsys()
 
 
 def _input_method_dump(ctx: Ctx) -> str:
