@@ -240,3 +240,53 @@ def test_a_device_without_a_grpc_port_does_not_import_grpc():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.split() == ["False", "None"]
+
+
+def test_a_device_process_opens_the_grpc_door_over_its_console_snapshots(tmp_path, monkeypatch):
+    from emulator.virtual.procdevice import DeviceProcess, boot_snapshot
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))  # the child inherits it: its discovery file goes here
+    dp = DeviceProcess("grpc-proc-1", "medium_phone", grpc_port=0).spawn()
+    try:
+        info = dp.wait_ready()
+        channel = grpc.insecure_channel(f"127.0.0.1:{info['grpc_port']}")
+        snaps = ssg.SnapshotServiceStub(channel)
+        listed = {s.snapshot_id for s in snaps.ListSnapshots(ss.SnapshotFilter()).snapshots}
+        assert boot_snapshot("en") in listed  # the control console's boot snapshots are the gRPC door's
+        assert snaps.SaveSnapshot(ss.SnapshotPackage(snapshot_id="over-grpc")).success
+        assert any("over-grpc" in line for line in dp.console("avd snapshot list"))
+        assert list((tmp_path / "avd" / "running").glob("pid_*.ini"))
+        channel.close()
+    finally:
+        dp.stop()
+
+
+def test_the_command_line_serves_grpc_with_a_token_and_removes_its_discovery_file_at_stop(tmp_path):
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "emulator.virtual", "--grpc", "0", "--grpc-use-token"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    try:
+        ready = json.loads(proc.stdout.readline())
+        (ini,) = (tmp_path / "avd" / "running").glob("pid_*.ini")
+        values = discovery.read(ini)
+        assert values["grpc.port"] == str(ready["grpc_port"]) and values["grpc.token"]
+        channel = grpc.insecure_channel(f"127.0.0.1:{ready['grpc_port']}")
+        stub = ecg.EmulatorControllerStub(channel)
+        auth = [("authorization", f"Bearer {values['grpc.token']}")]
+        assert stub.getStatus(empty_pb2.Empty(), metadata=auth).booted
+        channel.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    assert not ini.exists()
