@@ -2,6 +2,7 @@
 
     python -m emulator.virtual [--profile P] [--locale en|zh] [--latency L] [--port N] [--serial S]
                                [--emulator --console-port 5554 --adb-server-port N --avd-name NAME]
+                               [--grpc PORT [--grpc-use-token]]
                                [--boot-delay SECONDS | --never-boot] [--ready-file PATH]
 
 Starts a `VirtualDevice`, then writes one JSON line `{"serial", "address", "port", "console_port", "pid"}` to
@@ -41,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--console-port", type=int, default=5554, help="even port in 5554..5682 (adb port = +1)")
     p.add_argument("--adb-server-port", type=int, default=None, help="adb server to announce the emulator to")
     p.add_argument("--avd-name", default=None, help="what the console's `avd name` answers")
+    p.add_argument("--grpc", type=int, default=None, metavar="PORT", help="serve the emulator's gRPC services here")
+    p.add_argument("--grpc-use-token", action="store_true", help="gRPC calls must bring the discovery file's token")
     boot = p.add_mutually_exclusive_group()
     boot.add_argument("--boot-delay", type=float, default=0.0, help="seconds before sys.boot_completed is 1")
     boot.add_argument("--never-boot", action="store_true", help="sys.boot_completed stays 0")
@@ -80,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             adb_server_port=args.adb_server_port,
             avd_name=args.avd_name,
             serial=args.serial,
+            grpc_port=args.grpc,
+            grpc_token=args.grpc_use_token,
         )
     except ValueError as e:
         return _fail(str(e))
@@ -95,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         vd.start()
     except OSError as e:
-        return _fail(f"cannot listen on port {vd._requested_port}: {e.strerror}")
+        return _fail(f"cannot listen on port {vd._requested_port}: {e.strerror or e}")
 
     if args.boot_delay > 0 and not args.never_boot:
 
@@ -117,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         "console_port": vd.console_port if args.emulator else None,
         "pid": os.getpid(),
     }
+    if vd.grpc_address is not None:
+        ready["grpc_port"] = int(vd.grpc_address.rsplit(":", 1)[1])
     line = json.dumps(ready)
     if args.ready_file is not None:
         _write_atomic(args.ready_file, line + "\n")

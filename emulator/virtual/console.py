@@ -77,6 +77,7 @@ class EmulatorConsole:
         on_kill: Callable[[], None],
         host: str = "127.0.0.1",
         home: str | None = None,
+        snapshots: dict[str, Any] | None = None,
     ) -> None:
         self.model = model
         self.avd_name = avd_name
@@ -85,7 +86,7 @@ class EmulatorConsole:
         self.on_kill = on_kill
         self.token_path = auth_token_path(home)
         self.token = load_or_create_token(self.token_path)
-        self.snapshots: dict[str, Any] = {}
+        self.snapshots: dict[str, Any] = {} if snapshots is None else snapshots  # shared with gRPC's SnapshotService
         self._sock: socket.socket | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []

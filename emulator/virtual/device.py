@@ -7,13 +7,16 @@
 
 The device listens on 127.0.0.1:PORT for adb hosts (`adb connect 127.0.0.1:PORT`). With an emulator identity it
 listens on the odd port of a console/adb pair (5555 for console 5554) and announces itself to the adb server,
-which then lists it as `emulator-5554`.
+which then lists it as `emulator-5554`. With `grpc_port` it also serves the emulator's gRPC services
+(`emulator.virtual.grpc`) and writes the emulator's discovery file; `grpc_token=True` makes calls bring a token.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .model import Faults, VirtualDeviceModel
@@ -42,6 +45,8 @@ class VirtualDevice:
         avd_name: str | None = None,
         serial: str | None = None,
         console_home: str | None = None,
+        grpc_port: int | None = None,
+        grpc_token: bool = False,
     ) -> None:
         if auth not in ("none", "accept", "unauthorized"):
             raise ValueError(f"unknown auth mode {auth!r}; choose none, accept or unauthorized")
@@ -63,8 +68,13 @@ class VirtualDevice:
         self.avd_name = avd_name or self.model.profile.model.replace(" ", "_") + "_API_" + str(
             self.model.profile.api_level
         )
+        self.grpc_port = grpc_port  # the emulator's gRPC door on 127.0.0.1:PORT (0 = any free port; None = none)
+        self.grpc_token = secrets.token_urlsafe(24) if grpc_token else None  # calls must bring it (Bearer)
+        self.snapshots: dict[str, Any] = {}  # one store for the console's `avd snapshot` and gRPC's SnapshotService
+        self.discovery_file: Path | None = None
         self._server: Any = None
         self._console: Any = None
+        self._grpc: Any = None
         self._stopped = threading.Event()
         self.adb: Any = None  # adbutils.AdbDevice once `connect()`ed (Any: callers use it without a None check)
 
@@ -86,19 +96,60 @@ class VirtualDevice:
             from .console import EmulatorConsole, notify_adb_server
 
             self._console = EmulatorConsole(
-                self.model, self.avd_name, self.console_port, on_kill=self.stop, host=self.host, home=self.console_home
+                self.model,
+                self.avd_name,
+                self.console_port,
+                on_kill=self.stop,
+                host=self.host,
+                home=self.console_home,
+                snapshots=self.snapshots,
             ).start()
             if self.adb_server_port:
                 notify_adb_server(self.port, self.adb_server_port)
+        if self.grpc_port is not None:
+            try:
+                self._start_grpc()
+            except OSError:
+                self.stop()
+                raise
         log.info(
             "virtual device %s (%s) listening on %s:%d", self.serial, self.model.profile.model, self.host, self.port
         )
         return self
 
+    def _start_grpc(self) -> None:
+        from .grpc import discovery
+        from .grpc.server import GrpcServer
+
+        assert self.grpc_port is not None
+        self._grpc = GrpcServer(
+            self.model, self.snapshots, self.avd_name, self.grpc_port, host=self.host, token=self.grpc_token
+        ).start()
+        self.discovery_file = discovery.write(
+            discovery.entries(
+                self.console_port if self.emulator_console else 0,
+                self.port,
+                self.avd_name,
+                self._grpc.port,
+                self.grpc_token,
+            )
+        )
+
+    @property
+    def grpc_address(self) -> str | None:
+        """host:port of the gRPC door once started (None without one)."""
+        return f"{self.host}:{self._grpc.port}" if self._grpc is not None else None
+
     def stop(self) -> None:
         if self._stopped.is_set():
             return
         self._stopped.set()
+        if self._grpc is not None:
+            from .grpc import discovery
+
+            self._grpc.stop()
+            if self.discovery_file is not None:
+                discovery.remove(self.discovery_file)
         self.model.latency.cancel_all()
         self.model.faults.kill_u2()
         if self._console is not None:

@@ -80,6 +80,7 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
     p.add_argument("--home", required=True, help="private directory: console token, ready file")
     p.add_argument("--ready-file", type=Path, required=True)
     p.add_argument("--parent", type=int, required=True, help="pid of the process that started this one")
+    p.add_argument("--grpc-port", type=int, default=None, help="serve the emulator's gRPC door (0: any free port)")
     p.add_argument("--cpus", type=parse_cpus, default=None, help="run on these cores only (e.g. 0 or 2,3)")
     return p.parse_args(argv)
 
@@ -94,8 +95,10 @@ def serve(args: argparse.Namespace) -> int:
     from .device import VirtualDevice
 
     stop = StopSignals()
-    vd = VirtualDevice(profile=args.profile, locale=args.locale, latency=args.latency, serial=args.serial)
-    console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home)
+    vd = VirtualDevice(
+        profile=args.profile, locale=args.locale, latency=args.latency, serial=args.serial, grpc_port=args.grpc_port
+    )
+    console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home, snapshots=vd.snapshots)
     model = vd.model
     boot = model.snapshot()
     console.snapshots[boot_snapshot(args.locale)] = boot
@@ -115,6 +118,8 @@ def serve(args: argparse.Namespace) -> int:
     }
     if cpus is not None:
         ready["cpus"] = cpus
+    if vd.grpc_address is not None:
+        ready["grpc_port"] = int(vd.grpc_address.rsplit(":", 1)[1])
     tmp = args.ready_file.with_name(f".{args.ready_file.name}.tmp")
     tmp.write_text(json.dumps(ready) + "\n")
     os.replace(tmp, args.ready_file)

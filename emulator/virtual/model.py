@@ -35,6 +35,7 @@ from .records import (  # noqa: F401 - ADB_KEYBOARD_IME, LAUNCHER_ACTIVITY re-ex
     TaskRecord,
     short_component,
 )
+from .sensors import Battery, Location
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
@@ -145,6 +146,8 @@ class VirtualDeviceModel:
         self.fs = FileSystem()
         self.faults = Faults(self)
         self.clipboard: str | None = None
+        self.battery = Battery()  # what BatteryService reports (`dumpsys battery`; the emulator's setBattery)
+        self.location = Location()  # the GPS fix (the emulator's setGps)
         self.settings = _default_settings()
         self.enabled_imes: list[str] = [LATIN_IME]
         self.packages: dict[str, Package] = {}

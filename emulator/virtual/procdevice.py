@@ -193,6 +193,7 @@ class DeviceProcess:
         latency: str = "instant",
         ready_timeout: float = 60.0,
         cpus: frozenset[int] | None = None,
+        grpc_port: int | None = None,
     ) -> None:
         if locale not in LANGS:
             raise DeviceProcessError(f"device {serial}: unknown locale {locale!r}; choose en or zh")
@@ -200,6 +201,7 @@ class DeviceProcess:
         self.profile, self.locale, self.latency = profile, locale, latency
         self.ready_timeout = ready_timeout
         self.cpus = cpus  # the cores the child is to run on (`--cpus`); None: wherever the scheduler puts it
+        self.grpc_port = grpc_port  # the emulator's gRPC door in the child (0: any free port; None: none)
         self.home = _device_dir()
         self.ready_file = Path(self.home) / "ready.json"
         self.log_file = Path(self.home) / "device.log"
@@ -221,6 +223,8 @@ class DeviceProcess:
     def child_args(self, parent: int) -> list[str]:
         """The device's arguments (`devicemain.parse_args`), `parent` the pid it dies with."""
         pin = ["--cpus", ",".join(str(c) for c in sorted(self.cpus))] if self.cpus else []
+        if self.grpc_port is not None:
+            pin += ["--grpc-port", str(self.grpc_port)]
         return [
             "--serial",
             self.serial,

@@ -30,6 +30,12 @@ def virtual_start(
     adb_server_port: Optional[int] = typer.Option(
         None, envvar="ANDROID_ADB_SERVER_PORT", help="adb server to announce an emulator identity to."
     ),
+    grpc_port: Optional[int] = typer.Option(
+        None, "--grpc", help="Serve the emulator's gRPC services (EmulatorController, SnapshotService) on this port."
+    ),
+    grpc_use_token: bool = typer.Option(
+        False, "--grpc-use-token", help="gRPC calls must bring the token of the discovery file (Bearer)."
+    ),
 ) -> None:
     """Run a virtual device in the foreground until SIGINT/SIGTERM; prints its serial."""
     from emulator.virtual import VirtualDevice
@@ -50,19 +56,25 @@ def virtual_start(
         emulator_console=emulator_console,
         console_port=console_port,
         adb_server_port=adb_server_port or (5037 if emulator_console else None),
+        grpc_port=grpc_port,
+        grpc_token=grpc_use_token,
     )
+    if grpc_use_token and grpc_port is None:
+        raise typer.BadParameter("--grpc-use-token needs --grpc PORT", param_hint="--grpc-use-token")
     try:
         vd.start()
     except OSError as e:
         raise typer.BadParameter(
-            f"cannot listen on port {vd._requested_port}: {e.strerror}", param_hint="--port"
+            f"cannot listen on port {vd._requested_port}: {e.strerror or e}", param_hint="--port"
         ) from None
     stop = StopSignals()
     try:
         print(vd.serial, flush=True)
         console.print(
             f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
-            f"locale={locale} latency={latency}; `adb connect {vd.address}`; Ctrl-C stops[/dim]",
+            f"locale={locale} latency={latency}; `adb connect {vd.address}`"
+            + (f"; gRPC on {vd.grpc_address} (discovery: {vd.discovery_file})" if vd.grpc_address else "")
+            + "; Ctrl-C stops[/dim]",
             highlight=False,
         )
         while not vd.wait(0) and not stop.wait(0.2):

@@ -272,13 +272,7 @@ def _power_dump(ctx: Ctx) -> str:
 
 
 def _battery_dump(ctx: Ctx) -> str:
-    return (
-        "Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n"
-        "  Dock powered: false\n  Max charging current: 500000\n  Max charging voltage: 5000000\n"
-        "  Charge counter: 4800000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n"
-        "  voltage: 4350\n  temperature: 250\n  technology: Li-ion\n  Charging state: 1\n  Charging policy: 1\n"
-        "  Capacity level: -1\n"
-    )
+    return ctx.model.battery.dumpsys()
 
 
 def _input_method_dump(ctx: Ctx) -> str:

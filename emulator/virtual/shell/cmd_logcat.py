@@ -34,7 +34,8 @@ def _stamp(t: float) -> str:
     return time.strftime("%m-%d %H:%M:%S", time.localtime(t)) + f".{int(t * 1000) % 1000:03d}"
 
 
-def _format(fmt: str, e: LogEntry) -> str:
+def format_entry(fmt: str, e: LogEntry) -> str:
+    """One log entry as `logcat -v FMT` prints it (threadtime unless told)."""
     lines = e.msg.split("\n") if e.msg else [""]
     if fmt == "long":
         return f"[ {_stamp(e.t)} {e.pid:5d}:{e.tid:5d} {e.level}/{e.tag:<8} ]\n{e.msg}\n\n"
@@ -227,7 +228,7 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
             if e.buffer not in started:
                 started.add(e.buffer)
                 text.append(f"--------- beginning of {e.buffer}\n")
-            text.append(_format(fmt, e))
+            text.append(format_entry(fmt, e))
             printed += 1
         if out_file is not None:
             try:

@@ -1,0 +1,337 @@
+"""`android.emulation.control.EmulatorController` on the virtual device: the methods it models, over the device's
+model (what the adb door and the console see too). Unary methods take the request and return the reply; stream
+methods are generators that run while the call is `active()`. The methods it does not model are listed in
+`UNMODELLED` and answer UNIMPLEMENTED (server.py).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..providers import ProviderError, resolve
+from ..sensors import (
+    CHARGERS,
+    HEALTH_DEAD,
+    HEALTH_GOOD,
+    HEALTH_OVER_VOLTAGE,
+    HEALTH_OVERHEAT,
+    HEALTH_UNSPECIFIED_FAILURE,
+    STATUS_CHARGING,
+    STATUS_DISCHARGING,
+    STATUS_FULL,
+    STATUS_NOT_CHARGING,
+    STATUS_UNKNOWN,
+)
+from ..shell.cmd_logcat import format_entry
+from .errors import RpcError
+from .input import Touches, send_key
+from .messages import Empty, message
+from .screen import image_message, stream
+
+SERVICE = "android.emulation.control.EmulatorController"
+VERSION = "35.1.4.0 (droidharness virtual device)"
+LOGCAT_KEEP = 128 * 1024  # getLogcat returns at most the last 128 KiB, as the emulator's buffer holds
+ROTATION, RUNNING = 1, 1
+LOG_LEVELS = {"V": 2, "D": 3, "I": 4, "W": 5, "E": 6, "F": 7}
+
+# gRPC enum value <-> BatteryManager value
+_STATUS = {
+    0: STATUS_UNKNOWN,
+    1: STATUS_CHARGING,
+    2: STATUS_DISCHARGING,
+    3: STATUS_NOT_CHARGING,
+    4: STATUS_FULL,
+}
+_HEALTH = {
+    0: HEALTH_GOOD,
+    1: HEALTH_UNSPECIFIED_FAILURE,
+    2: HEALTH_DEAD,
+    3: HEALTH_OVER_VOLTAGE,
+    4: HEALTH_OVERHEAT,
+}
+
+MODELLED_UNARY = (
+    "getStatus",
+    "getScreenshot",
+    "sendTouch",
+    "sendMouse",
+    "sendKey",
+    "getDisplayConfigurations",
+    "setClipboard",
+    "getClipboard",
+    "getLogcat",
+    "getBattery",
+    "setBattery",
+    "getGps",
+    "setGps",
+    "setPhysicalModel",
+    "getPhysicalModel",
+    "sendSms",
+    "getVmState",
+)
+MODELLED_STREAMS = ("streamScreenshot", "streamLogcat")
+# the rest of the published service, by kind: unary-unary, unary-stream, stream-unary
+UNMODELLED = {
+    "getSensor": "uu",
+    "setSensor": "uu",
+    "sendFingerprint": "uu",
+    "sendPhone": "uu",
+    "setVmState": "uu",
+    "setDisplayConfigurations": "uu",
+    "rotateVirtualSceneCamera": "uu",
+    "setVirtualSceneCameraVelocity": "uu",
+    "setPosture": "uu",
+    "streamSensor": "us",
+    "streamPhysicalModel": "us",
+    "streamClipboard": "us",
+    "streamAudio": "us",
+    "streamNotification": "us",
+    "injectAudio": "su",
+}
+# request type of each modelled method (the reply's is the method's return value)
+REQUESTS = {
+    "getStatus": "google.protobuf.Empty",
+    "getScreenshot": "ImageFormat",
+    "streamScreenshot": "ImageFormat",
+    "sendTouch": "TouchEvent",
+    "sendMouse": "MouseEvent",
+    "sendKey": "KeyboardEvent",
+    "getDisplayConfigurations": "google.protobuf.Empty",
+    "setClipboard": "ClipData",
+    "getClipboard": "google.protobuf.Empty",
+    "getLogcat": "LogMessage",
+    "streamLogcat": "LogMessage",
+    "getBattery": "google.protobuf.Empty",
+    "setBattery": "BatteryState",
+    "getGps": "google.protobuf.Empty",
+    "setGps": "GpsState",
+    "setPhysicalModel": "PhysicalModelValue",
+    "getPhysicalModel": "PhysicalModelValue",
+    "sendSms": "SmsMessage",
+    "getVmState": "google.protobuf.Empty",
+}
+
+
+class LogText:
+    """The log as the emulator's logcat buffer keeps it: text with byte positions that only grow (`start` /
+    `next`), the oldest bytes past 128 KiB dropped; each line also kept parsed."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self._lock = threading.Lock()
+        self._seq = 0  # the last log entry taken in
+        self._base = 0  # the byte position of the first line kept
+        self._lines: list[tuple[int, bytes, Any]] = []  # (position, text, entry)
+        self._end = 0
+
+    def _take_in(self) -> None:
+        for e in self.model.logbuf.entries(after=self._seq):
+            self._seq = e.seq
+            text = format_entry("threadtime", e).encode()
+            self._lines.append((self._end, text, e))
+            self._end += len(text)
+        while self._lines and self._end - self._lines[0][0] > LOGCAT_KEEP:
+            self._lines.pop(0)
+        self._base = self._lines[0][0] if self._lines else self._end
+
+    def read(self, request: Any) -> Any:
+        with self._lock:
+            self._take_in()
+            start = max(request.start, self._base)
+            lines = [(pos, text, e) for pos, text, e in self._lines if pos >= start]
+            reply = message("LogMessage")(start=start, next=self._end, sort=request.sort)
+            if request.sort == 1:  # Parsed
+                for _, _, e in lines:
+                    reply.entries.add(
+                        timestamp=int(e.t * 1000),
+                        pid=e.pid,
+                        tid=e.tid,
+                        level=LOG_LEVELS.get(e.level, 0),
+                        tag=e.tag,
+                        msg=e.msg,
+                    )
+            else:
+                reply.contents = b"".join(text for _, text, _ in lines).decode(errors="replace")
+            return reply
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+
+class EmulatorControl:
+    """The modelled methods of EmulatorController over one device's model."""
+
+    def __init__(self, model: Any, avd_name: str, stop: threading.Event) -> None:
+        self.model = model
+        self.avd_name = avd_name
+        self.stop = stop
+        self.touches = Touches(model)
+        self.log = LogText(model)
+
+    # --- status and display -----------------------------------------------------------------------------
+    def hardware_config(self) -> dict[str, str]:
+        p = self.model.profile
+        return {
+            "avd.name": self.avd_name,
+            "hw.lcd.width": str(p.width),
+            "hw.lcd.height": str(p.height),
+            "hw.lcd.density": str(p.density),
+            "hw.cpu.arch": "x86_64" if p.emulator else "arm64",
+            "hw.cpu.ncore": "4",
+            "hw.ramSize": "2048",
+            "hw.device.name": p.name,
+            "hw.device.manufacturer": p.manufacturer,
+            "hw.keyboard": "yes",
+            "hw.battery": "yes",
+            "hw.gps": "yes",
+            "hw.sensors.orientation": "yes",
+            "hw.initialOrientation": "portrait",
+            "image.androidVersion.api": str(p.api_level),
+        }
+
+    def getStatus(self, request: Any) -> Any:
+        reply = message("EmulatorStatus")(
+            version=VERSION,
+            uptime=int((time.time() - self.model.boot_time) * 1000),
+            booted=self.model.props.get("sys.boot_completed") == "1",
+        )
+        reply.vmConfig.hypervisorType = 2  # KVM
+        reply.vmConfig.numberOfCpuCores = 4
+        reply.vmConfig.ramSizeBytes = 2048 * 1024 * 1024
+        for key, value in self.hardware_config().items():
+            reply.hardwareConfig.entry.add(key=key, value=value)
+        return reply
+
+    def getScreenshot(self, request: Any) -> Any:
+        self._main_display(request.display)
+        return image_message(self.model, request)
+
+    def streamScreenshot(self, request: Any, active: Callable[[], bool]) -> Iterator[Any]:
+        self._main_display(request.display)
+        yield from stream(self.model, request, active, self.stop)
+
+    def getDisplayConfigurations(self, request: Any) -> Any:
+        w, h = self.model.physical_size
+        reply = message("DisplayConfigurations")()
+        reply.displays.add(width=w, height=h, dpi=self.model.profile.density, flags=0, display=0)
+        return reply
+
+    def _main_display(self, display: int) -> None:
+        if display:
+            raise RpcError("INVALID_ARGUMENT", f"display {display} does not exist: the device has display 0 only")
+
+    # --- input --------------------------------------------------------------------------------------------
+    def sendTouch(self, request: Any) -> Any:
+        self._main_display(request.display)
+        self.touches.send_touch(request)
+        return Empty()
+
+    def sendMouse(self, request: Any) -> Any:
+        self._main_display(request.display)
+        self.touches.send_mouse(request)
+        return Empty()
+
+    def sendKey(self, request: Any) -> Any:
+        send_key(self.model, request)
+        return Empty()
+
+    # --- clipboard, log ----------------------------------------------------------------------------------
+    def setClipboard(self, request: Any) -> Any:
+        with self.model.lock:
+            self.model.clipboard = request.text
+        return Empty()
+
+    def getClipboard(self, request: Any) -> Any:
+        return message("ClipData")(text=self.model.clipboard or "")
+
+    def getLogcat(self, request: Any) -> Any:
+        return self.log.read(request)
+
+    def streamLogcat(self, request: Any, active: Callable[[], bool]) -> Iterator[Any]:
+        position = request.start
+        while active() and not self.stop.is_set():
+            reply = self.log.read(message("LogMessage")(start=position, sort=request.sort))
+            if reply.next > position or reply.start > position:
+                position = reply.next
+                yield reply
+            self.model.logbuf.wait_new(self.log.last_seq, 0.5)
+
+    # --- battery, gps, rotation -----------------------------------------------------------------------------
+    def getBattery(self, request: Any) -> Any:
+        b = self.model.battery
+        return message("BatteryState")(
+            hasBattery=True,
+            isPresent=b.present,
+            charger=CHARGERS.index(b.charger),
+            chargeLevel=b.level,
+            health=next((k for k, v in _HEALTH.items() if v == b.health), 0),
+            status=next((k for k, v in _STATUS.items() if v == b.status), 0),
+        )
+
+    def setBattery(self, request: Any) -> Any:
+        if not 0 <= request.chargeLevel <= 100:
+            raise RpcError("INVALID_ARGUMENT", f"chargeLevel must be 0..100, got {request.chargeLevel}")
+        with self.model.lock:
+            b = self.model.battery
+            b.present = request.isPresent
+            b.charger = CHARGERS[request.charger] if request.charger < len(CHARGERS) else "none"
+            b.level = request.chargeLevel
+            b.health = _HEALTH.get(request.health, HEALTH_GOOD)
+            b.status = _STATUS.get(request.status, STATUS_UNKNOWN)
+            self.model.events.log("battery", level=b.level, charger=b.charger, source="grpc")
+        return Empty()
+
+    def getGps(self, request: Any) -> Any:
+        loc = self.model.location
+        return message("GpsState")(
+            passiveUpdate=False,
+            latitude=loc.latitude,
+            longitude=loc.longitude,
+            speed=loc.speed,
+            bearing=loc.bearing,
+            altitude=loc.altitude,
+            satellites=loc.satellites,
+        )
+
+    def setGps(self, request: Any) -> Any:
+        if not (-90 <= request.latitude <= 90 and -180 <= request.longitude <= 180):
+            raise RpcError("INVALID_ARGUMENT", f"no such place: {request.latitude}, {request.longitude}")
+        with self.model.lock:
+            loc = self.model.location
+            loc.latitude, loc.longitude, loc.altitude = request.latitude, request.longitude, request.altitude
+            loc.speed, loc.bearing, loc.satellites = request.speed, request.bearing, request.satellites
+            self.model.events.log("gps", latitude=loc.latitude, longitude=loc.longitude, source="grpc")
+        return Empty()
+
+    def setPhysicalModel(self, request: Any) -> Any:
+        """ROTATION only: the angle about z (degrees, counter-clockwise: 90 landscape, -90 reverse landscape,
+        +-180 reverse portrait) picks the display's rotation, as the emulator's skin rotation does."""
+        if request.target != ROTATION:
+            raise RpcError("UNIMPLEMENTED", "setPhysicalModel: only the ROTATION target is modelled")
+        data = list(request.value.data) + [0.0, 0.0, 0.0]
+        self.model.set_rotation(round(data[2] / 90.0) % 4)
+        return Empty()
+
+    def getPhysicalModel(self, request: Any) -> Any:
+        if request.target != ROTATION:
+            raise RpcError("UNIMPLEMENTED", "getPhysicalModel: only the ROTATION target is modelled")
+        reply = message("PhysicalModelValue")(target=ROTATION)
+        reply.value.data.extend([0.0, 0.0, {0: 0.0, 1: 90.0, 2: -180.0, 3: -90.0}[self.model.rotation]])
+        return reply
+
+    def getVmState(self, request: Any) -> Any:
+        return message("VmRunState")(state=RUNNING)
+
+    # --- telephony -----------------------------------------------------------------------------------------
+    def sendSms(self, request: Any) -> Any:
+        """An SMS from `srcAddress` lands in the inbox the device keeps (content://sms, the Messages app)."""
+        provider, path = resolve("content://sms/inbox")
+        try:
+            provider.insert(self.model, path, {"address": request.srcAddress, "body": request.text, "read": 0})
+        except ProviderError:
+            return message("PhoneResponse")(response=2)  # BadNumber
+        return message("PhoneResponse")(response=0)
