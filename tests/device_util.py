@@ -3,6 +3,7 @@ private adb server, and read the virtual device's event log."""
 
 from __future__ import annotations
 
+import os
 import socket
 import time
 from typing import Any
@@ -52,8 +53,14 @@ def inside(x: float, y: float, bounds: tuple[int, int, int, int]) -> bool:
 
 def free_console_port() -> int:
     """An even console port whose pair (port, port + 1) is free now, outside the 5554..5585 every adb server probes
-    (as the suite's other emulators: DROIDHARNESS_EMULATOR_PORTS in tests/conftest.py)."""
+    (as the suite's other emulators: DROIDHARNESS_EMULATOR_PORTS in tests/conftest.py). Each pytest-xdist worker
+    takes its own share of the pairs, so two workers never pick the same free pair at once."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     for port in range(5680, 5598, -2):
+        if (port // 2) % workers != index % workers:
+            continue
         try:
             with socket.socket() as a, socket.socket() as b:
                 a.bind(("127.0.0.1", port))
