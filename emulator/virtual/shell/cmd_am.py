@@ -13,6 +13,7 @@ from .intent import FLAG_ACTIVITY_NEW_TASK, FLAG_RECEIVER_FROM_SHELL, Intent, In
 from .pkgmeta import is_enabled
 from .proctable import running_packages
 from .registry import Ctx, command, short_component
+from .windowdump import stack_list
 
 _SETTINGS_PACKAGE = "com.android.settings"
 
@@ -238,6 +239,9 @@ def am(ctx: Ctx, argv: list[str]) -> int:
         target = args[-1] if args else ""
         ctx.errln(f"Unable to find instrumentation info for: ComponentInfo{{{target}}}")
         return 1
+    if verb in ("stack", "task") and args[:1] == ["list"]:
+        ctx.out(stack_list(ctx))
+        return 0
     if verb in (
         "stack",
         "task",
