@@ -27,6 +27,7 @@ from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_ui
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
 from .records import (  # noqa: F401 - ADB_KEYBOARD_IME, LAUNCHER_ACTIVITY re-exported
     ADB_KEYBOARD_IME,
+    INTENT_ACTION,
     LATIN_IME,
     LAUNCHER_ACTIVITY,
     LAUNCHER_PACKAGE,
@@ -393,6 +394,8 @@ class VirtualDeviceModel:
             pushed = not task.stack or (activity and task.top.activity != full)
             if pushed:
                 task.stack.append(ActivityRecord(package, full, dict(extras or {})))
+            elif activity and extras and extras.get(INTENT_ACTION):
+                task.top.extras = dict(extras)  # onNewIntent: the activity on top gets the new intent
             comp = short_component(package, task.top.activity)
             self.log(
                 "I",

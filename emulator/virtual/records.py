@@ -14,6 +14,12 @@ LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
 LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
 
 
+INTENT_ACTION = "android.intent.action"  # the extras keys an activity started by an intent gets its action,
+INTENT_DATA = "android.intent.data"  # data URI and MIME type under
+INTENT_TYPE = "android.intent.type"
+INTENT_HANDLED = "android.intent.handled"  # set once the app has acted on the intent (App.on_intent)
+
+
 def short_component(package: str, cls: str) -> str:
     return f"{package}/{cls[len(package) :]}" if cls.startswith(package + ".") else f"{package}/{cls}"
 
@@ -32,6 +38,8 @@ class Package:
     ime_service: str | None = None  # "pkg/.Service" when the package provides an input method
     apk_path: str = ""
     first_install_time: float = field(default_factory=time.time)
+    # (action, "scheme:S" / "mime:TYPE" / "" for any data, full activity class): what implicit intents reach
+    intent_filters: list[tuple[str, str, str]] = field(default_factory=list)
 
     def label(self, locale: str) -> str:
         return self.labels.get(locale) or self.labels.get("en") or self.name

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .base import App, GenericApp, StaticApp
 from .clock import ClockApp
 from .contacts import ContactsApp
+from .dialer import DialerApp
 from .launcher import LauncherApp
 from .messages import MessagesApp
 from .notes import NotesApp
@@ -22,6 +23,7 @@ BUILTIN: list[type[App]] = [
     ShopApp,
     WeatherApp,
     MessagesApp,
+    DialerApp,  # no launcher icon
 ]
 
 

@@ -28,6 +28,8 @@ class App:
     labels: dict[str, str] = {}
     activities: dict[str, str] = {}  # full activity class -> screen method suffix
     launcher: str | None = None  # full activity class shown in the launcher
+    # implicit intents the app's activities take: (action, "scheme:S" | "mime:TYPE" | "" for any, activity)
+    intent_filters: list[tuple[str, str, str]] = []
     color: Color = (26, 115, 232)
     glyph: str = ""  # icon name for render.draw_icon ("" = first letter of the label)
     version_name: str = "1.0"
@@ -41,6 +43,7 @@ class App:
             version_name=self.version_name,
             system=True,
             first_install_time=1_700_000_000.0,
+            intent_filters=list(self.intent_filters),
         )
 
     def label(self, locale: str) -> str:
@@ -63,6 +66,11 @@ class App:
 
     def on_foreground(self, ctx: Ctx) -> None:
         """Any foreground change that leaves this app on top."""
+
+    def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
+        """The top activity was started (or brought back) by an implicit intent (`am start -a ACTION ...`): its
+        action, and the extras (`android.intent.data` / `.type`, the intent's own extras). Called once per intent,
+        after on_foreground."""
 
     def on_back(self, ctx: Ctx) -> bool:
         """BACK after the keyboard and dialogs: True when the app handled it (else the activity finishes)."""

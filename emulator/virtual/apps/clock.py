@@ -1,6 +1,8 @@
-"""Clock: bottom tabs Alarm / Clock / Timer. Alarms list with on/off switches and an alarm editor (hour and
-minute fields with +/- buttons, AM/PM, label, repeat days, delete); world clocks at the frozen device time;
-a timer keypad (time does not pass on the virtual device, so a started timer shows its set duration).
+"""Clock: bottom tabs Alarm / Clock / Timer / Stopwatch. Alarms list with on/off switches and an alarm editor (hour
+and minute fields with +/- buttons, AM/PM, label, repeat days, delete); world clocks at the frozen device time;
+a timer keypad (time does not pass on the virtual device, so a started timer shows its set duration); the
+stopwatch (`stopwatch`). AlarmClock's intents: SET_ALARM (with HOUR: the alarm is set; without: the editor),
+SET_TIMER (with LENGTH: the timer runs), SHOW_ALARMS, SHOW_TIMERS.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from ..ui.layout import Ctx, Row
 from ..ui.view import View
 from .base import App, page
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, fmt_date_long, fmt_time
+from .stopwatch import fresh as fresh_stopwatch
+from .stopwatch import rows as stopwatch_rows
 
 PKG = "com.google.android.deskclock"
 MAIN = "com.android.deskclock.DeskClock"
@@ -26,6 +30,24 @@ WORLD = {
     "en": [(("London", "伦敦"), 8), (("New York", "纽约"), 3), (("Tokyo", "东京"), 16)],
     "zh": [(("Beijing", "北京"), 15), (("London", "伦敦"), 8), (("New York", "纽约"), 3)],
 }
+
+
+def _as_int(v: Any) -> int | None:
+    """An intent extra given as `--ei` (int) or `-e` (string)."""
+    try:
+        return int(str(v).strip()) if v is not None else None
+    except ValueError:
+        return None
+
+
+def _as_list(v: Any) -> list[int | None]:
+    """An int-array extra (`--eia K 2,3`) or one value."""
+    items = v if isinstance(v, list) else ([] if v is None else str(v).split(","))
+    return [_as_int(x) for x in items]
+
+
+def _alarm_set(ctx: Ctx, hour: int, minute: int) -> str:
+    return ctx.tr(f"Alarm set for {fmt_time(hour, minute, False)}", f"闹钟已设为{fmt_time(hour, minute, True)}")
 
 
 def days_summary(days: list[bool], zh: bool) -> str:
@@ -46,6 +68,9 @@ class ClockApp(App):
     launcher = MAIN
     color = (66, 133, 244)
     glyph = "alarm"
+    intent_filters = [
+        (f"android.intent.action.{a}", "", MAIN) for a in ("SET_ALARM", "SET_TIMER", "SHOW_ALARMS", "SHOW_TIMERS")
+    ]
 
     def seed(self, data: dict[str, Any], locale: str) -> None:
         zh = locale == "zh"
@@ -62,6 +87,41 @@ class ClockApp(App):
         ]
         data["next_id"] = 3
         data["timer"] = {"digits": "", "running": False, "paused": False}
+        data["stopwatch"] = fresh_stopwatch()
+
+    def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
+        """AlarmClock.ACTION_SET_ALARM / SET_TIMER / SHOW_ALARMS / SHOW_TIMERS, as DeskClock's HandleApiCalls."""
+        if ctx.activity != MAIN:
+            return
+        kind = action.rsplit(".", 1)[-1]
+        ctx.ui["tab"] = "timer" if kind in ("SET_TIMER", "SHOW_TIMERS") else "alarm"
+        if kind == "SET_ALARM":
+            hour = _as_int(extras.get("android.intent.extra.alarm.HOUR"))
+            if hour is None or not 0 <= hour <= 23:
+                self._edit(ctx, None)  # no time given: the editor for a new alarm
+                return
+            minute = max(0, min(59, _as_int(extras.get("android.intent.extra.alarm.MINUTES")) or 0))
+            label = str(extras.get("android.intent.extra.alarm.MESSAGE") or "")
+            days = [False] * 7
+            for d in _as_list(extras.get("android.intent.extra.alarm.DAYS")):
+                if d is not None and 1 <= d <= 7:  # Calendar.SUNDAY 1 .. SATURDAY 7; ours start on Monday
+                    days[(d - 2) % 7] = True
+            alarms = ctx.data["alarms"]
+            a = next((x for x in alarms if (x["hour"], x["minute"], x["label"]) == (hour, minute, label)), None)
+            if a is None:
+                aid = int(ctx.data.get("next_id", 1))
+                ctx.data["next_id"] = aid + 1
+                a = {"id": aid, "hour": hour, "minute": minute, "label": label, "days": days}
+                alarms.append(a)
+                alarms.sort(key=lambda x: (x["hour"], x["minute"], x["id"]))
+            a["enabled"] = True
+            ctx.toast(_alarm_set(ctx, hour, minute))
+        elif kind == "SET_TIMER":
+            length = _as_int(extras.get("android.intent.extra.alarm.LENGTH"))
+            if length is not None and 1 <= length <= 99 * 3600 + 99 * 60 + 99:
+                h, rest = divmod(length, 3600)
+                digits = f"{h:02d}{rest // 60:02d}{rest % 60:02d}".lstrip("0")
+                ctx.data["timer"] = {"digits": digits, "running": True, "paused": False}
 
     # --- main: tabs ----------------------------------------------------------------------------------
     def screen_main(self, ctx: Ctx) -> list[View]:
@@ -72,6 +132,7 @@ class ClockApp(App):
             ("alarm", ctx.tr("Alarm", "闹钟"), "alarm"),
             ("clock", ctx.tr("Clock", "时钟"), "clock"),
             ("timer", ctx.tr("Timer", "计时器"), "timer"),
+            ("stopwatch", ctx.tr("Stopwatch", "秒表"), "stopwatch"),
         ]
 
         def sel(k: str) -> None:
@@ -85,7 +146,7 @@ class ClockApp(App):
             icons=[ic for _, _, ic in names],
             rid="navigation_bar",
         )
-        fn = {"alarm": self._alarms, "clock": self._clock, "timer": self._timer}[tab]
+        fn = {"alarm": self._alarms, "clock": self._clock, "timer": self._timer, "stopwatch": self._stopwatch}[tab]
         views = fn(ctx, b - nav_h)
         return views + [nav]
 
@@ -248,6 +309,17 @@ class ClockApp(App):
         ctx.area = (l, t, r, bottom)
         try:
             return page(ctx, [tb], rows, key="clock", rid="cities")
+        finally:
+            ctx.area = saved
+
+    def _stopwatch(self, ctx: Ctx, bottom: int) -> list[View]:
+        l, t, r, _ = ctx.area
+        tb = self._title(ctx, ctx.tr("Stopwatch", "秒表"))
+        sw = ctx.data.setdefault("stopwatch", fresh_stopwatch())
+        saved = ctx.area
+        ctx.area = (l, t, r, bottom)
+        try:
+            return page(ctx, [tb], stopwatch_rows(ctx, sw), key="stopwatch", rid="stopwatch_view")
         finally:
             ctx.area = saved
 
@@ -584,4 +656,4 @@ class ClockApp(App):
         )
         data["alarms"].sort(key=lambda x: (x["hour"], x["minute"], x["id"]))
         ctx.finish()
-        ctx.toast(ctx.tr(f"Alarm set for {fmt_time(hour, minute, False)}", f"闹钟已设为{fmt_time(hour, minute, True)}"))
+        ctx.toast(_alarm_set(ctx, hour, minute))

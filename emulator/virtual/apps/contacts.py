@@ -76,6 +76,10 @@ class ContactsApp(App):
     labels = {"en": "Contacts", "zh": "通讯录"}
     activities = {LIST: "list", DETAIL: "detail", EDITOR: "editor"}
     launcher = LIST
+    intent_filters = [
+        ("android.intent.action.INSERT", "mime:vnd.android.cursor.dir/contact", EDITOR),
+        ("android.intent.action.INSERT", "mime:vnd.android.cursor.dir/raw_contact", EDITOR),
+    ]
     color = (26, 115, 232)
     glyph = "person"
 
@@ -86,6 +90,13 @@ class ContactsApp(App):
             for i, r in enumerate(rows)
         ]
         data["next_id"] = len(rows) + 1
+
+    def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
+        """ContactsContract.Intents.Insert: the editor opens filled in from the `name`, `phone` and `email`
+        extras (AndroidWorld adds contacts with `am start -a ...INSERT -t vnd.android.cursor.dir/contact`)."""
+        if action == "android.intent.action.INSERT" and ctx.activity == EDITOR:
+            for k in ("name", "phone", "email"):
+                ctx.set_field(k, str(extras.get(k) or ""))
 
     def _find(self, ctx: Ctx, cid: Any) -> dict[str, Any] | None:
         return next((c for c in ctx.data["contacts"] if c["id"] == cid), None)

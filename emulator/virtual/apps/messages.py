@@ -6,7 +6,9 @@ over the Contacts app's data. The first launch asks for the SMS permission throu
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs, unquote
 
+from ..records import INTENT_DATA
 from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
@@ -62,6 +64,11 @@ class MessagesApp(App):
     labels = {"en": "Messages", "zh": "信息"}
     activities = {LIST: "list", CONVERSATION: "conversation", NEW: "new"}
     launcher = LIST
+    intent_filters = [
+        (action, f"scheme:{scheme}", CONVERSATION)
+        for action in ("android.intent.action.SENDTO", "android.intent.action.VIEW")
+        for scheme in ("sms", "smsto", "mms", "mmsto")
+    ]
     color = (11, 87, 208)
     glyph = "message"
 
@@ -82,6 +89,34 @@ class MessagesApp(App):
     def on_create(self, ctx: Ctx) -> None:
         if ctx.data.get("permission") is None:
             ctx.show_dialog({"id": "permission"})
+
+    def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
+        """SENDTO / VIEW `sms:NUMBER[?body=TEXT]`: the conversation with that number (its thread, or a new one
+        named as the number's contact) with the text (`sms_body` extra, or the URI's body) in the compose field."""
+        if ctx.activity != CONVERSATION:
+            return
+        uri = str(extras.get(INTENT_DATA) or "")
+        number, _, query = uri.partition(":")[2].partition("?")
+        number = unquote(number).split(",")[0].strip()
+        body = extras.get("sms_body")
+        if body is None:
+            body = parse_qs(query).get("body", [""])[0]
+        thread = self._thread_for(ctx, number)
+        from .contacts import contacts_of
+
+        who = next((c for c in contacts_of(ctx.model) if self._thread_for_match(c.get("phone", ""), number)), None)
+        extras.pop("thread_id", None)
+        if thread is not None:
+            extras["thread_id"] = thread["id"]
+            thread["unread"] = False
+        extras.update(phone=number, name=who["name"] if who else number)
+        ctx.ui.setdefault("scroll", {}).pop("conversation", None)
+        ctx.set_field("compose", str(body or ""))
+
+    @staticmethod
+    def _thread_for_match(a: str, b: str) -> bool:
+        da, db = _digits(a), _digits(b)
+        return bool(da and db) and da[-10:] == db[-10:]
 
     # --- helpers -------------------------------------------------------------------------------------
     def _thread(self, ctx: Ctx) -> dict[str, Any] | None:

@@ -95,6 +95,29 @@ STATIC_PAGES: dict[str, list[tuple[tuple[str, str], tuple[str, str]]]] = {
 }
 
 
+# the Settings.ACTION_* intents a phone's Settings app takes, and the page each opens
+ACTION_PAGES: dict[str, str] = {
+    "android.settings.WIFI_SETTINGS": "network",
+    "android.settings.WIRELESS_SETTINGS": "network",
+    "android.settings.AIRPLANE_MODE_SETTINGS": "network",
+    "android.settings.DATA_ROAMING_SETTINGS": "network",
+    "android.settings.BLUETOOTH_SETTINGS": "connected",
+    "android.settings.APPLICATION_SETTINGS": "apps",
+    "android.settings.MANAGE_APPLICATIONS_SETTINGS": "apps",
+    "android.settings.ALL_APPS_NOTIFICATION_SETTINGS": "notifications",
+    "android.settings.BATTERY_SAVER_SETTINGS": "battery",
+    "android.settings.INTERNAL_STORAGE_SETTINGS": "storage",
+    "android.settings.SOUND_SETTINGS": "sound",
+    "android.settings.DISPLAY_SETTINGS": "display",
+    "android.settings.SECURITY_SETTINGS": "security",
+    "android.settings.PRIVACY_SETTINGS": "security",
+    "android.settings.LOCATION_SOURCE_SETTINGS": "location",
+    "android.settings.DATE_SETTINGS": "system",
+    "android.settings.LOCALE_SETTINGS": "system",
+    "android.settings.DEVICE_INFO_SETTINGS": "about",
+}
+
+
 def _opener(ctx: Ctx, page_key: str) -> Callable[[], None]:
     """A click handler that opens settings page `page_key` (a fresh extras dict per click)."""
     return lambda: ctx.push(SUB, {"page": page_key})
@@ -105,6 +128,7 @@ class SettingsApp(App):
     labels = {"en": "Settings", "zh": "设置"}
     activities = {MAIN: "main", SUB: "sub"}
     launcher = MAIN
+    intent_filters = [("android.settings.SETTINGS", "", MAIN)] + [(a, "", SUB) for a in ACTION_PAGES]
     color = (95, 99, 104)
     glyph = "settings"
     version_name = "14"
@@ -130,6 +154,11 @@ class SettingsApp(App):
             if k == key:
                 return ctx.tr(*t)
         return ""
+
+    def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
+        """A Settings.ACTION_* intent: the page it names (`am start -a android.settings.WIFI_SETTINGS`)."""
+        if ctx.activity == SUB and action in ACTION_PAGES:
+            extras["page"] = ACTION_PAGES[action]
 
     def on_back(self, ctx: Ctx) -> bool:
         if ctx.activity == MAIN and ctx.ui.get("searching"):
@@ -354,8 +383,25 @@ class SettingsApp(App):
             timeout = ctx.tr(f"{n} minute" + ("s" if n != 1 else ""), f"{n} 分钟")
         else:
             timeout = ctx.tr(f"{timeout_s} seconds", f"{timeout_s} 秒")
+        try:
+            level = max(0, min(255, int(self._get(ctx, "system", "screen_brightness", "102"))))
+        except ValueError:
+            level = 102
+
+        def slider(x: int, y: int, wd: int) -> View:
+            return w.seekbar(
+                ctx,
+                (x + ctx.dp(56), y, x + wd - ctx.dp(24), y + ctx.dp(48)),
+                level,
+                255,
+                lambda v: self._put(ctx, "system", "screen_brightness", str(v)),
+                "brightness_seekbar",
+                ctx.tr("Brightness level", "亮度"),
+            )
+
         return [
             self._item_row(ctx, ctx.tr("Brightness level", "亮度"), f"{bright}%", None, "brightness"),
+            Row(ctx.dp(48), slider),
             self._item_row(
                 ctx,
                 ctx.tr("Dark theme", "深色主题"),

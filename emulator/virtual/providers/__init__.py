@@ -1,19 +1,35 @@
 """The content providers of the virtual device, as `content query / insert / update / delete` reach them: the
-settings store (content://settings), contacts (content://com.android.contacts), SMS (content://sms) and the
-clock's alarms (content://com.android.deskclock/alarms). Each serves the data the matching app's UI shows and
+settings store (content://settings), contacts (content://com.android.contacts, legacy content://contacts), the
+call log (content://call_log/calls), SMS (content://sms) and the clock's alarms
+(content://com.android.deskclock/alarms). Each serves the data the matching app's UI shows and
 changes, so a change through either side shows on the other (docs/virtual-device.md, "Content providers")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import Provider, ProviderError, Table, UnknownUri, Values
+from .calllog import PROVIDER_PKG as CONTACTS_PROVIDER_PKG
+from .calllog import CallLogProvider
 from .clock import ClockProvider
 from .contacts import ContactsProvider
 from .settings import SettingsProvider
 from .sms import SmsProvider
 from .where import Predicate, SelectionError, selection
 
-PROVIDERS: tuple[Provider, ...] = (SettingsProvider(), ContactsProvider(), SmsProvider(), ClockProvider())
+_CONTACTS, _CALLS = ContactsProvider(), CallLogProvider()
+PROVIDERS: tuple[Provider, ...] = (SettingsProvider(), _CONTACTS, SmsProvider(), ClockProvider(), _CALLS)
 _BY_AUTHORITY = {a: p for p in PROVIDERS for a in p.authorities}
+
+
+def clear_provider_package(model: Any, package: str) -> bool:
+    """`pm clear` of a package that holds provider data on a phone without being an app here: the contacts
+    provider (contacts and the call log). False for any other package."""
+    if package != CONTACTS_PROVIDER_PKG:
+        return False
+    _CONTACTS.clear(model)
+    _CALLS.clear(model)
+    return True
 
 
 def resolve(uri: str) -> tuple[Provider, str]:
@@ -39,6 +55,7 @@ __all__ = [
     "Table",
     "UnknownUri",
     "Values",
+    "clear_provider_package",
     "resolve",
     "selection",
 ]

@@ -4,7 +4,9 @@ what the provider answers are one thing, in both directions.
 Tables: `contacts` (_id, display_name, has_phone_number, starred, lookup), `raw_contacts` (_id, contact_id,
 display_name, account_type, account_name, deleted), `data` (one row per name / phone / email: _id,
 raw_contact_id, contact_id, display_name, mimetype, data1, data2, data3, data4), `data/phones` and `data/emails`
-(those rows only), `phone_lookup/NUMBER` (_id, display_name, number: contacts whose number ends like NUMBER).
+(those rows only), `phone_lookup/NUMBER` (_id, display_name, number: contacts whose number ends like NUMBER),
+and under the legacy authority `contacts` also `people` and `phones` (Contacts.Phones: _id, person, type, label,
+number, number_key, isprimary, name, display_name).
 A contact here has one raw contact with the contact's id; its data rows have ids 3*id-2 (name), 3*id-1 (phone),
 3*id (email). Changes as a client makes them: `insert raw_contacts` (a new, empty contact), `insert data`
 (raw_contact_id + mimetype + data1 / data2 data3 set its name, phone or email), `update data`, `delete
@@ -114,6 +116,25 @@ class ContactsProvider:
         if path in ("data", "data/phones", "data/emails"):
             kind = {"data/phones": PHONE, "data/emails": EMAIL}.get(path)
             return Table(list(DATA_COLUMNS), [r for r in _data(model) if kind is None or r["mimetype"] == kind])
+        if path == "phones":  # the legacy Contacts.Phones table (content://contacts/phones) clients still read
+            rows = [
+                {
+                    "_id": 3 * c["id"] - 1,
+                    "person": c["id"],
+                    "type": 2,
+                    "label": None,
+                    "number": c["phone"],
+                    "number_key": _digits(c["phone"])[::-1],
+                    "isprimary": 1,
+                    "name": c.get("name") or None,
+                    "display_name": c.get("name") or None,
+                }
+                for c in people
+                if c.get("phone")
+            ]
+            return Table(
+                ["_id", "person", "type", "label", "number", "number_key", "isprimary", "name", "display_name"], rows
+            )
         if path.startswith("phone_lookup/"):
             want = _digits(path.split("/", 1)[1])
             rows = [
@@ -123,6 +144,14 @@ class ContactsProvider:
             ]
             return Table(["_id", "display_name", "number"], rows)
         raise UnknownUri(path)
+
+    def clear(self, model: Any) -> None:
+        """The provider package's data cleared (`pm clear com.android.providers.contacts`): no contacts left, in
+        the provider and in the Contacts app (which shows the provider's data; it is not seeded again)."""
+        with model.lock:
+            data = app_data(model, PKG)
+            data["contacts"] = []
+        model.events.log("contacts", action="clear")
 
     def _contact(self, model: Any, cid: int | None) -> dict[str, Any]:
         c = next((c for c in app_data(model, PKG).get("contacts", []) if c["id"] == cid), None)

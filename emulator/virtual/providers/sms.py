@@ -4,9 +4,10 @@ provider answers are one thing, in both directions.
 Tables: `sms` (every message), `sms/inbox` (type 1, received), `sms/sent` (type 2), `sms/ID`; columns _id,
 thread_id, address, person, date, date_sent, read, seen, status, type, body. A message's `_id` is given once
 and kept (the seeded messages get theirs in conversation order); `date` is milliseconds since the epoch on the
-device's frozen clock. `insert` into sms/inbox or sms/sent (address, body; read) adds the message to the
-conversation with that number (the last ten digits match), or to a new one named as the contact with that
-number; `delete` removes messages; `update` changes read / body.
+device's frozen clock; rows come newest first (`date DESC`, SmsProvider's default order). `insert` into
+sms/inbox or sms/sent (address, body; read) adds the message to the conversation with that number (the last ten
+digits match), or to a new one named as the contact with that number; `delete` removes messages; `update`
+changes read / body.
 """
 
 from __future__ import annotations
@@ -39,14 +40,26 @@ def _digits(s: str) -> str:
 
 
 def _ids(data: dict[str, Any]) -> None:
-    """Give every message without one its lasting `_id` (threads by id, messages in order)."""
+    """Give every message without one its lasting `_id` (threads by id, messages in order) and `date`: the seeded
+    messages a minute apart up to the device's time, each later one (sent in the app, inserted) a minute after
+    the newest, so `date DESC` puts the newest first."""
+    first = "next_sms_id" not in data
     nxt = int(data.get("next_sms_id", 1))
     for t in sorted(data.get("threads", []), key=lambda t: t["id"]):
-        for m in t["messages"]:
+        n = len(t["messages"])
+        for i, m in enumerate(t["messages"]):
             if "_id" not in m:
                 m["_id"] = nxt
                 nxt += 1
+            if "date" not in m:
+                m["date"] = _NOW_MS - (n - i) * 60_000 if first else _next_date(data)
     data["next_sms_id"] = nxt
+
+
+def _next_date(data: dict[str, Any]) -> int:
+    """The date of a message added now: a minute after the newest one."""
+    newest = max((int(m.get("date") or 0) for t in data.get("threads", []) for m in t["messages"]), default=0)
+    return max(newest, _NOW_MS) + 60_000
 
 
 def _rows(model: Any) -> list[dict[str, Any]]:
@@ -61,7 +74,7 @@ def _rows(model: Any) -> list[dict[str, Any]]:
                 read = 1
             else:  # an unread conversation: its last message, or those stored unread
                 read = int(m["read"]) if "read" in m else (0 if i == n - 1 else 1)
-            date = m.get("date") or _NOW_MS - (n - i) * 60_000
+            date = int(m["date"])
             rows.append(
                 {
                     "_id": m["_id"],
@@ -77,7 +90,7 @@ def _rows(model: Any) -> list[dict[str, Any]]:
                     "body": m["text"],
                 }
             )
-    return sorted(rows, key=lambda r: r["_id"])
+    return sorted(rows, key=lambda r: (-r["date"], -r["_id"]))  # Telephony.Sms.DEFAULT_SORT_ORDER "date DESC"
 
 
 def _box(path: str) -> tuple[int | None, int | None]:
@@ -139,6 +152,7 @@ class SmsProvider:
             t["messages"].append(
                 {
                     "_id": mid,
+                    "date": _next_date(data),
                     "me": kind == SENT,
                     "text": body,
                     "read": read,

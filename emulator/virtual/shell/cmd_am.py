@@ -8,11 +8,12 @@ import binascii
 import time
 from urllib.parse import urlsplit
 
-from ..records import ADB_KEYBOARD_IME, LAUNCHER_PACKAGE
+from ..records import ADB_KEYBOARD_IME, INTENT_ACTION, INTENT_DATA, INTENT_TYPE, LAUNCHER_PACKAGE
 from .intent import FLAG_ACTIVITY_NEW_TASK, FLAG_RECEIVER_FROM_SHELL, Intent, IntentError, parse_intent
 from .pkgmeta import is_enabled
 from .proctable import running_packages
 from .registry import Ctx, command, short_component
+from .windowdump import stack_list
 
 _SETTINGS_PACKAGE = "com.android.settings"
 
@@ -39,6 +40,9 @@ def resolve_intent(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
         return pkg.name, resolved
     if it.action == "android.intent.action.MAIN" and "android.intent.category.HOME" in it.categories:
         return LAUNCHER_PACKAGE, None
+    filtered = _by_filter(ctx, it)
+    if filtered is not None:
+        return filtered
     target = it.package
     if (
         target is None
@@ -54,6 +58,31 @@ def resolve_intent(ctx: Ctx, it: Intent) -> tuple[str, str | None] | None:
     pkg = model.packages[target]
     act = pkg.launcher_activity or (pkg.activities[0] if pkg.activities else None)
     return (pkg.name, act) if act else None
+
+
+def _filter_matches(spec: str, it: Intent) -> bool:
+    """An intent filter's data part against the intent: `scheme:S` (the data URI's scheme), `mime:TYPE` (the
+    intent's type), "" (any data)."""
+    kind, _, value = spec.partition(":")
+    if kind == "scheme":
+        return bool(it.data) and urlsplit(it.data or "").scheme == value
+    if kind == "mime":
+        return (it.mime or "").lower() == value
+    return True
+
+
+def _by_filter(ctx: Ctx, it: Intent) -> tuple[str, str] | None:
+    """The first enabled package (the intent's package when it names one) whose intent filters take the intent's
+    action and data, as PackageManager's resolution picks the single match."""
+    if not it.action:
+        return None
+    for pkg in ctx.model.packages.values():
+        if it.package is not None and pkg.name != it.package:
+            continue
+        for action, spec, activity in pkg.intent_filters:
+            if action == it.action and _filter_matches(spec, it) and is_enabled(ctx, pkg.name):
+                return pkg.name, activity
+    return None
 
 
 def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
@@ -98,9 +127,11 @@ def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
         else:
             extras = dict(it.extras)
             if it.action:
-                extras.setdefault("android.intent.action", it.action)
+                extras.setdefault(INTENT_ACTION, it.action)
             if it.data:
-                extras.setdefault("android.intent.data", it.data)
+                extras.setdefault(INTENT_DATA, it.data)
+            if it.mime:
+                extras.setdefault(INTENT_TYPE, it.mime)
             model.start_activity(pkg_name, None if to_front else activity, extras=extras)
     if to_front:
         err("Warning: Activity not started, its current task has been brought to the front")
@@ -238,6 +269,9 @@ def am(ctx: Ctx, argv: list[str]) -> int:
         target = args[-1] if args else ""
         ctx.errln(f"Unable to find instrumentation info for: ComponentInfo{{{target}}}")
         return 1
+    if verb in ("stack", "task") and args[:1] == ["list"]:
+        ctx.out(stack_list(ctx))
+        return 0
     if verb in (
         "stack",
         "task",

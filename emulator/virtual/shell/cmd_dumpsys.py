@@ -9,150 +9,20 @@ import time
 import zlib
 
 from ..procs import FrameStats, histogram_buckets
-from ..records import LAUNCHER_PACKAGE, ActivityRecord
+from ..records import LAUNCHER_PACKAGE
 from .proctable import app_pid, process_rows, running_packages
 from .registry import Ctx, app_uid, command, short_component, short_hash
-
-DISPLAY_ID = "4619827259835644672"
-
-
-def _task_id(package: str) -> int:
-    return 10 + zlib.crc32(package.encode()) % 200
-
-
-def _record(r: ActivityRecord) -> str:
-    comp = short_component(r.package, r.activity)
-    return f"ActivityRecord{{{short_hash('ar', r.package, r.activity)} u0 {comp} t{_task_id(r.package)}}}"
-
-
-def _window(r: ActivityRecord) -> str:
-    return f"Window{{{short_hash('win', r.package, r.activity)} u0 {r.package}/{r.activity}}}"
-
-
-def keyboard_shown(ctx: Ctx) -> bool:
-    """True when a window of the current input method is on screen."""
-    model = ctx.model
-    ime_pkgs = {i.split("/", 1)[0] for i in model.available_imes()}
-    try:
-        return any(getattr(v, "package", "") in ime_pkgs for v in model.view_roots())
-    except Exception:  # noqa: BLE001 - the UI layer is optional for this guess
-        return False
-
-
-def _window_dump(ctx: Ctx, section: str) -> str:
-    model = ctx.model
-    with model.lock:
-        top = model.foreground
-        w, h = model.display_size
-        rot = model.rotation
-    d = model.profile.density
-    sw = min(w, h) * 160 // d
-    orient = "land" if w > h else "port"
-    win = _window(top)
-    windows = [("NavigationBar0", "com.android.systemui"), ("StatusBar", "com.android.systemui")]
-    if keyboard_shown(ctx):
-        windows.append(("InputMethod", model.current_ime.split("/", 1)[0]))
-    lines = [f"WINDOW MANAGER WINDOWS (dumpsys window {section})"]
-    for i, (name, pkg) in enumerate(windows):
-        lines += [
-            f"  Window #{i} Window{{{short_hash('sys', name)} u0 {name}}}:",
-            f"    mDisplayId=0 rootTaskId=1 mSession=Session{{{short_hash('s', pkg)} 1201:u0a10140}} "
-            f"mClient=android.os.BinderProxy@{short_hash('c', name)}",
-            f"    mOwnerUid={app_uid(pkg)} showForAllUsers=true package={pkg} appop=NONE",
-            "    isOnScreen=true",
-            "    isVisible=true",
-        ]
-    lines += [
-        f"  Window #{len(windows)} {win}:",
-        f"    mDisplayId=0 rootTaskId={_task_id(top.package)} mSession=Session{{{short_hash('s', top.package)} "
-        f"{app_pid(model, top.package)}:u0a{app_uid(top.package) - 10000}}} "
-        f"mClient=android.os.BinderProxy@{short_hash('c', top.activity)}",
-        f"    mOwnerUid={app_uid(top.package)} showForAllUsers=false package={top.package} appop=NONE",
-        "    mAttrs={(0,0)(fillxfill) sim={adjust=resize forwardNavigation} ty=BASE_APPLICATION "
-        "fmt=TRANSLUCENT wanim=0x10302f8\n      fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR SPLIT_TOUCH "
-        "HARDWARE_ACCELERATED DRAWS_SYSTEM_BAR_BACKGROUNDS}",
-        f"    mActivityRecord={_record(top)}",
-        "    mViewVisibility=0x0 mHaveFrame=true mObscured=false",
-        f"    mFrame=[0,0][{w},{h}] last=[0,0][{w},{h}]",
-        "    isOnScreen=true",
-        "    isVisible=true",
-        "",
-        f"  mGlobalConfiguration={{1.0 ?mcc?mnc [{model.locale_tag.replace('-', '_')}] ldltr sw{sw}dp "
-        f"w{w * 160 // d}dp h{h * 160 // d}dp {d}dpi nrml long {orient} finger -keyb/v/h -nav/h "
-        f"winConfig={{ mBounds=Rect(0, 0 - {w}, {h}) mAppBounds=Rect(0, 0 - {w}, {h}) "
-        f"mMaxBounds=Rect(0, 0 - {w}, {h}) mDisplayRotation=ROTATION_{rot * 90} mWindowingMode=fullscreen "
-        f"mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_{rot * 90}}} s.42}}",
-        "  mHasPermanentDpad=false",
-        "  mTopFocusedDisplayId=0",
-        f"  imeLayeringTarget in display# 0 {win}",
-        f"  imeInputTarget in display# 0 {win}",
-        f"  imeControlTarget in display# 0 {win}",
-        "  mInTouchMode=true",
-        f"  mCurrentFocus={win}",
-        f"  mFocusedApp={_record(top)}",
-        f"  mDisplayRotation=ROTATION_{rot * 90}",
-        "",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _display_dump(ctx: Ctx) -> str:
-    model = ctx.model
-    with model.lock:
-        w, h = model.display_size
-        rot = model.rotation
-        on = model.screen_on
-    pw, ph = model.physical_size
-    d = model.profile.density
-    state = "ON" if on else "OFF"
-    info = (
-        f'DisplayInfo{{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, '
-        f"FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real {w} x {h}, largest app {max(w, h)} x {max(w, h)}, "
-        f"smallest app {min(w, h)} x {min(w, h)}, appVsyncOff 1000000, presDeadline 16666666, mode 1, "
-        f"defaultMode 1, modes [{{id=1, width={pw}, height={ph}, fps=60.0, vsync=60.0, synthetic=false, "
-        f"alternativeRefreshRates=[], supportedHdrTypes=[]}}], rotation {rot}, state {state}, "
-        f'committedState {state}, type INTERNAL, uniqueId "local:{DISPLAY_ID}", app {w} x {h}, density {d} '
-        f"({d}.0 x {d}.0) dpi, layerStack 0, colorMode 0, supportedColorModes [0], address {{port=0, "
-        f"model=0x401cecbed168ea}}, deviceProductInfo DeviceProductInfo{{name=EMU_display_0}}, "
-        f"removeMode 0, refreshRateOverride 0.0, brightnessMinimum 0.0, brightnessMaximum 1.0, "
-        f"brightnessDefault 0.39763778, installOrientation 0}}"
-    )
-    return (
-        "\n".join(
-            [
-                "DISPLAY MANAGER (dumpsys display)",
-                "  mOnlyCode=false",
-                "  mSafeMode=false",
-                "  mPendingTraversal=false",
-                f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-                f"uniqueId='local:{DISPLAY_ID}', physicalPort=0, orientation={rot}, "
-                f"logicalFrame=Rect(0, 0 - {w}, {h}), "
-                f"physicalFrame=Rect(0, 0 - {w}, {h}), deviceWidth={w}, deviceHeight={h}}}]",
-                "  mDefaultDisplayDefaultColorMode=0",
-                "  mWifiDisplayScanRequestCount=0",
-                f"  mStableDisplaySize=Point({pw}, {ph})",
-                "  mMinimumBrightnessCurve=[(0.0, 0.0), (2000.0, 50.0), (4000.0, 90.0)]",
-                "",
-                "Display Devices: size=1",
-                f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="local:{DISPLAY_ID}", {pw} x {ph}, modeId 1, '
-                f"renderFrameRate 60.0, defaultModeId 1, density {d}, {d}.0 x {d}.0 dpi, appVsyncOff 1000000, "
-                f"presDeadline 16666666, touch INTERNAL, rotation 0, type INTERNAL, state {state}, "
-                "FLAG_ALLOWED_TO_BE_DEFAULT_DISPLAY, FLAG_ROTATES_WITH_CONTENT, FLAG_SECURE, "
-                "FLAG_SUPPORTS_PROTECTED_BUFFERS, installOrientation 0}",
-                "",
-                "Logical Displays: size=1",
-                "  Display 0:",
-                "    mDisplayId=0",
-                "    mLayerStack=0",
-                "    mHasContent=true",
-                "    mPrimaryDisplayDevice=Built-in Screen",
-                f"    mBaseDisplayInfo={info}",
-                f"    mOverrideDisplayInfo={info}",
-                "",
-            ]
-        )
-        + "\n"
-    )
+from .windowdump import (
+    DISPLAY_ID,
+    activity_record,
+    display_dump,
+    displays_dump,
+    input_dump,
+    keyboard_shown,
+    task_id,
+    window_dump,
+    window_name,
+)
 
 
 def _activities_dump(ctx: Ctx) -> str:
@@ -164,19 +34,19 @@ def _activities_dump(ctx: Ctx) -> str:
     for n, task in enumerate(tasks):
         if not task.stack:
             continue
-        tid = _task_id(task.package)
+        tid = task_id(task.package)
         lines += [
             f"  * Task{{{short_hash('task', task.package)} #{tid} type="
             f"{'home' if task.package == LAUNCHER_PACKAGE else 'standard'} A={app_uid(task.package)}:"
             f"{task.package} U=0 visible={'true' if n == 0 else 'false'} visibleRequested="
             f"{'true' if n == 0 else 'false'} mode=fullscreen translucent=false sz={len(task.stack)}}}",
-            "    mLastPausedActivity: null" if n == 0 else f"    mLastPausedActivity: {_record(task.top)}",
+            "    mLastPausedActivity: null" if n == 0 else f"    mLastPausedActivity: {activity_record(task.top)}",
         ]
         if n == 0:
-            lines.append(f"    mResumedActivity: {_record(task.top)}")
+            lines.append(f"    mResumedActivity: {activity_record(task.top)}")
         for k, rec in reversed(list(enumerate(task.stack))):
             lines += [
-                f"    * Hist  #{k}: {_record(rec)}",
+                f"    * Hist  #{k}: {activity_record(rec)}",
                 f"      packageName={rec.package} processName={rec.package}",
                 "      launchedFromUid=2000 launchedFromPackage=com.android.shell userId=0",
                 f"      app=ProcessRecord{{{short_hash('pr', rec.package)} {app_pid(model, rec.package)}:"
@@ -185,10 +55,10 @@ def _activities_dump(ctx: Ctx) -> str:
     lines += [
         "",
         "  Resumed activities in task display areas (from top to bottom):",
-        f"    Resumed: {_record(top)}",
+        f"    Resumed: {activity_record(top)}",
         "",
-        f"  ResumedActivity: {_record(top)}",
-        f"  topDisplayFocusedRootTask=Task{{{short_hash('task', top.package)} #{_task_id(top.package)}}}",
+        f"  ResumedActivity: {activity_record(top)}",
+        f"  topDisplayFocusedRootTask=Task{{{short_hash('task', top.package)} #{task_id(top.package)}}}",
         "",
     ]
     return "\n".join(lines) + "\n"
@@ -197,7 +67,7 @@ def _activities_dump(ctx: Ctx) -> str:
 def _top_dump(ctx: Ctx) -> str:
     model = ctx.model
     top = model.foreground
-    tid = _task_id(top.package)
+    tid = task_id(top.package)
     cls = top.activity.rsplit(".", 1)[-1]
     return (
         "\n".join(
@@ -290,7 +160,7 @@ def _input_method_dump(ctx: Ctx) -> str:
                 "  mCurrentUserId=0",
                 f"  mCurClient=ClientState{{{short_hash('cl', top.package)} "
                 f"mUid={app_uid(top.package)} mPid={app_pid(model, top.package)} mSelfReportedDisplayId=0}}",
-                f"  mCurFocusedWindow={_window(top)}",
+                f"  mCurFocusedWindow={window_name(top)}",
                 f"  mInputShown={shown}",
                 f"  mShowRequested={shown}",
                 f"  mImeWindowVis={'0x3' if shown == 'true' else '0x0'}",
@@ -645,16 +515,24 @@ def _gfxinfo(ctx: Ctx, args: list[str]) -> str:
 def dumpsys(ctx: Ctx, argv: list[str]) -> int:
     args = argv[1:]
     if not args:
-        ctx.out(_activities_dump(ctx) + _window_dump(ctx, "windows") + _display_dump(ctx) + _power_dump(ctx))
+        ctx.out(_activities_dump(ctx) + window_dump(ctx, "windows") + display_dump(ctx) + _power_dump(ctx))
         return 0
     if args[0] == "-l":
         ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in _SERVICES))
         return 0
     service, rest = args[0], [a for a in args[1:] if a not in ("-a", "--proto")]
     if service == "window":
-        ctx.out(_window_dump(ctx, rest[0] if rest else "windows"))
+        section = rest[0] if rest else ""
+        if section in ("displays", "d"):
+            ctx.out(displays_dump(ctx))
+        elif section:
+            ctx.out(window_dump(ctx, section))
+        else:  # everything: the display contents, then the windows
+            ctx.out(displays_dump(ctx) + "\n" + window_dump(ctx, "windows"))
+    elif service == "input":
+        ctx.out(input_dump(ctx))
     elif service == "display":
-        ctx.out(_display_dump(ctx))
+        ctx.out(display_dump(ctx))
     elif service == "activity":
         sub = rest[0] if rest else "activities"
         if sub == "top":

@@ -8,6 +8,7 @@ import os
 import time
 
 from ..fs import FsError
+from ..providers import clear_provider_package
 from ..records import Package
 from .apk import ApkError, read_apk
 from .cmd_am import resolve_intent
@@ -207,6 +208,9 @@ def pm(ctx: Ctx, argv: list[str]) -> int:
         ctx.outln("package:" + apk_path(pkg))
         return 0
     if verb == "clear":
+        if pos and clear_provider_package(model, pos[0]):  # the contacts provider: its data, no process here
+            ctx.outln("Success")
+            return 0
         if pos and model.clear_data(pos[0]):
             m = meta(ctx, pos[0])
             m.granted.clear()

@@ -41,6 +41,7 @@ ANSWERS_AT_ONCE = frozenset(
         "pidof",
         "ps",
         "date",
+        "service",
     }
 )
 # ... and these when they read a pipe, not the host: as the first command of a line they read the host's stdin,
@@ -48,7 +49,18 @@ ANSWERS_AT_ONCE = frozenset(
 FILTERS = frozenset({"grep", "egrep", "fgrep", "cat", "head", "wc", "sort", "uniq", "cut", "tr"})
 # `am` and `cmd` subcommands that end at once (`am instrument -w`, `am monitor` and the like do not)
 AM_AT_ONCE = frozenset(
-    {"start", "start-activity", "force-stop", "kill", "kill-all", "broadcast", "startservice", "start-service"}
+    {
+        "start",
+        "start-activity",
+        "force-stop",
+        "kill",
+        "kill-all",
+        "broadcast",
+        "startservice",
+        "start-service",
+        "stack",
+        "task",
+    }
 )
 CMD_AT_ONCE = frozenset({"package", "connectivity", "uimode", "settings", "wifi", "alarm"})
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from ..records import INTENT_ACTION, INTENT_HANDLED
 from .frames import Frame, FrameCache, draw_key
 from .gestures import scroll_amount
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
@@ -133,6 +134,10 @@ class UIManager:
             ui["_created"] = True
             app.on_create(ctx)
         app.on_foreground(ctx)
+        action = top.extras.get(INTENT_ACTION)
+        if action and not top.extras.get(INTENT_HANDLED):
+            top.extras[INTENT_HANDLED] = True
+            app.on_intent(ctx, str(action), top.extras)
 
     def on_data_cleared(self, package: str) -> None:
         if self.state.get("focus_pkg") == package:
@@ -348,8 +353,18 @@ class UIManager:
                 cancel()
             return
         v = root.hit(x, y, lambda n: n.clickable)
-        if v is not None:
+        if v is not None and not self._seek(v, x):
             self._click(v)
+
+    @staticmethod
+    def _seek(v: View, x: float) -> bool:
+        """A touch ending at x on a SeekBar moves its thumb there (the track is inset by half its height)."""
+        seek = v.style.get("on_seek")
+        if seek is None or not v.enabled:
+            return False
+        inset = v.height / 2
+        seek((x - v.bounds[0] - inset) / max(1.0, v.width - 2 * inset))
+        return True
 
     def _click(self, v: View) -> None:
         if not v.enabled:
@@ -407,6 +422,8 @@ class UIManager:
         while node is not None:
             chain.append(node)
             node = next((c for c in reversed(node.children) if c.contains(x1, y1)), None)
+        if any(self._seek(v, x2) for v in reversed(chain) if v.style.get("on_seek")):
+            return  # a drag on a SeekBar takes its thumb along
         # the content moves by the drag past the touch slop plus the fling of the release velocity, so a slow
         # swipe scrolls about its length and a fast one much further (gestures.scroll_amount)
         dx, dy = scroll_amount(x2 - x1, y2 - y1, ms, s)

@@ -95,6 +95,9 @@ class Painter:
         if kind == "switch":
             self._switch(box, v.checked, v.enabled)
             return
+        if kind == "seekbar":
+            self._seekbar(box, float(st.get("progress", 0.0)), v.enabled)
+            return
         if kind in ("checkbox", "radio"):
             self._checkbox(v, box, st, kind == "radio")
             return
@@ -195,6 +198,19 @@ class Painter:
             r = int(th_h * 0.24)
             cx, cy = x0 + th_h // 2, y0 + th_h // 2
             self.d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=th.switch_off_thumb)
+
+    def _seekbar(self, box: tuple[int, int, int, int], frac: float, enabled: bool) -> None:
+        th = self.theme
+        h = box[3] - box[1]
+        inset, cy = h // 2, (box[1] + box[3]) // 2
+        x0, x1 = box[0] + inset, box[2] - inset
+        tx = x0 + int((x1 - x0) * max(0.0, min(1.0, frac)))
+        lw = max(2, h // 10)
+        self.d.rounded_rectangle((x0, cy - lw, x1, cy + lw), lw, fill=th.switch_off_track)
+        color = th.primary if enabled else th.text2
+        self.d.rounded_rectangle((x0, cy - lw, max(tx, x0 + 2 * lw), cy + lw), lw, fill=color)
+        r = max(4, h // 4)
+        self.d.ellipse((tx - r, cy - r, tx + r, cy + r), fill=color)
 
     def _checkbox(self, v: View, box: tuple[int, int, int, int], st: dict[str, Any], radio: bool) -> None:
         th = self.theme

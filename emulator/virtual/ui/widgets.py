@@ -212,6 +212,30 @@ def switch(
     )
 
 
+SEEKBAR = "android.widget.SeekBar"
+
+
+def seekbar(
+    ctx: Ctx, bounds: Bounds, progress: int, maximum: int, on_seek: Callable[[int], None], rid: str = "", desc: str = ""
+) -> View:
+    """A SeekBar: a tap or a drag on it moves the thumb there and calls `on_seek(progress)` (0..maximum); the
+    window manager finds the callback in the style (`on_seek`, a fraction of the track in, see `seek_to`)."""
+
+    def seek(frac: float) -> None:
+        on_seek(round(max(0.0, min(1.0, frac)) * maximum))
+
+    return V(
+        ctx,
+        SEEKBAR,
+        bounds,
+        rid,
+        desc=desc,
+        clickable=True,
+        focusable=True,
+        style={"kind": "seekbar", "progress": progress / maximum if maximum else 0.0, "on_seek": seek},
+    )
+
+
 def checkbox(
     ctx: Ctx, bounds: Bounds, checked: bool, rid: str = "", on_click: Click = None, label: str = "", radio: bool = False
 ) -> View:

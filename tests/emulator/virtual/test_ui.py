@@ -264,7 +264,7 @@ def test_xml_states_match_the_ui() -> None:
         for n in root.iter("node")
         if n.get("resource-id", "").startswith(CLOCK + ":id/tab_menu_")
     }
-    assert tabs == {"Alarm": "true", "Clock": "false", "Timer": "false"}
+    assert tabs == {"Alarm": "true", "Clock": "false", "Timer": "false", "Stopwatch": "false"}
     switches = [n for n in root.iter("node") if n.get("class") == "android.widget.Switch"]
     assert [s.get("checked") for s in switches] == ["true", "false"]
     assert all(s.get("checkable") == "true" for s in switches)
