@@ -11,7 +11,7 @@ import zlib
 from ..procs import FrameStats, histogram_buckets
 from ..records import LAUNCHER_PACKAGE, ActivityRecord
 from .proctable import app_pid, process_rows, running_packages
-from .registry import Ctx, app_uid, command, short_component, short_hash
+from .registry import DUMPSYS, Ctx, app_uid, command, short_component, short_hash
 
 DISPLAY_ID = "4619827259835644672"
 
@@ -271,16 +271,6 @@ def _power_dump(ctx: Ctx) -> str:
     )
 
 
-def _battery_dump(ctx: Ctx) -> str:
-    return (
-        "Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n"
-        "  Dock powered: false\n  Max charging current: 500000\n  Max charging voltage: 5000000\n"
-        "  Charge counter: 4800000\n  status: 2\n  health: 2\n  present: true\n  level: 100\n  scale: 100\n"
-        "  voltage: 4350\n  temperature: 250\n  technology: Li-ion\n  Charging state: 1\n  Charging policy: 1\n"
-        "  Capacity level: -1\n"
-    )
-
-
 def _input_method_dump(ctx: Ctx) -> str:
     model = ctx.model
     cur = model.current_ime
@@ -400,7 +390,6 @@ _RUNTIME = {
 _SERVICES = [
     "SurfaceFlinger",
     "activity",
-    "battery",
     "display",
     "gfxinfo",
     "input",
@@ -654,9 +643,12 @@ def dumpsys(ctx: Ctx, argv: list[str]) -> int:
         ctx.out(_activities_dump(ctx) + _window_dump(ctx, "windows") + _display_dump(ctx) + _power_dump(ctx))
         return 0
     if args[0] == "-l":
-        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in _SERVICES))
+        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in sorted({*_SERVICES, *DUMPSYS})))
         return 0
     service, rest = args[0], [a for a in args[1:] if a not in ("-a", "--proto")]
+    if service in DUMPSYS:  # services other modules dump (cmd_hardware: battery, location, telephony.registry)
+        ctx.out(DUMPSYS[service](ctx, rest))
+        return 0
     if service == "window":
         ctx.out(_window_dump(ctx, rest[0] if rest else "windows"))
     elif service == "display":
@@ -669,8 +661,6 @@ def dumpsys(ctx: Ctx, argv: list[str]) -> int:
             ctx.out(_activities_dump(ctx))
     elif service == "power":
         ctx.out(_power_dump(ctx))
-    elif service == "battery":
-        ctx.out(_battery_dump(ctx))
     elif service == "input_method":
         ctx.out(_input_method_dump(ctx))
     elif service == "package":

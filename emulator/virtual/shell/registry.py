@@ -32,6 +32,18 @@ COMMANDS: dict[str, CommandFn] = {}
 TOYBOX_APPLETS: set[str] = set()  # commands that `toybox X` runs
 
 
+DumpFn = Callable[["Ctx", list[str]], str]
+DUMPSYS: dict[str, DumpFn] = {}  # `dumpsys NAME` services registered from command modules (cmd_hardware)
+
+
+def dumpsys_service(name: str) -> Callable[[DumpFn], DumpFn]:
+    def deco(fn: DumpFn) -> DumpFn:
+        DUMPSYS[name] = fn
+        return fn
+
+    return deco
+
+
 def command(*names: str, toybox: bool = False) -> Callable[[CommandFn], CommandFn]:
     def deco(fn: CommandFn) -> CommandFn:
         for n in names:
