@@ -166,9 +166,9 @@ class VirtualDeviceModel:
         self.u2_pid: int | None = None
         self.u2_cmdline = ""  # its command line (set by the app_process command)
         self.boot_time = time.time()
-        self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
         self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
         self.logbuf = LogBuffer(SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode())))  # logcat
+        self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
         self.props = self._build_props(avd_name)
         self.adbd = Adbd()  # adbd's uid (`adb root` / `adb unroot`) and its restarts
         self.hw = Hardware()  # battery, location, calls, network: what the emulator console changes
@@ -229,6 +229,22 @@ class VirtualDeviceModel:
             self.events.log("locale", locale=locale)
 
     # --- clock ----------------------------------------------------------------------------------
+    @property
+    def clock_offset(self) -> float:
+        """Seconds the device's wall clock is ahead of the host's: set by `cmd alarm set-time` and root's `date`,
+        0 again with automatic time. The log stamps its lines with the device's clock."""
+        return self._clock_offset
+
+    @clock_offset.setter
+    def clock_offset(self, value: float) -> None:
+        self._clock_offset = value
+        self.logbuf.offset = value
+
+    @property
+    def clock_set(self) -> bool:
+        """The clock was set by hand (the status bar then shows it, not the fixed reproducible time)."""
+        return self._clock_offset != 0.0
+
     def now(self) -> float:
         """The device's wall clock (seconds since the epoch): the host's, moved by `cmd alarm set-time`."""
         return time.time() + self.clock_offset

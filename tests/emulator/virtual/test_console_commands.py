@@ -138,13 +138,14 @@ def test_geo_fix_is_the_last_known_location(emu, console, adb_cli):
 
 
 def test_power_changes_what_dumpsys_battery_reports(emu, adb_cli):
-    _, serial = emu
+    vd, serial = emu
     assert "OK" in _emu(adb_cli, serial, "power", "capacity", "42")
     assert "OK" in _emu(adb_cli, serial, "power", "ac", "off")
     assert "OK" in _emu(adb_cli, serial, "power", "status", "discharging")
     dump = _sh(adb_cli, serial, "dumpsys battery")
     assert "  level: 42\n" in dump and "  AC powered: false\n" in dump and "  status: 3\n" in dump
     assert "USB powered: false" in dump
+    assert 'text="42%"' in vd.model.hierarchy_xml()  # the status bar's battery level
     shown = _emu(adb_cli, serial, "power", "display")
     assert "AC: offline" in shown and "capacity: 42" in shown and "status: Discharging" in shown
     assert 'KO: Usage: "capacity <percentage>"' in _emu(adb_cli, serial, "power", "capacity", "101")

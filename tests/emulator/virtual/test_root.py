@@ -67,6 +67,10 @@ def test_su_runs_a_command_as_root_on_the_userdebug_image(posing_emulator, adb_c
     assert status == 1 and "date: cannot set date: Operation not permitted" in err
     status, out, _ = _shell(adb_cli, serial, "su 0 date 060708092031.10 >/dev/null; date +%Y-%m-%dT%H:%M:%S")
     assert out.strip() == "2031-06-07T08:09:10"
+    # the log stamps its lines and the status bar shows the time with the device's clock
+    _, out, _ = _shell(adb_cli, serial, "log -t ClockCheck set; logcat -d -s ClockCheck")
+    assert out.splitlines()[-1].startswith("06-07 08:09:"), out
+    assert 'text="08:09"' in vd.model.hierarchy_xml()
 
 
 def test_a_phone_profile_refuses_root_and_has_no_su(make_vdevice, adb_cli):
