@@ -4,12 +4,12 @@ private adb server, and read the virtual device's event log."""
 from __future__ import annotations
 
 import os
-import socket
 import time
 from typing import Any
 
 import pytest
 
+from emulator.virtual.ports import pair_free
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.device.fastadb import Clock
 from harness.device.link import LinkConfig
@@ -59,13 +59,6 @@ def free_console_port() -> int:
     index = int(worker[2:]) if worker[2:].isdigit() else 0
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     for port in range(5680, 5598, -2):
-        if (port // 2) % workers != index % workers:
-            continue
-        try:
-            with socket.socket() as a, socket.socket() as b:
-                a.bind(("127.0.0.1", port))
-                b.bind(("127.0.0.1", port + 1))
+        if (port // 2) % workers == index % workers and pair_free(port):
             return port
-        except OSError:
-            continue
     pytest.skip("no free emulator console port pair in 5600..5681")

@@ -24,33 +24,29 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from ..virtual import ports as port_ranges
+from ..virtual.ports import (  # noqa: F401 - DEFAULT_CONSOLE_PORTS re-exported
+    CONSOLE_PORT_MAX,
+    CONSOLE_PORT_MIN,
+    DEFAULT_CONSOLE_PORTS,
+    PORTS_ENV,
+)
 from ..virtual.statedir import pid_alive, state_dir, state_subdir
 from .console import EmulatorConsoleClient
 from .errors import AvdConfigError, AvdError, BootTimeoutError, ConsoleError, EmulatorExitedError, SdkToolError
 from .manage import check_name
 from .sdk import Sdk, tail
 
-CONSOLE_PORT_MIN, CONSOLE_PORT_MAX = 5554, 5682  # what the emulator accepts for -port (even; adb port = +1)
-DEFAULT_CONSOLE_PORTS = range(5554, 5585, 2)  # the pairs every adb server probes for emulators (5555..5585)
-PORTS_ENV = "DROIDHARNESS_EMULATOR_PORTS"  # "FIRST-LAST": console ports to use instead (e.g. 5600-5680)
-
 
 def console_ports() -> range:
     """The console ports tried, in order: 5554..5584 (found by every adb server), or the even ports of
-    $DROIDHARNESS_EMULATOR_PORTS within 5554..5682. Emulators outside 5554..5585 are not probed by adb servers;
-    they announce themselves to the one adb server they are started for, so other servers never list them
-    (the test suite uses this to keep its emulators away from other tests' servers)."""
-    spec = os.environ.get(PORTS_ENV, "").strip()
-    if not spec:
-        return DEFAULT_CONSOLE_PORTS
-    first, sep, last = spec.partition("-")
+    $DROIDHARNESS_EMULATOR_PORTS within 5554..5682 (`emulator.virtual.ports`). Emulators outside 5554..5585 are not
+    probed by adb servers; they announce themselves to the one adb server they are started for, so other servers
+    never list them (the test suite uses this to keep its emulators away from other tests' servers)."""
     try:
-        lo, hi = int(first), int(last if sep else first)
-    except ValueError:
-        raise AvdConfigError(f"${PORTS_ENV}={spec!r}: expected FIRST-LAST, e.g. 5600-5680") from None
-    if not CONSOLE_PORT_MIN <= lo <= hi <= CONSOLE_PORT_MAX:
-        raise AvdConfigError(f"${PORTS_ENV}={spec!r}: ports must lie in {CONSOLE_PORT_MIN}..{CONSOLE_PORT_MAX}")
-    return range(lo + lo % 2, hi + 1, 2)
+        return port_ranges.console_ports()
+    except ValueError as e:
+        raise AvdConfigError(str(e)) from None
 
 
 def valid_console_port(port: int) -> bool:

@@ -39,7 +39,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--serial", default=None, help="ro.serialno (default: emulator-PORT or VIRTUAL0001)")
     p.add_argument("--auth", default="none", choices=["none", "accept", "unauthorized"])
     p.add_argument("--emulator", action="store_true", help="pose as emulator-<console port> with a console")
-    p.add_argument("--console-port", type=int, default=5554, help="even port in 5554..5682 (adb port = +1)")
+    p.add_argument(
+        "--console-port",
+        type=int,
+        default=None,
+        help="even port in 5554..5682 (adb port = +1); default: the first free pair in 5554..5584 "
+        "($DROIDHARNESS_EMULATOR_PORTS)",
+    )
     p.add_argument("--adb-server-port", type=int, default=None, help="adb server to announce the emulator to")
     p.add_argument("--avd-name", default=None, help="what the console's `avd name` answers")
     p.add_argument("--grpc", type=int, default=None, metavar="PORT", help="serve the emulator's gRPC services here")

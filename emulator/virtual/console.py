@@ -1,9 +1,10 @@
 """The emulator console (telnet text protocol on the even port, e.g. 5554) of a virtual device with an
 emulator identity, so AVD snapshot-reset code can be tested without an emulator.
 
-Supported: `auth TOKEN`, `help`, `avd name`, `avd status`, `avd snapshot save|load|list|delete NAME`, `kill`,
-`ping`, `quit`/`exit`. The token lives in `~/.emulator_console_auth_token` (created when missing, as the
-emulator does); an empty token file means no authentication is required.
+Supported: `auth TOKEN`, `help [COMMAND]`, `avd name`, `avd status`, `avd snapshot save|load|list|delete NAME`,
+`kill`, `ping`, `quit`/`exit`, and the commands that change what Android shows (`sms`, `gsm`, `geo`, `power`,
+`rotate`, `network`: `console_commands`). The token lives in `~/.emulator_console_auth_token` (created when
+missing, as the emulator does); an empty token file means no authentication is required.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .console_commands import help_text
+from .console_commands import run as run_console_command
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import VirtualDeviceModel
@@ -148,7 +152,8 @@ class EmulatorConsole:
                     return
                 if not line:
                     return
-                words = line.decode(errors="replace").strip().split()
+                text = line.decode(errors="replace").strip()
+                words = text.split()
                 if not words:
                     continue
                 if words[0] == "auth":
@@ -163,7 +168,7 @@ class EmulatorConsole:
                 if not authed:
                     say("KO: unknown command, try 'help'\n")
                     continue
-                reply, kill = self.execute(words)
+                reply, kill = self.execute(text)
                 try:
                     say(reply)
                 except OSError:
@@ -172,16 +177,15 @@ class EmulatorConsole:
                     self.on_kill()
                     return
 
-    def execute(self, words: list[str]) -> tuple[str, bool]:
+    def execute(self, line: str) -> tuple[str, bool]:
         """One console command -> (reply text ending in OK/KO line, whether to kill the emulator)."""
-        cmd = words[0]
-        if cmd == "help":
-            return (
-                "Android console commands:\n\n    help|h|?         print a list of commands\n"
-                "    kill             kill the emulator instance\n    avd              control virtual "
-                "device execution\n    ping             check if the emulator is alive\n\nOK\n",
-                False,
-            )
+        words = line.split()
+        cmd = words[0] if words else ""
+        if cmd in ("help", "h", "?"):
+            return help_text(words[1] if len(words) > 1 else None), False
+        reply = run_console_command(self.model, line)
+        if reply is not None:
+            return reply, False
         if cmd == "ping":
             return "I am alive!\nOK\n", False
         if cmd == "kill":

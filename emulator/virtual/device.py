@@ -16,11 +16,14 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .console import notify_adb_server
 from .model import Faults, VirtualDeviceModel
-from .profiles import DEFAULT_PROFILE
+from .ports import CONSOLE_PORT_MAX, CONSOLE_PORT_MIN, free_console_port
+from .profiles import DEFAULT_PROFILE, get_profile
 
 if TYPE_CHECKING:  # pragma: no cover
     import adbutils
@@ -28,6 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .adbserver import PrivateAdbServer
 
 log = logging.getLogger(__name__)
+
+ANNOUNCE_DELAY = 0.3  # seconds after an adbd restart before announcing the device again
 
 
 class VirtualDevice:
@@ -40,7 +45,7 @@ class VirtualDevice:
         host: str = "127.0.0.1",
         auth: str = "none",
         emulator_console: bool = False,
-        console_port: int = 5554,
+        console_port: int | None = None,
         adb_server_port: int | None = None,
         avd_name: str | None = None,
         serial: str | None = None,
@@ -50,24 +55,30 @@ class VirtualDevice:
     ) -> None:
         if auth not in ("none", "accept", "unauthorized"):
             raise ValueError(f"unknown auth mode {auth!r}; choose none, accept or unauthorized")
-        if emulator_console and (console_port % 2 or not 5554 <= console_port <= 5682):
-            raise ValueError(f"console port must be even and in 5554..5682, got {console_port}")
+        if emulator_console and console_port is None:
+            console_port = free_console_port(host)  # where a restarted adb server's scan finds it again
+        console_port = 5554 if console_port is None else console_port
+        if emulator_console and (console_port % 2 or not CONSOLE_PORT_MIN <= console_port <= CONSOLE_PORT_MAX):
+            raise ValueError(
+                f"console port must be even and in {CONSOLE_PORT_MIN}..{CONSOLE_PORT_MAX}, got {console_port}"
+            )
         self.host = host
         self.emulator_console = emulator_console
         self.console_port = console_port
         self.adb_server_port = adb_server_port
         self.console_home = console_home  # where ~/.emulator_console_auth_token lives (default: $HOME)
         self._requested_port = console_port + 1 if emulator_console else port
+        hardware = get_profile(profile)
+        self.avd_name = avd_name or hardware.model.replace(" ", "_") + "_API_" + str(hardware.api_level)
         self.model = VirtualDeviceModel(
-            profile=profile,
+            profile=hardware,
+            emulator_image=emulator_console,  # posing as an emulator: the emulator's userdebug system image
             locale=locale,
             latency=latency,
             serial=serial or (f"emulator-{console_port}" if emulator_console else "VIRTUAL0001"),
+            avd_name=self.avd_name if emulator_console else None,
         )
         self.model.faults.auth_mode = auth
-        self.avd_name = avd_name or self.model.profile.model.replace(" ", "_") + "_API_" + str(
-            self.model.profile.api_level
-        )
         self.grpc_port = grpc_port  # the emulator's gRPC door on 127.0.0.1:PORT (0 = any free port; None = none)
         self.grpc_token = secrets.token_urlsafe(24) if grpc_token else None  # calls must bring it (Bearer)
         self.snapshots: dict[str, Any] = {}  # one store for the console's `avd snapshot` and gRPC's SnapshotService
@@ -93,7 +104,7 @@ class VirtualDevice:
         self._server = AdbdServer(self.model, host=self.host, port=self._requested_port)
         self._server.start()
         if self.emulator_console:
-            from .console import EmulatorConsole, notify_adb_server
+            from .console import EmulatorConsole
 
             self._console = EmulatorConsole(
                 self.model,
@@ -106,6 +117,7 @@ class VirtualDevice:
             ).start()
             if self.adb_server_port:
                 notify_adb_server(self.port, self.adb_server_port)
+                self.model.adbd.on_restart(self._announce_again)
         if self.grpc_port is not None:
             try:
                 self._start_grpc()
@@ -139,6 +151,13 @@ class VirtualDevice:
     def grpc_address(self) -> str | None:
         """host:port of the gRPC door once started (None without one)."""
         return f"{self.host}:{self._grpc.port}" if self._grpc is not None else None
+
+    def _announce_again(self) -> None:
+        """After adbd restarted (`adb root`): tell the adb server again, as the emulator does when its adbd comes
+        back (the server also retries an emulator's adb port on its own)."""
+        time.sleep(ANNOUNCE_DELAY)
+        if not self._stopped.is_set() and self.adb_server_port:
+            notify_adb_server(self.port, self.adb_server_port)
 
     def stop(self) -> None:
         if self._stopped.is_set():

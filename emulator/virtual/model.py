@@ -19,8 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .adbd import Adbd
+from .buildprops import build_props
+from .buildprops import emulator_image as image_profile
 from .events import EventLog
 from .fs import FileSystem
+from .hardware import Hardware
 from .latency import Latency
 from .lognoise import SystemChatter
 from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_uid
@@ -36,7 +40,6 @@ from .records import (  # noqa: F401 - ADB_KEYBOARD_IME, LAUNCHER_ACTIVITY re-ex
     TaskRecord,
     short_component,
 )
-from .sensors import Battery, Location
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
@@ -133,11 +136,16 @@ class VirtualDeviceModel:
         locale: str = "en",
         latency: str = "instant",
         serial: str = "VIRTUAL0001",
+        emulator_image: bool = False,
+        avd_name: str | None = None,
     ) -> None:
         if locale not in ("en", "zh"):
             raise ValueError(f"unknown locale {locale!r}; choose en or zh")
         self.lock = threading.RLock()
         self.profile = profile if isinstance(profile, Profile) else get_profile(profile)
+        if emulator_image:  # the emulator's userdebug system image on the profile's screen
+            self.profile = image_profile(self.profile)
+        self.emulator_image = emulator_image
         self.locale = locale
         self.serial = serial
         self.rotation = 0  # 0..3, quarter turns counter-clockwise as Surface.ROTATION_*
@@ -147,8 +155,6 @@ class VirtualDeviceModel:
         self.fs = FileSystem()
         self.faults = Faults(self)
         self.clipboard: str | None = None
-        self.battery = Battery()  # what BatteryService reports (`dumpsys battery`; the emulator's setBattery)
-        self.location = Location()  # the GPS fix (the emulator's setGps)
         self.settings = _default_settings()
         self.enabled_imes: list[str] = [LATIN_IME]
         self.packages: dict[str, Package] = {}
@@ -161,11 +167,13 @@ class VirtualDeviceModel:
         self.u2_pid: int | None = None
         self.u2_cmdline = ""  # its command line (set by the app_process command)
         self.boot_time = time.time()
-        self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
         self.uptime: Callable[[], float] = time.monotonic  # the device's monotonic clock (what its timers measure)
         self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
         self.logbuf = LogBuffer(SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode())))  # logcat
-        self.props = self._build_props()
+        self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
+        self.props = self._build_props(avd_name)
+        self.adbd = Adbd()  # adbd's uid (`adb root` / `adb unroot`) and its restarts
+        self.hw = Hardware()  # battery, location, calls, network: what the emulator console changes
         self._preload_u2_jar()
         # The UI layer: apps, layout, rendering, input dispatch.
         from .ui.manager import UIManager
@@ -195,44 +203,8 @@ class VirtualDeviceModel:
         self.log("I", "ActivityTaskManager", f"Displayed {comp} for user 0: +1s204ms")
 
     # --- identity -------------------------------------------------------------------------------
-    def _build_props(self) -> dict[str, str]:
-        p = self.profile
-        return {
-            "ro.product.model": p.model,
-            "ro.product.name": p.product,
-            "ro.product.device": p.device,
-            "ro.product.brand": p.brand,
-            "ro.product.manufacturer": p.manufacturer,
-            "ro.product.cpu.abi": p.abilist[0],
-            "ro.product.cpu.abilist": ",".join(p.abilist),
-            "ro.product.cpu.abilist64": ",".join(a for a in p.abilist if "64" in a),
-            "ro.product.cpu.abilist32": ",".join(a for a in p.abilist if "64" not in a),
-            **({"ro.boot.qemu": "1"} if p.emulator else {}),  # Android 12+ emulator images set this
-            "ro.build.version.sdk": str(p.api_level),
-            "ro.build.version.release": p.release,
-            "ro.build.version.security_patch": "2024-09-05",
-            "ro.build.type": "user",
-            "ro.build.tags": "release-keys",
-            "ro.build.id": "AP2A.240905.003",
-            "ro.build.fingerprint": (
-                f"{p.brand}/{p.product}/{p.device}:{p.release}/AP2A.240905.003/12231197:user/release-keys"
-            ),
-            "ro.serialno": self.serial,
-            "ro.boot.serialno": self.serial,
-            "ro.sf.lcd_density": str(p.density),
-            "ro.kernel.qemu": "0",
-            "ro.debuggable": "0",
-            "ro.secure": "1",
-            "ro.adb.secure": "1",
-            "sys.boot_completed": "1",
-            "dev.bootcomplete": "1",
-            "persist.sys.locale": self.locale_tag,
-            "ro.product.locale": "en-US",
-            "persist.sys.timezone": "America/Los_Angeles",
-            "ro.hardware": p.device,
-            "init.svc.adbd": "running",
-            "service.adb.root": "0",
-        }
+    def _build_props(self, avd_name: str | None) -> dict[str, str]:
+        return build_props(self.profile, self.serial, self.locale_tag, self.emulator_image, avd_name)
 
     def _preload_u2_jar(self) -> None:
         """Put uiautomator2's own u2.jar where it pushes it, so `u2.connect` finds the hash and skips the push
@@ -259,6 +231,22 @@ class VirtualDeviceModel:
             self.events.log("locale", locale=locale)
 
     # --- clock ----------------------------------------------------------------------------------
+    @property
+    def clock_offset(self) -> float:
+        """Seconds the device's wall clock is ahead of the host's: set by `cmd alarm set-time` and root's `date`,
+        0 again with automatic time. The log stamps its lines with the device's clock."""
+        return self._clock_offset
+
+    @clock_offset.setter
+    def clock_offset(self, value: float) -> None:
+        self._clock_offset = value
+        self.logbuf.offset = value
+
+    @property
+    def clock_set(self) -> bool:
+        """The clock was set by hand (the status bar then shows it, not the fixed reproducible time)."""
+        return self._clock_offset != 0.0
+
     def now(self) -> float:
         """The device's wall clock (seconds since the epoch): the host's, moved by `cmd alarm set-time`."""
         return time.time() + self.clock_offset

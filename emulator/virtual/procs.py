@@ -201,6 +201,7 @@ class LogBuffer:
         self._cond = threading.Condition()
         self._seq = 0
         self.chatter = chatter
+        self.offset = 0.0  # the device clock's lead on the host's: lines are stamped with the device's time
         self.sizes: dict[str, int] = {b: DEFAULT_BUFFER_SIZE for b in BUFFERS}
         self._used: dict[str, int] = {b: 0 for b in BUFFERS}
 
@@ -234,7 +235,11 @@ class LogBuffer:
             return
         for line in self.chatter.due(time.time()):
             self._seq += 1
-            self._append(LogEntry(self._seq, line.t, line.pid, line.tid, line.level, line.tag, line.msg, line.buffer))
+            self._append(
+                LogEntry(
+                    self._seq, line.t + self.offset, line.pid, line.tid, line.level, line.tag, line.msg, line.buffer
+                )
+            )
 
     def used(self, buffer: str) -> int:
         """Bytes the buffer holds now (`logcat -g`'s "consumed")."""
@@ -267,7 +272,7 @@ class LogBuffer:
             self._seq += 1
             e = LogEntry(
                 self._seq,
-                time.time() if t is None else t,
+                time.time() + self.offset if t is None else t,
                 pid,
                 pid if tid is None else tid,
                 (level[:1] or "I").upper(),

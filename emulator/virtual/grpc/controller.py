@@ -11,21 +11,10 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..providers import ProviderError, resolve
-from ..sensors import (
-    CHARGERS,
-    HEALTH_DEAD,
-    HEALTH_GOOD,
-    HEALTH_OVER_VOLTAGE,
-    HEALTH_OVERHEAT,
-    HEALTH_UNSPECIFIED_FAILURE,
-    STATUS_CHARGING,
-    STATUS_DISCHARGING,
-    STATUS_FULL,
-    STATUS_NOT_CHARGING,
-    STATUS_UNKNOWN,
-)
-from ..shell.cmd_logcat import format_entry
+from ..hardware import BATTERY_HEALTH, BATTERY_STATUS, Fix
+from ..providers import ProviderError
+from ..providers.sms import receive
+from ..shell.cmd_logcat import device_zone, format_entry
 from .errors import RpcError
 from .input import Touches, send_key
 from .messages import Empty, message
@@ -37,21 +26,24 @@ LOGCAT_KEEP = 128 * 1024  # getLogcat returns at most the last 128 KiB, as the e
 ROTATION, RUNNING = 1, 1
 LOG_LEVELS = {"V": 2, "D": 3, "I": 4, "W": 5, "E": 6, "F": 7}
 
-# gRPC enum value <-> BatteryManager value
+# gRPC enum value <-> BatteryManager value (the device's battery and GPS are `emulator.virtual.hardware`'s, one
+# state with the console's `power` / `geo`)
 _STATUS = {
-    0: STATUS_UNKNOWN,
-    1: STATUS_CHARGING,
-    2: STATUS_DISCHARGING,
-    3: STATUS_NOT_CHARGING,
-    4: STATUS_FULL,
+    0: BATTERY_STATUS["unknown"],
+    1: BATTERY_STATUS["charging"],
+    2: BATTERY_STATUS["discharging"],
+    3: BATTERY_STATUS["not-charging"],
+    4: BATTERY_STATUS["full"],
 }
 _HEALTH = {
-    0: HEALTH_GOOD,
-    1: HEALTH_UNSPECIFIED_FAILURE,
-    2: HEALTH_DEAD,
-    3: HEALTH_OVER_VOLTAGE,
-    4: HEALTH_OVERHEAT,
+    0: BATTERY_HEALTH["good"],
+    1: BATTERY_HEALTH["failure"],
+    2: BATTERY_HEALTH["dead"],
+    3: BATTERY_HEALTH["overvoltage"],
+    4: BATTERY_HEALTH["overheat"],
 }
+KNOT = 0.514444  # m/s: GpsState's speed is in m/s, the GPS fix keeps knots (as the console's `geo fix` gives them)
+CHARGER_NONE, CHARGER_AC, CHARGER_USB = 0, 1, 2  # BatteryState.BatteryCharger (WIRELESS, 3, is not modelled)
 
 MODELLED_UNARY = (
     "getStatus",
@@ -128,9 +120,10 @@ class LogText:
         self._end = 0
 
     def _take_in(self) -> None:
+        zone = device_zone(self.model.time_zone)  # the lines logcat prints: the device's local time
         for e in self.model.logbuf.entries(after=self._seq):
             self._seq = e.seq
-            text = format_entry("threadtime", e).encode()
+            text = format_entry("threadtime", e, zone).encode()
             self._lines.append((self._end, text, e))
             self._end += len(text)
         while self._lines and self._end - self._lines[0][0] > LOGCAT_KEEP:
@@ -262,11 +255,11 @@ class EmulatorControl:
 
     # --- battery, gps, rotation -----------------------------------------------------------------------------
     def getBattery(self, request: Any) -> Any:
-        b = self.model.battery
+        b = self.model.hw.battery
         return message("BatteryState")(
             hasBattery=True,
             isPresent=b.present,
-            charger=CHARGERS.index(b.charger),
+            charger=CHARGER_AC if b.ac else CHARGER_USB if b.usb else CHARGER_NONE,
             chargeLevel=b.level,
             health=next((k for k, v in _HEALTH.items() if v == b.health), 0),
             status=next((k for k, v in _STATUS.items() if v == b.status), 0),
@@ -275,36 +268,46 @@ class EmulatorControl:
     def setBattery(self, request: Any) -> Any:
         if not 0 <= request.chargeLevel <= 100:
             raise RpcError("INVALID_ARGUMENT", f"chargeLevel must be 0..100, got {request.chargeLevel}")
+        if request.charger not in (CHARGER_NONE, CHARGER_AC, CHARGER_USB):
+            raise RpcError("UNIMPLEMENTED", "setBattery: only the NONE, AC and USB chargers are modelled")
         with self.model.lock:
-            b = self.model.battery
+            b = self.model.hw.battery
             b.present = request.isPresent
-            b.charger = CHARGERS[request.charger] if request.charger < len(CHARGERS) else "none"
+            b.ac, b.usb = request.charger == CHARGER_AC, request.charger == CHARGER_USB
             b.level = request.chargeLevel
-            b.health = _HEALTH.get(request.health, HEALTH_GOOD)
-            b.status = _STATUS.get(request.status, STATUS_UNKNOWN)
-            self.model.events.log("battery", level=b.level, charger=b.charger, source="grpc")
+            b.health = _HEALTH.get(request.health, BATTERY_HEALTH["good"])
+            b.status = _STATUS.get(request.status, BATTERY_STATUS["unknown"])
+            self.model.events.log("battery", level=b.level, ac=b.ac, usb=b.usb, source="grpc")
         return Empty()
 
     def getGps(self, request: Any) -> Any:
-        loc = self.model.location
+        fix = self.model.hw.fix
+        if fix is None:  # no fix yet: the location provider has nothing to report
+            return message("GpsState")(passiveUpdate=False)
         return message("GpsState")(
             passiveUpdate=False,
-            latitude=loc.latitude,
-            longitude=loc.longitude,
-            speed=loc.speed,
-            bearing=loc.bearing,
-            altitude=loc.altitude,
-            satellites=loc.satellites,
+            latitude=fix.latitude,
+            longitude=fix.longitude,
+            speed=fix.speed_knots * KNOT,
+            bearing=fix.bearing,
+            altitude=fix.altitude,
+            satellites=fix.satellites,
         )
 
     def setGps(self, request: Any) -> Any:
         if not (-90 <= request.latitude <= 90 and -180 <= request.longitude <= 180):
             raise RpcError("INVALID_ARGUMENT", f"no such place: {request.latitude}, {request.longitude}")
         with self.model.lock:
-            loc = self.model.location
-            loc.latitude, loc.longitude, loc.altitude = request.latitude, request.longitude, request.altitude
-            loc.speed, loc.bearing, loc.satellites = request.speed, request.bearing, request.satellites
-            self.model.events.log("gps", latitude=loc.latitude, longitude=loc.longitude, source="grpc")
+            self.model.hw.fix = Fix(
+                request.longitude,
+                request.latitude,
+                request.altitude,
+                int(self.model.now() * 1000),
+                request.satellites,
+                request.speed / KNOT,
+                request.bearing,
+            )
+            self.model.events.log("gps", latitude=request.latitude, longitude=request.longitude, source="grpc")
         return Empty()
 
     def setPhysicalModel(self, request: Any) -> Any:
@@ -329,9 +332,8 @@ class EmulatorControl:
     # --- telephony -----------------------------------------------------------------------------------------
     def sendSms(self, request: Any) -> Any:
         """An SMS from `srcAddress` lands in the inbox the device keeps (content://sms, the Messages app)."""
-        provider, path = resolve("content://sms/inbox")
         try:
-            provider.insert(self.model, path, {"address": request.srcAddress, "body": request.text, "read": 0})
+            receive(self.model, request.srcAddress, request.text)
         except ProviderError:
             return message("PhoneResponse")(response=2)  # BadNumber
         return message("PhoneResponse")(response=0)

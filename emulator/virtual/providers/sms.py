@@ -187,3 +187,11 @@ class SmsProvider:
             data["threads"] = [t for t in data.get("threads", []) if t["messages"]]
         model.events.log("sms", action="delete", rows=len(hits))
         return len(hits)
+
+
+def receive(model: Any, address: str, body: str) -> None:
+    """An SMS arrives from `address` (the radio hands it to the SmsReceiver): a new unread row of
+    content://sms/inbox, which the Messages app lists - what the console's `sms send` and the gRPC door's `sendSms`
+    both do."""
+    SmsProvider().insert(model, "sms/inbox", {"address": address, "body": body, "read": 0})
+    model.log("I", "SmsReceiver", f"Received SMS from {address}", buffer="radio")

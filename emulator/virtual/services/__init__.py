@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ..streams import Stream
-from . import extra_services, shell_service, sync_service, tcp_service
+from . import extra_services, root_service, shell_service, sync_service, tcp_service
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -48,7 +48,7 @@ def route(model: VirtualDeviceModel, service: str) -> Handler | None:
     if name == "framebuffer:":
         return partial(extra_services.serve_framebuffer, model)
     if name in ("root:", "unroot:"):
-        return partial(_message_service, model, "adbd cannot run as root in production builds\n")
+        return partial(root_service.serve_root, model, name == "root:")
     if name in ("remount:", "enable-verity:", "disable-verity:"):
         return partial(_message_service, model, "not supported on a user build\n")
     # jdwp:, track-jdwp, abb:, localabstract:, ... are refused

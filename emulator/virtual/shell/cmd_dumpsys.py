@@ -1,4 +1,4 @@
-"""`dumpsys`: the services clients parse (window, display, activity, power, battery, package, input_method,
+"""`dumpsys`: the services clients parse (window, display, activity, power, package, input_method,
 SurfaceFlinger --display-id, meminfo), condensed but in Android 14's shapes. The lines clients match
 (`mCurrentFocus=Window{hash u0 pkg/act}`, the first `orientation=N`, `mResumedActivity:`, `ACTIVITY pkg/act
 hash pid=N`, `mHoldingDisplaySuspendBlocker=`, `versionName=` ...) are exact."""
@@ -11,7 +11,7 @@ import zlib
 from ..procs import FrameStats, histogram_buckets
 from ..records import LAUNCHER_PACKAGE
 from .proctable import app_pid, process_rows, running_packages
-from .registry import Ctx, app_uid, command, short_component, short_hash
+from .registry import DUMPSYS, Ctx, app_uid, command, short_component, short_hash
 from .windowdump import (
     DISPLAY_ID,
     activity_record,
@@ -141,10 +141,6 @@ def _power_dump(ctx: Ctx) -> str:
     )
 
 
-def _battery_dump(ctx: Ctx) -> str:
-    return ctx.model.battery.dumpsys()
-
-
 def _input_method_dump(ctx: Ctx) -> str:
     model = ctx.model
     cur = model.current_ime
@@ -264,7 +260,6 @@ _RUNTIME = {
 _SERVICES = [
     "SurfaceFlinger",
     "activity",
-    "battery",
     "display",
     "gfxinfo",
     "input",
@@ -518,9 +513,12 @@ def dumpsys(ctx: Ctx, argv: list[str]) -> int:
         ctx.out(_activities_dump(ctx) + window_dump(ctx, "windows") + display_dump(ctx) + _power_dump(ctx))
         return 0
     if args[0] == "-l":
-        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in _SERVICES))
+        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in sorted({*_SERVICES, *DUMPSYS})))
         return 0
     service, rest = args[0], [a for a in args[1:] if a not in ("-a", "--proto")]
+    if service in DUMPSYS:  # services other modules dump (cmd_hardware: battery, location, telephony.registry)
+        ctx.out(DUMPSYS[service](ctx, rest))
+        return 0
     if service == "window":
         section = rest[0] if rest else ""
         if section in ("displays", "d"):
@@ -541,8 +539,6 @@ def dumpsys(ctx: Ctx, argv: list[str]) -> int:
             ctx.out(_activities_dump(ctx))
     elif service == "power":
         ctx.out(_power_dump(ctx))
-    elif service == "battery":
-        ctx.out(_battery_dump(ctx))
     elif service == "input_method":
         ctx.out(_input_method_dump(ctx))
     elif service == "package":

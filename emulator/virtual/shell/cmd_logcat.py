@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import re
-import time
+import zoneinfo
+from datetime import datetime, timezone, tzinfo
 
 from ..procs import BUFFERS, DEFAULT_BUFFERS, LogEntry
 from .registry import Ctx, command
@@ -30,21 +31,29 @@ def log_(ctx: Ctx, argv: list[str]) -> int:
     return 0
 
 
-def _stamp(t: float) -> str:
-    return time.strftime("%m-%d %H:%M:%S", time.localtime(t)) + f".{int(t * 1000) % 1000:03d}"
+def _stamp(t: float, zone: tzinfo | None = None) -> str:
+    """logprint's time: the device's local time (its `persist.sys.timezone`)."""
+    return datetime.fromtimestamp(t, zone).strftime("%m-%d %H:%M:%S") + f".{int(t * 1000) % 1000:03d}"
 
 
-def format_entry(fmt: str, e: LogEntry) -> str:
-    """One log entry as `logcat -v FMT` prints it (threadtime unless told)."""
+def device_zone(name: str) -> tzinfo:
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return timezone.utc
+
+
+def format_entry(fmt: str, e: LogEntry, zone: tzinfo | None = None) -> str:
+    """One log entry as `logcat -v FMT` prints it (threadtime unless told), its time in `zone` (the device's)."""
     lines = e.msg.split("\n") if e.msg else [""]
     if fmt == "long":
-        return f"[ {_stamp(e.t)} {e.pid:5d}:{e.tid:5d} {e.level}/{e.tag:<8} ]\n{e.msg}\n\n"
+        return f"[ {_stamp(e.t, zone)} {e.pid:5d}:{e.tid:5d} {e.level}/{e.tag:<8} ]\n{e.msg}\n\n"
     out = []
     for line in lines:
         if fmt == "brief":
             out.append(f"{e.level}/{e.tag:<8}({e.pid:5d}): {line}")
         elif fmt == "time":
-            out.append(f"{_stamp(e.t)} {e.level}/{e.tag:<8}({e.pid:5d}): {line}")
+            out.append(f"{_stamp(e.t, zone)} {e.level}/{e.tag:<8}({e.pid:5d}): {line}")
         elif fmt == "tag":
             out.append(f"{e.level}/{e.tag:<8}: {line}")
         elif fmt == "process":
@@ -54,7 +63,7 @@ def format_entry(fmt: str, e: LogEntry) -> str:
         elif fmt == "raw":
             out.append(line)
         else:  # threadtime, the default
-            out.append(f"{_stamp(e.t)} {e.pid:5d} {e.tid:5d} {e.level} {e.tag:<8}: {line}")
+            out.append(f"{_stamp(e.t, zone)} {e.pid:5d} {e.tid:5d} {e.level} {e.tag:<8}: {line}")
     return "".join(line + "\n" for line in out)
 
 
@@ -102,6 +111,7 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
     dump = clear = silent = False
     buffers: list[str] = []
     fmt = "threadtime"
+    zone = device_zone(ctx.model.time_zone)
     tail: int | None = None
     max_count: int | None = None
     regex = None
@@ -228,7 +238,7 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
             if e.buffer not in started:
                 started.add(e.buffer)
                 text.append(f"--------- beginning of {e.buffer}\n")
-            text.append(format_entry(fmt, e))
+            text.append(format_entry(fmt, e, zone))
             printed += 1
         if out_file is not None:
             try:

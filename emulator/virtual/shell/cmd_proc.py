@@ -1,16 +1,13 @@
-"""Processes, identity, time and network: ps, pidof, id, whoami, date, uptime, getenforce, uname, env, pwd,
-hostname, ifconfig, ip, reboot (`kill` is in `cmd_kill`, `log` and `logcat` in `cmd_logcat`)."""
+"""Processes, system and network: ps, pidof, uptime, getenforce, uname, env, pwd, hostname, ifconfig, ip, reboot
+(`kill` is in `cmd_kill`, `log` and `logcat` in `cmd_logcat`, id, whoami, su and date in `cmd_identity`)."""
 
 from __future__ import annotations
 
-import re
 import time
-import zoneinfo
-from datetime import datetime, timedelta, timezone, tzinfo
 
 from ..procs import ZYGOTE64_PID
 from .proctable import Proc, process_table, uid_of
-from .registry import Ctx, app_uid, command, split_opts
+from .registry import Ctx, app_uid, command
 
 WLAN_IP = "10.0.2.16"
 WLAN_MAC = "02:00:00:44:55:66"
@@ -363,25 +360,6 @@ def pidof(ctx: Ctx, argv: list[str]) -> int:
     return 0
 
 
-@command("id", toybox=True)
-def id_(ctx: Ctx, argv: list[str]) -> int:
-    if "-u" in argv:
-        ctx.outln("shell" if "-n" in argv else "2000")
-        return 0
-    ctx.outln(
-        "uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),"
-        "1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),"
-        "3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0"
-    )
-    return 0
-
-
-@command("whoami", toybox=True)
-def whoami(ctx: Ctx, argv: list[str]) -> int:
-    ctx.outln("shell")
-    return 0
-
-
 @command("pwd")
 def pwd(ctx: Ctx, argv: list[str]) -> int:
     ctx.outln(ctx.state.cwd)
@@ -391,40 +369,6 @@ def pwd(ctx: Ctx, argv: list[str]) -> int:
 @command("hostname", toybox=True)
 def hostname(ctx: Ctx, argv: list[str]) -> int:
     ctx.outln("localhost")
-    return 0
-
-
-def _device_zone(ctx: Ctx, utc: bool) -> tzinfo:
-    """The zone `date` shows: UTC with -u, else $TZ or the device's `persist.sys.timezone` (bionic's order);
-    a zone the host's database does not know shows as GMT, as on the device."""
-    exported = ctx.state.vars.get("TZ") if "TZ" in ctx.state.exported else None
-    name = "UTC" if utc else (ctx.env.get("TZ") or exported or ctx.model.time_zone)
-    try:
-        return zoneinfo.ZoneInfo(name)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return timezone.utc if utc else timezone(timedelta(0), "GMT")
-
-
-@command("date", toybox=True)
-def date(ctx: Ctx, argv: list[str]) -> int:
-    """toybox date: the device's clock (`cmd alarm set-time` moves it) in its time zone. Setting the clock
-    (`date MMDDhhmm[[CC]YY][.ss]`) needs root, which the shell user of a user build is not."""
-    opts, operands = split_opts(argv)
-    bad = next((c for c in opts if c not in "u"), None)
-    if bad is not None:
-        ctx.errln(f"date: Unknown option '{bad}' (see \"date --help\")")
-        return 1
-    fmt = next((a[1:] for a in operands if a.startswith("+")), "%a %b %e %H:%M:%S %Z %Y")
-    setting = [a for a in operands if not a.startswith("+")]
-    if setting:
-        if not re.fullmatch(r"\d{8}(\d{2}|\d{4})?(\.\d{2})?", setting[0]):
-            ctx.errln(f"date: bad date '{setting[0]}'")
-            return 1
-        ctx.errln("date: cannot set date: Operation not permitted")
-        return 1
-    now = ctx.model.now()
-    when = datetime.fromtimestamp(now, _device_zone(ctx, "u" in opts))
-    ctx.outln(when.strftime(fmt.replace("%N", f"{int(now * 1e9) % 1_000_000_000:09d}").replace("%s", str(int(now)))))
     return 0
 
 

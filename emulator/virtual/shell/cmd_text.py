@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, command
+from .registry import SH, TOYBOX_APPLETS, Ctx, UsageError, command, find_command
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
@@ -363,7 +363,7 @@ def which(ctx: Ctx, argv: list[str]) -> int:
     for name in argv[1:]:
         if name.startswith("-"):
             continue
-        if name in COMMANDS and name not in ("[", "cd", "echo", "printf", "test"):
+        if find_command(ctx.model, name) is not None and name not in ("[", "cd", "echo", "printf", "test"):
             ctx.outln(f"/system/bin/{name}")
         else:
             status = 1

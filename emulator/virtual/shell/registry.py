@@ -23,12 +23,25 @@ if TYPE_CHECKING:  # pragma: no cover
     from .ast_nodes import AndOr, Command, Script, Word
     from .plumbing import CmdIO, Fds
     from .process import Job, ProcIO
+    from .users import User
 
 SH = "/system/bin/sh"
 
 CommandFn = Callable[["Ctx", list[str]], int]
 COMMANDS: dict[str, CommandFn] = {}
 TOYBOX_APPLETS: set[str] = set()  # commands that `toybox X` runs
+
+
+DumpFn = Callable[["Ctx", list[str]], str]
+DUMPSYS: dict[str, DumpFn] = {}  # `dumpsys NAME` services registered from command modules (cmd_hardware)
+
+
+def dumpsys_service(name: str) -> Callable[[DumpFn], DumpFn]:
+    def deco(fn: DumpFn) -> DumpFn:
+        DUMPSYS[name] = fn
+        return fn
+
+    return deco
 
 
 def command(*names: str, toybox: bool = False) -> Callable[[CommandFn], CommandFn]:
@@ -40,6 +53,16 @@ def command(*names: str, toybox: bool = False) -> Callable[[CommandFn], CommandF
         return fn
 
     return deco
+
+
+DEBUG_ONLY = {"su"}  # commands only a userdebug / eng build has (/system/xbin/su)
+
+
+def find_command(model: VirtualDeviceModel, name: str) -> CommandFn | None:
+    """The command `name` runs on this device: None when there is none, or it is one a user build lacks."""
+    if name in DEBUG_ONLY and model.props.get("ro.debuggable") != "1":
+        return None
+    return COMMANDS.get(name)
 
 
 def split_opts(argv: list[str]) -> tuple[str, list[str]]:
@@ -81,6 +104,7 @@ class Shell(Protocol):
     params: list[str]  # $1 ...
     funcs: dict[str, Command]
     loops: int  # enclosing loops (break/continue)
+    user: User  # whom it runs as (`id`, `whoami`, `su`)
 
     def child(self) -> Shell: ...
 

@@ -55,7 +55,17 @@ from .plumbing import (
     Source,
 )
 from .process import Job, ProcIO, new_process
-from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, fs_error_text, writable_error
+from .registry import (
+    COMMANDS,
+    SH,
+    TOYBOX_APPLETS,
+    Ctx,
+    UsageError,
+    find_command,
+    fs_error_text,
+    writable_error,
+)
+from .users import adbd_user
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -105,7 +115,9 @@ class ShellState(Expander):
         self.spawned: list[Job] = []  # every job the command line started (shared with subshells)
         self.processes = [0]  # commands run as processes of their own so far (shared with subshells)
         self.last_bg: str | None = None  # $!
+        self.user = adbd_user(model)  # whom the shell runs as (adbd's uid; `su` changes a child's)
         self.vars = default_vars()
+        self.vars["USER"] = self.vars["LOGNAME"] = self.user.name  # as adbd sets them from the uid's passwd entry
         self.exported: set[str] = set(self.vars) - {"IFS", "PS1"}
         self.cwd = "/"
         self.status = 0
@@ -126,7 +138,7 @@ class ShellState(Expander):
             self.status,
             self.pid,
         )
-        c.params, c.argv0, c.funcs = list(self.params), self.argv0, dict(self.funcs)
+        c.params, c.argv0, c.funcs, c.user = list(self.params), self.argv0, dict(self.funcs), self.user
         c.spawned, c.last_bg, c.processes = self.spawned, self.last_bg, self.processes
         return c
 
@@ -326,11 +338,11 @@ class ShellState(Expander):
             return self.call_function(name, argv, fds)
         if name in SHELL_BUILTINS:
             return self._call(SHELL_BUILTINS[name], ctx, argv)
-        fn = COMMANDS.get(name)
+        fn = find_command(self.model, name)
         if fn is None and "/" in name:
             head, base = posixpath.split(normalize(name if name.startswith("/") else posixpath.join(self.cwd, name)))
-            if head in BIN_DIRS and base in COMMANDS:
-                fn = COMMANDS[base]
+            if head in BIN_DIRS:
+                fn = find_command(self.model, base)
             else:
                 script = self._script_file(ctx, name)
                 if script is not None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..events import EventLog
+    from ..hardware import Hardware
     from ..profiles import Profile
     from ..records import ActivityRecord, Package, TaskRecord
 
@@ -36,12 +37,21 @@ class Device(Protocol):
     tasks: list[TaskRecord]  # last = foreground
     app_data: dict[str, dict[str, Any]]  # persistent per-package state
     app_ui: dict[str, dict[str, Any]]  # per-process UI state
+    hw: Hardware  # battery, location, calls (the status bar shows the battery level)
 
     @property
     def ui(self) -> Screen: ...
 
     @property
     def display_size(self) -> tuple[int, int]: ...
+
+    @property
+    def clock_set(self) -> bool: ...
+
+    @property
+    def time_zone(self) -> str: ...
+
+    def now(self) -> float: ...
 
     @property
     def foreground(self) -> ActivityRecord: ...

@@ -7,6 +7,8 @@ droidharness_clock 09:41` changes it. Navigation mode follows `settings secure n
 
 from __future__ import annotations
 
+import datetime
+import zoneinfo
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -24,7 +26,18 @@ DEFAULT_CLOCK = "12:00"
 
 
 def clock_text(model: Device) -> str:
-    return model.settings.get("system", {}).get("droidharness_clock", DEFAULT_CLOCK) or DEFAULT_CLOCK
+    """The status bar's clock: `system droidharness_clock` when set, else the device's time once its clock was set
+    by hand (`cmd alarm set-time`, root's `date`), else the fixed reproducible 12:00."""
+    fixed = model.settings.get("system", {}).get("droidharness_clock", "")
+    if fixed:
+        return fixed
+    if model.clock_set:
+        try:
+            zone: datetime.tzinfo = zoneinfo.ZoneInfo(model.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = datetime.timezone.utc
+        return datetime.datetime.fromtimestamp(model.now(), zone).strftime("%H:%M")
+    return DEFAULT_CLOCK
 
 
 def gesture_nav(model: Device) -> bool:
@@ -44,9 +57,11 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw) -> View
     return v
 
 
-def status_bar(model: Device, width: int, height: int, fg: Color, battery: int = 100) -> View:
+def status_bar(model: Device, width: int, height: int, fg: Color, battery: int | None = None) -> View:
     s = model.profile.scale
     zh = model.locale == "zh"
+    if battery is None:
+        battery = model.hw.battery.level  # the emulator console's `power capacity`
     root = _v("android.widget.FrameLayout", (0, 0, width, height), "status_bar_container")
     bar = _v("android.widget.FrameLayout", (0, 0, width, height), "status_bar")
     root.children.append(bar)

@@ -274,7 +274,8 @@ def test_create_start_boot_snapshot_task_load_stop_end_to_end(
     assert emu.serial == f"emulator-{emu.console_port}"
     assert emu.serial in [d.serial for d in adb_server.client.device_list()]
     adb = adb_server.client.device(emu.serial)
-    assert adb.shell("getprop ro.product.model").strip() == "Pixel 7 Pro"
+    assert adb.shell("getprop ro.product.model").strip() == "sdk_gphone64_x86_64"  # the image, not the phone
+    assert adb.shell("wm size").strip() == "Physical size: 1440x3120"  # on the Pixel 7 Pro's screen
     assert emu in running_emulators()
 
     with emu.console(home=fake_sdk.home) as console:
@@ -392,7 +393,9 @@ def test_cli_create_list_start_snapshot_stop(fake_sdk: FakeSdk, adb_server: Priv
     serial = up.output.split()[0]
     emu = next(e for e in running_emulators() if e.serial == serial)
     try:
-        assert adb_server.client.device(serial).shell("getprop ro.product.model").strip() == "Pixel Tablet"
+        dev = adb_server.client.device(serial)  # the emulator's system image, on the Pixel Tablet's screen
+        assert dev.shell("getprop ro.product.model").strip() == "sdk_gphone64_x86_64"
+        assert dev.shell("wm size").strip() == "Physical size: 2560x1600"
         assert serial in _cli(["list"], env).output
         saved = _cli(["snapshot", "save", "s1", "--device", serial], env)
         assert saved.exit_code == 0 and f"save snapshot s1 on {serial}: OK" in saved.output

@@ -192,7 +192,7 @@ def test_clipboard_battery_gps_rotation_and_sms_reach_the_device(door, adb_serve
     assert "level: 42" in battery and "AC powered: true" in battery
     assert stub.getBattery(empty_pb2.Empty()).chargeLevel == 42
     stub.setGps(ec.GpsState(latitude=48.85, longitude=2.35, altitude=35))
-    assert (stub.getGps(empty_pb2.Empty()).latitude, vd.model.location.longitude) == (48.85, 2.35)
+    assert (stub.getGps(empty_pb2.Empty()).latitude, vd.model.hw.fix.longitude) == (48.85, 2.35)
     rotate = ec.PhysicalModelValue(target=ec.PhysicalModelValue.ROTATION, value=ec.ParameterValue(data=[0, 0, 90]))
     stub.setPhysicalModel(rotate)
     w, h = vd.model.physical_size
