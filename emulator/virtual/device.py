@@ -118,7 +118,8 @@ class VirtualDevice:
         return self
 
     def _start_grpc(self) -> None:
-        from .grpc import discovery
+        from emulator.grpcproto import discovery
+
         from .grpc.server import GrpcServer
 
         assert self.grpc_port is not None
@@ -145,7 +146,7 @@ class VirtualDevice:
             return
         self._stopped.set()
         if self._grpc is not None:
-            from .grpc import discovery
+            from emulator.grpcproto import discovery
 
             self._grpc.stop()
             if self.discovery_file is not None:

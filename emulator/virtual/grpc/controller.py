@@ -11,6 +11,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from emulator.grpcproto.messages import Empty, message
+
 from ..providers import ProviderError, resolve
 from ..sensors import (
     CHARGERS,
@@ -28,7 +30,6 @@ from ..sensors import (
 from ..shell.cmd_logcat import format_entry
 from .errors import RpcError
 from .input import Touches, send_key
-from .messages import Empty, message
 from .screen import image_message, stream
 
 SERVICE = "android.emulation.control.EmulatorController"
