@@ -141,6 +141,12 @@ class VirtualDevice:
         """host:port of the gRPC door once started (None without one)."""
         return f"{self.host}:{self._grpc.port}" if self._grpc is not None else None
 
+    def stop_grpc(self) -> None:
+        """Close the gRPC door alone (a fault: an emulator whose gRPC server died); the discovery file stays, as a
+        crashed server leaves it, and the device goes on on its other doors."""
+        if self._grpc is not None:
+            self._grpc.stop()
+
     def stop(self) -> None:
         if self._stopped.is_set():
             return
