@@ -110,3 +110,30 @@ def posing_emulator(tmp_path, monkeypatch, make_vdevice, adb_server) -> tuple[Vi
     while adb_server.state(serial) != "device" and time.monotonic() < deadline:  # the adb server connects to it
         time.sleep(0.05)
     return vd, serial
+
+
+@pytest.fixture
+def grpc_emulator(request, tmp_path, monkeypatch, make_vdevice, adb_server) -> tuple[VirtualDevice, str]:
+    """`posing_emulator` with the emulator's gRPC door too (a free port, calls need a token), its discovery file
+    written under a private $XDG_RUNTIME_DIR (avd/running/pid_<pid>.ini) -> (the device, its serial). Its latency
+    profile is `instant` unless the test passes another (`@pytest.mark.parametrize("grpc_emulator", ["pixel"],
+    indirect=True)`: adb's paths then cost what a phone's do, the gRPC door, on the host as an emulator's is,
+    nothing)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg"))
+    port = free_console_port()
+    vd = make_vdevice(
+        connect=False,
+        emulator_console=True,
+        console_port=port,
+        adb_server_port=adb_server.port,
+        console_home=str(tmp_path),
+        grpc_port=0,
+        grpc_token=True,
+        latency=getattr(request, "param", "instant"),
+    )
+    serial = f"emulator-{port}"
+    deadline = time.monotonic() + 30
+    while adb_server.state(serial) != "device" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return vd, serial

@@ -449,6 +449,13 @@ def stop_emulator(
         raise AvdError(f"emulator {emu.serial} (pid {emu.pid}) did not exit after SIGKILL")
 
 
+def free_tcp_port() -> int:
+    """A TCP port nothing listens on at 127.0.0.1 now (the kernel's pick)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def start_avd_copies(
     sdk: Sdk,
     name: str,
@@ -459,17 +466,26 @@ def start_avd_copies(
     extra: Sequence[str] = (),
     env: Mapping[str, str] | None = None,
     log_dir: str | Path | None = None,
+    grpc: bool = False,
 ) -> list[RunningEmulator]:
     """Start `n` read-only copies of one AVD on free port pairs and (with `client`) wait for all to boot; if any
-    fails, the others are stopped and the error is raised."""
+    fails, the others are stopped and the error is raised. `grpc`: each copy also serves the emulator's gRPC door
+    (`-grpc PORT` on a free port; it names it in its discovery file, where a client finds it)."""
     if n < 1:
         raise AvdConfigError(f"number of emulator copies must be >= 1, got {n}")
     started: list[RunningEmulator] = []
     try:
         for _ in range(n):
+            door = ["-grpc", str(free_tcp_port())] if grpc else []
             started.append(
                 start_emulator(
-                    sdk, name, read_only=True, extra=extra, adb_server_port=adb_server_port, env=env, log_dir=log_dir
+                    sdk,
+                    name,
+                    read_only=True,
+                    extra=[*extra, *door],
+                    adb_server_port=adb_server_port,
+                    env=env,
+                    log_dir=log_dir,
                 )
             )
         if client is not None:

@@ -130,7 +130,8 @@ class VirtualDevice:
         return self
 
     def _start_grpc(self) -> None:
-        from .grpc import discovery
+        from emulator.grpcproto import discovery
+
         from .grpc.server import GrpcServer
 
         assert self.grpc_port is not None
@@ -159,12 +160,18 @@ class VirtualDevice:
         if not self._stopped.is_set() and self.adb_server_port:
             notify_adb_server(self.port, self.adb_server_port)
 
+    def stop_grpc(self) -> None:
+        """Close the gRPC door alone (a fault: an emulator whose gRPC server died); the discovery file stays, as a
+        crashed server leaves it, and the device goes on on its other doors."""
+        if self._grpc is not None:
+            self._grpc.stop()
+
     def stop(self) -> None:
         if self._stopped.is_set():
             return
         self._stopped.set()
         if self._grpc is not None:
-            from .grpc import discovery
+            from emulator.grpcproto import discovery
 
             self._grpc.stop()
             if self.discovery_file is not None:

@@ -3,8 +3,10 @@
 Targets: a normalized `point` maps to pixels with `harness.coords.to_pixels` on the CURRENT display size (the
 observation's `size`, which is in the current rotation); an `element` index maps to the centre of that
 element's on-screen part in the given observation's tree (a missing index raises `ActionValidationError` naming
-the step and the index). Gestures and keys use uiautomator2 RPCs when the device has them and fall back to
-`input` shell commands; every shell string is built with `harness.shellquote`.
+the step and the index). Gestures and keys go through an emulator's gRPC door when the device has one
+(`sendTouch` held for the gesture's duration, `sendKey` with the emulator's key names), else uiautomator2 RPCs
+when the device has them, and fall back to `input` shell commands (a failed gRPC call is recorded in the outcome's
+`fallbacks`); every shell string is built with `harness.shellquote`.
 
 TYPE: focus the target (tap) if given; `clear` empties the field; printable-ASCII text goes through
 `input text` (spaces as `%s`, quoted, chunked); any other text (CJK, emoji, newline, tab) through
@@ -25,7 +27,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from harness import actions as A
 from harness.coords import to_pixels
@@ -36,6 +38,9 @@ from harness.errors import ActionValidationError, DeviceError
 from harness.hierarchy import UITree
 from harness.observation import Observation
 from harness.shellquote import command, input_text_args, is_input_text_typeable, join_commands
+
+if TYPE_CHECKING:
+    from harness.device.grpc_link import EmulatorGrpc
 
 log = logging.getLogger(__name__)
 FOCUSED = {"mask": 131072, "childOrSibling": [], "childOrSiblingSelector": [], "focused": True}  # u2 Selector
@@ -68,6 +73,7 @@ class Outcome:
     readback_matches: bool | None = None
     package: str | None = None
     error: str | None = None
+    fallbacks: list[str] = field(default_factory=list)  # "action: grpc failed: ..." for a path that failed first
 
 
 class Actuator:
@@ -89,6 +95,7 @@ class Actuator:
         self._size: tuple[int, int] | None = None
         self._launchers: dict[str, str] = {}  # package -> launcher activity resolved on this device
         self._enabled: list[str] | None = None  # `pm list packages -e` as last read on this device
+        self._out = Outcome()  # the outcome of the action running (where a gRPC fallback is recorded)
         self._handlers: dict[type, Callable[[Any, Outcome], None]] = {
             A.Click: self._click,
             A.LongPress: self._long_press,
@@ -117,6 +124,7 @@ class Actuator:
         self._obs, self._step = observation, step
         self._size = observation.size if observation is not None else None
         out = Outcome()
+        self._out = out
         handler(action, out)
         return out
 
@@ -165,8 +173,17 @@ class Actuator:
         l, t, r, b = self._element_bounds(action, index)  # clipped to the screen: the visible part's centre
         return (l + r) // 2, (t + b) // 2
 
-    # --- primitives: uiautomator2 first, `input` second ---------------------------------------------------------
-    def _either(self, op: str, method: str, params: list[Any], shell_cmd: str) -> str:
+    # --- primitives: gRPC first, uiautomator2 second, `input` third ---------------------------------------------
+    def _either(
+        self, op: str, method: str, params: list[Any], shell_cmd: str, grpc: Callable[[], None] | None = None
+    ) -> str:
+        if grpc is not None and self.link.has("grpc"):
+            try:
+                grpc()
+                return "grpc"
+            except DeviceError as e:
+                log.info("device %s: %s through gRPC failed (%s); adb's paths", self.link.serial, op, e)
+                self._out.fallbacks.append(f"{op}: grpc failed: {e}")
         if self.link.has("u2"):
             try:
                 self.link.rpc(op, method, params)
@@ -183,18 +200,30 @@ class Actuator:
             )
         return "input"
 
+    def _grpc(self) -> EmulatorGrpc | None:
+        return self.link.grpc
+
     def tap(self, x: int, y: int) -> str:
-        return self._either("tap", "click", [x, y, TAP_PRESS_MS], command("input", "tap", x, y))
+        g = self._grpc()
+        grpc = (lambda: g.tap(x, y, TAP_PRESS_MS)) if g is not None else None
+        return self._either("tap", "click", [x, y, TAP_PRESS_MS], command("input", "tap", x, y), grpc)
 
     def long_press_at(self, x: int, y: int, ms: int) -> str:
-        return self._either("long press", "click", [x, y, ms], command("input", "swipe", x, y, x, y, ms))
+        g = self._grpc()
+        grpc = (lambda: g.tap(x, y, ms)) if g is not None else None
+        return self._either("long press", "click", [x, y, ms], command("input", "swipe", x, y, x, y, ms), grpc)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, ms: int) -> str:
         steps = max(1, round(ms / 5))  # UiAutomator injects one step every 5 ms
-        return self._either("swipe", "swipe", [x1, y1, x2, y2, steps], command("input", "swipe", x1, y1, x2, y2, ms))
+        g = self._grpc()
+        grpc = (lambda: g.swipe(x1, y1, x2, y2, ms)) if g is not None else None
+        shell_cmd = command("input", "swipe", x1, y1, x2, y2, ms)
+        return self._either("swipe", "swipe", [x1, y1, x2, y2, steps], shell_cmd, grpc)
 
     def press(self, key: str) -> str:
-        return self._either(f"press {key}", "pressKey", [key], command("input", "keyevent", KEYS[key]))
+        g = self._grpc()
+        grpc = (lambda: g.key(key)) if g is not None else None
+        return self._either(f"press {key}", "pressKey", [key], command("input", "keyevent", KEYS[key]), grpc)
 
     def press_home(self) -> None:
         self.press("home")

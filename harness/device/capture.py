@@ -2,7 +2,8 @@
 
 Paths, fastest first (each is a capability `Link` declares at connect):
 
-    screenshot: "u2" (JSON-RPC takeScreenshot, JPEG)  ->  "screencap_raw" (exec-out `screencap`, RGBA, read
+    screenshot: "grpc" (an emulator's gRPC door: getScreenshot RGBA8888; only on a link with a usable client)  ->
+                "u2" (JSON-RPC takeScreenshot, JPEG)  ->  "screencap_raw" (exec-out `screencap`, RGBA, read
                 linearly)  ->  "screencap_png" (`screencap -p`)
     hierarchy:  "u2" (JSON-RPC dumpWindowHierarchy)    ->  "uiautomator_dump" (`uiautomator dump` to a file +
                 `cat`, one shell call)
@@ -12,8 +13,10 @@ Paths, fastest first (each is a capability `Link` declares at connect):
                 package comes from the hierarchy
 
 A path that fails (after the `Link.guard` recovery) is recorded and the next one is tried; a lost device stops
-the chain at once. The parts run concurrently, each in its own thread (uiautomator2 RPCs and shell commands are
-separate adb streams). Decoding (JPEG / RGBA) and XML parsing happen inside each part's thread.
+the chain at once. A device may take its screenshot paths in another order (`capture_screen(..., screenshots=)`:
+what `harness.device.capture_choice` measured fastest on it). The parts run concurrently, each in its own thread
+(uiautomator2 RPCs and shell commands are separate adb streams). Decoding (JPEG / RGBA) and XML parsing happen
+inside each part's thread.
 """
 
 from __future__ import annotations
@@ -103,6 +106,14 @@ def package_from_tree(tree: UITree) -> str:
 Encoded = tuple[Image.Image, bytes]  # a decoded screenshot and the bytes the device encoded it as
 
 
+def screenshot_grpc(link: DeviceLink, fmt: str = "rgba") -> Encoded | Image.Image:
+    """`getScreenshot` on the emulator's gRPC door (RGBA8888: no encoding on either side; "png": PNG)."""
+    if link.grpc is None:
+        raise DeviceError(f"device {link.serial}: no gRPC door")
+    image, encoded = link.grpc.screenshot(fmt)
+    return image if encoded is None else (image, encoded)
+
+
 def screenshot_u2(link: DeviceLink) -> Encoded:
     data = link.rpc("observe: screenshot via uiautomator2", "takeScreenshot", [1, JPEG_QUALITY])
     if not data:
@@ -149,12 +160,14 @@ def foreground_app(link: DeviceLink) -> tuple[str, str]:
     return parse_focus(out.decode("utf-8", errors="replace"))
 
 
-SCREENSHOT_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
+Chain = tuple[tuple[str, Callable[[DeviceLink], Any]], ...]
+SCREENSHOT_CHAIN: Chain = (
+    ("grpc", screenshot_grpc),
     ("u2", screenshot_u2),
     ("screencap_raw", screenshot_raw),
     ("screencap_png", screenshot_png),
 )
-HIERARCHY_CHAIN: tuple[tuple[str, Callable[[DeviceLink], Any]], ...] = (
+HIERARCHY_CHAIN: Chain = (
     ("u2", hierarchy_u2),
     ("uiautomator_dump", hierarchy_dump),
 )
@@ -211,13 +224,27 @@ def hierarchy_part(
     return run_chain(link, "hierarchy", chain, parse)
 
 
-def capture_screen(link: DeviceLink, with_app: bool = True, hierarchy: Part | None = None) -> Observation:
+def screenshot_chain(order: Sequence[str]) -> Chain:
+    """The screenshot paths in `order` (names of `SCREENSHOT_CHAIN`), then the ones it leaves out, as there."""
+    paths = dict(SCREENSHOT_CHAIN)
+    first = [(n, paths[n]) for n in order if n in paths]
+    return (*first, *((n, fn) for n, fn in SCREENSHOT_CHAIN if n not in order))
+
+
+def capture_screen(
+    link: DeviceLink,
+    with_app: bool = True,
+    hierarchy: Part | None = None,
+    screenshots: Chain = SCREENSHOT_CHAIN,
+    fallbacks: Sequence[str] = (),
+) -> Observation:
     """One `Observation`: screenshot, hierarchy (and the focused app) concurrently, each through its fallback
-    chain. `hierarchy`: a (xml, UITree) part already captured on this very screen (the last poll of settling),
-    reused instead of dumping the hierarchy again."""
+    chain (`screenshots`: the screenshot paths in the device's order). `hierarchy`: a (xml, UITree) part already
+    captured on this very screen (the last poll of settling), reused instead of dumping the hierarchy again;
+    `fallbacks`: the paths that failed first on the way to this screen (the action's), recorded first."""
     captured_at = time.time()
     t0 = time.perf_counter()
-    shot_f = link.submit(lambda: run_chain(link, "screenshot", SCREENSHOT_CHAIN))
+    shot_f = link.submit(lambda: run_chain(link, "screenshot", screenshots))
     app_f = link.submit(lambda: _timed_app(link)) if with_app else None
     hier = hierarchy if hierarchy is not None else hierarchy_part(link)  # in this thread: one fewer hand-off
     shot = shot_f.result()
@@ -250,7 +277,7 @@ def capture_screen(link: DeviceLink, with_app: bool = True, hierarchy: Part | No
         timings=timings,
         paths=paths,
         captured_at=captured_at,
-        fallbacks=tuple(shot.failures + ([] if hierarchy is not None else hier.failures)),
+        fallbacks=(*fallbacks, *shot.failures, *([] if hierarchy is not None else hier.failures)),
         screenshot_bytes=encoded,
     )
 

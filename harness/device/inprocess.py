@@ -18,7 +18,7 @@ import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from emulator.virtual import VirtualDeviceModel
 from emulator.virtual.services.shell_service import run_command
@@ -26,6 +26,9 @@ from emulator.virtual.u2.rpc import RpcService, ServerKilled
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.device.fastadb import ShellResult, U2RpcError
 from harness.device.link import DeviceLostError
+
+if TYPE_CHECKING:
+    from harness.device.grpc_link import EmulatorGrpc
 
 T = TypeVar("T")
 CAPABILITIES = frozenset({"u2", "shell_v2", "screencap_raw", "screencap_png", "uiautomator_dump"})
@@ -62,6 +65,7 @@ class InProcessLink:
     def __init__(self, model: VirtualDeviceModel, workers: int = 4) -> None:
         self.model = model
         self.serial = model.serial
+        self.grpc: EmulatorGrpc | None = None  # no gRPC door in-process
         self._rpc = RpcService(model, threading.Event())
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix=f"dh-inproc-{model.serial}")
         self._ids = 0

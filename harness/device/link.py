@@ -13,7 +13,9 @@ wrapper (`Link.guard`). Every device call in the harness goes through `guard`:
   cannot be reached again it raises `DeviceLostError` at once for every waiting call.
 
 Capabilities are declared once at connect (`Link.capabilities`): "u2" (uiautomator2 RPC), "screencap_raw",
-"screencap_png", "uiautomator_dump", "shell_v2". "u2" is withdrawn when its server cannot be relaunched.
+"screencap_png", "uiautomator_dump", "shell_v2"; "grpc" while the link holds a usable client of an emulator's
+gRPC door (`Link.grpc`, harness.device.grpc_link; attached by `harness.device.provision`). "u2" is withdrawn when
+its server cannot be relaunched, "grpc" when its calls keep failing.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import adbutils
 from adbutils.errors import AdbError
@@ -43,6 +45,9 @@ from harness.device.fastadb import (
     shell_v2,
 )
 from harness.errors import DeviceError
+
+if TYPE_CHECKING:
+    from harness.device.grpc_link import EmulatorGrpc
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -74,6 +79,7 @@ class DeviceLink(Protocol):
     virtual device's model (no adb server, no sockets), for fast tests of everything above the device."""
 
     serial: str
+    grpc: EmulatorGrpc | None  # an emulator's gRPC door, when it has one the harness uses
 
     @property
     def capabilities(self) -> frozenset[str]: ...
@@ -110,6 +116,7 @@ class Link:
         self.rpc_client = U2Rpc(self.adb, self.config.u2_port, self.clock)
         self.session = ShellSession(self.adb, self.clock)
         self._u2: Any = None  # uiautomator2.Device (owns the server process)
+        self.grpc: EmulatorGrpc | None = None  # the emulator's gRPC door (`attach_grpc`)
         self._caps: set[str] = set()
         self._features: set[str] = set()
         self._part_pool = ThreadPoolExecutor(4, thread_name_prefix=f"dh-part-{serial}")
@@ -156,11 +163,17 @@ class Link:
             return False
         return True
 
+    def attach_grpc(self, client: EmulatorGrpc) -> None:
+        """Use `client` (open) for what the emulator's gRPC door does faster; closed with the link."""
+        self.grpc = client
+
     @property
     def capabilities(self) -> frozenset[str]:
-        return frozenset(self._caps)
+        return frozenset(self._caps | ({"grpc"} if self.has("grpc") else set()))
 
     def has(self, capability: str) -> bool:
+        if capability == "grpc":
+            return self.grpc is not None and self.grpc.usable
         return capability in self._caps
 
     # --- THE guarded call --------------------------------------------------------------------------------------
@@ -322,6 +335,8 @@ class Link:
                 pass
         self.rpc_client.close()
         self.session.close()
+        if self.grpc is not None:
+            self.grpc.close()
         self._part_pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -122,10 +122,26 @@ def connect_serial(
     serial: str | None, config: LinkConfig, host: str | None = None, port: int | None = None
 ) -> Connection:
     """A connection to `serial` (None: the only device) on the adb server at host:port (default: the
-    environment's, `adb_server_address`). Nothing is started, and closing it only closes the link."""
+    environment's, `adb_server_address`). Nothing is started, and closing it only closes the link. An emulator
+    whose discovery file names a gRPC door that answers gets it on its link (`attach_emulator_grpc`)."""
     host, port = adb_server_address(host, port)
     client = adb_client(host, port, config.call_timeout)
-    return Connection(open_link(client, serial or only_device(client, host, port), config))
+    link = open_link(client, serial or only_device(client, host, port), config)
+    attach_emulator_grpc(link)
+    return Connection(link)
+
+
+def attach_emulator_grpc(link: Link) -> None:
+    """Give an `emulator-NNNN`'s link the client of its gRPC door, found from the emulator's discovery file
+    (harness.device.grpc_link; grpcio imported only then); nothing for another serial or an emulator without one."""
+    if emulator_port(link.serial) is None:
+        return
+    from harness.device.grpc_link import open_discovered
+
+    client = open_discovered(link.serial)
+    if client is not None:
+        log.info("%s: using its gRPC door at %s", link.serial, client.endpoint.address)
+        link.attach_grpc(client)
 
 
 def start_embedded(
@@ -188,9 +204,12 @@ def emulator_port(serial: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def emulator_console(serial: str, snapshot: str = BOOT_SNAPSHOT, timeout: float = 60.0) -> EmulatorConsoleClient | None:
-    """The console of the emulator `serial` with `snapshot` saved on it (the state resets load); None when the
-    serial is no emulator's or its console does not answer (or its auth token file does not open it)."""
+def emulator_console(
+    serial: str, snapshot: str | None = BOOT_SNAPSHOT, timeout: float = 60.0
+) -> EmulatorConsoleClient | None:
+    """The console of the emulator `serial` with `snapshot` saved on it (the state resets load; None: connected
+    only); None when the serial is no emulator's or its console does not answer (or its auth token file does not
+    open it)."""
     from emulator.avd.console import EmulatorConsoleClient
     from emulator.avd.errors import AvdError
 
@@ -200,7 +219,9 @@ def emulator_console(serial: str, snapshot: str = BOOT_SNAPSHOT, timeout: float 
     console: EmulatorConsoleClient | None = None
     try:
         console = EmulatorConsoleClient(port, timeout=timeout)
-        console.connect().snapshot_save(snapshot)
+        console.connect()
+        if snapshot is not None:
+            console.snapshot_save(snapshot)
     except AvdError as e:
         if console is not None:
             console.close()

@@ -11,13 +11,14 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from emulator.grpcproto.messages import Empty, message
+
 from ..hardware import BATTERY_HEALTH, BATTERY_STATUS, Fix
 from ..providers import ProviderError
 from ..providers.sms import receive
 from ..shell.cmd_logcat import device_zone, format_entry
 from .errors import RpcError
 from .input import Touches, send_key
-from .messages import Empty, message
 from .screen import image_message, stream
 
 SERVICE = "android.emulation.control.EmulatorController"

@@ -18,7 +18,7 @@ from typing import Any
 
 from PIL import Image
 
-from .messages import message
+from emulator.grpcproto.messages import message
 
 PNG, RGBA8888, RGB888 = 0, 1, 2
 STREAM_POLL_S = 0.05  # how often a stream looks at the screen's name

@@ -19,9 +19,10 @@ from typing import Any
 
 import grpc
 
+from emulator.grpcproto.messages import message
+
 from . import controller, snapshots
 from .errors import RpcError, unimplemented
-from .messages import message
 
 log = logging.getLogger(__name__)
 WORKERS = 16  # a stream holds a worker for as long as it runs

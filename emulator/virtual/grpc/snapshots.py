@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .messages import message
+from emulator.grpcproto.messages import message
 
 SERVICE = "android.emulation.control.SnapshotService"
 MODELLED_UNARY = ("ListSnapshots", "SaveSnapshot", "LoadSnapshot", "DeleteSnapshot")

@@ -1,7 +1,8 @@
 """AVD copies for a run: `droidharness run --avd NAME --devices N` starts N read-only copies of one AVD headless
-(`emulator.avd.start_avd_copies`), waits for each to boot, runs the suite on them by serial - the device pool
-resets each one between episodes by loading a boot snapshot on its console - and stops them afterwards, whatever
-happened.
+(`emulator.avd.start_avd_copies`), each with the emulator's gRPC door on a free port (`-grpc PORT`), waits for each
+to boot, runs the suite on them by serial - the device pool finds each door from the copy's discovery file, takes
+screenshots and input through it where that is faster and resets each copy between episodes by loading a boot
+snapshot through it (on the console without one) - and stops them afterwards, whatever happened.
 
 The copies announce themselves to an adb server (`emulator.avd.server.adb_server_for`): the one on `--adb-port`
 when asked (it must answer), else the user's on `$ANDROID_ADB_SERVER_PORT` / 5037 when it answers, else a private
@@ -59,7 +60,7 @@ def avd_copies(name: str, n: int, adb_port: int | None = None, timeout: float = 
             require_avd(sdk, name)
             server = stack.enter_context(adb_server_for(sdk, adb_port))
             log.info("--avd %s: the copies announce themselves to %s", name, server.describe())
-            emus = start_avd_copies(sdk, name, n, server.port, server.client, timeout=timeout)
+            emus = start_avd_copies(sdk, name, n, server.port, server.client, timeout=timeout, grpc=True)
         except AvdError as e:
             raise as_harness_error(e) from None
 

@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 STATE_RESTORE = "state_restore"  # embedded device in this process: restore the model's boot state
 SNAPSHOT_LOAD = "snapshot_load"  # embedded device in its own process: `avd snapshot load` on its control console
 AVD_SNAPSHOT_LOAD = "avd_snapshot_load"  # an emulator: `avd snapshot load` on its console
+GRPC_SNAPSHOT_LOAD = "grpc_snapshot_load"  # an emulator with a gRPC door: SnapshotService.LoadSnapshot
 APP_CLEAR = "app_clear"  # a phone: `pm clear` of the task's apps (the task's start state relaunches them)
-RESET_METHODS = (STATE_RESTORE, SNAPSHOT_LOAD, AVD_SNAPSHOT_LOAD, APP_CLEAR)
+RESET_METHODS = (STATE_RESTORE, SNAPSHOT_LOAD, GRPC_SNAPSHOT_LOAD, AVD_SNAPSHOT_LOAD, APP_CLEAR)
 
 ManifestRow = dict[str, Any]  # a device as a run's manifest lists it (JSON)
 
@@ -253,7 +254,8 @@ class AdbBackend:
 
     def reset(self, apps: Sequence[str] = (), lang: str | None = None) -> ResetRecord:
         """A clean device by the kind's `reset_method`, its preparation set again (a snapshot or boot state
-        undoes it: one round trip), timed. A reset that fails is a `DeviceError` naming the device and method."""
+        undoes it: one round trip), timed; the method recorded is the one that reset it (a kind may fall back
+        to another during the reset). A reset that fails is a `DeviceError` naming the device and method."""
         method = self.reset_method
         t0 = time.perf_counter()
         try:
@@ -265,7 +267,7 @@ class AdbBackend:
             raise
         except Exception as e:  # noqa: BLE001 - a console or process failure: name the device and the method
             raise DeviceError(f"device {self.serial}: reset by {method} failed: {e}") from e
-        return ResetRecord(method, round(time.perf_counter() - t0, 4))
+        return ResetRecord(self.reset_method, round(time.perf_counter() - t0, 4))
 
     def ensure_locale(self, lang: str) -> None:
         """A device the harness does not make must already run in `lang` (en | zh)."""

@@ -122,6 +122,8 @@ EMULATOR = """
            "--profile", config["hw.device.name"]]
     if os.environ.get("ANDROID_ADB_SERVER_PORT"):
         cmd += ["--adb-server-port", os.environ["ANDROID_ADB_SERVER_PORT"]]
+    if "-grpc" in argv:  # the emulator's gRPC door (its discovery file under $XDG_RUNTIME_DIR, as the emulator's)
+        cmd += ["--grpc", argv[argv.index("-grpc") + 1]]
     cmd += os.environ.get("FAKE_EMULATOR_EXTRA", "").split()
     os.environ["PYTHONPATH"] = REPO + os.pathsep + os.environ.get("PYTHONPATH", "")
     os.execv(sys.executable, cmd)
@@ -183,6 +185,7 @@ def fake_sdk(tmp_path: Path, adb_server: PrivateAdbServer) -> FakeSdk:
         "PATH": os.environ.get("PATH", ""),
         "ANDROID_ADB_SERVER_PORT": str(adb_server.port),
         "DROIDHARNESS_STATE_DIR": os.environ.get("DROIDHARNESS_STATE_DIR", ""),
+        "XDG_RUNTIME_DIR": str(tmp_path / "xdg"),  # the copies' discovery files (their gRPC doors)
     }
     fake.env = {k: v for k, v in fake.env.items() if v}
     return fake
@@ -538,7 +541,10 @@ def test_run_on_avd_copies_starts_them_resets_by_snapshot_and_stops_them(
     assert summary["exit_code"] == 0
     metas = [json.loads(p.read_text()) for p in (tmp_path / "avd").rglob("episode.json")]
     assert {m["device"]["serial"] for m in metas} <= {f"emulator-{p}" for p in range(5600, 5682, 2)}
-    assert {m["reset_method"] for m in metas} == {"avd_snapshot_load"}
+    assert {m["reset_method"] for m in metas} == {"grpc_snapshot_load"}, "through each copy's gRPC door"
+    assert all("-grpc" in c["argv"] for c in starts)
+    grpc_ports = {c["argv"][c["argv"].index("-grpc") + 1] for c in starts}
+    assert len(grpc_ports) == 2, "a door of its own for each copy"
     assert not any(pid_alive(c["pid"]) for c in starts), "the copies were stopped after the run"
 
 
@@ -644,3 +650,18 @@ def test_cli_start_with_no_adb_server_boots_through_a_private_one(
     assert "booted through a private adb server" in up.output and "adb connect 127.0.0.1:" in up.output
     [launch] = _launches(fake_sdk)
     assert launch["adb_server_pid"] is not None and not pid_alive(launch["adb_server_pid"])
+
+
+def test_run_on_an_avd_copy_takes_screenshots_through_its_grpc_door(fake_sdk: FakeSdk, tmp_path: Path) -> None:
+    """`run --avd` passes `-grpc PORT`; the copy (here with a phone's latency on adb's paths, its gRPC door on the
+    host as an emulator's is) is driven through the door: screenshots, resets, the timed choice in the manifest."""
+    _created(fake_sdk)
+    res = _run_avd(fake_sdk, tmp_path, "grpc", {"FAKE_EMULATOR_EXTRA": "--latency pixel"})
+    assert res.exit_code == 0, res.output
+    run_dir = tmp_path / "grpc"
+    steps = [json.loads(line) for p in run_dir.rglob("steps.jsonl") for line in p.read_text().splitlines()]
+    assert steps and {s["observation"]["paths"]["screenshot"] for s in steps} == {"grpc"}
+    (meta,) = [json.loads(p.read_text()) for p in run_dir.rglob("episode.json")]
+    assert meta["reset_method"] == "grpc_snapshot_load" and meta["status"] == "success"
+    (row,) = json.loads((run_dir / "manifest.json").read_text())["devices"]
+    assert row["capture"]["screenshot"] == "grpc" and set(row["capture"]["median_seconds"]) >= {"grpc", "u2"}

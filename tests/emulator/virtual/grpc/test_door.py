@@ -12,7 +12,7 @@ import time
 import pytest
 
 from emulator.avd.console import EmulatorConsoleClient
-from emulator.virtual.grpc import discovery
+from emulator.grpcproto import discovery
 from tests.device_util import free_console_port
 
 grpc = pytest.importorskip("grpc")

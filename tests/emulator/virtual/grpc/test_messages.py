@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from emulator.virtual.grpc import controller, messages, snapshots
+from emulator.grpcproto import messages
+from emulator.virtual.grpc import controller, snapshots
 
 ec = pytest.importorskip("android_env.proto.emulator_controller_pb2")
 ss = pytest.importorskip("android_env.proto.snapshot_service_pb2")
