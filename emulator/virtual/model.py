@@ -25,6 +25,7 @@ from .latency import Latency
 from .lognoise import SystemChatter
 from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_uid
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
+from .providers.databases import attach_databases
 from .records import (  # noqa: F401 - ADB_KEYBOARD_IME, LAUNCHER_ACTIVITY re-exported
     ADB_KEYBOARD_IME,
     INTENT_ACTION,
@@ -145,6 +146,7 @@ class VirtualDeviceModel:
         self.latency = Latency(latency)
         self.events = EventLog()
         self.fs = FileSystem()
+        attach_databases(self)  # the providers' SQLite files, one truth with their data
         self.faults = Faults(self)
         self.clipboard: str | None = None
         self.battery = Battery()  # what BatteryService reports (`dumpsys battery`; the emulator's setBattery)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, command
+from .registry import COMMANDS, SH, TOYBOX_APPLETS, Ctx, UsageError, command, command_path
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
@@ -364,7 +364,7 @@ def which(ctx: Ctx, argv: list[str]) -> int:
         if name.startswith("-"):
             continue
         if name in COMMANDS and name not in ("[", "cd", "echo", "printf", "test"):
-            ctx.outln(f"/system/bin/{name}")
+            ctx.outln(command_path(name))
         else:
             status = 1
     return status
