@@ -144,7 +144,7 @@ class Database:
                 if not has_tables(conn, self.schema.tables):
                     return
                 self.schema.load(self.model, conn)
-            except sqlite3.DatabaseError:
+            except (sqlite3.DatabaseError, ValueError, TypeError, KeyError):  # not rows the provider can take
                 return
             finally:
                 conn.close()
