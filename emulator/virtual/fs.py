@@ -9,6 +9,7 @@ import stat as statmod
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Protocol
 
 # Paths that are the same directory on Android.
 _ALIASES = {"/storage/emulated/0": "/sdcard", "/storage/self/primary": "/sdcard", "/mnt/sdcard": "/sdcard"}
@@ -89,14 +90,50 @@ def normalize(path: str) -> str:
     return path
 
 
+class Watcher(Protocol):
+    """What keeps a file that is also a live store (a provider's database): `before_read` brings the file up to
+    date before anyone reads or stats it; `after_write` takes in what was written to it. Both are called with no
+    lock of the file system held, so they may take their own locks and then read or write files."""
+
+    def before_read(self, path: str) -> None: ...
+
+    def after_write(self, path: str) -> None: ...
+
+
 class FileSystem:
     """Thread-safe tree of `Node`s. Every method takes device paths; errors are `FsError` with an errno."""
 
     def __init__(self) -> None:
         self._root = _dir_node()
         self._lock = threading.RLock()
+        self._watches: dict[str, Watcher] = {}
+        self._watched_dirs: dict[str, list[str]] = {}
         for d in _DEFAULT_DIRS:
             self.mkdir(d, parents=True)
+
+    # --- watched files -------------------------------------------------------------------------
+    def watch(self, path: str, watcher: Watcher) -> None:
+        """Let `watcher` keep the file at `path` (see `Watcher`); the watch outlives `restore`."""
+        p = normalize(path)
+        self._watches[p] = watcher
+        self._watched_dirs.setdefault(posixpath.dirname(p), []).append(p)
+
+    def refresh(self, path: str) -> None:
+        """Let a watched file's watcher bring it up to date (what every read and stat does first)."""
+        if self._watches:
+            p = normalize(path)
+            w = self._watches.get(p)
+            if w is not None:
+                w.before_read(p)
+
+    def peek(self, path: str) -> bytes | None:
+        """A file's bytes as they are, without asking its watcher; None when it is not a file."""
+        with self._lock:
+            try:
+                node = self._walk(path)
+            except FsError:
+                return None
+            return None if node.is_dir else bytes(node.data)
 
     # --- lookups -------------------------------------------------------------------------------
     def _walk(self, path: str) -> Node:
@@ -111,6 +148,7 @@ class FileSystem:
         return node
 
     def stat(self, path: str) -> Node | None:
+        self.refresh(path)
         with self._lock:
             try:
                 return self._walk(path)
@@ -125,6 +163,9 @@ class FileSystem:
         return n is not None and n.is_dir
 
     def listdir(self, path: str) -> list[tuple[str, Node]]:
+        if self._watched_dirs:
+            for p in self._watched_dirs.get(normalize(path), ()):
+                self._watches[p].before_read(p)
         with self._lock:
             node = self._walk(path)
             if not node.is_dir:
@@ -133,6 +174,7 @@ class FileSystem:
             return sorted(node.children.items())
 
     def read(self, path: str) -> bytes:
+        self.refresh(path)
         with self._lock:
             node = self._walk(path)
             if node.is_dir:
@@ -161,6 +203,14 @@ class FileSystem:
         parents: bool = False,
         append: bool = False,
     ) -> None:
+        self._write(path, data, mode, mtime, parents, append)
+        if self._watches:
+            p = normalize(path)
+            w = self._watches.get(p)
+            if w is not None:
+                w.after_write(p)
+
+    def _write(self, path: str, data: bytes, mode: int, mtime: int | None, parents: bool, append: bool) -> None:
         with self._lock:
             parent, name = self._parent(path, parents)
             assert parent.children is not None

@@ -29,6 +29,7 @@ from .latency import Latency
 from .lognoise import SystemChatter
 from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_uid
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
+from .providers.databases import attach_databases
 from .records import (  # noqa: F401 - ADB_KEYBOARD_IME, LAUNCHER_ACTIVITY re-exported
     ADB_KEYBOARD_IME,
     INTENT_ACTION,
@@ -153,6 +154,7 @@ class VirtualDeviceModel:
         self.latency = Latency(latency)
         self.events = EventLog()
         self.fs = FileSystem()
+        attach_databases(self)  # the providers' SQLite files, one truth with their data
         self.faults = Faults(self)
         self.clipboard: str | None = None
         self.settings = _default_settings()

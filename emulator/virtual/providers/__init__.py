@@ -17,14 +17,18 @@ from .settings import SettingsProvider
 from .sms import SmsProvider
 from .where import Predicate, SelectionError, selection
 
-_CONTACTS, _CALLS = ContactsProvider(), CallLogProvider()
-PROVIDERS: tuple[Provider, ...] = (SettingsProvider(), _CONTACTS, SmsProvider(), ClockProvider(), _CALLS)
+_CONTACTS, _CALLS, _SMS = ContactsProvider(), CallLogProvider(), SmsProvider()
+PROVIDERS: tuple[Provider, ...] = (SettingsProvider(), _CONTACTS, _SMS, ClockProvider(), _CALLS)
+TELEPHONY_PROVIDER_PKG = "com.android.providers.telephony"
 _BY_AUTHORITY = {a: p for p in PROVIDERS for a in p.authorities}
 
 
 def clear_provider_package(model: Any, package: str) -> bool:
     """`pm clear` of a package that holds provider data on a phone without being an app here: the contacts
-    provider (contacts and the call log). False for any other package."""
+    provider (contacts and the call log), the telephony provider (SMS). False for any other package."""
+    if package == TELEPHONY_PROVIDER_PKG:
+        _SMS.clear(model)
+        return True
     if package != CONTACTS_PROVIDER_PKG:
         return False
     _CONTACTS.clear(model)

@@ -25,11 +25,11 @@ def _bits(days: list[bool]) -> int:
     return sum(1 << i for i, on in enumerate(days) if on)
 
 
-def _days(bits: int) -> list[bool]:
+def days_of(bits: int) -> list[bool]:
     return [bool(bits & (1 << i)) for i in range(7)]
 
 
-def _row(a: dict[str, Any]) -> dict[str, Any]:
+def alarm_row(a: dict[str, Any]) -> dict[str, Any]:
     return {
         "_id": a["id"],
         "hour": a["hour"],
@@ -66,7 +66,7 @@ def _apply(a: dict[str, Any], values: Values) -> None:
     if "label" in values:
         a["label"] = str(values["label"] or "")
     if "daysofweek" in values:
-        a["days"] = _days(as_int(values, "daysofweek") or 0)
+        a["days"] = days_of(as_int(values, "daysofweek") or 0)
 
 
 class ClockProvider:
@@ -75,7 +75,7 @@ class ClockProvider:
     def query(self, model: Any, path: str) -> Table:
         ident = _check(path)
         alarms = sorted(app_data(model, PKG).get("alarms", []), key=lambda a: a["id"])
-        return Table(list(COLUMNS), [_row(a) for a in alarms if ident is None or a["id"] == ident])
+        return Table(list(COLUMNS), [alarm_row(a) for a in alarms if ident is None or a["id"] == ident])
 
     def insert(self, model: Any, path: str, values: Values) -> str:
         if _check(path) is not None:

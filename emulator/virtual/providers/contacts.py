@@ -43,7 +43,7 @@ def _e164(phone: str) -> str | None:
     return ("+" + d) if phone.strip().startswith("+") and d else (d or None)
 
 
-def _data_rows(c: dict[str, Any]) -> list[dict[str, Any]]:
+def data_rows(c: dict[str, Any]) -> list[dict[str, Any]]:
     cid, name = c["id"], c.get("name") or None
     base = {"raw_contact_id": cid, "contact_id": cid, "display_name": name}
     rows = []
@@ -80,7 +80,7 @@ def _data_rows(c: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _data(model: Any) -> list[dict[str, Any]]:
-    return [r for c in sorted(_people(model), key=lambda c: c["id"]) for r in _data_rows(c)]
+    return [r for c in sorted(_people(model), key=lambda c: c["id"]) for r in data_rows(c)]
 
 
 class ContactsProvider:

@@ -24,11 +24,11 @@ from .where import Predicate
 
 COLUMNS = ["_id", "thread_id", "address", "person", "date", "date_sent", "read", "seen", "status", "type", "body"]
 INBOX, SENT = 1, 2
-_PDT = dt.timezone(dt.timedelta(hours=-7))  # the device's zone (America/Los_Angeles in June)
+DEVICE_TZ = dt.timezone(dt.timedelta(hours=-7))  # the device's zone (America/Los_Angeles in June)
 _NOW_MS = (
     int(
         dt.datetime(
-            DEVICE_DATE.year, DEVICE_DATE.month, DEVICE_DATE.day, DEVICE_HOUR, DEVICE_MINUTE, tzinfo=_PDT
+            DEVICE_DATE.year, DEVICE_DATE.month, DEVICE_DATE.day, DEVICE_HOUR, DEVICE_MINUTE, tzinfo=DEVICE_TZ
         ).timestamp()
     )
     * 1000
@@ -62,7 +62,7 @@ def _next_date(data: dict[str, Any]) -> int:
     return max(newest, _NOW_MS) + 60_000
 
 
-def _rows(model: Any) -> list[dict[str, Any]]:
+def message_rows(model: Any) -> list[dict[str, Any]]:
     data = app_data(model, PKG)
     _ids(data)
     rows = []
@@ -113,7 +113,11 @@ class SmsProvider:
 
     def query(self, model: Any, path: str) -> Table:
         kind, ident = _box(path)
-        rows = [r for r in _rows(model) if (kind is None or r["type"] == kind) and (ident is None or r["_id"] == ident)]
+        rows = [
+            r
+            for r in message_rows(model)
+            if (kind is None or r["type"] == kind) and (ident is None or r["_id"] == ident)
+        ]
         return Table(list(COLUMNS), rows)
 
     def insert(self, model: Any, path: str, values: Values) -> str:
@@ -177,6 +181,13 @@ class SmsProvider:
                 if hits and all(m.get("read", 1) for m in t["messages"] if not m.get("me")):
                     t["unread"] = False
         return len(hits)
+
+    def clear(self, model: Any) -> None:
+        """The telephony provider's data cleared (`pm clear com.android.providers.telephony`): no messages left, in
+        the provider and in the Messages app (not seeded again)."""
+        with model.lock:
+            app_data(model, PKG)["threads"] = []
+        model.events.log("sms", action="clear")
 
     def delete(self, model: Any, path: str, where: Predicate) -> int:
         hits = {r["_id"] for r in self.query(model, path).rows if where(r)}

@@ -17,6 +17,7 @@ import zlib
 from typing import TYPE_CHECKING
 
 from ..fs import FsError, Node, normalize
+from ..providers.databases import DATABASE_PATHS
 from ..streams import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +47,7 @@ def _under(path: str, root: str) -> bool:
 def write_error(path: str) -> int | None:
     """errno for writing `path` as the shell user, or None when allowed (only permissions, not existence)."""
     p = normalize(path)
-    if any(_under(p, r) for r in WRITABLE_ROOTS):
+    if any(_under(p, r) for r in WRITABLE_ROOTS) or p in DATABASE_PATHS:  # a provider's database: as after `adb root`
         return None
     if _under(p, "/data") or _under(p, "/storage") or _under(p, "/mnt"):
         return errno.EACCES
@@ -89,6 +90,7 @@ class _Session:
 
     def _lookup(self, path: str) -> tuple[Node | None, int]:
         """(node, 0) or (None, errno)."""
+        self.fs.refresh(path)
         try:
             with self.fs._lock:
                 return self.fs._walk(path), 0

@@ -30,6 +30,7 @@ from . import (  # noqa: F401 - each registers its commands into registry.COMMAN
     cmd_pm,
     cmd_proc,
     cmd_service,
+    cmd_sqlite,
     cmd_system,
     cmd_text,
 )

@@ -9,7 +9,7 @@ from ..fs import FsError
 from .arith import ArithError
 from .jobs import JOB_BUILTINS
 from .plumbing import ExitShell, LoopControl, ReturnFunc
-from .registry import SH, Ctx, find_command
+from .registry import SH, Ctx, command_path, find_command
 
 
 def _cd(ctx: Ctx, argv: list[str]) -> int:
@@ -324,7 +324,7 @@ def _whence(ctx: Ctx, names: list[str], verbose: bool, is_command: bool) -> int:
             special = "special " if name in SPECIAL_BUILTINS else ""
             ctx.outln(f"{name} is a {special}shell builtin" if verbose else name)
         elif "/" not in name and (find_command(ctx.model, name) is not None or name in SHELL_BUILTINS):
-            ctx.outln(f"{name} is /system/bin/{name}" if verbose else f"/system/bin/{name}")
+            ctx.outln(f"{name} is {command_path(name)}" if verbose else command_path(name))
         elif "/" in name and ctx.model.fs.stat(ctx.path(name)) is not None and not ctx.model.fs.is_dir(ctx.path(name)):
             ctx.outln(f"{name} is {name}" if verbose else name)
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import time
 
-from .registry import SH, TOYBOX_APPLETS, Ctx, UsageError, command, find_command
+from .registry import SH, TOYBOX_APPLETS, Ctx, UsageError, command, command_path, find_command
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
@@ -364,7 +364,7 @@ def which(ctx: Ctx, argv: list[str]) -> int:
         if name.startswith("-"):
             continue
         if find_command(ctx.model, name) is not None and name not in ("[", "cd", "echo", "printf", "test"):
-            ctx.outln(f"/system/bin/{name}")
+            ctx.outln(command_path(name))
         else:
             status = 1
     return status

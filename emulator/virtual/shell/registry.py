@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..fs import FsError, normalize
 from ..procs import SYSTEM_PROCESSES, DeviceProcs, app_uid  # noqa: F401 - re-exported for the commands
+from ..providers.databases import DATABASE_PATHS
 from .procfs import read as read_proc
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -172,10 +173,18 @@ _WRITABLE = ("/sdcard", "/storage/emulated", "/data/local/tmp")
 _READ_ONLY = ("/system", "/vendor", "/product", "/system_ext", "/apex", "/odm")
 
 
+XBIN_COMMANDS = frozenset({"sqlite3", "su"})  # in /system/xbin on emulator images, not toybox's /system/bin
+
+
+def command_path(name: str) -> str:
+    """Where a command's binary is: /system/xbin/NAME or /system/bin/NAME."""
+    return f"/system/{'xbin' if name in XBIN_COMMANDS else 'bin'}/{name}"
+
+
 def writable_error(path: str) -> str | None:
     """None when the shell user may create/modify `path`, else the errno text a phone prints."""
     p = normalize(path)
-    if any(p == w or p.startswith(w + "/") for w in _WRITABLE):
+    if any(p == w or p.startswith(w + "/") for w in _WRITABLE) or p in DATABASE_PATHS:
         return None
     if p == "/" or any(p == r or p.startswith(r + "/") for r in _READ_ONLY):
         return "Read-only file system"

@@ -84,3 +84,10 @@ def test_a_phone_profile_refuses_root_and_has_no_su(make_vdevice, adb_cli):
     status, _, err = _shell(adb_cli, vd.serial, "date 010112002030.00")
     assert status == 1 and "Operation not permitted" in err
     assert _shell(adb_cli, vd.serial, "id -u")[1].strip() == "2000"
+
+
+def test_su_and_sqlite3_are_found_where_an_emulator_image_keeps_them(posing_emulator, adb_cli):
+    """`which` / `command -v` name /system/xbin for the userdebug image's su and sqlite3, toybox's /system/bin else."""
+    _, serial = posing_emulator
+    out = adb_cli("-s", serial, "shell", "command -v su; command -v sqlite3; command -v ls").stdout
+    assert out.split() == [b"/system/xbin/su", b"/system/xbin/sqlite3", b"/system/bin/ls"]
