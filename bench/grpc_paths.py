@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import sys
 import tempfile
@@ -28,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from emulator.virtual import VirtualDevice  # noqa: E402
 from emulator.virtual.adbserver import PrivateAdbServer  # noqa: E402
+from emulator.virtual.ports import UNSCANNED_CONSOLE_PORTS, free_console_port  # noqa: E402
 from harness import actions as A  # noqa: E402
 from harness.device.capture import SCREENSHOT_CHAIN, screenshot_grpc  # noqa: E402
 from harness.device.controller import AdbDevice  # noqa: E402
@@ -42,15 +42,11 @@ PATHS: dict[str, tuple[str, Callable[[DeviceLink], Any]]] = {  # row -> (the cap
 
 
 def console_port() -> int:
-    for port in range(5680, 5598, -2):  # not probed by adb servers: only the one it announces itself to lists it
-        try:
-            with socket.socket() as a, socket.socket() as b:
-                a.bind(("127.0.0.1", port))
-                b.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-    raise SystemExit("no free emulator console port pair in 5600..5681")
+    """A free console/adb pair no adb server probes (only the one the device announces itself to lists it)."""
+    try:
+        return free_console_port(ports=UNSCANNED_CONSOLE_PORTS)
+    except OSError as e:
+        raise SystemExit(str(e)) from None
 
 
 def median_ms(n: int, fn: Callable[[], Any]) -> float:

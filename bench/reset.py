@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import socket
 import statistics
 import sys
 import tempfile
@@ -34,6 +33,7 @@ from rich.table import Table  # noqa: E402
 
 from emulator.virtual import VirtualDevice  # noqa: E402
 from emulator.virtual.adbserver import PrivateAdbServer  # noqa: E402
+from emulator.virtual.ports import UNSCANNED_CONSOLE_PORTS, free_console_port  # noqa: E402
 from harness.run.fleet.pool import DevicePool  # noqa: E402
 
 APPS = ("com.droidharness.notes", "com.android.settings", "com.google.android.contacts")
@@ -71,15 +71,11 @@ def row(table: Table, name: str, how: str, xs: list[float]) -> None:
 
 
 def console_port() -> int:
-    for port in range(5680, 5598, -2):  # not probed by adb servers: only the one it announces itself to lists it
-        try:
-            with socket.socket() as a, socket.socket() as b:
-                a.bind(("127.0.0.1", port))
-                b.bind(("127.0.0.1", port + 1))
-            return port
-        except OSError:
-            continue
-    raise SystemExit("no free emulator console port pair in 5600..5681")
+    """A free console/adb pair no adb server probes (only the one the device announces itself to lists it)."""
+    try:
+        return free_console_port(ports=UNSCANNED_CONSOLE_PORTS)
+    except OSError as e:
+        raise SystemExit(str(e)) from None
 
 
 def main() -> None:

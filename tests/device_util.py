@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from emulator.virtual.ports import pair_free
+from emulator.virtual.ports import UNSCANNED_CONSOLE_PORTS, pair_free
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.device.fastadb import Clock
 from harness.device.link import LinkConfig
@@ -58,7 +58,7 @@ def free_console_port() -> int:
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     index = int(worker[2:]) if worker[2:].isdigit() else 0
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-    for port in range(5680, 5598, -2):
+    for port in UNSCANNED_CONSOLE_PORTS:
         if (port // 2) % workers == index % workers and pair_free(port):
             return port
     pytest.skip("no free emulator console port pair in 5600..5681")

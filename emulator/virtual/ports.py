@@ -42,10 +42,13 @@ def pair_free(port: int, host: str = "127.0.0.1") -> bool:
     return True
 
 
-def free_console_port(host: str = "127.0.0.1") -> int:
-    """The first console port of `console_ports()` whose pair is free; OSError when none is."""
-    ports = console_ports()
+UNSCANNED_CONSOLE_PORTS = range(5680, 5598, -2)  # pairs no adb server probes: only the one told of it lists it
+
+
+def free_console_port(host: str = "127.0.0.1", ports: range | None = None) -> int:
+    """The first console port of `ports` (default: `console_ports()`) whose pair is free; OSError when none is."""
+    ports = console_ports() if ports is None else ports
     for port in ports:
         if pair_free(port, host):
             return port
-    raise OSError(f"no free emulator console port pair in {ports.start}..{ports.stop}")
+    raise OSError(f"no free emulator console port pair in {min(ports)}..{max(ports) + 1}")
