@@ -236,6 +236,7 @@ def _check(folder: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_tasks_check_portable_fails_a_task_that_is_not_portable_with_the_reason(tmp_path: Path) -> None:
     src = SUITES_DIR / "virtual" / "settings-dark-theme.json"
     (tmp_path / src.name).write_text(src.read_text(encoding="utf-8"), encoding="utf-8")

@@ -652,6 +652,7 @@ def test_cli_start_with_no_adb_server_boots_through_a_private_one(
     assert launch["adb_server_pid"] is not None and not pid_alive(launch["adb_server_pid"])
 
 
+@pytest.mark.slow
 def test_run_on_an_avd_copy_takes_screenshots_through_its_grpc_door(fake_sdk: FakeSdk, tmp_path: Path) -> None:
     """`run --avd` passes `-grpc PORT`; the copy (here with a phone's latency on adb's paths, its gRPC door on the
     host as an emulator's is) is driven through the door: screenshots, resets, the timed choice in the manifest."""

@@ -23,7 +23,7 @@ from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 DARK = "settings-dark-theme"
 QUICK = DeviceConfig(link=LinkConfig(call_timeout=3.0, reconnect_timeout=1.0))
 
