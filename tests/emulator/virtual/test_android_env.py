@@ -22,6 +22,7 @@ Every adb command android_env sends must succeed: on a failed one its AdbControl
 from __future__ import annotations
 
 import io
+import logging
 import re
 import threading
 import time
@@ -48,9 +49,11 @@ LAUNCHER = "com.google.android.apps.nexuslauncher"
 
 
 @pytest.fixture
-def attached(tmp_path, monkeypatch, make_vdevice, adb_server):
+def attached(tmp_path, monkeypatch, caplog, make_vdevice, adb_server):
     """(device, its serial, an attached and launched EmulatorSimulator) for a virtual device posing as an emulator
-    with its console on a free pair, gRPC on a free port, announced to the session's adb server."""
+    with its console on a free pair, gRPC on a free port, announced to the session's adb server. Afterwards
+    android_env has logged no error (a failed adb command, an RpcError it reconnected after, a bad orientation)."""
+    caplog.set_level(logging.INFO, logger="absl")
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))  # restored after android_env deletes it
@@ -89,6 +92,10 @@ def attached(tmp_path, monkeypatch, make_vdevice, adb_server):
     sim.launch()
     yield vd, serial, sim
     sim.close()
+    records = [*caplog.get_records("setup"), *caplog.get_records("call"), *caplog.records]  # every phase's
+    assert any(r.name == "absl" and "Executing ADB command" in r.getMessage() for r in records)  # it is heard
+    errors = [r.getMessage() for r in records if r.name == "absl" and r.levelno >= logging.ERROR]
+    assert not errors, errors
 
 
 def _shell(adb_server, serial: str, *args: str) -> bytes:
