@@ -11,9 +11,10 @@ down while the primary button is.
 
 Keys (`sendKey`): `key` takes the W3C key values the emulator understands ("GoHome", "GoBack", "AppSwitch",
 "Power", "Enter", "Backspace", "Tab", "Escape", arrows, ...) and single printable characters; `keyCode` takes
-evdev codes (`codeType` Evdev) or USB HID usages (`codeType` Usb, as 0x07XXXX / 0x0CXXXX or the bare usage of
-page 7); `text` types its printable ASCII characters (newline as Enter, others are dropped, as the emulator drops
-what its keymap lacks). A key acts on `keydown` and `keypress`; `keyup` completes it and does nothing more.
+evdev codes (`codeType` Evdev), X keycodes (`codeType` XKB: evdev + 8, what android_env sends on Linux) or USB
+HID usages (`codeType` Usb, as 0x07XXXX / 0x0CXXXX or the bare usage of page 7; Win and Mac codes are dropped);
+`text` types its printable ASCII characters (newline as Enter, others are dropped, as the emulator drops what its
+keymap lacks). A key acts on `keydown` and `keypress`; `keyup` completes it and does nothing more.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from typing import Any
 
 SOURCE = "grpc"
 KEYDOWN, KEYUP, KEYPRESS = 0, 1, 2
-USB, EVDEV = 0, 1
+USB, EVDEV, XKB = 0, 1, 2
+XKB_OFFSET = 8  # an X server's keycode is the evdev code + 8 (xkb's evdev rules), as the emulator converts it
 
 # W3C key values -> Android keycodes
 KEY_NAMES: dict[str, int] = {
@@ -130,9 +132,12 @@ USB_KEYS: dict[int, int] = {
 
 
 def android_keycode(code_type: int, code: int) -> int | None:
-    """The Android keycode of an evdev code or a USB usage; None for an unknown code or another code type."""
+    """The Android keycode of an evdev code, an X keycode or a USB usage; None for an unknown code or another code
+    type."""
     if code_type == EVDEV:
         return EVDEV_KEYS.get(code)
+    if code_type == XKB:
+        return EVDEV_KEYS.get(code - XKB_OFFSET)
     if code_type == USB:
         return USB_KEYS.get(code if code > 0xFFFF else 0x070000 | code)
     return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from collections.abc import Callable
 from datetime import datetime, timezone, tzinfo
 
 from ..procs import BUFFERS, DEFAULT_BUFFERS, LogEntry
@@ -31,9 +32,21 @@ def log_(ctx: Ctx, argv: list[str]) -> int:
     return 0
 
 
-def _stamp(t: float, zone: tzinfo | None = None) -> str:
-    """logprint's time: the device's local time (its `persist.sys.timezone`)."""
-    return datetime.fromtimestamp(t, zone).strftime("%m-%d %H:%M:%S") + f".{int(t * 1000) % 1000:03d}"
+def stamper(modifiers: set[str], zone: tzinfo | None, boot_time: float) -> Callable[[float], str]:
+    """logprint's time as the -v modifiers ask: `epoch` seconds right-aligned in 19 columns (what android_env's
+    LogcatThread parses), `monotonic` seconds since boot in 6, else the date (`year`: with the year) in the device's
+    local time, its `persist.sys.timezone` (`UTC`: in UTC); milliseconds after a dot."""
+
+    def ms(t: float) -> str:
+        return f".{int(t * 1000) % 1000:03d}"
+
+    if "epoch" in modifiers:
+        return lambda t: f"{int(t):19d}{ms(t)}"
+    if "monotonic" in modifiers:
+        return lambda t: f"{int(max(0.0, t - boot_time)):6d}{ms(max(0.0, t - boot_time))}"
+    zone = timezone.utc if "UTC" in modifiers else zone
+    date = "%Y-%m-%d %H:%M:%S" if "year" in modifiers else "%m-%d %H:%M:%S"
+    return lambda t: datetime.fromtimestamp(t, zone).strftime(date) + ms(t)
 
 
 def device_zone(name: str) -> tzinfo:
@@ -43,17 +56,19 @@ def device_zone(name: str) -> tzinfo:
         return timezone.utc
 
 
-def format_entry(fmt: str, e: LogEntry, zone: tzinfo | None = None) -> str:
-    """One log entry as `logcat -v FMT` prints it (threadtime unless told), its time in `zone` (the device's)."""
+def format_entry(fmt: str, e: LogEntry, zone: tzinfo | None = None, stamp: Callable[[float], str] | None = None) -> str:
+    """One log entry as `logcat -v FMT` prints it (threadtime unless told), its time in `zone` (the device's), or
+    as `stamp` writes it (`stamper`: the -v modifiers)."""
+    time_of = stamp or stamper(set(), zone, 0.0)
     lines = e.msg.split("\n") if e.msg else [""]
     if fmt == "long":
-        return f"[ {_stamp(e.t, zone)} {e.pid:5d}:{e.tid:5d} {e.level}/{e.tag:<8} ]\n{e.msg}\n\n"
+        return f"[ {time_of(e.t)} {e.pid:5d}:{e.tid:5d} {e.level}/{e.tag:<8} ]\n{e.msg}\n\n"
     out = []
     for line in lines:
         if fmt == "brief":
             out.append(f"{e.level}/{e.tag:<8}({e.pid:5d}): {line}")
         elif fmt == "time":
-            out.append(f"{_stamp(e.t, zone)} {e.level}/{e.tag:<8}({e.pid:5d}): {line}")
+            out.append(f"{time_of(e.t)} {e.level}/{e.tag:<8}({e.pid:5d}): {line}")
         elif fmt == "tag":
             out.append(f"{e.level}/{e.tag:<8}: {line}")
         elif fmt == "process":
@@ -63,7 +78,7 @@ def format_entry(fmt: str, e: LogEntry, zone: tzinfo | None = None) -> str:
         elif fmt == "raw":
             out.append(line)
         else:  # threadtime, the default
-            out.append(f"{_stamp(e.t, zone)} {e.pid:5d} {e.tid:5d} {e.level} {e.tag:<8}: {line}")
+            out.append(f"{time_of(e.t)} {e.pid:5d} {e.tid:5d} {e.level} {e.tag:<8}: {line}")
     return "".join(line + "\n" for line in out)
 
 
@@ -111,6 +126,7 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
     dump = clear = silent = False
     buffers: list[str] = []
     fmt = "threadtime"
+    modifiers: set[str] = set()
     zone = device_zone(ctx.model.time_zone)
     tail: int | None = None
     max_count: int | None = None
@@ -147,7 +163,9 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
                 for word in v.replace(",", " ").split():
                     if word in _FORMATS:
                         fmt = word
-                    elif word not in _FORMAT_MODIFIERS:
+                    elif word in _FORMAT_MODIFIERS:
+                        modifiers.add(word)
+                    else:
                         raise ValueError(f"Unknown format '{word}'")
             elif a in ("-t", "-T") or (a[:2] in ("-t", "-T") and a[2:].isdigit()):
                 v = a[2:] or value(a[1])
@@ -226,6 +244,7 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
             return False
         return regex is None or regex.search(e.msg) is not None
 
+    stamp = stamper(modifiers, zone, ctx.model.boot_time)
     started: set[str] = set()
     printed = 0
 
@@ -238,7 +257,7 @@ def logcat(ctx: Ctx, argv: list[str]) -> int:
             if e.buffer not in started:
                 started.add(e.buffer)
                 text.append(f"--------- beginning of {e.buffer}\n")
-            text.append(format_entry(fmt, e, zone))
+            text.append(format_entry(fmt, e, stamp=stamp))
             printed += 1
         if out_file is not None:
             try:

@@ -86,6 +86,25 @@ def test_logcat_filters_formats_and_tail(vdevice):
     assert "unknown buffer" in adb.shell("logcat -d -b nope 2>&1")
 
 
+def test_logcat_time_modifiers_epoch_monotonic_year_utc(vdevice):
+    """`-v epoch` writes the seconds since 1970 right-aligned in 19 columns (logprint.cpp "%19lld", the lines
+    android_env's LogcatThread parses), `monotonic` the seconds since boot in 6, `year` and `UTC` the date."""
+    import time
+
+    adb = vdevice.adb
+    adb.shell("logcat -c")
+    adb.shell("log -t Stamp -p i hello")
+    now = time.time()
+    epoch = adb.shell("logcat -d -v epoch -s Stamp").splitlines()[-1]
+    m = re.match(r"^( +)(\d+)\.(\d{3}) ([ \d]{5}) ([ \d]{5}) I Stamp   : hello$", epoch)
+    assert m and len(m.group(1) + m.group(2)) == 19, epoch
+    assert abs(int(m.group(2)) - now) < 5
+    mono = adb.shell("logcat -d -v threadtime,monotonic -s Stamp").splitlines()[-1]
+    assert re.match(r"^ *\d{1,6}\.\d{3} ([ \d]{5}) ([ \d]{5}) I Stamp   : hello$", mono), mono
+    year = adb.shell("logcat -d -v year -v UTC -s Stamp").splitlines()[-1]
+    assert year.startswith(time.strftime("%Y-%m-%d", time.gmtime(now))), year
+
+
 def test_logcat_without_dump_follows_new_lines_until_the_host_closes(vdevice):
     adb = vdevice.adb
     adb.shell("logcat -c")

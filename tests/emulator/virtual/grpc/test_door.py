@@ -290,3 +290,12 @@ def test_the_command_line_serves_grpc_with_a_token_and_removes_its_discovery_fil
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(30) == 0
     assert not ini.exists()
+
+
+def test_xkb_key_codes_are_evdev_codes_plus_8():
+    """android_env sends `keyCode`s as KeyCodeType XKB on Linux: an X keycode is the evdev code + 8."""
+    from emulator.virtual.grpc.input import EVDEV, XKB, android_keycode
+
+    assert android_keycode(XKB, 158 + 8) == android_keycode(EVDEV, 158) == 4  # KEY_BACK
+    assert android_keycode(XKB, 30 + 8) == 29  # KEY_A
+    assert android_keycode(XKB, 5) is None
