@@ -1,7 +1,8 @@
 """Phone (the dialer), as far as intents reach it: DIAL, VIEW and CALL with a `tel:` URI open the dial pad with the
-number in its field (CALL too: the shell may not place calls, and nothing rings here). A field to edit the
+number in its field (CALL too: the shell may not place calls). A field to edit the
 number, a keypad and a call button that says it cannot call. No launcher icon: the built-in home screen keeps
-its apps where tasks expect them. A call rings with the in-call screen (`incall`, `InCallActivity`)."""
+its apps where tasks expect them. An inbound call (the console's `gsm call`) rings with the in-call screen
+(`incall`, `InCallActivity`)."""
 
 from __future__ import annotations
 
