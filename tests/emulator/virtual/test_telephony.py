@@ -77,3 +77,19 @@ def test_a_snapshot_keeps_the_calls_the_screen_and_adbds_root():
     assert "Incoming call" in _texts(m)
     hang_up(m, "5551234")  # the restored calls are the model's own: the screen follows them
     assert m.foreground.activity != INCALL and snap["state"]["hw"].calls
+
+
+def test_the_screenshot_shows_the_buttons_in_their_colours():
+    m = VirtualDeviceModel()
+    ring(m, "5551234")
+    shot = m.screenshot()
+    roots = m.view_roots()
+    answer_btn = next(v for r in roots for v in r.walk() if v.resource_id.endswith("incoming_call_answer"))
+    decline_btn = next(v for r in roots for v in r.walk() if v.resource_id.endswith("incoming_call_decline"))
+    # the round button's edge, left of its glyph: green to answer, red to decline
+    ax, ay = answer_btn.children[0].bounds[0] + 8, answer_btn.children[0].center[1]
+    dx, dy = decline_btn.children[0].bounds[0] + 8, decline_btn.children[0].center[1]
+    r, g, b = shot.getpixel((ax, ay))
+    assert g > r + 60 and g > b + 60
+    r, g, b = shot.getpixel((dx, dy))
+    assert r > g + 100 and r > b + 100
