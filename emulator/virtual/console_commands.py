@@ -4,7 +4,8 @@
 - `sms send NUMBER TEXT`: an SMS lands in `content://sms/inbox` and the Messages app (TEXT takes the console's
   escapes \\n, \\xNN, \\uNNNN, \\\\). The device has no notification shade, so no notification is posted.
 - `gsm call|accept|hold|cancel NUMBER`, `gsm list`, `gsm status`: the modem's calls; `dumpsys telephony.registry`
-  shows the call state (no in-call screen is drawn).
+  shows the call state, and the Phone app's in-call screen follows them (`telephony`): an inbound call rings
+  with the incoming call screen in front, accepted it shows the ongoing call, ended it goes.
 - `geo fix LONGITUDE LATITUDE [ALTITUDE [SATELLITES [VELOCITY]]]`: the GPS provider's fix (`dumpsys location`).
 - `power display|ac|status|present|health|capacity`: the battery (`dumpsys battery`).
 - `rotate`: the device turns a quarter clockwise and the display follows (`system user_rotation`, `wm size`,
@@ -17,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .hardware import BATTERY_HEALTH, BATTERY_STATUS, Call, Fix
+from .hardware import BATTERY_HEALTH, BATTERY_STATUS, Fix
+from .telephony import answer, hang_up, hold, ring
 
 # (command, help line) in the order `help` lists them
 COMMANDS = (
@@ -152,20 +154,13 @@ def gsm(model: Any, sub: str, rest: str) -> str:
         return f"KO: missing argument, try 'gsm {'call' if sub == 'cancel' else sub} <phonenumber>'\n"
     if sub in ("call", "cancel") and not _number_ok(number):
         return "KO: bad phone number format, use digits, # and + only\n"
-    with model.lock:
-        call = hw.find_call(number)
-        if sub == "call":
-            if call is None:
-                hw.calls.append(Call(number))
-        elif sub == "cancel":
-            if call is None:
-                return "KO: could not cancel this number\n"
-            hw.calls.remove(call)
-        elif call is None:
-            return f"KO: no current call to/from number '{number}'\n"
-        else:
-            call.state = "active" if sub == "accept" else "held"
-    model.log("I", "Telephony", f"console gsm {sub} {number}: call state {hw.call_state}", buffer="radio")
+    if sub == "call":
+        ring(model, number)
+    elif sub == "cancel":
+        if not hang_up(model, number):
+            return "KO: could not cancel this number\n"
+    elif not (answer if sub == "accept" else hold)(model, number):
+        return f"KO: no current call to/from number '{number}'\n"
     model.events.log("console", command=f"gsm {sub}", number=number)
     return OK
 

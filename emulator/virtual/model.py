@@ -434,6 +434,19 @@ class VirtualDeviceModel:
             self.ui.on_foreground_changed()
             self.events.log("activity", action="finish", package=done.package, activity=done.activity)
 
+    def remove_activity(self, package: str, activity: str) -> None:
+        """Finish every `activity` of `package` wherever it is (the in-call screen when the last call ends);
+        what was in front of it comes back."""
+        with self.lock:
+            top = self.tasks[-1].top if self.tasks else None
+            for t in self.tasks:
+                t.stack = [a for a in t.stack if not (a.package == package and a.activity == activity)]
+            self.tasks = [t for t in self.tasks if t.stack]
+            self._ensure_foreground()
+            if self.tasks[-1].top is not top:
+                self.ui.on_foreground_changed()
+                self.events.log("activity", action="finish", package=package, activity=activity)
+
     def go_home(self) -> None:
         with self.lock:
             launcher = next((t for t in self.tasks if t.package == LAUNCHER_PACKAGE), None)
@@ -611,8 +624,10 @@ class VirtualDeviceModel:
                         "app_data": self.app_data,
                         "app_ui": self.app_ui,
                         "screen_on": self.screen_on,
+                        "hw": self.hw,  # battery, GPS fix, calls, network: a few small records
                     }
                 ),
+                "adbd_root": self.adbd.root,
                 "ui": self.ui.snapshot(),
             }
 
@@ -623,6 +638,9 @@ class VirtualDeviceModel:
             for k, v in st.items():
                 setattr(self, k, v)
             self.props["persist.sys.locale"] = self.locale_tag
+            if "adbd_root" in snap:  # adbd comes back as it was: shells opened after this run as its uid
+                self.adbd.root = bool(snap["adbd_root"])
+                self.props["service.adb.root"] = "1" if self.adbd.root else "0"
             self.ui.restore(snap["ui"])
             self.ui.on_foreground_changed()
             self.events.log("snapshot", action="restore")

@@ -1,7 +1,8 @@
 """Phone (the dialer), as far as intents reach it: DIAL, VIEW and CALL with a `tel:` URI open the dial pad with the
-number in its field (CALL too: the shell may not place calls, and nothing rings here). A field to edit the
+number in its field (CALL too: the shell may not place calls). A field to edit the
 number, a keypad and a call button that says it cannot call. No launcher icon: the built-in home screen keeps
-its apps where tasks expect them."""
+its apps where tasks expect them. An inbound call (the console's `gsm call`) rings with the in-call screen
+(`incall`, `InCallActivity`)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,17 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..records import INTENT_DATA
+from ..telephony import DIALER, INCALL
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row
+from ..ui.theme import Color
 from ..ui.view import View
 from .base import App, page
+from .incall import BG as INCALL_BG
+from .incall import on_back as incall_back
+from .incall import screen as incall_screen
 
-PKG = "com.google.android.dialer"
+PKG = DIALER
 DIALTACTS = "com.google.android.dialer.extensions.GoogleDialtactsActivity"
 KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "0", "#"]
 
@@ -23,7 +29,7 @@ KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "0", "#"]
 class DialerApp(App):
     package = PKG
     labels = {"en": "Phone", "zh": "电话"}
-    activities = {DIALTACTS: "dialpad"}
+    activities = {DIALTACTS: "dialpad", INCALL: "incall"}
     launcher = None
     color = (26, 115, 232)
     glyph = "phone"
@@ -34,6 +40,15 @@ class DialerApp(App):
     def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
         uri = str(extras.get(INTENT_DATA) or "")
         ctx.set_field("digits", unquote(uri.partition(":")[2]) if uri.startswith("tel:") else "")
+
+    def on_back(self, ctx: Ctx) -> bool:
+        return ctx.activity == INCALL and incall_back(ctx)
+
+    def window_bg(self, ctx: Ctx) -> Color:
+        return INCALL_BG if ctx.activity == INCALL else ctx.theme.bg
+
+    def screen_incall(self, ctx: Ctx) -> list[View]:
+        return incall_screen(ctx)
 
     def screen_dialpad(self, ctx: Ctx) -> list[View]:
         tb = w.toolbar(ctx, ctx.tr("Phone", "电话"), ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish))

@@ -43,6 +43,17 @@ def _e164(phone: str) -> str | None:
     return ("+" + d) if phone.strip().startswith("+") and d else (d or None)
 
 
+def matches(phone: str, number: str) -> bool:
+    """`phone` is the number `number` (as phone_lookup matches: the last ten digits)."""
+    want = _digits(number)
+    return bool(want) and bool(phone) and _digits(phone)[-10:] == want[-10:]
+
+
+def name_for(model: Any, number: str) -> str | None:
+    """The name of the contact whose phone is `number` (what caller id shows), or None."""
+    return next((c["name"] for c in _people(model) if c.get("name") and matches(c.get("phone") or "", number)), None)
+
+
 def data_rows(c: dict[str, Any]) -> list[dict[str, Any]]:
     cid, name = c["id"], c.get("name") or None
     base = {"raw_contact_id": cid, "contact_id": cid, "display_name": name}
@@ -136,11 +147,11 @@ class ContactsProvider:
                 ["_id", "person", "type", "label", "number", "number_key", "isprimary", "name", "display_name"], rows
             )
         if path.startswith("phone_lookup/"):
-            want = _digits(path.split("/", 1)[1])
+            want = path.split("/", 1)[1]
             rows = [
                 {"_id": c["id"], "display_name": c.get("name") or None, "number": c["phone"]}
                 for c in people
-                if want and c.get("phone") and _digits(c["phone"])[-10:] == want[-10:]
+                if matches(c.get("phone") or "", want)
             ]
             return Table(["_id", "display_name", "number"], rows)
         raise UnknownUri(path)

@@ -240,7 +240,8 @@ class UIManager:
                         self._soft_toggle,
                     )
                 )
-            on_wallpaper = pkg == LAUNCHER_PACKAGE
+            window_bg = app_roots[0].style.get("bg", theme.bg) if app_roots else theme.bg
+            on_wallpaper = pkg == LAUNCHER_PACKAGE or sum(window_bg) < 300  # light bars over a dark window
         bar_fg = (255, 255, 255) if on_wallpaper or theme.dark else (31, 31, 31)
         roots.append(status_bar(m, W, status_h, bar_fg))
         roots.append(

@@ -5,6 +5,7 @@ sits when no port is given."""
 from __future__ import annotations
 
 import io
+import re
 import socket
 import time
 
@@ -209,3 +210,83 @@ def test_default_console_port_is_the_first_free_pair_where_adb_servers_scan(monk
     monkeypatch.setenv(PORTS_ENV, "nonsense")
     with pytest.raises(ValueError, match="FIRST-LAST"):
         VirtualDevice(emulator_console=True)
+
+
+def _dump(adb_cli, serial: str) -> str:
+    return _sh(adb_cli, serial, "uiautomator dump /sdcard/window_dump.xml >/dev/null && cat /sdcard/window_dump.xml")
+
+
+def _call_state(adb_cli, serial: str) -> str:
+    dump = _sh(adb_cli, serial, "dumpsys telephony.registry")
+    return next(ln.strip() for ln in dump.splitlines() if "mCallState" in ln)
+
+
+def _focus(adb_cli, serial: str) -> str:
+    return _sh(adb_cli, serial, "dumpsys window | grep mCurrentFocus").split()[-1].rstrip("}")
+
+
+def _tap(adb_cli, serial: str, rid: str) -> None:
+    found = re.search(rf'id/{rid}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', _dump(adb_cli, serial))
+    assert found is not None, rid
+    x1, y1, x2, y2 = map(int, found.groups())
+    _sh(adb_cli, serial, f"input tap {(x1 + x2) // 2} {(y1 + y2) // 2}")
+
+
+NOTES = "com.droidharness.notes/com.droidharness.notes.MainActivity"
+INCALL = "com.google.android.dialer/com.google.android.dialer.incallui.InCallActivity"
+
+
+def test_a_call_rings_with_the_incoming_call_screen_answered_and_ended_on_it(emu, console, adb_cli):
+    _, serial = emu
+    _sh(adb_cli, serial, f"am start -n {NOTES}")
+    assert _focus(adb_cli, serial) == NOTES
+    assert console.send("gsm call 5551234") == "OK\r\n"
+    dump = _dump(adb_cli, serial)
+    assert 'text="Incoming call"' in dump and 'text="5551234"' in dump
+    assert re.search(r'id/incoming_call_answer"[^>]*content-desc="Answer"[^>]*clickable="true"', dump)
+    assert re.search(r'id/incoming_call_decline"[^>]*content-desc="Decline"', dump)
+    assert _call_state(adb_cli, serial) == "mCallState=1" and _focus(adb_cli, serial) == INCALL
+    _tap(adb_cli, serial, "incoming_call_answer")
+    assert console.send("gsm list") == "inbound from 5551234    : active\r\nOK\r\n"
+    assert _call_state(adb_cli, serial) == "mCallState=2"
+    dump = _dump(adb_cli, serial)
+    assert 'text="On call"' in dump and "incoming_call_answer" not in dump
+    assert re.search(r'id/incall_end_call_button"[^>]*content-desc="End call"', dump)
+    _tap(adb_cli, serial, "incall_end_call_button")
+    assert console.send("gsm list") == "OK\r\n" and _call_state(adb_cli, serial) == "mCallState=0"
+    assert _focus(adb_cli, serial) == NOTES
+
+
+def test_the_console_answers_and_hangs_up_what_the_screen_shows(emu, console, adb_cli):
+    _, serial = emu
+    assert console.send("gsm call 5551234") == "OK\r\n"
+    assert console.send("gsm cancel 5551234") == "OK\r\n"  # while ringing
+    assert "incoming_call" not in _dump(adb_cli, serial) and _focus(adb_cli, serial) != INCALL
+    assert console.send("gsm call 5551234") == "OK\r\n"
+    assert console.send("gsm accept 5551234") == "OK\r\n"
+    assert 'text="On call"' in _dump(adb_cli, serial)
+    _tap(adb_cli, serial, "incall_end_call_button")
+    assert _call_state(adb_cli, serial) == "mCallState=0" and _focus(adb_cli, serial) != INCALL
+
+
+def test_a_call_from_a_contact_shows_the_name_and_declined_is_gone(emu, console, adb_cli):
+    _, serial = emu
+    assert console.send("gsm call 16505550101") == "OK\r\n"  # Alice Johnson's number (+1 650-555-0101)
+    dump = _dump(adb_cli, serial)
+    assert 'text="Alice Johnson"' in dump and 'text="16505550101"' in dump
+    _tap(adb_cli, serial, "incoming_call_decline")
+    assert console.send("gsm list") == "OK\r\n" and _call_state(adb_cli, serial) == "mCallState=0"
+    assert "Alice Johnson" not in _dump(adb_cli, serial)
+
+
+def test_a_snapshot_keeps_the_battery_and_the_gps_fix(emu, console, adb_cli):
+    _, serial = emu
+    assert console.send("power capacity 42") == "OK\r\n"
+    assert console.send("geo fix -122.084 37.422") == "OK\r\n"
+    assert console.send("avd snapshot save hw") == "OK\r\n"
+    assert console.send("power capacity 10") == "OK\r\n"
+    assert console.send("geo fix 2.35 48.85") == "OK\r\n"
+    assert console.send("avd snapshot load hw") == "OK\r\n"
+    assert "capacity: 42\r\n" in console.send("power display")
+    assert "level: 42" in _sh(adb_cli, serial, "dumpsys battery")
+    assert "gps: Location[gps 37.422000,-122.084000 " in _sh(adb_cli, serial, "dumpsys location")

@@ -173,6 +173,18 @@ def test_snapshots_are_one_set_with_the_console_and_load_restores_the_state(door
     assert not missing.success and b"nope" in missing.err
 
 
+def test_a_snapshot_keeps_the_emulated_hardware(door):
+    _, _, stub, snaps = door
+    stub.setBattery(ec.BatteryState(hasBattery=True, isPresent=True, chargeLevel=42, charger=ec.BatteryState.AC))
+    stub.setGps(ec.GpsState(latitude=48.85, longitude=2.35, altitude=35))
+    assert snaps.SaveSnapshot(ss.SnapshotPackage(snapshot_id="hw")).success
+    stub.setBattery(ec.BatteryState(hasBattery=True, isPresent=True, chargeLevel=7, charger=ec.BatteryState.AC))
+    stub.setGps(ec.GpsState(latitude=1.0, longitude=1.0, altitude=0))
+    assert snaps.LoadSnapshot(ss.SnapshotPackage(snapshot_id="hw")).success
+    assert stub.getBattery(empty_pb2.Empty()).chargeLevel == 42
+    assert (stub.getGps(empty_pb2.Empty()).latitude, stub.getGps(empty_pb2.Empty()).longitude) == (48.85, 2.35)
+
+
 def test_unmodelled_methods_answer_unimplemented(door):
     vd, _, stub, snaps = door
     with pytest.raises(grpc.RpcError) as e:
