@@ -27,6 +27,7 @@ from .fs import FileSystem
 from .hardware import Hardware
 from .latency import Latency
 from .lognoise import SystemChatter
+from .notifications import Notifications
 from .procs import SYSTEM_SERVER_PID, DeviceProcs, FrameStats, LogBuffer, app_uid
 from .profiles import DEFAULT_PROFILE, Profile, get_profile
 from .providers.databases import attach_databases
@@ -176,6 +177,7 @@ class VirtualDeviceModel:
         self.props = self._build_props(avd_name)
         self.adbd = Adbd()  # adbd's uid (`adb root` / `adb unroot`) and its restarts
         self.hw = Hardware()  # battery, location, calls, network: what the emulator console changes
+        self.notifications = Notifications()  # what apps and the shell posted (the shade, dumpsys notification)
         self._preload_u2_jar()
         # The UI layer: apps, layout, rendering, input dispatch.
         from .ui.manager import UIManager
@@ -350,6 +352,7 @@ class VirtualDeviceModel:
             self._kill_process(name, "uninstall pkg")
             self.app_data.pop(name, None)
             self.app_ui.pop(name, None)
+            self.notifications.cancel_package(name)
             self.tasks = [t for t in self.tasks if t.package != name]
             if pkg.ime_service:
                 self.enabled_imes = [i for i in self.enabled_imes if i != pkg.ime_service]
@@ -477,6 +480,7 @@ class VirtualDeviceModel:
                 return False
             self.force_stop(package)
             self.app_data[package] = {}
+            self.notifications.cancel_package(package)
             self.ui.on_data_cleared(package)
             self.events.log("package", action="clear", package=package)
             return True
@@ -625,6 +629,7 @@ class VirtualDeviceModel:
                         "app_ui": self.app_ui,
                         "screen_on": self.screen_on,
                         "hw": self.hw,  # battery, GPS fix, calls, network: a few small records
+                        "notifications": self.notifications,
                     }
                 ),
                 "adbd_root": self.adbd.root,
@@ -635,6 +640,7 @@ class VirtualDeviceModel:
         with self.lock:
             self.fs.restore(snap["fs"])
             st = copy.deepcopy(snap["state"])
+            st.setdefault("notifications", Notifications())  # a snapshot from before notifications: none posted
             for k, v in st.items():
                 setattr(self, k, v)
             self.props["persist.sys.locale"] = self.locale_tag

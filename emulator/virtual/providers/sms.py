@@ -16,9 +16,12 @@ import datetime as dt
 import re
 from typing import Any
 
-from ..apps.common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, fmt_time
+from ..apps.common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, MESSAGES_CONVERSATION, fmt_time
 from ..apps.contacts import PKG as CONTACTS_PKG
 from ..apps.messages import PKG
+from ..notifications import FLAG_AUTO_CANCEL, IMPORTANCE_HIGH, Notification
+from ..procs import app_uid
+from ..records import INTENT_ACTION, INTENT_DATA
 from .base import ProviderError, Table, UnknownUri, Values, app_data, as_int
 from .where import Predicate
 
@@ -202,7 +205,36 @@ class SmsProvider:
 
 def receive(model: Any, address: str, body: str) -> None:
     """An SMS arrives from `address` (the radio hands it to the SmsReceiver): a new unread row of
-    content://sms/inbox, which the Messages app lists - what the console's `sms send` and the gRPC door's `sendSms`
-    both do."""
+    content://sms/inbox, which the Messages app lists, and Messages' notification of it (title the sender's contact
+    name, else the number; text the body; a tap opens the conversation) - what the console's `sms send` and the
+    gRPC door's `sendSms` both do."""
     SmsProvider().insert(model, "sms/inbox", {"address": address, "body": body, "read": 0})
     model.log("I", "SmsReceiver", f"Received SMS from {address}", buffer="radio")
+    with model.lock:
+        thread = next(
+            (t for t in app_data(model, PKG).get("threads", []) if _digits(t["phone"])[-10:] == _digits(address)[-10:]),
+            None,
+        )
+        if thread is None:
+            return
+        model.notifications.post(
+            Notification(
+                package=PKG,
+                id=int(thread["id"]),
+                tag=None,
+                uid=app_uid(PKG),
+                title=str(thread["name"]),
+                text=body,
+                channel="incoming_messages",
+                post_time_ms=int(model.now() * 1000),
+                flags=FLAG_AUTO_CANCEL,
+                importance=IMPORTANCE_HIGH,
+                category="msg",
+                intent={
+                    "package": PKG,
+                    "activity": MESSAGES_CONVERSATION,
+                    "extras": {INTENT_ACTION: "android.intent.action.VIEW", INTENT_DATA: f"sms:{thread['phone']}"},
+                },
+            )
+        )
+        model.events.log("notification", action="post", package=PKG, title=thread["name"])

@@ -9,8 +9,9 @@ exec logging), `jobs` (job control, traps) over `process` (a shell process's sig
 `registry` (Ctx, the `Shell` a command sees, the command registry), `proctable` (the device's processes as ps and
 /proc see them), `procfs` (/proc files), and the commands by area, each registering itself into the registry:
 `cmd_text`, `cmd_files`, `cmd_system`, `cmd_proc`, `cmd_identity`, `cmd_logcat`, `cmd_kill`, `cmd_input`, `cmd_am`,
-`cmd_pm` (+ `apk`), `cmd_dumpsys` (+ `windowdump`), `cmd_hardware`, `cmd_service`, `cmd_capture`. This package is the
-top: it imports every command module, so the runner finds them all in `registry.COMMANDS`.
+`cmd_pm` (+ `apk`), `cmd_dumpsys` (+ `windowdump`), `cmd_hardware`, `cmd_notification`, `cmd_service`,
+`cmd_capture`. This package is the top: it imports every command module, so the runner finds them all in
+`registry.COMMANDS`.
 """
 
 from . import (  # noqa: F401 - each registers its commands into registry.COMMANDS
@@ -27,6 +28,7 @@ from . import (  # noqa: F401 - each registers its commands into registry.COMMAN
     cmd_kill,
     cmd_logcat,
     cmd_net,
+    cmd_notification,
     cmd_pm,
     cmd_proc,
     cmd_service,

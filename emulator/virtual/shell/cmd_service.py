@@ -2,7 +2,7 @@
 over the binder services a phone registers. A call prints the reply parcel as libbinder's TextOutput does
 (`Result: Parcel(00000000    '....')` for a void method that returned normally); the calls the device models
 act on it: `alarm 2 i64 MILLIS` (setTime, returns true), `alarm 3 s16 TZ` (setTimeZone: AndroidWorld's
-`service call alarm 3 s16 UTC`), `statusbar 1`/`2` (expand / collapse the panels: nothing to show here). Any
+`service call alarm 3 s16 UTC`), `statusbar 1`/`2` (expand / collapse the notification shade). Any
 other code of a registered service answers `Parcel(NULL)`, as a transaction the stub does not know leaves the
 reply empty. Errors go to stderr with exit status 10, as the tool's."""
 
@@ -136,6 +136,11 @@ def _transact(ctx: Ctx, name: str, code: int, args: list[tuple[str, str]]) -> li
         alarm_shell(ctx, ["set-time", values[0]])
         return [0, 1]
     if name == "statusbar" and code in (1, 2):  # expandNotificationsPanel / collapsePanels
+        with ctx.model.lock:
+            if code == 1:
+                ctx.model.ui.expand_shade()
+            else:
+                ctx.model.ui.collapse_shade()
         ctx.model.events.log("statusbar", action="expand" if code == 1 else "collapse")
         return [0]
     return None

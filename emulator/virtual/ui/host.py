@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:  # pragma: no cover
     from ..events import EventLog
     from ..hardware import Hardware
+    from ..notifications import Notifications
     from ..profiles import Profile
     from ..records import ActivityRecord, Package, TaskRecord
 
@@ -38,6 +39,7 @@ class Device(Protocol):
     app_data: dict[str, dict[str, Any]]  # persistent per-package state
     app_ui: dict[str, dict[str, Any]]  # per-process UI state
     hw: Hardware  # battery, location, calls (the status bar shows the battery level)
+    notifications: Notifications  # posted notifications (the heads-up and the shade show them)
 
     @property
     def ui(self) -> Screen: ...

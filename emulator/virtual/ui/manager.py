@@ -19,11 +19,15 @@ CONTRACT (used by `VirtualDeviceModel`; every method is called with the model lo
   set_focused_text(text) -> bool       replace it
   dismiss_transient()                  close keyboard / dialogs / recents (HOME)
   show_recents()                       open the Overview screen
+  expand_shade() / collapse_shade()    open / close the notification shade (`cmd statusbar`, a swipe down)
   snapshot() / restore(obj)            UI state for emulator snapshots
 
 Windows, bottom to top: the foreground app (or the Overview screen), the app's dialog (modal), the soft
-keyboard, the status bar, the navigation bar. Every frame is rebuilt from device state (cheap: a few hundred
-views), so the XML and the pixels always come from the same tree.
+keyboard, the notification shade or the heads-up notification (`shade`), the status bar, the navigation bar. The
+heads-up shows the newest alerting notification until the next input (a tap, swipe or key, wherever it lands) or
+until it is opened or swiped away - no timer, so what a capture shows does not depend on when it is taken.
+Every frame is rebuilt from device state (cheap: a few hundred views), so the XML and the pixels always come from
+the same tree.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
+from ..notifications import FLAG_AUTO_CANCEL
 from ..records import INTENT_ACTION, INTENT_HANDLED
 from .frames import Frame, FrameCache, draw_key
 from .gestures import scroll_amount
@@ -40,6 +45,7 @@ from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
 from .layout import Ctx, FieldBinding, V, clip_tree
 from .recents import build_recents
 from .render import render as render_roots
+from .shade import build_heads_up, build_shade
 from .systembars import SYSTEMUI, bar_heights, gesture_nav, navigation_bar, status_bar
 from .theme import Theme, is_dark, theme_for
 from .view import View
@@ -75,6 +81,7 @@ _DEFAULT_STATE: dict[str, Any] = {
     "keyboard": False,
     "recents": False,
     "recents_scroll": 0,
+    "shade": False,
     "shift": False,
     "symbols": False,
 }
@@ -242,6 +249,28 @@ class UIManager:
                 )
             window_bg = app_roots[0].style.get("bg", theme.bg) if app_roots else theme.bg
             on_wallpaper = pkg == LAUNCHER_PACKAGE or sum(window_bg) < 300  # light bars over a dark window
+        icons = lambda p: self.app_for(p).icon_style()  # noqa: E731
+        heads_up = m.notifications.heads_up_record()
+        if self.state.get("shade"):
+            roots.append(
+                build_shade(
+                    m,
+                    theme,
+                    (W, H),
+                    status_h,
+                    nav_h,
+                    icons,
+                    self._open_notification,
+                    self._dismiss_notification,
+                    self._clear_notifications,
+                    self.collapse_shade,
+                )
+            )
+            on_wallpaper = True
+        elif heads_up is not None:
+            roots.append(
+                build_heads_up(m, theme, heads_up, W, status_h, icons, self._open_notification, self._put_away)
+            )
         bar_fg = (255, 255, 255) if on_wallpaper or theme.dark else (31, 31, 31)
         roots.append(status_bar(m, W, status_h, bar_fg))
         roots.append(
@@ -344,6 +373,7 @@ class UIManager:
 
     def tap(self, x: float, y: float) -> None:
         roots = self.view_roots()
+        self._put_away()
         self._clear_snackbar()
         root, outside = self._target_root(roots, x, y)
         if root is None:
@@ -377,6 +407,7 @@ class UIManager:
 
     def long_press(self, x: float, y: float, ms: int) -> None:
         roots = self.view_roots()
+        self._put_away()
         self._clear_snackbar()
         root, outside = self._target_root(roots, x, y)
         if root is None or outside:
@@ -394,6 +425,8 @@ class UIManager:
         W, H = m.display_size
         status_h, nav_h = bar_heights(m)
         s = m.profile.scale
+        roots = self.view_roots()
+        self._put_away()
         self._clear_snackbar()
         if gesture_nav(m) and y1 >= H - nav_h - 4 * s and y1 - y2 > 48 * s:
             # gesture navigation: swipe up from the bottom edge = home; a slow swipe (hold) = overview
@@ -412,9 +445,10 @@ class UIManager:
             # back gesture from a screen edge
             m.key(4, source="gesture")
             return
-        if y1 < status_h:
-            return  # the notification shade is not modelled
-        roots = self.view_roots()
+        if y1 < status_h and not self.state.get("shade"):
+            if y2 - y1 > 48 * s:  # a swipe down from the status bar pulls the shade down
+                self.expand_shade()
+            return
         root, outside = self._target_root(roots, x1, y1)
         if root is None or outside:
             return
@@ -448,6 +482,7 @@ class UIManager:
         return None
 
     def key(self, code: int) -> bool:
+        self._put_away()
         self._clear_snackbar()
         if code == 4:
             return self._back()
@@ -477,6 +512,9 @@ class UIManager:
             return True
         if self.state.get("recents"):
             self.state["recents"] = False
+            return True
+        if self.state.get("shade"):
+            self.state["shade"] = False
             return True
         roots = self.view_roots()
         pkg = self._foreground_package()
@@ -509,6 +547,7 @@ class UIManager:
         f.set((f.get() + text)[: f.max_length])
 
     def commit_text(self, text: str) -> bool:
+        self._put_away()
         f = self._focused()
         if f is None:
             return False
@@ -556,6 +595,8 @@ class UIManager:
     def dismiss_transient(self) -> None:
         self.state["keyboard"] = False
         self.state["recents"] = False
+        self.state["shade"] = False
+        self._put_away()
         self.state["focus"] = self.state["focus_pkg"] = None
         pkg = self._foreground_package()
         if pkg:
@@ -570,6 +611,42 @@ class UIManager:
         self.state["keyboard"] = False
         self.state["recents"] = True
         self.state["recents_scroll"] = 0
+        self.state["shade"] = False
+        self._put_away()
+
+    # --- notifications --------------------------------------------------------------------------------
+    def expand_shade(self) -> None:
+        self.state["shade"] = True
+        self.state["keyboard"] = False
+        self.model.notifications.heads_up = None
+
+    def collapse_shade(self) -> None:
+        self.state["shade"] = False
+        self._put_away()  # what came while the shade was open does not peek afterwards
+
+    def _put_away(self) -> None:
+        """The heads-up goes (input came, or it was swiped); the notification stays in the shade."""
+        self.model.notifications.heads_up = None
+
+    def _open_notification(self, key: str) -> None:
+        """A tap on a notification: the shade closes, its content intent starts, an auto-cancel one goes."""
+        n = self.model.notifications.get(key)
+        self.state["shade"] = False
+        self._put_away()
+        if n is None:
+            return
+        if n.flags & FLAG_AUTO_CANCEL:
+            self.model.notifications.cancel(key)
+        if n.intent is not None:
+            self.state["recents"] = False
+            self.model.start_activity(n.intent["package"], n.intent.get("activity"), dict(n.intent.get("extras") or {}))
+
+    def _dismiss_notification(self, key: str) -> None:
+        self.model.notifications.cancel(key)
+
+    def _clear_notifications(self) -> None:
+        self.model.notifications.clear_all()
+        self.state["shade"] = False
 
     def _open_task(self, package: str) -> None:
         self.state["recents"] = False
