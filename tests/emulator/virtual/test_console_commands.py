@@ -290,3 +290,28 @@ def test_a_snapshot_keeps_the_battery_and_the_gps_fix(emu, console, adb_cli):
     assert "capacity: 42\r\n" in console.send("power display")
     assert "level: 42" in _sh(adb_cli, serial, "dumpsys battery")
     assert "gps: Location[gps 37.422000,-122.084000 " in _sh(adb_cli, serial, "dumpsys location")
+
+
+def test_sms_send_posts_a_messages_notification_that_opens_the_conversation(emu, console, adb_cli):
+    _, serial = emu
+    assert console.send("sms send 5551234 hello") == "OK\r\n"
+    dump = _sh(adb_cli, serial, "dumpsys notification --noredact")
+    assert f"pkg={MESSAGES_PKG} user=UserHandle{{0}} id=" in dump and f"key=0|{MESSAGES_PKG}|" in dump
+    assert "android.title=String (5551234)" in dump and "android.text=String (hello)" in dump
+    # a snapshot keeps it: gone after Clear all, back after the load
+    assert console.send("avd snapshot save notif") == "OK\r\n"
+    _sh(adb_cli, serial, "cmd statusbar expand-notifications")
+    _tap(adb_cli, serial, "dismiss_text")
+    assert "NotificationRecord" not in _sh(adb_cli, serial, "dumpsys notification")
+    assert console.send("avd snapshot load notif") == "OK\r\n"
+    assert f"pkg={MESSAGES_PKG} " in _sh(adb_cli, serial, "dumpsys notification")
+    # in the shade with the app's name; a tap opens the conversation and the notification goes
+    _sh(adb_cli, serial, "cmd statusbar expand-notifications")
+    ui = _dump(adb_cli, serial)
+    assert 'text="Messages" resource-id="android:id/app_name_text"' in ui
+    assert 'text="5551234" resource-id="android:id/title"' in ui and 'text="hello" resource-id="android:id/text"' in ui
+    _tap(adb_cli, serial, "expandableNotificationRow")
+    assert _focus(adb_cli, serial).startswith(f"{MESSAGES_PKG}/") and "conversation" in _focus(adb_cli, serial).lower()
+    assert "NotificationRecord" not in _sh(adb_cli, serial, "dumpsys notification")
+    ui = _dump(adb_cli, serial)
+    assert "expandableNotificationRow" not in ui and 'text="hello"' in ui
