@@ -1,4 +1,4 @@
-"""System UI windows: the status bar (fixed clock, wifi, signal, battery) and the navigation bar.
+"""System UI windows: the status bar (fixed clock, notification icons, wifi, signal, battery) and the navigation bar.
 
 The status bar clock is fixed at 12:00 so screenshots are reproducible; `settings put system
 droidharness_clock 09:41` changes it. Navigation mode follows `settings secure navigation_mode`
@@ -80,6 +80,20 @@ def status_bar(model: Device, width: int, height: int, fg: Color, battery: int |
     )
     isz = int(16 * s)
     top = (height - isz) // 2
+    # the posting apps' notification icons after the clock, newest first (at most four)
+    posters = list(dict.fromkeys(n.package for n in model.notifications.newest_first()))[:4]
+    if posters:
+        nx = pad + int(56 * s)
+        icons = _v(
+            "android.widget.LinearLayout", (nx, 0, nx + len(posters) * (isz + int(6 * s)), height), "notificationIcons"
+        )
+        for p in posters:
+            glyph = "message" if p == "com.google.android.apps.messaging" else "bell"
+            icons.children.append(
+                _v("android.widget.ImageView", (nx, top, nx + isz, top + isz), style={"icon": glyph, "icon_color": fg})
+            )
+            nx += isz + int(6 * s)
+        bar.children.append(icons)
     x = width - pad
     # battery text + icon
     bx = x - int(58 * s)

@@ -102,6 +102,7 @@ def test_the_shade_opens_by_swipe_and_service_call_and_closes_with_back(vdevice,
 
 def test_keys_replacing_and_pm_clear():
     m = VirtualDeviceModel()
+    assert "notificationIcons" not in m.hierarchy_xml()
     n = Notification("com.example", 7, None, 10123, "T", "x", "c", 0)
     assert n.key == "0|com.example|7|null|10123"
     m.notifications.post(n)
@@ -110,6 +111,8 @@ def test_keys_replacing_and_pm_clear():
     receive(m, "+1 650-555-0102", "Are you there?")  # Bob Smith, a contact: his name is the title
     sms = m.notifications.newest_first()[0]
     assert (sms.package, sms.title, sms.text) == (MESSAGES_PKG, "Bob Smith", "Are you there?")
+    icons = [v for r in m.view_roots() for v in r.walk() if v.resource_id.endswith("id/notificationIcons")]
+    assert len(icons) == 1 and len(icons[0].children) == 2  # the status bar: an icon per posting app
     m.clear_data(MESSAGES_PKG)
     assert [p.package for p in m.notifications.posted] == ["com.example"]
 
