@@ -251,6 +251,8 @@ class UIManager:
             on_wallpaper = pkg == LAUNCHER_PACKAGE or sum(window_bg) < 300  # light bars over a dark window
         icons = lambda p: self.app_for(p).icon_style()  # noqa: E731
         heads_up = m.notifications.heads_up_record()
+        if m.settings.get("global", {}).get("heads_up_notifications_enabled", "1") == "0":
+            heads_up = None  # the setting harnesses turn off (harness.device.prepare): nothing peeks
         if self.state.get("shade"):
             roots.append(
                 build_shade(

@@ -95,6 +95,9 @@ def test_the_shade_opens_by_swipe_and_service_call_and_closes_with_back(vdevice,
     assert sum(card) > 700 and sum(scrim) < 450, (card, scrim)
     _sh(adb_cli, serial, "cmd statusbar collapse")
     assert "expandableNotificationRow" not in _dump(adb_cli, serial)
+    _sh(adb_cli, serial, "settings put global heads_up_notifications_enabled 0; cmd notification post c three")
+    assert "three" not in _dump(adb_cli, serial)  # no heads-up with the setting off; still posted
+    assert "|2020|c|2000" in _sh(adb_cli, serial, "cmd notification list")
     usage = _sh(adb_cli, serial, "cmd notification post -t")
     assert usage == 'Error occurred. Check logcat for details. Argument expected after "-t"\n'
     assert _sh(adb_cli, serial, "cmd notification post onlytag").startswith("usage: cmd notification post")
