@@ -125,6 +125,7 @@ CONTROL_MESSAGES: dict[str, list[tuple[str, int, str]]] = {
         ("yAxis", 3, "double"),
         ("zAxis", 4, "double"),
     ],
+    "PhoneCall": [("operation", 1, "enum:Operation"), ("number", 2, "string")],
     "PhoneResponse": [("response", 1, "enum:Response")],
     "Entry": [("key", 1, "string"), ("value", 2, "string")],
     "EntryList": [("entry", 1, "repeated Entry")],
@@ -208,6 +209,17 @@ CONTROL_ENUMS: dict[str, dict[str, list[tuple[str, int]]]] = {
     "ImageFormat": {"ImgFormat": [("PNG", 0), ("RGBA8888", 1), ("RGB888", 2)]},
     "Rotation": {
         "SkinRotation": [("PORTRAIT", 0), ("LANDSCAPE", 1), ("REVERSE_PORTRAIT", 2), ("REVERSE_LANDSCAPE", 3)]
+    },
+    "PhoneCall": {
+        "Operation": [
+            ("InitCall", 0),
+            ("AcceptCall", 1),
+            ("RejectCallExplicit", 2),
+            ("RejectCallBusy", 3),
+            ("DisconnectCall", 4),
+            ("PlaceCallOnHold", 5),
+            ("TakeCallOffHold", 6),
+        ]
     },
     "PhoneResponse": {
         "Response": [

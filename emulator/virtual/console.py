@@ -112,8 +112,14 @@ class EmulatorConsole:
         return self._sock.getsockname()[1] if self._sock is not None else 0
 
     def stop(self) -> None:
+        """Stop listening: shut the listener down before closing it - closing alone does not wake the thread blocked
+        in accept(), and the port would go on listening until the process ends."""
         self._stop.set()
         if self._sock is not None:
+            try:
+                self._sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             try:
                 self._sock.close()
             except OSError:

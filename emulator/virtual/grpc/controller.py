@@ -6,6 +6,7 @@ methods are generators that run while the call is `active()`. The methods it doe
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ from typing import Any
 
 from emulator.grpcproto.messages import Empty, message
 
+from .. import telephony
 from ..hardware import BATTERY_HEALTH, BATTERY_STATUS, Fix
 from ..providers import ProviderError
 from ..providers.sms import receive
@@ -45,6 +47,9 @@ _HEALTH = {
 }
 KNOT = 0.514444  # m/s: GpsState's speed is in m/s, the GPS fix keeps knots (as the console's `geo fix` gives them)
 CHARGER_NONE, CHARGER_AC, CHARGER_USB = 0, 1, 2  # BatteryState.BatteryCharger (WIRELESS, 3, is not modelled)
+# PhoneCall.Operation -> what emulator.virtual.telephony does; PhoneResponse.Response values
+PHONE_OPERATIONS = {0: "ring", 1: "answer", 2: "hang_up", 3: "hang_up", 4: "hang_up", 5: "hold", 6: "answer"}
+PHONE_OK, PHONE_BAD_OPERATION, PHONE_BAD_NUMBER, PHONE_INVALID_ACTION = 0, 1, 2, 3
 
 MODELLED_UNARY = (
     "getStatus",
@@ -63,15 +68,15 @@ MODELLED_UNARY = (
     "setPhysicalModel",
     "getPhysicalModel",
     "sendSms",
+    "sendPhone",
     "getVmState",
 )
-MODELLED_STREAMS = ("streamScreenshot", "streamLogcat")
+MODELLED_STREAMS = ("streamScreenshot", "streamLogcat", "streamClipboard")
 # the rest of the published service, by kind: unary-unary, unary-stream, stream-unary
 UNMODELLED = {
     "getSensor": "uu",
     "setSensor": "uu",
     "sendFingerprint": "uu",
-    "sendPhone": "uu",
     "setVmState": "uu",
     "setDisplayConfigurations": "uu",
     "rotateVirtualSceneCamera": "uu",
@@ -79,7 +84,6 @@ UNMODELLED = {
     "setPosture": "uu",
     "streamSensor": "us",
     "streamPhysicalModel": "us",
-    "streamClipboard": "us",
     "streamAudio": "us",
     "streamNotification": "us",
     "injectAudio": "su",
@@ -104,6 +108,8 @@ REQUESTS = {
     "setPhysicalModel": "PhysicalModelValue",
     "getPhysicalModel": "PhysicalModelValue",
     "sendSms": "SmsMessage",
+    "sendPhone": "PhoneCall",
+    "streamClipboard": "google.protobuf.Empty",
     "getVmState": "google.protobuf.Empty",
 }
 
@@ -165,6 +171,7 @@ class EmulatorControl:
         self.stop = stop
         self.touches = Touches(model)
         self.log = LogText(model)
+        self._host_clip: str | None = None  # what setClipboard put there last: streamClipboard does not echo it
 
     # --- status and display -----------------------------------------------------------------------------
     def hardware_config(self) -> dict[str, str]:
@@ -237,7 +244,22 @@ class EmulatorControl:
     def setClipboard(self, request: Any) -> Any:
         with self.model.lock:
             self.model.clipboard = request.text
+            self._host_clip = request.text
         return Empty()
+
+    def streamClipboard(self, request: Any, active: Callable[[], bool]) -> Iterator[Any]:
+        """The clipboard now, then each clip the guest makes (an app's copy, uiautomator2's setClipboard); a clip
+        set through setClipboard is not an event, as on the emulator."""
+        last = self.model.clipboard or ""
+        yield message("ClipData")(text=last)
+        while active() and not self.stop.is_set():
+            self.stop.wait(0.05)  # the guest's clipboard has no change signal here: looked at 20 times a second
+            with self.model.lock:
+                now, host = self.model.clipboard or "", self._host_clip
+            if now != last:
+                last = now
+                if now != host:
+                    yield message("ClipData")(text=now)
 
     def getClipboard(self, request: Any) -> Any:
         return message("ClipData")(text=self.model.clipboard or "")
@@ -331,6 +353,21 @@ class EmulatorControl:
         return message("VmRunState")(state=RUNNING)
 
     # --- telephony -----------------------------------------------------------------------------------------
+    def sendPhone(self, request: Any) -> Any:
+        """A call from `number` (InitCall: it rings, the in-call screen shows), or what happens to it - the same
+        calls as the console's `gsm` (emulator.virtual.telephony)."""
+        number, op = request.number, request.operation
+        if op not in PHONE_OPERATIONS:
+            return message("PhoneResponse")(response=PHONE_BAD_OPERATION)
+        if not re.fullmatch(r"\+?[0-9]+", number):
+            return message("PhoneResponse")(response=PHONE_BAD_NUMBER)
+        if PHONE_OPERATIONS[op] == "ring":
+            telephony.ring(self.model, number)
+            done = True
+        else:
+            done = getattr(telephony, PHONE_OPERATIONS[op])(self.model, number)
+        return message("PhoneResponse")(response=PHONE_OK if done else PHONE_INVALID_ACTION)
+
     def sendSms(self, request: Any) -> Any:
         """An SMS from `srcAddress` lands in the inbox the device keeps (content://sms, the Messages app)."""
         try:

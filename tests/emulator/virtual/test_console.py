@@ -129,3 +129,16 @@ def test_emulators_started_together_share_one_console_token(tmp_path: Path):
         assert on_file and set(tokens) == {on_file}
         assert auth_token_path(str(home)).stat().st_mode & 0o777 == 0o600
         assert [p.name for p in home.iterdir()] == [".emulator_console_auth_token"]  # no temporary file left
+
+
+def test_a_stopped_device_stops_listening_on_its_console_and_adb_ports(tmp_path: Path):
+    """Stopping a device posing as an emulator frees its port pair at once (a listener closed while a thread waits
+    in accept() would listen on until the process ends, and a suite that starts many would run out of pairs)."""
+    from emulator.virtual.ports import pair_free
+    from tests.device_util import free_console_port
+
+    port = free_console_port()
+    vd = VirtualDevice(emulator_console=True, console_port=port, console_home=str(tmp_path)).start()
+    assert not pair_free(port)  # both listen while it runs
+    vd.stop()
+    assert pair_free(port), f"console {port} or adb {port + 1} still listening after stop()"

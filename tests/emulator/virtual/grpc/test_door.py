@@ -188,7 +188,7 @@ def test_a_snapshot_keeps_the_emulated_hardware(door):
 def test_unmodelled_methods_answer_unimplemented(door):
     vd, _, stub, snaps = door
     with pytest.raises(grpc.RpcError) as e:
-        stub.sendPhone(ec.PhoneCall(number="5551234"))
+        stub.sendFingerprint(ec.Fingerprint(isTouching=True, touchId=1))
     assert e.value.code() == grpc.StatusCode.UNIMPLEMENTED
     with pytest.raises(grpc.RpcError) as e:
         list(snaps.PullSnapshot(ss.SnapshotPackage(snapshot_id="x")))
@@ -311,3 +311,48 @@ def test_xkb_key_codes_are_evdev_codes_plus_8():
     assert android_keycode(XKB, 158 + 8) == android_keycode(EVDEV, 158) == 4  # KEY_BACK
     assert android_keycode(XKB, 30 + 8) == 29  # KEY_A
     assert android_keycode(XKB, 5) is None
+
+
+def _call_state(adb_server, serial: str) -> int:
+    out = _adb(adb_server, serial, "dumpsys", "telephony.registry").decode()
+    return int(re.search(r"mCallState=(\d)", out).group(1))
+
+
+def test_send_phone_rings_answers_and_ends_a_call_as_the_console_does(door, adb_server):
+    vd, serial, stub, _ = door
+    op = ec.PhoneCall.Operation
+    ok, invalid = ec.PhoneResponse.Response.Value("OK"), ec.PhoneResponse.Response.Value("InvalidAction")
+    assert stub.sendPhone(ec.PhoneCall(operation=op.Value("InitCall"), number="5551234")).response == ok
+    assert _call_state(adb_server, serial) == 1  # ringing
+    assert "InCallActivity" in _focus(adb_server, serial) and "5551234" in vd.model.hierarchy_xml()
+    assert stub.sendPhone(ec.PhoneCall(operation=op.Value("AcceptCall"), number="5551234")).response == ok
+    assert _call_state(adb_server, serial) == 2  # off hook
+    assert stub.sendPhone(ec.PhoneCall(operation=op.Value("DisconnectCall"), number="5551234")).response == ok
+    assert _call_state(adb_server, serial) == 0 and "InCallActivity" not in _focus(adb_server, serial)
+    # nothing to end, and a number no phone dials
+    assert stub.sendPhone(ec.PhoneCall(operation=op.Value("DisconnectCall"), number="5551234")).response == invalid
+    bad = stub.sendPhone(ec.PhoneCall(operation=op.Value("InitCall"), number="not a number"))
+    assert bad.response == ec.PhoneResponse.Response.Value("BadNumber") and _call_state(adb_server, serial) == 0
+
+
+def test_stream_clipboard_gives_the_clip_then_each_one_the_guest_makes(door, adb_server):
+    """The first message is the clipboard as it is; a clip the guest makes (uiautomator2's setClipboard, as an
+    app's copy) follows; one set through setClipboard is no clip event, as on the emulator."""
+    import uiautomator2 as u2
+
+    vd, serial, stub, _ = door
+    stub.setClipboard(ec.ClipData(text="before"))
+    call = stub.streamClipboard(empty_pb2.Empty())
+    clips = iter(call)
+    assert next(clips).text == "before"
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.extend(next(clips).text for _ in range(1)), daemon=True)
+    reader.start()
+    stub.setClipboard(ec.ClipData(text="from the host"))
+    reader.join(0.5)
+    assert not got  # the host's own clip is not an event
+    d = u2.connect(adb_server.client.device(serial))
+    d.set_clipboard("copied in the guest")
+    reader.join(10)
+    call.cancel()
+    assert got == ["copied in the guest"]
