@@ -14,11 +14,11 @@ from typing import Any
 
 from emulator.grpcproto.messages import Empty, message
 
-from .. import telephony
 from ..hardware import BATTERY_HEALTH, BATTERY_STATUS, Fix
 from ..providers import ProviderError
 from ..providers.sms import receive
 from ..shell.cmd_logcat import device_zone, format_entry
+from ..telephony import answer, hang_up, hold, ring
 from .errors import RpcError
 from .input import Touches, send_key
 from .screen import image_message, stream
@@ -48,7 +48,8 @@ _HEALTH = {
 KNOT = 0.514444  # m/s: GpsState's speed is in m/s, the GPS fix keeps knots (as the console's `geo fix` gives them)
 CHARGER_NONE, CHARGER_AC, CHARGER_USB = 0, 1, 2  # BatteryState.BatteryCharger (WIRELESS, 3, is not modelled)
 # PhoneCall.Operation -> what emulator.virtual.telephony does; PhoneResponse.Response values
-PHONE_OPERATIONS = {0: "ring", 1: "answer", 2: "hang_up", 3: "hang_up", 4: "hang_up", 5: "hold", 6: "answer"}
+PHONE_OPERATIONS = {1: answer, 2: hang_up, 3: hang_up, 4: hang_up, 5: hold, 6: answer}  # 0, InitCall: `ring`
+INIT_CALL = 0
 PHONE_OK, PHONE_BAD_OPERATION, PHONE_BAD_NUMBER, PHONE_INVALID_ACTION = 0, 1, 2, 3
 
 MODELLED_UNARY = (
@@ -355,17 +356,17 @@ class EmulatorControl:
     # --- telephony -----------------------------------------------------------------------------------------
     def sendPhone(self, request: Any) -> Any:
         """A call from `number` (InitCall: it rings, the in-call screen shows), or what happens to it - the same
-        calls as the console's `gsm` (emulator.virtual.telephony)."""
+        calls as the console's `gsm` (`emulator.virtual.telephony`)."""
         number, op = request.number, request.operation
-        if op not in PHONE_OPERATIONS:
+        if op != INIT_CALL and op not in PHONE_OPERATIONS:
             return message("PhoneResponse")(response=PHONE_BAD_OPERATION)
         if not re.fullmatch(r"\+?[0-9]+", number):
             return message("PhoneResponse")(response=PHONE_BAD_NUMBER)
-        if PHONE_OPERATIONS[op] == "ring":
-            telephony.ring(self.model, number)
+        if op == INIT_CALL:
+            ring(self.model, number)
             done = True
         else:
-            done = getattr(telephony, PHONE_OPERATIONS[op])(self.model, number)
+            done = PHONE_OPERATIONS[op](self.model, number)
         return message("PhoneResponse")(response=PHONE_OK if done else PHONE_INVALID_ACTION)
 
     def sendSms(self, request: Any) -> Any:
