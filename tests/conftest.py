@@ -93,47 +93,52 @@ def u2dev(vdevice: VirtualDevice):
 
 
 @pytest.fixture
-def posing_emulator(tmp_path, monkeypatch, make_vdevice, adb_server) -> tuple[VirtualDevice, str]:
-    """A virtual device posing as an emulator: it answers on an emulator console port and announces itself to the
-    session's adb server, which lists it as `emulator-NNNN` -> (the device, its serial)."""
-    monkeypatch.setenv("HOME", str(tmp_path))  # the console's auth token file, as the emulator keeps it
-    port = free_console_port()
-    vd = make_vdevice(
-        connect=False,
-        emulator_console=True,
-        console_port=port,
-        adb_server_port=adb_server.port,
-        console_home=str(tmp_path),
-    )
-    serial = f"emulator-{port}"
-    deadline = time.monotonic() + 30
-    while adb_server.state(serial) != "device" and time.monotonic() < deadline:  # the adb server connects to it
-        time.sleep(0.05)
-    return vd, serial
+def make_posing_emulator(tmp_path, monkeypatch, make_vdevice, adb_server) -> Callable[..., tuple[VirtualDevice, str]]:
+    """Factory: a virtual device posing as an emulator - it answers on a free emulator console pair and announces
+    itself to the session's adb server, which lists it as `emulator-NNNN` -> (the device, its serial), once the server
+    has it as `device`. HOME (the console's auth token, as the emulator keeps it) and $XDG_RUNTIME_DIR (a gRPC door's
+    discovery file) are this test's. Keyword arguments go to the device (`grpc_port=0`, `latency=...`, another
+    `console_home`)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+
+    def make(**kwargs) -> tuple[VirtualDevice, str]:
+        for attempt in range(5):  # a process outside this session may take the free pair first
+            port = free_console_port()
+            try:
+                vd = make_vdevice(
+                    connect=False,
+                    emulator_console=True,
+                    console_port=port,
+                    adb_server_port=adb_server.port,
+                    **{"console_home": str(tmp_path), **kwargs},
+                )
+                break
+            except OSError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.2)
+        serial = f"emulator-{port}"
+        deadline = time.monotonic() + 30
+        while adb_server.state(serial) != "device":  # the adb server connects to it
+            assert time.monotonic() < deadline, adb_server.run("devices").stdout
+            time.sleep(0.05)
+        return vd, serial
+
+    return make
 
 
 @pytest.fixture
-def grpc_emulator(request, tmp_path, monkeypatch, make_vdevice, adb_server) -> tuple[VirtualDevice, str]:
+def posing_emulator(make_posing_emulator) -> tuple[VirtualDevice, str]:
+    """A virtual device posing as an emulator (`make_posing_emulator`) -> (the device, its serial)."""
+    return make_posing_emulator()
+
+
+@pytest.fixture
+def grpc_emulator(request, make_posing_emulator) -> tuple[VirtualDevice, str]:
     """`posing_emulator` with the emulator's gRPC door too (a free port, calls need a token), its discovery file
-    written under a private $XDG_RUNTIME_DIR (avd/running/pid_<pid>.ini) -> (the device, its serial). Its latency
+    written under the test's $XDG_RUNTIME_DIR (avd/running/pid_<pid>.ini) -> (the device, its serial). Its latency
     profile is `instant` unless the test passes another (`@pytest.mark.parametrize("grpc_emulator", ["pixel"],
     indirect=True)`: adb's paths then cost what a phone's do, the gRPC door, on the host as an emulator's is,
     nothing)."""
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "xdg"))
-    port = free_console_port()
-    vd = make_vdevice(
-        connect=False,
-        emulator_console=True,
-        console_port=port,
-        adb_server_port=adb_server.port,
-        console_home=str(tmp_path),
-        grpc_port=0,
-        grpc_token=True,
-        latency=getattr(request, "param", "instant"),
-    )
-    serial = f"emulator-{port}"
-    deadline = time.monotonic() + 30
-    while adb_server.state(serial) != "device" and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return vd, serial
+    return make_posing_emulator(grpc_port=0, grpc_token=True, latency=getattr(request, "param", "instant"))

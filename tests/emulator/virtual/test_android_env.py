@@ -30,8 +30,6 @@ import time
 import numpy as np
 import pytest
 
-from tests.device_util import free_console_port
-
 pytest.importorskip("grpc")
 pytest.importorskip("immutabledict")  # android_env 1.3.0 imports it without declaring it (the dev extra has it)
 config_classes = pytest.importorskip("android_env.components.config_classes")
@@ -49,35 +47,15 @@ LAUNCHER = "com.google.android.apps.nexuslauncher"
 
 
 @pytest.fixture
-def attached(tmp_path, monkeypatch, caplog, make_vdevice, adb_server):
+def attached(tmp_path, monkeypatch, caplog, make_posing_emulator, adb_server):
     """(device, its serial, an attached and launched EmulatorSimulator) for a virtual device posing as an emulator
     with its console on a free pair, gRPC on a free port, announced to the session's adb server. Afterwards
     android_env has logged no error (a failed adb command, an RpcError it reconnected after, a bad orientation)."""
     caplog.set_level(logging.INFO, logger="absl")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(adb_server.port))  # restored after android_env deletes it
     monkeypatch.delenv("ANDROID_HOME", raising=False)
-    for attempt in range(5):  # another test worker may take the same free port first
-        port = free_console_port()
-        try:
-            vd = make_vdevice(
-                connect=False,
-                emulator_console=True,
-                console_port=port,
-                adb_server_port=adb_server.port,
-                console_home=str(tmp_path),
-                grpc_port=0,
-            )
-            break
-        except OSError:
-            if attempt == 4:
-                raise
-            time.sleep(0.2)
-    serial = f"emulator-{port}"
-    deadline = time.monotonic() + 30
-    while adb_server.state(serial) != "device" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    vd, serial = make_posing_emulator(grpc_port=0)
+    port = vd.console_port
     grpc_port = int(vd.grpc_address.rsplit(":", 1)[1])
     config = config_classes.EmulatorConfig(
         emulator_launcher=config_classes.EmulatorLauncherConfig(

@@ -15,27 +15,14 @@ from PIL import Image
 from emulator.virtual import VirtualDevice
 from emulator.virtual.apps.common import MESSAGES_PKG
 from emulator.virtual.ports import DEFAULT_CONSOLE_PORTS, PORTS_ENV, console_ports
-from tests.device_util import free_console_port
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def emu(make_vdevice, adb_server) -> tuple[VirtualDevice, str]:
+def emu(make_posing_emulator, adb_server) -> tuple[VirtualDevice, str]:
     """A posing device whose console token is the adb server's HOME's, so `adb emu` authenticates."""
-    port = free_console_port()
-    vd = make_vdevice(
-        connect=False,
-        emulator_console=True,
-        console_port=port,
-        adb_server_port=adb_server.port,
-        console_home=adb_server.home,
-    )
-    deadline = time.monotonic() + 30
-    while adb_server.state(vd.serial) != "device":
-        assert time.monotonic() < deadline, adb_server.run("devices").stdout
-        time.sleep(0.05)
-    return vd, vd.serial
+    return make_posing_emulator(console_home=adb_server.home)
 
 
 def _emu(adb_cli, serial: str, *words: str) -> str:

@@ -7,13 +7,11 @@ from __future__ import annotations
 import io
 import re
 import threading
-import time
 
 import pytest
 
 from emulator.avd.console import EmulatorConsoleClient
 from emulator.grpcproto import discovery
-from tests.device_util import free_console_port
 
 grpc = pytest.importorskip("grpc")
 ec = pytest.importorskip("android_env.proto.emulator_controller_pb2")
@@ -28,31 +26,10 @@ OPTIONS = [("grpc.max_receive_message_length", 64 << 20)]  # an RGBA frame is la
 
 
 @pytest.fixture
-def door(tmp_path, monkeypatch, make_vdevice, adb_server):
+def door(make_posing_emulator):
     """(device, its adb serial, an EmulatorController stub, a SnapshotService stub) of a device posing as an
     emulator with its gRPC door on a free port."""
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
-    for attempt in range(5):  # another test worker may take the same free port first
-        port = free_console_port()
-        try:
-            vd = make_vdevice(
-                connect=False,
-                emulator_console=True,
-                console_port=port,
-                adb_server_port=adb_server.port,
-                console_home=str(tmp_path),
-                grpc_port=0,
-            )
-            break
-        except OSError:
-            if attempt == 4:
-                raise
-            time.sleep(0.2)
-    serial = f"emulator-{port}"
-    deadline = time.monotonic() + 30
-    while adb_server.state(serial) != "device" and time.monotonic() < deadline:
-        time.sleep(0.05)
+    vd, serial = make_posing_emulator(grpc_port=0)
     channel = grpc.insecure_channel(vd.grpc_address, options=OPTIONS)
     yield vd, serial, ecg.EmulatorControllerStub(channel), ssg.SnapshotServiceStub(channel)
     channel.close()
