@@ -18,10 +18,12 @@ plug-in only fails when it is asked for.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from importlib.metadata import EntryPoint, entry_points
+from types import MappingProxyType
 from typing import Any
 
 from harness.agent import Agent
@@ -42,8 +44,11 @@ def _dist_name(ep: EntryPoint) -> str:
     return (getattr(dist, "name", None) or "").lower().replace("_", "-")
 
 
-def _entry_points(group: str) -> dict[str, EntryPoint]:
-    """name -> entry point of `group`; where two packages give one name, droidharness' own wins."""
+@functools.cache
+def _entry_points(group: str) -> Mapping[str, EntryPoint]:
+    """name -> entry point of `group`; where two packages give one name, droidharness' own wins. Read once per
+    process: scanning every installed distribution's metadata takes milliseconds, and a run creates a fresh agent
+    for every episode (a package installed meanwhile is found by the next process)."""
     try:
         found = list(entry_points(group=group))
     except Exception as exc:  # noqa: BLE001 - a broken distribution's metadata must not break the others
@@ -52,7 +57,7 @@ def _entry_points(group: str) -> dict[str, EntryPoint]:
     out: dict[str, EntryPoint] = {}
     for ep in sorted(found, key=lambda e: _dist_name(e) == DISTRIBUTION):  # ours last: they win
         out[ep.name] = ep
-    return out
+    return MappingProxyType(out)
 
 
 def builtin_agents() -> list[str]:
