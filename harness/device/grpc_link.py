@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import logging
-import os
 import re
 import threading
 import time
@@ -30,6 +29,7 @@ from PIL import Image
 
 from emulator.grpcproto import discovery
 from emulator.grpcproto.messages import message
+from emulator.virtual.statedir import pid_alive
 from harness.errors import DeviceError
 
 log = logging.getLogger(__name__)
@@ -64,16 +64,6 @@ class GrpcEndpoint:
         return f"{self.host}:{self.port}"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def discover(serial: str, env: dict[str, str] | None = None) -> GrpcEndpoint | None:
     """The gRPC door of the emulator `serial` (`emulator-NNNN`) from its discovery file (`port.serial` = NNNN, the
     file's process alive); None for another serial, or when no such file names a `grpc.port`."""
@@ -87,7 +77,7 @@ def discover(serial: str, env: dict[str, str] | None = None) -> GrpcEndpoint | N
         return None
     for path in paths:
         pm = _PID_FILE.match(path.name)
-        if pm is None or not _alive(int(pm.group(1))):
+        if pm is None or not pid_alive(int(pm.group(1))):
             continue
         try:
             values = discovery.read(path)
