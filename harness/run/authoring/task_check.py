@@ -22,7 +22,8 @@ from harness.plugins import create_agent, create_qa_agent
 from harness.run.judge.end_state import evaluate_end_state
 from harness.run.judge.milestones import answer_matches, check_holds, final_milestones
 from harness.run.judge.state_check import judge_on
-from harness.run.loop.episode import Limits, prepare_start, run_episode
+from harness.run.loop.episode import Limits, run_episode
+from harness.run.loop.start import prepare_start
 from tasks.portable import describe_issues, portability_issues, resolve_task, task_roles
 from tasks.schema import Task
 

@@ -22,7 +22,6 @@ from harness.errors import InfrastructureError
 from harness.qa_agent import QAAgent
 from harness.run.loop.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
 from harness.run.loop.session import EpisodeSession, describe_error
-from harness.run.loop.start import prepare_start  # noqa: F401 - re-exported (harness.run.authoring.task_check)
 from harness.trajectory.result import AGENT_ERROR, EpisodeResult
 from harness.trajectory.sink import TrajectorySink
 from tasks.schema import Task
