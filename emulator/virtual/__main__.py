@@ -1,6 +1,7 @@
 """`python -m emulator.virtual`: one embedded virtual device as its own process.
 
     python -m emulator.virtual [--profile P] [--locale en|zh] [--latency L] [--port N] [--serial S]
+                               [--clock real|virtual]
                                [--emulator --console-port 5554 --adb-server-port N --avd-name NAME]
                                [--grpc PORT [--grpc-use-token]]
                                [--boot-delay SECONDS | --never-boot] [--ready-file PATH]
@@ -23,6 +24,7 @@ import sys
 import threading
 from pathlib import Path
 
+from .clock import CLOCKS
 from .latency import LATENCY_PROFILES
 from .profiles import DEFAULT_PROFILE, PROFILES
 from .stopsignal import StopSignals
@@ -35,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default=DEFAULT_PROFILE, help="hardware profile: " + ", ".join(PROFILES))
     p.add_argument("--locale", default="en", choices=["en", "zh"])
     p.add_argument("--latency", default="instant", choices=sorted(LATENCY_PROFILES))
+    p.add_argument(
+        "--clock", default="real", choices=list(CLOCKS), help="virtual: simulated time, waits advance it (no sleeping)"
+    )
     p.add_argument("--port", type=int, default=0, help="adb port without --emulator (0 = any free port)")
     p.add_argument("--serial", default=None, help="ro.serialno (default: emulator-PORT or VIRTUAL0001)")
     p.add_argument("--auth", default="none", choices=["none", "accept", "unauthorized"])
@@ -91,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
             serial=args.serial,
             grpc_port=args.grpc,
             grpc_token=args.grpc_use_token,
+            clock=args.clock,
         )
     except ValueError as e:
         return _fail(str(e))

@@ -52,6 +52,7 @@ class VirtualDevice:
         console_home: str | None = None,
         grpc_port: int | None = None,
         grpc_token: bool = False,
+        clock: str = "real",
     ) -> None:
         if auth not in ("none", "accept", "unauthorized"):
             raise ValueError(f"unknown auth mode {auth!r}; choose none, accept or unauthorized")
@@ -77,6 +78,7 @@ class VirtualDevice:
             latency=latency,
             serial=serial or (f"emulator-{console_port}" if emulator_console else "VIRTUAL0001"),
             avd_name=self.avd_name if emulator_console else None,
+            clock=clock,
         )
         self.model.faults.auth_mode = auth
         self.grpc_port = grpc_port  # the emulator's gRPC door on 127.0.0.1:PORT (0 = any free port; None = none)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from .clock import DeviceClock, RealClock
+
 # Seconds per operation. Sources: public real-device measurements (docs/virtual-device.md).
 _PIXEL = {
     "screencap_png": 1.5,  # `screencap -p`
@@ -26,11 +28,13 @@ LATENCY_PROFILES: dict[str, dict[str, float]] = {
 
 @dataclass
 class Latency:
-    """Sleeps for the named operation according to the active profile, times a slow-down factor."""
+    """Sleeps for the named operation according to the active profile, times a slow-down factor, on the device's
+    clock (a virtual clock advances instead of sleeping)."""
 
     profile: str = "instant"
     slowdown: float = 1.0  # fault knob: multiply every delay
     extra: float = 0.0  # fault knob: seconds added to every delayed operation
+    clock: DeviceClock = field(default_factory=RealClock, repr=False)
     _cancel: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def __post_init__(self) -> None:
@@ -45,7 +49,7 @@ class Latency:
         s = self.seconds(op)
         if s > 0:
             # interruptible so that stopping the device never waits on a fake delay
-            self._cancel.wait(s)
+            self.clock.sleep(s, self._cancel)
 
     def cancel_all(self) -> None:
         self._cancel.set()

@@ -13,7 +13,6 @@ import copy
 import importlib.util
 import math
 import threading
-import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .adbd import Adbd
 from .buildprops import build_props
 from .buildprops import emulator_image as image_profile
+from .clock import BOOTED_BEFORE, DeviceClock, make_clock
 from .events import EventLog
 from .fs import FileSystem
 from .hardware import Hardware
@@ -140,6 +140,7 @@ class VirtualDeviceModel:
         serial: str = "VIRTUAL0001",
         emulator_image: bool = False,
         avd_name: str | None = None,
+        clock: str | DeviceClock = "real",
     ) -> None:
         if locale not in ("en", "zh"):
             raise ValueError(f"unknown locale {locale!r}; choose en or zh")
@@ -152,7 +153,8 @@ class VirtualDeviceModel:
         self.serial = serial
         self.rotation = 0  # 0..3, quarter turns counter-clockwise as Surface.ROTATION_*
         self.screen_on = True
-        self.latency = Latency(latency)
+        self.clock: DeviceClock = make_clock(clock) if isinstance(clock, str) else clock
+        self.latency = Latency(latency, clock=self.clock)
         self.events = EventLog()
         self.fs = FileSystem()
         attach_databases(self)  # the providers' SQLite files, one truth with their data
@@ -169,8 +171,7 @@ class VirtualDeviceModel:
         self.u2_running = False  # the uiautomator2 server process runs (set by u2server; `ps` lists it)
         self.u2_pid: int | None = None
         self.u2_cmdline = ""  # its command line (set by the app_process command)
-        self.boot_time = time.time()
-        self.uptime: Callable[[], float] = time.monotonic  # the device's monotonic clock (what its timers measure)
+        self.boot_time = self.clock.time()
         self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
         self.logbuf = LogBuffer(SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode())))  # logcat
         self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
@@ -253,7 +254,12 @@ class VirtualDeviceModel:
 
     def now(self) -> float:
         """The device's wall clock (seconds since the epoch): the host's, moved by `cmd alarm set-time`."""
-        return time.time() + self.clock_offset
+        return self.clock.time() + self.clock_offset
+
+    def uptime(self) -> float:
+        """Seconds since the device booted, as /proc/uptime and SystemClock.elapsedRealtime count them (the device
+        booted an hour before it was made)."""
+        return max(0.0, self.clock.time() - self.boot_time) + BOOTED_BEFORE
 
     @property
     def time_zone(self) -> str:

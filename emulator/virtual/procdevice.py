@@ -194,11 +194,13 @@ class DeviceProcess:
         ready_timeout: float = 60.0,
         cpus: frozenset[int] | None = None,
         grpc_port: int | None = None,
+        clock: str = "real",
     ) -> None:
         if locale not in LANGS:
             raise DeviceProcessError(f"device {serial}: unknown locale {locale!r}; choose en or zh")
         self.serial = serial
         self.profile, self.locale, self.latency = profile, locale, latency
+        self.clock = clock  # the device's clock: real or virtual (emulator.virtual.clock)
         self.ready_timeout = ready_timeout
         self.cpus = cpus  # the cores the child is to run on (`--cpus`); None: wherever the scheduler puts it
         self.grpc_port = grpc_port  # the emulator's gRPC door in the child (0: any free port; None: none)
@@ -234,6 +236,8 @@ class DeviceProcess:
             self.locale,
             "--latency",
             self.latency,
+            "--clock",
+            self.clock,
             "--home",
             self.home,
             "--ready-file",

@@ -1,0 +1,103 @@
+"""The device's clock: what its timers, gestures, delays, logs and `date` measure.
+
+Two kinds (`--clock`):
+
+- `real`: the host's clocks. A swipe of 300 ms takes 300 ms, the `pixel` latency profile sleeps, `sleep 2` sleeps.
+- `virtual`: simulated time, as simulators used for RL run. Nothing on the device sleeps: a wait advances the
+  device's clock by its length and returns, so an episode takes the CPU time it needs and no more. Time passes
+  only by waits (a gesture's duration, a latency delay, `sleep`, a WAIT the harness asks of the device, a poll's
+  pause), never by computing; the same commands give the same device times on every run. Waits of concurrent
+  callers add up instead of overlapping (a device driven one step at a time, as an episode drives it, has none).
+
+Both keep the same scales: `monotonic()` (seconds, what timers and uptime measure) and `time()` (seconds since
+the epoch: the device's wall clock before `cmd alarm set-time` / `date` move it, see `VirtualDeviceModel.now`).
+Infrastructure deadlines (a transport's timeout, a stream waiting for its peer) stay on the host's clock.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Protocol
+
+CLOCKS = ("real", "virtual")
+BOOTED_BEFORE = 3600.0  # seconds: a device's uptime when it is made (it "booted" an hour before)
+
+
+class DeviceClock(Protocol):
+    """A device's time and its waits."""
+
+    @property
+    def name(self) -> str:
+        """`real` or `virtual` (one of CLOCKS)."""
+
+    def monotonic(self) -> float:
+        """Seconds on a monotonic scale (timers, uptime, gesture starts)."""
+
+    def time(self) -> float:
+        """Seconds since the epoch: the device's own wall clock, before a set-time moves it."""
+
+    def sleep(self, seconds: float, cancel: threading.Event | None = None) -> bool:
+        """Let `seconds` of device time pass; returns early (True) when `cancel` is set (a stopping device, a
+        hung-up stream). False when the whole wait passed."""
+
+
+class RealClock:
+    """The host's clocks: waits really wait."""
+
+    name = "real"
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def time(self) -> float:
+        return time.time()
+
+    def sleep(self, seconds: float, cancel: threading.Event | None = None) -> bool:
+        if seconds <= 0:
+            return cancel is not None and cancel.is_set()
+        return (cancel or threading.Event()).wait(seconds)
+
+
+class VirtualClock:
+    """Simulated time: starts at the host's time when the device boots, then moves only by `sleep`."""
+
+    name = "virtual"
+
+    def __init__(self, epoch: float | None = None, start: float | None = None) -> None:
+        self._lock = threading.Lock()
+        self._elapsed = 0.0
+        self._epoch = time.time() if epoch is None else epoch
+        self._start = time.monotonic() if start is None else start
+
+    @property
+    def elapsed(self) -> float:
+        """Device seconds passed since boot."""
+        return self._elapsed
+
+    def monotonic(self) -> float:
+        return self._start + self._elapsed
+
+    def time(self) -> float:
+        return self._epoch + self._elapsed
+
+    def sleep(self, seconds: float, cancel: threading.Event | None = None) -> bool:
+        if cancel is not None and cancel.is_set():
+            return True
+        if seconds > 0:
+            with self._lock:
+                self._elapsed += seconds
+        return False
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock on by `seconds` (>= 0)."""
+        self.sleep(seconds)
+
+
+def make_clock(name: str) -> DeviceClock:
+    """The clock named `name` (one of CLOCKS); ValueError names the choices."""
+    if name == "real":
+        return RealClock()
+    if name == "virtual":
+        return VirtualClock()
+    raise ValueError(f"unknown clock {name!r}; choose one of: {', '.join(CLOCKS)}")
