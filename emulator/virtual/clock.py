@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol
+
+Waiter = Callable[[float], bool]  # blocks up to that many seconds for something; True when it came
 
 CLOCKS = ("real", "virtual")
 BOOTED_BEFORE = 3600.0  # seconds: a device's uptime when it is made (it "booted" an hour before)
@@ -41,6 +44,13 @@ class DeviceClock(Protocol):
         """Let `seconds` of device time pass; returns early (True) when `cancel` is set (a stopping device, a
         hung-up stream). False when the whole wait passed."""
 
+    def wait(self, seconds: float, woken: Waiter) -> bool:
+        """`sleep` woken by `woken` (e.g. a shell process's `wait_closed`: a signal, a hang-up)."""
+
+    def catch_up(self, seconds: float) -> None:
+        """`seconds` passed on the host while a client timed something itself (it held a touch down between two
+        calls): a virtual clock moves on by them; the real one already has."""
+
 
 class RealClock:
     """The host's clocks: waits really wait."""
@@ -54,9 +64,13 @@ class RealClock:
         return time.time()
 
     def sleep(self, seconds: float, cancel: threading.Event | None = None) -> bool:
-        if seconds <= 0:
-            return cancel is not None and cancel.is_set()
-        return (cancel or threading.Event()).wait(seconds)
+        return self.wait(seconds, (cancel or threading.Event()).wait)
+
+    def wait(self, seconds: float, woken: Waiter) -> bool:
+        return woken(max(0.0, seconds))
+
+    def catch_up(self, seconds: float) -> None:
+        return None
 
 
 class VirtualClock:
@@ -82,16 +96,23 @@ class VirtualClock:
         return self._epoch + self._elapsed
 
     def sleep(self, seconds: float, cancel: threading.Event | None = None) -> bool:
-        if cancel is not None and cancel.is_set():
+        return self.wait(seconds, (cancel or threading.Event()).wait)
+
+    def wait(self, seconds: float, woken: Waiter) -> bool:
+        if woken(0.0):
             return True
+        self.catch_up(seconds)
+        return False
+
+    def catch_up(self, seconds: float) -> None:
         if seconds > 0:
             with self._lock:
                 self._elapsed += seconds
-        return False
 
-    def advance(self, seconds: float) -> None:
-        """Move the clock on by `seconds` (>= 0)."""
-        self.sleep(seconds)
+
+def monotonic_ns(clock: DeviceClock) -> int:
+    """`clock.monotonic()` in whole nanoseconds (System.nanoTime's scale)."""
+    return int(clock.monotonic() * 1e9)
 
 
 def make_clock(name: str) -> DeviceClock:

@@ -8,6 +8,7 @@ import posixpath
 import stat as statmod
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -73,8 +74,8 @@ class Node:
         return 4096 if self.is_dir else len(self.data)
 
 
-def _dir_node(mtime: int | None = None) -> Node:
-    return Node(mode=statmod.S_IFDIR | 0o771, mtime=int(mtime or time.time()), children={})
+def _dir_node(mtime: float) -> Node:
+    return Node(mode=statmod.S_IFDIR | 0o771, mtime=int(mtime), children={})
 
 
 def normalize(path: str) -> str:
@@ -103,8 +104,9 @@ class Watcher(Protocol):
 class FileSystem:
     """Thread-safe tree of `Node`s. Every method takes device paths; errors are `FsError` with an errno."""
 
-    def __init__(self) -> None:
-        self._root = _dir_node()
+    def __init__(self, now: Callable[[], float] = time.time) -> None:
+        self.now = now  # the device's wall clock: what mtimes are stamped with
+        self._root = _dir_node(now())
         self._lock = threading.RLock()
         self._watches: dict[str, Watcher] = {}
         self._watched_dirs: dict[str, list[str]] = {}
@@ -219,11 +221,11 @@ class FileSystem:
                 raise FsError(errno.EISDIR, path)
             if append and old is not None:
                 old.data.extend(data)
-                old.mtime = int(mtime or time.time())
+                old.mtime = int(mtime or self.now())
                 return
             perm = statmod.S_IMODE(mode) or 0o644
             parent.children[name] = Node(
-                mode=statmod.S_IFREG | perm, mtime=int(mtime or time.time()), data=bytearray(data)
+                mode=statmod.S_IFREG | perm, mtime=int(mtime or self.now()), data=bytearray(data)
             )
 
     def mkdir(self, path: str, parents: bool = False) -> None:
@@ -240,7 +242,7 @@ class FileSystem:
                 if child is None:
                     if not last and not parents:
                         raise FsError(errno.ENOENT, path)
-                    child = node.children[part] = _dir_node()
+                    child = node.children[part] = _dir_node(self.now())
                 elif not child.is_dir:
                     raise FsError(errno.ENOTDIR if not last else errno.EEXIST, path)
                 elif last and not parents:

@@ -145,6 +145,8 @@ class VirtualDeviceModel:
         if locale not in ("en", "zh"):
             raise ValueError(f"unknown locale {locale!r}; choose en or zh")
         self.lock = threading.RLock()
+        self.clock: DeviceClock = make_clock(clock) if isinstance(clock, str) else clock
+        self.latency = Latency(latency, clock=self.clock)
         self.profile = profile if isinstance(profile, Profile) else get_profile(profile)
         if emulator_image:  # the emulator's userdebug system image on the profile's screen
             self.profile = image_profile(self.profile)
@@ -153,10 +155,8 @@ class VirtualDeviceModel:
         self.serial = serial
         self.rotation = 0  # 0..3, quarter turns counter-clockwise as Surface.ROTATION_*
         self.screen_on = True
-        self.clock: DeviceClock = make_clock(clock) if isinstance(clock, str) else clock
-        self.latency = Latency(latency, clock=self.clock)
         self.events = EventLog()
-        self.fs = FileSystem()
+        self.fs = FileSystem(self.clock.time)
         attach_databases(self)  # the providers' SQLite files, one truth with their data
         self.faults = Faults(self)
         self.clipboard: str | None = None
@@ -172,8 +172,9 @@ class VirtualDeviceModel:
         self.u2_pid: int | None = None
         self.u2_cmdline = ""  # its command line (set by the app_process command)
         self.boot_time = self.clock.time()
-        self.procs = DeviceProcs()  # pids of apps and daemons (ps, pidof, /proc)
-        self.logbuf = LogBuffer(SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode())))  # logcat
+        self.procs = DeviceProcs(clock=self.clock)  # pids of apps and daemons (ps, pidof, /proc)
+        chatter = SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode()))
+        self.logbuf = LogBuffer(chatter, self.clock)  # logcat
         self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
         self.props = self._build_props(avd_name)
         self.adbd = Adbd()  # adbd's uid (`adb root` / `adb unroot`) and its restarts
@@ -312,7 +313,7 @@ class VirtualDeviceModel:
             pkg = self.tasks[-1].package
             if pkg not in self.packages:
                 return
-            stats = self.procs.frames.setdefault(pkg, FrameStats())
+            stats = self.procs.frames.setdefault(pkg, FrameStats(self.clock))
             n = {"launch": 30, "tap": 12, "key": 4, "text": 3}.get(kind, 0)
             if kind == "swipe":
                 n = max(2, int(duration_ms / 16.67)) + 24

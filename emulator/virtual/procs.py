@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .clock import DeviceClock, RealClock, monotonic_ns
 from .lognoise import SystemChatter
 
 # (user, name, pid, ppid): the processes a booted Android 14 image always has
@@ -64,13 +65,14 @@ class Daemon:
     user: str
     name: str  # argv[0]'s base name, what ps NAME and pidof match
     cmdline: str  # the whole command line (ps -o ARGS/CMDLINE, /proc/PID/cmdline)
-    start: float = field(default_factory=time.time)
+    start: float  # when it started (seconds since the epoch, the device's clock)
 
 
 @dataclass
 class DeviceProcs:
     """Pids of app processes and shell-launched daemons, plus per-device shell scratch state."""
 
+    clock: DeviceClock = field(default_factory=RealClock, repr=False)
     next_pid: int = 4200
     app_pids: dict[str, int] = field(default_factory=dict)
     app_start: dict[str, float] = field(default_factory=dict)
@@ -95,7 +97,7 @@ class DeviceProcs:
             if pid is not None:
                 return pid, False
             pid = self.app_pids[package] = self.alloc()
-            self.app_start[package] = time.time()
+            self.app_start[package] = self.clock.time()
             return pid, True
 
     def kill_app(self, package: str) -> int | None:
@@ -107,7 +109,7 @@ class DeviceProcs:
     def add_daemon(self, user: str, name: str, cmdline: str | None = None) -> int:
         pid = self.alloc()
         with self.lock:
-            self.daemons[pid] = Daemon(user, name, cmdline or name)
+            self.daemons[pid] = Daemon(user, name, cmdline or name, self.clock.time())
         return pid
 
     def remove_daemon(self, pid: int) -> None:
@@ -124,7 +126,8 @@ class FrameStats:
     """What HWUI's JankTracker keeps for one process: frames drawn since `since_ns`, the slow ones, and a
     histogram of frame durations in ms; plus the last 120 frames' timelines (`framestats`)."""
 
-    since_ns: int = field(default_factory=time.monotonic_ns)
+    clock: DeviceClock = field(default_factory=RealClock, repr=False)
+    since_ns: int = -1  # -1: now, on `clock`
     total: int = 0
     janky: int = 0
     missed_vsync: int = 0
@@ -132,8 +135,12 @@ class FrameStats:
     histogram: dict[int, int] = field(default_factory=dict)  # bucket (ms) -> frames
     recent: deque = field(default_factory=lambda: deque(maxlen=120))  # (intended vsync ns, duration ns)
 
+    def __post_init__(self) -> None:
+        if self.since_ns < 0:
+            self.since_ns = monotonic_ns(self.clock)
+
     def add(self, durations_ms: list[float]) -> None:
-        t = time.monotonic_ns()
+        t = monotonic_ns(self.clock)
         for k, d in enumerate(durations_ms):
             self.total += 1
             if d > FRAME_INTERVAL_NS / 1e6:
@@ -168,6 +175,7 @@ def frame_bucket(ms: float) -> int:
 # --- the log buffer ------------------------------------------------------------------------------------
 BUFFERS = ("main", "system", "radio", "events", "crash", "kernel")
 DEFAULT_BUFFERS = ("main", "system", "crash")  # what `logcat` reads without -b
+CHATTER_POLL = 0.25  # seconds a following reader waits at most: a virtual clock moves without notifying it
 BUFFER_LIMIT = 20000  # entries kept per device at most (a ring, oldest dropped first)
 DEFAULT_BUFFER_SIZE = 256 * 1024  # logd's per-buffer size without ro.logd.size (`logcat -g`; `logcat -G` sets it)
 MIN_BUFFER_SIZE, MAX_BUFFER_SIZE = 64 * 1024, 256 * 1024 * 1024  # LOG_BUFFER_MIN_SIZE, LOG_BUFFER_MAX_SIZE
@@ -196,7 +204,8 @@ class LogBuffer:
     `sizes[buffer]` bytes (oldest entries dropped first). With a `chatter` (`lognoise.SystemChatter`) the log also
     gets the lines an idle phone writes, made when the log is read or written (in time order, nothing runs idle)."""
 
-    def __init__(self, chatter: SystemChatter | None = None) -> None:
+    def __init__(self, chatter: SystemChatter | None = None, clock: DeviceClock | None = None) -> None:
+        self.clock = clock or RealClock()  # what lines are stamped with and chatter comes due by
         self._entries: deque[LogEntry] = deque(maxlen=BUFFER_LIMIT)
         self._cond = threading.Condition()
         self._seq = 0
@@ -233,7 +242,7 @@ class LogBuffer:
         """Append the chatter lines due by now (caller holds the lock)."""
         if self.chatter is None:
             return
-        for line in self.chatter.due(time.time()):
+        for line in self.chatter.due(self.clock.time()):
             self._seq += 1
             self._append(
                 LogEntry(
@@ -272,7 +281,7 @@ class LogBuffer:
             self._seq += 1
             e = LogEntry(
                 self._seq,
-                time.time() + self.offset if t is None else t,
+                self.clock.time() + self.offset if t is None else t,
                 pid,
                 pid if tid is None else tid,
                 (level[:1] or "I").upper(),
@@ -311,7 +320,7 @@ class LogBuffer:
                 if left <= 0:
                     return False
                 if self.chatter is not None:
-                    left = min(left, max(0.001, self.chatter.next_at - time.time()))
+                    left = min(left, max(0.001, self.chatter.next_at - self.clock.time()), CHATTER_POLL)
                 self._cond.wait(left)
 
     @property

@@ -42,7 +42,6 @@ typed text and a timestamp, so `model.snapshot()` / `restore()` stay cheap.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -301,8 +300,8 @@ class EpisodeApp(App):
             return self._end_page(ctx)
         step = self.steps[i]
         if step.action == "WAIT":
-            since = st.setdefault("wait_since", time.monotonic())
-            if time.monotonic() - since >= min(step.wait, WAIT_CAP):
+            since = st.setdefault("wait_since", m.uptime())
+            if m.uptime() - since >= min(step.wait, WAIT_CAP):
                 self._advance(m)
                 return self.screen_episode(ctx)
         W, H = ctx.screen

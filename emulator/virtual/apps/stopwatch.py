@@ -1,13 +1,14 @@
 """Clock's Stopwatch tab: the elapsed time (`MM:SS.hh`, hours in front past an hour), Start / Pause / Resume, Lap
 while it runs and Reset while it is paused, and the laps newest first (number, lap time, total). Unlike the
-frozen wall clock, a running stopwatch counts the host's real time, so a pause after a wait shows that wait.
+frozen status-bar clock, a running stopwatch counts the device's clock (SystemClock.elapsedRealtime, as DeskClock's
+does: the host's time on a real clock, simulated time on a virtual one), so a pause after a wait shows that wait.
 
-State in the Clock app's data: {"running", "started" (epoch seconds of the last start), "elapsed" (seconds before
-it), "laps" (totals at each lap)}; `pm clear` resets it, `am force-stop` keeps it, as DeskClock keeps it."""
+State in the Clock app's data: {"running", "started" (the device's uptime at the last start, seconds), "elapsed"
+(seconds before it), "laps" (totals at each lap)}; `pm clear` resets it, `am force-stop` keeps it, as DeskClock
+keeps it."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from ..ui import widgets as w
@@ -19,9 +20,9 @@ def fresh() -> dict[str, Any]:
     return {"running": False, "started": 0.0, "elapsed": 0.0, "laps": []}
 
 
-def elapsed(sw: dict[str, Any], now: float | None = None) -> float:
-    """Seconds on the stopwatch."""
-    run = (time.time() if now is None else now) - sw["started"] if sw["running"] else 0.0
+def elapsed(sw: dict[str, Any], now: float) -> float:
+    """Seconds on the stopwatch at the device's uptime `now`."""
+    run = now - sw["started"] if sw["running"] else 0.0
     return sw["elapsed"] + max(0.0, run)
 
 
@@ -34,19 +35,19 @@ def fmt(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}.{hh:02d}" if h else f"{m:02d}:{s:02d}.{hh:02d}"
 
 
-def start(sw: dict[str, Any]) -> None:
+def start(sw: dict[str, Any], now: float) -> None:
     if not sw["running"]:
-        sw.update(running=True, started=time.time())
+        sw.update(running=True, started=now)
 
 
-def pause(sw: dict[str, Any]) -> None:
+def pause(sw: dict[str, Any], now: float) -> None:
     if sw["running"]:
-        sw.update(running=False, elapsed=elapsed(sw), started=0.0)
+        sw.update(running=False, elapsed=elapsed(sw, now), started=0.0)
 
 
-def lap(sw: dict[str, Any]) -> None:
+def lap(sw: dict[str, Any], now: float) -> None:
     if sw["running"]:
-        sw["laps"].append(elapsed(sw))
+        sw["laps"].append(elapsed(sw, now))
 
 
 def reset(sw: dict[str, Any]) -> None:
@@ -56,7 +57,8 @@ def reset(sw: dict[str, Any]) -> None:
 def rows(ctx: Ctx, sw: dict[str, Any]) -> list[Row]:
     """The tab's body: the time, the buttons, the laps."""
     th = ctx.theme
-    now = elapsed(sw)
+    uptime = ctx.model.uptime
+    now = elapsed(sw, uptime())
     out: list[Row] = [
         Row(
             ctx.dp(120),
@@ -73,11 +75,11 @@ def rows(ctx: Ctx, sw: dict[str, Any]) -> list[Row]:
         right = (cx + ctx.dp(8), y + ctx.dp(8), cx + ctx.dp(8) + bw, y + ctx.dp(56))
         if sw["running"]:
             return [
-                w.button(ctx, left, ctx.tr("Lap", "计次"), lambda: lap(sw), "stopwatch_lap", kind="outlined"),
-                w.button(ctx, right, ctx.tr("Pause", "暂停"), lambda: pause(sw), "stopwatch_pause"),
+                w.button(ctx, left, ctx.tr("Lap", "计次"), lambda: lap(sw, uptime()), "stopwatch_lap", kind="outlined"),
+                w.button(ctx, right, ctx.tr("Pause", "暂停"), lambda: pause(sw, uptime()), "stopwatch_pause"),
             ]
         label = ctx.tr("Resume", "继续") if now > 0 else ctx.tr("Start", "开始")
-        views = [w.button(ctx, right, label, lambda: start(sw), "stopwatch_start")]
+        views = [w.button(ctx, right, label, lambda: start(sw, uptime()), "stopwatch_start")]
         if now > 0:
             views.insert(
                 0, w.button(ctx, left, ctx.tr("Reset", "重置"), lambda: reset(sw), "stopwatch_reset", kind="outlined")

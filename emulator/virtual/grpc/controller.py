@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -198,7 +197,7 @@ class EmulatorControl:
     def getStatus(self, request: Any) -> Any:
         reply = message("EmulatorStatus")(
             version=VERSION,
-            uptime=int((time.time() - self.model.boot_time) * 1000),
+            uptime=int((self.model.clock.time() - self.model.boot_time) * 1000),
             booted=self.model.props.get("sys.boot_completed") == "1",
         )
         reply.vmConfig.hypervisorType = 2  # KVM

@@ -200,7 +200,7 @@ class Touches:
 
     def contact(self, ident: Any, x: float, y: float, down: bool) -> None:
         """A contact at (x, y): down (new or moved) or lifted."""
-        now = time.monotonic()
+        now = time.monotonic()  # the client holds a contact on the host's time: so is it measured
         with self._lock:
             c = self._down.get(ident)
             if down:
@@ -213,6 +213,7 @@ class Touches:
                 return  # a lift with nothing down: nothing happens
             del self._down[ident]
         held_ms = int((now - c.t0) * 1000)
+        self.model.clock.catch_up(now - c.t0)
         self.model.swipe(c.x0, c.y0, x, y, max(held_ms, 1), source=SOURCE)
 
     def send_touch(self, event: Any) -> None:

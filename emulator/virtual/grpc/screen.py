@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import threading
-import time
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
@@ -52,7 +51,7 @@ def image_message(model: Any, request: Any, seq: int = 0, frame: Any = None) -> 
     size = fit(img.size, request.width, request.height)
     if size != img.size:
         img = img.resize(size, Image.Resampling.BILINEAR)
-    reply = message("Image")(image=encode(img, request.format), seq=seq, timestampUs=int(time.time() * 1e6))
+    reply = message("Image")(image=encode(img, request.format), seq=seq, timestampUs=int(model.clock.time() * 1e6))
     reply.format.format = request.format
     reply.format.width, reply.format.height = size
     reply.format.display = request.display

@@ -154,7 +154,6 @@ MAX_RECORD_FRAMES = 60  # I_PCM frames are large: a new one only when the screen
 def screenrecord(ctx: Ctx, argv: list[str]) -> int:
     """Records the display into an MP4 (H.264, see `media`) until --time-limit (default 180 s) passes or the
     host closes the stream (Ctrl-C); a frame is taken at the start and after every input event."""
-    import time
 
     import numpy as np
 
@@ -222,13 +221,14 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
             img = img.resize((out_w, out_h))
         return np.asarray(img)
 
-    start = time.monotonic()
+    clock = model.clock  # the recording lasts device time; it watches the clock, never moves it
+    start = clock.monotonic()
     frames = [(frame(), 0.0)]
     seen = len(model.events.all())
     model.events.log("screenrecord", action="start", path=full)
     reason = "Time limit reached"
     while True:
-        now = time.monotonic() - start
+        now = clock.monotonic() - start
         if now >= limit:
             break
         if ctx.io.wait_closed(min(0.1, limit - now)):
@@ -237,8 +237,8 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
         events = len(model.events.all())
         if events != seen and len(frames) < MAX_RECORD_FRAMES:
             seen = events
-            frames.append((frame(), time.monotonic() - start))
-    duration = time.monotonic() - start
+            frames.append((frame(), clock.monotonic() - start))
+    duration = clock.monotonic() - start
     data = encode_mp4(frames + [(frames[-1][0], duration)] if duration - frames[-1][1] > 0.05 else frames, out_w, out_h)
     try:
         model.fs.write(full, data)

@@ -275,7 +275,7 @@ _SERVICES = [
 
 
 def _uptimes(model) -> str:
-    ms = int((time.time() - model.boot_time) * 1000) + 3_600_000
+    ms = int(model.uptime() * 1000)
     return f"Uptime: {ms} Realtime: {ms}"
 
 

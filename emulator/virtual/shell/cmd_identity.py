@@ -7,7 +7,6 @@ after `adb root` - or whom `su` switched to.
 from __future__ import annotations
 
 import re
-import time
 import zoneinfo
 from datetime import datetime, timedelta, timezone, tzinfo
 
@@ -200,5 +199,5 @@ def set_clock(ctx: Ctx, epoch: float) -> None:
     a device, where the network time would come back at its next update)."""
     model = ctx.model
     with model.lock:
-        model.clock_offset = epoch - time.time()
+        model.clock_offset = epoch - model.clock.time()
     model.events.log("clock", action="set", epoch=epoch)

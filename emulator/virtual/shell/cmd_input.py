@@ -15,8 +15,6 @@ the gesture would have ended on a phone (plus the latency profile's `input` dela
 
 from __future__ import annotations
 
-import time
-
 from ..keycodes import KEYCODES
 from ..ui.gestures import LONG_PRESS_TIMEOUT_MS
 from .registry import Ctx, command, procs
@@ -39,10 +37,12 @@ DOUBLE_TAP_MIN_MS = 40  # ViewConfiguration.DOUBLE_TAP_MIN_TIME
 
 
 def _hold(ctx: Ctx, start: float, ms: float) -> None:
-    """Return when a gesture that began at `start` (time.monotonic) and lasts `ms` would have ended."""
-    left = start + ms / 1000.0 - time.monotonic()
+    """Return when a gesture that began at `start` (the device clock's monotonic) and lasts `ms` would have ended
+    (at once on a virtual clock, which moves on by the time left)."""
+    clock = ctx.model.clock
+    left = start + ms / 1000.0 - clock.monotonic()
     if left > 0:
-        ctx.io.wait_closed(left)
+        clock.wait(left, ctx.io.wait_closed)
 
 
 _MODIFIERS = {57, 58, 59, 60, 113, 114, 117, 118}
@@ -178,13 +178,13 @@ def _keyevent(ctx: Ctx, a: _Args) -> None:
     first = True
     while arg is not None:
         if not first and delay_ms > 0:
-            _hold(ctx, time.monotonic(), delay_ms)
+            _hold(ctx, ctx.model.clock.monotonic(), delay_ms)
         first = False
         code = keycode_from_string(arg)
         for press in range(2 if doubletap else 1):
             if press:
-                _hold(ctx, time.monotonic(), DOUBLE_TAP_MIN_MS)
-            start = time.monotonic()
+                _hold(ctx, ctx.model.clock.monotonic(), DOUBLE_TAP_MIN_MS)
+            start = ctx.model.clock.monotonic()
             if code <= 0:
                 ctx.model.events.log("key", code=code, source="input")
                 continue
@@ -238,7 +238,7 @@ def _dispatch(ctx: Ctx, cmd: str, a: _Args) -> None:
             duration = 300
         if cmd == "draganddrop":  # press, hold for the long-press timeout, then move
             duration += LONG_PRESS_MS
-        start = time.monotonic()
+        start = ctx.model.clock.monotonic()
         model.swipe(x1, y1, x2, y2, duration, source="input")
         _hold(ctx, start, duration)
     elif cmd == "press":
@@ -265,7 +265,7 @@ def _dispatch(ctx: Ctx, cmd: str, a: _Args) -> None:
             arg = a.next()
         if len(codes) < 2:
             raise JavaError("java.lang.IllegalArgumentException", "keycombination requires at least 2 keycodes", [])
-        start = time.monotonic()
+        start = ctx.model.clock.monotonic()
         model.events.log("key_combination", codes=codes, source="input")
         for code in codes:
             if code not in _MODIFIERS:

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 from ..procs import ZYGOTE64_PID
+from .cmd_logcat import device_zone
 from .proctable import Proc, process_table, uid_of
 from .registry import Ctx, app_uid, command
 
@@ -123,7 +125,7 @@ def _field_value(ctx: Ctx, r: Proc, key: str) -> str:
     pid = r.pid
     vsz = 2_000_000 + (pid * 7919) % 9_000_000 if r.ppid == ZYGOTE64_PID else 10_000_000 + (pid * 104729) % 3_000_000
     rss = 20_000 + (pid * 31) % 200_000
-    now = time.time()
+    now = ctx.model.clock.time()
     if key in ("PID", "TID", "PGID"):
         return str(pid)
     if key == "PPID":
@@ -374,11 +376,12 @@ def hostname(ctx: Ctx, argv: list[str]) -> int:
 
 @command("uptime", toybox=True)
 def uptime(ctx: Ctx, argv: list[str]) -> int:
-    up = int(time.time() - ctx.model.boot_time) + 3600
+    up = int(ctx.model.uptime())
     days, rem = divmod(up, 86400)
     hours, rem = divmod(rem, 3600)
     span = (f"{days} day{'s' if days != 1 else ''}, " if days else "") + f"{hours:2d}:{rem // 60:02d}"
-    ctx.outln(f" {time.strftime('%H:%M:%S')} up {span},  0 users,  load average: 0.52, 0.58, 0.59")
+    now = datetime.fromtimestamp(ctx.model.now(), device_zone(ctx.model.time_zone))
+    ctx.outln(f" {now:%H:%M:%S} up {span},  0 users,  load average: 0.52, 0.58, 0.59")
     return 0
 
 

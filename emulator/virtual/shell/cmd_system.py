@@ -4,7 +4,6 @@ the services whose shell commands the device models itself: connectivity, uimode
 from __future__ import annotations
 
 import re
-import time
 import zoneinfo
 
 from ..records import LATIN_IME
@@ -423,7 +422,7 @@ def alarm_shell(ctx: Ctx, args: list[str]) -> int:
             ctx.outln(f'java.lang.NumberFormatException: For input string: "{arg}"')
             return 255
         with model.lock:
-            model.clock_offset = int(arg) / 1000.0 - time.time()
+            model.clock_offset = int(arg) / 1000.0 - model.clock.time()
         model.log("I", "AlarmManager", f"Setting time of day to sec={int(arg) // 1000}")
         model.events.log("clock", millis=int(arg))
         return 0

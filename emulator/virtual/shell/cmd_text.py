@@ -4,7 +4,6 @@ dirname, which, toybox. Text filters (grep, head, ...) are in `cmd_filters`."""
 from __future__ import annotations
 
 import re
-import time
 
 from .registry import SH, TOYBOX_APPLETS, Ctx, UsageError, command, command_path, find_command
 
@@ -126,18 +125,8 @@ def sleep(ctx: Ctx, argv: list[str]) -> int:
     if secs is None:
         ctx.errln("sleep: Needs 1 argument" if len(argv) < 2 else f"sleep: invalid number '{argv[1]}'")
         return 1
-    # interruptible: a closed stream ends the sleep as SIGHUP would
-    deadline = time.monotonic() + max(0.0, secs)
-    while not ctx.io.closed:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        step = min(0.2, left)
-        t0 = time.monotonic()
-        if ctx.io.wait_closed(step):
-            break
-        if time.monotonic() - t0 < step / 2:  # wait_closed returned early: do not spin
-            time.sleep(step)
+    # on the device's clock (a virtual one moves on at once); a signal or a closed stream ends it as SIGHUP would
+    ctx.model.clock.wait(secs, ctx.io.wait_closed)
     return 0
 
 

@@ -108,6 +108,8 @@ class ProcIO:
     def wait_closed(self, timeout: float | None = None) -> bool:
         """Block until the process is signalled or its stream closes (the host hung up: a dropped transport, a
         closed `adb shell`), returning at once for either, as a process blocked in the kernel is woken."""
+        if timeout is not None and timeout <= 0:
+            return self.closed
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self.closed:
             self._watch_stream()

@@ -5,7 +5,6 @@ read, in the kernel's formats. meminfo, stat, cpuinfo, uptime, loadavg, version,
 from __future__ import annotations
 
 import re
-import time
 from typing import TYPE_CHECKING
 
 from ..fs import FsError
@@ -20,7 +19,7 @@ KERNEL = "6.1.57-android14-11-g2ff7e2a0b1a4-ab11531744"
 
 
 def _uptime(model: VirtualDeviceModel) -> float:
-    return max(0.0, time.time() - model.boot_time) + 3600.0
+    return model.uptime()
 
 
 def _cpus(model: VirtualDeviceModel) -> int:

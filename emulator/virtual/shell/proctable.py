@@ -4,7 +4,6 @@ model's process table (`emulator.virtual.procs`)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -89,8 +88,8 @@ def process_table(model: VirtualDeviceModel, shell_pid: int | None = None) -> li
     if shell_pid is not None:
         sh = shell_pid
         rows += [
-            Proc("shell", sh, ADBD_PID, "sh", "/system/bin/sh -c", False, time.time()),
-            Proc("shell", sh + 3, sh, "ps", "ps", False, time.time()),
+            Proc("shell", sh, ADBD_PID, "sh", "/system/bin/sh -c", False, model.clock.time()),
+            Proc("shell", sh + 3, sh, "ps", "ps", False, model.clock.time()),
         ]
     return sorted(rows, key=lambda r: r.pid)
 

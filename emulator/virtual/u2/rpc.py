@@ -125,7 +125,8 @@ class RpcService(UiObjectMethods):
             raise ServerKilled()
 
     def _sleep(self, seconds: float) -> None:
-        if self.killed.wait(seconds):
+        """Wait `seconds` on the device's clock; the server's death ends it."""
+        if self.model.clock.sleep(seconds, self.killed):
             raise ServerKilled()
 
     def _nodes(self) -> list[S.Node]:
@@ -155,11 +156,12 @@ class RpcService(UiObjectMethods):
         return node
 
     def _wait(self, pred: Callable[[], bool], timeout_ms: Any) -> bool:
-        deadline = time.monotonic() + max(0.0, number(timeout_ms, "timeout")) / 1000.0
+        clock = self.model.clock
+        deadline = clock.monotonic() + max(0.0, number(timeout_ms, "timeout")) / 1000.0
         while True:
             if pred():
                 return True
-            left = deadline - time.monotonic()
+            left = deadline - clock.monotonic()
             if left <= 0:
                 return False
             self._sleep(min(POLL_S, left))
@@ -178,24 +180,24 @@ class RpcService(UiObjectMethods):
         return (l + r) // 2, (t + b) // 2
 
     def _hold(self, start: float, ms: float) -> None:
-        """Return when a gesture that began at `start` (time.monotonic) and lasts `ms` would have ended on a
-        phone: the call answers after its gesture, as UiAutomator's injection does."""
-        left = start + ms / 1000.0 - time.monotonic()
+        """Return when a gesture that began at `start` (the device clock's monotonic) and lasts `ms` would have
+        ended on a phone: the call answers after its gesture, as UiAutomator's injection does."""
+        left = start + ms / 1000.0 - self.model.clock.monotonic()
         if left > 0:
             self._sleep(left)
 
     def _swipe(self, x1: float, y1: float, x2: float, y2: float, ms: int) -> None:
-        start = time.monotonic()
+        start = self.model.clock.monotonic()
         self.model.swipe(x1, y1, x2, y2, duration_ms=ms, source="u2")
         self._hold(start, ms)
 
     def _tap(self, x: float, y: float) -> None:
-        start = time.monotonic()
+        start = self.model.clock.monotonic()
         self.model.tap(x, y, source="u2")
         self._hold(start, CLICK_MS)
 
     def _press(self, x: float, y: float, ms: int) -> None:
-        start = time.monotonic()
+        start = self.model.clock.monotonic()
         if ms >= LONG_PRESS_MS:
             self.model.long_press(x, y, duration_ms=ms, source="u2")
         else:
@@ -401,7 +403,7 @@ class RpcService(UiObjectMethods):
     def injectInputEvent(self, action: Any, x: Any, y: Any, meta_state: Any = 0) -> bool:
         a = integer(action, "action")
         fx, fy = float(number(x, "x")), float(number(y, "y"))
-        now = time.monotonic()
+        now = time.monotonic()  # the client times a touch it holds between calls on the host: so is it measured
         with self._lock:
             g = self._gesture
             if a == 0:  # ACTION_DOWN
@@ -419,6 +421,7 @@ class RpcService(UiObjectMethods):
             self.model.tap(fx, fy, source="u2")
             return True
         ms = max(1, int((now - g["t0"]) * 1000))
+        self.model.clock.catch_up(now - g["t0"])
         moved = max(g["moved"], abs(fx - g["x0"]), abs(fy - g["y0"]))
         if moved < TOUCH_SLOP_PX:  # the client held it between its calls: no further wait here
             if ms >= LONG_PRESS_MS:
@@ -434,19 +437,19 @@ class RpcService(UiObjectMethods):
         # two pointers moving together (gesture(start1, start2, end1, end2, steps)): not modelled, but the call
         # takes its steps' time as UiObject.performTwoPointerGesture does
         if len(args) >= 5:
-            self._hold(time.monotonic(), max(1, integer(args[-1], "steps")) * STEP_MS)
+            self._hold(self.model.clock.monotonic(), max(1, integer(args[-1], "steps")) * STEP_MS)
         return False
 
     @rpc()
     def pinchIn(self, obj: Any, percent: Any = 100, steps: Any = 50) -> bool:
         self._must(obj)
-        self._hold(time.monotonic(), max(1, integer(steps, "steps")) * STEP_MS)
+        self._hold(self.model.clock.monotonic(), max(1, integer(steps, "steps")) * STEP_MS)
         return False  # multi-pointer gestures: not modelled
 
     @rpc()
     def pinchOut(self, obj: Any, percent: Any = 100, steps: Any = 50) -> bool:
         self._must(obj)
-        self._hold(time.monotonic(), max(1, integer(steps, "steps")) * STEP_MS)
+        self._hold(self.model.clock.monotonic(), max(1, integer(steps, "steps")) * STEP_MS)
         return False
 
     # --- keys, screen, rotation -------------------------------------------------------------------------
@@ -524,7 +527,7 @@ class RpcService(UiObjectMethods):
     @rpc()
     def makeToast(self, text: Any, duration: Any = 1000) -> bool:
         with self._lock:
-            self._toast = (str(text), time.time())
+            self._toast = (str(text), self.model.clock.monotonic())
         self.model.events.log("toast", text=str(text), source="u2")
         return True
 
@@ -534,7 +537,8 @@ class RpcService(UiObjectMethods):
             toast = self._toast
         if toast is None:
             return None
-        if cache_ms is not None and time.time() > toast[1] + number(cache_ms, "cacheDuration") / 1000.0:
+        shown_for = self.model.clock.monotonic() - toast[1]
+        if cache_ms is not None and shown_for > number(cache_ms, "cacheDuration") / 1000.0:
             return None
         return toast[0]
 
