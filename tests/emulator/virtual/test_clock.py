@@ -38,8 +38,16 @@ def test_virtual_clock_wait_is_woken_without_time_passing():
 def test_real_clock_waits_for_its_waiter_and_ignores_catch_up():
     c = RealClock()
     asked: list[float] = []
-    assert c.wait(0.25, lambda timeout: asked.append(timeout) or True) is True
-    assert c.wait(-3.0, lambda timeout: asked.append(timeout) or False) is False
+
+    def waiter(answer: bool):
+        def woken(timeout: float) -> bool:
+            asked.append(timeout)
+            return answer
+
+        return woken
+
+    assert c.wait(0.25, waiter(True)) is True
+    assert c.wait(-3.0, waiter(False)) is False
     assert asked == [0.25, 0.0]
     before = c.monotonic()
     c.catch_up(100.0)  # the host's time has passed already
