@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import time
 from urllib.parse import urlsplit
 
 from ..records import ADB_KEYBOARD_IME, INTENT_ACTION, INTENT_DATA, INTENT_TYPE, LAUNCHER_PACKAGE
@@ -101,7 +100,7 @@ def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
         model.force_stop(target[0], caller_pid=ctx.state.pid)
     ctx.outln(f"Starting: {it}")
     err = ctx.outln if wait else ctx.errln
-    t0 = time.monotonic()
+    t0 = model.clock.monotonic()
     if target is None:
         if it.component is not None:
             err("Error type 3")
@@ -137,7 +136,7 @@ def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
         err("Warning: Activity not started, its current task has been brought to the front")
     if wait:
         state = "HOT" if to_front else ("WARM" if was_running else "COLD")
-        total = int((time.monotonic() - t0) * 1000) + (80 if to_front else 350)
+        total = int((model.clock.monotonic() - t0) * 1000) + (80 if to_front else 350)
         ctx.outln("Status: ok")
         ctx.outln(f"LaunchState: {state}")
         ctx.outln(f"Activity: {short_component(pkg_name, activity or pkg.launcher_activity or '')}")

@@ -82,7 +82,7 @@ def install_bytes(ctx: Ctx, data: bytes, flags: set[str]) -> int:
         model.install_package(pkg)
     m = meta(ctx, info.package)
     m.requested = list(info.permissions)
-    m.min_sdk, m.target_sdk, m.last_update_time = info.min_sdk, info.target_sdk, time.time()
+    m.min_sdk, m.target_sdk, m.last_update_time = info.min_sdk, info.target_sdk, model.clock.time()
     if "-g" in flags:
         m.granted |= set(info.permissions)
     ctx.outln("Success")
