@@ -1,0 +1,201 @@
+"""Faster than real time: the same work on the device's real clock and on its virtual clock, side by side.
+
+    python bench/virtual_clock.py [--envs 1 2 4 8] [--gym-steps 240] [--latency instant pixel] [--no-gym]
+                                  [--no-suite] [--no-memory] [--devices-memory 4]
+
+1. Gymnasium: a random policy (docs/gym.md's: CLICK an element, SCROLL up or down, BACK) in
+   `droidharness/Task-v0` over the bundled suite's English tasks, one env and `AsyncVectorEnv` of 2, 4 and 8
+   (each sub-env a process with its own embedded device), `--gym-steps` steps in all per configuration. Steps/s
+   are timed from before the first env is made (start-up counts) to the last step, and given per core of this
+   machine as well.
+2. The bundled suite: `droidharness run --agent reference --devices 1` (72 episodes, en and zh) on the `instant`
+   and `pixel` latency profiles, each on both clocks; episodes/min timed from the command's start.
+3. Memory per embedded device: PSS (and RSS) of each device process of a pool of `--devices-memory` devices,
+   on both clocks, after one episode each.
+
+On `virtual`, a device's waits (gesture durations, the latency profile's delays, WAIT actions, settle pauses)
+advance its clock instead of sleeping (emulator/virtual/clock.py). Prints figures and the ratios; no asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rich.console import Console  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+CLOCKS = ("real", "virtual")
+REPO = Path(__file__).resolve().parent.parent
+CLI = str(Path(sys.executable).with_name("droidharness"))
+
+
+# --- 1. the Gymnasium environment ---------------------------------------------------------------------------------
+def random_action(rng: random.Random, elements: str) -> str:
+    """docs/gym.md's random policy."""
+    indices = [int(n) for n in re.findall(r"^\[(\d+)\]", elements, re.M)]
+    action = rng.choice(
+        [
+            {"type": "CLICK", "element": rng.choice(indices)} if indices else {"type": "BACK"},
+            {"type": "SCROLL", "direction": rng.choice(["up", "down"])},
+            {"type": "BACK"},
+        ]
+    )
+    return json.dumps(action)
+
+
+def gym_steps_per_second(envs: int, clock: str, steps: int) -> float:
+    """Steps/s of the random policy in `envs` envs (1: a plain env; more: AsyncVectorEnv), from the start."""
+    import gymnasium
+
+    import harness.gym  # noqa: F401 - registers the id
+
+    rng = random.Random(0)
+    t0 = time.perf_counter()
+    kw: dict[str, Any] = {"lang": "en", "screen_size": (270, 600), "clock": clock}
+    if envs == 1:
+        env = gymnasium.make("droidharness/Task-v0", **kw)
+        try:
+            obs, _ = env.reset(seed=0)
+            for _ in range(steps):
+                obs, _, terminated, truncated, _ = env.step(random_action(rng, obs["elements"]))
+                if terminated or truncated:
+                    obs, _ = env.reset()
+        finally:
+            env.close()
+        return steps / (time.perf_counter() - t0)
+    make = partial(gymnasium.make, "harness.gym:droidharness/Task-v0", **kw)
+    vec = gymnasium.vector.AsyncVectorEnv([make] * envs, context="spawn")
+    try:
+        obs, _ = vec.reset(seed=list(range(envs)))
+        for _ in range(max(1, steps // envs)):
+            obs, *_ = vec.step([random_action(rng, str(e)) for e in obs["elements"]])
+    finally:
+        vec.close()
+    return max(1, steps // envs) * envs / (time.perf_counter() - t0)
+
+
+def gym_table(console: Console, env_counts: list[int], steps: int) -> None:
+    cores = os.cpu_count() or 1
+    t = Table(title=f"Gymnasium, random policy: steps/s from the start ({steps} steps each; {cores} cores)")
+    for col in ("envs", "real", "virtual", "real / core", "virtual / core", "virtual ÷ real"):
+        t.add_column(col, justify="right")
+    for n in env_counts:
+        figures = {c: gym_steps_per_second(n, c, steps) for c in CLOCKS}
+        used = min(n, cores)
+        t.add_row(
+            str(n),
+            f"{figures['real']:.1f}",
+            f"{figures['virtual']:.1f}",
+            f"{figures['real'] / used:.1f}",
+            f"{figures['virtual'] / used:.1f}",
+            f"{figures['virtual'] / figures['real']:.2f}x",
+        )
+        console.print(f"  gym {n} env(s): real {figures['real']:.1f}, virtual {figures['virtual']:.1f} steps/s")
+    console.print(t)
+
+
+# --- 2. the bundled suite -----------------------------------------------------------------------------------------
+def suite_run(out: Path, clock: str, latency: str) -> tuple[float, int]:
+    """(seconds from the command's start, episodes scored) of the reference agent over the bundled suite."""
+    run_id = f"suite-{latency}-{clock}"
+    cmd = [CLI, "run", "--agent", "reference", "--devices", "1", "--latency", latency, "--clock", clock]
+    cmd += ["--no-report", "--out", str(out), "--run-id", run_id]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    took = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
+    summary = json.loads((out / run_id / "summary.json").read_text())
+    return took, int(summary.get("episodes") or summary.get("scored") or 72)
+
+
+def suite_table(console: Console, latencies: list[str], out: Path) -> None:
+    t = Table(title="The bundled suite (reference agent, 1 device, en + zh): episodes/min from the command's start")
+    for col in ("latency", "real", "virtual", "virtual ÷ real", "real s", "virtual s"):
+        t.add_column(col, justify="right")
+    for latency in latencies:
+        runs = {c: suite_run(out, c, latency) for c in CLOCKS}
+        rate = {c: runs[c][1] / runs[c][0] * 60 for c in CLOCKS}
+        t.add_row(
+            latency,
+            f"{rate['real']:.0f}",
+            f"{rate['virtual']:.0f}",
+            f"{rate['virtual'] / rate['real']:.2f}x",
+            f"{runs['real'][0]:.1f}",
+            f"{runs['virtual'][0]:.1f}",
+        )
+        console.print(f"  suite {latency}: real {runs['real'][0]:.1f} s, virtual {runs['virtual'][0]:.1f} s")
+    console.print(t)
+
+
+# --- 3. memory per embedded device --------------------------------------------------------------------------------
+def memory_kb(pid: int) -> tuple[int, int]:
+    """(PSS, RSS) of `pid` in kB (Linux smaps_rollup)."""
+    fields: dict[str, int] = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        name, _, rest = line.partition(":")
+        if name in ("Pss", "Rss"):
+            fields[name] = int(rest.split()[0])
+    return fields.get("Pss", 0), fields.get("Rss", 0)
+
+
+def device_memory(clock: str, devices: int) -> list[tuple[int, int]]:
+    """(PSS, RSS) kB of each device process of a pool of `devices`, after one episode on each."""
+    from harness.run.fleet.pool import DevicePool
+    from harness.run.orchestration.suite import SuiteOptions, run_suite
+
+    with tempfile.TemporaryDirectory() as out, DevicePool(devices, clock=clock) as pool:
+        ids = ("settings-dark-theme", "notes-search-password", "clock-world-time", "contacts-text-grace")
+        opts = SuiteOptions(agent="reference", out=Path(out), task_ids=ids[:devices], langs=("en",), clock=clock)
+        run_suite(opts, pool=pool)
+        procs = [pool.process(i) for i in range(devices)]
+        return [memory_kb(p.pid) for p in procs if p is not None and p.pid]
+
+
+def memory_table(console: Console, devices: int) -> None:
+    t = Table(title=f"Memory per embedded device process ({devices} devices, after an episode each)")
+    for col in ("clock", "PSS MB (mean)", "PSS MB (max)", "RSS MB (mean)"):
+        t.add_column(col, justify="right")
+    for clock in CLOCKS:
+        rows = device_memory(clock, devices)
+        pss = [p / 1024 for p, _ in rows]
+        rss = [r / 1024 for _, r in rows]
+        t.add_row(clock, f"{sum(pss) / len(pss):.1f}", f"{max(pss):.1f}", f"{sum(rss) / len(rss):.1f}")
+    console.print(t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--envs", type=int, nargs="+", default=[1, 2, 4, 8])
+    ap.add_argument("--gym-steps", type=int, default=240)
+    ap.add_argument("--latency", nargs="+", default=["instant", "pixel"])
+    ap.add_argument("--devices-memory", type=int, default=4)
+    ap.add_argument("--no-gym", action="store_true")
+    ap.add_argument("--no-suite", action="store_true")
+    ap.add_argument("--no-memory", action="store_true")
+    args = ap.parse_args()
+    console = Console()
+    with tempfile.TemporaryDirectory(prefix="bench-clock-") as out:
+        if not args.no_suite:
+            suite_table(console, args.latency, Path(out))
+        if not args.no_gym:
+            gym_table(console, args.envs, args.gym_steps)
+        if not args.no_memory:
+            memory_table(console, args.devices_memory)
+
+
+if __name__ == "__main__":
+    main()
