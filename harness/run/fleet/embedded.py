@@ -75,7 +75,12 @@ class ThreadBackend(ModelBackend):
         server = self.fleet.server(self.slot)
         s = self.spec
         vd = start_embedded(
-            server, profile=s.profile, locale=s.locale, latency=s.latency, serial=f"VIRTUAL{self.slot + 1:04d}"
+            server,
+            profile=s.profile,
+            locale=s.locale,
+            latency=s.latency,
+            serial=f"VIRTUAL{self.slot + 1:04d}",
+            clock=s.clock,
         )
         try:
             conn = link_embedded(server, vd.address, self.config.link)
