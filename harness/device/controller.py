@@ -151,22 +151,23 @@ class AdbDevice:
         """Connect to `serial`; with no serial, start the embedded virtual device behind a private adb server
         (`start_virtual=True`, owned: `close()` stops both) or pick the only device on the adb server.
         `virtual_clock` (default `config.clock`): the started device's clock, `real` or `virtual` (simulated
-        time: waits advance it); a device that is not started here keeps its own time (`ConfigError` for
-        `virtual`)."""
+        time: waits advance it); a device not started here keeps its own time (`virtual_clock="virtual"` for it is
+        a `ConfigError`) and `config.clock` says which one it runs on (`virtual`: an embedded device started
+        elsewhere with `--clock virtual`)."""
         config = config or DeviceConfig()
         if use_u2 is not None:
             config = replace(config, link=replace(config.link, use_u2=use_u2))
-        clock = virtual_clock or config.clock
         if serial is None and start_virtual:
-            conn = start_owned_virtual(config.link, virtual_profile, virtual_locale, virtual_latency, clock)
-        elif clock != devicetime.HOST_CLOCK:
+            config = replace(config, clock=virtual_clock or config.clock)
+            conn = start_owned_virtual(config.link, virtual_profile, virtual_locale, virtual_latency, config.clock)
+        elif virtual_clock not in (None, devicetime.HOST_CLOCK):
             raise ConfigError(
-                f"device {serial or '(the only one on the adb server)'} keeps its own time: clock {clock!r} is "
-                "for the embedded virtual device only (connect without a serial)"
+                f"device {serial or '(the only one on the adb server)'} keeps its own time: clock {virtual_clock!r} "
+                "is for the embedded virtual device started here (connect without a serial)"
             )
         else:
             conn = connect_serial(serial, config.link, adb_host, adb_port)
-        return cls.over(conn, replace(config, clock=clock))
+        return cls.over(conn, config)
 
     @classmethod
     def over(cls, conn: Connection, config: DeviceConfig | None = None) -> AdbDevice:

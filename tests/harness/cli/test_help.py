@@ -176,8 +176,8 @@ def test_help_defaults_equal_the_engines():
     from emulator.avd import AVD_DEVICES
     from emulator.virtual.clock import CLOCKS
     from emulator.virtual.profiles import DEFAULT_PROFILE
-    from harness.device.devicetime import CLOCKS as DEVICE_TIME_CLOCKS
     from harness.cli import defaults
+    from harness.device.devicetime import CLOCKS as DEVICE_TIME_CLOCKS
     from harness.eval.offline import AGENT_TIMEOUT
     from harness.export.animation import DEFAULT_FRAME_MS, DEFAULT_WIDTH, FORMATS
     from harness.report.compare import RESAMPLES
