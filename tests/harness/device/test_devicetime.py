@@ -91,4 +91,3 @@ def test_settling_pauses_on_the_device_time_and_gives_up_on_the_host_clock():
     res = wait_until_settled(poll, cfg, clock=clock, sleep=pauses.append)
     assert not res.settled and res.polls == 4 and res.seconds == 1.0
     assert pauses == [0.375, 0.375, 0.25]  # min_interval less the poll's 1/8 s; the last one cut at the deadline
-
