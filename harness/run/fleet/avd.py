@@ -53,7 +53,7 @@ def avd_copies(
     the private adb server, if the run started one). An emulator keeps its own time: `clock` other than `real`
     is a `ConfigError`, before anything starts."""
     if clock != "real":
-        raise ConfigError(refuse_clock(f"AVD {name}'s copies", clock))
+        raise ConfigError(refuse_clock(f"the copies of AVD {name} keep their", clock))
     with ExitStack() as stack:
         try:
             sdk = find_sdk(dict(os.environ))

@@ -21,7 +21,7 @@ class PhoneBackend(AdbBackend):
     def __init__(self, slot: int, spec: FleetSpec, serial: str) -> None:
         clock = spec.clock if spec.clock != "real" else spec.config.clock
         if clock != "real":
-            raise ConfigError(refuse_clock(f"device {serial} ({self.kind})", clock))
+            raise ConfigError(refuse_clock(f"device {serial} ({self.kind}) keeps its", clock))
         super().__init__(slot, spec.config, serial)
         self.given_serial = serial
 
@@ -42,6 +42,7 @@ class PhoneBackend(AdbBackend):
         self.restore_own_settings()
 
 
-def refuse_clock(what: str, clock: str) -> str:
-    """Why `what` (a phone, a user's emulator, AVD copies) cannot run on `clock`: it keeps its own time."""
-    return f"{what} keeps its own time: clock {clock!r} (simulated time) is for embedded virtual devices only"
+def refuse_clock(who_keeps: str, clock: str) -> str:
+    """Why a phone, a user's emulator or AVD copies (`who_keeps`: "device X (phone) keeps its") cannot run on
+    `clock`: they keep their own time."""
+    return f"{who_keeps} own time: clock {clock!r} (simulated time) is for embedded virtual devices only"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 
 from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
 from harness.device.controller import AdbDevice
@@ -58,7 +59,7 @@ class ProcessBackend(AdbBackend):
     kind = "virtual-process"
 
     def __init__(self, slot: int, spec: FleetSpec, fleet: ProcessFleet) -> None:
-        super().__init__(slot, spec.config)
+        super().__init__(slot, replace(spec.config, clock=spec.clock))  # its device's time is the child's clock's
         self.spec, self.fleet = spec, fleet
         self.cpus = device_cpus(slot, spec.size, spec.latency, spec.cpu_affinity, spec.usable_cpus, spec.clock)
         self._proc: DeviceProcess | None = None
