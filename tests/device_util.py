@@ -3,6 +3,7 @@ private adb server, and read the virtual device's event log."""
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from typing import Any
@@ -30,12 +31,35 @@ def open_device(
     settle_timeout: float = 3.0,
     settle_strategy: str = "idle",
     clock: Clock = time.monotonic,
+    device_clock: str = "real",
 ) -> AdbDevice:
     config = DeviceConfig(
         link=LinkConfig(use_u2=use_u2, reconnect_timeout=reconnect_timeout, call_timeout=call_timeout, clock=clock),
         settle=SettleConfig(strategy=settle_strategy, timeout=settle_timeout),
+        clock=device_clock,
     )
     return AdbDevice.connect(vd.serial, adb_port=adb_server.port, start_virtual=False, config=config)
+
+
+@functools.cache
+def device_sleeps_on_its_clock() -> bool:
+    """Whether the embedded device's shell `sleep` and /proc/uptime are on its clock: on a virtual-clock device,
+    `sleep S` returns at once having moved the clock on by S, and /proc/uptime reads that clock (the emulator's side
+    of the virtual clock, issue 39). Probed once on an in-process model, by the model's own clock."""
+    from emulator.virtual import VirtualDeviceModel
+    from harness.device.inprocess import InProcessLink
+
+    link = InProcessLink(VirtualDeviceModel(clock="virtual"))
+    try:
+        link.shell("probe", "sleep 0.05")
+        if getattr(link.model.clock, "elapsed", 0.0) != 0.05:  # it slept for real (a host wait), or not at all
+            return False
+        before = float(link.shell("probe", "cat /proc/uptime").text.split()[0])
+        link.shell("probe", "sleep 0.5")
+        after = float(link.shell("probe", "cat /proc/uptime").text.split()[0])
+        return abs(after - before - 0.5) < 0.011
+    finally:
+        link.close()
 
 
 def commands_since(vd: Any, mark: int) -> list[list[str]]:

@@ -5,6 +5,11 @@ tests/harness/cli/test_help.py checks that each one equals the value it stands f
 from __future__ import annotations
 
 DEFAULT_PROFILE = "medium_phone"  # emulator.virtual.profiles.DEFAULT_PROFILE
+CLOCKS = ("real", "virtual")  # emulator.virtual.clock.CLOCKS: an embedded device's clock (`--clock`)
+CLOCK_HELP = (
+    "Embedded devices' clock: real, or virtual (simulated time: waits, gestures and delays advance the device's "
+    "clock instead of sleeping). Phones, emulators and AVD copies keep their own time."
+)
 AVD_PROFILES = (  # emulator.avd.AVD_DEVICES: the profiles an AVD can be created for
     "pixel_7_pro",
     "pixel_8_pro",

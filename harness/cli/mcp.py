@@ -12,8 +12,9 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from harness.cli.defaults import DEFAULT_PROFILE
+from harness.cli.defaults import CLOCK_HELP, DEFAULT_PROFILE
 from harness.cli.failures import fail
+from harness.cli.options import check_clock
 from harness.errors import ConfigError, HarnessError
 
 console = Console(stderr=True)  # stdout is the MCP channel under stdio
@@ -54,6 +55,7 @@ def mcp(
         "printed).",
     ),
     profile: str = typer.Option(DEFAULT_PROFILE, help="Embedded virtual device profile (without --device/--avd)."),
+    clock: str = typer.Option("real", help=CLOCK_HELP),
     seed: int = typer.Option(0, help="The episode's seed (recorded)."),
 ) -> None:
     """Serve a device as MCP tools: observe, click, long_press, swipe, scroll, type_text, press_key, open_app,
@@ -71,6 +73,7 @@ def mcp(
         raise typer.BadParameter(f"{lang!r} is not one of: en, zh", param_hint="--lang")
     if device and avd:
         raise typer.BadParameter("give --device or --avd, not both", param_hint="--avd")
+    check_clock(clock, [device] if device else [], avd)
     try:
         where = parse_host_port(http) if http is not None else None
         the_task = find_task(suite, task) if task else None
@@ -83,8 +86,10 @@ def mcp(
             print(f"droidharness mcp: bearer token {secret}", flush=True)
         with ExitStack() as stack:
             with stdio_kept_clean() if where is None else nullcontext():
-                serials = stack.enter_context(avd_copies(avd, 1)) if avd else ([device] if device else [])
-                pool = DevicePool(1, serials or None, profile=profile, isolation=None if serials else "thread")
+                serials = stack.enter_context(avd_copies(avd, 1, clock=clock)) if avd else ([device] if device else [])
+                pool = DevicePool(
+                    1, serials or None, profile=profile, clock=clock, isolation=None if serials else "thread"
+                )
                 stack.enter_context(pool)
                 tools = PhoneTools(pool, the_task, lang, out, run_id or new_run_id(), seed=seed)
                 tools.begin()

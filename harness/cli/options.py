@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
+
+from harness.cli.defaults import CLOCKS
 
 MODEL = typer.Option(None, help="openai agent: model name.")
 BASE_URL = typer.Option(None, help="openai agent: any OpenAI-compatible endpoint.")
@@ -40,6 +43,24 @@ def agent_options(
             param_hint="--agent",
         )
     return options
+
+
+def check_clock(clock: str, serials: Sequence[str] = (), avd: str | None = None) -> str:
+    """`clock` (`--clock`) if it is one of CLOCKS and the devices can run on it: a phone, a user's emulator
+    (`serials`) or AVD copies (`avd`) keep their own time, and a virtual clock for them is a BadParameter naming
+    them (nothing has run)."""
+    check_choice(clock, list(CLOCKS), "--clock")
+    if clock != "real" and (serials or avd):
+        if avd:
+            what = f"the copies of AVD {avd} (--avd) keep their"
+        elif len(serials) == 1:
+            what = f"device {serials[0]} (--device) keeps its"
+        else:
+            what = f"devices {', '.join(serials)} (--device) keep their"
+        raise typer.BadParameter(
+            f"{what} own time: --clock {clock} is for embedded virtual devices only", param_hint="--clock"
+        )
+    return clock
 
 
 def check_choice(value: str, choices: list[str], option: str) -> str:

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.cli import options as cli_options
+from harness.cli.defaults import CLOCK_HELP
 from harness.cli.failures import fail
 from harness.cli.qa_collect import qa_collect
 from harness.errors import HarnessError
@@ -161,6 +162,7 @@ def qa_run(
     cassette: Optional[Path] = cli_options.CASSETTE,
     cassette_mode: Optional[str] = cli_options.CASSETTE_MODE,
     profile: str = typer.Option("medium_phone", help="Virtual device profile."),
+    clock: str = typer.Option("real", help=CLOCK_HELP),
     report: bool = typer.Option(True, help="Write report.html at the end."),
 ) -> None:
     """Ask a QA agent every question of a suite on embedded virtual devices, score it with the ScreenQA metrics
@@ -177,6 +179,7 @@ def qa_run(
     from harness.trajectory.records import utf8
 
     langs = _langs(lang)
+    cli_options.check_clock(clock, device)
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
     opts = QARunOptions(
         suite=suite,
@@ -187,6 +190,7 @@ def qa_run(
         devices=devices,
         serials=tuple(device),
         profile=profile,
+        clock=clock,
         out=out,
         run_id=run_id,
         resume=resume,

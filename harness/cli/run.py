@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from harness.cli import options as cli_options
-from harness.cli.defaults import DEFAULT_PROFILE
+from harness.cli.defaults import CLOCK_HELP, DEFAULT_PROFILE
 from harness.cli.failures import fail
 from harness.cli.tasks_families import register as register_task_families
 from harness.cli.tasks_record import register as register_task_record
@@ -59,8 +59,9 @@ def run(
     ),
     cpu_affinity: str = typer.Option(
         "auto",
-        help="Embedded device processes pinned to cores: auto (each CPU-bound --latency instant device on a core "
-        "of its own when there are at least as many devices as cores), on (any latency), off.",
+        help="Embedded device processes pinned to cores: auto (each CPU-bound device - --latency instant, or "
+        "--clock virtual - on a core of its own when there are at least as many devices as cores), on (any "
+        "latency), off.",
     ),
     device: list[str] = typer.Option([], "--device", "-s", help="Serial of a real device (repeatable)."),
     lang: str = typer.Option("all", help="en, zh or all."),
@@ -76,6 +77,7 @@ def run(
     max_steps: Optional[int] = typer.Option(None, help="Override every task's max_steps."),
     profile: str = typer.Option(DEFAULT_PROFILE, help="Virtual device profile."),
     latency: str = typer.Option("instant", help="Virtual device latency profile: instant or pixel."),
+    clock: str = typer.Option("real", help=CLOCK_HELP),
     seed: int = typer.Option(0, help="Base seed (per-episode seeds derive from it and are recorded)."),
     report: bool = typer.Option(True, help="Write report.html at the end."),
     frames: str = typer.Option(
@@ -150,6 +152,7 @@ def run(
         return
     if latency not in LATENCY_PROFILES:
         raise typer.BadParameter(f"{latency!r} is not one of: {', '.join(LATENCY_PROFILES)}", param_hint="--latency")
+    cli_options.check_clock(clock, device, avd)
     if frames not in ("webp", "png"):
         raise typer.BadParameter(f"{frames!r} is not one of: webp, png", param_hint="--frames")
     try:
@@ -180,6 +183,7 @@ def run(
         serials=tuple(device),
         profile=profile,
         latency=latency,
+        clock=clock,
         out=out,
         run_id=run_id,
         resume=resume,

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from harness.cli.defaults import DEFAULT_PROFILE
+from harness.cli.defaults import CLOCKS, DEFAULT_PROFILE
 from harness.cli.options import check_choice
 
 console = Console()
@@ -22,6 +22,11 @@ def virtual_start(
     profile: str = typer.Option(DEFAULT_PROFILE, help="Hardware profile (see `droidharness virtual profiles`)."),
     locale: str = typer.Option("en", help="System language: en or zh."),
     latency: str = typer.Option("instant", help="Latency profile: instant or pixel."),
+    clock: str = typer.Option(
+        "real",
+        help="The device's clock: real, or virtual (simulated time: `sleep`, gestures and delays advance it "
+        "instead of sleeping; /proc/uptime and logcat read it).",
+    ),
     emulator_console: bool = typer.Option(
         False, "--emulator-console", help="Listen on 5555 with an emulator console on 5554 (emulator-5554)."
     ),
@@ -46,6 +51,7 @@ def virtual_start(
     check_choice(profile.replace("-", "_").lower(), list(PROFILES), "--profile")
     check_choice(locale, ["en", "zh"], "--locale")
     check_choice(latency, list(LATENCY_PROFILES), "--latency")
+    check_choice(clock, list(CLOCKS), "--clock")
     check_choice(auth, ["none", "accept", "unauthorized"], "--auth")
     vd = VirtualDevice(
         profile=profile,
@@ -58,6 +64,7 @@ def virtual_start(
         adb_server_port=adb_server_port or (5037 if emulator_console else None),
         grpc_port=grpc_port,
         grpc_token=grpc_use_token,
+        clock=clock,
     )
     if grpc_use_token and grpc_port is None:
         raise typer.BadParameter("--grpc-use-token needs --grpc PORT", param_hint="--grpc-use-token")
@@ -72,7 +79,7 @@ def virtual_start(
         print(vd.serial, flush=True)
         console.print(
             f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
-            f"locale={locale} latency={latency}; `adb connect {vd.address}`"
+            f"locale={locale} latency={latency} clock={clock}; `adb connect {vd.address}`"
             + (f"; gRPC on {vd.grpc_address} (discovery: {vd.discovery_file})" if vd.grpc_address else "")
             + "; Ctrl-C stops[/dim]",
             highlight=False,

@@ -77,7 +77,9 @@ class Outcome:
 
 
 class Actuator:
-    """Runs actions on a `Link`. `poll_tree` is the cheap hierarchy capture (for settling and label lookup)."""
+    """Runs actions on a `Link`. `poll_tree` is the cheap hierarchy capture (for settling and label lookup);
+    `wait(s)` lets a WAIT's seconds pass on the device's time (default: on the host's; a virtual-clock device's
+    own: harness.device.devicetime)."""
 
     def __init__(
         self,
@@ -86,12 +88,14 @@ class Actuator:
         settle: Callable[[], Any],
         display_size: Callable[[], tuple[int, int]],
         type_chunk: int = 200,
+        wait: Callable[[float], object] | None = None,
     ) -> None:
         self.link = link
         self.poll_tree = poll_tree
         self.settle = settle
         self.display_size = display_size
         self.type_chunk = type_chunk
+        self.wait = wait or threading.Event().wait
         self._size: tuple[int, int] | None = None
         self._launchers: dict[str, str] = {}  # package -> launcher activity resolved on this device
         self._enabled: list[str] | None = None  # `pm list packages -e` as last read on this device
@@ -257,7 +261,7 @@ class Actuator:
         out.path = self.press(key)
 
     def _wait(self, a: A.Wait, out: Outcome) -> None:
-        threading.Event().wait(a.duration)  # WAIT is the one action that sleeps
+        self.wait(a.duration)  # WAIT is the one action that waits (on the device's time)
         out.path = "none"
 
     def _noop(self, a: Any, out: Outcome) -> None:

@@ -12,6 +12,10 @@ Who owns what: `connect()` with no serial and `start_virtual=True` starts a priv
 device and `close()` stops both; otherwise nothing is started and `close()` only stops the uiautomator2 server
 it launched. Device calls, timeouts and reconnects go through `harness.device.link.Link.guard`; capture paths are in
 `harness.device.capture`, action semantics in `harness.device.actuate`, settling in `harness.device.settle`.
+
+A device's waits (a WAIT action, settling's pauses) and the `device` seconds of each step pass on the device's own
+time (`DeviceConfig.clock`, `harness.device.devicetime`): the host's for a real-clock device, the device's
+simulated clock for an embedded device started with `clock="virtual"`.
 """
 
 from __future__ import annotations
@@ -20,10 +24,11 @@ import logging
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, get_args, runtime_checkable
 
 from harness import actions as A
+from harness.device import devicetime
 from harness.device.actuate import SETTLING, Actuator
 from harness.device.apps import may_change_packages, open_app_action
 from harness.device.capture import (
@@ -40,7 +45,7 @@ from harness.device.fastadb import ShellResult, U2RpcError
 from harness.device.link import CapabilityError, DeviceLink, DeviceLostError, LinkConfig
 from harness.device.provision import Connection, connect_serial, start_owned_virtual
 from harness.device.settle import SettleConfig, SettleResult, wait_until_settled
-from harness.errors import DeviceError
+from harness.errors import ConfigError, DeviceError
 from harness.hierarchy import UITree
 from harness.observation import ActionResult, DeviceInfo, Observation
 from harness.shellquote import command
@@ -99,6 +104,7 @@ class DeviceConfig:
     settle: SettleConfig = field(default_factory=SettleConfig)
     type_chunk: int = 200  # characters of text per `input text` call
     capture_app: bool = True  # read the focused activity (dumpsys) concurrently with each observation
+    clock: str = "real"  # the device's clock: real (the host's time) or virtual (an embedded device's simulated time)
 
 
 class AdbDevice:
@@ -110,6 +116,7 @@ class AdbDevice:
         config: DeviceConfig | None = None,
         cleanup: list[Callable[[], None]] | None = None,
         virtual: Any = None,
+        device_time: devicetime.DeviceTime | None = None,
     ) -> None:
         self.link = link
         self._last_poll: Part | None = None  # the latest hierarchy poll (xml, tree): settling's last look
@@ -118,7 +125,11 @@ class AdbDevice:
         self._cleanup = cleanup or []
         self._closed = False
         self.screenshots: Chain = SCREENSHOT_CHAIN  # the screenshot paths in this device's order
-        self._actuator = Actuator(link, self._poll_tree, self.settle, self.display_size, self.config.type_chunk)
+        # the device's time (its clock's, `config.clock`): what its waits take and its steps are measured on
+        self.device_time = device_time or devicetime.device_time(self.config.clock, link, self.config.link.call_timeout)
+        self._actuator = Actuator(
+            link, self._poll_tree, self.settle, self.display_size, self.config.type_chunk, self.device_time.wait
+        )
         self._info = self._read_info()
 
     # --- connecting ---------------------------------------------------------------------------------------------
@@ -135,19 +146,25 @@ class AdbDevice:
         virtual_profile: str = "medium_phone",
         virtual_locale: str = "en",
         virtual_latency: str = "instant",
+        virtual_clock: str | None = None,
     ) -> AdbDevice:
         """Connect to `serial`; with no serial, start the embedded virtual device behind a private adb server
-        (`start_virtual=True`, owned: `close()` stops both) or pick the only device on the adb server."""
+        (`start_virtual=True`, owned: `close()` stops both) or pick the only device on the adb server.
+        `virtual_clock` (default `config.clock`): the started device's clock, `real` or `virtual` (simulated
+        time: waits advance it); a device not started here keeps its own time (`virtual_clock="virtual"` for it is
+        a `ConfigError`) and `config.clock` says which one it runs on (`virtual`: an embedded device started
+        elsewhere with `--clock virtual`)."""
         config = config or DeviceConfig()
         if use_u2 is not None:
-            config = DeviceConfig(
-                link=LinkConfig(**{**config.link.__dict__, "use_u2": use_u2}),
-                settle=config.settle,
-                type_chunk=config.type_chunk,
-                capture_app=config.capture_app,
-            )
+            config = replace(config, link=replace(config.link, use_u2=use_u2))
         if serial is None and start_virtual:
-            conn = start_owned_virtual(config.link, virtual_profile, virtual_locale, virtual_latency)
+            config = replace(config, clock=virtual_clock or config.clock)
+            conn = start_owned_virtual(config.link, virtual_profile, virtual_locale, virtual_latency, config.clock)
+        elif virtual_clock not in (None, devicetime.HOST_CLOCK):
+            raise ConfigError(
+                f"device {serial or '(the only one on the adb server)'} keeps its own time: clock {virtual_clock!r} "
+                "is for the embedded virtual device started here (connect without a serial)"
+            )
         else:
             conn = connect_serial(serial, config.link, adb_host, adb_port)
         return cls.over(conn, config)
@@ -259,7 +276,7 @@ class AdbDevice:
             except U2RpcError as e:
                 log.info("device %s: waitForIdle failed (%s); polling the hierarchy", self.serial, e)
         self._last_poll = None
-        return wait_until_settled(self._poll_tree, self.config.settle)
+        return wait_until_settled(self._poll_tree, self.config.settle, sleep=self.device_time.wait)
 
     # --- act ----------------------------------------------------------------------------------------------------
     def execute(
@@ -274,7 +291,10 @@ class AdbDevice:
         self, action: A.Action, observation: Observation | None = None, step: int | None = None
     ) -> tuple[ActionResult, Observation]:
         """`execute`, then the settled screen as the next observation, captured once: when settling polled the
-        hierarchy, its last (stable) tree is the observation's tree and only the screenshot is taken."""
+        hierarchy, its last (stable) tree is the observation's tree and only the screenshot is taken. The result's
+        timings say how long the step took, from the action's start to the observation captured: `device`
+        seconds on the device's time (its clock's, 0.01 s) and `wall` seconds on the host's."""
+        d0, w0 = self.device_time.now(), time.perf_counter()
         result, settle, fallbacks = self._act(action, observation, step)
         poll = self._last_poll  # settling's last poll, when it is the settled tree itself
         stable = settle is not None and settle.settled and poll is not None and poll.value[1] is settle.tree
@@ -282,7 +302,9 @@ class AdbDevice:
         obs = capture_screen(
             self.link, self.config.capture_app, reuse, screenshots=self.screenshots, fallbacks=fallbacks
         )
-        return result, obs
+        wall, device = time.perf_counter() - w0, self.device_time.now() - d0
+        timings = {**result.timings, "device": round(device, 2), "wall": round(wall, 4)}
+        return replace(result, timings=timings), obs
 
     def _act(
         self, action: A.Action | dict[str, Any] | str | bytes, observation: Observation | None, step: int | None

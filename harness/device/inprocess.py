@@ -18,12 +18,14 @@ import json
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from emulator.virtual import VirtualDeviceModel
 from emulator.virtual.services.shell_service import run_command
 from emulator.virtual.u2.rpc import RpcService, ServerKilled
 from harness.device.controller import AdbDevice, DeviceConfig
+from harness.device.devicetime import DeviceTime
 from harness.device.fastadb import ShellResult, U2RpcError
 from harness.device.link import DeviceLostError
 
@@ -125,7 +127,9 @@ class InProcessLink:
 
 
 class InProcessDevice(AdbDevice):
-    """A `Device` on a fresh embedded virtual device model, in this process (`.model` is that model)."""
+    """A `Device` on a fresh embedded virtual device model, in this process (`.model` is that model). `clock`
+    (default `config.clock`): the model's clock, `real` or `virtual` (simulated time: waits advance it); the
+    device's waits and step times are that clock's, used directly."""
 
     def __init__(
         self,
@@ -134,10 +138,16 @@ class InProcessDevice(AdbDevice):
         latency: str = "instant",
         serial: str = "INPROC0001",
         config: DeviceConfig | None = None,
+        clock: str | None = None,
     ) -> None:
-        self.model = VirtualDeviceModel(profile=profile, locale=locale, latency=latency, serial=serial)
+        config = config or DeviceConfig()
+        config = replace(config, clock=clock or config.clock)
+        self.model = VirtualDeviceModel(
+            profile=profile, locale=locale, latency=latency, serial=serial, clock=config.clock
+        )
         link = InProcessLink(self.model)
-        super().__init__(link, config, cleanup=[link.close])
+        own = self.model.clock
+        super().__init__(link, config, cleanup=[link.close], device_time=DeviceTime(own.monotonic, own.sleep))
 
     def __enter__(self) -> InProcessDevice:
         return self

@@ -151,12 +151,14 @@ def start_embedded(
     locale: str = "en",
     latency: str = "instant",
     serial: str | None = None,
+    clock: str = "real",
 ) -> VirtualDevice:
-    """An embedded virtual device, started and connected to `server` (as a TCP serial); stopped again when it
-    does not connect (a `DeviceError` naming it and its adb state)."""
+    """An embedded virtual device on `clock` (real, or virtual: simulated time), started and connected to
+    `server` (as a TCP serial); stopped again when it does not connect (a `DeviceError` naming it and its adb
+    state)."""
     from emulator.virtual import VirtualDevice
 
-    vd = VirtualDevice(profile=profile, locale=locale, latency=latency, serial=serial).start()
+    vd = VirtualDevice(profile=profile, locale=locale, latency=latency, serial=serial, clock=clock).start()
     try:
         server.connect(vd.address)
     except BaseException as e:
@@ -176,17 +178,21 @@ def link_embedded(server: PrivateAdbServer, address: str, config: LinkConfig) ->
 
 
 def start_owned_virtual(
-    config: LinkConfig, profile: str = "medium_phone", locale: str = "en", latency: str = "instant"
+    config: LinkConfig,
+    profile: str = "medium_phone",
+    locale: str = "en",
+    latency: str = "instant",
+    clock: str = "real",
 ) -> Connection:
-    """A private adb server and an embedded virtual device behind it, both owned by the connection (closing it
-    stops them)."""
+    """A private adb server and an embedded virtual device on `clock` behind it, both owned by the connection
+    (closing it stops them)."""
     from emulator.virtual.adbserver import PrivateAdbServer
 
     cleanup: list[Callable[[], None]] = []
     try:
         server = PrivateAdbServer().start()
         cleanup.append(server.stop)
-        vd = start_embedded(server, profile=profile, locale=locale, latency=latency)
+        vd = start_embedded(server, profile=profile, locale=locale, latency=latency, clock=clock)
         cleanup.append(vd.stop)
         conn = link_embedded(server, vd.address, config)
     except BaseException:

@@ -9,7 +9,8 @@ Rule: the screen has settled when two consecutive polls give the same `UITree.si
 ignored: its clock changes on its own), or give up at `timeout` seconds (`settled=False`). There is no fixed
 sleep: each poll is a hierarchy dump, which already takes a device round trip; `min_interval` (default 0) can
 rate-limit polls on very fast devices. A poll whose XML is malformed (a half-drawn transition) counts as a
-change.
+change. The pauses between polls pass on the device's time (`sleep`: a virtual-clock device's own,
+harness.device.devicetime); the deadline stays on the host's clock (`clock`).
 """
 
 from __future__ import annotations
@@ -40,10 +41,14 @@ class SettleResult:
 
 
 def wait_until_settled(
-    poll: Callable[[], UITree], config: SettleConfig | None = None, clock: Callable[[], float] = time.monotonic
+    poll: Callable[[], UITree],
+    config: SettleConfig | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], object] | None = None,
 ) -> SettleResult:
-    """Poll `poll()` until `config.stable_polls` consecutive signatures are equal or `config.timeout` passes.
-    Device errors from `poll` propagate (they are typed `DeviceError`s already)."""
+    """Poll `poll()` until `config.stable_polls` consecutive signatures are equal or `config.timeout` passes
+    (on `clock`). `sleep(s)` makes the pauses between polls (default: a wait on the host). Device errors from
+    `poll` propagate (they are typed `DeviceError`s already)."""
     cfg = config or SettleConfig()
     if cfg.stable_polls < 2:
         raise ValueError(f"stable_polls must be >= 2, got {cfg.stable_polls}")
@@ -53,7 +58,7 @@ def wait_until_settled(
     run = 0
     polls = 0
     tree: UITree | None = None
-    pause = threading.Event()
+    pause = sleep or threading.Event().wait
     while True:
         t_poll = clock()
         try:
@@ -74,4 +79,4 @@ def wait_until_settled(
             return SettleResult(False, now - start, polls, tree)
         wait = min(cfg.min_interval - (now - t_poll), deadline - now)
         if wait > 0:
-            pause.wait(wait)
+            pause(wait)

@@ -199,7 +199,8 @@ def replay_episode(
         t1 = time.perf_counter()
         result, new_obs = device.step(action, obs)  # the settled screen, captured once
         rec.ok, rec.error = bool(result.ok), result.error
-        t_capture = max(0.0, time.perf_counter() - t1 - sum(result.timings.values()))
+        done = result.timings
+        t_capture = max(0.0, time.perf_counter() - t1 - done.get("actuation", 0.0) - done.get("settle", 0.0))
         newly = tracker.update(new_obs, n) if tracker is not None else []
         rec.new_milestones = list(newly)
         terminal = action.type in TERMINAL
@@ -239,10 +240,12 @@ def replay_episode(
             agent_step = AgentStep(action=action, thought=f"replay of {episode.dataset} step {step.index}", meta=meta)
             timings = {
                 "agent": 0.0,
-                "actuation": result.timings.get("actuation", 0.0),
-                "settle": result.timings.get("settle", 0.0),
+                "actuation": done.get("actuation", 0.0),
+                "settle": done.get("settle", 0.0),
                 "capture": t_capture,
                 "total": time.perf_counter() - t0,
+                "device": done.get("device", 0.0),
+                "wall": done.get("wall", 0.0),
             }
             hits = tracker.record(newly) if tracker is not None else None
             ep_writer.write_step(StepEvent(n, Frame.of(obs), agent_step, result, hits, timings))

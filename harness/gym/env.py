@@ -18,6 +18,9 @@
   the seed; the device is reset by the pool's fastest method and put in the task's start state, so the same seed
   gives the same task and the same first screen.
 - `record_to=DIR`: each episode is a run directory `DIR/<run id>-<n>` (trajectory, summary.json, report.html).
+- `clock="virtual"` (the embedded device only; a phone keeps its own time): the device runs on simulated time, so
+  a WAIT, a gesture's duration and the device's delays advance its clock instead of sleeping; each step's
+  `info["device_seconds"]` is the time that passed on the device's clock.
 
 Every step goes through `harness.run.loop.session.EpisodeSession`, the episode loop's own engine.
 """
@@ -67,6 +70,7 @@ class TaskEnv(gymnasium.Env[Obs, str]):
         suite: str = "virtual",
         profile: str = "medium_phone",
         latency: str = "instant",
+        clock: str = "real",
         isolation: Isolation = "thread",
         screen_size: tuple[int, int] | None = None,
         max_steps: int | None = None,
@@ -91,7 +95,12 @@ class TaskEnv(gymnasium.Env[Obs, str]):
         self._record_base = new_run_id()
         self._episodes = 0
         self.pool = DevicePool(
-            1, [device] if device else None, profile=profile, latency=latency, isolation=None if device else isolation
+            1,
+            [device] if device else None,
+            profile=profile,
+            latency=latency,
+            clock=clock,
+            isolation=None if device else isolation,
         )
         self._started = False
         if screen_size is None:
@@ -135,7 +144,12 @@ class TaskEnv(gymnasium.Env[Obs, str]):
                 agent={"name": "gym", "interface": "droidharness/Task-v0"},
                 devices=[self.pool.describe(0)],
                 suite=self.suite,
-                config={"interface": "gym", "max_steps": self.max_steps, "screen_size": list(self.screen_size)},
+                config={
+                    "interface": "gym",
+                    "max_steps": self.max_steps,
+                    "screen_size": list(self.screen_size),
+                    "clock": self.pool.clock,
+                },
             )
         sink = self.recording.sink if self.recording is not None else None
         try:
@@ -162,6 +176,7 @@ class TaskEnv(gymnasium.Env[Obs, str]):
             success = bool(self._end_episode(None if terminated else "max_steps"))
         info = self._info(success=success, invalid=outcome.invalid, error=outcome.agent_step.error)
         info["new_hits"] = list(outcome.newly)
+        info["device_seconds"] = outcome.timings.get("device", 0.0)  # on the device's clock (simulated: `clock`)
         return self._observe(outcome.observation), reward, terminated, truncated, info
 
     def render(self) -> np.ndarray | None:

@@ -83,7 +83,7 @@ class PhoneTools:
             agent={"name": "mcp"},
             devices=[self.pool.describe(0)],
             suite=None,
-            config={"interface": "mcp", "task": self.task.id if self.task else None},
+            config={"interface": "mcp", "task": self.task.id if self.task else None, "clock": self.pool.clock},
         )
         self._dir = self.recording.path
         try:

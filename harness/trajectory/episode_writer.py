@@ -34,6 +34,7 @@ from harness.trajectory.records import (
     EPISODE_SCHEMA_V1,
     STEP_SCHEMA,
     STEP_SCHEMA_V1,
+    STEP_WALL,
     STEPS_FILE,
     TIMING_KEYS,
     EpisodeMeta,
@@ -156,7 +157,7 @@ class EpisodeWriter:
         self._started = now_iso()
         self._t0 = time.perf_counter()
         self._last_step: int | None = None
-        self._sums = {k: 0.0 for k in TIMING_KEYS}
+        self._sums = {k: 0.0 for k in TIMING_KEYS}  # episode.json `timings` (the steps' `wall` as STEP_WALL)
         self._tokens = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
         self._invalid = self._repairs = self._count = 0
         self._reset: tuple[str, float] | None = None  # (method, seconds) of the pool's reset before the episode
@@ -253,8 +254,9 @@ class EpisodeWriter:
     # public -------------------------------------------------------------------------------------------------
     def write_step(self, event: StepEvent) -> None:
         """Record one step (`TrajectorySink`): the frame acted on, the agent's step, the action's result, the
-        milestone progress after it, its timings (seconds: capture, agent, actuation, settle, total; missing ones
-        fall back to the frame's capture `total` and the result's `actuation` / `settle`). Steps must increase.
+        milestone progress after it, its timings (seconds: capture, agent, actuation, settle, total, and the
+        device's `device` seconds with the `wall` seconds beside them; missing ones fall back to the frame's
+        capture `total` and the result's `actuation` / `settle` / `device` / `wall`). Steps must increase.
         The frame must not be mutated afterwards (the writer thread stores it). The record is validated here; its
         frame names (hashes of the screen) are filled in and the line written on the writer thread."""
         if self._closed:
@@ -270,9 +272,11 @@ class EpisodeWriter:
             "actuation": _r(t["actuation"]) if t.get("actuation") is not None else _timing(res_t, "actuation"),
             "settle": _r(t["settle"]) if t.get("settle") is not None else _timing(res_t, "settle"),
             "total": _r(t.get("total")),
+            "device": _r(t["device"], 2) if t.get("device") is not None else _r(res_t.get("device"), 2),
+            "wall": _r(t["wall"]) if t.get("wall") is not None else _timing(res_t, "wall"),
         }
         if tim["total"] is None:
-            parts = [v for k, v in tim.items() if k != "total" and v is not None]
+            parts = [tim[k] for k in ("capture", "agent", "actuation", "settle") if tim[k] is not None]
             tim["total"] = _r(sum(parts)) if parts else None
         rec = StepRecord.model_validate(
             {
@@ -375,7 +379,8 @@ class EpisodeWriter:
                 "repair_attempts": self._repairs,
                 "tokens": self._tokens,
                 "timings": {
-                    **{k: round(v, 4) for k, v in self._sums.items()},
+                    **{k: round(v, 2 if k == "device" else 4) for k, v in self._sums.items() if k != "wall"},
+                    STEP_WALL: round(self._sums["wall"], 4),
                     "wall": round(time.perf_counter() - self._t0, 4),
                 },
                 "seed": result.seed,

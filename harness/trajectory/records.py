@@ -43,7 +43,8 @@ MANIFEST_FILE, SUMMARY_FILE = "manifest.json", "summary.json"
 EPISODES_DIR = "episodes"
 FRAMES_DIR = "frames"  # v2: content-addressed screenshots and hierarchies, once per run
 EXPORTS_DIR = "exports"  # `droidharness export`: <episode key>.gif | .mp4 (the report links them)
-TIMING_KEYS = ("capture", "agent", "actuation", "settle", "total")
+TIMING_KEYS = ("capture", "agent", "actuation", "settle", "total", "device", "wall")  # a step's (StepTimings)
+STEP_WALL = "step_wall"  # episode.json `timings`: the steps' `wall` summed (`wall` there is the episode's own)
 
 
 class TrajectoryError(HarnessError):
@@ -204,11 +205,18 @@ class MilestoneProgress(_Rec):
 
 
 class StepTimings(_Rec):
+    """A step's seconds: its phases on the host (capture, agent, actuation, settle, total), then how long the
+    device lived through it: `device`, seconds on the device's own clock from the action's start to the next
+    observation captured (0.01 s; simulated time on a virtual-clock device, the host's on any other; 0 for an
+    invalid step), and `wall`, the host's seconds of the same span beside them. Runs before have neither."""
+
     capture: float | None = None
     agent: float | None = None
     actuation: float | None = None
     settle: float | None = None
     total: float | None = None
+    device: float | None = None
+    wall: float | None = None
 
 
 class StepRecord(_Rec):
@@ -276,7 +284,7 @@ class EpisodeMeta(_Rec):
     invalid_outputs: int = 0
     repair_attempts: int = 0
     tokens: Usage = Usage()
-    timings: dict[str, float] = {}  # sums over steps (seconds) + "wall"
+    timings: dict[str, float] = {}  # sums over steps (seconds; the steps' `wall` as `step_wall`) + "wall"
     seed: int | None = None
     device: dict[str, Any] = {}
     attempts: int = 1
@@ -414,6 +422,7 @@ __all__ = [
     "SUMMARY_SCHEMA",
     "STATUSES",
     "TIMING_KEYS",
+    "STEP_WALL",
     "STEPS_FILE",
     "EPISODE_FILE",
     "MANIFEST_FILE",

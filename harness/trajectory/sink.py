@@ -104,7 +104,8 @@ class StepEvent:
     agent: AgentStep
     result: ActionResult | None  # None: nothing was executed (invalid output, a terminal action)
     milestones: MilestoneProgress | None = None  # progress after the step
-    timings: dict[str, float] = field(default_factory=dict)  # seconds: capture, agent, actuation, settle, total
+    # seconds: capture, agent, actuation, settle, total; device (on the device's clock) and wall (StepTimings)
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 class TrajectorySink(Protocol):

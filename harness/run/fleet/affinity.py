@@ -11,7 +11,8 @@ gain there (`bench/scale.py --cpu-affinity auto off`; docs/architecture.md). A d
 (`pixel`) sleeps most of the time: there pinning only takes away the scheduler's freedom to wake it on whichever
 core is idle, and 8 of them were ~2% slower pinned.
 
-Policies: `auto` (the default) pins each device process of an `instant` pool to one core when the pool has at
+Policies: `auto` (the default) pins each device process of an `instant` pool - or of a `--clock virtual` one,
+whatever its latency profile: such a device never waits either - to one core when the pool has at
 least as many devices as this process may use cores; `on` pins any pool's device processes; `off` never pins.
 Devices go round the cores this process may use (its own affinity, so a `taskset` or a cgroup's cpuset is kept):
 slot i runs on the i-th core modulo their number. Devices in threads of the harness and devices the harness does
@@ -45,19 +46,22 @@ def usable_cpus() -> tuple[int, ...]:
     return tuple(sorted(os.sched_getaffinity(0)))
 
 
-def never_waits(latency: str) -> bool:
-    """A latency profile whose devices answer every call at once (CPU-bound devices)."""
+def never_waits(latency: str, clock: str = "real") -> bool:
+    """Devices that answer every call at once (CPU-bound devices): those on a latency profile of no delays, and
+    any device on the virtual clock (its delays, gestures and sleeps advance its clock instead of waiting)."""
+    if clock == "virtual":
+        return True
     profile = LATENCY_PROFILES.get(latency)
     return profile is not None and not any(profile.values())
 
 
 def device_cpus(
-    slot: int, devices: int, latency: str, policy: CpuAffinity, usable: tuple[int, ...]
+    slot: int, devices: int, latency: str, policy: CpuAffinity, usable: tuple[int, ...], clock: str = "real"
 ) -> frozenset[int] | None:
     """The cores slot `slot`'s device process runs on in a pool of `devices` process devices on the `latency`
-    profile, given the `usable` cores; None: not pinned (the scheduler places it)."""
+    profile and `clock`, given the `usable` cores; None: not pinned (the scheduler places it)."""
     if policy == "off" or len(usable) < 2:
         return None
-    if policy == "auto" and not (never_waits(latency) and devices >= len(usable)):
+    if policy == "auto" and not (never_waits(latency, clock) and devices >= len(usable)):
         return None
     return frozenset({usable[slot % len(usable)]})

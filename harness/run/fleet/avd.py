@@ -21,6 +21,7 @@ from emulator.avd import find_sdk, require_avd, start_avd_copies
 from emulator.avd.errors import AvdError, SdkNotFoundError
 from emulator.avd.server import adb_server_for
 from harness.errors import ConfigError, DeviceError, HarnessError
+from harness.run.fleet.phone import refuse_clock
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +46,14 @@ def adb_server_port_set(port: int) -> Iterator[None]:
 
 
 @contextmanager
-def avd_copies(name: str, n: int, adb_port: int | None = None, timeout: float = 300.0) -> Iterator[list[str]]:
+def avd_copies(
+    name: str, n: int, adb_port: int | None = None, timeout: float = 300.0, clock: str = "real"
+) -> Iterator[list[str]]:
     """Start `n` read-only copies of AVD `name`, yield their serials once all booted, stop them at the end (and
-    the private adb server, if the run started one)."""
+    the private adb server, if the run started one). An emulator keeps its own time: `clock` other than `real`
+    is a `ConfigError`, before anything starts."""
+    if clock != "real":
+        raise ConfigError(refuse_clock(f"the copies of AVD {name} keep their", clock))
     with ExitStack() as stack:
         try:
             sdk = find_sdk(dict(os.environ))

@@ -64,6 +64,7 @@ class FleetSpec:
     config: DeviceConfig
     cpu_affinity: CpuAffinity
     usable_cpus: tuple[int, ...]
+    clock: str = "real"  # embedded devices' clock: real or virtual (simulated time); the others keep their own
 
 
 class Backend(Protocol):

@@ -6,6 +6,7 @@ reachable (`model`: fault knobs, event log) - what device tests use. A reset res
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from harness.device.controller import AdbDevice
@@ -22,7 +23,7 @@ class ModelBackend(AdbBackend):
     A kind sets `_model` and `_baseline` as it opens a device."""
 
     def __init__(self, slot: int, spec: FleetSpec) -> None:
-        super().__init__(slot, spec.config)
+        super().__init__(slot, replace(spec.config, clock=spec.clock))  # its device's time is its model's clock's
         self.spec = spec
         self._model: VirtualDeviceModel | None = None
         self._baseline: dict[str, Any] = {}  # the model's boot state (restored by resets)
@@ -75,7 +76,12 @@ class ThreadBackend(ModelBackend):
         server = self.fleet.server(self.slot)
         s = self.spec
         vd = start_embedded(
-            server, profile=s.profile, locale=s.locale, latency=s.latency, serial=f"VIRTUAL{self.slot + 1:04d}"
+            server,
+            profile=s.profile,
+            locale=s.locale,
+            latency=s.latency,
+            serial=f"VIRTUAL{self.slot + 1:04d}",
+            clock=s.clock,
         )
         try:
             conn = link_embedded(server, vd.address, self.config.link)

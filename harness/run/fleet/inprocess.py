@@ -14,7 +14,9 @@ class InProcessBackend(ModelBackend):
 
     def open_device(self) -> AdbDevice:
         s = self.spec
-        dev = InProcessDevice(s.profile, s.locale, s.latency, serial=f"INPROC{self.slot + 1:04d}", config=self.config)
+        dev = InProcessDevice(
+            s.profile, s.locale, s.latency, serial=f"INPROC{self.slot + 1:04d}", config=self.config, clock=s.clock
+        )
         self.keep_model(dev.model)
         return dev
 

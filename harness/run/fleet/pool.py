@@ -16,6 +16,10 @@ Kinds of device (`isolation` for the embedded ones):
 - serials: phones (`phone`), and emulators (`emulator`: `emulator-NNNN`, whose console is used for snapshot resets
   when it answers).
 
+`clock`: the embedded devices' clock, `real` (the host's) or `virtual` (simulated time: a device's waits advance
+its clock instead of sleeping; emulator.virtual.clock); phones and emulators keep their own (`virtual` is a
+`ConfigError` for them).
+
 `lease(i, apps)` is what a suite worker calls before each episode: a cheap health check (a replacement if it
 fails), then a reset by the fastest method the device has (`backend.RESET_METHODS`), timed and returned for the
 episode record. `failed(i, reason)` reports an infrastructure failure: the first gets the slot a fresh device
@@ -30,11 +34,12 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from harness.device.controller import AdbDevice, DeviceConfig
+from harness.device.devicetime import CLOCKS
 from harness.device.preparation import DevicePreparation, PreparationPlan
 from harness.errors import ConfigError, DeviceError
 from harness.run.fleet.affinity import CpuAffinity, check_policy, usable_cpus
@@ -91,7 +96,10 @@ class DevicePool:
         preparation: PreparationPlan | None = None,
         langs: Sequence[str] = (),
         cpu_affinity: CpuAffinity = "auto",
+        clock: str = "real",
     ) -> None:
+        if clock not in CLOCKS:
+            raise ConfigError(f"unknown clock {clock!r}; choose one of: {', '.join(CLOCKS)}")
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
         if count < 1:
@@ -108,8 +116,9 @@ class DevicePool:
         self.serials = list(serials or [])
         self.size = len(self.serials) or count
         self.profile, self.locale, self.latency = profile, locale, latency
+        self.clock = clock  # the embedded devices' clock (a phone or an emulator refuses `virtual`: ConfigError)
         self.langs = tuple(dict.fromkeys([locale, *langs]))  # the languages the episodes run in (boot locale first)
-        self.config = config or DeviceConfig()
+        self.config = replace(config or DeviceConfig(), clock=clock)
         self.cpu_affinity = check_policy(cpu_affinity)  # which core each device process runs on (`affinity`)
         self.plan = preparation or PreparationPlan()  # applied to each device as it is opened (`prepared`)
         spec = FleetSpec(
@@ -123,6 +132,7 @@ class DevicePool:
             config=self.config,
             cpu_affinity=self.cpu_affinity,
             usable_cpus=usable_cpus(),
+            clock=clock,
         )
         self._fleet: Fleet
         self._fleet, self._backends = self.make_fleet(spec)
@@ -434,6 +444,7 @@ def open_pool(
     wait: bool = False,
     langs: Sequence[str] = (),
     cpu_affinity: CpuAffinity = "auto",
+    clock: str = "real",
 ) -> Iterator[DevicePool]:
     """The devices of a run: `pool` when the caller gives a started one (left open), else a pool of `count`
     embedded devices or of the `serials`, started here (all at once; embedded devices unless `wait` each handed
@@ -445,7 +456,14 @@ def open_pool(
     # a serial names a device that is there already: connecting is quick, and a wrong one is the user's mistake,
     # said at once; embedded devices take their boot time, and the run starts on the first one up
     own = DevicePool(
-        count, serials, profile=profile, latency=latency, isolation=isolation, langs=langs, cpu_affinity=cpu_affinity
+        count,
+        serials,
+        profile=profile,
+        latency=latency,
+        isolation=isolation,
+        langs=langs,
+        cpu_affinity=cpu_affinity,
+        clock=clock,
     ).start(wait=wait or bool(serials))
     try:
         yield own

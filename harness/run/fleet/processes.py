@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from dataclasses import replace
 
 from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
 from harness.device.controller import AdbDevice
@@ -58,9 +59,9 @@ class ProcessBackend(AdbBackend):
     kind = "virtual-process"
 
     def __init__(self, slot: int, spec: FleetSpec, fleet: ProcessFleet) -> None:
-        super().__init__(slot, spec.config)
+        super().__init__(slot, replace(spec.config, clock=spec.clock))  # its device's time is the child's clock's
         self.spec, self.fleet = spec, fleet
-        self.cpus = device_cpus(slot, spec.size, spec.latency, spec.cpu_affinity, spec.usable_cpus)
+        self.cpus = device_cpus(slot, spec.size, spec.latency, spec.cpu_affinity, spec.usable_cpus, spec.clock)
         self._proc: DeviceProcess | None = None
         self._locale = spec.locale  # the language of the device's current state
 
@@ -86,7 +87,12 @@ class ProcessBackend(AdbBackend):
             proc.stop()  # reaped
         s = self.spec
         proc = DeviceProcess(
-            serial=f"VIRTUAL{self.slot + 1:04d}", profile=s.profile, locale=s.locale, latency=s.latency, cpus=self.cpus
+            serial=f"VIRTUAL{self.slot + 1:04d}",
+            profile=s.profile,
+            locale=s.locale,
+            latency=s.latency,
+            cpus=self.cpus,
+            clock=s.clock,
         )
         with self.fleet.booting:
             self._proc = proc

@@ -35,6 +35,7 @@ from harness.run.judge.state_check import judge_on
 from harness.run.loop.calls import AGENT_TIMEOUT
 from harness.run.loop.probes import ProbeAsker
 from harness.run.loop.start import prepare_start
+from harness.trajectory.records import STEP_WALL
 from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResult
 from harness.trajectory.sink import Frame, StepEvent, TrajectorySink
 from tasks.portable import resolve_task, task_roles
@@ -194,8 +195,8 @@ class EpisodeSession:
         self._add_usage(agent_step)
         t1 = time.perf_counter()
         agent_step, action_result, new_obs = apply_step(self.device, agent_step, obs, step)
-        t_act = action_result.timings.get("actuation", 0.0) if action_result else 0.0
-        t_settle = action_result.timings.get("settle", 0.0) if action_result else 0.0
+        done = action_result.timings if action_result else {}  # nothing executed (an invalid step): no time
+        t_act, t_settle = done.get("actuation", 0.0), done.get("settle", 0.0)
         t_capture = max(0.0, time.perf_counter() - t1 - t_act - t_settle) if new_obs is not obs else 0.0
         invalid = agent_step.action is None or agent_step.invalid
         if invalid:
@@ -211,9 +212,12 @@ class EpisodeSession:
             "settle": t_settle,
             "capture": t_capture,
             "total": agent_seconds + time.perf_counter() - t1,
+            "device": done.get("device", 0.0),  # the device's seconds, action to next observation (its clock)
+            "wall": done.get("wall", 0.0),  # the host's seconds of the same span
         }
         for k, v in timings.items():
-            self.totals[k] = self.totals.get(k, 0.0) + v
+            key = STEP_WALL if k == "wall" else k  # as episode.json sums them (`wall` there: the episode's own)
+            self.totals[key] = self.totals.get(key, 0.0) + v
         if self.sink is not None:
             event = StepEvent(step, Frame.of(obs), agent_step, action_result, self.tracker.record(newly), timings)
             self.sink.write_step(event)

@@ -257,7 +257,9 @@ class EpisodeWorker:
     def __init__(self, setup: WorkerSetup) -> None:
         self.setup = setup
         o = setup.opts
-        self.pool = DevicePool(1, profile=o.profile, latency=o.latency, isolation=actor_isolation(o)).start()
+        self.pool = DevicePool(
+            1, profile=o.profile, latency=o.latency, clock=o.clock, isolation=actor_isolation(o)
+        ).start()
         self.where = this_node()
 
     def pid(self) -> int:

@@ -58,6 +58,7 @@ class QARunOptions:
     serials: tuple[str, ...] = ()  # real devices (phones, emulators) instead of embedded ones
     profile: str = "medium_phone"
     latency: str = "instant"
+    clock: str = "real"  # embedded devices' clock: real, or virtual (simulated time: waits advance it)
     out: Path = Path("runs")
     run_id: str | None = None
     resume: Path | None = None
@@ -141,7 +142,9 @@ def run_qa(
                 if r.status not in UNSCORED or r.status == INFRA_ERROR
             ]
         )
-        with open_pool(pool, opts.devices, opts.serials, profile=opts.profile, latency=opts.latency) as devices:
+        with open_pool(
+            pool, opts.devices, opts.serials, profile=opts.profile, latency=opts.latency, clock=opts.clock
+        ) as devices:
             writer = life.create_writer(
                 opts.out,
                 opts.run_id,
@@ -157,6 +160,7 @@ def run_qa(
                 config={
                     "profile": opts.profile,
                     "latency": opts.latency,
+                    "clock": opts.clock,
                     "devices": devices.size,
                     "infra_retries": opts.infra_retries,
                 },

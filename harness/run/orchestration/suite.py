@@ -55,6 +55,7 @@ class SuiteOptions:
     serials: tuple[str, ...] = ()
     profile: str = "medium_phone"
     latency: str = "instant"
+    clock: str = "real"  # embedded devices' clock: real, or virtual (simulated time: waits advance it)
     out: Path = Path("runs")
     run_id: str | None = None
     resume: Path | None = None
@@ -204,6 +205,7 @@ class RunPlan:
             config={
                 "profile": o.profile,
                 "latency": o.latency,
+                "clock": o.clock,
                 "devices": slots,
                 "max_steps": o.limits.max_steps,
                 "agent_timeout": o.limits.agent_timeout,
@@ -325,6 +327,7 @@ def run_suite(
             opts.serials,
             profile=opts.profile,
             latency=opts.latency,
+            clock=opts.clock,
             isolation=None if opts.serials else opts.isolation,
             langs=opts.langs,
             cpu_affinity=opts.cpu_affinity,

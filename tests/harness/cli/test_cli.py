@@ -107,6 +107,13 @@ BAD_INPUT = [  # (arguments, what the one line must name)
     (["run", "--agent", "no-such-agent"], "no-such-agent"),
     (["run", "--lang", "fr"], "fr"),
     (["qa", "run", "--device", "NOPE123", "--id", "weather-humidity"], "no adb server is running"),
+    # a phone, a user's emulator or AVD copies keep their own time: refused before any adb server is asked
+    (["run", "-s", "NOPE123", "--clock", "virtual"], "device NOPE123 (--device) keeps its own time: --clock virtual"),
+    (["run", "--avd", "NOAVD", "--clock", "virtual"], "the copies of AVD NOAVD (--avd) keep their own time"),
+    (["qa", "run", "-s", "emulator-5554", "--clock", "virtual"], "device emulator-5554 (--device) keeps its own"),
+    (["mcp", "-s", "NOPE123", "--clock", "virtual"], "device NOPE123 (--device) keeps its own time"),
+    (["run", "--clock", "warp"], "'warp' is not one of: real, virtual"),
+    (["virtual", "start", "--clock", "warp"], "'warp' is not one of: real, virtual"),
 ]
 
 

@@ -174,14 +174,17 @@ def test_the_static_table_is_the_commands_own_help():
 
 def test_help_defaults_equal_the_engines():
     from emulator.avd import AVD_DEVICES
+    from emulator.virtual.clock import CLOCKS
     from emulator.virtual.profiles import DEFAULT_PROFILE
     from harness.cli import defaults
+    from harness.device.devicetime import CLOCKS as DEVICE_TIME_CLOCKS
     from harness.eval.offline import AGENT_TIMEOUT
     from harness.export.animation import DEFAULT_FRAME_MS, DEFAULT_WIDTH, FORMATS
     from harness.report.compare import RESAMPLES
     from tasks.datasets.registry import EPISODIC, NAMES
 
     assert defaults.DEFAULT_PROFILE == DEFAULT_PROFILE
+    assert defaults.CLOCKS == CLOCKS == DEVICE_TIME_CLOCKS
     assert defaults.AVD_PROFILES == tuple(AVD_DEVICES)
     assert defaults.DATASETS == NAMES
     assert defaults.EPISODIC_DATASETS == EPISODIC

@@ -1,17 +1,22 @@
 """`Device.step`: the settled screen after an action is the next observation, captured once: one hierarchy dump
-per step through the real adb server, and the in-process device at the same seam behaves the same."""
+per step through the real adb server, and the in-process device at the same seam behaves the same. Each step says
+how long it took on the device's clock (`device`) and on the host's (`wall`): on a virtual-clock device, simulated
+time that only its waits move."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from agents.reference import ReferenceAgent
 from harness import actions as A
-from harness.device.controller import Device
+from harness.device.controller import AdbDevice, Device
 from harness.device.inprocess import InProcessDevice
+from harness.errors import ConfigError
 from harness.run.loop.episode import Limits, run_episode
 from tasks.suite import load_suite
-from tests.device_util import open_device
+from tests.device_util import device_sleeps_on_its_clock, open_device
 
 NOTES = "com.droidharness.notes"
 TEN_STEPS: list[Any] = [
@@ -86,3 +91,62 @@ def test_the_in_process_device_steps_like_the_adb_one(adb_server, make_vdevice):
         assert seen[0] == seen[1]
         steps, dumps = _episode(local, local.model)
         assert dumps == steps + 1
+
+
+# --- the device's time ------------------------------------------------------------------------------------------
+@pytest.fixture
+def virtual_time() -> None:
+    if not device_sleeps_on_its_clock():
+        pytest.skip("the embedded device's `sleep` and /proc/uptime are not on its virtual clock yet (issue 39)")
+
+
+def _uptime(vd: Any) -> float:
+    """The device's /proc/uptime (its clock), read through the adb server as any client reads it."""
+    return float(vd.adb.shell("cat /proc/uptime").split()[0])
+
+
+def test_a_wait_on_a_virtual_clock_device_passes_on_its_clock(adb_server, make_vdevice, virtual_time):
+    vd = make_vdevice(clock="virtual")
+    with open_device(adb_server, vd, device_clock="virtual") as dev:
+        obs = dev.observe()
+        before = _uptime(vd)
+        result, obs = dev.step(A.Wait(duration=5), obs)
+        after = _uptime(vd)
+    assert result.ok and result.timings["device"] == pytest.approx(5.0, abs=0.02)
+    assert after - before == pytest.approx(result.timings["device"], abs=0.02), "its /proc/uptime moved as much"
+
+
+def test_a_swipe_takes_its_duration_on_a_virtual_clock_device(adb_server, make_vdevice, virtual_time):
+    vd = make_vdevice(clock="virtual")
+    with open_device(adb_server, vd, device_clock="virtual") as dev:
+        obs = dev.observe()
+        swipe = A.Swipe(start=A.Point(x=0.5, y=0.8), end=A.Point(x=0.5, y=0.3), duration=0.4)
+        result, _ = dev.step(swipe, obs)
+    assert result.ok and result.timings["device"] >= 0.4
+
+
+def test_a_real_clock_device_lives_the_host_seconds(adb_server, make_vdevice):
+    vd = make_vdevice()
+    with open_device(adb_server, vd) as dev:
+        assert dev.config.clock == "real"
+        obs = dev.observe()
+        result, _ = dev.step(A.Wait(duration=0.2), obs)
+    t = result.timings
+    assert t["device"] >= 0.2 and t["device"] == pytest.approx(t["wall"], abs=0.006)  # the same span, rounded
+
+
+def test_the_in_process_device_waits_on_its_models_clock():
+    with InProcessDevice(clock="virtual") as dev:
+        assert dev.config.clock == dev.model.clock.name == "virtual"
+        obs = dev.observe()
+        start = dev.model.clock.monotonic()
+        result, _ = dev.step(A.Wait(duration=5), obs)
+        assert result.timings["device"] == pytest.approx(5.0, abs=0.02)
+        assert dev.model.clock.monotonic() - start == pytest.approx(result.timings["device"], abs=0.01)
+    with InProcessDevice() as dev:
+        assert dev.config.clock == dev.model.clock.name == "real"
+
+
+def test_a_device_that_is_not_started_here_refuses_a_virtual_clock():
+    with pytest.raises(ConfigError, match="device NOPE123 keeps its own time: clock 'virtual'"):
+        AdbDevice.connect("NOPE123", virtual_clock="virtual")  # before any adb server is asked

@@ -18,6 +18,7 @@ from gymnasium.utils.env_checker import check_env
 
 import harness.gym  # noqa: F401 - registers droidharness/Task-v0
 from harness.actions import action_to_dict
+from harness.errors import ConfigError
 from harness.gym.env import TaskEnv
 from harness.gym.text import UnicodeText
 from harness.scoring.episodes import score
@@ -146,3 +147,20 @@ def test_async_vector_env_of_two_devices():
         assert len(set(infos["seed"])) == 2
     finally:
         envs.close()
+
+
+def test_a_virtual_clock_env_counts_device_seconds_and_a_phone_refuses_it(tmp_path):
+    """`clock="virtual"`: the device runs on simulated time (an in-process device here: its model's clock), a WAIT of
+    3 s is 3 device seconds; a phone keeps its own time (refused before anything connects)."""
+    env = TaskEnv(task=TASK, lang="en", clock="virtual", isolation="in_process", screen_size=SMALL, record_to=tmp_path)
+    try:
+        env.reset(seed=0)
+        _, reward, terminated, _, info = env.step('{"type": "WAIT", "duration": 3}')
+        assert info["device_seconds"] == pytest.approx(3.0, abs=0.02) and not info["invalid"] and not terminated
+        assert env.pool.slot(0).config.clock == "virtual"
+    finally:
+        env.close()
+    (run_dir,) = tmp_path.iterdir()
+    assert load_run(run_dir).manifest.config["clock"] == "virtual"
+    with pytest.raises(ConfigError, match="device R58M123ABC \\(phone\\) keeps its own time"):
+        TaskEnv(task=TASK, lang="en", device="R58M123ABC", clock="virtual")

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from emulator.virtual.devicemain import parse_args
 from harness.cli.main import app
 from harness.errors import ConfigError
-from harness.run.fleet.affinity import check_policy, device_cpus, usable_cpus
+from harness.run.fleet.affinity import check_policy, device_cpus, never_waits, usable_cpus
 from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
@@ -43,6 +43,13 @@ def test_auto_pins_cpu_bound_devices_one_per_core_when_every_core_has_one():
     assert device_cpus(0, 1, "instant", "auto", cores) is None, "fewer devices than cores: the scheduler places"
     assert device_cpus(0, 8, "pixel", "auto", cores) is None, "devices that mostly sleep are not pinned"
     assert device_cpus(0, 8, "no-such-profile", "auto", cores) is None
+
+
+def test_a_virtual_clock_device_never_waits_whatever_its_latency_profile():
+    assert never_waits("instant") and not never_waits("pixel")
+    assert never_waits("pixel", "virtual"), "its delays advance its clock instead of sleeping: pure CPU"
+    assert [device_cpus(i, 2, "pixel", "auto", (0, 1), clock="virtual") for i in range(2)] == [{0}, {1}]
+    assert device_cpus(0, 2, "pixel", "auto", (0, 1), clock="real") is None
 
 
 def test_on_pins_any_pool_and_off_none():

@@ -19,6 +19,7 @@ from harness.device.controller import DeviceConfig
 from harness.device.link import LinkConfig
 from harness.device.preparation import PreparationPlan
 from harness.device.provision import emulator_console
+from harness.errors import ConfigError
 from harness.run.fleet.backend import (
     APP_CLEAR,
     AVD_SNAPSHOT_LOAD,
@@ -39,7 +40,7 @@ QUICK = DeviceConfig(link=LinkConfig(call_timeout=5.0, reconnect_timeout=1.0))
 PROBE = "settings get system droidharness_probe"
 
 
-def spec(isolation: str = "thread", serials: tuple[str, ...] = ()) -> FleetSpec:
+def spec(isolation: str = "thread", serials: tuple[str, ...] = (), clock: str = "real") -> FleetSpec:
     return FleetSpec(
         size=len(serials) or 1,
         serials=serials,
@@ -51,6 +52,7 @@ def spec(isolation: str = "thread", serials: tuple[str, ...] = ()) -> FleetSpec:
         config=QUICK,
         cpu_affinity="off",
         usable_cpus=(),
+        clock=clock,
     )
 
 
@@ -179,6 +181,40 @@ def test_an_emulator_by_its_serial_resets_on_its_console(posing_emulator):
     finally:
         backend.close()
     assert backend.reset_method == APP_CLEAR, "its console was closed with it"
+
+
+@pytest.mark.parametrize("isolation", ["in_process", "thread", "process"])
+def test_embedded_devices_run_on_the_pools_clock(isolation, tmp_path, monkeypatch):
+    monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(tmp_path / "state"))  # this test's records only
+    fleet, (backend,) = build_fleet(spec(isolation, clock="virtual"))
+    fleet.begin()
+    fleet.serve()
+    try:
+        dev = backend.start()
+        assert dev.config.clock == "virtual", "the device's waits and step times are on its own clock"
+        if backend.model is not None:
+            assert backend.model.clock.name == "virtual"
+        else:  # a device process: its clock is the child's `--clock`
+            assert backend.process is not None and backend.process.clock == "virtual"
+    finally:
+        backend.close()
+        fleet.close()
+
+
+def test_a_phone_an_emulator_or_avd_copies_refuse_a_virtual_clock():
+    from harness.run.fleet.avd import avd_copies
+
+    with pytest.raises(ConfigError, match=r"device R58M123ABC \(phone\) keeps its own time: clock 'virtual'"):
+        build_fleet(spec(serials=("R58M123ABC",), clock="virtual"))
+    with pytest.raises(ConfigError, match=r"device emulator-5554 \(emulator\) keeps its own time"):
+        build_fleet(spec(serials=("emulator-5554",), clock="virtual"))
+    with pytest.raises(ConfigError, match="keeps its own time"):  # nothing connects: the pool is not even made
+        DevicePool(1, ["R58M123ABC"], clock="virtual")
+    with pytest.raises(ConfigError, match="the copies of AVD Pixel_7 keep their own time"):
+        with avd_copies("Pixel_7", 1, clock="virtual"):  # before any SDK is looked for
+            pass
+    with pytest.raises(ConfigError, match="unknown clock 'warp'; choose one of: real, virtual"):
+        DevicePool(1, clock="warp")
 
 
 def test_an_emulator_serial_whose_console_does_not_answer_has_none():

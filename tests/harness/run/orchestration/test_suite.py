@@ -128,3 +128,49 @@ def test_a_hung_agent_ends_the_episode_as_agent_error_at_the_timeout():
     finally:
         release.set()
     assert r.status == "agent_error" and "no action within" in r.error and r.steps == 0
+
+
+def test_a_run_on_virtual_clock_devices_records_the_clock_and_each_steps_device_seconds(tmp_path):
+    """In-process devices on the virtual clock: a WAIT of 2.5 s is 2.5 device seconds (none of the host's), an
+    invalid step none; steps.jsonl has them beside the wall seconds, episode.json sums them, the manifest says the
+    clock."""
+    from harness.actions import Complete, Wait
+
+    class Waiting:
+        name = "waiting"
+
+        def reset(self, ctx):
+            self.n = 0
+
+        def act(self, obs, history) -> AgentStep:
+            self.n += 1
+            if self.n == 1:
+                return AgentStep(action=Wait(duration=2.5))
+            if self.n == 2:
+                return AgentStep(action=None, invalid=True, error="not an action")
+            return AgentStep(action=Complete())
+
+    opts = SuiteOptions(
+        writer=FAST_WRITER,
+        task_ids=("settings-dark-theme",),
+        langs=("en",),
+        devices=1,
+        isolation="in_process",
+        clock="virtual",
+        out=tmp_path,
+        run_id="v",
+        report=False,
+    )
+    res = run_suite(opts, agent_factory=Waiting)
+    (r,) = res.results
+    assert r.steps == 3 and r.invalid_steps == 1
+    run = load_run(tmp_path / "v")
+    assert run.manifest.config["clock"] == "virtual" and run.manifest.config["latency"] == "instant"
+    ep = run.episode("settings-dark-theme", "en")
+    wait, invalid, done = ep.steps
+    assert wait.timings.device == pytest.approx(2.5, abs=0.02) and wait.timings.wall is not None
+    assert invalid.timings.device == 0.0 and invalid.timings.wall == 0.0
+    assert ep.meta.timings["device"] == pytest.approx(sum(s.timings.device for s in ep.steps), abs=0.01)
+    assert ep.meta.timings["step_wall"] == pytest.approx(sum(s.timings.wall for s in ep.steps), abs=1e-3)
+    assert ep.meta.timings["wall"] >= ep.meta.timings["step_wall"]  # the episode's own wall time, as before
+    assert r.timings["device"] == pytest.approx(ep.meta.timings["device"], abs=0.01)
