@@ -42,26 +42,6 @@ def open_device(
 
 
 @functools.cache
-def device_sleeps_on_its_clock() -> bool:
-    """Whether the embedded device's shell `sleep` and /proc/uptime are on its clock: on a virtual-clock device,
-    `sleep S` returns at once having moved the clock on by S, and /proc/uptime reads that clock (the emulator's side
-    of the virtual clock, issue 39). Probed once on an in-process model, by the model's own clock."""
-    from emulator.virtual import VirtualDeviceModel
-    from harness.device.inprocess import InProcessLink
-
-    link = InProcessLink(VirtualDeviceModel(clock="virtual"))
-    try:
-        link.shell("probe", "sleep 0.05")
-        if getattr(link.model.clock, "elapsed", 0.0) != 0.05:  # it slept for real (a host wait), or not at all
-            return False
-        before = float(link.shell("probe", "cat /proc/uptime").text.split()[0])
-        link.shell("probe", "sleep 0.5")
-        after = float(link.shell("probe", "cat /proc/uptime").text.split()[0])
-        return abs(after - before - 0.5) < 0.011
-    finally:
-        link.close()
-
-
 def commands_since(vd: Any, mark: int) -> list[list[str]]:
     return [list(e.data["argv"]) for e in vd.model.events.since(mark, "exec")]
 

@@ -16,7 +16,7 @@ from harness.device.inprocess import InProcessDevice
 from harness.errors import ConfigError
 from harness.run.loop.episode import Limits, run_episode
 from tasks.suite import load_suite
-from tests.device_util import device_sleeps_on_its_clock, open_device
+from tests.device_util import open_device
 
 NOTES = "com.droidharness.notes"
 TEN_STEPS: list[Any] = [
@@ -94,18 +94,12 @@ def test_the_in_process_device_steps_like_the_adb_one(adb_server, make_vdevice):
 
 
 # --- the device's time ------------------------------------------------------------------------------------------
-@pytest.fixture
-def virtual_time() -> None:
-    if not device_sleeps_on_its_clock():
-        pytest.skip("the embedded device's `sleep` and /proc/uptime are not on its virtual clock yet (issue 39)")
-
-
 def _uptime(vd: Any) -> float:
     """The device's /proc/uptime (its clock), read through the adb server as any client reads it."""
     return float(vd.adb.shell("cat /proc/uptime").split()[0])
 
 
-def test_a_wait_on_a_virtual_clock_device_passes_on_its_clock(adb_server, make_vdevice, virtual_time):
+def test_a_wait_on_a_virtual_clock_device_passes_on_its_clock(adb_server, make_vdevice):
     vd = make_vdevice(clock="virtual")
     with open_device(adb_server, vd, device_clock="virtual") as dev:
         obs = dev.observe()
@@ -116,7 +110,7 @@ def test_a_wait_on_a_virtual_clock_device_passes_on_its_clock(adb_server, make_v
     assert after - before == pytest.approx(result.timings["device"], abs=0.02), "its /proc/uptime moved as much"
 
 
-def test_a_swipe_takes_its_duration_on_a_virtual_clock_device(adb_server, make_vdevice, virtual_time):
+def test_a_swipe_takes_its_duration_on_a_virtual_clock_device(adb_server, make_vdevice):
     vd = make_vdevice(clock="virtual")
     with open_device(adb_server, vd, device_clock="virtual") as dev:
         obs = dev.observe()

@@ -40,8 +40,8 @@ def _episodes(run_dir: Path) -> dict[tuple[str, str], dict]:
         out[(meta.task_id, meta.lang)] = {
             "outcome": (meta.status, meta.success, meta.progress, [m.get("hit_step") for m in meta.milestones]),
             "actions": [s["agent"]["action"] for s in steps],
-            "final": (meta.final_observation or {}).get("screenshot"),
-            "final_xml": (meta.final_observation or {}).get("xml"),
+            "final": meta.final_observation.screenshot if meta.final_observation else None,
+            "final_xml": meta.final_observation.xml if meta.final_observation else None,
             "device": [s["timings"].get("device") for s in steps],
         }
     return out
