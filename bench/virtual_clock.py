@@ -1,11 +1,11 @@
 """Faster than real time: the same work on the device's real clock and on its virtual clock, side by side.
 
-    python bench/virtual_clock.py [--envs 1 2 4 8] [--gym-steps 240] [--latency instant pixel] [--no-gym]
+    python bench/virtual_clock.py [--envs 1 2 4 8] [--gym-steps 150] [--latency instant pixel] [--no-gym]
                                   [--no-suite] [--no-memory] [--devices-memory 4]
 
 1. Gymnasium: a random policy (docs/gym.md's: CLICK an element, SCROLL up or down, BACK) in
    `droidharness/Task-v0` over the bundled suite's English tasks, one env and `AsyncVectorEnv` of 2, 4 and 8
-   (each sub-env a process with its own embedded device), `--gym-steps` steps in all per configuration. Steps/s
+   (each sub-env a process with its own embedded device), `--gym-steps` steps per env. Steps/s
    are timed from before the first env is made (start-up counts) to the last step, and given per core of this
    machine as well.
 2. The bundled suite: `droidharness run --agent reference --devices 1` (72 episodes, en and zh) on the `instant`
@@ -57,7 +57,8 @@ def random_action(rng: random.Random, elements: str) -> str:
 
 
 def gym_steps_per_second(envs: int, clock: str, steps: int) -> float:
-    """Steps/s of the random policy in `envs` envs (1: a plain env; more: AsyncVectorEnv), from the start."""
+    """Steps/s of the random policy over `steps` steps of each of `envs` envs (1: a plain env; more:
+    AsyncVectorEnv), from the start."""
     import gymnasium
 
     import harness.gym  # noqa: F401 - registers the id
@@ -80,16 +81,16 @@ def gym_steps_per_second(envs: int, clock: str, steps: int) -> float:
     vec = gymnasium.vector.AsyncVectorEnv([make] * envs, context="spawn")
     try:
         obs, _ = vec.reset(seed=list(range(envs)))
-        for _ in range(max(1, steps // envs)):
+        for _ in range(steps):
             obs, *_ = vec.step([random_action(rng, str(e)) for e in obs["elements"]])
     finally:
         vec.close()
-    return max(1, steps // envs) * envs / (time.perf_counter() - t0)
+    return steps * envs / (time.perf_counter() - t0)
 
 
 def gym_table(console: Console, env_counts: list[int], steps: int) -> None:
     cores = os.cpu_count() or 1
-    t = Table(title=f"Gymnasium, random policy: steps/s from the start ({steps} steps each; {cores} cores)")
+    t = Table(title=f"Gymnasium, random policy: steps/s from the start ({steps} steps per env; {cores} cores)")
     for col in ("envs", "real", "virtual", "real / core", "virtual / core", "virtual ÷ real"):
         t.add_column(col, justify="right")
     for n in env_counts:
@@ -157,7 +158,7 @@ def device_memory(clock: str, devices: int) -> list[tuple[int, int]]:
     from harness.run.fleet.pool import DevicePool
     from harness.run.orchestration.suite import SuiteOptions, run_suite
 
-    with tempfile.TemporaryDirectory() as out, DevicePool(devices, clock=clock) as pool:
+    with tempfile.TemporaryDirectory() as out, DevicePool(devices, isolation="process", clock=clock) as pool:
         ids = ("settings-dark-theme", "notes-search-password", "clock-world-time", "contacts-text-grace")
         opts = SuiteOptions(agent="reference", out=Path(out), task_ids=ids[:devices], langs=("en",), clock=clock)
         run_suite(opts, pool=pool)
@@ -180,7 +181,7 @@ def memory_table(console: Console, devices: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--envs", type=int, nargs="+", default=[1, 2, 4, 8])
-    ap.add_argument("--gym-steps", type=int, default=240)
+    ap.add_argument("--gym-steps", type=int, default=150)
     ap.add_argument("--latency", nargs="+", default=["instant", "pixel"])
     ap.add_argument("--devices-memory", type=int, default=4)
     ap.add_argument("--no-gym", action="store_true")

@@ -16,6 +16,7 @@ ever killed by name or by port alone, and no process of a live owner is touched.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import shutil
@@ -33,6 +34,9 @@ from adbutils._adb import AdbConnection
 from adbutils.errors import AdbTimeout
 
 from .statedir import orphaned_records, state_dir, state_subdir
+
+log = logging.getLogger(__name__)
+PORT_ATTEMPTS = 5  # ports tried when the one chosen is taken before the server binds it
 
 
 class _ConnectionWithoutAutostart(AdbConnection):
@@ -165,13 +169,17 @@ class PrivateAdbServer:
     """`with PrivateAdbServer() as srv: srv.connect("127.0.0.1:6520"); srv.client.device(...)`."""
 
     def __init__(self, port: int | None = None, home: str | None = None) -> None:
-        self.port = port or free_port(listen_later=True)
+        self._own_port = port is None  # a port of our choosing: another may be chosen if it is taken meanwhile
         self._own_home = home is None
         self.home = home or tempfile.mkdtemp(prefix="droidharness-adb-home-", dir=state_dir())
         self.adb = adb_binary()
-        self.client = PrivateAdbClient(host="127.0.0.1", port=self.port, socket_timeout=30)
         self.pid: int | None = None
-        self._record = state_subdir("adb-servers") / f"{self.port}.json"
+        self._use_port(port or free_port(listen_later=True))
+
+    def _use_port(self, port: int) -> None:
+        self.port = port
+        self.client = PrivateAdbClient(host="127.0.0.1", port=port, socket_timeout=30)
+        self._record = state_subdir("adb-servers") / f"{port}.json"
 
     @property
     def env(self) -> dict[str, str]:
@@ -212,12 +220,19 @@ class PrivateAdbServer:
 
     def start(self) -> PrivateAdbServer:
         reap_orphans()
-        self._write_record()  # before the server exists: a kill right after start still leaves a record
-        proc = self.run("start-server", timeout=60)
-        if proc.returncode != 0:
-            raise AdbServerError(
-                f"adb start-server on port {self.port} failed: {proc.stderr.decode(errors='replace').strip()}"
-            )
+        for attempt in range(PORT_ATTEMPTS):
+            self._write_record()  # before the server exists: a kill right after start still leaves a record
+            proc = self.run("start-server", timeout=60)
+            if proc.returncode == 0:
+                break
+            why = proc.stderr.decode(errors="replace").strip()
+            taken = "Address already in use" in why
+            if not (taken and self._own_port and attempt + 1 < PORT_ATTEMPTS):
+                raise AdbServerError(f"adb start-server on port {self.port} failed: {why}")
+            # the free port we chose was taken before the server bound it (another harness starting its own)
+            log.info("adb server port %d was taken before the server bound it; trying another", self.port)
+            self._record.unlink(missing_ok=True)
+            self._use_port(free_port(listen_later=True))
         deadline = time.time() + 20
         while time.time() < deadline:
             if self.alive():
