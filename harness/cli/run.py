@@ -119,6 +119,16 @@ def run(
         help="IN/OUT: USD per million input/output tokens (e.g. 2.5/10), or a JSON price table file by model "
         "name: the cost per step, episode and run in the live view, summary.json and the report.",
     ),
+    perturb: Optional[str] = typer.Option(
+        None,
+        "--perturb",
+        help="Run every episode under these perturbations, comma-separated (docs/robustness.md): dark, "
+        "font=SCALE, size=WxH, density=DPI, landscape, locale=TAG, animations, notification. A perturbation a task "
+        "checks is not applied to it; what each episode got is in its episode.json.",
+    ),
+    perturb_seed: int = typer.Option(
+        0, "--perturb-seed", help="Seed of the interruptions' steps (drawn with each episode's seed)."
+    ),
     like: Optional[Path] = typer.Option(
         None,
         "--like",
@@ -134,6 +144,7 @@ def run(
     what to free; `--resume` completes it); 4 no episode could be scored."""
     from emulator.virtual.latency import LATENCY_PROFILES
     from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
+    from harness.perturbation import parse_perturbations
     from harness.run.fleet.affinity import check_policy
     from harness.run.loop.episode import Limits
     from harness.run.orchestration.suite import SuiteOptions
@@ -171,6 +182,10 @@ def run(
         model = base_url = output_format = cassette_mode = None
         cassette = None
     options = cli_options.agent_options(agent, model, base_url, output_format, cassette, cassette_mode)
+    try:
+        perturbations = parse_perturbations(perturb or "")
+    except ConfigError as err:
+        _fail(err)
     opts = SuiteOptions(
         suite=family_spec(family, seed, instances) if family else suite,
         langs=_langs(lang),
@@ -195,6 +210,8 @@ def run(
         probe_agent_options=probe_options,
         rerun=recorded_options(ctx),
         final_line=True,  # _print_board
+        perturb=perturbations,
+        perturb_seed=perturb_seed,
     )
     if avd is not None and (device or ray or ray_address):
         raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")

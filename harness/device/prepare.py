@@ -170,25 +170,25 @@ def read_all(device: Preparable, queries: Sequence[Query]) -> dict[Query, str]:
     return {q: outs[q] for q in unique}
 
 
-def _setting(out: str | None) -> str | None:
+def setting_value(out: str | None) -> str | None:
     """What `settings get` printed: None for null (or nothing)."""
     if out is None or out in ("null", ""):
         return None
     return out.splitlines()[-1].strip()
 
 
-def _get(namespace: str, key: str) -> Query:
+def setting_query(namespace: str, key: str) -> Query:
     return ("settings", "get", namespace, key)
 
 
-def _undo_setting(namespace: str, key: str, previous: str | None) -> str:
+def undo_setting(namespace: str, key: str, previous: str | None) -> str:
     if previous is None:
         return command("settings", "delete", namespace, key)
     return command("settings", "put", namespace, key, previous)
 
 
 @dataclass(frozen=True)
-class _Step:
+class Step:
     """One setting of a preparation: what it reads (before and after), the ways to set it (the quoted lines of
     each, first first), how its value comes from the reads, and what is recorded."""
 
@@ -221,7 +221,7 @@ def _method(lines: tuple[str, ...]) -> str:
     return "; ".join(lines)
 
 
-def apply_steps(device: Preparable, steps: Sequence[_Step]) -> list[SettingRecord]:
+def apply_steps(device: Preparable, steps: Sequence[Step]) -> list[SettingRecord]:
     """Apply `steps` in three shell round trips - every value before, every first attempt (in order), every value
     after - and records in their order; a step whose first way did not take tries its next ones one by one."""
     before = read_all(device, [q for s in steps for q in s.reads])
@@ -272,20 +272,20 @@ def apply_steps(device: Preparable, steps: Sequence[_Step]) -> list[SettingRecor
 
 
 # --- the steps ------------------------------------------------------------------------------------------------
-def _put(namespace: str, key: str, want: str) -> _Step:
+def put_step(namespace: str, key: str, want: str) -> Step:
     """`settings put`, read back."""
-    line = command("settings", "put", namespace, key, want)
+    line, query = command("settings", "put", namespace, key, want), setting_query(namespace, key)
 
     def why(answers: list[tuple[str, str]], now: str | None) -> str:
         return answers[0][1] or f"settings get {namespace} {key} reads {now or 'null'} after the put"
 
-    return _Step(
+    return Step(
         f"{namespace}:{key}",
         want,
-        (_get(namespace, key),),
-        lambda r: _setting(r.get(_get(namespace, key))),
+        (query,),
+        lambda r: setting_value(r.get(query)),
         attempts=((line,),),
-        undo=lambda lines, before: (_undo_setting(namespace, key, _setting(before.get(_get(namespace, key)))),),
+        undo=lambda lines, before: (undo_setting(namespace, key, setting_value(before.get(query))),),
         why=why,
     )
 
@@ -296,7 +296,7 @@ _KEYGUARD = re.compile(r"(mShowingLockscreen|isKeyguardShowing|mKeyguardShowing|
 _AWAKE_LOCKED: Final = "Awake, keyguard showing"
 
 
-def _screen() -> _Step:
+def _screen() -> Step:
     wake, dismiss = command("input", "keyevent", "KEYCODE_WAKEUP"), command("wm", "dismiss-keyguard")
 
     def value(r: Reads) -> str | None:
@@ -314,7 +314,7 @@ def _screen() -> _Step:
             )
         return answers[-1][1] or f"mWakefulness={now}"
 
-    return _Step(
+    return Step(
         "screen",
         "Awake",
         (_POWER, _WINDOW),
@@ -326,49 +326,51 @@ def _screen() -> _Step:
     )
 
 
-def _stay_awake() -> _Step:
-    key = _get("global", "stay_on_while_plugged_in")
-    return _Step(
+def _stay_awake() -> Step:
+    key = setting_query("global", "stay_on_while_plugged_in")
+    return Step(
         "global:stay_on_while_plugged_in",
         "7",
         (key,),
-        lambda r: _setting(r.get(key)),
+        lambda r: setting_value(r.get(key)),
         attempts=(
             (command("svc", "power", "stayon", "true"),),
             (command("settings", "put", "global", "stay_on_while_plugged_in", "7"),),
         ),
-        undo=lambda lines, before: (_undo_setting("global", "stay_on_while_plugged_in", _setting(before.get(key))),),
+        undo=lambda lines, before: (
+            undo_setting("global", "stay_on_while_plugged_in", setting_value(before.get(key))),
+        ),
     )
 
 
-_IME: Final = _get("secure", "default_input_method")
-_IMES_ENABLED: Final = _get("secure", "enabled_input_methods")
+_IME: Final = setting_query("secure", "default_input_method")
+_IMES_ENABLED: Final = setting_query("secure", "enabled_input_methods")
 
 
-def _ime(want: str | None) -> _Step:
+def _ime(want: str | None) -> Step:
     if want is None:
-        return _Step(
+        return Step(
             "ime",
             None,
             (_IME,),
-            lambda r: _setting(r.get(_IME)),
+            lambda r: setting_value(r.get(_IME)),
             kept="the harness types with `input text` and uiautomator2 setText / clipboard, which need no special "
             "IME: the device's own stays",
         )
     enable, select = command("ime", "enable", want), command("ime", "set", want)
 
     def undo(lines: tuple[str, ...], before: Reads) -> tuple[str, ...]:
-        prev = _setting(before.get(_IME))
+        prev = setting_value(before.get(_IME))
         back = [command("ime", "set", prev)] if prev else []
-        if want not in (_setting(before.get(_IMES_ENABLED)) or "").split(":"):  # disable only what it enabled
+        if want not in (setting_value(before.get(_IMES_ENABLED)) or "").split(":"):  # disable only what it enabled
             back.append(command("ime", "disable", want))
         return tuple(back)
 
-    return _Step(
+    return Step(
         "ime",
         want,
         (_IME, _IMES_ENABLED),
-        lambda r: _setting(r.get(_IME)),
+        lambda r: setting_value(r.get(_IME)),
         attempts=((enable, select),),
         undo=undo,
         why=lambda answers, now: answers[0][1] or f"the IME is {now}",
@@ -379,8 +381,8 @@ _LOCALE: Final = ("getprop", "persist.sys.locale")
 _PRODUCT_LOCALE: Final = ("getprop", "ro.product.locale")
 
 
-def _locale() -> _Step:
-    return _Step(
+def _locale() -> Step:
+    return Step(
         "locale",
         None,
         (_LOCALE, _PRODUCT_LOCALE),
@@ -392,7 +394,7 @@ def _locale() -> _Step:
 _TZ: Final = ("getprop", "persist.sys.timezone")
 
 
-def _time_zone(tz: str) -> _Step:
+def _time_zone(tz: str) -> Step:
     def undo(lines: tuple[str, ...], before: Reads) -> tuple[str, ...]:
         prev = before.get(_TZ)
         if not prev:
@@ -404,7 +406,7 @@ def _time_zone(tz: str) -> _Step:
             else command("cmd", "alarm", "set-timezone", prev),
         )
 
-    return _Step(
+    return Step(
         "time_zone",
         tz,
         (_TZ,),
@@ -417,7 +419,7 @@ def _time_zone(tz: str) -> _Step:
 _EPOCH: Final = ("date", "+%s")
 
 
-def _date(when: datetime) -> _Step:
+def _date(when: datetime) -> Step:
     target = when.timestamp()
     stamp = when.astimezone(timezone.utc).strftime("%m%d%H%M%Y.%S")
 
@@ -431,7 +433,7 @@ def _date(when: datetime) -> _Step:
     def why(answers: list[tuple[str, str]], now: str | None) -> str:
         return f"the shell cannot set this device's clock (no `cmd alarm set-time`, not root, no su): {_tried(answers)}"
 
-    return _Step(
+    return Step(
         "date",
         when.astimezone(timezone.utc).isoformat(timespec="seconds"),
         (_EPOCH,),
@@ -447,20 +449,20 @@ def _date(when: datetime) -> _Step:
     )
 
 
-def _airplane(on: bool) -> _Step:
-    key = _get("global", "airplane_mode_on")
+def _airplane(on: bool) -> Step:
+    key = setting_query("global", "airplane_mode_on")
 
     def undo(lines: tuple[str, ...], before: Reads) -> tuple[str, ...]:
-        prev = _setting(before.get(key))
+        prev = setting_value(before.get(key))
         return (
             (command("cmd", "connectivity", "airplane-mode", "enable" if prev == "1" else "disable"),) if prev else ()
         )
 
-    return _Step(
+    return Step(
         "airplane",
         "1" if on else "0",
         (key,),
-        lambda r: _setting(r.get(key)),
+        lambda r: setting_value(r.get(key)),
         attempts=((command("cmd", "connectivity", "airplane-mode", "enable" if on else "disable"),),),
         undo=undo,
     )
@@ -469,7 +471,7 @@ def _airplane(on: bool) -> _Step:
 _NIGHT_QUERY: Final = ("cmd", "uimode", "night")
 
 
-def _night_mode(want: str) -> _Step:
+def night_mode_step(want: str) -> Step:
     def value(r: Reads) -> str | None:
         m = re.search(r"Night mode: (\w+)", r.get(_NIGHT_QUERY, ""))
         return m.group(1) if m else None
@@ -478,12 +480,12 @@ def _night_mode(want: str) -> _Step:
         prev = value(before)
         return (command("cmd", "uimode", "night", prev),) if prev in NIGHT_MODES else ()
 
-    return _Step(
+    return Step(
         "night_mode", want, (_NIGHT_QUERY,), value, attempts=((command("cmd", "uimode", "night", want),),), undo=undo
     )
 
 
-def _steps(plan: PreparationPlan) -> list[_Step]:
+def _steps(plan: PreparationPlan) -> list[Step]:
     """The plan's steps in the order they are applied and recorded (automatic time zone / time off before the
     zone / the clock is set)."""
     steps = []
@@ -491,29 +493,29 @@ def _steps(plan: PreparationPlan) -> list[_Step]:
         steps.append(_screen())
     if plan.animations_off:
         steps += [
-            _put("global", k, "0")
+            put_step("global", k, "0")
             for k in ("window_animation_scale", "transition_animation_scale", "animator_duration_scale")
         ]
     if plan.stay_awake:
         steps.append(_stay_awake())
     steps.append(_ime(plan.ime))
     if plan.show_ime_with_hard_keyboard:
-        steps.append(_put("secure", "show_ime_with_hard_keyboard", "1"))
+        steps.append(put_step("secure", "show_ime_with_hard_keyboard", "1"))
     steps.append(_locale())
     if plan.time_zone is not None:
-        steps += [_put("global", "auto_time_zone", "0"), _time_zone(plan.time_zone)]
+        steps += [put_step("global", "auto_time_zone", "0"), _time_zone(plan.time_zone)]
     if plan.hour_24 is not None:
-        steps.append(_put("system", "time_12_24", "24" if plan.hour_24 else "12"))
+        steps.append(put_step("system", "time_12_24", "24" if plan.hour_24 else "12"))
     if plan.date is not None:
-        steps += [_put("global", "auto_time", "0"), _date(plan.date)]
+        steps += [put_step("global", "auto_time", "0"), _date(plan.date)]
     if plan.airplane is not None:
         steps.append(_airplane(plan.airplane))
     if plan.night_mode is not None:
-        steps.append(_night_mode(plan.night_mode))
+        steps.append(night_mode_step(plan.night_mode))
     if plan.font_scale is not None:
-        steps.append(_put("system", "font_scale", plan.font_scale))
+        steps.append(put_step("system", "font_scale", plan.font_scale))
     if plan.heads_up_off:
-        steps.append(_put("global", "heads_up_notifications_enabled", "0"))
+        steps.append(put_step("global", "heads_up_notifications_enabled", "0"))
     return steps
 
 

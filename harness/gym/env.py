@@ -18,6 +18,8 @@
   the seed; the device is reset by the pool's fastest method and put in the task's start state, so the same seed
   gives the same task and the same first screen.
 - `record_to=DIR`: each episode is a run directory `DIR/<run id>-<n>` (trajectory, summary.json, report.html).
+- `perturb="dark,font=1.3,notification"` (`perturb_seed=N`): every episode under these perturbations, as
+  `droidharness run --perturb` runs them (docs/robustness.md); `info["perturbations"]` says what was applied.
 - `clock="virtual"` (the embedded device only; a phone keeps its own time): the device runs on simulated time, so
   a WAIT, a gesture's duration and the device's delays advance its clock instead of sleeping; each step's
   `info["device_seconds"]` is the time that passed on the device's clock.
@@ -42,6 +44,7 @@ from harness.agent import AgentStep
 from harness.errors import ActionValidationError, ConfigError, HarnessError
 from harness.gym.text import UnicodeText
 from harness.observation import Observation
+from harness.perturbation import PerturbPlan
 from harness.run.fleet.kinds import Isolation
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.session import EpisodeSession
@@ -77,6 +80,8 @@ class TaskEnv(gymnasium.Env[Obs, str]):
         elements_max_chars: int = ELEMENTS_MAX_CHARS,
         record_to: str | Path | None = None,
         render_mode: str | None = None,
+        perturb: str | Sequence[str] | None = None,
+        perturb_seed: int = 0,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -90,6 +95,7 @@ class TaskEnv(gymnasium.Env[Obs, str]):
         for t in self.tasks:
             check_lang(t, lang)
         self.lang, self.suite, self.max_steps = lang, suite, max_steps
+        self.perturb = PerturbPlan.parse(perturb, perturb_seed)  # a bad item: ConfigError, before any device starts
         self.render_mode = render_mode
         self.record_to = Path(record_to) if record_to is not None else None
         self._record_base = new_run_id()
@@ -150,10 +156,13 @@ class TaskEnv(gymnasium.Env[Obs, str]):
                     "screen_size": list(self.screen_size),
                     "clock": self.pool.clock,
                 },
+                extra={"perturb": self.perturb.to_json()} if self.perturb else None,
             )
         sink = self.recording.sink if self.recording is not None else None
         try:
-            self.session = begin_episode(self.pool, task, self.lang, episode_seed, sink=sink, max_steps=self.max_steps)
+            self.session = begin_episode(
+                self.pool, task, self.lang, episode_seed, sink=sink, max_steps=self.max_steps, perturb=self.perturb
+            )
         except BaseException:
             if self.recording is not None:  # the episode stays unfinished; the run directory is closed and unlocked
                 self.recording.finish(report=False)
@@ -255,6 +264,7 @@ class TaskEnv(gymnasium.Env[Obs, str]):
             "invalid_steps": s.result.invalid_steps,
             "error": error,
             "seed": s.seed,
+            "perturbations": [r.to_json() for r in s.perturbation_records],
         }
 
 

@@ -391,6 +391,7 @@ class EpisodeWriter:
                 if result.reset_seconds is not None
                 else (self._reset[1] if self._reset else None),
                 "node": result.node,
+                "perturbations": jsonable(result.perturbations),
                 "started": self._started,
                 "finished": now_iso(),
                 "final_observation": final_fields,
@@ -398,7 +399,8 @@ class EpisodeWriter:
                 "qa": qa,
             }
         )
-        record = meta.model_dump(mode="json", by_alias=True, exclude=None if qa is not None else {"qa"})
+        left_out = {k for k, absent in (("qa", qa is None), ("perturbations", not result.perturbations)) if absent}
+        record = meta.model_dump(mode="json", by_alias=True, exclude=left_out or None)
         with writing(self.path / EPISODE_FILE, self.run_dir):  # none written: the episode stays unfinished
             atomic_write_json(self.path / EPISODE_FILE, record, self.options.fsync)
         return meta

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from harness.agent import Usage  # the one token-usage record: what an agent reports is what a step line holds
 from harness.device.preparation import DevicePreparation
 from harness.errors import HarnessError
+from harness.perturbation import PerturbationRecord
 from harness.scrub import redact
 from harness.trajectory.result import STATUSES, EpisodeResult
 
@@ -235,6 +236,21 @@ Box = tuple[int, int, int, int]  # [left, top, right, bottom] device pixels
 EPISODE_KINDS = ("task", "qa")  # an agent's task episode; one screen question (ScreenQA on a live app)
 
 
+class PerturbationEntry(_Rec):
+    """One perturbation of the run (`run --perturb`) and what this episode did with it (episode.json
+    `perturbations[i]`; harness.perturbation.PerturbationRecord): `step` is the step whose screen an interruption
+    came before, None for a screen condition (put on at the start); `applied` False says why in `reason`."""
+
+    name: str
+    value: str | None = None
+    step: int | None = None
+    applied: bool = False
+    reason: str = ""
+
+    def record(self) -> PerturbationRecord:
+        return PerturbationRecord(self.name, self.value, self.step, self.applied, self.reason)
+
+
 class QAItem(_Rec):
     """One answer element: its bounds and content, and (for an agent's answer) its index on the screen."""
 
@@ -291,6 +307,7 @@ class EpisodeMeta(_Rec):
     reset_method: str | None = None  # how the pool reset the device before the episode (runs before: absent)
     reset_seconds: float | None = None
     node: str | None = None  # the Ray node id that ran it (`run --ray`); None: a local run, or a run before
+    perturbations: list[PerturbationEntry] = []  # `run --perturb`: each perturbation, applied or why not
     started: str | None = None
     finished: str | None = None
     final_observation: ObservationRecord | None = None
@@ -328,6 +345,7 @@ class EpisodeMeta(_Rec):
             timings={k: v for k, v in self.timings.items() if k != "wall"},
             end_state=self.extra.get("end_state") if isinstance(self.extra.get("end_state"), dict) else None,
             probes=list(self.extra.get("probes") or []),
+            perturbations=[p.record() for p in self.perturbations],
             extra={k: v for k, v in self.extra.items() if k not in ("terminated_by", "end_state", "probes")},
         )
 
@@ -397,6 +415,7 @@ __all__ = [
     "QARecord",
     "QAItem",
     "QAGroundTruth",
+    "PerturbationEntry",
     "EPISODE_KINDS",
     "Manifest",
     "ObservationRecord",

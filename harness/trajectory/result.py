@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from harness.perturbation import PerturbationRecord
+
 SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR, UNFINISHED = "success", "failed", "agent_error", "infra_error", "unfinished"
 STATUSES = (SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR)  # what the runner writes; UNFINISHED is a reader's word
 UNSCORED = frozenset({INFRA_ERROR, UNFINISHED})
@@ -42,6 +44,8 @@ class EpisodeResult:
     reset_seconds: float | None = None  # and how long that took
     node: str | None = None  # the Ray node id that ran the episode (`run --ray`); None: a local run
     probes: list[dict[str, Any]] = field(default_factory=list)  # the task's probes: asked (QA result) or not reached
+    # the run's perturbations (`run --perturb`, docs/robustness.md): each applied to this episode or not, and why
+    perturbations: list[PerturbationRecord] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)  # what else a runner records (dataset replay: its report)
 
     @property

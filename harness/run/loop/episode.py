@@ -12,13 +12,14 @@ from __future__ import annotations
 import logging
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from harness.agent import Agent, AgentStep
 from harness.device.controller import Device
 from harness.errors import InfrastructureError
+from harness.perturbation import PerturbationRecord, PerturbPlan
 from harness.qa_agent import QAAgent
 from harness.run.loop.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
 from harness.run.loop.session import EpisodeSession, describe_error
@@ -58,6 +59,8 @@ def run_episode(
     sink: TrajectorySink | None = None,
     attempt: int = 1,
     probe_agent: QAAgent | None = None,
+    perturb: PerturbPlan | None = None,
+    leased: Sequence[PerturbationRecord] = (),
 ) -> EpisodeResult:
     """Run one task on one device with one agent (a fresh instance: see `harness.run.orchestration.suite`).
 
@@ -68,7 +71,8 @@ def run_episode(
     invalid step that uses one step of the budget. With a trajectory sink (the run directory's `EpisodeWriter`,
     or a stream to it), every step is recorded as it happens and the episode is finished (episode.json) before
     returning. With a `probe_agent`, the task's probes are asked on the screen where their milestone is first
-    hit (`harness.run.loop.probes`)."""
+    hit (`harness.run.loop.probes`). With a `perturb` plan the episode runs under its perturbations (the session's;
+    `leased`: what was applied when the device was leased) and they are put back even when it fails."""
     session = EpisodeSession(
         task,
         device,
@@ -79,7 +83,16 @@ def run_episode(
         attempt=attempt,
         probe_agent=probe_agent,
         agent_timeout=limits.agent_timeout,
+        perturb=perturb,
+        leased=leased,
     )
+    try:
+        return _drive(session, agent, limits)
+    finally:
+        session.release()  # an episode that failed on the infrastructure: its perturbations put back
+
+
+def _drive(session: EpisodeSession, agent: Agent, limits: Limits) -> EpisodeResult:
     result = session.result
     session.begin()
     try:

@@ -12,11 +12,18 @@ recorded into the trajectory sink, and at the end the end state judged for SR as
     outcome = session.apply(AgentStep(action=Click(element=12)))
     outcome.newly, outcome.progress, outcome.invalid, outcome.terminal
     result = session.finish()                  # end state judged, episode.json written (the sink's finish)
+
+With a `PerturbPlan` (docs/robustness.md) the episode runs under its perturbations (harness.run.loop.perturb): the
+screen conditions put on after the start state and before the first screen, the notification posted before the
+screen of its step, everything put back at the end (`finish`, or `release` when the episode is abandoned), and
+`result.perturbations` saying what was applied and why not.
 """
 
 from __future__ import annotations
 
+import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,11 +35,13 @@ from harness.device.apps import role_packages
 from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import ActionResult, Observation
+from harness.perturbation import PerturbationRecord, PerturbPlan
 from harness.qa_agent import QAAgent
 from harness.run.judge.end_state import evaluate_end_state
 from harness.run.judge.milestones import MilestoneTracker, answer_matches
 from harness.run.judge.state_check import judge_on
 from harness.run.loop.calls import AGENT_TIMEOUT
+from harness.run.loop.perturb import EpisodePerturbations
 from harness.run.loop.probes import ProbeAsker
 from harness.run.loop.start import prepare_start
 from harness.trajectory.records import STEP_WALL
@@ -40,6 +49,8 @@ from harness.trajectory.result import AGENT_ERROR, FAILED, SUCCESS, EpisodeResul
 from harness.trajectory.sink import Frame, StepEvent, TrajectorySink
 from tasks.portable import resolve_task, task_roles
 from tasks.schema import Task
+
+log = logging.getLogger(__name__)
 
 
 def answer_of(action: Any) -> str | None:
@@ -112,7 +123,8 @@ class StepOutcome:
 
 class EpisodeSession:
     """One episode of `task` on `device`, a step at a time (see the module docstring). `max_steps` None: the
-    task's own budget; the caller decides when the episode ends (`finish`)."""
+    task's own budget; the caller decides when the episode ends (`finish`). `perturb`: the perturbations it runs
+    under; `leased`: what of them was applied when the device was leased (the locale)."""
 
     def __init__(
         self,
@@ -126,6 +138,8 @@ class EpisodeSession:
         attempt: int = 1,
         probe_agent: QAAgent | None = None,
         agent_timeout: float = AGENT_TIMEOUT,
+        perturb: PerturbPlan | None = None,
+        leased: Sequence[PerturbationRecord] = (),
     ) -> None:
         roles = role_packages(device, task_roles(task))  # `@clock` -> this device's clock app
         self.task = resolve_task(task, roles)
@@ -145,6 +159,7 @@ class EpisodeSession:
         )
         if roles:
             self.result.extra["roles"] = roles  # episode.json: which package played each role on this device
+        self.perturbations = EpisodePerturbations(perturb, self.task, device, lang, seed, leased) if perturb else None
         self.totals: dict[str, float] = {}
         self.history: list[HistoryItem] = []
         self.invalid_run = 0  # consecutive invalid steps
@@ -175,12 +190,24 @@ class EpisodeSession:
         return self.tracker.progress
 
     @property
+    def perturbation_records(self) -> list[PerturbationRecord]:
+        """What the perturbations did so far (all of them once finished: `result.perturbations`)."""
+        if self.finished or self.perturbations is None:
+            return list(self.result.perturbations)
+        return list(self.perturbations.records.values())
+
+    @property
     def budget_left(self) -> int:
         return max(0, self.max_steps - self.steps)
 
     def begin(self) -> Observation:
-        """Put the task's start state on the device and capture the first screen (not scored: 0% progress)."""
+        """Put the task's start state on the device, then its perturbations' screen conditions, and capture the
+        first screen (not scored: 0% progress)."""
         prepare_start(self.device, self.task.start)
+        if self.perturbations is not None:
+            self.perturbations.start(self.max_steps)
+            if self.perturbations.due(1):
+                self.perturbations.interrupt(1)
         self._obs = self.device.observe()
         return self._obs
 
@@ -229,6 +256,9 @@ class EpisodeSession:
         if terminal:
             self.result.terminated_by = action.type if action is not None else None
             self.result.answer = answer_of(action)
+        elif self.perturbations is not None and step < self.max_steps and self.perturbations.due(step + 1):
+            self.perturbations.interrupt(step + 1)  # before the screen the next step acts on
+            self._obs = new_obs = self.device.observe()
         return StepOutcome(
             step, agent_step, action_result, new_obs, newly, self.tracker.progress, before, invalid, terminal, timings
         )
@@ -255,9 +285,22 @@ class EpisodeSession:
         result.attempts = self.attempt
         result.probes = self.probes.records()
         self._judge(obs)
+        if self.perturbations is not None:
+            result.perturbations, unrestored = self.perturbations.end(self.steps)
+            if unrestored:
+                result.extra["perturbations_not_restored"] = unrestored
         if self.sink is not None:
             self.sink.finish(result, final=Frame.of(obs), device=self.device.info)
         return result
+
+    def release(self) -> None:
+        """Put back what the perturbations changed on the device, when the episode ends without `finish` (an
+        infrastructure failure); never raises."""
+        if self.perturbations is not None:  # once: what `finish` put back is not put back again
+            try:
+                self.perturbations.restore()
+            except Exception as e:  # noqa: BLE001 - a device that failed: its pool resets or replaces it
+                log.debug("%s: perturbations not put back: %s", self.device.serial, e)
 
     def _judge(self, last: Observation) -> None:
         """SR: every milestone hit (latching), the end state still holding on the last screen / in the app's

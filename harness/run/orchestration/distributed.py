@@ -40,6 +40,7 @@ from harness.run.fleet.kinds import Isolation
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import run_episode
 from harness.run.orchestration.driver import describe
+from harness.run.orchestration.leasing import lease_episode
 from harness.run.orchestration.lifecycle import item_label
 from harness.run.orchestration.suite import SuiteOptions, SuiteResult, plan_run
 from harness.trajectory.episode_writer import EpisodeWriter
@@ -276,7 +277,7 @@ class EpisodeWorker:
         """Attempt `attempt` of (task, lang): a `ResetMessage`, a `StepEvent` per step, a `Finished`.
         An infrastructure failure is raised (the driver retries); what the agent causes is scored."""
         o = self.setup.opts
-        lease = self.pool.lease(0, task.apps, lang)
+        lease, leased = lease_episode(self.pool, 0, task, lang, o.plan)
         yield ResetMessage(lease.reset.method, lease.reset.seconds, os.getpid(), self.where.id)
         out: queue.Queue[Any] = queue.Queue()
         sink = QueueSink(out)
@@ -287,7 +288,17 @@ class EpisodeWorker:
                 agent = self.setup.make_agent()  # fresh per attempt, as in the local runner
                 qa = self.setup.make_qa() if self.setup.make_qa is not None and task.probes else None
                 result = run_episode(
-                    task, agent, lease.device, lang, o.limits, seed=seed, sink=sink, attempt=attempt, probe_agent=qa
+                    task,
+                    agent,
+                    lease.device,
+                    lang,
+                    o.limits,
+                    seed=seed,
+                    sink=sink,
+                    attempt=attempt,
+                    probe_agent=qa,
+                    perturb=o.plan,
+                    leased=leased,
                 )
                 result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
                 result.node = self.where.id

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import ConfigError
+from harness.perturbation import PerturbPlan
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.session import EpisodeSession
+from harness.run.orchestration.leasing import lease_episode
 from harness.run.orchestration.lifecycle import RunLifecycle
 from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.reader import Run
@@ -63,6 +65,7 @@ class EpisodeRecording:
         devices: list[Any],
         suite: str | None = None,
         config: dict[str, Any] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> EpisodeRecording:
         life: RunLifecycle[tuple[Task, str]] = RunLifecycle.begin([(task, lang)])
         writer = life.create_writer(
@@ -75,6 +78,7 @@ class EpisodeRecording:
             tasks=[ManifestTask(id=task.id, category=task.category, instruction=task.instruction, apps=[*task.apps])],
             languages=[lang],
             config=config or {},
+            extra=extra,
         )
         try:
             sink = writer.episode(task.id, lang, category=task.category, instruction=task.instruction_for(lang))
@@ -106,15 +110,23 @@ def begin_episode(
     sink: EpisodeWriter | None = None,
     max_steps: int | None = None,
     slot: int = 0,
+    perturb: PerturbPlan | None = None,
 ) -> EpisodeSession:
     """Lease the slot's device for an episode of `task` in `lang` (health check, reset by the pool's fastest
-    method, the language), then begin it: start state, first screen. The reset is recorded in the result."""
-    lease = pool.lease(slot, task.apps, lang)
+    method, the language - or a `locale=` perturbation's), then begin it: start state, the perturbations' screen
+    conditions, first screen. The reset is recorded in the result."""
+    lease, leased = lease_episode(pool, slot, task, lang, perturb)
     if sink is not None:
         sink.note_reset(lease.reset.method, lease.reset.seconds)
-    session = EpisodeSession(task, lease.device, lang, max_steps=max_steps, seed=seed, sink=sink)
+    session = EpisodeSession(
+        task, lease.device, lang, max_steps=max_steps, seed=seed, sink=sink, perturb=perturb, leased=leased
+    )
     session.result.reset_method, session.result.reset_seconds = lease.reset.method, lease.reset.seconds
-    session.begin()
+    try:
+        session.begin()
+    except BaseException:
+        session.release()  # what perturbations were put on before it failed: put back
+        raise
     return session
 
 

@@ -11,7 +11,7 @@ persists, recorded as `infra_error`, listed and left out of SR / ATP; what the a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from rich.console import Console
 
 from harness.actions import gesture_seconds
 from harness.errors import ConfigError
+from harness.perturbation import Perturbation, PerturbPlan, parse_perturbations
 from harness.plugins import available_qa_agents, create_agent, create_qa_agent
 from harness.qa_agent import QAAgent
 from harness.report.summary import outcome, run_scoreboard
@@ -28,6 +29,7 @@ from harness.run.fleet.kinds import Isolation
 from harness.run.fleet.pool import DevicePool, open_pool
 from harness.run.loop.episode import Limits, episode_seed, run_episode
 from harness.run.orchestration.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
+from harness.run.orchestration.leasing import lease_episode
 from harness.run.orchestration.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
 from harness.run.orchestration.live import LiveView
 from harness.scoring.cost import Price, money, results_cost
@@ -71,6 +73,20 @@ class SuiteOptions:
     price: Price | None = None  # USD per million input / output tokens (`--price`): cost in every surface
     rerun: dict[str, Any] | None = None  # the command's own options, recorded for `droidharness run --like`
     final_line: bool = False  # the caller prints the final headline (the CLI): the live view's log copy leaves it out
+    # perturbations every episode runs under (`--perturb`, docs/robustness.md): the option's comma-separated text or
+    # its items, parsed here into `Perturbation`s (a ConfigError naming the item); `perturb_seed` draws the steps of
+    # the interruptions (with each episode's seed)
+    perturb: str | Sequence[str | Perturbation] = ()
+    perturb_seed: int = 0
+
+    def __post_init__(self) -> None:
+        items = [self.perturb] if isinstance(self.perturb, str) else list(self.perturb)
+        self.perturb = parse_perturbations([p.label if isinstance(p, Perturbation) else p for p in items])
+
+    @property
+    def plan(self) -> PerturbPlan:
+        """The perturbations as a typed plan (empty: none)."""
+        return PerturbPlan(tuple(p for p in self.perturb if isinstance(p, Perturbation)), self.perturb_seed)
 
 
 def probe_agent_factory(opts: SuiteOptions) -> Callable[[], QAAgent] | None:
@@ -218,6 +234,7 @@ class RunPlan:
                 "suite": {"hash": content_hash(list({t.id: t for t, _ in self.episodes}.values()))},
                 "harness": harness_source(),
                 "rerun": o.rerun,
+                **({"perturb": o.plan.to_json()} if o.plan else {}),
             },
         )
 
@@ -281,6 +298,14 @@ def plan_run(
     make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
     life = RunLifecycle.begin(episodes, resume=opts.resume, options=opts.writer)
     prior = life.prior
+    recorded = (prior.manifest.model_extra or {}).get("perturb") if prior and prior.manifest else None
+    if prior is not None and (recorded or None) != (opts.plan.to_json() if opts.plan else None):
+        life.release()
+        made = f"--perturb {','.join(recorded['perturbations'])} --perturb-seed {recorded['seed']}" if recorded else ""
+        raise ConfigError(
+            f"--resume {opts.resume}: the run was made {'with ' + made if made else 'without --perturb'}; "
+            "resume it with the same perturbations"
+        )
     earlier = (
         []
         if prior is None
@@ -292,15 +317,27 @@ def plan_run(
 
 def pool_attempt(pool: DevicePool, plan: RunPlan) -> EpisodeAttempt:
     """An episode attempt on a local pool's slot: lease the device (health check, then a timed reset in the
-    episode's language), take a fresh agent, run the episode into its trajectory."""
+    episode's language, or a `locale=` perturbation's), take a fresh agent, run the episode (under the run's
+    perturbations) into its trajectory."""
 
     def run(slot: int, task: Task, lang: str, seed: int, n: int, ep: EpisodeWriter) -> EpisodeResult:
-        lease = pool.lease(slot, task.apps, lang)
+        perturb = plan.opts.plan
+        lease, leased = lease_episode(pool, slot, task, lang, perturb)
         ep.note_reset(lease.reset.method, lease.reset.seconds)
         agent = plan.make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
         qa = plan.make_qa() if plan.make_qa is not None and task.probes else None
         result = run_episode(
-            task, agent, lease.device, lang, plan.opts.limits, seed=seed, sink=ep, attempt=n, probe_agent=qa
+            task,
+            agent,
+            lease.device,
+            lang,
+            plan.opts.limits,
+            seed=seed,
+            sink=ep,
+            attempt=n,
+            probe_agent=qa,
+            perturb=perturb,
+            leased=leased,
         )
         result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
         return result
