@@ -62,6 +62,7 @@ line-height:14px;text-align:center;background:#e4e7ec;border-radius:2px}.strip s
 .infra{border:1px solid var(--warn);background:#fff8eb;border-radius:6px;padding:6px 10px;margin:6px 0}
 .toolbar button{font:inherit;margin-right:6px}.step div{overflow-wrap:anywhere}
 .u,.thought,pre,code,.cap,.act,.strip span{unicode-bidi:isolate}
+.badge.pert{background:#6941c6}.badge.pert.off{background:#fff;color:var(--mut);border:1px dashed var(--bd)}
 """
 
 

@@ -229,6 +229,7 @@ def summarize(run: Run, price: Price | None = None) -> dict[str, Any]:
         for name, key in BREAKDOWNS.items():
             groups[name][key(result)].append(ep)
     scores = {"by_category": board.by_category, "by_language": board.by_language, "by_app_count": board.by_app_count}
+    perturb = perturb_summary(run)
     return {
         "run_id": run.manifest.run_id if run.manifest else run.path.name,
         "headline": headline(board.overall),
@@ -239,4 +240,24 @@ def summarize(run: Run, price: Price | None = None) -> dict[str, Any]:
         "episode_costs": {ep.key: episode_cost(ep, price) for ep in eps} if price else {},
         "infra_failures": board.to_json()["infra_failures"],
         "statuses": dict(sorted(Counter(ep.status for ep in eps).items())),
+        **({"perturb": perturb} if perturb else {}),
+    }
+
+
+def perturb_summary(run: Run) -> dict[str, Any] | None:
+    """The run's perturbations (`run --perturb`: manifest.json `perturb`) and, for each, how many of the finished
+    episodes it was applied to; None for a run without them."""
+    plan = (run.manifest.model_extra or {}).get("perturb") if run.manifest else None
+    if not isinstance(plan, dict):
+        return None
+    applied: Counter[str] = Counter()
+    finished = [ep.meta for ep in run.episodes.values() if ep.meta is not None]
+    for meta in finished:
+        applied.update(p.record().label for p in meta.perturbations if p.applied)
+    labels = [str(x) for x in plan.get("perturbations") or []]
+    return {
+        "perturbations": labels,
+        "seed": plan.get("seed"),
+        "episodes": len(finished),
+        "applied": {label: applied[label] for label in labels},
     }

@@ -39,7 +39,7 @@ from harness.report.summary import (
 )
 from harness.scoring.cost import Price, money
 from harness.trajectory.reader import EpisodeRecord, Run
-from harness.trajectory.records import EXPORTS_DIR, StepRecord
+from harness.trajectory.records import EXPORTS_DIR, PerturbationEntry, StepRecord
 from tasks.schema import CATEGORY_NAMES
 
 log = logging.getLogger(__name__)
@@ -171,6 +171,11 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: Thumbs) -> str:
         f'{100 * prog:.0f}%"></span></span><span>{100 * prog:.0f}%</span>'
         f"<span class=mut>{len(ep.steps)} steps</span>"
         + (' <span class="badge s-success">SR</span>' if meta and meta.success else "")
+        + "".join(
+            f'<span class="badge pert" title="{e(_perturbation_text(p))}">{e(p.record().label)}</span>'
+            for p in (meta.perturbations if meta else [])
+            if p.applied
+        )
         + "</summary>"
     )
     info = []
@@ -197,6 +202,13 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: Thumbs) -> str:
         if meta.reset_method:  # how the pool reset the device first (runs before issue 14 have none)
             facts.append(f"reset {meta.reset_method} {num(meta.reset_seconds, '{:.3f}')} s")
         info.append(f"<p class=mut>{e(' · '.join(facts))}</p>")
+        if meta.perturbations:
+            items = " · ".join(
+                f'<span class="badge pert{"" if p.applied else " off"}">{e(p.record().label)}</span> '
+                f"<span class=mut>{e(_perturbation_text(p))}</span>"
+                for p in meta.perturbations
+            )
+            info.append(f"<p><b>Perturbations:</b> {items}</p>")
         if meta.answer is not None:
             info.append(f"<p><b>Answer:</b> <span class=u>{e(meta.answer)}</span></p>")
         if meta.error:
@@ -251,6 +263,26 @@ def _episode(run: Run, ep: EpisodeRecord, thumbs: Thumbs) -> str:
     )
 
 
+def _perturbation_text(p: PerturbationEntry) -> str:
+    """What an episode did with one perturbation, in words."""
+    when = f" before step {p.step}" if p.step is not None else ""
+    if p.applied:
+        return f"applied{when}" + (f" ({p.reason})" if p.reason else "")
+    return f"not applied{when}: {p.reason}"
+
+
+def _perturb_line(s: dict[str, Any]) -> str:
+    """The run's perturbations (`run --perturb`) and how many episodes each was applied to."""
+    plan = s.get("perturb")
+    if not plan:
+        return ""
+    parts = [f"{e(label)} <span class=mut>({n} of {plan['episodes']})</span>" for label, n in plan["applied"].items()]
+    return (
+        f"<p><b>Perturbations</b> (seed {e(plan['seed'])}; applied to episodes): {' · '.join(parts)} "
+        "<span class=mut>- a perturbation a task checks is not applied to it; docs/robustness.md</span></p>"
+    )
+
+
 def _probes_html(probes: list[Any]) -> str:
     """An episode's probe questions (harness.run.loop.probes): asked on the screen of their milestone, or not."""
     rows = []
@@ -298,7 +330,8 @@ def render_task_report(run: Run) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{e(csp())}">'
         '<meta name=viewport content="width=device-width,initial-scale=1">'
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>"
-        f"{header(run)}<h2>Summary</h2><p class=headline><b>{e(s['headline'])}</b></p>{infra_list(s)}"
+        f"{header(run)}{_perturb_line(s)}<h2>Summary</h2><p class=headline><b>{e(s['headline'])}</b></p>"
+        f"{infra_list(s)}"
         f"{_table('overall', [('all', s['overall'])])}"
         f"<h3>By category</h3>{_table('category', cat_rows)}<h3>By language</h3>{_table('language', lang_rows)}"
         f"<h3>By number of apps</h3>{_table('apps', app_rows)}"
