@@ -10,7 +10,10 @@ other run is paired with it:
   (`mcnemar_exact`, `scipy.stats.binomtest`), over the episodes scored in both runs;
 - a paired bootstrap interval of the mean progress difference (other minus baseline) over the same episodes
   (`paired_bootstrap`: numpy, seeded, percentile interval);
-- breakdowns by category, language and app count: each run's SR / ATP over the shared episodes of the group.
+- breakdowns by category, language and app count: each run's SR / ATP over the shared episodes of the group;
+- by perturbation, for runs made with `run --perturb` (docs/robustness.md): for each perturbation, the shared
+  episodes it was applied to (in either run of the pair; an episode belongs to every perturbation applied to it),
+  their flips and the paired tests on them alone (`PerturbationPairing`).
 
 Costs price each run's tokens at its own recorded price (`--price` at `run`), or at the one given to `compare`.
 """
@@ -133,6 +136,18 @@ class Pairing:
         }
 
 
+@dataclass(frozen=True)
+class PerturbationPairing:
+    """The baseline against run `pairing.other` on the shared episodes perturbation `perturbation` (its label,
+    `font=1.3`) was applied to in either run: their flips and paired tests (`Pairing`)."""
+
+    perturbation: str
+    pairing: Pairing
+
+    def to_json(self) -> dict[str, Any]:
+        return {"perturbation": self.perturbation, **self.pairing.to_json()}
+
+
 @dataclass
 class Comparison:
     sides: list[RunSide]
@@ -141,6 +156,7 @@ class Comparison:
     pairings: list[Pairing]
     cells: dict[str, list[Cell]]  # episode key -> one cell per run
     notes: list[str] = field(default_factory=list)  # e.g. different suites
+    by_perturbation: list[PerturbationPairing] = field(default_factory=list)  # runs made with --perturb
 
     def cost(self, i: int) -> float | None:
         """Run `i`'s cost over the shared episodes (None when it is unpriced)."""
@@ -188,6 +204,7 @@ class Comparison:
             "shared_episodes": len(self.shared),
             "notes": self.notes,
             "pairings": [p.to_json() for p in self.pairings],
+            "by_perturbation": [p.to_json() for p in self.by_perturbation],
             "breakdowns": {
                 name: {g: [s.to_json() if s else None for s in scores] for g, scores in self.breakdown(name).items()}
                 for name in BREAKDOWNS
@@ -230,6 +247,29 @@ def _pairing(sides: list[RunSide], other: int, keys: list[str], resamples: int, 
     )
 
 
+def perturbation_plan(run: Run) -> list[str]:
+    """The perturbations a run was made with (manifest.json `perturb`), as labels; [] for a run without."""
+    plan = (run.manifest.model_extra or {}).get("perturb") if run.manifest else None
+    labels = plan.get("perturbations") if isinstance(plan, dict) else None
+    return [str(x) for x in labels] if isinstance(labels, list) else []
+
+
+def _by_perturbation(
+    sides: list[RunSide], other: int, keys: list[str], resamples: int, seed: int
+) -> list[PerturbationPairing]:
+    """For each perturbation of either run (theirs first, in the order they were given), the pairing over the
+    shared episodes it was applied to in either run."""
+    pair = (sides[0], sides[other])
+    labels = list(dict.fromkeys(label for s in reversed(pair) for label in perturbation_plan(s.run)))
+    applied = {k: {p.label for s in pair for p in s.results[k].perturbations if p.applied} for k in keys}
+    out = []
+    for label in labels:
+        group = [k for k in keys if label in applied[k]]
+        if group:
+            out.append(PerturbationPairing(label, _pairing(sides, other, group, resamples, seed)))
+    return out
+
+
 def compare_runs(
     runs: Sequence[Run], prices: Sequence[Price | None], *, resamples: int = RESAMPLES, seed: int = 0
 ) -> Comparison:
@@ -262,7 +302,8 @@ def compare_runs(
     boards = [scoreboard(s.results[k] for k in shared) for s in sides]
     cells = {k: [_cell(s.run.episodes[k], s.results[k], s.price) for s in sides] for k in shared}
     pairings = [_pairing(sides, i, shared, resamples, seed) for i in range(1, len(sides))]
-    return Comparison(sides, shared, boards, pairings, cells, notes)
+    perturbed = [g for i in range(1, len(sides)) for g in _by_perturbation(sides, i, shared, resamples, seed)]
+    return Comparison(sides, shared, boards, pairings, cells, notes, perturbed)
 
 
 def first_difference(a: Sequence[StepRecord], b: Sequence[StepRecord]) -> int | None:
@@ -284,9 +325,11 @@ __all__ = [
     "Cell",
     "Comparison",
     "Pairing",
+    "PerturbationPairing",
     "RunSide",
     "compare_runs",
     "first_difference",
     "mcnemar_exact",
     "paired_bootstrap",
+    "perturbation_plan",
 ]

@@ -78,6 +78,30 @@ def _pairing_html(c: Comparison, p: Pairing) -> str:
     )
 
 
+def _perturbation_html(c: Comparison) -> str:
+    """Runs made with --perturb: per perturbation, the shared episodes it was applied to, their flips and the
+    paired tests on them."""
+    if not c.by_perturbation:
+        return ""
+    rows = []
+    for g in c.by_perturbation:
+        p = g.pairing
+        rows.append(
+            f'<tr><td class=l><span class="badge pert">{e(g.perturbation)}</span></td>'
+            f"<td class=l>{e(c.sides[p.other].label)}</td><td>{p.paired}</td><td>{pct(p.sr[0])} → {pct(p.sr[1])}</td>"
+            f"<td>{_diff(*p.sr)}</td><td>{p.mcnemar_p:.4g}</td><td>{pct(p.atp[0])} → {pct(p.atp[1])}</td>"
+            f"<td class=l>{', '.join(_link(k) for k in p.lost) or '–'}</td>"
+            f"<td class=l>{', '.join(_link(k) for k in p.gained) or '–'}</td></tr>"
+        )
+    return (
+        "<h2>By perturbation</h2><p class=mut>Each perturbation's shared episodes: those it was applied to (in either "
+        "run of the pair; an episode belongs to every perturbation applied to it), and the paired tests on them.</p>"
+        "<table><tr><th class=l>perturbation</th><th class=l>run</th><th>paired</th><th>SR</th><th>Δ SR</th>"
+        "<th>exact McNemar p</th><th>ATP</th><th class=l>lost</th><th class=l>gained</th></tr>"
+        f"{''.join(rows)}</table>"
+    )
+
+
 def _breakdown_html(c: Comparison, name: str) -> str:
     head = "".join(f"<th>{e(s.label)} SR</th><th>ATP</th>" for s in c.sides)
     diffs = "".join(f"<th>Δ SR {e(c.sides[p.other].label)}</th><th>Δ ATP</th>" for p in c.pairings)
@@ -203,6 +227,7 @@ def render_compare(c: Comparison) -> str:
         f"<h1>{e(title)}</h1>{notes}<p>{len(c.shared)} shared episode(s); the first run is the baseline. SR and "
         "ATP over each run's scored shared episodes; the paired tests over the episodes scored in both.</p>"
         f"{_runs_table(c)}<h2>Paired tests</h2>{''.join(_pairing_html(c, p) for p in c.pairings)}"
+        f"{_perturbation_html(c)}"
         f"<h2>Breakdowns</h2>{breakdowns}<h2>Episodes</h2>{_episodes_table(c)}"
         "<h2>Steps side by side</h2><div class=toolbar><button type=button data-toggle=open>expand all</button>"
         "<button type=button data-toggle=close>collapse all</button></div>"
