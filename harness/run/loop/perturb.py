@@ -158,7 +158,7 @@ class EpisodePerturbations:
         """The episode ended after `steps` steps: what was changed put back; a record per perturbation, in the
         plan's order, and what could not be put back."""
         if self.step is not None and not self.posted:
-            why = f"the episode ended after step {steps}, before step {self.step}"
+            why = f"the episode ended after {steps} step(s), before step {self.step}"
             self.records["notification"] = PerturbationRecord("notification", None, self.step, False, why)
         problems = self.restore()
         return [self.records[p.name] for p in self.plan.perturbations if p.name in self.records], problems
