@@ -97,22 +97,18 @@ def _print(c: Comparison) -> None:
         )
         console.print(escape(f"  gained ({len(p.gained)}): {', '.join(p.gained) or '-'}"), soft_wrap=True)
         console.print(escape(f"  lost ({len(p.lost)}): {', '.join(p.lost) or '-'}"), soft_wrap=True)
-    if c.by_perturbation:
-        columns = ("perturbation", "run", "paired", "SR", "Δ SR", "McNemar p", "lost", "gained")
-        pt = Table(*columns, title="by perturbation")
-        for g in c.by_perturbation:
-            p = g.pairing
-            pt.add_row(
-                escape(g.perturbation),
-                escape(c.sides[p.other].label),
-                str(p.paired),
-                f"{_pct(p.sr[0])} -> {_pct(p.sr[1])}",
-                _pts(*p.sr),
-                f"{p.mcnemar_p:.4g}",
-                escape(", ".join(p.lost) or "-"),
-                escape(", ".join(p.gained) or "-"),
-            )
-        console.print(pt)
+    for g in c.by_perturbation:  # runs made with --perturb: the episodes each perturbation was applied to
+        p = g.pairing
+        console.print(
+            escape(
+                f"by perturbation {g.perturbation} ({c.sides[p.other].label} vs {c.sides[0].label}): {p.paired} "
+                f"episodes scored in both; SR {_pct(p.sr[0])} -> {_pct(p.sr[1])} ({_pts(*p.sr)}), exact McNemar p = "
+                f"{p.mcnemar_p:.4g}; lost ({len(p.lost)}): {', '.join(p.lost) or '-'}; gained ({len(p.gained)}): "
+                f"{', '.join(p.gained) or '-'}"
+            ),
+            highlight=False,
+            soft_wrap=True,
+        )
     for name in BREAKDOWNS:
         bt = Table(name.removeprefix("by_"), *(f"{s.label} SR / ATP" for s in c.sides), title=name.replace("_", " "))
         for group, scores in c.breakdown(name).items():

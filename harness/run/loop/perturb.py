@@ -154,6 +154,11 @@ class EpisodePerturbations:
             log.warning("%s: a perturbation was not put back: %s", self.device.serial, p)
         return problems
 
+    @property
+    def so_far(self) -> list[PerturbationRecord]:
+        """The records made so far, in the plan's order (the notification's once it came, or at the end)."""
+        return [self.records[p.name] for p in self.plan.perturbations if p.name in self.records]
+
     def end(self, steps: int) -> tuple[list[PerturbationRecord], list[str]]:
         """The episode ended after `steps` steps: what was changed put back; a record per perturbation, in the
         plan's order, and what could not be put back."""
@@ -161,7 +166,7 @@ class EpisodePerturbations:
             why = f"the episode ended after {steps} step(s), before step {self.step}"
             self.records["notification"] = PerturbationRecord("notification", None, self.step, False, why)
         problems = self.restore()
-        return [self.records[p.name] for p in self.plan.perturbations if p.name in self.records], problems
+        return self.so_far, problems
 
 
 __all__ = ["EpisodePerturbations", "conflict", "notification_step"]

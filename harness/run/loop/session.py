@@ -194,7 +194,7 @@ class EpisodeSession:
         """What the perturbations did so far (all of them once finished: `result.perturbations`)."""
         if self.finished or self.perturbations is None:
             return list(self.result.perturbations)
-        return list(self.perturbations.records.values())
+        return self.perturbations.so_far
 
     @property
     def budget_left(self) -> int:

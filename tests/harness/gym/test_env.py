@@ -164,3 +164,39 @@ def test_a_virtual_clock_env_counts_device_seconds_and_a_phone_refuses_it(tmp_pa
     assert load_run(run_dir).manifest.config["clock"] == "virtual"
     with pytest.raises(ConfigError, match="device R58M123ABC \\(phone\\) keeps its own time"):
         TaskEnv(task=TASK, lang="en", device="R58M123ABC", clock="virtual")
+
+
+def test_an_env_under_perturbations_says_what_each_episode_got(tmp_path):
+    """`perturb=`: each episode under the perturbations, as `run --perturb` runs them (the locale switched at the
+    reset, the conditions after the start state); `info["perturbations"]` and the recorded run say what was applied;
+    a bad item is refused before any device starts."""
+    env = TaskEnv(
+        task=TASK,
+        lang="en",
+        isolation="in_process",
+        screen_size=SMALL,
+        record_to=tmp_path,
+        perturb="dark,font=1.3,locale=zh-CN",
+        perturb_seed=4,
+    )
+    try:
+        _, info = env.reset(seed=0)
+        model = env.pool.model(0)
+        assert model is not None and model.locale == "zh" and model.settings["system"]["font_scale"] == "1.3"
+        assert [(p["name"], p["applied"]) for p in info["perturbations"]] == [
+            ("dark", False),  # the task checks ui_night_mode
+            ("font", True),
+            ("locale", True),
+        ]
+        _, _, terminated, _, info = env.step('{"type": "COMPLETE"}')
+        assert terminated and [p["name"] for p in info["perturbations"]] == ["dark", "font", "locale"]
+        assert model.settings["system"]["font_scale"] == "1.0", "put back at the episode's end"
+    finally:
+        env.close()
+    (run_dir,) = tmp_path.iterdir()
+    run = load_run(run_dir)
+    assert run.manifest.model_extra["perturb"] == {"perturbations": ["dark", "font=1.3", "locale=zh-CN"], "seed": 4}
+    (ep,) = run.episodes.values()
+    assert [p.name for p in ep.meta.perturbations if p.applied] == ["font", "locale"]
+    with pytest.raises(ConfigError, match="--perturb popup: popup is not available yet"):
+        TaskEnv(task=TASK, lang="en", perturb="popup")

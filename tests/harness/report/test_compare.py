@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from harness.cli.main import app
+from harness.perturbation import PerturbationRecord, parse_perturbations
 from harness.report.compare import mcnemar_exact, paired_bootstrap
 from harness.run.orchestration.lock import RunLock
 from harness.trajectory.records import ManifestTask
@@ -57,12 +58,28 @@ def test_paired_bootstrap_hand_cases():
 
 
 # --- runs written by hand -------------------------------------------------------------------------------------
-def write_run(root: Path, run_id: str, episodes: dict[str, tuple[str, float]], suite: str = "virtual") -> Path:
+def write_run(
+    root: Path,
+    run_id: str,
+    episodes: dict[str, tuple[str, float]],
+    suite: str = "virtual",
+    perturb: list[str] | None = None,
+    applied: dict[str, list[str]] | None = None,
+) -> Path:
     """A finished run of `episodes` (task id -> (status, progress), language en, category by the id's
-    first letter), written with the trajectory writer."""
+    first letter), written with the trajectory writer; made with `perturb` (manifest.json `perturb`), each
+    episode's perturbations applied as `applied` says (task id -> labels; the others recorded not applied)."""
     tasks = [ManifestTask(id=t, category="1-1" if t < "t5" else "2-1", apps=["x"]) for t in episodes]
     w = RunWriter.create(root, run_id, agent={"name": "fake"}, suite_name=suite, tasks=tasks, languages=["en"])
+    if perturb is not None:
+        manifest = json.loads((w.path / "manifest.json").read_text())
+        w.write_manifest({**manifest, "perturb": {"perturbations": perturb, "seed": 0}})
     for task, (status, progress) in episodes.items():
+        on = (applied or {}).get(task, [])
+        records = [
+            PerturbationRecord(p.name, p.value, None, p.label in on, "" if p.label in on else "the task checks it")
+            for p in parse_perturbations(perturb or [])
+        ]
         ep = w.episode(task, "en", category="1-1" if task < "t5" else "2-1")
         ep.finish(
             EpisodeResult(
@@ -74,6 +91,7 @@ def write_run(root: Path, run_id: str, episodes: dict[str, tuple[str, float]], s
                 steps=3,
                 apps=1,
                 category="1-1" if task < "t5" else "2-1",
+                perturbations=records,
             )
         )
     w.close_episodes()
@@ -124,6 +142,41 @@ def test_compare_hand_computed_runs_through_the_cli(tmp_path):
     again = tmp_path / "again.json"
     assert runner.invoke(app, ["compare", str(a), str(b), "--out", str(page), "--json", str(again)]).exit_code == 0
     assert json.loads(again.read_text())["pairings"] == d["pairings"], "the bootstrap is seeded"
+
+
+def test_a_perturbed_run_against_a_clean_one_by_perturbation(tmp_path):
+    """Each perturbation's group: the shared episodes it was applied to (an episode in every group of what was
+    applied to it), their flips and the exact McNemar test on them alone; an unperturbed pair has no such section."""
+    clean = write_run(tmp_path, "clean", BASE)
+    # dark applied to t1..t6 (t1 lost; t3..t6 gained), font=1.3 to t1, t2 and t7 (t1 lost), notification to none
+    applied = {t: ["dark"] for t in ("t3", "t4", "t5", "t6")}
+    applied.update({"t1": ["dark", "font=1.3"], "t2": ["dark", "font=1.3"], "t7": ["font=1.3"]})
+    perturbed = write_run(tmp_path, "perturbed", NEW, perturb=["dark", "font=1.3", "notification"], applied=applied)
+    data = tmp_path / "c.json"
+    r = runner.invoke(
+        app, ["compare", str(clean), str(perturbed), "--out", str(tmp_path / "c.html"), "--json", str(data)]
+    )
+    assert r.exit_code == 0, r.output
+    groups = {g["perturbation"]: g for g in json.loads(data.read_text())["by_perturbation"]}
+    assert list(groups) == ["dark", "font=1.3"], "notification was applied to no episode: no group"
+    dark, font = groups["dark"], groups["font=1.3"]
+    assert (
+        dark["paired"] == 6
+        and dark["lost"] == ["t1__en"]
+        and dark["gained"] == ["t3__en", "t4__en", "t5__en", "t6__en"]
+    )
+    assert dark["mcnemar_p"] == pytest.approx(0.375) and dark["sr"] == pytest.approx([2 / 6, 5 / 6])
+    assert font["paired"] == 3 and font["lost"] == ["t1__en"] and font["gained"] == []
+    assert font["mcnemar_p"] == pytest.approx(1.0) and font["other"] == 1
+    assert (
+        "by perturbation font=1.3 (perturbed vs clean): 3 episodes scored in both; SR 66.7% -> 33.3% (-33.3 pts), "
+        "exact McNemar p = 1; lost (1): t1__en; gained (0): -"
+    ) in r.output
+    html = (tmp_path / "c.html").read_text()
+    assert "<h2>By perturbation</h2>" in html and '<span class="badge pert">dark</span>' in html
+    r = runner.invoke(app, ["compare", str(clean), str(clean), "--out", str(tmp_path / "d.html"), "--json", str(data)])
+    assert r.exit_code == 0 and json.loads(data.read_text())["by_perturbation"] == []
+    assert "By perturbation" not in (tmp_path / "d.html").read_text()
 
 
 def test_runs_on_different_suites_compare_on_the_shared_tasks_and_say_so(tmp_path):
