@@ -103,6 +103,22 @@ def test_on_a_phone_the_locale_is_refused_and_every_condition_put_back_after_the
     assert vd.model.locale == "en"
 
 
+@pytest.mark.integration
+def test_the_locale_is_the_pools_own_language_switch_through_adb(tmp_path):
+    """Devices in threads behind the pool's private adb server: an en episode under locale=zh-CN runs on a device
+    switched to zh-CN (read back over adb) before its start state; the next lease in en switches it back."""
+    with DevicePool(1, isolation="thread") as pool:
+        opts = _opts(tmp_path, "zh", task_ids=("messages-text-number",), langs=("en",), perturb="locale=zh-CN")
+        (result,) = run_suite(opts, pool=pool).results
+        model = pool.model(0)
+        assert model is not None and model.locale == "zh", "the device stays in zh until its next lease"
+        pool.lease(0, (), "en")
+        assert model.locale == "en"
+    assert result.success and result.perturbations == [PerturbationRecord("locale", "zh-CN", None, True, "")]
+    ep = load_run(tmp_path / "zh").episode("messages-text-number", "en")
+    assert ep.meta is not None and ep.meta.instruction.startswith("Send a text to"), "the instruction stays en"
+
+
 EACH = ["dark", "font=1.3", "size=720x1600", "density=320", "landscape", "locale=zh-CN", "animations", "notification"]
 NOOP_TASKS = ("settings-dark-theme", "clock-world-time", "notes-append-shopping", "messages-reply-bob")
 
