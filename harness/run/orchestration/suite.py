@@ -299,6 +299,7 @@ def plan_run(
     life = RunLifecycle.begin(episodes, resume=opts.resume, options=opts.writer)
     prior = life.prior
     recorded = (prior.manifest.model_extra or {}).get("perturb") if prior and prior.manifest else None
+    recorded = recorded if isinstance(recorded, dict) else None
     if prior is not None and (recorded or None) != (opts.plan.to_json() if opts.plan else None):
         life.release()
         made = f"--perturb {','.join(recorded['perturbations'])} --perturb-seed {recorded['seed']}" if recorded else ""
