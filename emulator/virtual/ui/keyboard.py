@@ -24,13 +24,13 @@ SYMBOL_ROWS = ["1234567890", "@#$_&-+()/", "*\"':;!?"]
 
 
 def keyboard_height(model: Device, screen_h: int) -> int:
-    s = model.profile.scale
+    s = model.scale
     row = _row_h(model, screen_h)
     return int(40 * s) + 4 * row + int(8 * s)
 
 
 def _row_h(model: Device, screen_h: int) -> int:
-    s = model.profile.scale
+    s = model.scale
     row = int(54 * s)
     strip = int(40 * s)
     budget = int(screen_h * 0.42) - strip - int(8 * s)
@@ -63,7 +63,7 @@ def build_keyboard(
     press: Callable[[int], None],
     toggle: Callable[[str], None],
 ) -> View:
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     h = keyboard_height(model, screen_h)
     top = bottom - h

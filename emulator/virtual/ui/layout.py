@@ -53,7 +53,7 @@ class Ctx:
     # --- units -----------------------------------------------------------------------------------
     @property
     def scale(self) -> float:
-        return self.model.profile.scale
+        return self.model.scale
 
     def dp(self, v: float) -> int:
         return int(round(v * self.scale))

@@ -44,7 +44,7 @@ def build_recents(
     go_home: Callable[[], None],
 ) -> View:
     W, H = size
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     root = _v(
         "android.widget.FrameLayout",

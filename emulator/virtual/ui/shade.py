@@ -50,7 +50,7 @@ def _row(
     open_it: Callable[[str], None],
     swipe: Callable[[str, int, int], bool],
 ) -> View:
-    s = model.profile.scale
+    s = model.scale
     l, t, r, b = box
     pad = int(16 * s)
     row = _v(
@@ -97,7 +97,7 @@ def _row(
 
 
 def row_height(model: Device) -> int:
-    return int(92 * model.profile.scale)
+    return int(92 * model.scale)
 
 
 def build_heads_up(
@@ -111,7 +111,7 @@ def build_heads_up(
     put_away: Callable[[], None],
 ) -> View:
     """The heads-up card of `n` below the status bar; swiping it up puts it away (it stays in the shade)."""
-    s = model.profile.scale
+    s = model.scale
     m = int(8 * s)
     box = (m, top + m, width - m, top + m + row_height(model))
     root = _v("android.widget.FrameLayout", box, HEADS_UP_ROOT_ID)
@@ -143,7 +143,7 @@ def build_shade(
     """The expanded shade over the whole screen: the notifications newest first, "Clear all" under them (when one
     can be cleared), "No notifications" when there are none. Swiping up on it collapses it."""
     W, H = size
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     root = _v(
         "android.widget.FrameLayout",

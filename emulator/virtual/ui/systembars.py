@@ -46,7 +46,7 @@ def gesture_nav(model: Device) -> bool:
 
 def bar_heights(model: Device) -> tuple[int, int]:
     """(status bar, navigation bar) heights in px."""
-    s = model.profile.scale
+    s = model.scale
     return int(round(24 * s)), int(round((20 if gesture_nav(model) else 48) * s))
 
 
@@ -58,7 +58,7 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw) -> View
 
 
 def status_bar(model: Device, width: int, height: int, fg: Color, battery: int | None = None) -> View:
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     if battery is None:
         battery = model.hw.battery.level  # the emulator console's `power capacity`
@@ -175,7 +175,7 @@ def navigation_bar(
     bg: Color | None,
     press: Callable[[int], None],
 ) -> View:
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     top = screen_h - height
     root = _v(
