@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .fonts import text_width
 from .systembars import SYSTEMUI
+from .textlayout import LINE_SPACING, sp_px
 from .theme import Theme, mix
 from .view import View
 
@@ -75,7 +77,6 @@ def _row(
         )
     )
     x = l + pad + isz + int(12 * s)
-    line = int(20 * s)
     y = t + int(12 * s)
     for rid, text, size, fg, bold in (
         ("android:id/app_name_text", app_name(model, n.package), 12, theme.text2, False),
@@ -83,21 +84,33 @@ def _row(
         ("android:id/text", n.text, 14, theme.text2, False),
     ):
         if text:
+            line = _line(model, size)
             row.children.append(
                 _v(
                     "android.widget.TextView",
                     (x, y, r - pad, y + line),
                     rid,
                     text=text,
-                    style={"fg": fg, "size": int(size * s), "bold": bold, "valign": "c"},
+                    # a collapsed notification shows one line of each, cut with an ellipsis
+                    style={"fg": fg, "size": _sp(model, size), "bold": bold, "valign": "c", "ellipsize": True},
                 )
             )
             y += line
     return row
 
 
+def _sp(model: Device, v: float) -> int:
+    return sp_px(v, model.scale, model.settings)
+
+
+def _line(model: Device, size: float) -> int:
+    """A line of `size` sp text in a row: 20 dp, more when the font scale makes the text taller."""
+    return max(int(20 * model.scale), int(_sp(model, size) * LINE_SPACING))
+
+
 def row_height(model: Device) -> int:
-    return int(92 * model.scale)
+    """A notification row: 12 dp above and below its three lines, 92 dp at least."""
+    return max(int(92 * model.scale), int(24 * model.scale) + sum(_line(model, v) for v in (12, 15, 14)))
 
 
 def build_heads_up(
@@ -162,7 +175,8 @@ def build_shade(
     m = int(12 * s)
     top = status_h + int(16 * s)
     bottom = H - nav_h - int(72 * s)
-    stack = _v("android.view.ViewGroup", (0, top, W, bottom), "notification_stack_scroller", style={"clip": True})
+    clip = {"clip": True, "scroll": "v"}
+    stack = _v("android.view.ViewGroup", (0, top, W, bottom), "notification_stack_scroller", style=clip)
     root.children.append(stack)
     records = model.notifications.newest_first()
     if not records:
@@ -172,7 +186,7 @@ def build_shade(
                 (m, top, W - m, top + int(64 * s)),
                 "no_notifications",
                 text="无通知" if zh else "No notifications",
-                style={"fg": (255, 255, 255), "size": int(16 * s), "align": "c", "valign": "c"},
+                style={"fg": (255, 255, 255), "size": _sp(model, 16), "align": "c", "valign": "c"},
             )
         )
 
@@ -190,19 +204,21 @@ def build_shade(
         stack.children.append(_row(model, theme, n, (m, y, W - m, y + h), icon_style, open_it, swipe))
         y += h + int(4 * s)
     if any(n.clearable for n in records):
-        bw, bh = int(120 * s), int(40 * s)
+        label = "全部清除" if zh else "Clear all"
+        bh = max(int(40 * s), _line(model, 14) + int(8 * s))
+        bw = max(int(120 * s), int(text_width(label, _sp(model, 14), True)) + int(32 * s))
         clear = _v(
             "android.widget.Button",
             (W - m - bw, y + int(8 * s), W - m, y + int(8 * s) + bh),
             "dismiss_text",
-            text="全部清除" if zh else "Clear all",
+            text=label,
             clickable=True,
             focusable=True,
             style={
                 "bg": theme.surface,
                 "fg": theme.text,
                 "radius": bh // 2,
-                "size": int(14 * s),
+                "size": _sp(model, 14),
                 "align": "c",
                 "valign": "c",
                 "bold": True,
