@@ -10,6 +10,8 @@ from __future__ import annotations
 import zlib
 
 from ..records import ActivityRecord
+from ..ui.textlayout import font_scale
+from ..ui.theme import is_dark
 from .proctable import app_pid
 from .registry import Ctx, app_uid, short_component, short_hash
 
@@ -77,8 +79,9 @@ def window_dump(ctx: Ctx, section: str) -> str:
         "    isOnScreen=true",
         "    isVisible=true",
         "",
-        f"  mGlobalConfiguration={{1.0 ?mcc?mnc [{model.locale_tag.replace('-', '_')}] ldltr sw{sw}dp "
-        f"w{w * 160 // d}dp h{h * 160 // d}dp {d}dpi nrml long {orient} finger -keyb/v/h -nav/h "
+        f"  mGlobalConfiguration={{{font_scale(model.settings)} ?mcc?mnc [{model.locale_tag.replace('-', '_')}] "
+        f"ldltr sw{sw}dp w{w * 160 // d}dp h{h * 160 // d}dp {d}dpi nrml long {orient}"
+        f"{' night' if is_dark(model.settings) else ''} finger -keyb/v/h -nav/h "
         f"winConfig={{ mBounds=Rect(0, 0 - {w}, {h}) mAppBounds=Rect(0, 0 - {w}, {h}) "
         f"mMaxBounds=Rect(0, 0 - {w}, {h}) mDisplayRotation=ROTATION_{rot * 90} mWindowingMode=fullscreen "
         f"mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_{rot * 90}}} s.42}}",
