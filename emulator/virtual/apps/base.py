@@ -105,11 +105,12 @@ class App:
             tb,
             w.text(
                 ctx,
-                (l, y, r, b),
+                (l + ctx.dp(16), y, r - ctx.dp(16), b),
                 ctx.tr("Hello from ", "来自 ") + self.package,
                 "message",
                 align="c",
                 color=ctx.theme.text2,
+                lines=4,  # a long package name wraps
             ),
         ]
 
@@ -209,7 +210,7 @@ class StaticApp(App):
                 rows.append(w.text_row(ctx, tr(item["text"]), lines=6, color=ctx.theme.text2))
                 continue
             title, summary = tr(item.get("title")), tr(item.get("summary"))
-            h = ctx.dp(72 if summary else 56)
+            h, n = w.list_item_height(ctx, ctx.area[2] - ctx.area[0], summary, trailing="switch" in item)
 
             def build(
                 x: int,
@@ -219,6 +220,7 @@ class StaticApp(App):
                 title: str = title,
                 summary: str = summary,
                 h: int = h,
+                n: int = n,
             ) -> View:
                 if "switch" in item:
                     k = item["switch"]
@@ -234,10 +236,14 @@ class StaticApp(App):
                         summary,
                         on_click=toggle,
                         trailing=lambda b: w.switch(ctx, b, on),
+                        summary_lines=n,
+                        ellipsize=True,
                     )
                 target = item.get("open")
                 cb = (lambda t=target: ctx.push(self._activity(t, False))) if target else None
-                return w.list_item(ctx, (x, y, x + wd, y + h), title, summary, on_click=cb)
+                return w.list_item(
+                    ctx, (x, y, x + wd, y + h), title, summary, on_click=cb, summary_lines=n, ellipsize=True
+                )
 
             rows.append(Row(h, build))
         return page(ctx, [tb], rows, key=f"static_{name}", rid="recycler_view")

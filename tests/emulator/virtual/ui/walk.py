@@ -1,13 +1,16 @@
-"""Walking the device's screens and checking what each lays out (shared by the layout and rendering tests).
+"""Walking the device's screens and checking what each lays out (shared by the layout, rendering, theme and text
+tests).
 
 `device(condition, locale)` is a model under one display condition (a `wm size` / `wm density`, landscape, a font
 scale, the dark theme), set through the shell as a client sets it. `screens(model)` walks every screen reachable
 from the home screen, the launcher's drawer and each app (tapping what is clickable, three taps deep, each new
-screen once; each scrollable also scrolled to its end), the Phone app and its in-call screen, the notification
-shade and a heads-up, Overview and the three-button navigation bar. `problems(screen)` lists what is laid out
-wrong: a view outside its parent (a scrolling container's children only across its axis), a view outside the
-screen, and text that does not show whole inside its box (`ui.textlayout`; views TextView would ellipsize -
-`style["ellipsize"]` - and text fields may cut it, never outside their box).
+screen once; each scrollable also scrolled to its end), the Phone app and its in-call screen, a heads-up, the
+notification shade, Overview, an installed app with no UI of its own and the three-button navigation bar;
+`walked(condition, locale)` remembers a walk. `problems(screen)` lists what is laid out wrong: a view outside its
+parent (a scrolling container's children only across its axis) or the screen; text that does not show whole
+inside its box (`ui.textlayout`; views TextView would ellipsize - `style["ellipsize"]` - and text fields may cut
+it, never outside their box); text drawn over other text or under an icon; text at a contrast under 3 with what is
+under it.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from emulator.virtual.ui.systembars import SYSTEMUI
 from emulator.virtual.ui.textlayout import icon_inset, label_box, layout_text
 from emulator.virtual.ui.theme import Theme
 from emulator.virtual.ui.view import View
-from tests.emulator.virtual.shell.test_commands import sh
+from tests.emulator.virtual.shell.test_commands import U2_APK, sh
 
 # what a client sends to put the display in each condition
 CONDITIONS: dict[str, str] = {
@@ -179,6 +182,10 @@ def _starts(m: VirtualDeviceModel) -> list[tuple[str, Callable[[], None]]]:
             m.start_activity(pkg)
         m.ui.show_recents()
 
+    def installed() -> None:  # an installed package the device has no UI of its own for
+        m.fs.write("/data/local/tmp/app.apk", U2_APK.read_bytes(), parents=True)
+        sh(m, "pm install /data/local/tmp/app.apk; monkey -p com.github.uiautomator 1")
+
     def three_buttons() -> None:
         sh(m, "settings put secure navigation_mode 0")
         m.start_activity(apps[0])
@@ -191,6 +198,7 @@ def _starts(m: VirtualDeviceModel) -> list[tuple[str, Callable[[], None]]]:
         ("heads-up", heads_up),
         ("shade", shade),
         ("recents", recents),
+        ("installed app", installed),
         ("three-button navigation", three_buttons),
     ]
 
