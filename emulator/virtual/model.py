@@ -22,6 +22,7 @@ from .adbd import Adbd
 from .buildprops import build_props
 from .buildprops import emulator_image as image_profile
 from .clock import BOOTED_BEFORE, DeviceClock, make_clock
+from .display import DENSITY_DEFAULT, forced_density, forced_size
 from .events import EventLog
 from .fs import FileSystem
 from .hardware import Hardware
@@ -270,13 +271,31 @@ class VirtualDeviceModel:
     # --- display --------------------------------------------------------------------------------
     @property
     def physical_size(self) -> tuple[int, int]:
+        """The panel's pixels in the natural orientation (`wm size`'s Physical size)."""
         return self.profile.width, self.profile.height
 
     @property
+    def base_size(self) -> tuple[int, int]:
+        """The logical size in the natural orientation: `wm size`'s override, else the physical size."""
+        physical = self.physical_size
+        return forced_size(self.settings, physical) or physical
+
+    @property
     def display_size(self) -> tuple[int, int]:
-        """(width, height) in the current rotation: what screenshots and bounds use."""
-        w, h = self.physical_size
+        """(width, height) of the logical display in the current rotation: what apps lay out in, what
+        screenshots and bounds use."""
+        w, h = self.base_size
         return (h, w) if self.rotation % 2 else (w, h)
+
+    @property
+    def density(self) -> int:
+        """The logical density in dpi: `wm density`'s override, else the panel's (`wm density`'s Physical)."""
+        return forced_density(self.settings, self.profile.density) or self.profile.density
+
+    @property
+    def scale(self) -> float:
+        """Pixels per dp at the logical density (DisplayMetrics.density)."""
+        return self.density / DENSITY_DEFAULT
 
     def set_rotation(self, rotation: int) -> None:
         if rotation not in (0, 1, 2, 3):
@@ -520,7 +539,7 @@ class VirtualDeviceModel:
             self.events.log("swipe", x1=x1, y1=y1, x2=x2, y2=y2, duration_ms=duration_ms, source=source)
             from .ui.gestures import LONG_PRESS_TIMEOUT_MS, touch_slop
 
-            if math.hypot(x2 - x1, y2 - y1) <= touch_slop(self.profile.scale):
+            if math.hypot(x2 - x1, y2 - y1) <= touch_slop(self.scale):
                 # a swipe that stays within the touch slop is a press: short = tap, held = long press
                 if duration_ms >= LONG_PRESS_TIMEOUT_MS:
                     self.ui.long_press(x1, y1, duration_ms)

@@ -39,11 +39,6 @@ class Profile:
         """`uname -m`."""
         return "x86_64" if self.emulator else "aarch64"
 
-    @property
-    def scale(self) -> float:
-        """Pixels per dp (density / 160)."""
-        return self.density / 160.0
-
 
 PROFILES: dict[str, Profile] = {
     p.name: p

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..records import Package
 from ..ui import widgets as w
+from ..ui.fonts import text_width
 from ..ui.layout import RECYCLER, Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
@@ -104,11 +105,12 @@ class App:
             tb,
             w.text(
                 ctx,
-                (l, y, r, b),
+                (l + ctx.dp(16), y, r - ctx.dp(16), b),
                 ctx.tr("Hello from ", "来自 ") + self.package,
                 "message",
                 align="c",
                 color=ctx.theme.text2,
+                lines=4,  # a long package name wraps
             ),
         ]
 
@@ -208,7 +210,7 @@ class StaticApp(App):
                 rows.append(w.text_row(ctx, tr(item["text"]), lines=6, color=ctx.theme.text2))
                 continue
             title, summary = tr(item.get("title")), tr(item.get("summary"))
-            h = ctx.dp(72 if summary else 56)
+            h, n = w.list_item_height(ctx, ctx.area[2] - ctx.area[0], summary, trailing="switch" in item)
 
             def build(
                 x: int,
@@ -218,6 +220,7 @@ class StaticApp(App):
                 title: str = title,
                 summary: str = summary,
                 h: int = h,
+                n: int = n,
             ) -> View:
                 if "switch" in item:
                     k = item["switch"]
@@ -233,10 +236,33 @@ class StaticApp(App):
                         summary,
                         on_click=toggle,
                         trailing=lambda b: w.switch(ctx, b, on),
+                        summary_lines=n,
+                        ellipsize=True,
                     )
                 target = item.get("open")
                 cb = (lambda t=target: ctx.push(self._activity(t, False))) if target else None
-                return w.list_item(ctx, (x, y, x + wd, y + h), title, summary, on_click=cb)
+                return w.list_item(
+                    ctx, (x, y, x + wd, y + h), title, summary, on_click=cb, summary_lines=n, ellipsize=True
+                )
 
             rows.append(Row(h, build))
         return page(ctx, [tb], rows, key=f"static_{name}", rid="recycler_view")
+
+
+def editor_bar(ctx: Ctx, rid: str, title: str, on_save: w.Click, save_rid: str, can_save: bool = True) -> View:
+    """The top bar of an editor screen (an alarm, a contact), across the top of `ctx.area`: close (cancel) at the
+    start, the title, and Save at the end (disabled while there is nothing to save), as wide as its label."""
+    l, t, r, _ = ctx.area
+    bar_h = ctx.dp(64)
+    bar = V(ctx, w.VIEWGROUP, (l, t, r, t + bar_h), rid, style={"bg": ctx.theme.bg})
+    isz = ctx.dp(48)
+    y0 = t + (bar_h - isz) // 2
+    close = (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz)
+    bar.children.append(w.icon_button(ctx, close, "close", ctx.tr("Cancel", "取消"), ctx.finish, "android:id/home"))
+    label = ctx.tr("Save", "保存")
+    bw = max(ctx.dp(88), int(text_width(label, ctx.sp(14), True)) + ctx.dp(32))
+    title_box = (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h)
+    bar.children.append(w.text(ctx, title_box, title, "title", size=20, style={"ellipsize": True}))
+    save = (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4))
+    bar.children.append(w.button(ctx, save, label, on_save, save_rid, enabled=can_save))
+    return bar

@@ -12,9 +12,10 @@ from functools import partial
 from typing import Any
 
 from ..ui import widgets as w
+from ..ui.fonts import text_width
 from ..ui.layout import Ctx, Row
 from ..ui.view import View
-from .base import App, page
+from .base import App, editor_bar, page
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, fmt_date_long, fmt_time
 from .stopwatch import fresh as fresh_stopwatch
 from .stopwatch import rows as stopwatch_rows
@@ -158,7 +159,8 @@ class ClockApp(App):
         l, t, r, _ = ctx.area
         tb = self._title(ctx, ctx.tr("Alarm", "闹钟"))
         rows: list[Row] = []
-        card_h = ctx.dp(112)
+        lab_h, clk_h = max(ctx.dp(20), ctx.text_h(14)), max(ctx.dp(48), ctx.text_h(40))
+        card_h = ctx.dp(112) + max(0, clk_h - ctx.dp(48)) + 2 * max(0, lab_h - ctx.dp(20))
         for a in ctx.data["alarms"]:
 
             def build(x: int, y: int, wd: int, a: dict[str, Any] = a) -> View:
@@ -173,35 +175,40 @@ class ClockApp(App):
                 tstr = fmt_time(a["hour"], a["minute"], ctx.zh)
                 card.desc = tstr + (f" {a['label']}" if a["label"] else "")
                 x0 = x + ctx.dp(32)
+                ty = y + ctx.dp(14)  # the label, the time, the days, one under the other
                 if a["label"]:
                     card.children.append(
                         w.text(
                             ctx,
-                            (x0, y + ctx.dp(14), x + wd - ctx.dp(100), y + ctx.dp(34)),
+                            (x0, ty, x + wd - ctx.dp(100), ty + lab_h),
                             a["label"],
                             "edit_label",
                             size=14,
                             color=th.text2,
+                            style={"ellipsize": True},
                         )
                     )
+                ty += lab_h - ctx.dp(2)
                 card.children.append(
                     w.text(
                         ctx,
-                        (x0, y + ctx.dp(32), x + wd - ctx.dp(100), y + ctx.dp(80)),
+                        (x0, ty, x + wd - ctx.dp(100), ty + clk_h),
                         tstr,
                         "digital_clock",
                         size=40,
                         color=th.text if a["enabled"] else th.text2,
                     )
                 )
+                ty += clk_h
                 card.children.append(
                     w.text(
                         ctx,
-                        (x0, y + ctx.dp(80), x + wd - ctx.dp(100), y + ctx.dp(100)),
+                        (x0, ty, x + wd - ctx.dp(100), ty + lab_h),
                         days_summary(a["days"], ctx.zh),
                         "days_of_week",
                         size=14,
                         color=th.text2,
+                        style={"ellipsize": True},
                     )
                 )
 
@@ -266,7 +273,8 @@ class ClockApp(App):
                 ),
             ),
         ]
-        h = ctx.dp(80)
+        city_h, rel_h = max(ctx.dp(28), ctx.text_h(18)), max(ctx.dp(24), ctx.text_h(13))
+        h = max(ctx.dp(80), ctx.dp(12 + 16) + city_h + rel_h, ctx.dp(12) + ctx.text_h(28))
         base = DEVICE_HOUR * 60 + DEVICE_MINUTE
         for names, offset in WORLD["zh" if ctx.zh else "en"]:
             mins = base + offset * 60
@@ -286,21 +294,38 @@ class ClockApp(App):
                     desc=f"{city} {tstr}",
                 )
                 x0 = x + ctx.dp(32)
+                # the time at the end, as wide as it is; the city and how far ahead it is before it
+                tx = x + wd - ctx.dp(32) - int(text_width(tstr, ctx.sp(28))) - ctx.dp(4)
                 card.children.append(
-                    w.text(ctx, (x0, y + ctx.dp(12), x + wd // 2, y + ctx.dp(40)), city, "city_name", size=18)
+                    w.text(
+                        ctx,
+                        (x0, y + ctx.dp(12), tx - ctx.dp(8), y + ctx.dp(12) + city_h),
+                        city,
+                        "city_name",
+                        size=18,
+                        style={"ellipsize": True},
+                    )
                 )
                 card.children.append(
                     w.text(
                         ctx,
-                        (x0, y + ctx.dp(40), x + wd // 2 + ctx.dp(40), y + ctx.dp(64)),
+                        (x0, y + ctx.dp(12) + city_h, tx - ctx.dp(8), y + ctx.dp(12) + city_h + rel_h),
                         rel,
                         "city_day",
                         size=13,
                         color=th.text2,
+                        style={"ellipsize": True},
                     )
                 )
                 card.children.append(
-                    w.text(ctx, (x + wd // 2, y, x + wd - ctx.dp(32), y + h), tstr, "digital_clock", size=28, align="r")
+                    w.text(
+                        ctx,
+                        (tx, y + ctx.dp(6), x + wd - ctx.dp(32), y + h - ctx.dp(6)),
+                        tstr,
+                        "digital_clock",
+                        size=28,
+                        align="r",
+                    )
                 )
                 return card
 
@@ -492,7 +517,7 @@ class ClockApp(App):
         draft = ctx.ui.setdefault("draft", {"pm": False, "days": [False] * 7})
         aid = ctx.extras.get("alarm_id")
         title = ctx.tr("Edit alarm", "修改闹钟") if aid else ctx.tr("Add alarm", "添加闹钟")
-        bar = w.editor_bar(ctx, "toolbar", title, lambda: self._save(ctx), "save_button")
+        bar = editor_bar(ctx, "toolbar", title, lambda: self._save(ctx), "save_button")
 
         def step(field: str, d: int) -> None:
             hour, minute = self._draft_time(ctx)

@@ -13,7 +13,7 @@ from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
-from .base import App, page
+from .base import App, editor_bar, page
 from .common import MESSAGES_CONVERSATION, MESSAGES_PKG, avatar_color
 
 PKG = "com.google.android.contacts"
@@ -349,7 +349,7 @@ class ContactsApp(App):
         name, phone, email = (ctx.field_value(k) for k in ("name", "phone", "email"))
         can_save = bool(name.strip() or phone.strip())
         title = ctx.tr("Edit contact", "修改联系人") if cid else ctx.tr("Create contact", "新建联系人")
-        bar = w.editor_bar(ctx, "editor_toolbar", title, lambda: self._save(ctx), "editor_menu_save_button", can_save)
+        bar = editor_bar(ctx, "editor_toolbar", title, lambda: self._save(ctx), "editor_menu_save_button", can_save)
         rows = [
             w.field_row(
                 ctx,

@@ -59,32 +59,38 @@ def screen(ctx: Ctx) -> list[View]:
     else:
         state = ctx.tr("On call", "通话中")
     cx, y = (l + r) // 2, t + ctx.dp(48)
+    small, big = max(ctx.dp(24), ctx.text_h(16)), max(ctx.dp(44), ctx.text_h(32))
     views = [
         bg,
-        w.text(ctx, (l, y, r, y + ctx.dp(24)), state, "contactgrid_status_text", size=16, color=FG2, align="c"),
+        w.text(ctx, (l, y, r, y + small), state, "contactgrid_status_text", size=16, color=FG2, align="c"),
     ]
-    y += ctx.dp(40)
+    y += small + ctx.dp(16)
     views.append(
-        w.text(ctx, (l, y, r, y + ctx.dp(44)), name or number, "contactgrid_contact_name", size=32, color=FG, align="c")
+        w.text(ctx, (l, y, r, y + big), name or number, "contactgrid_contact_name", size=32, color=FG, align="c")
     )
-    y += ctx.dp(48)
+    y += big + ctx.dp(4)
     if name:
         views.append(
-            w.text(ctx, (l, y, r, y + ctx.dp(24)), number, "contactgrid_caller_number", size=16, color=FG2, align="c")
+            w.text(ctx, (l, y, r, y + small), number, "contactgrid_caller_number", size=16, color=FG2, align="c")
         )
-    avatar = ctx.dp(96)
-    ay = (t + b) // 2 - avatar
-    views.append(
-        w.icon(
-            ctx,
-            (cx - avatar // 2, ay, cx + avatar // 2, ay + avatar),
-            "letter" if name else "phone",
-            FG,
-            "contactgrid_avatar",
-            bg=(95, 99, 104),
-            letter=(name or "")[:1],
+        y += small
+    # the avatar in the middle of the screen, or of the room left between the texts and the buttons when the
+    # screen is short (landscape)
+    room_top, room_bottom = y + ctx.dp(8), b - ctx.dp(168)
+    avatar = min(ctx.dp(96), room_bottom - room_top)
+    ay = max(room_top, min((t + b) // 2 - avatar, room_bottom - avatar))
+    if avatar >= ctx.dp(32):
+        views.append(
+            w.icon(
+                ctx,
+                (cx - avatar // 2, ay, cx + avatar // 2, ay + avatar),
+                "letter" if name else "phone",
+                FG,
+                "contactgrid_avatar",
+                bg=(95, 99, 104),
+                letter=(name or "")[:1],
+            )
         )
-    )
     top = b - ctx.dp(160)
     if ringing:
         off = (r - l) // 4

@@ -5,12 +5,14 @@ over the Contacts app's data. The first launch asks for the SMS permission throu
 
 from __future__ import annotations
 
+import math
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
 from ..records import INTENT_DATA
 from ..ui import dialogs
 from ..ui import widgets as w
+from ..ui.fonts import text_width, wrap
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import App, page
@@ -187,7 +189,11 @@ class MessagesApp(App):
         )
         rows: list[Row] = []
         if ctx.data.get("permission") == "denied":
-            h = ctx.dp(112)
+            note = ctx.tr("Messages needs permission to send and view SMS", "“信息”需要获得发送和查看短信的权限")
+            allow = ctx.tr("Allow", "允许")
+            n = min(3, len(wrap(note, ctx.sp(14), (ctx.area[2] - ctx.area[0]) - ctx.dp(64))))
+            h = max(ctx.dp(112), ctx.dp(16 + 56) + ctx.line_h(14, n))
+            bw = max(ctx.dp(104), int(text_width(allow, ctx.sp(14), True)) + ctx.dp(48))
 
             def banner(x: int, y: int, wd: int) -> View:
                 card = w.card_bg(
@@ -196,19 +202,19 @@ class MessagesApp(App):
                 card.children.append(
                     w.text(
                         ctx,
-                        (x + ctx.dp(32), y + ctx.dp(16), x + wd - ctx.dp(32), y + ctx.dp(56)),
-                        ctx.tr("Messages needs permission to send and view SMS", "“信息”需要获得发送和查看短信的权限"),
+                        (x + ctx.dp(32), y + ctx.dp(16), x + wd - ctx.dp(32), y + ctx.dp(16) + ctx.line_h(14, n)),
+                        note,
                         "permission_banner_text",
                         size=14,
-                        lines=2,
+                        lines=n,
                         valign="t",
                     )
                 )
                 card.children.append(
                     w.button(
                         ctx,
-                        (x + wd - ctx.dp(136), y + h - ctx.dp(56), x + wd - ctx.dp(32), y + h - ctx.dp(20)),
-                        ctx.tr("Allow", "允许"),
+                        (x + wd - ctx.dp(32) - bw, y + h - ctx.dp(56), x + wd - ctx.dp(32), y + h - ctx.dp(20)),
+                        allow,
                         lambda: ctx.show_dialog({"id": "permission"}),
                         "permission_banner_button",
                     )
@@ -237,6 +243,7 @@ class MessagesApp(App):
                     summary_rid="conversation_snippet",
                     trailing_text=last["time"],
                     trailing_rid="conversation_timestamp",
+                    ellipsize=True,  # one line of the name, one of the last message
                 )
                 if t.get("unread"):
                     for c in v.children:
@@ -285,14 +292,15 @@ class MessagesApp(App):
         )
         msgs = thread["messages"] if thread else []
         rows: list[Row] = []
-        from ..ui.fonts import text_width, wrap
 
         size = ctx.sp(16)
         max_w = int((r - l) * 0.72)
+        pad = ctx.dp(16)
         for m in msgs:
-            lines = wrap(m["text"], size, max_w - ctx.dp(32))
-            bw = min(max_w, int(max(text_width(x, size) for x in lines)) + ctx.dp(32)) if lines else ctx.dp(48)
-            bh = int(len(lines) * size * 1.35) + ctx.dp(20)
+            lines = wrap(m["text"], size, max_w - 2 * pad)
+            widest = math.ceil(max(text_width(x, size) for x in lines)) if lines else 0
+            bw = min(max_w, widest + 2 * pad + 1) if lines else ctx.dp(48)
+            bh = ctx.line_h(16, len(lines)) + ctx.dp(20)
             h = bh + ctx.dp(28)
 
             def build(
@@ -322,7 +330,7 @@ class MessagesApp(App):
                             "fg": th.on_bubble_out if me else th.text,
                             "size": size,
                             "lines": n,
-                            "pad": ctx.dp(16),
+                            "pad": pad,
                             "valign": "c",
                         },
                     )
@@ -405,14 +413,9 @@ class MessagesApp(App):
         )
         y = tb.bounds[3]
         query = ctx.field_value("to")
-        lab = w.text(
-            ctx,
-            (l + ctx.dp(16), y, l + ctx.dp(56), y + ctx.dp(56)),
-            ctx.tr("To", "收件人"),
-            "to_label",
-            size=16,
-            color=th.text2,
-        )
+        to = ctx.tr("To", "收件人")
+        lab_r = l + ctx.dp(16) + max(ctx.dp(40), math.ceil(text_width(to, ctx.sp(16))) + ctx.dp(4))
+        lab = w.text(ctx, (l + ctx.dp(16), y, lab_r, y + ctx.dp(56)), to, "to_label", size=16, color=th.text2)
 
         def submit() -> None:
             q = query.strip()
@@ -425,7 +428,7 @@ class MessagesApp(App):
 
         field = w.edit(
             ctx,
-            (l + ctx.dp(60), y + ctx.dp(4), r - ctx.dp(16), y + ctx.dp(52)),
+            (lab_r + ctx.dp(4), y + ctx.dp(4), r - ctx.dp(16), y + ctx.dp(52)),
             "to",
             query,
             ctx.tr("Type name, phone number, or email", "输入姓名、电话号码或电子邮件地址"),

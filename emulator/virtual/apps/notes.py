@@ -147,7 +147,8 @@ class NotesApp(App):
         if q:
             notes = [n for n in notes if q in n["title"].lower() or q in n["body"].lower()]
         rows: list[Row] = []
-        card_h = ctx.dp(104)
+        title_h = max(ctx.dp(26), ctx.line_h(17))
+        card_h = max(ctx.dp(104), ctx.dp(16 + 2 + 16 + 12) + title_h + ctx.line_h(14, 2))
         for n in notes:
 
             def build(x: int, y: int, wd: int, n: dict[str, Any] = n) -> View:
@@ -168,23 +169,25 @@ class NotesApp(App):
                 card.children.append(
                     w.text(
                         ctx,
-                        (cx0, ty, cx1, ty + ctx.dp(26)),
+                        (cx0, ty, cx1, ty + title_h),
                         n["title"] or ctx.tr("Untitled", "无标题"),
                         "note_title",
                         size=17,
                         bold=True,
+                        style={"ellipsize": True},
                     )
                 )
                 card.children.append(
                     w.text(
                         ctx,
-                        (cx0, ty + ctx.dp(28), cx1, y + card_h - ctx.dp(16)),
+                        (cx0, ty + title_h + ctx.dp(2), cx1, y + card_h - ctx.dp(16)),
                         n["body"],
                         "note_preview",
                         size=14,
                         color=th.text2,
                         lines=2,
                         valign="t",
+                        style={"ellipsize": True},  # Keep's preview: two lines, the rest cut with an ellipsis
                     )
                 )
                 return card

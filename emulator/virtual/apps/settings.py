@@ -12,6 +12,7 @@ from typing import Any
 
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
+from ..ui.textlayout import font_scale
 from ..ui.view import View
 from .base import App, page
 
@@ -179,7 +180,8 @@ class SettingsApp(App):
         enabled: bool = True,
         rid: str = "",
     ) -> Row:
-        h = ctx.dp(72 if summary else 56)
+        width = ctx.area[2] - ctx.area[0]
+        h, lines = w.list_item_height(ctx, width, summary, leading=bool(icon), trailing=switch is not None)
 
         def build(x: int, y: int, wd: int) -> View:
             trailing = (lambda b: w.switch(ctx, b, bool(switch), enabled=enabled)) if switch is not None else None
@@ -193,11 +195,20 @@ class SettingsApp(App):
                 trailing=trailing,
                 rid=rid,
                 checked=switch,
+                summary_lines=lines,
+                ellipsize=True,  # a Preference's title is one line; its summary wraps (up to 10 lines) first
             )
             v.enabled = enabled
             return v
 
         return Row(h, build)
+
+    def _font_size(self, ctx: Ctx) -> str:
+        """Display > Font size's summary: `system font_scale` as Settings names it (Default at 1.0)."""
+        scale = font_scale(ctx.model.settings)
+        if abs(scale - 1.0) < 0.01:
+            return ctx.tr("Default", "默认")
+        return f"{round(scale * 100)}%"
 
     def _header(self, ctx: Ctx, title: str, back: bool) -> View:
         return w.toolbar(
@@ -420,7 +431,7 @@ class SettingsApp(App):
                 None,
                 "clock",
             ),
-            self._item_row(ctx, ctx.tr("Font size", "字体大小"), ctx.tr("Default", "默认"), None, "A"),
+            self._item_row(ctx, ctx.tr("Font size", "字体大小"), self._font_size(ctx), None, "A"),
         ]
 
     def _page_about(self, ctx: Ctx) -> list[Row]:

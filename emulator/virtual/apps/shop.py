@@ -161,7 +161,7 @@ class ShopApp(App):
         )
         bar.children.append(cart_btn)
         if cnt:
-            bs = ctx.dp(18)
+            bs = max(ctx.dp(18), ctx.text_h(11))
             bar.children.append(
                 V(
                     ctx,
@@ -171,11 +171,12 @@ class ShopApp(App):
                     text=str(cnt),
                     style={
                         "bg": th.error,
-                        "fg": (255, 255, 255),
+                        "fg": th.on_error,
                         "radius": bs // 2,
                         "size": ctx.sp(11),
                         "align": "c",
                         "bold": True,
+                        "badge": True,  # on the cart icon's corner on purpose
                     },
                 )
             )

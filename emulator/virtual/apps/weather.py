@@ -10,6 +10,7 @@ from typing import Any
 
 from ..ui import dialogs
 from ..ui import widgets as w
+from ..ui.fonts import text_width, wrap
 from ..ui.layout import Ctx, Row, V, hlist
 from ..ui.view import View
 from .base import App, page
@@ -226,33 +227,50 @@ class WeatherApp(App):
 
         rows.append(Row(ctx.dp(156), current))
 
+        items = [
+            (ctx.tr("Feels like", "体感温度"), f"{to_unit(feels, f)}{deg}", "feels_like"),
+            (ctx.tr("Humidity", "湿度"), f"{hum}%", "humidity"),
+            (ctx.tr("Wind", "风速"), wind_s, "wind"),
+        ]
+        cw3 = (r - l - ctx.dp(32)) // 3
+        # a label over a value in each third; a value too wide for its third takes a second line
+        val_lines = max(min(2, len(wrap(val, ctx.sp(18), cw3 - ctx.dp(8)))) for _, val, _ in items)
+        lab_h, val_h = max(ctx.dp(24), ctx.line_h(13)), max(ctx.dp(28), ctx.line_h(18, val_lines))
+        card_h = ctx.dp(12 + 2 + 10) + lab_h + val_h
+
         def details(x: int, y: int, wd: int) -> View:
-            card = w.card_bg(ctx, (x + ctx.dp(16), y + ctx.dp(4), x + wd - ctx.dp(16), y + ctx.dp(76)), "details_card")
-            items = [
-                (ctx.tr("Feels like", "体感温度"), f"{to_unit(feels, f)}{deg}", "feels_like"),
-                (ctx.tr("Humidity", "湿度"), f"{hum}%", "humidity"),
-                (ctx.tr("Wind", "风速"), wind_s, "wind"),
-            ]
-            cw3 = (wd - ctx.dp(32)) // 3
+            box = (x + ctx.dp(16), y + ctx.dp(4), x + wd - ctx.dp(16), y + ctx.dp(4) + card_h)
+            card = w.card_bg(ctx, box, "details_card")
             for i, (lab, val, rid) in enumerate(items):
                 cx0 = x + ctx.dp(16) + i * cw3
+                vy = y + ctx.dp(14) + lab_h
                 card.children.append(
                     w.text(
                         ctx,
-                        (cx0, y + ctx.dp(12), cx0 + cw3, y + ctx.dp(36)),
+                        (cx0, y + ctx.dp(12), cx0 + cw3, y + ctx.dp(12) + lab_h),
                         lab,
                         f"{rid}_label",
                         size=13,
                         color=th.text2,
                         align="c",
+                        style={"ellipsize": True},
                     )
                 )
                 card.children.append(
-                    w.text(ctx, (cx0, y + ctx.dp(38), cx0 + cw3, y + ctx.dp(66)), val, rid, size=18, align="c")
+                    w.text(
+                        ctx,
+                        (cx0, vy, cx0 + cw3, vy + val_h),
+                        val,
+                        rid,
+                        size=18,
+                        align="c",
+                        lines=val_lines,
+                        style={"pad": ctx.dp(4)},
+                    )
                 )
             return card
 
-        rows.append(Row(ctx.dp(84), details))
+        rows.append(Row(card_h + ctx.dp(12), details))
         rows.append(
             w.text_row(ctx, ctx.tr("Hourly forecast", "逐小时预报"), "hourly_title", size=16, bold=True, height_dp=40)
         )
@@ -326,10 +344,24 @@ class WeatherApp(App):
         rows.append(
             w.text_row(ctx, ctx.tr("7-day forecast", "7 天预报"), "daily_title", size=16, bold=True, height_dp=40)
         )
-        row_h = ctx.dp(56)
-        for i, (hi, lo, cond, pop) in enumerate(info["days"]):
-            day = DEVICE_DATE + _dt.timedelta(days=i)
-            dname = ctx.tr("Today", "今天") if i == 0 else weekday(day, ctx.zh)
+        # columns from the right, as wide as their widest text: low, high, precipitation; the day's name on the
+        # left; the condition between them, on a second line when it needs one
+        s14, s16 = ctx.sp(14), ctx.sp(16)
+        days = info["days"]
+        temp_w = max(text_width(f"{to_unit(v, f)}{deg}", s16) for d in days for v in d[:2]) + ctx.dp(4)
+        pop_w = max(text_width(f"{d[3]}%", s14) for d in days) + ctx.dp(4)
+        names = [
+            ctx.tr("Today", "今天") if i == 0 else weekday(DEVICE_DATE + _dt.timedelta(days=i), ctx.zh)
+            for i in range(len(days))
+        ]
+        name_w = max(ctx.dp(72), int(max(text_width(n, s16) for n in names)) + ctx.dp(4))
+        cond_x = ctx.dp(16) + name_w + ctx.dp(4 + 28 + 6)  # after the name and the icon
+        cond_w = (r - l) - ctx.dp(16) - int(2 * temp_w + pop_w) - ctx.dp(3 * 8) - cond_x
+        for i, (hi, lo, cond, pop) in enumerate(days):
+            dname = names[i]
+            cn = ctx.tr(*CONDITIONS[cond])
+            cond_lines = min(2, len(wrap(cn, s14, cond_w)))
+            row_h = max(ctx.dp(56), ctx.line_h(16) + ctx.dp(16), ctx.line_h(14, cond_lines) + ctx.dp(8))
 
             def build(
                 x: int,
@@ -340,8 +372,10 @@ class WeatherApp(App):
                 cond: str = cond,
                 pop: int = pop,
                 dname: str = dname,
+                cn: str = cn,
+                cond_lines: int = cond_lines,
+                row_h: int = row_h,
             ) -> View:
-                cn = ctx.tr(*CONDITIONS[cond])
                 v = V(
                     ctx,
                     w.LINEAR,
@@ -350,31 +384,37 @@ class WeatherApp(App):
                     desc=f"{dname}, {cn}, {pop}%, {to_unit(hi, f)}{deg}/{to_unit(lo, f)}{deg}",
                 )
                 x0 = x + ctx.dp(16)
-                v.children.append(w.text(ctx, (x0, y, x0 + ctx.dp(72), y + row_h), dname, "day_name", size=16))
+                iy = y + (row_h - ctx.dp(28)) // 2
+                v.children.append(w.text(ctx, (x0, y, x0 + name_w, y + row_h), dname, "day_name", size=16))
                 v.children.append(
                     w.icon(
                         ctx,
-                        (x0 + ctx.dp(76), y + ctx.dp(14), x0 + ctx.dp(104), y + ctx.dp(42)),
+                        (x0 + name_w + ctx.dp(4), iy, x0 + name_w + ctx.dp(32), iy + ctx.dp(28)),
                         cond,
                         (255, 193, 7) if cond == "sun" else th.text2,
                         "day_icon",
                         cn,
                     )
                 )
+                lo_x = x + wd - ctx.dp(16) - int(temp_w)
+                hi_x = lo_x - ctx.dp(8) - int(temp_w)
+                pop_x = hi_x - ctx.dp(8) - int(pop_w)
                 v.children.append(
                     w.text(
                         ctx,
-                        (x0 + ctx.dp(110), y, x + wd - ctx.dp(150), y + row_h),
+                        (x + cond_x, y, pop_x - ctx.dp(8), y + row_h),
                         cn,
                         "day_condition",
                         size=14,
                         color=th.text2,
+                        lines=cond_lines,
+                        style={"ellipsize": True},
                     )
                 )
                 v.children.append(
                     w.text(
                         ctx,
-                        (x + wd - ctx.dp(150), y, x + wd - ctx.dp(100), y + row_h),
+                        (pop_x, y, hi_x - ctx.dp(8), y + row_h),
                         f"{pop}%",
                         "precip",
                         size=14,
@@ -385,7 +425,7 @@ class WeatherApp(App):
                 v.children.append(
                     w.text(
                         ctx,
-                        (x + wd - ctx.dp(96), y, x + wd - ctx.dp(56), y + row_h),
+                        (hi_x, y, lo_x - ctx.dp(8), y + row_h),
                         f"{to_unit(hi, f)}{deg}",
                         "day_high",
                         size=16,
@@ -395,7 +435,7 @@ class WeatherApp(App):
                 v.children.append(
                     w.text(
                         ctx,
-                        (x + wd - ctx.dp(52), y, x + wd - ctx.dp(16), y + row_h),
+                        (lo_x, y, x + wd - ctx.dp(16), y + row_h),
                         f"{to_unit(lo, f)}{deg}",
                         "day_low",
                         size=16,
@@ -413,7 +453,7 @@ class WeatherApp(App):
                 "attribution",
                 size=12,
                 color=th.text2,
-                height_dp=40,
+                lines=3,
             )
         )
         return page(ctx, [bar], rows, key=f"weather_{city}", rid="weather_scroll", cls="android.widget.ScrollView")

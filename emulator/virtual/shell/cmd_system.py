@@ -6,6 +6,15 @@ from __future__ import annotations
 import re
 import zoneinfo
 
+from ..display import (
+    DENSITY_DEFAULT,
+    DENSITY_SETTING,
+    MIN_DENSITY,
+    SIZE_SETTING,
+    forced_density,
+    forced_size,
+    valid_size,
+)
 from ..records import LATIN_IME
 from .registry import COMMANDS, CommandFn, Ctx, command
 
@@ -125,46 +134,77 @@ def settings(ctx: Ctx, argv: list[str]) -> int:
 
 
 # --- window manager ----------------------------------------------------------------------------------
+def _java_int(s: str) -> int:
+    """Integer.parseInt: an optional sign and decimal digits; else ValueError naming the input as Java quotes it."""
+    if not re.fullmatch(r"[+-]?\d+", s):
+        raise ValueError(f'"{s}"')
+    return int(s)
+
+
+def _dimension(s: str, density: int) -> int:
+    """WindowManagerShellCommand.parseDimension: pixels, `Npx`, or `Ndp` at the display's (base) density."""
+    if s.endswith("px"):
+        return _java_int(s[:-2])
+    if s.endswith("dp"):
+        return _java_int(s[:-2]) * density // DENSITY_DEFAULT
+    return _java_int(s)
+
+
 @command("wm")
 def wm(ctx: Ctx, argv: list[str]) -> int:
     args = argv[1:]
-    while len(args) >= 2 and args[0] == "-d":
-        args = args[2:]
+    while "-d" in args[:-1]:  # `-d DISPLAY_ID` before or after the value: display 0 is the only one
+        i = args.index("-d")
+        del args[i : i + 2]
     sub = args[0] if args else ""
     model = ctx.model
-    glob = model.settings.setdefault("global", {})
-    sec = model.settings.setdefault("secure", {})
     if sub == "size":
+        physical = model.physical_size
         if len(args) == 1:
-            w, h = model.physical_size
-            ctx.outln(f"Physical size: {w}x{h}")
-            forced = glob.get("display_size_forced", "")
+            ctx.outln(f"Physical size: {physical[0]}x{physical[1]}")
+            forced = forced_size(model.settings, physical)
             if forced:
-                ctx.outln("Override size: " + forced.replace(",", "x"))
+                ctx.outln(f"Override size: {forced[0]}x{forced[1]}")
             return 0
         if args[1] == "reset":
-            put_setting(ctx, "global", "display_size_forced", None)
+            put_setting(ctx, *SIZE_SETTING, None)
             return 0
-        m = re.fullmatch(r"(\d+)x(\d+)", args[1])
-        if not m:
-            ctx.errln(f"Error: bad size {args[1]}")
+        spec = args[1]
+        div = spec.find("x")
+        if div <= 0 or div >= len(spec) - 1:
+            ctx.errln(f"Error: bad size {spec}")
             return 255
-        put_setting(ctx, "global", "display_size_forced", f"{m.group(1)},{m.group(2)}")
+        try:
+            size = (_dimension(spec[:div], model.density), _dimension(spec[div + 1 :], model.density))
+        except ValueError as e:
+            ctx.errln(f"Error: bad number java.lang.NumberFormatException: For input string: {e}")
+            return 255
+        if min(size) < 0:  # WindowManagerShellCommand: a negative size clears the override
+            put_setting(ctx, *SIZE_SETTING, None)
+            return 0
+        size = valid_size(size, physical)
+        put_setting(ctx, *SIZE_SETTING, None if size == physical else f"{size[0]},{size[1]}")
         return 0
     if sub == "density":
+        physical_density = model.profile.density
         if len(args) == 1:
-            ctx.outln(f"Physical density: {model.profile.density}")
-            forced = sec.get("display_density_forced", "")
-            if forced:
-                ctx.outln(f"Override density: {forced}")
+            ctx.outln(f"Physical density: {physical_density}")
+            forced_dpi = forced_density(model.settings, physical_density)
+            if forced_dpi:
+                ctx.outln(f"Override density: {forced_dpi}")
             return 0
         if args[1] == "reset":
-            put_setting(ctx, "secure", "display_density_forced", None)
+            put_setting(ctx, *DENSITY_SETTING, None)
             return 0
-        if not args[1].isdigit():
-            ctx.errln(f"Error: bad number {args[1]}")
+        try:
+            dpi = _java_int(args[1])
+        except ValueError as e:
+            ctx.errln(f"Error: bad number java.lang.NumberFormatException: For input string: {e}")
             return 255
-        put_setting(ctx, "secure", "display_density_forced", args[1])
+        if dpi < MIN_DENSITY:
+            ctx.errln(f"Error: density must be >= {MIN_DENSITY}")
+            return 255
+        put_setting(ctx, *DENSITY_SETTING, None if dpi == physical_density else str(dpi))
         return 0
     if sub == "user-rotation":
         rest = args[1:]

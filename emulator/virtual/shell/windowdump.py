@@ -1,13 +1,17 @@
 """The window manager's and input's dumps as Android 14 prints them: `dumpsys window [windows|displays]`,
 `dumpsys display`, `dumpsys input` (the viewport's `logicalFrame`, the touchscreen's `SurfaceOrientation`) and
 `am stack list` (RootTaskInfo.toString(): `taskId=N: pkg/cls bounds=[..] userId=0 visible=true
-topActivity=ComponentInfo{pkg/cls}`), from the model's tasks, display size and rotation."""
+topActivity=ComponentInfo{pkg/cls}`), from the model's tasks, display size and rotation. Sizes and densities that
+Android reports as logical follow `wm size` / `wm density` (`display.py`); the panel's (init, the display
+device, the viewport's physical frame) stay the physical ones."""
 
 from __future__ import annotations
 
 import zlib
 
 from ..records import ActivityRecord
+from ..ui.textlayout import font_scale
+from ..ui.theme import is_dark
 from .proctable import app_pid
 from .registry import Ctx, app_uid, short_component, short_hash
 
@@ -43,7 +47,7 @@ def window_dump(ctx: Ctx, section: str) -> str:
         top = model.foreground
         w, h = model.display_size
         rot = model.rotation
-    d = model.profile.density
+        d = model.density
     sw = min(w, h) * 160 // d
     orient = "land" if w > h else "port"
     win = window_name(top)
@@ -75,8 +79,9 @@ def window_dump(ctx: Ctx, section: str) -> str:
         "    isOnScreen=true",
         "    isVisible=true",
         "",
-        f"  mGlobalConfiguration={{1.0 ?mcc?mnc [{model.locale_tag.replace('-', '_')}] ldltr sw{sw}dp "
-        f"w{w * 160 // d}dp h{h * 160 // d}dp {d}dpi nrml long {orient} finger -keyb/v/h -nav/h "
+        f"  mGlobalConfiguration={{{font_scale(model.settings)} ?mcc?mnc [{model.locale_tag.replace('-', '_')}] "
+        f"ldltr sw{sw}dp w{w * 160 // d}dp h{h * 160 // d}dp {d}dpi nrml long {orient}"
+        f"{' night' if is_dark(model.settings) else ''} finger -keyb/v/h -nav/h "
         f"winConfig={{ mBounds=Rect(0, 0 - {w}, {h}) mAppBounds=Rect(0, 0 - {w}, {h}) "
         f"mMaxBounds=Rect(0, 0 - {w}, {h}) mDisplayRotation=ROTATION_{rot * 90} mWindowingMode=fullscreen "
         f"mActivityType=undefined mAlwaysOnTop=undefined mRotation=ROTATION_{rot * 90}}} s.42}}",
@@ -100,21 +105,26 @@ def display_dump(ctx: Ctx) -> str:
         w, h = model.display_size
         rot = model.rotation
         on = model.screen_on
+        d = model.density
     pw, ph = model.physical_size
-    d = model.profile.density
+    pd = model.profile.density
+    rpw, rph = (ph, pw) if rot % 2 else (pw, ph)  # the panel in the current rotation
     state = "ON" if on else "OFF"
-    info = (
-        f'DisplayInfo{{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, '
-        f"FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real {w} x {h}, largest app {max(w, h)} x {max(w, h)}, "
-        f"smallest app {min(w, h)} x {min(w, h)}, appVsyncOff 1000000, presDeadline 16666666, mode 1, "
-        f"defaultMode 1, modes [{{id=1, width={pw}, height={ph}, fps=60.0, vsync=60.0, synthetic=false, "
-        f"alternativeRefreshRates=[], supportedHdrTypes=[]}}], rotation {rot}, state {state}, "
-        f'committedState {state}, type INTERNAL, uniqueId "local:{DISPLAY_ID}", app {w} x {h}, density {d} '
-        f"({d}.0 x {d}.0) dpi, layerStack 0, colorMode 0, supportedColorModes [0], address {{port=0, "
-        f"model=0x401cecbed168ea}}, deviceProductInfo DeviceProductInfo{{name=EMU_display_0}}, "
-        f"removeMode 0, refreshRateOverride 0.0, brightnessMinimum 0.0, brightnessMaximum 1.0, "
-        f"brightnessDefault 0.39763778, installOrientation 0}}"
-    )
+
+    def info(w: int, h: int, rot: int, d: int) -> str:
+        return (
+            f'DisplayInfo{{"Built-in Screen", displayId 0, displayGroupId 0, FLAG_SECURE, '
+            f"FLAG_SUPPORTS_PROTECTED_BUFFERS, FLAG_TRUSTED, real {w} x {h}, largest app {max(w, h)} x "
+            f"{max(w, h)}, smallest app {min(w, h)} x {min(w, h)}, appVsyncOff 1000000, presDeadline 16666666, "
+            f"mode 1, defaultMode 1, modes [{{id=1, width={pw}, height={ph}, fps=60.0, vsync=60.0, "
+            f"synthetic=false, alternativeRefreshRates=[], supportedHdrTypes=[]}}], rotation {rot}, state {state}, "
+            f'committedState {state}, type INTERNAL, uniqueId "local:{DISPLAY_ID}", app {w} x {h}, density {d} '
+            f"({pd}.0 x {pd}.0) dpi, layerStack 0, colorMode 0, supportedColorModes [0], address {{port=0, "
+            f"model=0x401cecbed168ea}}, deviceProductInfo DeviceProductInfo{{name=EMU_display_0}}, "
+            f"removeMode 0, refreshRateOverride 0.0, brightnessMinimum 0.0, brightnessMaximum 1.0, "
+            f"brightnessDefault 0.39763778, installOrientation 0}}"
+        )
+
     return (
         "\n".join(
             [
@@ -125,7 +135,7 @@ def display_dump(ctx: Ctx) -> str:
                 f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
                 f"uniqueId='local:{DISPLAY_ID}', physicalPort=0, orientation={rot}, "
                 f"logicalFrame=Rect(0, 0 - {w}, {h}), "
-                f"physicalFrame=Rect(0, 0 - {w}, {h}), deviceWidth={w}, deviceHeight={h}}}]",
+                f"physicalFrame=Rect(0, 0 - {rpw}, {rph}), deviceWidth={rpw}, deviceHeight={rph}}}]",
                 "  mDefaultDisplayDefaultColorMode=0",
                 "  mWifiDisplayScanRequestCount=0",
                 f"  mStableDisplaySize=Point({pw}, {ph})",
@@ -133,7 +143,7 @@ def display_dump(ctx: Ctx) -> str:
                 "",
                 "Display Devices: size=1",
                 f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="local:{DISPLAY_ID}", {pw} x {ph}, modeId 1, '
-                f"renderFrameRate 60.0, defaultModeId 1, density {d}, {d}.0 x {d}.0 dpi, appVsyncOff 1000000, "
+                f"renderFrameRate 60.0, defaultModeId 1, density {pd}, {pd}.0 x {pd}.0 dpi, appVsyncOff 1000000, "
                 f"presDeadline 16666666, touch INTERNAL, rotation 0, type INTERNAL, state {state}, "
                 "FLAG_ALLOWED_TO_BE_DEFAULT_DISPLAY, FLAG_ROTATES_WITH_CONTENT, FLAG_SECURE, "
                 "FLAG_SUPPORTS_PROTECTED_BUFFERS, installOrientation 0}",
@@ -144,8 +154,8 @@ def display_dump(ctx: Ctx) -> str:
                 "    mLayerStack=0",
                 "    mHasContent=true",
                 "    mPrimaryDisplayDevice=Built-in Screen",
-                f"    mBaseDisplayInfo={info}",
-                f"    mOverrideDisplayInfo={info}",
+                f"    mBaseDisplayInfo={info(pw, ph, 0, pd)}",
+                f"    mOverrideDisplayInfo={info(w, h, rot, d)}",
                 "",
             ]
         )
@@ -153,39 +163,27 @@ def display_dump(ctx: Ctx) -> str:
     )
 
 
-def _forced(ctx: Ctx) -> tuple[tuple[int, int] | None, int | None]:
-    """`wm size` / `wm density` overrides (global display_size_forced "W,H", secure display_density_forced)."""
-    model = ctx.model
-    with model.lock:
-        size = model.settings.get("global", {}).get("display_size_forced", "")
-        dens = model.settings.get("secure", {}).get("display_density_forced", "")
-    parts = size.split(",")
-    forced = (int(parts[0]), int(parts[1])) if len(parts) == 2 and all(p.isdigit() for p in parts) else None
-    return forced, int(dens) if dens.isdigit() else None
-
-
 def displays_dump(ctx: Ctx) -> str:
-    """`dumpsys window displays`: the display's sizes (init, base with `wm size`/`wm density` overrides, cur) and
+    """`dumpsys window displays`: the display's sizes (init: the panel; base: `wm size` / `wm density`'s override
+    or the panel, both in the natural orientation; cur and app: the logical display in the current rotation) and
     DisplayRotation with its WindowOrientationListener (`mCurrentRotation=ROTATION_N`)."""
     model = ctx.model
     with model.lock:
         w, h = model.display_size
+        bw, bh = model.base_size
+        bd = model.density
         rot = model.rotation
         ntasks = len(model.tasks)
         locked = model.settings.get("system", {}).get("accelerometer_rotation", "0") == "0"
     pw, ph = model.physical_size
     d = model.profile.density
-    forced, fd = _forced(ctx)
-    bw, bh = forced or (pw, ph)
-    if rot % 2:
-        bw, bh = bh, bw
     short, long_ = min(w, h), max(w, h)
     return (
         "\n".join(
             [
                 "WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
                 f"  Display: mDisplayId=0 rootTasks={ntasks}",
-                f"    init={pw}x{ph} {d}dpi base={bw}x{bh} {fd or d}dpi cur={bw}x{bh} app={bw}x{bh} "
+                f"    init={pw}x{ph} {d}dpi base={bw}x{bh} {bd}dpi cur={w}x{h} app={w}x{h} "
                 f"rng={short}x{short}-{long_}x{long_}",
                 f"    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{w},{h}))",
                 "",
@@ -217,12 +215,13 @@ def input_dump(ctx: Ctx) -> str:
     model = ctx.model
     with model.lock:
         w, h = model.display_size
+        bw, bh = model.base_size
         rot = model.rotation
     pw, ph = model.physical_size
-    frame = f"[0, 0, {w}, {h}]"
+    rpw, rph = (ph, pw) if rot % 2 else (pw, ph)  # the panel in the current rotation
     viewport = (
-        f"displayId=0, uniqueId=local:{DISPLAY_ID}, port=0, orientation={rot}, logicalFrame={frame}, "
-        f"physicalFrame={frame}, deviceSize=[{w}, {h}]"
+        f"displayId=0, uniqueId=local:{DISPLAY_ID}, port=0, orientation={rot}, logicalFrame=[0, 0, {w}, {h}], "
+        f"physicalFrame=[0, 0, {rpw}, {rph}], deviceSize=[{rpw}, {rph}]"
     )
     java_viewport = viewport.replace("uniqueId=local:", "uniqueId='local:").replace(", port=", "', physicalPort=")
     return (
@@ -253,14 +252,14 @@ def input_dump(ctx: Ctx) -> str:
                 "    Touch Input Mapper (mode - DIRECT):",
                 "      DeviceType: touchScreen",
                 f"      Viewport INTERNAL: {viewport}, isActive=[1]",
-                f"      RawSurfaceWidth: {pw}px",
-                f"      RawSurfaceHeight: {ph}px",
+                f"      RawSurfaceWidth: {bw}px",
+                f"      RawSurfaceHeight: {bh}px",
                 "      SurfaceLeft: 0",
                 "      SurfaceTop: 0",
                 f"      SurfaceRight: {w}",
                 f"      SurfaceBottom: {h}",
-                f"      PhysicalWidth: {w}px",
-                f"      PhysicalHeight: {h}px",
+                f"      PhysicalWidth: {rpw}px",
+                f"      PhysicalHeight: {rph}px",
                 "      PhysicalLeft: 0",
                 "      PhysicalTop: 0",
                 f"      SurfaceOrientation: {rot}",

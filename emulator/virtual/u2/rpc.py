@@ -214,7 +214,7 @@ class RpcService(UiObjectMethods):
         m = self.model
         with m.lock:
             w, h = m.display_size
-            scale = m.profile.scale
+            scale = m.scale
             try:
                 pkg = m.foreground.package
             except IndexError:

@@ -190,7 +190,7 @@ def wrap(text: str, size: int, max_width: float, bold: bool = False) -> list[str
         tokens = _tokens(para)
         for tok in tokens:
             cand = line + tok
-            if text_width(cand, size, bold) <= max_width or not line:
+            if text_width(cand.rstrip(), size, bold) <= max_width or not line:  # a space ending a line takes none
                 if not line and text_width(tok, size, bold) > max_width:
                     # one word longer than the line: break it by characters
                     for ch in tok:

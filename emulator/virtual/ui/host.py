@@ -45,7 +45,10 @@ class Device(Protocol):
     def ui(self) -> Screen: ...
 
     @property
-    def display_size(self) -> tuple[int, int]: ...
+    def display_size(self) -> tuple[int, int]: ...  # the logical display in the current rotation
+
+    @property
+    def scale(self) -> float: ...  # px per dp at the logical density (`wm density`)
 
     @property
     def clock_set(self) -> bool: ...

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from .fonts import text_width
 from .theme import Theme
 from .view import View, int_bounds
 
@@ -24,13 +25,13 @@ SYMBOL_ROWS = ["1234567890", "@#$_&-+()/", "*\"':;!?"]
 
 
 def keyboard_height(model: Device, screen_h: int) -> int:
-    s = model.profile.scale
+    s = model.scale
     row = _row_h(model, screen_h)
     return int(40 * s) + 4 * row + int(8 * s)
 
 
 def _row_h(model: Device, screen_h: int) -> int:
-    s = model.profile.scale
+    s = model.scale
     row = int(54 * s)
     strip = int(40 * s)
     budget = int(screen_h * 0.42) - strip - int(8 * s)
@@ -63,7 +64,7 @@ def build_keyboard(
     press: Callable[[int], None],
     toggle: Callable[[str], None],
 ) -> View:
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     h = keyboard_height(model, screen_h)
     top = bottom - h
@@ -90,6 +91,7 @@ def build_keyboard(
                 "size": int(13 * s),
                 "align": "c",
                 "pad": int(8 * s),
+                "ellipsize": True,  # the chip shows the clip's start
             },
         )
         chip.on_click = lambda: commit(clip)
@@ -121,6 +123,12 @@ def build_keyboard(
         }
         if label:
             st["label"] = label
+            if len(label) > 1:  # a word on a key ("?123", the space bar's language) is smaller than a letter
+                avail = x1 - x0 - 2 * pad - int(8 * s)
+                size = min(label_size, int(16 * s))
+                while size > 6 and text_width(label, size) > avail:
+                    size -= 1
+                st["size"] = size
         if icon:
             st.update(icon=icon, icon_color=theme.text, inset=max(2, int(row_h * 0.28)))
         k = _v(

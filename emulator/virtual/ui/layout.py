@@ -8,10 +8,12 @@ part, as uiautomator reports them; drawing uses the unclipped box kept in `style
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .textlayout import LINE_SPACING, font_scale
 from .theme import Theme
 from .view import Bounds, View, int_bounds
 
@@ -50,20 +52,30 @@ class Ctx:
     focus: str | None = None  # key of the focused field of this app, if any
     keyboard: bool = False
 
-    # --- units -----------------------------------------------------------------------------------
-    @property
+    # --- units (read once per frame: a frame is built at one density and font scale) -------------------------
+    @functools.cached_property
     def scale(self) -> float:
-        return self.model.profile.scale
+        return self.model.scale
+
+    @functools.cached_property
+    def _sp_scale(self) -> float:
+        return self.scale * font_scale(self.model.settings)
 
     def dp(self, v: float) -> int:
         return int(round(v * self.scale))
 
     def sp(self, v: float) -> int:
-        try:
-            fs = float(self.model.settings.get("system", {}).get("font_scale", "1.0"))
-        except ValueError:
-            fs = 1.0
-        return max(6, int(round(v * self.scale * fs)))
+        return max(6, int(round(v * self._sp_scale)))
+
+    def line_h(self, size: float, lines: int = 1) -> int:
+        """The height in px of `lines` lines of `size` sp text, as the renderer spaces them: a TextView's
+        wrap_content height, which grows with the font scale where the dp boxes around it do not."""
+        return int(self.sp(size) * LINE_SPACING) * lines
+
+    def text_h(self, size: float) -> int:
+        """The least height in px one line of `size` sp text shows whole in (its glyphs, in a Latin or a CJK
+        face): a box sized in dp around sp text has to grow to this as the font scale grows."""
+        return int(self.sp(size) * 1.2)
 
     @property
     def width_dp(self) -> float:
@@ -222,7 +234,7 @@ def vlist(
                 break
             y += rw.height
     st[key] = off
-    style = {"clip": True}
+    style = {"clip": True, "scroll": "v"}
     if bg is not None:
         style["bg"] = bg
     container = V(ctx, cls, bounds, rid, scrollable=max_off > 0, desc=desc, style=style)
@@ -266,7 +278,7 @@ def hlist(
     st = _scroll_state(ctx)
     off = min(max(0, int(st.get(key, 0))), max_off)
     st[key] = off
-    container = V(ctx, cls, bounds, rid, scrollable=max_off > 0, style={"clip": True})
+    container = V(ctx, cls, bounds, rid, scrollable=max_off > 0, style={"clip": True, "scroll": "h"})
 
     def on_scroll(dx: int, dy: int) -> bool:
         if abs(dx) <= abs(dy):

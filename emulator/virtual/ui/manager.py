@@ -426,7 +426,7 @@ class UIManager:
         m = self.model
         W, H = m.display_size
         status_h, nav_h = bar_heights(m)
-        s = m.profile.scale
+        s = m.scale
         roots = self.view_roots()
         self._put_away()
         self._clear_snackbar()

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .fonts import text_width
+from .textlayout import LINE_SPACING, sp_px
 from .theme import Theme, mix
 from .view import View, int_bounds
 
@@ -44,7 +46,7 @@ def build_recents(
     go_home: Callable[[], None],
 ) -> View:
     W, H = size
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     root = _v(
         "android.widget.FrameLayout",
@@ -61,11 +63,12 @@ def build_recents(
             "recents_empty",
             text="无近期项目" if zh else "No recent items",
             clickable=True,
-            style={"fg": (255, 255, 255), "size": int(16 * s), "align": "c"},
+            style={"fg": (255, 255, 255), "size": sp_px(16, s, model.settings), "align": "c"},
         )
         msg.on_click = go_home
         root.children.append(msg)
         return root
+    title_size = sp_px(16, s, model.settings)
     avail_h = b - t
     card_h = int(avail_h * 0.68)
     card_w = min(int((r - l) * 0.62), int(card_h * W / max(1, H)) if W < H else int((r - l) * 0.5))
@@ -82,7 +85,7 @@ def build_recents(
         (l, t, r, b),
         "overview_list",
         scrollable=len(pkgs) > 1,
-        style={"clip": True},
+        style={"clip": True, "scroll": "h"},
     )
 
     def scroll(dx: int, dy: int) -> bool:
@@ -138,11 +141,11 @@ def build_recents(
                     x0 + int(8 * s),
                     top + card_h // 2 + int(8 * s),
                     x0 + card_w - int(8 * s),
-                    top + card_h // 2 + int(40 * s),
+                    top + card_h // 2 + int(8 * s) + max(int(32 * s), int(title_size * LINE_SPACING)),
                 ),
                 "title",
                 text=label,
-                style={"fg": theme.text, "size": int(16 * s), "align": "c"},
+                style={"fg": theme.text, "size": title_size, "align": "c", "ellipsize": True},
             )
         )
         snap.on_click = lambda pkg=pkg: open_task(pkg)
@@ -156,19 +159,22 @@ def build_recents(
         snap.on_scroll = swipe_card
         task.children.extend([ic, snap])
         lst.children.append(task)
-    bw, bh = int(120 * s), int(40 * s)
+    label = "全部清除" if zh else "Clear all"
+    clear_size = sp_px(14, s, model.settings)
+    bh = max(int(40 * s), int(clear_size * LINE_SPACING) + int(8 * s))
+    bw = max(int(120 * s), int(text_width(label, clear_size, True)) + int(32 * s))
     clear = _v(
         "android.widget.Button",
         (cx - bw // 2, b - bh - int(12 * s), cx + bw // 2, b - int(12 * s)),
         "clear_all",
-        text="全部清除" if zh else "Clear all",
+        text=label,
         clickable=True,
         focusable=True,
         style={
             "bg": theme.surface,
             "fg": theme.text,
             "radius": bh // 2,
-            "size": int(14 * s),
+            "size": clear_size,
             "align": "c",
             "bold": True,
         },

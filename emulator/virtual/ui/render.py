@@ -14,8 +14,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from .fonts import ellipsize, font_for, text_width, wrap
+from .fonts import font_for, text_width, wrap
 from .glyphs import draw_text
+from .textlayout import EDIT_TEXT, checkbox_size, icon_inset, label_box, layout_text
 from .theme import Color, Theme, mix
 from .view import View
 
@@ -98,45 +99,36 @@ class Painter:
         if kind == "seekbar":
             self._seekbar(box, float(st.get("progress", 0.0)), v.enabled)
             return
-        if kind in ("checkbox", "radio"):
-            self._checkbox(v, box, st, kind == "radio")
-            return
         if kind == "field":
             self._field(v, box, st)
-            return
-        if kind == "appicon":
-            self._appicon(v, box, st)
             return
         if kind == "avatar":
             self._letter(box, st.get("letter", ""), st.get("fg", (255, 255, 255)), st.get("size"))
             return
-        if kind == "indicator" and v.selected:
-            h = max(2, (box[3] - box[1]) // 16)
-            cx = (box[0] + box[2]) // 2
-            half = max((box[2] - box[0]) // 4, 8)
-            d.rounded_rectangle((cx - half, box[3] - h, cx + half, box[3]), h // 2, fill=st.get("accent"))
-        name = st.get("icon")
-        txt = v.text or st.get("label", "")
-        if v.cls == "android.widget.EditText":
-            txt = ""
-        if name:
-            inset = int(st.get("inset", 0))
-            if st.get("inset_frac"):
-                inset = int(st["inset_frac"] * min(box[2] - box[0], box[3] - box[1]))
-            if txt and st.get("icon_left"):
-                s = box[3] - box[1]
-                ib = (box[0] + inset, box[1] + inset, box[0] + s - inset, box[3] - inset)
+        if kind in ("checkbox", "radio"):
+            self._checkbox(v, box, st, kind == "radio")
+        elif kind == "appicon":
+            self._appicon(box, st)
+        else:
+            if kind == "indicator" and v.selected:
+                h = max(2, (box[3] - box[1]) // 16)
+                cx = (box[0] + box[2]) // 2
+                half = max((box[2] - box[0]) // 4, 8)
+                d.rounded_rectangle((cx - half, box[3] - h, cx + half, box[3]), h // 2, fill=st.get("accent"))
+            name = st.get("icon")
+            if name:
+                inset = icon_inset(st, box)
+                if st.get("icon_left") and (v.text or st.get("label")) and v.cls != EDIT_TEXT:
+                    side = box[3] - box[1]
+                    ib = (box[0] + inset, box[1] + inset, box[0] + side - inset, box[3] - inset)
+                else:
+                    w, h = box[2] - box[0], box[3] - box[1]
+                    inset = min(inset, max(0, (min(w, h) - 8) // 2))
+                    ib = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)
                 draw_icon(d, ib, name, st.get("icon_color", self.theme.text), st.get("letter", ""))
-                box = (box[0] + s - inset // 2, box[1], box[2], box[3])
-            else:
-                w, h = box[2] - box[0], box[3] - box[1]
-                inset = min(inset, max(0, (min(w, h) - 8) // 2))
-                ib = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)
-                draw_icon(d, ib, name, st.get("icon_color", self.theme.text), st.get("letter", ""))
-                if not (txt and st.get("icon_left")):
-                    txt = txt if st.get("icon_text") else ""
-        if txt:
-            self._text(box, txt, st)
+        label = label_box(v, box)
+        if label is not None:
+            self._text(*label)
 
     def _rect(self, box: tuple[int, int, int, int], fill: Color, radius: int) -> None:
         if radius > 0:
@@ -145,37 +137,20 @@ class Painter:
             self.d.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=fill)
 
     def _text(self, box: tuple[int, int, int, int], s: str, st: dict[str, Any], color: Color | None = None) -> None:
-        size = int(st.get("size", 14) or 14)
-        bold = bool(st.get("bold"))
-        pad = int(st.get("pad", 0) if st.get("kind") != "field" else 0)
-        l, t, r, b = box[0] + pad, box[1], box[2] - pad, box[3]
-        avail = r - l
-        if avail <= 0:
+        lay = layout_text(box, s, st)
+        if lay is None:
             return
         fg = color or st.get("fg", self.theme.text)
         align = st.get("align", "l")
-        lines = max(1, int(st.get("lines", 1)))
-        lh = int(size * 1.35)
-        if lines == 1:
-            out = [ellipsize(s.replace("\n", " "), size, avail, bold)]
-        else:
-            wrapped = wrap(s, size, avail, bold)
-            fit = max(1, min(lines, (b - t) // max(1, lh)))
-            out = wrapped[:fit]
-            if len(wrapped) > fit:
-                out[-1] = ellipsize(out[-1] + "…", size, avail, bold)
-        total = lh * len(out)
-        if st.get("valign", "c") == "t":
-            y = t + int(st.get("pad_top", 0))
-        else:
-            y = t + (b - t - total) // 2
-        for line in out:
+        l, _, r, _ = lay.box
+        y = lay.top
+        for line in lay.lines:
             if line:
-                font = font_for(line, size, bold)
-                w = text_width(line, size, bold)
-                x = l if align == "l" else (r - w if align == "r" else l + (avail - w) / 2)
-                draw_text(self.img, (x, y + (lh - size) // 2 - size // 10), line, font, fg)
-            y += lh
+                font = font_for(line, lay.size, lay.bold)
+                w = text_width(line, lay.size, lay.bold)
+                x = l if align == "l" else (r - w if align == "r" else l + (r - l - w) / 2)
+                draw_text(self.img, (x, y + lay.glyph_offset(line)), line, font, fg)
+            y += lay.line_height
 
     def _switch(self, box: tuple[int, int, int, int], on: bool, enabled: bool) -> None:
         th = self.theme
@@ -215,7 +190,7 @@ class Painter:
     def _checkbox(self, v: View, box: tuple[int, int, int, int], st: dict[str, Any], radio: bool) -> None:
         th = self.theme
         h = box[3] - box[1]
-        s = min(h, max(12, int(st.get("size", 16) * 1.1)))
+        s = checkbox_size(box, st)
         x0, y0 = box[0] + max(0, (min(h, box[2] - box[0]) - s) // 2), box[1] + (h - s) // 2
         cb = (x0, y0, x0 + s, y0 + s)
         lw = max(2, s // 9)
@@ -229,10 +204,8 @@ class Painter:
             draw_icon(self.d, (cb[0] + lw, cb[1] + lw, cb[2] - lw, cb[3] - lw), "check", th.on_primary)
         else:
             self.d.rounded_rectangle(cb, max(1, s // 8), outline=th.text2, width=lw)
-        if v.text:
-            self._text((cb[2] + s // 2, box[1], box[2], box[3]), v.text, st)
 
-    def _appicon(self, v: View, box: tuple[int, int, int, int], st: dict[str, Any]) -> None:
+    def _appicon(self, box: tuple[int, int, int, int], st: dict[str, Any]) -> None:
         isz = int(st.get("icon_size", (box[2] - box[0]) * 0.6))
         cx = (box[0] + box[2]) // 2
         top = box[1] + int(st.get("icon_top", 0))
@@ -246,8 +219,6 @@ class Painter:
             st.get("icon_color", (255, 255, 255)),
             st.get("letter", ""),
         )
-        if v.text and not st.get("no_label"):
-            self._text((box[0] + 2, top + isz, box[2] - 2, box[3]), v.text, dict(st, align="c", lines=1))
 
     def _letter(self, box: tuple[int, int, int, int], letter: str, fg: Color, size: int | None) -> None:
         if not letter:

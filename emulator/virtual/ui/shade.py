@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .fonts import text_width
 from .systembars import SYSTEMUI
+from .textlayout import LINE_SPACING, sp_px
 from .theme import Theme, mix
 from .view import View
 
@@ -50,7 +52,7 @@ def _row(
     open_it: Callable[[str], None],
     swipe: Callable[[str, int, int], bool],
 ) -> View:
-    s = model.profile.scale
+    s = model.scale
     l, t, r, b = box
     pad = int(16 * s)
     row = _v(
@@ -75,7 +77,6 @@ def _row(
         )
     )
     x = l + pad + isz + int(12 * s)
-    line = int(20 * s)
     y = t + int(12 * s)
     for rid, text, size, fg, bold in (
         ("android:id/app_name_text", app_name(model, n.package), 12, theme.text2, False),
@@ -83,21 +84,33 @@ def _row(
         ("android:id/text", n.text, 14, theme.text2, False),
     ):
         if text:
+            line = _line(model, size)
             row.children.append(
                 _v(
                     "android.widget.TextView",
                     (x, y, r - pad, y + line),
                     rid,
                     text=text,
-                    style={"fg": fg, "size": int(size * s), "bold": bold, "valign": "c"},
+                    # a collapsed notification shows one line of each, cut with an ellipsis
+                    style={"fg": fg, "size": _sp(model, size), "bold": bold, "valign": "c", "ellipsize": True},
                 )
             )
             y += line
     return row
 
 
+def _sp(model: Device, v: float) -> int:
+    return sp_px(v, model.scale, model.settings)
+
+
+def _line(model: Device, size: float) -> int:
+    """A line of `size` sp text in a row: 20 dp, more when the font scale makes the text taller."""
+    return max(int(20 * model.scale), int(_sp(model, size) * LINE_SPACING))
+
+
 def row_height(model: Device) -> int:
-    return int(92 * model.profile.scale)
+    """A notification row: 12 dp above and below its three lines, 92 dp at least."""
+    return max(int(92 * model.scale), int(24 * model.scale) + sum(_line(model, v) for v in (12, 15, 14)))
 
 
 def build_heads_up(
@@ -111,7 +124,7 @@ def build_heads_up(
     put_away: Callable[[], None],
 ) -> View:
     """The heads-up card of `n` below the status bar; swiping it up puts it away (it stays in the shade)."""
-    s = model.profile.scale
+    s = model.scale
     m = int(8 * s)
     box = (m, top + m, width - m, top + m + row_height(model))
     root = _v("android.widget.FrameLayout", box, HEADS_UP_ROOT_ID)
@@ -143,7 +156,7 @@ def build_shade(
     """The expanded shade over the whole screen: the notifications newest first, "Clear all" under them (when one
     can be cleared), "No notifications" when there are none. Swiping up on it collapses it."""
     W, H = size
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     root = _v(
         "android.widget.FrameLayout",
@@ -162,7 +175,8 @@ def build_shade(
     m = int(12 * s)
     top = status_h + int(16 * s)
     bottom = H - nav_h - int(72 * s)
-    stack = _v("android.view.ViewGroup", (0, top, W, bottom), "notification_stack_scroller", style={"clip": True})
+    clip = {"clip": True, "scroll": "v"}
+    stack = _v("android.view.ViewGroup", (0, top, W, bottom), "notification_stack_scroller", style=clip)
     root.children.append(stack)
     records = model.notifications.newest_first()
     if not records:
@@ -172,7 +186,7 @@ def build_shade(
                 (m, top, W - m, top + int(64 * s)),
                 "no_notifications",
                 text="无通知" if zh else "No notifications",
-                style={"fg": (255, 255, 255), "size": int(16 * s), "align": "c", "valign": "c"},
+                style={"fg": (255, 255, 255), "size": _sp(model, 16), "align": "c", "valign": "c"},
             )
         )
 
@@ -190,19 +204,21 @@ def build_shade(
         stack.children.append(_row(model, theme, n, (m, y, W - m, y + h), icon_style, open_it, swipe))
         y += h + int(4 * s)
     if any(n.clearable for n in records):
-        bw, bh = int(120 * s), int(40 * s)
+        label = "全部清除" if zh else "Clear all"
+        bh = max(int(40 * s), _line(model, 14) + int(8 * s))
+        bw = max(int(120 * s), int(text_width(label, _sp(model, 14), True)) + int(32 * s))
         clear = _v(
             "android.widget.Button",
             (W - m - bw, y + int(8 * s), W - m, y + int(8 * s) + bh),
             "dismiss_text",
-            text="全部清除" if zh else "Clear all",
+            text=label,
             clickable=True,
             focusable=True,
             style={
                 "bg": theme.surface,
                 "fg": theme.text,
                 "radius": bh // 2,
-                "size": int(14 * s),
+                "size": _sp(model, 14),
                 "align": "c",
                 "valign": "c",
                 "bold": True,

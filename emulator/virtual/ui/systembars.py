@@ -12,6 +12,8 @@ import zoneinfo
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .fonts import text_width
+from .textlayout import sp_px
 from .theme import Color, Theme
 from .view import View
 
@@ -46,7 +48,7 @@ def gesture_nav(model: Device) -> bool:
 
 def bar_heights(model: Device) -> tuple[int, int]:
     """(status bar, navigation bar) heights in px."""
-    s = model.profile.scale
+    s = model.scale
     return int(round(24 * s)), int(round((20 if gesture_nav(model) else 48) * s))
 
 
@@ -58,7 +60,7 @@ def _v(cls: str, bounds: tuple[int, int, int, int], rid: str = "", **kw) -> View
 
 
 def status_bar(model: Device, width: int, height: int, fg: Color, battery: int | None = None) -> View:
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     if battery is None:
         battery = model.hw.battery.level  # the emulator console's `power capacity`
@@ -66,12 +68,13 @@ def status_bar(model: Device, width: int, height: int, fg: Color, battery: int |
     bar = _v("android.widget.FrameLayout", (0, 0, width, height), "status_bar")
     root.children.append(bar)
     pad = int(16 * s)
-    size = int(14 * s)
+    size = sp_px(14, s, model.settings)  # SystemUI's status_bar_clock_size: 14 sp
     clock = clock_text(model)
+    clock_w = max(int(56 * s), int(text_width(clock, size)) + int(8 * s))
     bar.children.append(
         _v(
             "android.widget.TextView",
-            (pad, 0, pad + int(56 * s), height),
+            (pad, 0, pad + clock_w, height),
             "clock",
             text=clock,
             desc=clock,
@@ -83,7 +86,7 @@ def status_bar(model: Device, width: int, height: int, fg: Color, battery: int |
     # the posting apps' notification icons after the clock, newest first (at most four)
     posters = list(dict.fromkeys(n.package for n in model.notifications.newest_first()))[:4]
     if posters:
-        nx = pad + int(56 * s)
+        nx = pad + clock_w
         icons = _v(
             "android.widget.LinearLayout", (nx, 0, nx + len(posters) * (isz + int(6 * s)), height), "notificationIcons"
         )
@@ -96,7 +99,8 @@ def status_bar(model: Device, width: int, height: int, fg: Color, battery: int |
         bar.children.append(icons)
     x = width - pad
     # battery text + icon
-    bx = x - int(58 * s)
+    pct, pct_size = f"{battery}%", sp_px(12, s, model.settings)
+    bx = x - max(int(58 * s), isz + int(2 * s) + int(text_width(pct, pct_size)) + int(2 * s))
     batt = _v(
         "android.widget.LinearLayout",
         (bx, 0, x, height),
@@ -111,8 +115,8 @@ def status_bar(model: Device, width: int, height: int, fg: Color, battery: int |
             "android.widget.TextView",
             (bx + isz + int(2 * s), 0, x, height),
             "battery_percentage_view",
-            text=f"{battery}%",
-            style={"fg": fg, "size": int(12 * s), "align": "r"},
+            text=pct,
+            style={"fg": fg, "size": pct_size, "align": "r"},
         )
     )
     x = bx - int(4 * s)
@@ -175,7 +179,7 @@ def navigation_bar(
     bg: Color | None,
     press: Callable[[int], None],
 ) -> View:
-    s = model.profile.scale
+    s = model.scale
     zh = model.locale == "zh"
     top = screen_h - height
     root = _v(

@@ -31,6 +31,7 @@ class Theme:
     key_fn_bg: Color
     switch_off_track: Color
     switch_off_thumb: Color
+    on_error: Color = (255, 255, 255)  # text on `error` (a badge)
 
 
 LIGHT = Theme(
@@ -81,6 +82,7 @@ DARK = Theme(
     key_fn_bg=(45, 48, 52),
     switch_off_track=(54, 52, 59),
     switch_off_thumb=(147, 143, 153),
+    on_error=(96, 20, 16),
 )
 
 

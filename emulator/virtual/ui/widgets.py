@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .fonts import text_width, wrap
 from .layout import Ctx, FieldBinding, Row, V
-from .theme import Color, mix
+from .theme import Color
 from .view import Bounds, View
 
 TEXT = "android.widget.TextView"
@@ -70,8 +71,6 @@ def text_row(
     width: int = 0,
 ) -> Row:
     """A text line (or paragraph, when lines > 1) as a list row; the height fits the wrapped text."""
-    from .fonts import wrap
-
     px = ctx.sp(size)
     h = ctx.dp(height_dp) if height_dp else 0
     if not h:
@@ -500,10 +499,14 @@ def list_item(
     trailing_rid: str = "",
     checked: bool | None = None,
     desc: str = "",
+    ellipsize: bool = False,
 ) -> View:
-    """A one- or two-line list row with optional leading icon/avatar and trailing widget or text."""
+    """A one- or two-line list row with optional leading icon/avatar and trailing widget or text. `summary_lines`
+    lines of summary (see `list_item_height`); with `ellipsize` the title and the summary are cut with an ellipsis
+    when longer (a conversation's snippet), as TextView's ellipsize="end" does."""
     l, t, r, b = bounds
     th = ctx.theme
+    cut = {"ellipsize": True} if ellipsize else {}
     row = V(
         ctx,
         cls,
@@ -558,16 +561,15 @@ def list_item(
         trail_view = trailing((right - tw, t + (h - ctx.dp(32)) // 2, right, t + (h + ctx.dp(32)) // 2))
         right -= tw + ctx.dp(12)
     elif trailing_text:
-        tw = min(ctx.dp(110), (r - l) // 3)
+        tw = _trailing_width(ctx, r - l, trailing_text)
         trail_view = text(
             ctx, (right - tw, t, right, t + h), trailing_text, trailing_rid, size=12, color=th.text2, align="r"
         )
         right -= tw + ctx.dp(8)
     if summary:
-        lh1 = int(ctx.sp(16) * 1.4)
-        lh2 = int(ctx.sp(14) * 1.4) * summary_lines
+        lh1, lh2 = _title_h(ctx), _summary_h(ctx) * summary_lines
         top = t + (h - lh1 - lh2) // 2
-        row.children.append(text(ctx, (x, top, right, top + lh1), title, title_rid, size=16))
+        row.children.append(text(ctx, (x, top, right, top + lh1), title, title_rid, size=16, style=cut))
         row.children.append(
             text(
                 ctx,
@@ -578,13 +580,49 @@ def list_item(
                 color=th.text2,
                 lines=summary_lines,
                 valign="t",
+                style=cut,
             )
         )
     else:
-        row.children.append(text(ctx, (x, t, right, b), title, title_rid, size=16))
+        row.children.append(text(ctx, (x, t, right, b), title, title_rid, size=16, style=cut))
     if trail_view is not None:
         row.children.append(trail_view)
     return row
+
+
+def _title_h(ctx: Ctx) -> int:
+    return int(ctx.sp(16) * 1.4)
+
+
+def _summary_h(ctx: Ctx) -> int:
+    return int(ctx.sp(14) * 1.4)
+
+
+def _trailing_width(ctx: Ctx, width: int, s: str) -> int:
+    """A trailing text's width (a time, a count): what it needs, within a third of the row."""
+    return min(max(ctx.dp(48), int(text_width(s, ctx.sp(12))) + ctx.dp(4)), width // 3)
+
+
+def list_item_height(
+    ctx: Ctx,
+    width: int,
+    summary: str,
+    leading: bool = False,
+    trailing: bool = False,
+    trailing_text: str = "",
+    max_lines: int = 10,
+) -> tuple[int, int]:
+    """(height, summary lines) of a `list_item` `width` px wide whose summary wraps onto up to `max_lines` lines, as
+    a Preference's summary does: at least 72 dp (56 without a summary), 16 dp above and below the text."""
+    if not summary:
+        return max(ctx.dp(56), _title_h(ctx) + ctx.dp(16)), 1
+    avail = width - ctx.dp(32) - (ctx.dp(56) if leading else 0)
+    if trailing:
+        avail -= ctx.dp(64)
+    elif trailing_text:
+        avail -= _trailing_width(ctx, width, trailing_text) + ctx.dp(8)
+    n = max(1, min(max_lines, len(wrap(summary, ctx.sp(14), avail))))
+    return max(ctx.dp(72), _title_h(ctx) + _summary_h(ctx) * n + ctx.dp(32)), n
 
 
 def fab(
@@ -593,8 +631,6 @@ def fab(
     """A floating action button at the bottom right of the content area (extended when it has a label)."""
     l, t, r, b = ctx.area
     sz = ctx.dp(56)
-    from .fonts import text_width
-
     w = sz if not label else ctx.dp(52) + int(text_width(label, ctx.sp(14), True)) + ctx.dp(20)
     w = min(w, (r - l) - ctx.dp(32))
     x1, y1 = r - ctx.dp(16), b - ctx.dp(bottom_dp)
@@ -659,24 +695,3 @@ def card_bg(ctx: Ctx, bounds: Bounds, rid: str = "", cls: str = FRAME, **kw: Any
         style={"bg": ctx.theme.surface2 if not ctx.theme.dark else ctx.theme.surface, "radius": ctx.dp(16)},
         **kw,
     )
-
-
-def shade(c: Color, t: float = 0.15) -> Color:
-    return mix(c, (0, 0, 0), t)
-
-
-def editor_bar(ctx: Ctx, rid: str, title: str, on_save: Click, save_rid: str, can_save: bool = True) -> View:
-    """The top bar of an editor screen (an alarm, a contact), across the top of `ctx.area`: close (cancel) at the
-    start, the title, and Save at the end (disabled while there is nothing to save)."""
-    l, t, r, _ = ctx.area
-    bar_h = ctx.dp(64)
-    bar = V(ctx, VIEWGROUP, (l, t, r, t + bar_h), rid, style={"bg": ctx.theme.bg})
-    isz = ctx.dp(48)
-    y0 = t + (bar_h - isz) // 2
-    close = (l + ctx.dp(4), y0, l + ctx.dp(4) + isz, y0 + isz)
-    bar.children.append(icon_button(ctx, close, "close", ctx.tr("Cancel", "取消"), ctx.finish, "android:id/home"))
-    bw = ctx.dp(88)
-    bar.children.append(text(ctx, (l + ctx.dp(64), t, r - bw - ctx.dp(24), t + bar_h), title, "title", size=20))
-    save = (r - bw - ctx.dp(16), y0 + ctx.dp(4), r - ctx.dp(16), y0 + isz - ctx.dp(4))
-    bar.children.append(button(ctx, save, ctx.tr("Save", "保存"), on_save, save_rid, enabled=can_save))
-    return bar

@@ -64,3 +64,12 @@ def test_touch_feedback_settings_are_kept(vdevice, adb_cli):
         "settings put system pointer_location 0; settings get system pointer_location",
     )
     assert out == "1\n1\n0\n"
+
+
+def test_the_configuration_follows_the_font_scale_night_mode_and_density(vdevice, adb_cli):
+    """Configuration.toString(): the font scale first, `night` after the orientation, the logical density."""
+    line = _sh(adb_cli, vdevice, "dumpsys window | grep mGlobalConfiguration")
+    assert "mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr sw411dp w411dp h914dp 420dpi nrml long port finger" in line
+    _sh(adb_cli, vdevice, "settings put system font_scale 1.3; cmd uimode night yes; wm density 280")
+    line = _sh(adb_cli, vdevice, "dumpsys window | grep mGlobalConfiguration")
+    assert "={1.3 ?mcc?mnc [en_US] ldltr sw617dp w617dp h1371dp 280dpi nrml long port night finger" in line
