@@ -71,6 +71,10 @@ def make_vdevice(adb_server: PrivateAdbServer) -> Iterator[Callable[..., Virtual
         if not vd.emulator_console:
             adb_server.disconnect(vd.address)
         vd.stop()
+        if vd.emulator_console:  # the server drops an emulator once it notices: let it, before a test reuses the pair
+            deadline = time.monotonic() + 5
+            while adb_server.state(vd.serial) is not None and time.monotonic() < deadline:
+                time.sleep(0.02)
 
 
 @pytest.fixture
@@ -104,7 +108,9 @@ def make_posing_emulator(tmp_path, monkeypatch, make_vdevice, adb_server) -> Cal
 
     def make(**kwargs) -> tuple[VirtualDevice, str]:
         for attempt in range(5):  # a process outside this session may take the free pair first
-            port = free_console_port()
+            # not a pair whose emulator the server still lists: a device stopped a moment ago on that pair is
+            # dropped by the server only when it notices, and the new device's announcement would go unheard
+            port = free_console_port(taken=lambda p: adb_server.state(f"emulator-{p}") is not None)
             try:
                 vd = make_vdevice(
                     connect=False,

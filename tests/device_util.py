@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -55,14 +56,15 @@ def inside(x: float, y: float, bounds: tuple[int, int, int, int]) -> bool:
     return l <= x < r and t <= y < b
 
 
-def free_console_port() -> int:
+def free_console_port(taken: Callable[[int], bool] | None = None) -> int:
     """An even console port whose pair (port, port + 1) is free now, outside the 5554..5585 every adb server probes
     (as the suite's other emulators: DROIDHARNESS_EMULATOR_PORTS in tests/conftest.py). Each pytest-xdist worker
-    takes its own share of the pairs, so two workers never pick the same free pair at once."""
+    takes its own share of the pairs, so two workers never pick the same free pair at once. `taken(port)`: a pair
+    free on the host that is not to be used all the same (an adb server still lists its emulator)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     index = int(worker[2:]) if worker[2:].isdigit() else 0
     workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
     for port in UNSCANNED_CONSOLE_PORTS:
-        if (port // 2) % workers == index % workers and pair_free(port):
+        if (port // 2) % workers == index % workers and pair_free(port) and not (taken and taken(port)):
             return port
     pytest.skip("no free emulator console port pair in 5600..5681")

@@ -1,7 +1,8 @@
 """The same episodes on either clock (issue 39): the bundled suite, en and zh, run on embedded devices on the real
 clock and on the virtual one gives identical outcomes, actions and final screens, and the device seconds the
 virtual clock records per step are what the real clock measures (the virtual clock counts the device's waits; the
-real one counts them too, plus the CPU time the step took)."""
+real one counts them too, plus the CPU time the step took: checked on the action's own time, which holds the
+waits, since the rest of a step is CPU time a loaded machine stretches at will)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def _episodes(run_dir: Path) -> dict[tuple[str, str], dict]:
             "final": meta.final_observation.screenshot if meta.final_observation else None,
             "final_xml": meta.final_observation.xml if meta.final_observation else None,
             "device": [s["timings"].get("device") for s in steps],
+            "actuation": [s["timings"].get("actuation") or 0.0 for s in steps],
         }
     return out
 
@@ -54,12 +56,14 @@ def _same_episodes(real: dict, virtual: dict) -> None:
         assert v["outcome"] == r["outcome"], key
         assert v["actions"] == r["actions"], key
         assert (v["final"], v["final_xml"]) == (r["final"], r["final_xml"]), f"{key}: final screens differ"
-        for step, (rd, vd) in enumerate(zip(r["device"], v["device"], strict=True), 1):
+        for step, (rd, vd, act) in enumerate(zip(r["device"], v["device"], r["actuation"], strict=True), 1):
             assert rd is not None and vd is not None, (key, step)
-            # the real clock waited at least what the virtual one counted; what it measured beyond that is the
-            # step's CPU time (a capture, a hierarchy dump, the harness), well under a quarter second here
+            # the real clock waited at least what the virtual one counted ...
             assert vd <= rd + 0.02, (key, step, rd, vd)
-            assert rd - vd <= 0.25, (key, step, rd, vd)
+            # ... and the waits are the action's: the real run's actuation (the action's own time, its waits
+            # included) is what the virtual clock counted plus the call's CPU time. The rest of a real step (the
+            # capture, settling) is CPU time too, which a loaded machine stretches: it is not compared.
+            assert vd - 0.02 <= act <= vd + 0.3, (key, step, act, vd)
 
 
 def test_the_bundled_suite_gives_the_same_episodes_on_both_clocks(tmp_path):
