@@ -38,6 +38,7 @@ def _episodes(run_dir: Path) -> dict[tuple[str, str], dict]:
     for ep in load_run(run_dir).episodes.values():
         steps = [json.loads(line) for line in (ep.path / "steps.jsonl").read_text().splitlines() if line]
         meta = ep.meta
+        assert meta is not None, ep.path  # every episode finished
         out[(meta.task_id, meta.lang)] = {
             "outcome": (meta.status, meta.success, meta.progress, [m.get("hit_step") for m in meta.milestones]),
             "actions": [s["agent"]["action"] for s in steps],
