@@ -7,6 +7,17 @@ matching visible element of the live screen in reading order (`nth` picks a late
 `element=<index>` (CLICK, LONG_PRESS, TYPE, SCROLL). A locator that finds nothing gives an invalid step whose
 error names the step and the locator; the agent then moves on (the runner counts it).
 
+Interruptions (`agents.interruptions`): before each step the agent looks at the screen for a heads-up notification
+(swiped up) or a system or permission dialog (its "Wait" / "Cancel" / "Don't allow" / "OK" / "Close app" button, or
+BACK) and dismisses it first, as a step of its own (it counts against the budget; its thought says what was
+dismissed, its meta has `dismissed`), then plays the same reference step - unless that step's locator finds its
+element inside the interruption (a step meant for it). At most `MAX_DISMISSALS` in a row before one step.
+
+Off-screen elements: a locator that finds nothing on a screen with a scrollable container does not give up at
+once: the agent scrolls the largest scrollable down (then, when the screen stops changing or after `MAX_SEEK`
+scrolls, up) and tries the same step again on each new screen; each scroll is a step (meta `seek`). A layout the
+solution was not written for (landscape, a large font) moves elements off the screen this way.
+
 After the last step the agent answers COMPLETE (unless the list already ended with a terminal action:
 COMPLETE, IMPOSSIBLE or ANSWER, which is then played as is).
 """
@@ -18,11 +29,16 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.actions import Action, Complete, describe, parse_action
+from agents.interruptions import SYSTEMUI, Interruption, find_interruption
+from harness.actions import Action, Complete, Scroll, describe, parse_action
 from harness.agent import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
 from harness.errors import ActionValidationError, ConfigError
-from tasks.locate import resolve_step
+from harness.hierarchy import UITree
+from tasks.locate import LocatorNotFound, resolve_step
 from tasks.schema import ReferenceStep, Task
+
+MAX_DISMISSALS = 3  # dismissals in a row before one reference step
+MAX_SEEK = 4  # scrolls in one direction looking for an element a locator does not find
 
 
 class ReferenceAgent:
@@ -35,6 +51,8 @@ class ReferenceAgent:
         self._steps: list[ReferenceStep | Action] = []
         self._pos = 0
         self._lang = "en"
+        self._dismissals = 0
+        self._seek: dict[str, Any] | None = None  # {"step", "direction", "count", "signature"}
 
     @staticmethod
     def _coerce(item: Any, n: int) -> ReferenceStep | Action:
@@ -59,6 +77,8 @@ class ReferenceAgent:
     def reset(self, ctx: EpisodeContext) -> None:
         self._lang = ctx.lang
         self._pos = 0
+        self._dismissals = 0
+        self._seek = None
         if self._given is not None:
             self._steps = list(self._given)
             return
@@ -86,15 +106,70 @@ class ReferenceAgent:
                 meta={"reference_step": None, "reference_steps": len(self._steps)},
             )
         step = self._steps[self._pos]
-        self._pos += 1
-        meta = {"reference_step": n, "reference_steps": len(self._steps)}
+        meta: dict[str, Any] = {"reference_step": n, "reference_steps": len(self._steps)}
+        tree = getattr(observation, "tree", None)
+        if isinstance(tree, UITree) and self._dismissals < MAX_DISMISSALS:
+            found = find_interruption(tree, tuple(observation.size))
+            if found is not None and not self._meant_for(step, observation, found, n):
+                self._dismissals += 1
+                return AgentStep(
+                    action=found.action,
+                    thought=f"dismissing {found.what} before reference step {n}: {describe(found.action)}",
+                    meta={**meta, "dismissed": found.kind},
+                )
+        self._dismissals = 0
         if not isinstance(step, ReferenceStep):
+            self._pos += 1
             return AgentStep(action=step, thought=f"reference step {n}: {describe(step)}", meta=meta)
         try:
             action = resolve_step(step, observation, self._lang, n)
-        except ActionValidationError as exc:
+        except LocatorNotFound as exc:
+            scroll = self._seek_scroll(tree, n) if isinstance(tree, UITree) else None
+            if scroll is not None:
+                assert self._seek is not None
+                return AgentStep(
+                    action=scroll,
+                    thought=f"{exc}: scrolling {scroll.direction} to find it ({describe(scroll)})",
+                    meta={**meta, "seek": self._seek["count"]},
+                )
+            self._pos += 1
+            self._seek = None
             return invalid_step(str(exc), meta=meta)
+        except ActionValidationError as exc:
+            self._pos += 1
+            self._seek = None
+            return invalid_step(str(exc), meta=meta)
+        self._pos += 1
+        self._seek = None
         return AgentStep(action=action, thought=f"reference step {n}: {describe(action)}", meta=meta)
+
+    def _meant_for(self, step: ReferenceStep | Action, observation: Any, found: Interruption, n: int) -> bool:
+        """Whether the step's locator finds its element inside the interruption (the step is for it)."""
+        if not isinstance(step, ReferenceStep) or step.locate is None:
+            return False
+        try:
+            action = resolve_step(step, observation, self._lang, n)
+        except ActionValidationError:
+            return False
+        return getattr(action, "element", None) in found.members
+
+    def _seek_scroll(self, tree: UITree, n: int) -> Scroll | None:
+        """The next scroll looking for reference step `n`'s element, or None when the search is over."""
+        scrollables = [e for e in tree.visible() if e.scrollable and e.package != SYSTEMUI]
+        if not scrollables:
+            return None
+        target = max(scrollables, key=lambda e: (e.area, -e.index))
+        signature = tree.signature()
+        seek = self._seek
+        if seek is None or seek["step"] != n:
+            seek = self._seek = {"step": n, "direction": "down", "count": 0, "signature": None}
+        elif seek["signature"] == signature or seek["count"] >= MAX_SEEK:  # this way is exhausted
+            if seek["direction"] == "up":
+                return None
+            seek.update(direction="up", count=0)
+        seek["count"] += 1
+        seek["signature"] = signature
+        return Scroll(direction=seek["direction"], element=target.index)
 
 
 __all__ = ["ReferenceAgent"]
