@@ -14,8 +14,9 @@ dismissed, its meta has `dismissed`), then plays the same reference step - unles
 element inside the interruption (a step meant for it). At most `MAX_DISMISSALS` in a row before one step.
 
 Off-screen elements: a locator that finds nothing on a screen with a scrollable container does not give up at
-once: the agent scrolls the largest scrollable down (then, when the screen stops changing or after `MAX_SEEK`
-scrolls, up) and tries the same step again on each new screen; each scroll is a step (meta `seek`). A layout the
+once: the agent hides a soft keyboard that is up (BACK), then drags the largest scrollable slowly by
+`SEEK_FRACTION` of its height, down (then, when the screen stops changing or after `MAX_SEEK` drags, up), and tries
+the same step again on each new screen; each such move is a step (meta `seek`). A layout the
 solution was not written for (landscape, a large font) moves elements off the screen this way.
 
 After the last step the agent answers COMPLETE (unless the list already ended with a terminal action:
@@ -30,7 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from agents.interruptions import SYSTEMUI, Interruption, find_interruption
-from harness.actions import Action, Complete, Scroll, describe, parse_action
+from harness.actions import Action, Back, Complete, Point, Swipe, describe, parse_action
 from harness.agent import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
 from harness.errors import ActionValidationError, ConfigError
 from harness.hierarchy import UITree
@@ -38,7 +39,10 @@ from tasks.locate import LocatorNotFound, resolve_step
 from tasks.schema import ReferenceStep, Task
 
 MAX_DISMISSALS = 3  # dismissals in a row before one reference step
-MAX_SEEK = 4  # scrolls in one direction looking for an element a locator does not find
+MAX_SEEK = 6  # scrolls in one direction looking for an element a locator does not find
+SEEK_FRACTION = 0.4  # each of them drags the content by this fraction of the scrollable's height
+SEEK_SECONDS = 2.0  # slowly: a drag, without a fling (an element just off the screen comes just into it)
+IME_MARK = "inputmethod"  # in a soft keyboard's package (Gboard: com.google.android.inputmethod.latin)
 
 
 class ReferenceAgent:
@@ -52,7 +56,8 @@ class ReferenceAgent:
         self._pos = 0
         self._lang = "en"
         self._dismissals = 0
-        self._seek: dict[str, Any] | None = None  # {"step", "direction", "count", "signature"}
+        self._seek: dict[str, Any] | None = None  # {"step", "direction", "count", "signature", "keyboard"}
+        self._keyboard_hidden = False
 
     @staticmethod
     def _coerce(item: Any, n: int) -> ReferenceStep | Action:
@@ -79,6 +84,7 @@ class ReferenceAgent:
         self._pos = 0
         self._dismissals = 0
         self._seek = None
+        self._keyboard_hidden = False
         if self._given is not None:
             self._steps = list(self._given)
             return
@@ -124,13 +130,12 @@ class ReferenceAgent:
         try:
             action = resolve_step(step, observation, self._lang, n)
         except LocatorNotFound as exc:
-            scroll = self._seek_scroll(tree, n) if isinstance(tree, UITree) else None
-            if scroll is not None:
-                assert self._seek is not None
+            move = self._seek_scroll(tree, tuple(observation.size), n) if isinstance(tree, UITree) else None
+            if move is not None:
                 return AgentStep(
-                    action=scroll,
-                    thought=f"{exc}: scrolling {scroll.direction} to find it ({describe(scroll)})",
-                    meta={**meta, "seek": self._seek["count"]},
+                    action=move[0],
+                    thought=f"{exc}: {move[1]} ({describe(move[0])})",
+                    meta={**meta, "seek": move[1]},
                 )
             self._pos += 1
             self._seek = None
@@ -139,8 +144,25 @@ class ReferenceAgent:
             self._pos += 1
             self._seek = None
             return invalid_step(str(exc), meta=meta)
+        if (
+            isinstance(tree, UITree)
+            and action.type == "TYPE"
+            and getattr(action, "element", None) is not None
+            and not self._keyboard_hidden
+            and not tree[int(action.element)].focused
+            and any(IME_MARK in e.package for e in tree.visible())
+        ):
+            # another field than the focused one while a keyboard is up: hide it first, so the tap lands on the
+            # field as laid out without the keyboard (the keyboard resizes the window again on the focus)
+            self._keyboard_hidden = True
+            return AgentStep(
+                action=Back(),
+                thought=f"hiding the keyboard before reference step {n}: {describe(action)}",
+                meta={**meta, "seek": "hiding the keyboard"},
+            )
         self._pos += 1
         self._seek = None
+        self._keyboard_hidden = False
         return AgentStep(action=action, thought=f"reference step {n}: {describe(action)}", meta=meta)
 
     def _meant_for(self, step: ReferenceStep | Action, observation: Any, found: Interruption, n: int) -> bool:
@@ -153,23 +175,35 @@ class ReferenceAgent:
             return False
         return getattr(action, "element", None) in found.members
 
-    def _seek_scroll(self, tree: UITree, n: int) -> Scroll | None:
-        """The next scroll looking for reference step `n`'s element, or None when the search is over."""
+    def _seek_scroll(self, tree: UITree, size: tuple[int, int], n: int) -> tuple[Action, str] | None:
+        """The next move looking for reference step `n`'s element (and what it does), or None when the search is
+        over: BACK when a soft keyboard covers the screen, then slow drags of `SEEK_FRACTION` of the largest
+        scrollable, down then up."""
+        seek = self._seek
+        if seek is None or seek["step"] != n:
+            seek = self._seek = {"step": n, "direction": "down", "count": 0, "signature": None, "keyboard": False}
+        if not seek["keyboard"] and any(IME_MARK in e.package for e in tree.visible()):
+            seek["keyboard"] = True
+            return Back(), "hiding the keyboard"
         scrollables = [e for e in tree.visible() if e.scrollable and e.package != SYSTEMUI]
         if not scrollables:
             return None
         target = max(scrollables, key=lambda e: (e.area, -e.index))
         signature = tree.signature()
-        seek = self._seek
-        if seek is None or seek["step"] != n:
-            seek = self._seek = {"step": n, "direction": "down", "count": 0, "signature": None}
-        elif seek["signature"] == signature or seek["count"] >= MAX_SEEK:  # this way is exhausted
+        if seek["signature"] == signature or seek["count"] >= MAX_SEEK:  # this way is exhausted
             if seek["direction"] == "up":
                 return None
             seek.update(direction="up", count=0)
         seek["count"] += 1
         seek["signature"] = signature
-        return Scroll(direction=seek["direction"], element=target.index)
+        l, t, r, b = target.bounds
+        w, h = size
+        x = (l + r) / 2 / w
+        travel = (b - t) * SEEK_FRACTION
+        low, high = (b - (b - t) * 0.1) / h, (b - (b - t) * 0.1 - travel) / h  # finger up = content further down
+        start, end = (low, high) if seek["direction"] == "down" else (high, low)
+        drag = Swipe(start=Point(x=x, y=start), end=Point(x=x, y=end), duration=SEEK_SECONDS)
+        return drag, f"scrolling {seek['direction']} to find it"
 
 
 __all__ = ["ReferenceAgent"]
