@@ -36,8 +36,10 @@ from harness.agent import AgentError, AgentStep, EpisodeContext, HistoryItem, in
 from harness.errors import ActionValidationError, ConfigError
 from harness.hierarchy import UITree
 from tasks.locate import LocatorNotFound, resolve_step
+from tasks.matching import element_matches
 from tasks.schema import ReferenceStep, Task
 
+TERMINAL = ("COMPLETE", "ANSWER", "IMPOSSIBLE")
 MAX_DISMISSALS = 3  # dismissals in a row before one reference step
 MAX_SEEK = 6  # scrolls in one direction looking for an element a locator does not find
 SEEK_FRACTION = 0.4  # each of them drags the content by this fraction of the scrollable's height
@@ -58,6 +60,8 @@ class ReferenceAgent:
         self._dismissals = 0
         self._seek: dict[str, Any] | None = None  # {"step", "direction", "count", "signature", "keyboard"}
         self._keyboard_hidden = False
+        self._task: Any = None
+        self._max_steps = 1 << 30
 
     @staticmethod
     def _coerce(item: Any, n: int) -> ReferenceStep | Action:
@@ -81,6 +85,8 @@ class ReferenceAgent:
 
     def reset(self, ctx: EpisodeContext) -> None:
         self._lang = ctx.lang
+        self._task = ctx.task
+        self._max_steps = ctx.max_steps
         self._pos = 0
         self._dismissals = 0
         self._seek = None
@@ -106,6 +112,15 @@ class ReferenceAgent:
         n = self._pos + 1
         if self._pos >= len(self._steps):
             # past the end: COMPLETE (a terminal last step has already ended the episode in a runner)
+            tree = getattr(observation, "tree", None)
+            if isinstance(tree, UITree) and self._budget_allows(history):
+                move = self._seek_unseen(observation, tree, n)
+                if move is not None:
+                    return AgentStep(
+                        action=move[0],
+                        thought=move[1],
+                        meta={"reference_step": None, "reference_steps": len(self._steps), "seek": "milestone"},
+                    )
             return AgentStep(
                 action=Complete(),
                 thought="reference solution finished",
@@ -124,13 +139,21 @@ class ReferenceAgent:
                     meta={**meta, "dismissed": found.kind},
                 )
         self._dismissals = 0
+        if isinstance(tree, UITree) and step.type in TERMINAL and self._budget_allows(history):
+            move = self._seek_unseen(observation, tree, n)
+            if move is not None:
+                return AgentStep(action=move[0], thought=move[1], meta={**meta, "seek": "milestone"})
         if not isinstance(step, ReferenceStep):
             self._pos += 1
             return AgentStep(action=step, thought=f"reference step {n}: {describe(step)}", meta=meta)
         try:
             action = resolve_step(step, observation, self._lang, n)
         except LocatorNotFound as exc:
-            move = self._seek_scroll(tree, tuple(observation.size), n) if isinstance(tree, UITree) else None
+            move = (
+                self._seek_scroll(tree, tuple(observation.size), n)
+                if isinstance(tree, UITree) and self._budget_allows(history)
+                else None
+            )
             if move is not None:
                 return AgentStep(
                     action=move[0],
@@ -144,16 +167,19 @@ class ReferenceAgent:
             self._pos += 1
             self._seek = None
             return invalid_step(str(exc), meta=meta)
+        field = getattr(action, "element", None)
         if (
             isinstance(tree, UITree)
-            and action.type == "TYPE"
-            and getattr(action, "element", None) is not None
+            and action.type in ("TYPE", "CLICK", "LONG_PRESS")
+            and isinstance(field, int)
             and not self._keyboard_hidden
-            and not tree[int(action.element)].focused
+            and not tree[field].focused
+            and IME_MARK not in tree[field].package
             and any(IME_MARK in e.package for e in tree.visible())
+            and self._budget_allows(history)
         ):
-            # another field than the focused one while a keyboard is up: hide it first, so the tap lands on the
-            # field as laid out without the keyboard (the keyboard resizes the window again on the focus)
+            # an element other than the focused field while a keyboard is up: hide it first, so the touch lands
+            # on the element as laid out without the keyboard (which a short landscape window scrolls around)
             self._keyboard_hidden = True
             return AgentStep(
                 action=Back(),
@@ -164,6 +190,41 @@ class ReferenceAgent:
         self._seek = None
         self._keyboard_hidden = False
         return AgentStep(action=action, thought=f"reference step {n}: {describe(action)}", meta=meta)
+
+    def _budget_allows(self, history: list[HistoryItem]) -> bool:
+        """Whether one more step than the solution's own still leaves room for the rest of it."""
+        rest = len(self._steps) - self._pos
+        if not self._steps or self._steps[-1].type not in TERMINAL:
+            rest += 1  # the COMPLETE after the last step
+        return self._max_steps - len(history) - 1 >= rest
+
+    def _seek_unseen(self, observation: Any, tree: UITree, n: int) -> tuple[Action, str] | None:
+        """Before a terminal step: a move towards what a milestone of the task looks for on this kind of screen
+        and does not find (an element of its resource id is on the screen, not the one it names: a list that
+        shows other rows) - the solution's last screen, laid out otherwise, may not show it."""
+        task = self._task
+        if not isinstance(task, Task):
+            return None
+        size = tuple(observation.size)
+        package = getattr(observation, "package", None)
+        visible = tree.visible()
+        names = {e.resource_name for e in visible}
+        for leaf in task.milestones.leaves():
+            check = leaf.check
+            if check.package is None or check.package != package:
+                continue
+            matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
+            ids = [m.resource_id.split(":id/")[-1] for m in matches if m.resource_id]
+            if not ids or not all(i in names for i in ids):
+                continue
+            if all(any(element_matches(e, m, self._lang, size) for e in visible) for m in matches):
+                continue
+            move = self._seek_scroll(tree, size, n)
+            if move is None:
+                return None
+            what = f"milestone {leaf.id!r} looks for what this screen does not show"
+            return move[0], f"{what}: {move[1]} ({describe(move[0])})"
+        return None
 
     def _meant_for(self, step: ReferenceStep | Action, observation: Any, found: Interruption, n: int) -> bool:
         """Whether the step's locator finds its element inside the interruption (the step is for it)."""
