@@ -62,6 +62,7 @@ class ReferenceAgent:
         self._keyboard_hidden = False
         self._task: Any = None
         self._max_steps = 1 << 30
+        self._seen: set[str] = set()  # milestones whose screen elements a screen of this episode showed
 
     @staticmethod
     def _coerce(item: Any, n: int) -> ReferenceStep | Action:
@@ -87,6 +88,7 @@ class ReferenceAgent:
         self._lang = ctx.lang
         self._task = ctx.task
         self._max_steps = ctx.max_steps
+        self._seen = set()
         self._pos = 0
         self._dismissals = 0
         self._seek = None
@@ -110,6 +112,8 @@ class ReferenceAgent:
 
     def act(self, observation: Any, history: list[HistoryItem]) -> AgentStep:
         n = self._pos + 1
+        if isinstance(getattr(observation, "tree", None), UITree):
+            self._note_seen(observation, observation.tree)
         if self._pos >= len(self._steps):
             # past the end: COMPLETE (a terminal last step has already ended the episode in a runner)
             tree = getattr(observation, "tree", None)
@@ -198,26 +202,47 @@ class ReferenceAgent:
             rest += 1  # the COMPLETE after the last step
         return self._max_steps - len(history) - 1 >= rest
 
+    def _note_seen(self, observation: Any, tree: UITree) -> None:
+        """The milestones whose screen elements this screen shows (not sought again before the end)."""
+        if not isinstance(self._task, Task):
+            return
+        size = tuple(observation.size)
+        visible = tree.visible()
+        for leaf in self._task.milestones.leaves():
+            check = leaf.check
+            matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
+            if leaf.id in self._seen or not matches:
+                continue
+            if all(any(element_matches(e, m, self._lang, size) for e in visible) for m in matches):
+                self._seen.add(leaf.id)
+
     def _seek_unseen(self, observation: Any, tree: UITree, n: int) -> tuple[Action, str] | None:
         """Before a terminal step: a move towards what a milestone of the task looks for on this kind of screen
         and does not find (an element of its resource id is on the screen, not the one it names: a list that
-        shows other rows) - the solution's last screen, laid out otherwise, may not show it."""
+        shows other rows) on this app's (or activity's) screen - the solution's last screen, laid out otherwise,
+        may not show it."""
         task = self._task
         if not isinstance(task, Task):
             return None
         size = tuple(observation.size)
         package = getattr(observation, "package", None)
+        activity = getattr(observation, "activity", None) or ""
         visible = tree.visible()
         names = {e.resource_name for e in visible}
         for leaf in task.milestones.leaves():
             check = leaf.check
-            if check.package is None or check.package != package:
+            if leaf.id in self._seen:
+                continue
+            if not (check.package or check.activity) or (check.package and check.package != package):
+                continue
+            if check.activity and not (activity == check.activity or activity.endswith("." + check.activity)):
                 continue
             matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
             ids = [m.resource_id.split(":id/")[-1] for m in matches if m.resource_id]
             if not ids or not all(i in names for i in ids):
                 continue
             if all(any(element_matches(e, m, self._lang, size) for e in visible) for m in matches):
+                self._seen.add(leaf.id)
                 continue
             move = self._seek_scroll(tree, size, n)
             if move is None:
