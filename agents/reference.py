@@ -4,8 +4,8 @@ A reference step is a unified action whose target may be a `Locator` instead of 
 `{"type": "CLICK", "locate": {"resource_id": "fab_add"}}`. At run time the locator resolves to the first
 matching visible element of the live screen in reading order (`nth` picks a later match), matched with
 `harness.run.judge.milestones.element_matches` and the locator's `as_match()`, and the step becomes the same action with
-`element=<index>` (CLICK, LONG_PRESS, TYPE, SCROLL). A locator that finds nothing gives an invalid step whose
-error names the step and the locator; the agent then moves on (the runner counts it).
+`element=<index>` (CLICK, LONG_PRESS, TYPE, SCROLL). A locator that finds nothing, even after seeking (below), gives
+an invalid step whose error names the step and the locator; the agent then moves on (the runner counts it).
 
 Interruptions (`agents.interruptions`): before each step the agent looks at the screen for a heads-up notification
 (swiped up) or a system or permission dialog (its "Wait" / "Cancel" / "Don't allow" / "OK" / "Close app" button, or
@@ -13,11 +13,15 @@ BACK) and dismisses it first, as a step of its own (it counts against the budget
 dismissed, its meta has `dismissed`), then plays the same reference step - unless that step's locator finds its
 element inside the interruption (a step meant for it). At most `MAX_DISMISSALS` in a row before one step.
 
-Off-screen elements: a locator that finds nothing on a screen with a scrollable container does not give up at
-once: the agent hides a soft keyboard that is up (BACK), then drags the largest scrollable slowly by
-`SEEK_FRACTION` of its height, down (then, when the screen stops changing or after `MAX_SEEK` drags, up), and tries
-the same step again on each new screen; each such move is a step (meta `seek`). A layout the
-solution was not written for (landscape, a large font) moves elements off the screen this way.
+Off-screen elements: a locator that finds nothing does not give up at once: the agent hides a soft keyboard that is
+up (BACK), then drags the largest scrollable slowly by `SEEK_FRACTION` of its height, down (then, when the screen
+stops changing or after `MAX_SEEK` drags, up), and tries the same step again on each new screen; each such move is
+a step (meta `seek`). A layout the solution was not written for (landscape, a large font) moves elements off the
+screen this way. In landscape the agent also hides the keyboard before touching an element other than the focused
+field (the short window scrolls around the focused field under the keyboard, so a touch computed before lands
+elsewhere). Before its terminal step it seeks what a milestone of the task looks for on this app's screen and no
+screen of the episode has shown (`_seek_unseen`). Each such step is taken only while the budget leaves room for the
+rest of the solution.
 
 After the last step the agent answers COMPLETE (unless the list already ended with a terminal action:
 COMPLETE, IMPOSSIBLE or ANSWER, which is then played as is).
@@ -180,10 +184,12 @@ class ReferenceAgent:
             and not tree[field].focused
             and IME_MARK not in tree[field].package
             and any(IME_MARK in e.package for e in tree.visible())
+            and observation.size[0] > observation.size[1]
             and self._budget_allows(history)
         ):
-            # an element other than the focused field while a keyboard is up: hide it first, so the touch lands
-            # on the element as laid out without the keyboard (which a short landscape window scrolls around)
+            # landscape, an element other than the focused field while a keyboard is up: hide it first, so the
+            # touch lands on the element as laid out without the keyboard (the short window scrolls around the
+            # focused field under it; a portrait window has room for both)
             self._keyboard_hidden = True
             return AgentStep(
                 action=Back(),
