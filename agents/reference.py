@@ -47,6 +47,8 @@ TERMINAL = ("COMPLETE", "ANSWER", "IMPOSSIBLE")
 MAX_DISMISSALS = 3  # dismissals in a row before one reference step
 MAX_SEEK = 6  # scrolls in one direction looking for an element a locator does not find
 SEEK_FRACTION = 0.4  # each of them drags the content by this fraction of the scrollable's height
+FINE_FRACTION = 0.15  # a short drag fitting an end state's elements on one screen
+MAX_FINE = 4
 SEEK_SECONDS = 2.0  # slowly: a drag, without a fling (an element just off the screen comes just into it)
 IME_MARK = "inputmethod"  # in a soft keyboard's package (Gboard: com.google.android.inputmethod.latin)
 
@@ -67,6 +69,9 @@ class ReferenceAgent:
         self._task: Any = None
         self._max_steps = 1 << 30
         self._seen: set[str] = set()  # milestones whose screen elements a screen of this episode showed
+        self._last_direction: str | None = None  # of the last seeking drag
+        self._fine = 0  # short drags fitting an end state on one screen
+        self._fine_signature: str | None = None
 
     @staticmethod
     def _coerce(item: Any, n: int) -> ReferenceStep | Action:
@@ -93,6 +98,9 @@ class ReferenceAgent:
         self._task = ctx.task
         self._max_steps = ctx.max_steps
         self._seen = set()
+        self._last_direction = None
+        self._fine = 0
+        self._fine_signature = None
         self._pos = 0
         self._dismissals = 0
         self._seek = None
@@ -255,6 +263,51 @@ class ReferenceAgent:
                 return None
             what = f"milestone {leaf.id!r} looks for what this screen does not show"
             return move[0], f"{what}: {move[1]} ({describe(move[0])})"
+        return self._fit_end_state(observation, tree)
+
+    def _holds(self, leaf: Any, visible: list[Any], size: tuple[int, int]) -> bool | None:
+        """Whether a milestone's screen elements are all on the screen (None: it checks no element)."""
+        check = leaf.check
+        matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
+        if not matches:
+            return None
+        return all(any(element_matches(e, m, self._lang, size) for e in visible) for m in matches)
+
+    def _fit_end_state(self, observation: Any, tree: UITree) -> tuple[Action, str] | None:
+        """Before a terminal step: when an end-state check evaluated on the last screen names milestones some of
+        which this screen shows and others (seen before) it has just scrolled out, a short slow drag back the
+        other way (`FINE_FRACTION`), at most `MAX_FINE` of them, while the screen moves."""
+        task = self._task
+        if not isinstance(task, Task) or self._fine >= MAX_FINE or self._last_direction is None:
+            return None
+        size = tuple(observation.size)
+        visible = tree.visible()
+        leaves = {leaf.id: leaf for leaf in task.milestones.leaves()}
+        for end in task.end_state:
+            if end.app is not None or not end.milestones:
+                continue
+            held = {i: self._holds(leaves[i], visible, size) for i in end.milestones if i in leaves}
+            missing = [i for i, h in held.items() if h is False]
+            if not missing or not any(held.values()) or not all(i in self._seen for i in missing):
+                continue
+            scrollables = [e for e in visible if e.scrollable and e.package != SYSTEMUI]
+            signature = tree.signature()
+            if not scrollables or signature == self._fine_signature:
+                return None
+            self._fine += 1
+            self._fine_signature = signature
+            target = max(scrollables, key=lambda e: (e.area, -e.index))
+            direction = "up" if self._last_direction == "down" else "down"
+            l, t, r, b = target.bounds
+            w, h = size
+            x = (l + r) / 2 / w
+            mid = (t + b) / 2
+            travel = (b - t) * FINE_FRACTION
+            top, bottom = (mid - travel / 2) / h, (mid + travel / 2) / h
+            start, end_y = (top, bottom) if direction == "up" else (bottom, top)
+            drag = Swipe(start=Point(x=x, y=start), end=Point(x=x, y=end_y), duration=SEEK_SECONDS)
+            what = f"the end state wants {', '.join(repr(i) for i in held)} on one screen; {missing[0]!r} just left it"
+            return drag, f"{what}: scrolling {direction} a little ({describe(drag)})"
         return None
 
     def _meant_for(self, step: ReferenceStep | Action, observation: Any, found: Interruption, n: int) -> bool:
@@ -288,6 +341,7 @@ class ReferenceAgent:
             seek.update(direction="up", count=0)
         seek["count"] += 1
         seek["signature"] = signature
+        self._last_direction = seek["direction"]
         l, t, r, b = target.bounds
         w, h = size
         x = (l + r) / 2 / w
