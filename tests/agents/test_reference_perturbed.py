@@ -15,6 +15,7 @@ from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
+
 def _run(tmp_path: Path, perturb: str, seed: int) -> list:
     opts = SuiteOptions(
         writer=FAST_WRITER,
