@@ -20,8 +20,9 @@ a step (meta `seek`). A layout the solution was not written for (landscape, a la
 screen this way. In landscape the agent also hides the keyboard before touching an element other than the focused
 field (the short window scrolls around the focused field under the keyboard, so a touch computed before lands
 elsewhere). Before its terminal step it seeks what a milestone of the task looks for on this app's screen and no
-screen of the episode has shown (`_seek_unseen`). Each such step is taken only while the budget leaves room for the
-rest of the solution.
+screen of the episode has shown (`_seek_unseen`), and fits on one screen the milestones an end-state check on the
+last screen names when that seeking scrolled one of them out (`_fit_end_state`). Each such step is taken only
+while the budget leaves room for the rest of the solution.
 
 After the last step the agent answers COMPLETE (unless the list already ended with a terminal action:
 COMPLETE, IMPOSSIBLE or ANSWER, which is then played as is).
