@@ -19,19 +19,24 @@ LOCATABLE = ("CLICK", "LONG_PRESS", "TYPE", "SCROLL")
 _LOCALIZED_FIELDS = ("text", "name", "answer", "reason")
 
 
+class LocatorNotFound(ActionValidationError):
+    """A locator finds no (or too few) matching visible elements on this screen."""
+
+
 def _describe_locator(loc: Locator) -> str:
     fields = loc.model_dump(exclude_defaults=True)
     return ", ".join(f"{k}={v!r}" for k, v in fields.items()) or "(empty)"
 
 
 def locate(loc: Locator, screen: Screen, lang: str, n: int = 0) -> int:
-    """Index of the `loc.nth` matching visible element in reading order; `ActionValidationError` if none."""
+    """Index of the `loc.nth` matching visible element in reading order; `LocatorNotFound` (an
+    `ActionValidationError`) if none."""
     size = screen.size
     match = loc.as_match()
     hits = [e.index for e in screen.tree.reading_order() if element_matches(e, match, lang, size)]
     if len(hits) <= loc.nth:
         found = f"only {len(hits)} match(es)" if hits else "no visible element matches"
-        raise ActionValidationError(
+        raise LocatorNotFound(
             f"reference step {n}: locator {{{_describe_locator(loc)}}}: {found} on the "
             f"screen of {getattr(screen, 'package', '?')}"
         )

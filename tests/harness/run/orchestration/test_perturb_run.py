@@ -2,7 +2,8 @@
 episode.json's `perturbations` (name, value, step, applied, reason), summary.json and the report; a resumed run
 keeps its perturbations; the locale switched by the pool's own language switch, and refused on a phone, which gets
 every screen condition put back after its episodes; the do-nothing agent scores 0 under each perturbation, and the
-reference agent keeps SR 100% under each on a subset of the virtual suite in en and zh (slow)."""
+reference agent keeps SR 100% under each over the virtual suite in en and zh (slow; the other language's locale
+on a subset)."""
 
 from __future__ import annotations
 
@@ -135,30 +136,36 @@ def test_the_do_nothing_agent_scores_zero_under_each_perturbation(tmp_path):
             assert any(applied), label
 
 
-# tasks whose reference solution holds under each perturbation in both languages (landscape moves the elements
-# other solutions tap; a heads-up covers the element some tap; a zh device has other seed content)
-SUBSET = ("messages-text-number", "messages-verification-code", "notes-wifi-password-question", "shop-speaker-ratings")
+# the reference agent dismisses the notification's heads-up and finds what landscape moves off the screen
+# (agents/reference.py), so its solutions hold over the whole suite under these; the locale keeps to tasks whose
+# en and zh seed content agree (a zh device has other contacts, messages and notes)
 UNDER = ["dark", "font=1.3", "landscape", "animations", "notification"]
+SUBSET = ("messages-text-number", "messages-verification-code", "notes-wifi-password-question", "shop-speaker-ratings")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("label", [*UNDER, "locale"])
 def test_the_reference_agent_keeps_its_success_under_each_perturbation(tmp_path, label):
-    with DevicePool(1, isolation="in_process") as pool:
-        if label == "locale":  # the other language's system locale for each
+    if label == "locale":  # the other language's system locale for each
+        with DevicePool(1, isolation="in_process") as pool:
             runs = [
                 run_suite(_opts(tmp_path, lg, task_ids=SUBSET, langs=(lg,), perturb=f"locale={tag}"), pool=pool)
                 for lg, tag in (("en", "zh-CN"), ("zh", "en-US"))
             ]
-            results = [r for run in runs for r in run.results]
-        else:
-            results = run_suite(
-                _opts(tmp_path, label, task_ids=SUBSET, perturb=label, perturb_seed=3), pool=pool
-            ).results
-    assert len(results) == 2 * len(SUBSET)
-    failed = [(r.task_id, r.lang, r.progress) for r in results if not r.success]
-    assert failed == [], (label, failed)
+        results = [r for run in runs for r in run.results]
+        assert len(results) == 2 * len(SUBSET)
+    else:
+        with DevicePool(2, isolation="in_process") as pool:
+            results = run_suite(_opts(tmp_path, label, perturb=label, perturb_seed=3), pool=pool).results
+        assert len(results) == 72
+    failed = {(r.task_id, r.lang) for r in results if not r.success}
+    assert failed == set(), (label, sorted(failed))
     records = [p for r in results for p in r.perturbations]
     assert len(records) == len(results)
     applied = sum(p.applied for p in records)
-    assert applied == len(results) if label != "notification" else applied >= len(results) // 2, records
+    if label == "notification":
+        assert applied >= len(results) // 2, records
+    elif label == "dark":  # not applied to the tasks that switch the theme (settings-dark-theme in en and zh)
+        assert applied == len(results) - 2, records
+    else:
+        assert applied == len(results), records

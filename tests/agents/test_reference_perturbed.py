@@ -1,0 +1,47 @@
+"""The reference agent over the whole virtual suite (en and zh, 2 in-process devices) under a notification at
+several seeds (a heads-up over whatever step each seed draws, dismissed before that step) and turned to landscape
+(elements off the screen sought, the keyboard hidden, what a milestone looks for brought into view, an end state's
+rows fitted on one screen). Slow: about
+half a minute per run. The same under dark, font=1.3, animations and the notification at seed 3:
+tests/harness/run/orchestration/test_perturb_run.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.run.fleet.pool import DevicePool
+from harness.run.orchestration.suite import SuiteOptions, run_suite
+from tests.run_util import FAST_WRITER
+
+
+def _run(tmp_path: Path, perturb: str, seed: int) -> list:
+    opts = SuiteOptions(
+        writer=FAST_WRITER,
+        agent="reference",
+        out=tmp_path,
+        run_id=f"{perturb}-{seed}",
+        report=False,
+        perturb=perturb,
+        perturb_seed=seed,
+    )
+    with DevicePool(2, isolation="in_process") as pool:
+        return list(run_suite(opts, pool=pool).results)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_reference_agent_dismisses_the_heads_up_and_keeps_sr_100_at_each_seed(tmp_path, seed):
+    results = _run(tmp_path, "notification", seed)
+    assert len(results) == 72
+    assert [(r.task_id, r.lang) for r in results if not r.success] == []
+    applied = [r for r in results if r.perturbations[0].applied]
+    assert len(applied) >= 36, "the notification came within most episodes"
+
+
+@pytest.mark.slow
+def test_the_reference_agent_keeps_sr_100_in_landscape(tmp_path):
+    results = _run(tmp_path, "landscape", 3)
+    assert len(results) == 72 and all(r.perturbations[0].applied for r in results)
+    assert [(r.task_id, r.lang) for r in results if not r.success] == []
