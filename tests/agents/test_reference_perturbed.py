@@ -1,9 +1,8 @@
 """The reference agent over the whole virtual suite (en and zh, 2 in-process devices) under a notification at
-several seeds (a heads-up over whatever step each seed draws, dismissed before that step) and turned to landscape
-(elements off the screen sought, the keyboard hidden, what a milestone looks for brought into view, an end state's
-rows fitted on one screen). Slow: about
-half a minute per run. The same under dark, font=1.3, animations and the notification at seed 3:
-tests/harness/run/orchestration/test_perturb_run.py."""
+another seed than test_perturb_run's (a heads-up over whatever step the seed draws, dismissed before that step).
+Slow: about 15 s. Landscape (elements off the screen sought, the keyboard hidden, what a milestone looks for
+brought into view, an end state's rows fitted on one screen), dark, font=1.3, animations and the notification at
+seed 3: tests/harness/run/orchestration/test_perturb_run.py."""
 
 from __future__ import annotations
 
@@ -31,17 +30,10 @@ def _run(tmp_path: Path, perturb: str, seed: int) -> list:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 7])
+@pytest.mark.parametrize("seed", [7])  # seed 3: tests/harness/run/orchestration/test_perturb_run.py
 def test_the_reference_agent_dismisses_the_heads_up_and_keeps_sr_100_at_each_seed(tmp_path, seed):
     results = _run(tmp_path, "notification", seed)
     assert len(results) == 72
     assert [(r.task_id, r.lang) for r in results if not r.success] == []
     applied = [r for r in results if r.perturbations[0].applied]
     assert len(applied) >= 36, "the notification came within most episodes"
-
-
-@pytest.mark.slow
-def test_the_reference_agent_keeps_sr_100_in_landscape(tmp_path):
-    results = _run(tmp_path, "landscape", 3)
-    assert len(results) == 72 and all(r.perturbations[0].applied for r in results)
-    assert [(r.task_id, r.lang) for r in results if not r.success] == []
