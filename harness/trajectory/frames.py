@@ -23,9 +23,9 @@ from harness.trajectory.diskfull import writing
 from harness.trajectory.records import FRAMES_DIR, atomic_write_bytes, pixel_digest, text_digest
 
 # Frame names a store remembers as written (docs/caches.md): the most recently seen, so a screen the run keeps coming
-# back to is not looked up on disk again; one it forgot costs a stat (`_have`). ~150 bytes a name: ~2.5 MB at most,
-# where remembering every frame of a long run grows with it (~5 new frames an episode).
-KNOWN_FRAMES = 16_384
+# back to is not looked up on disk again; one it forgot costs a stat (`_have`). ~150 bytes a name: ~0.6 MB at most,
+# reached within ~800 episodes, where remembering every frame of a long run grows with it (~5 new frames an episode).
+KNOWN_FRAMES = 4096
 
 
 def image_bytes(img: Any, compress_level: int) -> bytes:
