@@ -23,9 +23,10 @@ from harness.trajectory.diskfull import writing
 from harness.trajectory.records import FRAMES_DIR, atomic_write_bytes, pixel_digest, text_digest
 
 # Frame names a store remembers as written (docs/caches.md): the most recently seen, so a screen the run keeps coming
-# back to is not looked up on disk again; one it forgot costs a stat (`_have`). ~150 bytes a name: ~0.6 MB at most,
-# reached within ~800 episodes, where remembering every frame of a long run grows with it (~5 new frames an episode).
-KNOWN_FRAMES = 4096
+# back to is not looked up on disk again; one it forgot costs a stat (`_have`). ~300 bytes a name: ~0.6 MB at most,
+# reached within ~1300 episodes, where remembering every frame of a long run grows with it (~1.5 new frames an
+# episode: ~0.5 MB per 1000 episodes, measured with tracemalloc over bench/soak.py's suite).
+KNOWN_FRAMES = 2048
 
 
 def image_bytes(img: Any, compress_level: int) -> bytes:
