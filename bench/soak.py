@@ -1,15 +1,17 @@
 """Long runs leak nothing (issue 39): memory, open files and threads of the harness and of every device process
 over thousands of episodes, on each device clock in turn.
 
-One `droidharness run` per clock (`--clock real virtual`, each passed to the run as `--clock`) with the `reference`
-agent (no model), both languages, `--devices K` embedded devices (each its own process, forked by the device
-zygote), no report. Its suite is every `--families` family's instances (`droidharness tasks families`), written as
-task files by the family generators and interleaved (the ids are prefixed with their place in a round-robin over
-the families), so one harness process and its devices live through all the episodes and every family recurs all
-along: the warm-up then covers every family's screens, and a later rise is growth, not a family seen for the
-first time. (`run --family F --instances N` runs one family and can run no more instances than the family has:
-weather-city-unit has 12, clock-timer 234; a family with fewer than its share repeats its parameters under the
-next seed's ids.)
+For each clock in turn (`--clock real virtual`, passed to the run as `--clock`), one `droidharness run` per
+`--families` family (`droidharness tasks families`) with the `reference` agent (no model), both languages,
+`--devices K` embedded devices (each its own process, forked by the device zygote), no report: `--episodes` shared
+out among the families. A family's run is its instances as `run --family F --instances N` draws them (seed 0's, the
+same ids), written as a suite folder by the family generator and continued over the next seeds, since `--family`
+can run no more instances than the family has (weather-city-unit has 12, clock-timer 234): a family with fewer
+than its share repeats its parameters under the next seed's ids. A run of one family does the same kind of work
+all along, so after its warm-up a rise is growth. With `--mixed`, one run of all the families instead (ids
+interleaved): one harness process and its devices live through every episode, but several devices take the
+longest episodes first (`harness.run.orchestration.suite.longest_first`), which groups the families, so a
+family's first screens come late in the run and show as a rise.
 
 While the run goes on, every `--sample-interval` seconds (Linux /proc): RSS and PSS (/proc/PID/smaps_rollup),
 open file descriptors (/proc/PID/fd) and threads (/proc/PID/status) of
@@ -26,10 +28,10 @@ run reads itself back for its summary: that peak is shown apart, as the harness'
 fitted to each figure against the episodes finished (numpy.polyfit): its slope per 100 episodes. GROWS: RSS or
 PSS rising more than 1 MB per 100 episodes; open fds or threads whose floor rises (the fewest seen in the last
 quarter of the samples after the warm-up above the fewest in the first quarter: a transient socket or worker comes
-and goes, a leak stays). Prints a table per clock side by side; no asserts. What the processes remember across
-episodes, and its bounds: docs/caches.md.
+and goes, a leak stays). Prints a table per clock side by side (with a run per family, each figure as the run where
+it grew most); no asserts. What the processes remember across episodes, and its bounds: docs/caches.md.
 
-    python bench/soak.py [--episodes 2000] [--devices 2] [--clock real virtual] [--families F ...]
+    python bench/soak.py [--episodes 2000] [--devices 2] [--clock real virtual] [--families F ...] [--mixed]
                          [--out DIR] [--sample-interval 1.5] [--warmup 0.1] [--latency instant]
 
 `--out DIR` keeps the run directories, each run's output (`<run>.log`) and the samples (`soak.json`); without it
@@ -98,18 +100,24 @@ def family_instances(name: str, count: int) -> list[Task]:
     return tasks
 
 
-def write_suite(families: list[str], episodes: int, langs: int, folder: Path) -> int:
-    """Task files for about `episodes` episodes (`langs` a task), the families interleaved; returns the tasks."""
+def write_suites(families: list[str], episodes: int, langs: int, folder: Path, mixed: bool) -> dict[str, Path]:
+    """Task files for about `episodes` episodes (`langs` a task) shared out among the families: a suite folder per
+    family, or with `mixed` one of them all, interleaved (ids prefixed by their place in a round-robin over the
+    families). Returns the suites by name (a family's, or "mixed")."""
     per_family = max(1, math.ceil(episodes / (langs * len(families))))
     queues = {f: family_instances(f, per_family) for f in families}
-    folder.mkdir(parents=True, exist_ok=True)
+    suites = {"mixed": folder / "mixed"} if mixed else {f: folder / f for f in families}
+    for d in suites.values():
+        d.mkdir(parents=True, exist_ok=True)
     n = 0
     for i in range(per_family):
         for f in families:
-            task = queues[f][i].model_copy(update={"id": f"{n:05d}-{queues[f][i].id}"})
-            (folder / f"{task.id}.json").write_text(task_json(task), encoding="utf-8")
+            task = queues[f][i]
+            if mixed:
+                task = task.model_copy(update={"id": f"{n:05d}-{task.id}"})
+            (suites["mixed" if mixed else f] / f"{task.id}.json").write_text(task_json(task), encoding="utf-8")
             n += 1
-    return n
+    return suites
 
 
 def proc_table() -> dict[int, tuple[int, list[str]]]:
@@ -200,9 +208,12 @@ def episodes_done(run_dir: Path, done: set[str]) -> int:
     return len(done)
 
 
-def soak(clock: str, pass_clock: bool, suite: Path, args: argparse.Namespace, console: Console) -> dict[str, Any]:
-    """One run on `clock`, sampled until it ends: {clock, command, rc, wall, episodes, samples}."""
-    run_id = f"soak-{clock}-{time.strftime('%Y%m%d-%H%M%S')}"
+def soak(
+    clock: str, pass_clock: bool, name: str, suite: Path, args: argparse.Namespace, console: Console
+) -> dict[str, Any]:
+    """One run of the suite `name` on `clock`, sampled until it ends: {clock, suite, command, rc, wall, episodes,
+    samples}."""
+    run_id = f"soak-{clock}-{name}-{time.strftime('%Y%m%d-%H%M%S')}"
     cmd = [*HARNESS, "run", "--suite", str(suite), "--agent", "reference", "--lang", "all"]
     cmd += ["--devices", str(args.devices), "--latency", args.latency, "--no-report"]
     cmd += ["--out", str(args.out), "--run-id", run_id, *(["--clock", clock] if pass_clock else [])]
@@ -222,7 +233,7 @@ def soak(clock: str, pass_clock: bool, suite: Path, args: argparse.Namespace, co
                 eps = episodes_done(run_dir, done)
                 samples.append({"t": round(time.monotonic() - t0, 2), "episodes": eps, "procs": procs})
                 if time.monotonic() - last_note > 30:
-                    console.print(f"{clock}: {eps} episodes, {time.monotonic() - t0:.0f} s", style="dim")
+                    console.print(f"{clock} {name}: {eps} episodes, {time.monotonic() - t0:.0f} s", style="dim")
                     last_note = time.monotonic()
                 time.sleep(args.sample_interval)
         finally:
@@ -232,6 +243,7 @@ def soak(clock: str, pass_clock: bool, suite: Path, args: argparse.Namespace, co
     wall = time.monotonic() - t0
     return {
         "clock": clock,
+        "suite": name,
         "command": cmd,
         "run_dir": str(run_dir),
         "rc": proc.returncode,
@@ -294,6 +306,7 @@ def harness_pss(run: dict[str, Any], done: bool) -> float:
 def report(runs: list[dict[str, Any]], warmup: float, console: Console) -> None:
     runs_table = Table(
         "clock",
+        "suite",
         "exit",
         "episodes",
         "wall s",
@@ -306,45 +319,55 @@ def report(runs: list[dict[str, Any]], warmup: float, console: Console) -> None:
     for r in runs:
         runs_table.add_row(
             r["clock"],
+            r["suite"],
             str(r["rc"]),
             str(r["episodes"]),
             f"{r['wall']:.0f}",
             f"{60 * r['episodes'] / r['wall']:.1f}",
             str(len(r["samples"])),
             str(math.ceil(warmup * r["episodes"])),
-            f"{harness_pss(r, False):.0f} / {harness_pss(r, True):.0f}",
+            " / ".join("-" if math.isnan(x) else f"{x:.0f}" for x in (harness_pss(r, False), harness_pss(r, True))),
             r["run_dir"],
         )
     console.print(runs_table)
+    clocks = list(dict.fromkeys(r["clock"] for r in runs))
+    several = len(runs) > len(clocks)  # a run per family: each figure is that of the run where it grew most
     cols = ["process", "figure"]
-    for r in runs:
-        cols += [f"{r['clock']} {c}" for c in ("start", "end", "max", "/100 ep", "")]
-    table = Table(*cols, title="after the warm-up: MB (RSS, PSS) or counts (fds, threads); a kind's processes summed")
+    for clock in clocks:
+        cols += [f"{clock} {c}" for c in ("start", "end", "max", "/100 ep", "")]
+    title = "after the warm-up: MB (RSS, PSS) or counts (fds, threads); a kind's processes summed"
+    table = Table(*cols, title=title + ("; the run where each grew most" if several else ""))
     for kind in KINDS:
         for metric in METRICS:
             row: list[str] = []
-            seen = []
-            for r in runs:
-                xs, ys, n = series(r, kind, metric, math.ceil(warmup * r["episodes"]))
-                seen.append(n)
-                v = verdict(metric, xs, ys)
-                if v is None:
+            seen = 0
+            for clock in clocks:
+                worst: tuple[dict[str, Any], str] | None = None
+                for r in (r for r in runs if r["clock"] == clock):
+                    xs, ys, n = series(r, kind, metric, math.ceil(warmup * r["episodes"]))
+                    seen = max(seen, n)
+                    v = verdict(metric, xs, ys)
+                    if v is not None and (
+                        worst is None or (v["grows"], v["slope"]) > (worst[0]["grows"], worst[0]["slope"])
+                    ):
+                        worst = (v, r["suite"])
+                if worst is None:
                     row += ["-"] * 5
                     continue
+                v, suite = worst
                 fmt = "{:.1f}" if metric in ("rss", "pss") else "{:.0f}"
                 row += [fmt.format(v["start"]), fmt.format(v["end"]), fmt.format(v["max"]), f"{v['slope']:+.2f}"]
-                row.append("[red]GROWS[/red]" if v["grows"] else "ok")
-            if not any(seen):
-                continue
-            label = kind if max(seen) <= 1 else f"{kind} ({'/'.join(map(str, seen))} processes)"
-            table.add_row(label, metric, *row)
+                row.append(("[red]GROWS[/red]" if v["grows"] else "ok") + (f" ({suite})" if several else ""))
+            if seen:
+                table.add_row(kind if seen <= 1 else f"{kind} ({seen} processes)", metric, *row)
     console.print(table)
     console.print(
         f"GROWS: RSS / PSS over {MB_PER_100:g} MB per 100 episodes (the slope of a line fitted after the warm-up); "
         "fds / threads: the floor (fewest seen) of the last quarter of the samples after the warm-up above that of "
-        "the first quarter. A kind of several processes is their sum; 'N processes' counts the distinct pids seen "
-        "(more than --devices: a device was restarted). Harness PSS MB: its peak while episodes ran / after the "
-        "last one finished (the run read back for its summary)."
+        "the first quarter. A kind of several processes is their sum ('N processes': the most distinct pids one run "
+        "saw; more than --devices: a device was restarted). A forked device's RSS also counts the zygote's pages it "
+        "touches; its PSS is what it costs. Harness PSS MB: its peak while episodes ran / after the last one "
+        "finished (the run read back for its summary)."
     )
 
 
@@ -358,6 +381,11 @@ def main() -> None:
     ap.add_argument("--out", type=Path, help="keep the run directories, their logs and soak.json here")
     ap.add_argument("--sample-interval", type=float, default=1.5, help="seconds between samples")
     ap.add_argument("--warmup", type=float, default=0.1, help="fraction of the episodes left out of the fits")
+    ap.add_argument(
+        "--mixed",
+        action="store_true",
+        help="one run of all the families instead of one per family (several devices take the longest first)",
+    )
     args = ap.parse_args()
     console = Console(width=240)
     if not Path("/proc/self/smaps_rollup").exists():
@@ -373,13 +401,16 @@ def main() -> None:
         keep = args.out is not None
         args.out = (args.out or Path(tmp)).resolve()
         args.out.mkdir(parents=True, exist_ok=True)
-        tasks = write_suite(args.families, args.episodes, 2, args.out / "suite")
+        suites = write_suites(args.families, args.episodes, 2, args.out / "suites", args.mixed)
         console.print(
-            f"{tasks} tasks x 2 languages of {len(args.families)} families, {args.devices} devices, "
-            f"clocks {', '.join(args.clock)}, a sample every {args.sample_interval:g} s",
+            f"{len(list((args.out / 'suites').rglob('*.json')))} tasks x 2 languages of {len(args.families)} families "
+            f"({'one run' if args.mixed else 'a run each'}), {args.devices} devices, clocks {', '.join(args.clock)}, "
+            f"a sample every {args.sample_interval:g} s",
             style="dim",
         )
-        runs = [soak(clock, has_clock, args.out / "suite", args, console) for clock in args.clock]
+        runs = [
+            soak(clock, has_clock, name, suite, args, console) for clock in args.clock for name, suite in suites.items()
+        ]
         if keep:
             (args.out / "soak.json").write_text(json.dumps({"warmup": args.warmup, "runs": runs}))
         report(runs, args.warmup, console)
