@@ -44,7 +44,7 @@ def _dist_name(ep: EntryPoint) -> str:
     return (getattr(dist, "name", None) or "").lower().replace("_", "-")
 
 
-@functools.cache
+@functools.cache  # unbounded, finite by construction: one entry per group this package reads (docs/caches.md)
 def _entry_points(group: str) -> Mapping[str, EntryPoint]:
     """name -> entry point of `group`; where two packages give one name, droidharness' own wins. Read once per
     process: scanning every installed distribution's metadata takes milliseconds, and a run creates a fresh agent

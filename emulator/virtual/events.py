@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
+# The events a log keeps (older ones are dropped): ~1 KB each in memory, so ~10 MB a device. An episode logs ~100-200
+# (commands, u2 RPCs, input, activities), so a device serving thousands of episodes keeps the last ~50-100 episodes'
+# worth instead of growing until its limit (bench/soak.py, docs/caches.md).
+LIMIT = 10_000
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class Event:
     kind: str  # "shell" | "exec" | "service" | "tap" | "long_press" | "swipe" | "key" | "text" | "activity" | ...
     data: dict[str, Any]
@@ -19,38 +26,41 @@ class Event:
 
 
 class EventLog:
-    """Thread-safe append-only log. `commands()` lists every program the mini shell executed (argv[0] and args)."""
+    """Thread-safe log of the last `limit` events. `commands()` lists every program the mini shell executed (argv[0]
+    and args). `mark()` and `since(mark)` count every event ever logged, so a mark stays good however many events
+    were dropped before it; only events dropped after it (more than `limit` since the mark) are missing."""
 
-    def __init__(self, limit: int = 100_000) -> None:
-        self._events: list[Event] = []
+    def __init__(self, limit: int = LIMIT) -> None:
+        self._events: deque[Event] = deque(maxlen=limit)
+        self._logged = 0  # events ever logged: the position after the newest
         self._lock = threading.Lock()
-        self._limit = limit
 
     def log(self, kind: str, **data: Any) -> Event:
         ev = Event(kind, data)
         with self._lock:
             self._events.append(ev)
-            if len(self._events) > self._limit:
-                del self._events[: len(self._events) - self._limit]
+            self._logged += 1
         return ev
 
     def all(self, kind: str | None = None) -> list[Event]:
+        """The events kept (the last `limit`)."""
         with self._lock:
             evs = list(self._events)
         return [e for e in evs if kind is None or e.kind == kind]
 
     def commands(self) -> list[list[str]]:
-        """argv of every program the mini shell executed, in order."""
+        """argv of every program the mini shell executed, in order (of the events kept)."""
         return [list(e.data["argv"]) for e in self.all("exec")]
 
     def mark(self) -> int:
-        """A position to read events after (`since(mark)`)."""
+        """A position to read events after (`since(mark)`): how many events were ever logged."""
         with self._lock:
-            return len(self._events)
+            return self._logged
 
     def since(self, mark: int, kind: str | None = None) -> list[Event]:
         with self._lock:
-            evs = self._events[mark:]
+            first = self._logged - len(self._events)  # the position of the oldest event kept
+            evs = list(islice(self._events, max(0, mark - first), None))
         return [e for e in evs if kind is None or e.kind == kind]
 
     def clear(self) -> None:

@@ -147,7 +147,9 @@ _REGISTRY_LOCK = threading.Lock()
 MAIN_CLASS = "com.wetest.uia2.Main"
 LAUNCH_WAIT = 0.3  # at most this long after the launch (a launch that fails never binds)
 _LAUNCH_PORT = re.compile(r"(?:^|\s)-p\s+(\d+)")
-_LAUNCHES: weakref.WeakKeyDictionary[Any, dict[int, float]] = weakref.WeakKeyDictionary()  # model -> port -> deadline
+# model -> port -> deadline; a model's launches whose deadline passed are dropped at its next launch, so a model holds
+# the ports of the launches of its last LAUNCH_WAIT seconds (docs/caches.md), and goes with its model (weak keys)
+_LAUNCHES: weakref.WeakKeyDictionary[Any, dict[int, float]] = weakref.WeakKeyDictionary()
 
 
 def note_launch(model: VirtualDeviceModel, command: str) -> None:
@@ -156,8 +158,11 @@ def note_launch(model: VirtualDeviceModel, command: str) -> None:
     if MAIN_CLASS in command:
         m = _LAUNCH_PORT.search(command.split(MAIN_CLASS, 1)[1])
         port = int(m.group(1)) if m else DEFAULT_PORT
+        now = time.monotonic()
         with _REGISTRY_LOCK:
-            _LAUNCHES.setdefault(model, {})[port] = time.monotonic() + LAUNCH_WAIT
+            launches = {p: d for p, d in _LAUNCHES.get(model, {}).items() if d > now}
+            launches[port] = now + LAUNCH_WAIT
+            _LAUNCHES[model] = launches
 
 
 def listener(model: VirtualDeviceModel, port: int) -> Any:

@@ -97,7 +97,8 @@ class Actuator:
         self.type_chunk = type_chunk
         self.wait = wait or threading.Event().wait
         self._size: tuple[int, int] | None = None
-        self._launchers: dict[str, str] = {}  # package -> launcher activity resolved on this device
+        # package -> launcher activity resolved on this device; unbounded, finite: its packages (docs/caches.md)
+        self._launchers: dict[str, str] = {}
         self._enabled: list[str] | None = None  # `pm list packages -e` as last read on this device
         self._out = Outcome()  # the outcome of the action running (where a gRPC fallback is recorded)
         self._handlers: dict[type, Callable[[Any, Outcome], None]] = {

@@ -47,7 +47,10 @@ from emulator.httpframing import FramingError, persists, read_chunked
 
 _SHELL_V2_STDOUT, _SHELL_V2_STDERR, _SHELL_V2_EXIT, _SHELL_V2_CLOSE_STDIN = 1, 2, 3, 4
 Clock = Callable[[], float]  # seconds on a monotonic scale: what every deadline here is measured on
+# (host, port) of an adb server -> its version: one entry a server this process talks to (a run: one), forgotten all
+# at once past _MAX_SERVERS (a test session starts a private server after another)
 _server_versions: dict[tuple[str, int], int] = {}
+_MAX_SERVERS = 64
 _server_versions_lock = threading.Lock()
 
 
@@ -84,6 +87,8 @@ class FastAdbDevice(adbutils.AdbDevice):
         if v is None:
             v = self._client.server_version()
             with _server_versions_lock:
+                if len(_server_versions) >= _MAX_SERVERS:
+                    _server_versions.clear()
                 _server_versions[key] = v
         return v
 

@@ -106,7 +106,7 @@ class EmulatorGrpc:
         self.timeout = timeout
         self._grpc: Any = None  # the grpc module, imported on open
         self._channel: Any = None
-        self._calls: dict[str, Any] = {}
+        self._calls: dict[str, Any] = {}  # method -> stub; unbounded, finite: the methods called (docs/caches.md)
         self._failures = 0
         self._lock = threading.Lock()
         self._metadata = (("authorization", f"Bearer {endpoint.token}"),) if endpoint.token else None

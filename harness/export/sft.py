@@ -129,7 +129,7 @@ class SampleWriter:
         self.images = out.parent / IMAGES_DIR
         self.stats = SFTStats()
         self.lines: list[str] = []
-        self._written: set[str] = set()
+        self._written: set[str] = set()  # the export's distinct images: grows with it, as `lines` (docs/caches.md)
 
     def _image(self, image: Path | bytes) -> tuple[str, tuple[int, int]]:
         data = image.read_bytes() if isinstance(image, Path) else image

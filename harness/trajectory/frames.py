@@ -14,12 +14,19 @@ import gzip
 import io
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from harness.scrub import redact
 from harness.trajectory.diskfull import writing
 from harness.trajectory.records import FRAMES_DIR, atomic_write_bytes, pixel_digest, text_digest
+
+# Frame names a store remembers as written (docs/caches.md): the most recently seen, so a screen the run keeps coming
+# back to is not looked up on disk again; one it forgot costs a stat (`_have`). ~300 bytes a name: ~0.6 MB at most,
+# reached within ~1300 episodes, where remembering every frame of a long run grows with it (~1.5 new frames an
+# episode: ~0.5 MB per 1000 episodes, measured with tracemalloc over bench/soak.py's suite).
+KNOWN_FRAMES = 2048
 
 
 def image_bytes(img: Any, compress_level: int) -> bytes:
@@ -110,16 +117,24 @@ class FrameStore:
     def __init__(self, run_dir: Path, options: WriterOptions) -> None:
         self.path, self.options = Path(run_dir) / FRAMES_DIR, options
         self.stats = FrameStats()
-        self._known: set[str] = set()
+        self._known: OrderedDict[str, None] = OrderedDict()  # names known written, least recently seen first
         self._lock = threading.Lock()
+
+    def _remember(self, name: str) -> None:
+        """Note `name` as written (the caller holds the lock); the least recently seen past KNOWN_FRAMES goes."""
+        self._known[name] = None
+        self._known.move_to_end(name)
+        if len(self._known) > KNOWN_FRAMES:
+            self._known.popitem(last=False)
 
     def _have(self, name: str) -> bool:
         with self._lock:
             if name in self._known:
+                self._known.move_to_end(name)
                 return True
-        if (self.path / name).is_file():  # an earlier invocation (resume) or another episode's thread wrote it
+        if (self.path / name).is_file():  # written earlier (resume, forgotten) or by another episode's thread
             with self._lock:
-                self._known.add(name)
+                self._remember(name)
             return True
         return False
 
@@ -128,7 +143,7 @@ class FrameStore:
             self.path.mkdir(exist_ok=True)
             atomic_write_bytes(self.path / name, data, self.options.fsync)
         with self._lock:
-            self._known.add(name)
+            self._remember(name)
 
     def add_encode(self, seconds: float, nbytes: int) -> None:
         with self._lock:

@@ -60,6 +60,9 @@ PACKAGE_PREFIX = "org.droidharness.episode."
 FRAME = "android.widget.FrameLayout"
 WAIT_CAP = 0.5  # seconds: a recorded WAIT advances after min(duration, WAIT_CAP)
 OFF_PATH_BG = (120, 120, 124)
+# recorded screens kept scaled to a screen size (docs/caches.md): an episode shows one size at a time (two around a
+# rotation), and its screens one after another; past this many the remembered ones are dropped all at once
+SCALED_MAX = 16
 INPUT_KEY = "recorded_input"
 _TAP_EVENTS = ("tap", "long_press", "swipe")
 
@@ -285,7 +288,7 @@ class EpisodeApp(App):
         if img is None:
             src = self.steps[i].image()
             img = src.convert("RGB").resize(size, Image.Resampling.BILINEAR)
-            if len(self._scaled) > 16:
+            if len(self._scaled) >= SCALED_MAX:
                 self._scaled.clear()
             self._scaled[key] = img
         return img

@@ -224,7 +224,7 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
     clock = model.clock  # the recording lasts device time; it watches the clock, never moves it
     start = clock.monotonic()
     frames = [(frame(), 0.0)]
-    seen = len(model.events.all())
+    seen = model.events.mark()  # events ever logged: a full log still counts on
     model.events.log("screenrecord", action="start", path=full)
     reason = "Time limit reached"
     while True:
@@ -234,7 +234,7 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
         if ctx.io.wait_closed(min(0.1, limit - now)):
             reason = "Stopping (interrupted)"
             break
-        events = len(model.events.all())
+        events = model.events.mark()
         if events != seen and len(frames) < MAX_RECORD_FRAMES:
             seen = events
             frames.append((frame(), clock.monotonic() - start))

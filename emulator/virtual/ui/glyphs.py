@@ -11,6 +11,7 @@ about twice as fast as a colour (one pass over whole pixels against one per chan
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 
 from PIL import Image, ImageDraw, ImageFont
@@ -18,18 +19,65 @@ from PIL import Image, ImageDraw, ImageFont
 Color = tuple[int, int, int]
 _Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-_MAX = 4096
-_masks: OrderedDict[tuple[int, str, float, float], tuple[Image.Image, int, int]] = OrderedDict()
-_fonts: dict[int, _Font] = {}  # keeps each keyed font alive, so its id is never reused while keyed
+Key = tuple[int, str, float, float]  # (font id, text, sub-pixel start x, y)
+Entry = tuple[Image.Image, int, int]  # the mask and where its (0, 0) goes
 
 
-def _mask(font: _Font, text: str, fx: float, fy: float) -> tuple[Image.Image, int, int]:
+class MaskCache:
+    """The masks drawn lately, least recently used out past `max_masks` masks or `max_bytes` of mask pixels (one
+    byte each), and the fonts they are keyed by, kept alive so that a font's id is never reused while a mask is
+    keyed by it: at most `max_fonts`, all forgotten with the masks when a new one would pass that (`fonts.get_font`
+    remembers 256 and makes a new object for a size it forgot, which would otherwise stay alive here for good).
+    Thread-safe. The bounds and why: docs/caches.md."""
+
+    def __init__(self, max_masks: int = 4096, max_bytes: int = 16 << 20, max_fonts: int = 512) -> None:
+        self.max_masks, self.max_bytes, self.max_fonts = max_masks, max_bytes, max_fonts
+        self.masks: OrderedDict[Key, Entry] = OrderedDict()
+        self.fonts: dict[int, _Font] = {}
+        self.bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Key) -> Entry | None:
+        with self._lock:
+            hit = self.masks.get(key)
+            if hit is not None:
+                self.masks.move_to_end(key)
+            return hit
+
+    def put(self, font: _Font, key: Key, entry: Entry) -> None:
+        with self._lock:
+            if id(font) not in self.fonts:
+                if len(self.fonts) >= self.max_fonts:
+                    self.masks.clear()
+                    self.fonts.clear()
+                    self.bytes = 0
+                self.fonts[id(font)] = font
+            old = self.masks.pop(key, None)
+            if old is not None:
+                self.bytes -= _size(old)
+            self.masks[key] = entry
+            self.bytes += _size(entry)
+            while len(self.masks) > 1 and (len(self.masks) > self.max_masks or self.bytes > self.max_bytes):
+                _, dropped = self.masks.popitem(last=False)
+                self.bytes -= _size(dropped)
+
+
+def _size(entry: Entry) -> int:
+    return entry[0].width * entry[0].height
+
+
+# A screen shows ~100 lines of text, a mask is ~25 KB on average (a wide line ~100 KB), and an episode brings new
+# lines (typed text, one prefix after another; the instance's names and numbers): 16 MB keeps several screens'
+# worth, where 4096 masks alone reached ~100 MB a device within a few hundred episodes (bench/soak.py).
+MASKS = MaskCache()
+
+
+def _mask(font: _Font, text: str, fx: float, fy: float) -> Entry:
     """The coverage mask of `text` drawn at sub-pixel start (fx, fy) and where its (0, 0) goes, relative to the
     integer part of the drawing position."""
     key = (id(font), text, fx, fy)
-    hit = _masks.get(key)
+    hit = MASKS.get(key)
     if hit is not None:
-        _masks.move_to_end(key)
         return hit
     left, top, right, bottom = (math.floor(v) for v in font.getbbox(text))
     # whole pixels that keep the drawing inside the mask; never negative, or ImageDraw's truncation toward zero
@@ -38,10 +86,7 @@ def _mask(font: _Font, text: str, fx: float, fy: float) -> tuple[Image.Image, in
     img = Image.new("L", (kx + right + 3, ky + bottom + 3), 0)
     ImageDraw.Draw(img).text((kx + fx, ky + fy), text, font=font, fill=255)
     entry = (img, -kx, -ky)
-    _fonts.setdefault(id(font), font)
-    _masks[key] = entry
-    if len(_masks) > _MAX:
-        _masks.popitem(last=False)
+    MASKS.put(font, key, entry)
     return entry
 
 
