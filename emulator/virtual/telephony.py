@@ -43,26 +43,25 @@ def ring(model: Any, number: str) -> None:
         _log(model, "incoming call from", number)
 
 
-def answer(model: Any, number: str) -> bool:
-    """The call with `number` becomes active (`gsm accept`, the screen's Answer); False when there is none."""
+def _set_state(model: Any, number: str, state: str) -> bool:
+    """The call with `number` goes to `state` (logged); False when there is none."""
     with model.lock:
         call = model.hw.find_call(number)
         if call is None:
             return False
-        call.state = "active"
-        _log(model, "call active with", number)
+        call.state = state
+        _log(model, f"call {state} with", number)
         return True
+
+
+def answer(model: Any, number: str) -> bool:
+    """The call with `number` becomes active (`gsm accept`, the screen's Answer); False when there is none."""
+    return _set_state(model, number, "active")
 
 
 def hold(model: Any, number: str) -> bool:
     """The call with `number` is put on hold (`gsm hold`); False when there is none."""
-    with model.lock:
-        call = model.hw.find_call(number)
-        if call is None:
-            return False
-        call.state = "held"
-        _log(model, "call held with", number)
-        return True
+    return _set_state(model, number, "held")
 
 
 def hang_up(model: Any, number: str) -> bool:

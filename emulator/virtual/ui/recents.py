@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .fonts import text_width
-from .textlayout import LINE_SPACING, sp_px
+from .textlayout import LINE_SPACING, pill_size, sp_px
 from .theme import Theme, mix
 from .view import View, int_bounds
 
@@ -161,8 +160,7 @@ def build_recents(
         lst.children.append(task)
     label = "全部清除" if zh else "Clear all"
     clear_size = sp_px(14, s, model.settings)
-    bh = max(int(40 * s), int(clear_size * LINE_SPACING) + int(8 * s))
-    bw = max(int(120 * s), int(text_width(label, clear_size, True)) + int(32 * s))
+    bw, bh = pill_size(label, clear_size, s)
     clear = _v(
         "android.widget.Button",
         (cx - bw // 2, b - bh - int(12 * s), cx + bw // 2, b - int(12 * s)),

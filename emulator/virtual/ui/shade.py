@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .fonts import text_width
 from .systembars import SYSTEMUI
-from .textlayout import LINE_SPACING, sp_px
+from .textlayout import LINE_SPACING, pill_size, sp_px
 from .theme import Theme, mix
 from .view import View
 
@@ -205,8 +204,7 @@ def build_shade(
         y += h + int(4 * s)
     if any(n.clearable for n in records):
         label = "全部清除" if zh else "Clear all"
-        bh = max(int(40 * s), _line(model, 14) + int(8 * s))
-        bw = max(int(120 * s), int(text_width(label, _sp(model, 14), True)) + int(32 * s))
+        bw, bh = pill_size(label, _sp(model, 14), s)
         clear = _v(
             "android.widget.Button",
             (W - m - bw, y + int(8 * s), W - m, y + int(8 * s) + bh),

@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import ImageFont
 
-from .fonts import ellipsize, font_for, wrap
+from .fonts import ellipsize, font_for, text_width, wrap
 from .view import View
 
 Box = tuple[int, int, int, int]
@@ -73,6 +73,14 @@ def font_scale(settings: Mapping[str, Mapping[str, str]]) -> float:
 def sp_px(v: float, scale: float, settings: Mapping[str, Mapping[str, str]]) -> int:
     """`v` sp in px at `scale` px per dp and the font scale of `settings` (never under 6 px)."""
     return max(6, int(round(v * (scale * font_scale(settings)))))
+
+
+def pill_size(label: str, size: int, scale: float) -> tuple[int, int]:
+    """(width, height) of a pill button ("Clear all") holding bold `label` at `size` px: at least 120 x 40 dp,
+    16 dp beside the text and 4 dp above and below its line."""
+    height = max(int(40 * scale), int(size * LINE_SPACING) + int(8 * scale))
+    width = max(int(120 * scale), int(text_width(label, size, True)) + int(32 * scale))
+    return width, height
 
 
 def layout_text(box: Box, s: str, st: dict[str, Any]) -> TextLayout | None:
