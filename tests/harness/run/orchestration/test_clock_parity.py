@@ -1,8 +1,8 @@
 """The same episodes on either clock (issue 39): the bundled suite, en and zh, run on embedded devices on the real
 clock and on the virtual one gives identical outcomes, actions and final screens, and the device seconds the
 virtual clock records per step are what the real clock measures (the virtual clock counts the device's waits; the
-real one counts them too, plus the CPU time the step took: checked on the action's own time, which holds the
-waits, since the rest of a step is CPU time a loaded machine stretches at will)."""
+real one counts them too, plus the CPU time the step took, which a loaded machine stretches at will: so the
+virtual count is checked against the action's declared waits, never against host seconds)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.actions import gesture_seconds
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import Limits
 from harness.run.orchestration.suite import SuiteOptions, run_suite
@@ -19,6 +20,8 @@ from tests.run_util import FAST_WRITER
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
+# the device waits a step holds beyond its action's own: a tap's hold, settle's pauses (device seconds)
+SHORT_WAITS = 0.3
 # a random policy's gestures take device time (swipes, long presses, waits): the tasks it is run on
 RANDOM_TASKS = ("settings-dark-theme", "notes-search-password", "contacts-text-grace", "clock-world-time")
 
@@ -57,14 +60,19 @@ def _same_episodes(real: dict, virtual: dict) -> None:
         assert v["outcome"] == r["outcome"], key
         assert v["actions"] == r["actions"], key
         assert (v["final"], v["final_xml"]) == (r["final"], r["final_xml"]), f"{key}: final screens differ"
-        for step, (rd, vd, act) in enumerate(zip(r["device"], v["device"], r["actuation"], strict=True), 1):
+        for step, (rd, vd, act, action) in enumerate(
+            zip(r["device"], v["device"], r["actuation"], r["actions"], strict=True), 1
+        ):
             assert rd is not None and vd is not None, (key, step)
-            # the real clock waited at least what the virtual one counted ...
+            # the real clock waited at least what the virtual one counted, in the step and in its actuation ...
             assert vd <= rd + 0.02, (key, step, rd, vd)
-            # ... and the waits are the action's: the real run's actuation (the action's own time, its waits
-            # included) is what the virtual clock counted plus the call's CPU time. The rest of a real step (the
-            # capture, settling) is CPU time too, which a loaded machine stretches: it is not compared.
-            assert vd - 0.02 <= act <= vd + 0.3, (key, step, act, vd)
+            assert vd - 0.02 <= act, (key, step, act, vd)
+            # ... and the virtual clock counted the action's own waits (its hold, swipe or wait), and beyond them
+            # only the device's short waits (a tap's hold, settle's pauses). Both sides are device seconds, not
+            # host seconds: how loaded the machine is cannot move them. (A bound on the real run's host seconds
+            # failed under CI load: a step's CPU time stretches at will.)
+            declared = gesture_seconds(action["type"], action.get("duration"))
+            assert declared - 0.02 <= vd <= declared + SHORT_WAITS, (key, step, action, vd)
 
 
 def test_the_bundled_suite_gives_the_same_episodes_on_both_clocks(tmp_path):
