@@ -37,6 +37,7 @@ from typing import IO, Any
 log = logging.getLogger(__name__)
 
 ZYGOTE_MODULE = "emulator.virtual.zygote"
+EXITS_KEPT = 1024  # exit statuses no ForkedProcess collected (docs/caches.md)
 _ROOT = Path(__file__).resolve().parents[2]  # the directory holding the `emulator` package
 
 
@@ -128,10 +129,14 @@ class Zygote:
             if "ready" in msg:
                 self._ready.set()
             elif "forked" in msg:
+                with self._changed:  # a reused pid: its predecessor's exit is not the new process's
+                    self._exits.pop(int(msg["forked"]), None)
                 self._replies.put(int(msg["forked"]))
             elif "exit" in msg:
                 with self._changed:
                     self._exits[int(msg["exit"])] = int(msg["code"])
+                    while len(self._exits) > EXITS_KEPT:  # exits nobody collected: the oldest go first
+                        del self._exits[next(iter(self._exits))]
                     self._changed.notify_all()
         self._ready.set()
         self._replies.put(None)  # the zygote is gone: whoever waits for a reply stops waiting
@@ -167,6 +172,17 @@ class Zygote:
         if code is None and not self.alive() and not _running(pid):
             return -int(signal.SIGKILL)  # the zygote died first: its children got SIGKILL (PR_SET_PDEATHSIG)
         return code
+
+    @property
+    def pending_exits(self) -> int:
+        """How many exit statuses the zygote holds that no `ForkedProcess` collected yet."""
+        with self._changed:
+            return len(self._exits)
+
+    def forget(self, pid: int) -> None:
+        """Drop child `pid`'s exit status once its `ForkedProcess` has collected it."""
+        with self._changed:
+            self._exits.pop(pid, None)
 
     def wait_exit(self, pid: int, timeout: float | None) -> int | None:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -207,15 +223,27 @@ class ForkedProcess:
     def __init__(self, zygote: Zygote, pid: int) -> None:
         self.zygote = zygote
         self.pid = pid
+        self.returncode: int | None = None
+
+    def _collected(self, code: int | None) -> int | None:
+        if code is not None and self.returncode is None:
+            self.returncode = code
+            self.zygote.forget(self.pid)  # kept here now: the zygote's table stays as small as the live devices
+        return self.returncode
 
     def poll(self) -> int | None:
-        return self.zygote.exit_code(self.pid)
+        if self.returncode is not None:
+            return self.returncode
+        return self._collected(self.zygote.exit_code(self.pid))
 
     def wait(self, timeout: float | None = None) -> int:
-        code = self.zygote.wait_exit(self.pid, timeout)
-        if code is None:
-            raise subprocess.TimeoutExpired(f"device process {self.pid}", timeout or 0.0)
-        return code
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.returncode is None:  # in short waits: another thread's poll may collect the status first
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(f"device process {self.pid}", timeout or 0.0)
+            self._collected(self.zygote.wait_exit(self.pid, 0.1 if left is None else min(left, 0.1)))
+        return self.returncode
 
     def send_signal(self, sig: int) -> None:
         if self.poll() is None:  # never signal a pid that may have been reused
