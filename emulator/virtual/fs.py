@@ -36,6 +36,26 @@ _DEFAULT_DIRS = [
 ]
 
 
+# the modes and owners of the image's own directories, where they differ from 0771 root:root (made as needed)
+_DIR_MODES = {
+    "/": (0o755, 0, 0),
+    "/dev": (0o755, 0, 0),
+    "/etc": (0o755, 0, 0),
+    "/proc": (0o555, 0, 0),
+    "/system": (0o755, 0, 0),
+    "/system/bin": (0o755, 0, 2000),
+    "/system/app": (0o755, 0, 0),
+    "/system/priv-app": (0o755, 0, 0),
+    "/vendor": (0o755, 0, 2000),
+    "/data": (0o771, 1000, 1000),
+    "/data/app": (0o771, 1000, 1000),
+    "/data/data": (0o771, 1000, 1000),
+    "/data/local": (0o751, 0, 0),
+    "/data/local/tmp": (0o771, 2000, 2000),
+    "/storage": (0o755, 0, 0),
+}
+
+
 class FsError(OSError):
     """A file-system error carrying a POSIX errno (ENOENT, EISDIR, ENOTDIR, EEXIST, ENOTEMPTY)."""
 
@@ -177,6 +197,9 @@ class FileSystem:
         self._watched_dirs: dict[str, list[str]] = {}
         for d in _DEFAULT_DIRS:
             self.mkdir(d, parents=True)
+        for d, (perm, uid, gid) in _DIR_MODES.items():
+            node = self._walk(d)
+            node.mode, node.uid, node.gid = statmod.S_IFDIR | perm, uid, gid
         dev = self._walk("/dev")
         assert dev.children is not None
         for name, (perm, major, minor) in DEV_NODES.items():
@@ -259,11 +282,11 @@ class FileSystem:
         exist yet and `want` has W_OK, write and search on the nearest directory that does (where it would be
         made). Writes under a read-only mount fail with EROFS for everyone; root (or `creds` None: the device
         itself) passes the rest; /sdcard is FUSE, where the storage daemon lets the shell do anything; the live
-        stores of `watch` (providers' databases) are open to the shell as after `adb root`."""
+        stores of `watch` (providers' databases) and their directories are open to the shell as after `adb root`."""
         p = normalize(path)
         if want & W_OK and (p == "/" or _under(p, READ_ONLY_MOUNTS)):
             raise FsError(errno.EROFS, path)
-        if creds is None or creds.uid == 0 or p in self._watches or _under(p, FUSE_ROOTS):
+        if creds is None or creds.uid == 0 or p in self._watches or p in self._watched_dirs or under_fuse(p):
             return
         with self._lock:
             node = self._root
