@@ -114,3 +114,22 @@ def test_chown_is_root_only(posing_emulator, adb_cli, adb_server):
         "system:sdcard_rw 1000:1015\n"
     )
     assert _sh(adb_cli, serial, f"chgrp shell {F} && ls -l {F}")[1].split()[2:4] == ["system", "shell"]
+
+
+def test_run_as_runs_as_the_apps_uid_in_its_own_directory(posing_emulator, adb_cli):
+    vd, serial = posing_emulator
+    pkg = next(iter(vd.model.packages))
+    status, _, err = _sh(adb_cli, serial, f"run-as {pkg} id -un")
+    assert status == 1 and err == f"run-as: package not debuggable: {pkg}\n"
+    status, _, err = _sh(adb_cli, serial, "run-as com.example.nope id")
+    assert status == 1 and err == "run-as: unknown package: com.example.nope\n"
+    from emulator.virtual.shell.pkgmeta import PackageMeta
+
+    vd.model.procs.pkg_meta[pkg] = PackageMeta(debuggable=True)
+    status, out, _ = _sh(adb_cli, serial, f"run-as {pkg} sh -c 'id -un; pwd; echo note > n; stat -c %U n'")
+    uid_name, cwd, owner = out.split()
+    assert status == 0 and uid_name.startswith("u0_a") and cwd == f"/data/data/{pkg}" and owner == uid_name
+    # the app's directory is the app's: the shell user may not look in
+    status, _, err = _sh(adb_cli, serial, f"cat /data/data/{pkg}/n")
+    assert status == 1 and "Permission denied" in err
+    assert _sh(adb_cli, serial, f"run-as {pkg} cat n")[1] == "note\n"
