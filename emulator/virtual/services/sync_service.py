@@ -223,8 +223,11 @@ class _Session:
             anc = posixpath.dirname(anc)
         if not anc_node.is_dir:
             return f"secure_mkdirs failed: {_err(errno.ENOTDIR)}"
-        try:
-            self.fs.check_access(p, self.creds, W_OK)
+        try:  # adbd unlinks an existing file first: its directory's bits decide, not its own
+            if node is not None:
+                self.fs.check_parent(p, self.creds)
+            else:
+                self.fs.check_access(p, self.creds, W_OK)
             denied = None
         except FsError as e:
             denied = e.errno or errno.EACCES
@@ -265,6 +268,9 @@ class _Session:
         perm = statmod.S_IMODE(mode) or 0o644
         try:
             owner = (self.creds.uid, self.creds.gid)
+            old, _ = self._lookup(path)
+            if old is not None and not old.is_chr:
+                self.fs.remove(path)  # adbd's unlink: the new file gets the pushed mode and the pusher's owner
             self.fs.write(path, bytes(data), mode=perm, mtime=mtime or None, parents=True, owner=owner)
         except FsError as e:
             self.fail(f"couldn't create file: {e.message}")

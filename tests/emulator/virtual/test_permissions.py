@@ -97,6 +97,11 @@ def test_push_into_a_directory_the_shell_may_not_write(posing_emulator, adb_cli,
     r = adb_cli("-s", serial, "push", str(src), "/data/local/tmp/f")
     assert r.returncode == 0
     assert _sh(adb_cli, serial, "stat -c '%U %G' /data/local/tmp/f")[1] == "shell shell\n"
+    # over a file the shell may not write but whose directory it may: adbd unlinks it first
+    assert _sh(adb_cli, serial, "chmod 000 /data/local/tmp/f")[0] == 0
+    src.chmod(0o640)
+    assert adb_cli("-s", serial, "push", str(src), "/data/local/tmp/f").returncode == 0
+    assert _sh(adb_cli, serial, "stat -c %a /data/local/tmp/f; cat /data/local/tmp/f")[1] == "640\ndata"
     status, _, err = _sh(adb_cli, serial, "rm /data/local/tmp/locked/../f; touch /data/local/tmp/locked/g")
     assert status == 1 and "touch: /data/local/tmp/locked/g: Permission denied" in err
 
@@ -133,3 +138,24 @@ def test_run_as_runs_as_the_apps_uid_in_its_own_directory(posing_emulator, adb_c
     status, _, err = _sh(adb_cli, serial, f"cat /data/data/{pkg}/n")
     assert status == 1 and "Permission denied" in err
     assert _sh(adb_cli, serial, f"run-as {pkg} cat n")[1] == "note\n"
+
+
+def test_chmod_modes_as_toybox_reads_them():
+    from emulator.virtual.shell.cmd_perms import parse_mode
+
+    assert parse_mode("755", 0o644, False) == 0o755
+    assert parse_mode("u+x,go-w", 0o666, False) == 0o744
+    assert parse_mode("a=r", 0o777, False) == 0o444
+    assert parse_mode("a-rwx", 0o644, False) == 0
+    assert parse_mode("+X", 0o644, True) == 0o755  # X: x for directories
+    assert parse_mode("+X", 0o644, False) == 0o644  # ... and for files only when someone has x
+    assert parse_mode("g=u", 0o640, False) == 0o660
+    assert parse_mode("u+s,+t", 0o755, False) == 0o5755
+    assert parse_mode("8", 0o644, False) is None and parse_mode("u*x", 0o644, False) is None
+
+
+def test_test_r_w_x_ask_the_same_check(posing_emulator, adb_cli):
+    _, serial = posing_emulator
+    line = f"echo x > {F}; chmod 400 {F}; [ -r {F} ] && echo r; [ -w {F} ] || echo not-w; [ -x {F} ] || echo not-x"
+    assert _sh(adb_cli, serial, line)[1] == "r\nnot-w\nnot-x\n"
+    assert _sh(adb_cli, serial, "[ -w /system/bin ] || echo ro")[1] == "ro\n"
