@@ -36,6 +36,26 @@ _DEFAULT_DIRS = [
 ]
 
 
+# the modes and owners of the image's own directories, where they differ from 0771 root:root (made as needed)
+_DIR_MODES = {
+    "/": (0o755, 0, 0),
+    "/dev": (0o755, 0, 0),
+    "/etc": (0o755, 0, 0),
+    "/proc": (0o555, 0, 0),
+    "/system": (0o755, 0, 0),
+    "/system/bin": (0o755, 0, 2000),
+    "/system/app": (0o755, 0, 0),
+    "/system/priv-app": (0o755, 0, 0),
+    "/vendor": (0o755, 0, 2000),
+    "/data": (0o771, 1000, 1000),
+    "/data/app": (0o771, 1000, 1000),
+    "/data/data": (0o771, 1000, 1000),
+    "/data/local": (0o751, 0, 0),
+    "/data/local/tmp": (0o771, 2000, 2000),
+    "/storage": (0o755, 0, 0),
+}
+
+
 class FsError(OSError):
     """A file-system error carrying a POSIX errno (ENOENT, EISDIR, ENOTDIR, EEXIST, ENOTEMPTY)."""
 
@@ -55,6 +75,8 @@ _MESSAGES = {
     errno.EEXIST: "File exists",
     errno.ENOTEMPTY: "Directory not empty",
     errno.EACCES: "Permission denied",
+    errno.EROFS: "Read-only file system",
+    errno.EPERM: "Operation not permitted",
 }
 
 
@@ -64,6 +86,13 @@ class Node:
     mtime: int
     data: bytearray = field(default_factory=bytearray)
     children: dict[str, Node] | None = None  # set for directories
+    uid: int = 0
+    gid: int = 0
+    rdev: int = 0  # (major << 8) | minor of a character device
+
+    @property
+    def is_chr(self) -> bool:
+        return statmod.S_ISCHR(self.mode)
 
     @property
     def is_dir(self) -> bool:
@@ -74,8 +103,64 @@ class Node:
         return 4096 if self.is_dir else len(self.data)
 
 
-def _dir_node(mtime: float) -> Node:
-    return Node(mode=statmod.S_IFDIR | 0o771, mtime=int(mtime), children={})
+def _dir_node(mtime: float, owner: tuple[int, int] = (0, 0)) -> Node:
+    return Node(mode=statmod.S_IFDIR | 0o771, mtime=int(mtime), children={}, uid=owner[0], gid=owner[1])
+
+
+# --- permissions ------------------------------------------------------------------------------------------------
+R_OK, W_OK, X_OK = 4, 2, 1
+SHELL_UID = 2000
+APP_UID, MEDIA_RW = 10148, 1023  # who owns /sdcard's files as the FUSE view shows them (u0_a148 media_rw)
+READ_ONLY_MOUNTS = ("/system", "/vendor", "/product", "/system_ext", "/apex", "/odm")
+FUSE_ROOTS = ("/sdcard", "/storage")  # MediaProvider's FUSE: it decides access, not the mode bits
+# the character devices every image has: name -> (mode, major, minor)
+DEV_NODES = {"null": (0o666, 1, 3), "zero": (0o666, 1, 5), "random": (0o666, 1, 8), "urandom": (0o666, 1, 9)}
+
+
+class Creds(Protocol):
+    """Whom an access is checked for (`shell.users.User` is one): a uid, a primary gid, supplementary groups."""
+
+    @property
+    def uid(self) -> int: ...
+
+    @property
+    def gid(self) -> int: ...
+
+    @property
+    def groups(self) -> tuple[int, ...]: ...
+
+
+def _under(path: str, roots: tuple[str, ...]) -> bool:
+    return any(path == r or path.startswith(r + "/") for r in roots)
+
+
+def under_fuse(path: str) -> bool:
+    """Whether `path` is on the FUSE view of shared storage (/sdcard), where the mode bits are kept but the storage
+    daemon, not they, decides who may do what."""
+    return _under(normalize(path), FUSE_ROOTS)
+
+
+def default_owner(path: str) -> tuple[int, int]:
+    """(uid, gid) a file made at `path` gets when no one in particular makes it: what `ls -l` shows there."""
+    p = normalize(path)
+    if _under(p, FUSE_ROOTS):
+        return APP_UID, MEDIA_RW
+    if _under(p, ("/data/local/tmp",)):
+        return SHELL_UID, SHELL_UID
+    return 0, 0
+
+
+def permits(node: Node, creds: Creds, want: int) -> bool:
+    """Whether the mode bits of `node` grant `creds` every access in `want` (R_OK | W_OK | X_OK); root always."""
+    if creds.uid == 0:
+        return True
+    if creds.uid == node.uid:
+        bits = node.mode >> 6
+    elif node.gid == creds.gid or node.gid in creds.groups:
+        bits = node.mode >> 3
+    else:
+        bits = node.mode
+    return (bits & 7 & want) == want
 
 
 def normalize(path: str) -> str:
@@ -112,6 +197,13 @@ class FileSystem:
         self._watched_dirs: dict[str, list[str]] = {}
         for d in _DEFAULT_DIRS:
             self.mkdir(d, parents=True)
+        for d, (perm, uid, gid) in _DIR_MODES.items():
+            node = self._walk(d)
+            node.mode, node.uid, node.gid = statmod.S_IFDIR | perm, uid, gid
+        dev = self._walk("/dev")
+        assert dev.children is not None
+        for name, (perm, major, minor) in DEV_NODES.items():
+            dev.children[name] = Node(mode=statmod.S_IFCHR | perm, mtime=int(now()), rdev=(major << 8) | minor)
 
     # --- watched files -------------------------------------------------------------------------
     def watch(self, path: str, watcher: Watcher) -> None:
@@ -183,6 +275,63 @@ class FileSystem:
                 raise FsError(errno.EISDIR, path)
             return bytes(node.data)
 
+    # --- access ------------------------------------------------------------------------------
+    def check_access(self, path: str, creds: Creds | None, want: int) -> None:
+        """Raise `FsError` unless `creds` may access `path` as `want` (R_OK | W_OK | X_OK) says, as the kernel
+        decides it: search (x) on every directory on the way, then the mode bits of the file - or, when it does not
+        exist yet and `want` has W_OK, write and search on the nearest directory that does (where it would be
+        made). Writes under a read-only mount fail with EROFS for everyone; root (or `creds` None: the device
+        itself) passes the rest; /sdcard is FUSE, where the storage daemon lets the shell do anything; the live
+        stores of `watch` (providers' databases) and their directories are open to the shell as after `adb root`."""
+        p = normalize(path)
+        if want & W_OK and (p == "/" or _under(p, READ_ONLY_MOUNTS)):
+            raise FsError(errno.EROFS, path)
+        if creds is None or creds.uid == 0 or p in self._watches or p in self._watched_dirs or under_fuse(p):
+            return
+        with self._lock:
+            node = self._root
+            parts = [x for x in p.split("/") if x]
+            for i, part in enumerate(parts):
+                if not node.is_dir:
+                    raise FsError(errno.ENOTDIR, path)
+                assert node.children is not None
+                if not permits(node, creds, X_OK):
+                    raise FsError(errno.EACCES, path)
+                child = node.children.get(part)
+                if child is None:
+                    if not want & W_OK:
+                        raise FsError(errno.ENOENT, path)
+                    if i < len(parts) - 1 and not permits(node, creds, W_OK | X_OK):
+                        raise FsError(errno.EACCES, path)
+                    break
+                node = child
+            else:
+                if not permits(node, creds, want):
+                    raise FsError(errno.EACCES, path)
+                return
+            if not permits(node, creds, W_OK | X_OK):
+                raise FsError(errno.EACCES, path)
+
+    def check_parent(self, path: str, creds: Creds | None) -> None:
+        """What removing or renaming `path` needs: write and search on its directory (EROFS on a read-only mount)."""
+        p = normalize(path)
+        if _under(p, READ_ONLY_MOUNTS):
+            raise FsError(errno.EROFS, path)
+        self.check_access(posixpath.dirname(p), creds, W_OK | X_OK)
+
+    def chmod(self, path: str, perm: int) -> None:
+        with self._lock:
+            node = self._walk(path)
+            node.mode = statmod.S_IFMT(node.mode) | (perm & 0o7777)
+
+    def chown(self, path: str, uid: int | None, gid: int | None) -> None:
+        with self._lock:
+            node = self._walk(path)
+            if uid is not None:
+                node.uid = uid
+            if gid is not None:
+                node.gid = gid
+
     # --- changes -------------------------------------------------------------------------------
     def _parent(self, path: str, parents: bool) -> tuple[Node, str]:
         p = normalize(path)
@@ -204,31 +353,48 @@ class FileSystem:
         mtime: int | None = None,
         parents: bool = False,
         append: bool = False,
+        owner: tuple[int, int] | None = None,
     ) -> None:
-        self._write(path, data, mode, mtime, parents, append)
+        """Write (or with `append` add to) a file, made with `mode` and `owner` (default: `default_owner`) when
+        it is new; an existing file keeps its mode and owner. A character device takes the data and keeps none."""
+        self._write(path, data, mode, mtime, parents, append, owner)
         if self._watches:
             p = normalize(path)
             w = self._watches.get(p)
             if w is not None:
                 w.after_write(p)
 
-    def _write(self, path: str, data: bytes, mode: int, mtime: int | None, parents: bool, append: bool) -> None:
+    def _write(
+        self,
+        path: str,
+        data: bytes,
+        mode: int,
+        mtime: int | None,
+        parents: bool,
+        append: bool,
+        owner: tuple[int, int] | None,
+    ) -> None:
         with self._lock:
             parent, name = self._parent(path, parents)
             assert parent.children is not None
             old = parent.children.get(name)
             if old is not None and old.is_dir:
                 raise FsError(errno.EISDIR, path)
-            if append and old is not None:
+            if old is not None and old.is_chr:
+                return
+            if old is not None:
+                if not append:
+                    old.data = bytearray()
                 old.data.extend(data)
                 old.mtime = int(mtime or self.now())
                 return
             perm = statmod.S_IMODE(mode) or 0o644
+            uid, gid = owner if owner is not None and not _under(normalize(path), FUSE_ROOTS) else default_owner(path)
             parent.children[name] = Node(
-                mode=statmod.S_IFREG | perm, mtime=int(mtime or self.now()), data=bytearray(data)
+                mode=statmod.S_IFREG | perm, mtime=int(mtime or self.now()), data=bytearray(data), uid=uid, gid=gid
             )
 
-    def mkdir(self, path: str, parents: bool = False) -> None:
+    def mkdir(self, path: str, parents: bool = False, owner: tuple[int, int] | None = None) -> None:
         with self._lock:
             p = normalize(path)
             if p == "/":
@@ -242,7 +408,9 @@ class FileSystem:
                 if child is None:
                     if not last and not parents:
                         raise FsError(errno.ENOENT, path)
-                    child = node.children[part] = _dir_node(self.now())
+                    here = "/" + "/".join(parts[: i + 1])
+                    who = owner if owner is not None and not _under(here, FUSE_ROOTS) else default_owner(here)
+                    child = node.children[part] = _dir_node(self.now(), who)
                 elif not child.is_dir:
                     raise FsError(errno.ENOTDIR if not last else errno.EEXIST, path)
                 elif last and not parents:

@@ -29,6 +29,8 @@ _EOF = 0x04  # ^D
 class Pty:
     """A `ShellIO` seen through a terminal: what the shell reads is cooked, what it writes is translated."""
 
+    is_terminal = True  # what the shell's `tty` and `test -t` look for (`shell.ttys`)
+
     def __init__(self, inner: ShellIO) -> None:
         self.inner = inner
         self._line = bytearray()  # the line being typed

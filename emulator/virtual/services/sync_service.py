@@ -16,8 +16,8 @@ import struct
 import zlib
 from typing import TYPE_CHECKING
 
-from ..fs import FsError, Node, normalize
-from ..providers.databases import DATABASE_PATHS
+from ..fs import R_OK, W_OK, FsError, Node, normalize
+from ..shell.users import adbd_user
 from ..streams import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,8 +35,6 @@ _DENT_V2 = struct.Struct("<4sIQQIIIIQqqqI")  # stat v2 fields + namelen
 
 assert _STAT_V2.size == 72 and _DENT_V2.size == 76 and _DENT_V1.size == 20
 
-# Where the shell user may write (everything else on a user build is read-only or owned by root/system).
-WRITABLE_ROOTS = ("/sdcard", "/data/local/tmp")
 _DEV = 0xFD05
 
 
@@ -44,31 +42,12 @@ def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root + "/")
 
 
-def write_error(path: str) -> int | None:
-    """errno for writing `path` as the shell user, or None when allowed (only permissions, not existence)."""
-    p = normalize(path)
-    if any(_under(p, r) for r in WRITABLE_ROOTS) or p in DATABASE_PATHS:  # a provider's database: as after `adb root`
-        return None
-    if _under(p, "/data") or _under(p, "/storage") or _under(p, "/mnt"):
-        return errno.EACCES
-    return errno.EROFS
-
-
-def _owner(path: str) -> tuple[int, int]:
-    p = normalize(path)
-    if _under(p, "/sdcard"):
-        return 0, 9997  # root:everybody (the FUSE view)
-    if _under(p, "/data/local/tmp"):
-        return 2000, 2000  # shell:shell
-    return 0, 0
-
-
 def _ino(path: str) -> int:
     return zlib.crc32(normalize(path).encode()) | 0x10000
 
 
 def _stat_v2_fields(path: str, node: Node) -> tuple:
-    uid, gid = _owner(path)
+    uid, gid = node.uid, node.gid
     nlink = 2 if node.is_dir else 1
     return (0, _DEV, _ino(path), node.mode, nlink, uid, gid, node.size, node.mtime, node.mtime, node.mtime)
 
@@ -82,6 +61,7 @@ class _Session:
         self.model = model
         self.fs = model.fs
         self.stream = stream
+        self.creds = adbd_user(model)  # whom adbd runs as: its opens and stats are checked for this user
 
     # --- helpers ---------------------------------------------------------------------------------
     def fail(self, message: str) -> None:
@@ -92,6 +72,7 @@ class _Session:
         """(node, 0) or (None, errno)."""
         self.fs.refresh(path)
         try:
+            self.fs.check_access(path, self.creds, 0)  # search permission on the way (adbd's lstat)
             with self.fs._lock:
                 return self.fs._walk(path), 0
         except FsError as e:
@@ -201,6 +182,11 @@ class _Session:
         if node.is_dir:
             self.fail(f"read failed: {_err(errno.EISDIR)}")
             return False
+        try:
+            self.fs.check_access(path, self.creds, R_OK)
+        except FsError as e:
+            self.fail(f"open failed: {_err(e.errno or errno.EACCES)}")
+            return False
         data = self.fs.read(path)
         view = memoryview(data)
         limit = int(getattr(self.stream, "max_payload", 256 * 1024))
@@ -237,7 +223,14 @@ class _Session:
             anc = posixpath.dirname(anc)
         if not anc_node.is_dir:
             return f"secure_mkdirs failed: {_err(errno.ENOTDIR)}"
-        denied = write_error(p)
+        try:  # adbd unlinks an existing file first: its directory's bits decide, not its own
+            if node is not None:
+                self.fs.check_parent(p, self.creds)
+            else:
+                self.fs.check_access(p, self.creds, W_OK)
+            denied = None
+        except FsError as e:
+            denied = e.errno or errno.EACCES
         if denied is not None:
             prefix = "couldn't create file" if anc == parent else "secure_mkdirs failed"
             return f"{prefix}: {_err(denied)}"
@@ -274,7 +267,11 @@ class _Session:
             return False
         perm = statmod.S_IMODE(mode) or 0o644
         try:
-            self.fs.write(path, bytes(data), mode=perm, mtime=mtime or None, parents=True)
+            owner = (self.creds.uid, self.creds.gid)
+            old, _ = self._lookup(path)
+            if old is not None and not old.is_chr:
+                self.fs.remove(path)  # adbd's unlink: the new file gets the pushed mode and the pusher's owner
+            self.fs.write(path, bytes(data), mode=perm, mtime=mtime or None, parents=True, owner=owner)
         except FsError as e:
             self.fail(f"couldn't create file: {e.message}")
             return False

@@ -10,14 +10,15 @@ exec logging), `jobs` (job control, traps) over `process` (a shell process's sig
 /proc see them), `procfs` (/proc files), and the commands by area, each registering itself into the registry:
 `cmd_text`, `cmd_files`, `cmd_system`, `cmd_proc`, `cmd_identity`, `cmd_logcat`, `cmd_kill`, `cmd_input`, `cmd_am`,
 `cmd_pm` (+ `apk`), `cmd_dumpsys` (+ `windowdump`), `cmd_hardware`, `cmd_notification`, `cmd_service`,
-`cmd_capture`. This package is the top: it imports every command module, so the runner finds them all in
-`registry.COMMANDS`.
+`cmd_capture`, `cmd_perms` (chmod, chown), `cmd_dd` (+ `devnodes`), `cmd_tty` (+ `ttys`), `cmd_runas`. This
+package is the top: it imports every command module, so the runner finds them all in `registry.COMMANDS`.
 """
 
 from . import (  # noqa: F401 - each registers its commands into registry.COMMANDS
     cmd_am,
     cmd_capture,
     cmd_content,
+    cmd_dd,
     cmd_dumpsys,
     cmd_fileinfo,
     cmd_files,
@@ -29,12 +30,15 @@ from . import (  # noqa: F401 - each registers its commands into registry.COMMAN
     cmd_logcat,
     cmd_net,
     cmd_notification,
+    cmd_perms,
     cmd_pm,
     cmd_proc,
+    cmd_runas,
     cmd_service,
     cmd_sqlite,
     cmd_system,
     cmd_text,
+    cmd_tty,
 )
 from .runner import Session, run
 

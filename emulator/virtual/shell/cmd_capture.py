@@ -7,7 +7,7 @@ import io
 import struct
 
 from ..fs import FsError
-from .registry import Ctx, command, fs_error_text, writable_error
+from .registry import Ctx, command, fs_error_text
 
 RGBA_8888 = 1
 COLORSPACE_SRGB = 1
@@ -62,7 +62,7 @@ def screencap(ctx: Ctx, argv: list[str]) -> int:
         png = png or path.endswith(".png")
         jpeg = jpeg or path.endswith((".jpg", ".jpeg"))
         full = ctx.path(path)
-        denied = writable_error(full)
+        denied = ctx.write_error(full)
         if denied:
             ctx.errln(f"Error opening file: {path} ({denied})")
             return 1
@@ -99,7 +99,7 @@ def uiautomator(ctx: Ctx, argv: list[str]) -> int:
         ctx.out(xml)
     else:
         full = ctx.path(path)
-        denied = writable_error(full)
+        denied = ctx.write_error(full)
         try:
             if denied:
                 raise FsError(13, full)
@@ -204,7 +204,7 @@ def screenrecord(ctx: Ctx, argv: list[str]) -> int:
         ctx.errln("Must specify output file (see --help).")
         return 2
     full = ctx.path(path)
-    denied = writable_error(full)
+    denied = ctx.write_error(full)
     if denied:
         ctx.errln(f"Unable to open '{path}': {denied}")
         return 1

@@ -8,7 +8,7 @@ import stat as statmod
 import time
 
 from ..fs import Node
-from .registry import Ctx, command, file_owner, split_opts
+from .registry import Ctx, command, owner_names, split_opts
 
 
 @command("stat", toybox=True)
@@ -26,7 +26,8 @@ def stat(ctx: Ctx, argv: list[str]) -> int:
             status = 1
             continue
         kind = "directory" if node.is_dir else ("regular empty file" if not node.size else "regular file")
-        user, group = file_owner(p)
+        kind = "character special file" if node.is_chr else kind
+        user, group = owner_names(node)
         if fmt is not None:
             vals = {
                 "s": str(node.size),
@@ -37,6 +38,8 @@ def stat(ctx: Ctx, argv: list[str]) -> int:
                 "F": kind,
                 "U": user,
                 "G": group,
+                "u": str(node.uid),
+                "g": str(node.gid),
                 "%": "%",
             }
             out, i = [], 0
@@ -54,7 +57,7 @@ def stat(ctx: Ctx, argv: list[str]) -> int:
             f"  File: {a}\n  Size: {node.size}\t Blocks: {(node.size + 511) // 512}\t IO Blocks: 4096\t{kind}\n"
             f"Device: fd05h/64773d\t Inode: {abs(hash(p)) % 900000 + 1000}\t Links: {2 if node.is_dir else 1}\n"
             f"Access: (0{format(statmod.S_IMODE(node.mode), 'o')}/{statmod.filemode(node.mode)})\t"
-            f"Uid: ( 2000/   {user})\tGid: ( 2000/   {group})\n"
+            f"Uid: ({node.uid:5d}/{user:>8})\tGid: ({node.gid:5d}/{group:>8})\n"
             f"Access: {ts}\nModify: {ts}\nChange: {ts}\n"
         )
     return status

@@ -8,15 +8,16 @@ import posixpath
 import stat as statmod
 import time
 
-from ..fs import FsError, Node
-from .registry import Ctx, command, file_owner, fs_error_text, split_opts, writable_error
+from ..fs import R_OK, FsError, Node
+from .registry import Ctx, command, fs_error_text, owner_names, split_opts
 
 
-def _long_line(path: str, name: str, node: Node) -> str:
-    user, group = file_owner(path)
+def _long_line(path: str, name: str, node: Node, numeric: bool = False) -> str:
+    user, group = (str(node.uid), str(node.gid)) if numeric else owner_names(node)
     mtime = time.strftime("%Y-%m-%d %H:%M", time.localtime(node.mtime))
     nlink = 2 if node.is_dir else 1
-    return f"{statmod.filemode(node.mode)} {nlink} {user} {group} {node.size} {mtime} {name}"
+    size = f"{node.rdev >> 8:>3}, {node.rdev & 0xFF:>3}" if node.is_chr else str(node.size)
+    return f"{statmod.filemode(node.mode)} {nlink} {user} {group} {size} {mtime} {name}"
 
 
 @command("ls", toybox=True)
@@ -49,7 +50,7 @@ def ls(ctx: Ctx, argv: list[str]) -> int:
             entries.reverse()
         for p, name, node in entries:
             if long_:
-                ctx.outln(_long_line(p, name, node))
+                ctx.outln(_long_line(p, name, node, numeric="n" in opts))
             else:
                 ctx.outln(name + ("/" if "F" in opts and node.is_dir else ""))
 
@@ -58,6 +59,7 @@ def ls(ctx: Ctx, argv: list[str]) -> int:
         if len(targets) > 1:
             ctx.out(("\n" if files or i else "") + f"{t}:\n")
         try:
+            fs.check_access(p, ctx.state.user, R_OK)
             children = fs.listdir(p)
         except (FsError, OSError) as e:
             ctx.errln(f"ls: {t}: {fs_error_text(e)}")
@@ -116,7 +118,7 @@ def rm(ctx: Ctx, argv: list[str]) -> int:
                 ctx.errln(f"rm: {a}: No such file or directory")
                 status = 1
             continue
-        denied = writable_error(p)
+        denied = ctx.remove_error(p)
         if denied:
             ctx.errln(f"rm: {a}: {denied}")
             status = 1
@@ -148,7 +150,7 @@ def rmdir(ctx: Ctx, argv: list[str]) -> int:
         elif node.children:
             err = "Directory not empty"
         else:
-            err = writable_error(p)
+            err = ctx.remove_error(p)
         if err:
             ctx.errln(f"rmdir: {a}: {err}")
             status = 1
@@ -164,13 +166,13 @@ def mkdir(ctx: Ctx, argv: list[str]) -> int:
     status = 0
     for a in args:
         p = ctx.path(a)
-        denied = writable_error(p)
+        denied = ctx.write_error(p)
         if denied and not (ctx.model.fs.is_dir(p) and "p" in opts):
             ctx.errln(f"mkdir: {a}: {denied}")
             status = 1
             continue
         try:
-            ctx.model.fs.mkdir(p, parents="p" in opts)
+            ctx.model.fs.mkdir(p, parents="p" in opts, owner=ctx.owner)
         except (FsError, OSError) as e:
             ctx.errln(f"mkdir: {a}: {fs_error_text(e)}")
             status = 1
@@ -183,7 +185,7 @@ def touch(ctx: Ctx, argv: list[str]) -> int:
     status = 0
     for a in args:
         p = ctx.path(a)
-        denied = writable_error(p)
+        denied = ctx.write_error(p)
         if denied:
             ctx.errln(f"touch: {a}: {denied}")
             status = 1
@@ -191,7 +193,7 @@ def touch(ctx: Ctx, argv: list[str]) -> int:
         try:
             if ctx.model.fs.is_dir(p):
                 continue
-            ctx.model.fs.write(p, b"", append=True)
+            ctx.model.fs.write(p, b"", append=True, owner=ctx.owner)
         except (FsError, OSError) as e:
             ctx.errln(f"touch: {a}: {fs_error_text(e)}")
             status = 1
@@ -231,11 +233,11 @@ def _copy(ctx: Ctx, src: str, dst: str, recursive: bool) -> None:
     if node.is_dir:
         if not recursive:
             raise FsError(21, src)
-        fs.mkdir(dst, parents=True)
+        fs.mkdir(dst, parents=True, owner=ctx.owner)
         for name, _ in fs.listdir(src):
             _copy(ctx, posixpath.join(src, name), posixpath.join(dst, name), recursive)
         return
-    fs.write(dst, fs.read(src), mode=statmod.S_IMODE(node.mode))
+    fs.write(dst, ctx.read_file(src), mode=statmod.S_IMODE(node.mode), owner=ctx.owner)
 
 
 def _copy_or_move(ctx: Ctx, argv: list[str], move: bool) -> int:
@@ -250,7 +252,7 @@ def _copy_or_move(ctx: Ctx, argv: list[str], move: bool) -> int:
     for s in srcs:
         src_p = ctx.path(s)
         target = posixpath.join(dst_p, posixpath.basename(src_p)) if ctx.model.fs.is_dir(dst_p) else dst_p
-        denied = writable_error(target) or (writable_error(src_p) if move else None)
+        denied = ctx.write_error(target) or (ctx.remove_error(src_p) if move else None)
         if denied:
             ctx.errln(f"{name}: {dst}: {denied}")
             status = 1
@@ -275,9 +277,9 @@ def mv(ctx: Ctx, argv: list[str]) -> int:
     return _copy_or_move(ctx, argv, move=True)
 
 
-@command("chmod", "chown", "chgrp", "chcon", "restorecon", "sync", toybox=True)
-def chmod(ctx: Ctx, argv: list[str]) -> int:
-    """Accepted and ignored (the in-memory fs keeps no owners); missing files still fail."""
+@command("chcon", "restorecon", "sync", toybox=True)
+def chcon(ctx: Ctx, argv: list[str]) -> int:
+    """Accepted and ignored (the in-memory fs keeps no SELinux labels); missing files still fail."""
     _, args = split_opts(argv)
     status = 0
     for a in args[1:] if argv[0] not in ("restorecon", "sync") else args:

@@ -7,8 +7,10 @@ import binascii
 import re
 
 from ..fs import FsError
+from .cmd_dd import parse_size
 from .cmd_text import backslash_unescape
-from .registry import Ctx, command, fs_error_text
+from .devnodes import open_input
+from .registry import Ctx, UsageError, command, fs_error_text
 
 
 def _inputs(ctx: Ctx, files: list[str], name: str) -> list[tuple[str, bytes | None]]:
@@ -149,8 +151,44 @@ def _count_arg(args: list[str], default: int) -> tuple[str, list[str]]:
     return n, rest
 
 
+def _byte_count(args: list[str]) -> tuple[str | None, list[str]]:
+    """head/tail -c N (or -cN): (N's text, the other args); None without -c."""
+    for i, a in enumerate(args):
+        if a == "-c" and i + 1 < len(args):
+            return args[i + 1], args[:i] + args[i + 2 :]
+        if a.startswith("-c") and len(a) > 2:
+            return a[2:], args[:i] + args[i + 1 :]
+    return None, args
+
+
+def _bytes_of(ctx: Ctx, name: str, text: str, limit: int | None) -> int:
+    """Write the first `limit` bytes (None: all) of the command's input `name` (files, "-", endless /dev nodes)."""
+    try:
+        src = open_input(ctx, name)
+    except (FsError, OSError) as e:
+        ctx.errln(f"{text}: {name}: {fs_error_text(e)}")
+        return 1
+    left = limit
+    while left is None or left > 0:
+        chunk = src.read(65536 if left is None else min(left, 65536))
+        if not chunk:
+            break
+        ctx.io.write_stdout(chunk)
+        if left is not None:
+            left -= len(chunk)
+    return 0
+
+
 @command("head", toybox=True)
 def head(ctx: Ctx, argv: list[str]) -> int:
+    nbytes, rest = _byte_count(argv[1:])
+    if nbytes is not None:
+        try:
+            limit = parse_size(nbytes, 0)
+        except UsageError:
+            raise UsageError(f"head: not integer: {nbytes}") from None
+        _, files = _count_arg(rest, 10)
+        return max([_bytes_of(ctx, f, "head", limit) for f in files or ["-"]])
     n, files = _count_arg(argv[1:], 10)
     count = int(n) if n.lstrip("-").isdigit() else 10
     status = 0
@@ -165,8 +203,20 @@ def head(ctx: Ctx, argv: list[str]) -> int:
 
 @command("tail", toybox=True)
 def tail(ctx: Ctx, argv: list[str]) -> int:
-    n, files = _count_arg(argv[1:], 10)
+    nbytes, rest = _byte_count(argv[1:])
+    n, files = _count_arg(rest, 10)
     status = 0
+    if nbytes is not None:
+        try:
+            k = parse_size(nbytes.lstrip("+-"), 0)
+        except UsageError:
+            raise UsageError(f"tail: not integer: {nbytes}") from None
+        for _name, data in _inputs(ctx, files, "tail"):
+            if data is None:
+                status = 1
+                continue
+            ctx.io.write_stdout(data[max(0, k - 1) :] if nbytes.startswith("+") else (data[-k:] if k else b""))
+        return status
     for _name, data in _inputs(ctx, files, "tail"):
         if data is None:
             status = 1

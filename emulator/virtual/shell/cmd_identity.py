@@ -21,11 +21,17 @@ def _named(n: int) -> str:
 
 @command("id", toybox=True)
 def id_(ctx: Ctx, argv: list[str]) -> int:
-    """toybox id [-nGgruZ] [USER]: -u uid, -g gid, -G groups, -n names instead of numbers, -Z context."""
+    """toybox id [-nGgruZ] [USER]: -u uid, -g gid, -G groups, -n names instead of numbers (with -u -g -G; alone
+    it changes nothing), -r the real ids (the same here: no setuid programs), -Z the SELinux context; -Z -G -g -u
+    exclude one another."""
     opts, names = split_opts(argv)
     bad = next((c for c in opts if c not in "nGgruZ"), None)
     if bad is not None:
         ctx.errln(f"id: Unknown option '{bad}' (see \"id --help\")")
+        return 1
+    picked = [c for c in dict.fromkeys(opts) if c in "ZGgu"]
+    if len(picked) > 1:  # toybox's [!ZGgu]: one of them at most
+        ctx.errln(f"id: No '{picked[1]}' with '{picked[0]}' (see \"id --help\")")
         return 1
     user: User | None = ctx.state.user
     if names:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..fs import FsError
 from ..providers.store import open_bytes, to_bytes
-from .registry import Ctx, command, writable_error
+from .registry import Ctx, command
 
 _USAGE = "Usage: sqlite3 [OPTIONS] FILENAME [SQL]\nUse the -help option for additional information"
 
@@ -162,7 +162,7 @@ def sqlite3_cmd(ctx: Ctx, argv: list[str]) -> int:
     finally:
         conn.close()
     if after != before:
-        if writable_error(path):
+        if ctx.write_error(path):
             ctx.errln("Error: attempt to write a readonly database (8)")
             return 1
         fs.write(path, after, mode=0o660)

@@ -4,8 +4,11 @@ dirname, which, toybox. Text filters (grep, head, ...) are in `cmd_filters`."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from .registry import SH, TOYBOX_APPLETS, Ctx, UsageError, command, command_path, find_command
+from ..fs import R_OK, W_OK, X_OK, Node
+from .registry import SH, TOYBOX_APPLETS, Ctx, UsageError, access_error, command, command_path, find_command
+from .ttys import fd_terminal
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
 
@@ -145,6 +148,11 @@ def test(ctx: Ctx, argv: list[str]) -> int:
         return 2
 
 
+def node_of(ctx: Ctx, path: str, test: Callable[[Node], bool]) -> bool:
+    node = ctx.model.fs.stat(ctx.path(path))
+    return node is not None and test(node)
+
+
 def evaluate_test(ctx: Ctx, a: list[str]) -> bool:
     if not a:
         return False
@@ -165,8 +173,11 @@ def evaluate_test(ctx: Ctx, a: list[str]) -> bool:
         if op == "-z":
             return x == ""
         node = fs.stat(ctx.path(x)) if op in ("-e", "-f", "-d", "-s", "-r", "-w", "-x", "-L", "-h") else None
-        if op == "-e" or op in ("-r", "-w", "-x"):
+        if op == "-e":
             return node is not None
+        if op in ("-r", "-w", "-x"):
+            want = {"-r": R_OK, "-w": W_OK, "-x": X_OK}[op]
+            return node is not None and access_error(fs, ctx.state.user, ctx.path(x), want) is None
         if op == "-f":
             return node is not None and not node.is_dir
         if op == "-d":
@@ -175,6 +186,12 @@ def evaluate_test(ctx: Ctx, a: list[str]) -> bool:
             return node is not None and node.size > 0
         if op in ("-L", "-h"):
             return False
+        if op == "-t":
+            if not x.isdigit():
+                raise ValueError(f"{x}: bad number")
+            return fd_terminal(ctx.io.fds, int(x)) is not None
+        if op == "-c":
+            return node_of(ctx, x, lambda n: n.is_chr)
         raise ValueError(f"{op}: unknown operator")
     if len(a) == 3:
         x, op, y = a

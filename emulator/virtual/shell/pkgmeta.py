@@ -24,6 +24,7 @@ class PackageMeta:
     target_sdk: int = 34
     last_update_time: float = field(default_factory=time.time)
     enabled: str = "enabled"  # "enabled", "disabled", "disabled-user", "default"
+    debuggable: bool = False  # android:debuggable: what `run-as` asks
 
 
 def meta(ctx: Ctx, package: str) -> PackageMeta:

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..fs import FsError, normalize
+from ..fs import R_OK, W_OK, Creds, FileSystem, FsError, Node, normalize
 from ..procs import SYSTEM_PROCESSES, DeviceProcs, app_uid  # noqa: F401 - re-exported for the commands
-from ..providers.databases import DATABASE_PATHS
 from .procfs import read as read_proc
+from .users import name_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -165,12 +165,28 @@ class Ctx:
     def read_file(self, p: str) -> bytes:
         path = self.path(p)
         data = read_proc(self.model, path, self.state.pid)  # /proc files are generated from the device state
-        return data if data is not None else self.model.fs.read(path)
+        if data is not None:
+            return data
+        self.model.fs.check_access(path, self.state.user, R_OK)
+        return self.model.fs.read(path)
 
+    # --- permissions --------------------------------------------------------------------------
+    def write_error(self, p: str) -> str | None:
+        """None when the shell's user may create or modify `p`, else the errno text."""
+        return access_error(self.model.fs, self.state.user, self.path(p), W_OK)
 
-# --- permissions of the `shell` user (uid 2000) ------------------------------------------------------
-_WRITABLE = ("/sdcard", "/storage/emulated", "/data/local/tmp")
-_READ_ONLY = ("/system", "/vendor", "/product", "/system_ext", "/apex", "/odm")
+    def remove_error(self, p: str) -> str | None:
+        """None when the shell's user may remove (or rename) `p`: write on its directory."""
+        try:
+            self.model.fs.check_parent(self.path(p), self.state.user)
+        except FsError as e:
+            return e.message
+        return None
+
+    @property
+    def owner(self) -> tuple[int, int]:
+        """(uid, gid) of the files this shell makes."""
+        return self.state.user.uid, self.state.user.gid
 
 
 XBIN_COMMANDS = frozenset({"sqlite3", "su"})  # in /system/xbin on emulator images, not toybox's /system/bin
@@ -181,23 +197,20 @@ def command_path(name: str) -> str:
     return f"/system/{'xbin' if name in XBIN_COMMANDS else 'bin'}/{name}"
 
 
-def writable_error(path: str) -> str | None:
-    """None when the shell user may create/modify `path`, else the errno text a phone prints."""
-    p = normalize(path)
-    if any(p == w or p.startswith(w + "/") for w in _WRITABLE) or p in DATABASE_PATHS:
-        return None
-    if p == "/" or any(p == r or p.startswith(r + "/") for r in _READ_ONLY):
-        return "Read-only file system"
-    return "Permission denied"
+# --- permissions: the file system decides (`FileSystem.check_access`), for the shell's user ------------------
+def access_error(fs: FileSystem, creds: Creds | None, path: str, want: int = W_OK) -> str | None:
+    """None when `creds` may access `path` as `want` says (default: create or modify it), else the errno text
+    a phone prints."""
+    try:
+        fs.check_access(path, creds, want)
+    except FsError as e:
+        return e.message
+    return None
 
 
-def file_owner(path: str) -> tuple[str, str]:
-    """(user, group) that `ls -l` and `stat` show for `path`."""
-    if path.startswith(("/sdcard", "/storage")):
-        return "u0_a148", "media_rw"
-    if path.startswith("/data/local/tmp"):
-        return "shell", "shell"
-    return "root", "root"
+def owner_names(node: Node) -> tuple[str, str]:
+    """(user, group) that `ls -l` and `stat` show for a file."""
+    return name_of(node.uid), name_of(node.gid)
 
 
 def fs_error_text(e: BaseException) -> str:

@@ -61,9 +61,9 @@ from .registry import (
     TOYBOX_APPLETS,
     Ctx,
     UsageError,
+    access_error,
     find_command,
     fs_error_text,
-    writable_error,
 )
 from .users import adbd_user
 
@@ -444,7 +444,7 @@ class ShellState(Expander):
             sink = self._special_sink(target, fds)
             if sink is None:
                 path = self._abs(target)
-                denied = writable_error(path)
+                denied = access_error(self.model.fs, self.user, path)
                 try:
                     if denied is not None and not self.model.fs.exists(posixpath.dirname(path)):
                         raise FsError(2, path)
@@ -452,7 +452,7 @@ class ShellState(Expander):
                         fds.stderr.write(f"{SH}: can't create {target}: {denied}\n".encode())
                         return 1
                     if r.op == ">" or not self.model.fs.exists(path):
-                        self.model.fs.write(path, b"")
+                        self.model.fs.write(path, b"", owner=(self.user.uid, self.user.gid))
                     elif self.model.fs.is_dir(path):
                         raise FsError(21, path)
                 except (FsError, OSError) as e:
@@ -463,7 +463,7 @@ class ShellState(Expander):
         return None
 
     def _special_sink(self, target: str, fds: Fds) -> Sink | None:
-        if target in ("/dev/null", "/dev/zero"):
+        if target in ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"):
             return NullSink()
         if target in ("/dev/stdout", "/proc/self/fd/1"):
             return fds.stdout

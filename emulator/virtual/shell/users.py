@@ -19,6 +19,7 @@ NAMES = {
     1007: "log",
     1011: "adb",
     1015: "sdcard_rw",
+    1023: "media_rw",
     1028: "sdcard_r",
     1078: "ext_data_rw",
     1079: "ext_obb_rw",
@@ -29,6 +30,7 @@ NAMES = {
     3009: "readproc",
     3011: "uhid",
     3012: "readtracefs",
+    9997: "everybody",
 }
 UIDS = {name: uid for uid, name in NAMES.items()}
 # the supplementary groups adbd gives the shells it starts (adbd's drop_privileges)
