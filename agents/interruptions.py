@@ -165,9 +165,13 @@ def _popup(tree: UITree) -> Interruption | None:
 
 
 def find_interruption(tree: UITree, size: tuple[int, int]) -> Interruption | None:
-    """The interruption on this screen (a system dialog first, then an app's popup, then a heads-up: the topmost
-    takes the input), or None."""
-    return _dialog(tree) or _popup(tree) or _heads_up(tree, size)
+    """The interruption on this screen, or None: the topmost window of a system dialog and an app's popup (it takes
+    the input: a popup over an app's own permission prompt goes first), then a heads-up."""
+    windows = [w for w in (_dialog(tree), _popup(tree)) if w is not None]
+    if windows:
+        order = {root: i for i, root in enumerate(tree.roots)}
+        return max(windows, key=lambda w: order.get(w.root, -1))
+    return _heads_up(tree, size)
 
 
 __all__ = ["DIALOG_PACKAGES", "DISMISS_LABELS", "POPUP_LABELS", "Interruption", "find_interruption"]

@@ -141,7 +141,7 @@ def parse_one(item: str) -> Perturbation:
     if name not in NAMES:
         raise _bad(text, f"unknown perturbation {name!r}; known: {', '.join(n for n in NAMES if n not in PLANNED)}")
     if name in PLANNED:
-        raise _bad(text, f"{name} is not available yet (planned: dialogs and in-app popups)")
+        raise _bad(text, f"{name} is not available yet")
     if name in KINDS:
         if sep and value not in KINDS[name]:
             raise _bad(text, f"{value!r} is not one of {'|'.join(KINDS[name])} (or none: one is drawn)")

@@ -189,3 +189,18 @@ def test_low_battery_warning_comes_with_dumpsys_battery_and_goes_with_reset(adb_
     state = _sh(adb_cli, s, "dumpsys battery")
     assert "  level: 100\n" in state and "USB powered: true" in state
     assert "low_battery" not in _sh(adb_cli, s, "cmd notification list")
+
+
+def test_uiautomator2_sees_the_dialog_as_a_window_of_android_and_clicks_it_away(u2dev, vdevice):
+    u2dev.shell(f"monkey -p {NOTES} 1")
+    before = u2dev.dump_hierarchy()
+    u2dev.shell(f"am broadcast -a {ACTION} --es kind anr")
+    assert u2dev(text="Wait", packageName="android").exists
+    assert u2dev(resourceId="android:id/aerr_close").exists
+    u2dev(text="Wait").click()
+    assert not u2dev(packageName="android").exists
+    assert _app_texts(u2dev.dump_hierarchy(), NOTES) == _app_texts(before, NOTES)
+    u2dev.shell(f"am broadcast -a {ACTION} --es kind promo")
+    assert u2dev(description="Close", packageName=NOTES).exists
+    u2dev.press("back")
+    assert not u2dev(resourceId=f"{NOTES}:id/promo_close").exists
