@@ -83,6 +83,11 @@ class PerturbationRecord:
     def label(self) -> str:
         return Perturbation(self.name, self.value).label
 
+    def counts_for(self, label: str) -> bool:
+        """Is this the record of the run's perturbation `label`? Its own label, or, for a dialog or popup asked
+        without a kind (`dialog`), the kind the episode drew (`dialog=anr`)."""
+        return label == self.label or (label == self.name and self.name in KINDS)
+
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 

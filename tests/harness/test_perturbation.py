@@ -121,3 +121,10 @@ def test_suite_options_parse_the_perturbations_into_typed_records():
     assert not SuiteOptions().plan
     with pytest.raises(ConfigError, match="--perturb size=12"):
         SuiteOptions(perturb="size=12")
+
+
+def test_a_drawn_kinds_record_counts_for_the_perturbation_asked():
+    drawn = PerturbationRecord("dialog", "anr", 3, True)
+    assert drawn.label == "dialog=anr"
+    assert drawn.counts_for("dialog") and drawn.counts_for("dialog=anr") and not drawn.counts_for("dialog=battery")
+    assert not PerturbationRecord("font", "1.3").counts_for("font")

@@ -182,3 +182,23 @@ def test_the_reference_agent_keeps_its_success_under_each_perturbation(tmp_path,
         assert applied == len(results) - 2, records
     else:
         assert applied == len(results), records
+
+
+def test_a_drawn_dialogs_episodes_count_for_the_dialog_asked(tmp_path):
+    """`dialog` asked, `dialog=anr` (or another kind) drawn per episode: episode.json says the kind, summary.json
+    counts the episode under `dialog`."""
+    tasks = ("messages-text-number", "notes-append-shopping")
+    with DevicePool(1, isolation="in_process") as pool:
+        res = run_suite(_opts(tmp_path, "d", task_ids=tasks, perturb="dialog,popup", perturb_seed=7), pool=pool)
+    assert all(r.success for r in res.results)
+    rows = [
+        json.loads((tmp_path / "d" / "episodes" / f"{r.task_id}__{r.lang}" / "episode.json").read_text())[
+            "perturbations"
+        ]
+        for r in res.results
+    ]
+    assert all([row["name"] for row in ep] == ["dialog", "popup"] for ep in rows)
+    assert {row["value"] for ep in rows for row in ep} <= {"anr", "battery", "permission", "rate", "promo"}
+    summary = json.loads((tmp_path / "d" / "summary.json").read_text())["perturb"]
+    for i, name in enumerate(("dialog", "popup")):
+        assert summary["applied"][name] == sum(ep[i]["applied"] for ep in rows) > 0, (name, rows)
