@@ -204,3 +204,16 @@ def test_uiautomator2_sees_the_dialog_as_a_window_of_android_and_clicks_it_away(
     assert u2dev(description="Close", packageName=NOTES).exists
     u2dev.press("back")
     assert not u2dev(resourceId=f"{NOTES}:id/promo_close").exists
+
+
+def test_low_battery_warning_in_chinese_and_none_while_plugged_in(adb_cli, make_vdevice):
+    s = make_vdevice(locale="zh").serial
+    _sh(adb_cli, s, "dumpsys battery set level 4")  # still on USB power: no warning
+    assert "low_battery" not in _sh(adb_cli, s, "cmd notification list")
+    _sh(adb_cli, s, "dumpsys battery set level 50; dumpsys battery unplug; dumpsys battery set level 4")
+    dump = _dump(adb_cli, s)
+    title = _node(dump, 'text="电池电量低"')
+    assert title is not None and title[0] == "com.android.systemui"
+    assert _node(dump, 'text="剩余 4%"') is not None
+    _sh(adb_cli, s, "dumpsys battery set usb 1")  # plugged in: the warning goes
+    assert "low_battery" not in _sh(adb_cli, s, "cmd notification list")
