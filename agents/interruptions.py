@@ -10,6 +10,10 @@ Two kinds are recognised from the UI tree alone:
   (`com.google.android.permissioncontroller`): a CLICK on its dismissing button ("Wait", "Cancel", "Don't allow",
   "OK", "Close app", and the same in Chinese), in that order of preference ("Wait" keeps the app and what was done
   in it), or BACK when it has none of them.
+- an in-app popup: a window of an app's own package over that app's window (a second root of the package, not a
+  system package's) holding a button that only a popup has - "Not now", "No thanks", "Close" (and 以后再说, 不用了,
+  关闭), by text or content description: a CLICK on it, in that order of preference. A task's own dialogs (confirm,
+  pickers) have none of these labels, so they are never taken for one.
 """
 
 from __future__ import annotations
@@ -41,11 +45,14 @@ DISMISS_LABELS = (
     "close app",
     "关闭应用",
 )
+# an in-app popup's dismissing buttons (a rating prompt, a promo), most preferred first
+POPUP_LABELS = ("not now", "以后再说", "no thanks", "不用了", "close", "关闭")
+SYSTEM_PACKAGES = (*DIALOG_PACKAGES, SYSTEMUI, "com.google.android.inputmethod.latin")
 
 
 @dataclass(frozen=True)
 class Interruption:
-    """What interrupts the screen: `kind` ("heads-up" or "dialog"), the root element of its window (`root`, an
+    """What interrupts the screen: `kind` ("heads-up", "dialog" or "popup"), the root element of its window (`root`, an
     index of the tree), every element index inside it (`members`), a short description, and the action that
     dismisses it."""
 
@@ -102,7 +109,7 @@ def _heads_up(tree: UITree, size: tuple[int, int]) -> Interruption | None:
 
 
 def _dialog(tree: UITree) -> Interruption | None:
-    for i in tree.roots:
+    for i in reversed(tree.roots):  # the topmost first: it takes the input
         root = tree[i]
         if root.package not in DIALOG_PACKAGES or not root.is_visible:
             continue
@@ -129,9 +136,42 @@ def _dialog(tree: UITree) -> Interruption | None:
     return None
 
 
+def _popup_button(members: list[UIElement]) -> UIElement | None:
+    for label in POPUP_LABELS:
+        for m in members:
+            if _norm(m.text or m.content_desc) == label and m.is_visible and m.enabled:
+                return m
+    return None
+
+
+def _popup(tree: UITree) -> Interruption | None:
+    seen: set[str] = set()
+    found: Interruption | None = None  # the topmost popup
+    for i in tree.roots:
+        root = tree[i]
+        if root.package in SYSTEM_PACKAGES or not root.package:
+            continue
+        if root.package not in seen:  # the app's own window, under its popups
+            seen.add(root.package)
+            continue
+        members = _subtree(tree, root)
+        b = _popup_button(members) if root.is_visible else None
+        if b is not None:
+            texts = [t.text for t in members if t.text and t.is_visible]
+            title = texts[0] if texts else root.package
+            what = f'the {root.package} popup "{title}" with its "{b.text or b.content_desc}" button'
+            found = Interruption("popup", root.index, frozenset(x.index for x in members), what, Click(element=b.index))
+    return found
+
+
 def find_interruption(tree: UITree, size: tuple[int, int]) -> Interruption | None:
-    """The interruption on this screen (a dialog before a heads-up: it takes the input), or None."""
-    return _dialog(tree) or _heads_up(tree, size)
+    """The interruption on this screen, or None: the topmost window of a system dialog and an app's popup (it takes
+    the input: a popup over an app's own permission prompt goes first), then a heads-up."""
+    windows = [w for w in (_dialog(tree), _popup(tree)) if w is not None]
+    if windows:
+        order = {root: i for i, root in enumerate(tree.roots)}
+        return max(windows, key=lambda w: order.get(w.root, -1))
+    return _heads_up(tree, size)
 
 
-__all__ = ["DIALOG_PACKAGES", "DISMISS_LABELS", "Interruption", "find_interruption"]
+__all__ = ["DIALOG_PACKAGES", "DISMISS_LABELS", "POPUP_LABELS", "Interruption", "find_interruption"]

@@ -9,8 +9,9 @@ checks what it changes, or the device refused).
 - screen conditions, put on the device at the episode's start by Android's own means: `dark` (night mode),
   `font=SCALE`, `size=WxH`, `density=DPI`, `landscape`, `locale=TAG` (a system language other than the
   instruction's), `animations` (left on where device preparation turns them off);
-- interruptions, at a step drawn from the plan's seed and the episode's: `notification` (a heads-up notification);
-- planned, known by name but refused for now: `dialog`, `popup`.
+- interruptions, at a step drawn from the plan's seed and the episode's: `notification` (a heads-up notification),
+  `dialog` (a system dialog: `dialog=anr|battery|permission`, or one drawn from the seeds), `popup` (an in-app
+  rating prompt or promo: `popup=rate|promo`, or one drawn; embedded devices only).
 
 `parse_perturbations` turns the option's text into records; bad input is a `ConfigError` of one line naming the
 option and the item.
@@ -28,9 +29,11 @@ from harness.errors import ConfigError
 
 OPTION = "--perturb"
 CONDITIONS = ("dark", "font", "size", "density", "landscape", "locale", "animations")
-INTERRUPTIONS = ("notification",)
-PLANNED = ("dialog", "popup")  # dialogs and in-app popups: known names, not available yet
+INTERRUPTIONS = ("notification", "dialog", "popup")
+PLANNED: tuple[str, ...] = ()  # known names, not available yet (none now)
 NAMES = (*CONDITIONS, *INTERRUPTIONS, *PLANNED)
+# the interruptions that take a value or none (then one is drawn from the seeds): their kinds
+KINDS: dict[str, tuple[str, ...]] = {"dialog": ("anr", "battery", "permission"), "popup": ("rate", "promo")}
 VALUES = {  # the perturbations that take a value, and what the value is
     "font": "a font scale, e.g. font=1.3",
     "size": "a display size WIDTHxHEIGHT in pixels, e.g. size=1080x1920",
@@ -79,6 +82,11 @@ class PerturbationRecord:
     @property
     def label(self) -> str:
         return Perturbation(self.name, self.value).label
+
+    def counts_for(self, label: str) -> bool:
+        """Is this the record of the run's perturbation `label`? Its own label, or, for a dialog or popup asked
+        without a kind (`dialog`), the kind the episode drew (`dialog=anr`)."""
+        return label == self.label or (label == self.name and self.name in KINDS)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -138,7 +146,11 @@ def parse_one(item: str) -> Perturbation:
     if name not in NAMES:
         raise _bad(text, f"unknown perturbation {name!r}; known: {', '.join(n for n in NAMES if n not in PLANNED)}")
     if name in PLANNED:
-        raise _bad(text, f"{name} is not available yet (planned: dialogs and in-app popups)")
+        raise _bad(text, f"{name} is not available yet")
+    if name in KINDS:
+        if sep and value not in KINDS[name]:
+            raise _bad(text, f"{value!r} is not one of {'|'.join(KINDS[name])} (or none: one is drawn)")
+        return Perturbation(name, value or None)
     if name not in VALUES:
         if sep:
             raise _bad(text, f"{name} takes no value")
@@ -183,6 +195,7 @@ def locale_language(tag: str) -> str:
 __all__ = [
     "CONDITIONS",
     "INTERRUPTIONS",
+    "KINDS",
     "NAMES",
     "PLANNED",
     "Perturbation",

@@ -45,6 +45,7 @@ class Call:
 @dataclass
 class Hardware:
     battery: Battery = field(default_factory=Battery)
+    battery_before: Battery | None = None  # what `dumpsys battery reset` puts back (None: nothing overridden)
     fix: Fix | None = None  # the GPS provider's last fix
     calls: list[Call] = field(default_factory=list)
     network_speed: str = "full"

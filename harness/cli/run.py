@@ -123,7 +123,8 @@ def run(
         None,
         "--perturb",
         help="Run every episode under these perturbations, comma-separated (docs/robustness.md): dark, "
-        "font=SCALE, size=WxH, density=DPI, landscape, locale=TAG, animations, notification. A perturbation a task "
+        "font=SCALE, size=WxH, density=DPI, landscape, locale=TAG, animations, notification, "
+        "dialog[=anr|battery|permission], popup[=rate|promo]. A perturbation a task "
         "checks is not applied to it; what each episode got is in its episode.json.",
     ),
     perturb_seed: int = typer.Option(

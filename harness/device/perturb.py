@@ -104,7 +104,7 @@ def condition_steps(p: Perturbation) -> list[Step]:
         return [put_step("system", "accelerometer_rotation", "0"), _user_rotation(LANDSCAPE_ROTATION)]
     if p.name == "animations":
         return [put_step("global", k, "1") for k in ANIMATION_SCALES]
-    if p.name == "notification":
+    if p.name in ("notification", "dialog"):  # the low-battery warning is a heads-up too
         return [put_step(*HEADS_UP, "1")]
     return []
 
@@ -114,7 +114,7 @@ def _verdict(p: Perturbation, records: Sequence[SettingRecord]) -> PerturbationR
     if not refused:
         return PerturbationRecord(p.name, p.value, None, True)
     why = "; ".join(f"{r.name}: {r.reason}" for r in refused)
-    if p.name == "notification":  # posted all the same: it waits in the shade instead of peeking
+    if p.name in ("notification", "dialog"):  # posted all the same: it waits in the shade instead of peeking
         why = f"heads-up notifications could not be turned on ({why})"
     return PerturbationRecord(p.name, p.value, None, False, f"the device refused it: {why}")
 
@@ -151,4 +151,58 @@ def post_notification(device: Preparable, tag: str, title: str, text: str) -> st
     return f"`{post}`: {said or 'no output'}; `cmd notification list` does not list it"
 
 
-__all__ = ["apply_conditions", "condition_steps", "post_notification", "restore_conditions"]
+# the broadcast only the embedded virtual device receives (emulator.virtual.sysdialogs.ACTION): AOSP has no shell
+# command that makes an app stop responding, ask for a permission or show its own popup
+INTERRUPT_ACTION = "com.droidharness.virtual.action.INTERRUPT"
+LOW_BATTERY_LEVEL = "4"  # below every release's warning level (15% in AOSP's config_lowBatteryWarningLevel)
+BATTERY = ("dumpsys", "battery")
+
+
+def _battery_level(dump: str) -> tuple[str | None, bool]:
+    """(level, plugged) as `dumpsys battery` reports them."""
+    m = re.search(r"^\s*level: (\d+)", dump, re.M)
+    plugged = bool(re.search(r"^\s*(AC|USB|Wireless) powered: true", dump, re.M))
+    return (m.group(1) if m else None), plugged
+
+
+def show_interruption(device: Preparable, name: str, kind: str) -> tuple[str | None, tuple[str, ...]]:
+    """Bring up interruption `kind` of `name` ("dialog": anr | battery | permission; "popup": rate | promo) over the
+    foreground app: (None when it is up, else what the device said; the commands that take it back).
+
+    The low-battery warning has Android's own means - `dumpsys battery unplug` and `dumpsys battery set level 4`,
+    read back from `dumpsys battery`, undone by `dumpsys battery reset`: SystemUI warns of a battery that drops to
+    its warning level unplugged. The others come by a broadcast only the embedded virtual device answers (its
+    result names what it showed); a phone answers `result=0` and shows nothing, recorded as refused."""
+    if kind == "battery":
+        unplug = command(*BATTERY, "unplug")
+        lower = command(*BATTERY, "set", "level", LOW_BATTERY_LEVEL)
+        said_unplug, said_set, after = run_batch(device, [unplug, lower, command(*BATTERY)])
+        level, plugged = _battery_level(after)
+        undo = (command(*BATTERY, "reset"),)
+        if level == LOW_BATTERY_LEVEL and not plugged:
+            return None, undo
+        said = "; ".join(x for x in (said_unplug, said_set) if x) or "no output"
+        return f"`{unplug}; {lower}`: {said}; `dumpsys battery` reads back level {level}, plugged {plugged}", undo
+    line = command("am", "broadcast", "-a", INTERRUPT_ACTION, "--es", "kind", kind)
+    (said,) = run_batch(device, [line])
+    if 'result=-1, data="shown ' in said:
+        return None, ()
+    m = re.search(r"Broadcast completed: (.*)", said)
+    answer = m.group(1) if m else said or "no output"
+    return f"no receiver showed it (`{line}`: {answer}); only the embedded virtual device has one", ()
+
+
+def take_back(device: Preparable, lines: Sequence[str]) -> list[str]:
+    """Run what `show_interruption` said takes it back; what the device answered, where it answered."""
+    return [f"{line}: {out}" for line, out in zip(lines, run_batch(device, list(lines)), strict=True) if out]
+
+
+__all__ = [
+    "INTERRUPT_ACTION",
+    "apply_conditions",
+    "condition_steps",
+    "post_notification",
+    "restore_conditions",
+    "show_interruption",
+    "take_back",
+]

@@ -261,10 +261,10 @@ def _by_perturbation(
     shared episodes it was applied to in either run."""
     pair = (sides[0], sides[other])
     labels = list(dict.fromkeys(label for s in reversed(pair) for label in perturbation_plan(s.run)))
-    applied = {k: {p.label for s in pair for p in s.results[k].perturbations if p.applied} for k in keys}
+    applied = {k: [p for s in pair for p in s.results[k].perturbations if p.applied] for k in keys}
     out = []
     for label in labels:
-        group = [k for k in keys if label in applied[k]]
+        group = [k for k in keys if any(p.counts_for(label) for p in applied[k])]
         if group:
             out.append(PerturbationPairing(label, _pairing(sides, other, group, resamples, seed)))
     return out

@@ -252,9 +252,11 @@ def perturb_summary(run: Run) -> dict[str, Any] | None:
         return None
     applied: Counter[str] = Counter()
     finished = [ep.meta for ep in run.episodes.values() if ep.meta is not None]
-    for meta in finished:
-        applied.update(p.record().label for p in meta.perturbations if p.applied)
     labels = [str(x) for x in plan.get("perturbations") or []]
+    for meta in finished:  # a drawn dialog (`dialog=anr`) counts for the `dialog` asked
+        applied.update(
+            label for p in meta.perturbations if p.applied for label in labels if p.record().counts_for(label)
+        )
     return {
         "perturbations": labels,
         "seed": plan.get("seed"),

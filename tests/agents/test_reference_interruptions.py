@@ -126,3 +126,53 @@ def test_a_step_meant_for_the_dialog_is_played_and_dismissals_in_a_row_are_bound
     agent.reset(context(make_task()))
     kinds = [agent.act(anr, []).meta.get("dismissed") for _ in range(4)]
     assert kinds == ["dialog", "dialog", "dialog", None], "at most 3 dismissals before the step itself"
+
+
+def _interrupt(dev: InProcessDevice, kind: str) -> None:
+    dev.shell(["am", "broadcast", "-a", "com.droidharness.virtual.action.INTERRUPT", "--es", "kind", kind])
+
+
+def test_the_devices_anr_dialog_is_closed_by_wait_and_the_app_stays():
+    with InProcessDevice() as dev:
+        dev.execute({"type": "OPEN_APP", "name": "Settings", "package": "com.android.settings"})
+        _interrupt(dev, "anr")
+        obs = dev.observe()
+        found = find_interruption(obs.tree, obs.size)
+        assert found is not None and found.kind == "dialog" and isinstance(found.action, Click)
+        assert obs.tree[found.action.element].text == "Wait" and obs.tree[found.root].package == "android"
+        dev.execute(found.action, obs)
+        after = dev.observe()
+        assert find_interruption(after.tree, after.size) is None and after.package == "com.android.settings"
+
+
+def test_a_popup_over_the_apps_own_permission_prompt_goes_first_and_the_prompt_is_left_to_the_task():
+    """Messages opens with its own SMS permission prompt (a window of the permission controller, which the task's
+    solution answers); a promo over it is the topmost window: its Close button goes first, then nothing."""
+    with InProcessDevice() as dev:
+        dev.execute({"type": "OPEN_APP", "name": "Messages", "package": "com.google.android.apps.messaging"})
+        _interrupt(dev, "promo")
+        obs = dev.observe()
+        found = find_interruption(obs.tree, obs.size)
+        assert found is not None and found.kind == "popup" and isinstance(found.action, Click)
+        assert obs.tree[found.action.element].content_desc == "Close"
+        dev.execute(found.action, obs)
+        after = dev.observe()
+        assert "promo_close" not in {e.resource_name for e in after.tree}
+        below = find_interruption(after.tree, after.size)
+        assert below is not None and below.kind == "dialog", "the app's own prompt: a step meant for it plays"
+
+
+def test_a_rating_popup_is_closed_by_not_now_in_both_languages():
+    for locale, label in (("en", "Not now"), ("zh", "以后再说")):
+        with InProcessDevice(locale=locale) as dev:
+            dev.execute({"type": "OPEN_APP", "package": "com.droidharness.notes"})
+            before = sorted(e.text for e in dev.observe().tree if e.text)
+            _interrupt(dev, "rate")
+            obs = dev.observe()
+            found = find_interruption(obs.tree, obs.size)
+            assert found is not None and found.kind == "popup" and isinstance(found.action, Click)
+            assert obs.tree[found.action.element].text == label
+            dev.execute(found.action, obs)
+            after = dev.observe()
+            assert find_interruption(after.tree, after.size) is None
+            assert sorted(e.text for e in after.tree if e.text) == before, "the app as it was"

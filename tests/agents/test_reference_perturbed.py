@@ -37,3 +37,31 @@ def test_the_reference_agent_dismisses_the_heads_up_and_keeps_sr_100_at_each_see
     assert [(r.task_id, r.lang) for r in results if not r.success] == []
     applied = [r for r in results if r.perturbations[0].applied]
     assert len(applied) >= 36, "the notification came within most episodes"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("perturb", ["dialog", "dialog=anr", "dialog=permission", "dialog=battery"])
+def test_the_reference_agent_dismisses_a_system_dialog_and_keeps_sr_100(tmp_path, perturb):
+    results = _run(tmp_path, perturb, 7)
+    assert len(results) == 72
+    assert [(r.task_id, r.lang) for r in results if not r.success] == []
+    records = [r.perturbations[0] for r in results]
+    applied = [p for p in records if p.applied]
+    assert len(applied) >= 36, "the dialog came within most episodes"
+    assert all(p.name == "dialog" and p.step is not None for p in records)
+    if "=" in perturb:
+        assert {p.value for p in records} == {perturb.split("=")[1]}
+    else:
+        assert {p.value for p in records} == {"anr", "battery", "permission"}, "each kind drawn in some episode"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("perturb", ["popup", "popup=promo"])
+def test_the_reference_agent_dismisses_an_in_app_popup_and_keeps_sr_100(tmp_path, perturb):
+    results = _run(tmp_path, perturb, 7)
+    assert len(results) == 72
+    assert [(r.task_id, r.lang) for r in results if not r.success] == []
+    records = [r.perturbations[0] for r in results]
+    assert len([p for p in records if p.applied]) >= 36, "the popup came within most episodes"
+    if "=" not in perturb:
+        assert {p.value for p in records} == {"rate", "promo"}

@@ -1,6 +1,6 @@
 """The perturbations a run asks for (harness/perturbation.py): `--perturb`'s text parsed into typed records, every
-kind of bad input refused with one line naming the option and the item, the planned ones (dialog, popup) known but
-refused, and the per-episode record's JSON."""
+kind of bad input refused with one line naming the option and the item, `dialog` / `popup` with a kind or none
+(then one is drawn), and the per-episode record's JSON."""
 
 from __future__ import annotations
 
@@ -67,8 +67,8 @@ BAD = [  # (item, what the one line says)
     ("locale=", "locale needs a language tag"),
     ("dark=yes", "--perturb dark=yes: dark takes no value"),
     ("blur", "--perturb blur: unknown perturbation 'blur'; known: dark, font, size, density, landscape"),
-    ("dialog", "--perturb dialog: dialog is not available yet"),
-    ("popup", "--perturb popup: popup is not available yet"),
+    ("dialog=crash", "--perturb dialog=crash: 'crash' is not one of anr|battery|permission"),
+    ("popup=banner", "--perturb popup=banner: 'banner' is not one of rate|promo"),
     ("dark,dark", "--perturb dark: dark is given twice"),
     ("font=1.3,font=2", "font is given twice"),
 ]
@@ -81,11 +81,18 @@ def test_bad_items_are_one_config_error_naming_the_option_and_the_item(item, sai
     assert said in str(err.value) and "\n" not in str(err.value)
 
 
-def test_the_planned_names_are_known_but_not_listed_as_available():
-    assert set(PLANNED) <= set(NAMES)
-    with pytest.raises(ConfigError, match="known: .*notification$") as err:
+def test_the_known_names_are_listed_and_none_is_planned_now():
+    assert PLANNED == () and {"dialog", "popup"} <= set(NAMES)
+    with pytest.raises(ConfigError, match="known: .*notification, dialog, popup$"):
         parse_one("nope")
-    assert not any(name in str(err.value) for name in PLANNED)
+
+
+def test_dialog_and_popup_take_a_kind_or_none():
+    assert parse_perturbations("dialog,popup") == (Perturbation("dialog"), Perturbation("popup"))
+    assert parse_one("dialog=anr") == Perturbation("dialog", "anr")
+    assert parse_one("dialog=battery").label == "dialog=battery"
+    assert parse_one("popup=promo") == Perturbation("popup", "promo")
+    assert parse_one("dialog").interruption and parse_one("popup=rate").interruption
 
 
 def test_records_and_plans_survive_json():
@@ -114,3 +121,10 @@ def test_suite_options_parse_the_perturbations_into_typed_records():
     assert not SuiteOptions().plan
     with pytest.raises(ConfigError, match="--perturb size=12"):
         SuiteOptions(perturb="size=12")
+
+
+def test_a_drawn_kinds_record_counts_for_the_perturbation_asked():
+    drawn = PerturbationRecord("dialog", "anr", 3, True)
+    assert drawn.label == "dialog=anr"
+    assert drawn.counts_for("dialog") and drawn.counts_for("dialog=anr") and not drawn.counts_for("dialog=battery")
+    assert not PerturbationRecord("font", "1.3").counts_for("font")

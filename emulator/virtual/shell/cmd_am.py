@@ -8,6 +8,7 @@ import binascii
 from urllib.parse import urlsplit
 
 from ..records import ADB_KEYBOARD_IME, INTENT_ACTION, INTENT_DATA, INTENT_TYPE, LAUNCHER_PACKAGE
+from ..sysdialogs import receive
 from .intent import FLAG_ACTIVITY_NEW_TASK, FLAG_RECEIVER_FROM_SHELL, Intent, IntentError, parse_intent
 from .pkgmeta import is_enabled
 from .proctable import running_packages
@@ -198,7 +199,7 @@ def am_broadcast(ctx: Ctx, args: list[str]) -> int:
     it.flags |= FLAG_RECEIVER_FROM_SHELL
     ctx.outln(f"Broadcasting: {it}")
     ctx.model.events.log("broadcast", action=it.action, extras=dict(it.extras))
-    result = _adb_keyboard(ctx, it)
+    result = _adb_keyboard(ctx, it) or receive(ctx.model, it.action, dict(it.extras))
     if it.action == "android.intent.action.AIRPLANE_MODE":
         result = None
     if result is None:

@@ -4,11 +4,16 @@
 
 from __future__ import annotations
 
+from ..sysdialogs import battery_command
 from .registry import Ctx, dumpsys_service
 
 
 @dumpsys_service("battery")
 def battery_dump(ctx: Ctx, args: list[str]) -> str:
+    """BatteryService's dump, or its shell overrides (`unplug`, `set KEY VALUE`, `reset`: sysdialogs)."""
+    said = battery_command(ctx.model, args)
+    if said is not None:
+        return said + "\n" if said else ""
     b = ctx.model.hw.battery
     on = "true" if b.ac else "false"
     usb = "true" if b.usb else "false"

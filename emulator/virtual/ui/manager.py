@@ -41,6 +41,7 @@ from ..notifications import FLAG_AUTO_CANCEL
 from ..records import INTENT_ACTION, INTENT_HANDLED
 from .frames import Frame, FrameCache, draw_key
 from .gestures import scroll_amount
+from .interruptions import build_interruptions
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
 from .layout import Ctx, FieldBinding, V, clip_tree
 from .recents import build_recents
@@ -84,6 +85,8 @@ _DEFAULT_STATE: dict[str, Any] = {
     "shade": False,
     "shift": False,
     "symbols": False,
+    "sysdialog": None,  # a system dialog up (sysdialogs: ANR, permission prompt)
+    "popup": None,  # an in-app popup up (sysdialogs: rating prompt, promo)
 }
 
 
@@ -247,6 +250,7 @@ class UIManager:
                         self._soft_toggle,
                     )
                 )
+            roots.extend(build_interruptions(self.state, pkg, lambda p: self._ctx(p, theme)))
             window_bg = app_roots[0].style.get("bg", theme.bg) if app_roots else theme.bg
             on_wallpaper = pkg == LAUNCHER_PACKAGE or sum(window_bg) < 300  # light bars over a dark window
         icons = lambda p: self.app_for(p).icon_style()  # noqa: E731

@@ -14,9 +14,17 @@ import random
 from collections.abc import Iterator, Sequence
 
 from harness.device.controller import Device
-from harness.device.perturb import ANIMATION_SCALES, HEADS_UP, apply_conditions, post_notification, restore_conditions
+from harness.device.perturb import (
+    ANIMATION_SCALES,
+    HEADS_UP,
+    apply_conditions,
+    post_notification,
+    restore_conditions,
+    show_interruption,
+    take_back,
+)
 from harness.device.preparation import DevicePreparation
-from harness.perturbation import Perturbation, PerturbationRecord, PerturbPlan
+from harness.perturbation import INTERRUPTIONS, KINDS, Perturbation, PerturbationRecord, PerturbPlan
 from tasks.schema import Task
 from tasks.state_checks import StateCheck
 
@@ -33,6 +41,7 @@ SETTINGS: dict[str, frozenset[tuple[str, str]]] = {
     "locale": frozenset({("system", "system_locales")}),
     "animations": frozenset(("global", k) for k in ANIMATION_SCALES),
     "notification": frozenset({HEADS_UP}),
+    "dialog": frozenset({HEADS_UP}),
 }
 PROPS: dict[str, frozenset[str]] = {
     "locale": frozenset({"persist.sys.locale", "ro.product.locale", "persist.sys.language", "persist.sys.country"}),
@@ -81,13 +90,27 @@ def conflict(task: Task, p: Perturbation) -> str | None:
 def notification_step(seed: int, episode_seed: int, budget: int) -> int:
     """The step whose screen the notification comes before: drawn from the plan's seed and the episode's, within
     the first half of the task's step budget (where most episodes still run)."""
-    rng = random.Random(f"droidharness.perturb:{seed}:{episode_seed}")
+    return interruption_step("notification", seed, episode_seed, budget)
+
+
+def interruption_step(name: str, seed: int, episode_seed: int, budget: int) -> int:
+    """The step whose screen interruption `name` comes before, as `notification_step` draws it (each interruption
+    from its own stream: two of them need not come together)."""
+    stream = "droidharness.perturb" if name == "notification" else f"droidharness.perturb.{name}"
+    rng = random.Random(f"{stream}:{seed}:{episode_seed}")
     return rng.randint(1, max(1, (budget + 1) // 2))
+
+
+def interruption_kind(p: Perturbation, seed: int, episode_seed: int) -> str:
+    """Which dialog or popup `p` shows: its value, else one drawn from the plan's seed and the episode's."""
+    if p.value is not None:
+        return p.value
+    return random.Random(f"droidharness.perturb.{p.name}.kind:{seed}:{episode_seed}").choice(KINDS[p.name])
 
 
 class EpisodePerturbations:
     """An episode's perturbations on its device: `start` after the start state (the conditions put on, the
-    notification's step drawn), `due` / `interrupt` before a step's screen, `end` at the episode's end (what was
+    interruptions' steps drawn), `due` / `interrupt` before a step's screen, `end` at the episode's end (what was
     changed put back; the records). `leased`: what was applied when the device was leased (the locale)."""
 
     def __init__(
@@ -102,13 +125,21 @@ class EpisodePerturbations:
         self.plan, self.task, self.device, self.lang, self.episode_seed = plan, task, device, lang, episode_seed
         self.leased = {r.name: r for r in leased}
         self.records: dict[str, PerturbationRecord] = {}
-        self.step: int | None = None  # the notification's step, when it is to come
-        self.posted = False
+        self.steps: dict[str, int] = {}  # each interruption's step, while it is to come
+        self.kinds: dict[str, str] = {}  # the dialog's and the popup's kind
+        self.budget = 0
         self._heads_up = ""  # why heads-up notifications could not be turned on ("" when they were)
         self._changed: DevicePreparation | None = None
+        self._undo: list[str] = []  # what takes an interruption back (the battery's reset)
+
+    @property
+    def step(self) -> int | None:
+        """The notification's step, while it is to come."""
+        return self.steps.get("notification")
 
     def start(self, budget: int) -> None:
-        """Put the screen conditions on the device (those the task does not check), draw the notification's step."""
+        """Put the screen conditions on the device (those the task does not check), draw the interruptions' steps."""
+        self.budget = budget
         todo: list[Perturbation] = []
         for p in self.plan.perturbations:
             why = conflict(self.task, p)
@@ -122,51 +153,77 @@ class EpisodePerturbations:
                 self.records[p.name] = PerturbationRecord(p.name, p.value, None, False, why)
             else:
                 todo.append(p)
-        if todo:
-            done_now, self._changed = apply_conditions(self.device, todo)
+        names = {p.name for p in todo}
+        on_device = [p for p in todo if not (p.name == "dialog" and "notification" in names)]  # one heads-up step
+        if on_device:
+            done_now, self._changed = apply_conditions(self.device, on_device)
             for r in done_now:
-                if r.name == "notification":
-                    self._heads_up = "" if r.applied else r.reason
+                if r.name in INTERRUPTIONS:
+                    if r.name != "popup":
+                        self._heads_up = self._heads_up or ("" if r.applied else r.reason)
                     continue
                 self.records[r.name] = r
-        if any(p.name == "notification" for p in todo):
-            self.step = notification_step(self.plan.seed, self.episode_seed, budget)
+        for p in todo:
+            if p.interruption:
+                self.steps[p.name] = interruption_step(p.name, self.plan.seed, self.episode_seed, budget)
+                if p.name in KINDS:
+                    self.kinds[p.name] = interruption_kind(p, self.plan.seed, self.episode_seed)
+
+    @property
+    def posted(self) -> bool:
+        """Has the notification come (or was none to come)?"""
+        return "notification" not in self.steps
 
     def due(self, step: int) -> bool:
-        """Is the notification to be posted before the screen of `step`?"""
-        return self.step == step and not self.posted
+        """Is an interruption to come before the screen of `step`?"""
+        return step in self.steps.values()
 
     def interrupt(self, step: int) -> None:
-        """Post the notification (before the screen of `step` is captured) and record it."""
-        self.posted = True
-        title, text = NOTIFICATION.get(self.lang, NOTIFICATION["en"])
-        refused = post_notification(self.device, NOTIFICATION_TAG, title, text)
-        why = f"the device refused it: {refused}" if refused else self._heads_up
-        self.records["notification"] = PerturbationRecord("notification", None, step, refused is None, why)
+        """Bring every interruption of `step` (before its screen is captured) and record it."""
+        for name in [n for n in INTERRUPTIONS if self.steps.get(n) == step]:
+            del self.steps[name]
+            if name == "notification":
+                title, text = NOTIFICATION.get(self.lang, NOTIFICATION["en"])
+                refused = post_notification(self.device, NOTIFICATION_TAG, title, text)
+                why = f"the device refused it: {refused}" if refused else self._heads_up
+                self.records[name] = PerturbationRecord(name, None, step, refused is None, why)
+                continue
+            kind = self.kinds[name]
+            refused, undo = show_interruption(self.device, name, kind)
+            self._undo += undo
+            if refused is not None and name == "popup" and "no popup receiver" in refused and step < self.budget:
+                self.steps[name] = step + 1  # no app of its own in the foreground yet: the next screen
+                continue
+            why = f"the device refused it: {refused}" if refused else ""
+            if refused is None and kind == "battery":
+                why = self._heads_up  # the warning is a heads-up: without them it waits in the shade
+            self.records[name] = PerturbationRecord(name, kind, step, refused is None, why)
 
     def restore(self) -> list[str]:
-        """Put back what the conditions changed (once); what could not be put back."""
+        """Put back what the interruptions and the conditions changed (once); what could not be put back."""
+        undo, self._undo = self._undo, []
+        problems = take_back(self.device, undo) if undo else []
         changed, self._changed = self._changed, None
-        if changed is None:
-            return []
-        problems = restore_conditions(self.device, changed)
+        if changed is not None:
+            problems += restore_conditions(self.device, changed)
         for p in problems:
             log.warning("%s: a perturbation was not put back: %s", self.device.serial, p)
         return problems
 
     @property
     def so_far(self) -> list[PerturbationRecord]:
-        """The records made so far, in the plan's order (the notification's once it came, or at the end)."""
+        """The records made so far, in the plan's order (an interruption's once it came, or at the end)."""
         return [self.records[p.name] for p in self.plan.perturbations if p.name in self.records]
 
     def end(self, steps: int) -> tuple[list[PerturbationRecord], list[str]]:
         """The episode ended after `steps` steps: what was changed put back; a record per perturbation, in the
         plan's order, and what could not be put back."""
-        if self.step is not None and not self.posted:
-            why = f"the episode ended after {steps} step(s), before step {self.step}"
-            self.records["notification"] = PerturbationRecord("notification", None, self.step, False, why)
+        for name, step in self.steps.items():
+            why = f"the episode ended after {steps} step(s), before step {step}"
+            self.records[name] = PerturbationRecord(name, self.kinds.get(name), step, False, why)
+        self.steps = {}
         problems = self.restore()
         return self.so_far, problems
 
 
-__all__ = ["EpisodePerturbations", "conflict", "notification_step"]
+__all__ = ["EpisodePerturbations", "conflict", "interruption_kind", "interruption_step", "notification_step"]

@@ -114,13 +114,13 @@ BAD_INPUT = [  # (arguments, what the one line must name)
     (["mcp", "-s", "NOPE123", "--clock", "virtual"], "device NOPE123 (--device) keeps its own time"),
     (["run", "--clock", "warp"], "'warp' is not one of: real, virtual"),
     (["virtual", "start", "--clock", "warp"], "'warp' is not one of: real, virtual"),
-    # --perturb: an unknown name, a bad value, a planned one (docs/robustness.md): nothing runs
+    # --perturb: an unknown name, a bad value, a kind no dialog or popup has (docs/robustness.md): nothing runs
     (["run", "--perturb", "dark,blur"], "--perturb blur: unknown perturbation 'blur'"),
     (["run", "--perturb", "font=abc"], "--perturb font=abc: 'abc' is not a font scale"),
     (["run", "--perturb", "size=12"], "--perturb size=12: '12' is not a display size"),
     (["run", "--perturb", "density=x"], "--perturb density=x: 'x' is not a display density"),
-    (["run", "--perturb", "dialog"], "--perturb dialog: dialog is not available yet"),
-    (["run", "--perturb", "landscape,popup"], "--perturb popup: popup is not available yet"),
+    (["run", "--perturb", "dialog=crash"], "--perturb dialog=crash: 'crash' is not one of anr|battery|permission"),
+    (["run", "--perturb", "landscape,popup=banner"], "--perturb popup=banner: 'banner' is not one of rate|promo"),
 ]
 
 

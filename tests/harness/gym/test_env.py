@@ -198,5 +198,5 @@ def test_an_env_under_perturbations_says_what_each_episode_got(tmp_path):
     assert run.manifest.model_extra["perturb"] == {"perturbations": ["dark", "font=1.3", "locale=zh-CN"], "seed": 4}
     (ep,) = run.episodes.values()
     assert [p.name for p in ep.meta.perturbations if p.applied] == ["font", "locale"]
-    with pytest.raises(ConfigError, match="--perturb popup: popup is not available yet"):
-        TaskEnv(task=TASK, lang="en", perturb="popup")
+    with pytest.raises(ConfigError, match=r"--perturb popup=banner: 'banner' is not one of rate\|promo"):
+        TaskEnv(task=TASK, lang="en", perturb="popup=banner")

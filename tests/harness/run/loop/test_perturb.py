@@ -15,7 +15,13 @@ from harness.agent import AgentStep, EpisodeContext
 from harness.device.inprocess import InProcessDevice
 from harness.perturbation import Perturbation, PerturbPlan
 from harness.run.loop.episode import run_episode
-from harness.run.loop.perturb import NOTIFICATION_TAG, conflict, notification_step
+from harness.run.loop.perturb import (
+    NOTIFICATION_TAG,
+    conflict,
+    interruption_kind,
+    interruption_step,
+    notification_step,
+)
 from harness.run.loop.session import EpisodeSession
 from tasks.schema import Task, parse_task
 from tasks.suite import load_suite
@@ -44,6 +50,7 @@ def setting(namespace: str, key: str, value: Any = "1") -> dict[str, Any]:
 
 P = {label: PerturbPlan.parse(label).perturbations[0] for label in ("dark", "font=1.3", "landscape", "locale=zh-CN")}
 P.update({p.label: p for p in PerturbPlan.parse("size=720x1600,density=320,animations,notification").perturbations})
+P.update({p.label: p for p in PerturbPlan.parse("dialog,popup").perturbations})
 
 
 CONFLICTS = [  # (task fields, perturbation, the reason, or None)
@@ -89,6 +96,8 @@ CONFLICTS = [  # (task fields, perturbation, the reason, or None)
         "display_density_forced",
     ),
     ({"milestones": state_milestone(setting("global", "heads_up_notifications_enabled"))}, "notification", "heads_up"),
+    ({"milestones": state_milestone(setting("global", "heads_up_notifications_enabled"))}, "dialog", "heads_up"),
+    ({"milestones": state_milestone(setting("global", "heads_up_notifications_enabled"))}, "popup", None),
     # what a perturbation does not change: no conflict
     ({"milestones": state_milestone(setting("secure", "ui_night_mode", 2))}, "font=1.3", None),
     ({"start": {"settings": {"global:bluetooth_on": "0"}}}, "dark", None),
@@ -101,6 +110,19 @@ CONFLICTS = [  # (task fields, perturbation, the reason, or None)
 def test_a_perturbation_is_kept_from_a_task_that_checks_what_it_changes(fields, label, said):
     why = conflict(task(**fields), P[label])
     assert (why is None) if said is None else (why is not None and said in why), why
+
+
+def test_each_interruption_has_its_own_seeded_step_and_a_drawn_kind():
+    steps = {
+        name: [interruption_step(name, s, 99, 20) for s in range(40)] for name in ("notification", "dialog", "popup")
+    }
+    assert steps["notification"] == [notification_step(s, 99, 20) for s in range(40)], "the notification's as before"
+    assert steps["dialog"] != steps["notification"] != steps["popup"], "each from its own stream"
+    assert all(1 <= x <= 10 for xs in steps.values() for x in xs)
+    kinds = {interruption_kind(P["dialog"], s, 99) for s in range(40)}
+    assert kinds == {"anr", "battery", "permission"}
+    assert {interruption_kind(P["popup"], s, 99) for s in range(40)} == {"rate", "promo"}
+    assert interruption_kind(Perturbation("dialog", "anr"), 1, 2) == "anr"
 
 
 def test_the_bundled_suites_dark_theme_tasks_get_no_dark_and_the_rest_get_everything():

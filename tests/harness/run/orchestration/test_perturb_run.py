@@ -121,6 +121,7 @@ def test_the_locale_is_the_pools_own_language_switch_through_adb(tmp_path):
 
 
 EACH = ["dark", "font=1.3", "size=720x1600", "density=320", "landscape", "locale=zh-CN", "animations", "notification"]
+EACH += ["dialog=anr", "dialog=permission", "dialog=battery", "popup=rate", "popup=promo"]
 NOOP_TASKS = ("settings-dark-theme", "clock-world-time", "notes-append-shopping", "messages-reply-bob")
 
 
@@ -133,7 +134,19 @@ def test_the_do_nothing_agent_scores_zero_under_each_perturbation(tmp_path):
             scored = [(r.task_id, r.lang, r.progress) for r in res.results if r.progress or r.success]
             assert len(res.results) == 8 and scored == [], (label, scored)
             applied = [p.applied for r in res.results for p in r.perturbations]
-            assert any(applied), label
+            assert any(applied) or label.startswith("popup"), label  # noop never opens an app: no popup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("label", ["dialog", "popup"])
+def test_the_do_nothing_agent_scores_zero_under_dialogs_and_popups_over_the_whole_suite(tmp_path, label):
+    with DevicePool(2, isolation="in_process") as pool:
+        res = run_suite(_opts(tmp_path, label, agent="noop", perturb=label, perturb_seed=7), pool=pool)
+    assert len(res.results) == 72
+    assert [(r.task_id, r.lang) for r in res.results if r.progress or r.success] == []
+    rows = json.loads((tmp_path / label / "episodes" / "clock-world-time__en" / "episode.json").read_text())
+    (row,) = rows["perturbations"]
+    assert row["name"] == label and list(row) == ["name", "value", "step", "applied", "reason"]
 
 
 # the reference agent dismisses the notification's heads-up and finds what landscape moves off the screen
@@ -169,3 +182,23 @@ def test_the_reference_agent_keeps_its_success_under_each_perturbation(tmp_path,
         assert applied == len(results) - 2, records
     else:
         assert applied == len(results), records
+
+
+def test_a_drawn_dialogs_episodes_count_for_the_dialog_asked(tmp_path):
+    """`dialog` asked, `dialog=anr` (or another kind) drawn per episode: episode.json says the kind, summary.json
+    counts the episode under `dialog`."""
+    tasks = ("messages-text-number", "notes-append-shopping")
+    with DevicePool(1, isolation="in_process") as pool:
+        res = run_suite(_opts(tmp_path, "d", task_ids=tasks, perturb="dialog,popup", perturb_seed=7), pool=pool)
+    assert all(r.success for r in res.results)
+    rows = [
+        json.loads((tmp_path / "d" / "episodes" / f"{r.task_id}__{r.lang}" / "episode.json").read_text())[
+            "perturbations"
+        ]
+        for r in res.results
+    ]
+    assert all([row["name"] for row in ep] == ["dialog", "popup"] for ep in rows)
+    assert {row["value"] for ep in rows for row in ep} <= {"anr", "battery", "permission", "rate", "promo"}
+    summary = json.loads((tmp_path / "d" / "summary.json").read_text())["perturb"]
+    for i, name in enumerate(("dialog", "popup")):
+        assert summary["applied"][name] == sum(ep[i]["applied"] for ep in rows) > 0, (name, rows)
