@@ -45,9 +45,10 @@ def test_abb_without_arguments_matches_cmd_without_arguments(vdevice, adb_cli) -
     """AOSP's AbbTest.test_smoke: the same output as `adb shell cmd`; adbd's abb exits 1 whatever cmd returned."""
     abb = adb_cli("-s", vdevice.serial, "abb")
     cmd = adb_cli("-s", vdevice.serial, "shell", "cmd")
-    assert abb.stdout == cmd.stdout and abb.stderr == cmd.stderr
-    assert abb.stdout or abb.stderr
-    assert abb.returncode == 1
+    assert abb.stdout == cmd.stdout == b""
+    assert abb.stderr == cmd.stderr
+    assert cmd.stderr.startswith(b"cmd: No service specified; use -l to list all running services.")
+    assert cmd.returncode == 20 and abb.returncode == 1
 
 
 def test_abb_exits_1_as_adbds_in_process_command_does(vdevice) -> None:
