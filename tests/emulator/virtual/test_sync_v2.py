@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import struct
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +164,19 @@ def test_a_compressed_push_with_mode_and_mtime(vdevice) -> None:
     node = vdevice.model.fs.stat("/data/local/tmp/v2.txt")
     assert vdevice.model.fs.read("/data/local/tmp/v2.txt") == data
     assert node.mtime == 1_700_000_000 and node.mode & 0o777 == 0o640
+
+
+def test_a_codec_that_does_not_import_is_not_advertised() -> None:
+    """A fresh interpreter where `lz4` cannot be imported: the banner lacks sendrecv_v2_lz4, the rest stays."""
+    code = (
+        "import sys; sys.modules['lz4'] = None; sys.modules['lz4.frame'] = None\n"
+        "from emulator.virtual import protocol, sync_codecs\n"
+        "print(','.join(protocol.DEVICE_FEATURES)); print(sync_codecs.parse_flags(2, allow_dry_run=False))\n"
+    )
+    root = Path(__file__).resolve().parents[3]
+    r = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    features, refused = r.stdout.splitlines()
+    assert "sendrecv_v2_lz4" not in features.split(",")
+    assert {"sendrecv_v2", "sendrecv_v2_brotli", "sendrecv_v2_zstd", "abb"} <= set(features.split(","))
+    assert refused == "unknown flags: 2"
