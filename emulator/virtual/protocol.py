@@ -11,6 +11,8 @@ import socket
 import struct
 from dataclasses import dataclass
 
+from .sync_codecs import available as available_codecs
+
 A_SYNC = 0x434E5953
 A_CNXN = 0x4E584E43
 A_AUTH = 0x48545541
@@ -45,8 +47,25 @@ TOKEN_SIZE = 20
 HEADER = struct.Struct("<6I")
 HEADER_SIZE = HEADER.size  # 24
 
-# Features we implement (what the CNXN banner advertises). Nothing else: clients pick code paths from this list.
-DEVICE_FEATURES = ("shell_v2", "cmd", "stat_v2", "ls_v2", "fixed_push_mkdir", "fixed_push_symlink_timestamp")
+# Features we implement (what the CNXN banner advertises), in the order of an API 34 adbd's list (AOSP
+# transport.cpp, supported_features). Nothing else: clients pick code paths from this list. Left out of adbd's
+# list: apex (no APEX install), remount_shell (no remount), track_app (no track-app service),
+# openscreen_mdns and devicetracker_proto_format (host-side features) and delayed_ack (the transport acknowledges
+# every WRTE). A compression's feature is there only when its codec imports (`sync_codecs.available`).
+_CODEC_FEATURES = tuple(f"sendrecv_v2_{name}" for name in available_codecs())
+DEVICE_FEATURES = (
+    "shell_v2",
+    "cmd",
+    "stat_v2",
+    "ls_v2",
+    "fixed_push_mkdir",
+    "abb",
+    "fixed_push_symlink_timestamp",
+    "abb_exec",
+    "sendrecv_v2",
+    *_CODEC_FEATURES,
+    "sendrecv_v2_dry_run_send",
+)
 
 # Refuse payloads above this even if a host claims a larger maximum (a malformed length ends the connection).
 HARD_PAYLOAD_LIMIT = 16 * 1024 * 1024

@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ..streams import Stream
-from . import extra_services, root_service, shell_service, sync_service, tcp_service
+from . import abb_service, extra_services, root_service, shell_service, sync_service, tcp_service
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -37,6 +37,10 @@ def route(model: VirtualDeviceModel, service: str) -> Handler | None:
         return shell_service.shell_handler(model, name)
     if name.startswith("exec:"):
         return partial(shell_service.serve_exec, model, name[len("exec:") :])
+    if name.startswith("abb:"):
+        return partial(abb_service.serve_abb, model, service[len("abb:") :])
+    if name.startswith("abb_exec:"):
+        return partial(abb_service.serve_abb_exec, model, service[len("abb_exec:") :])
     if name == "sync:" or name == "sync":
         return partial(sync_service.serve, model)
     if name.startswith("tcp:"):
@@ -51,7 +55,7 @@ def route(model: VirtualDeviceModel, service: str) -> Handler | None:
         return partial(root_service.serve_root, model, name == "root:")
     if name in ("remount:", "enable-verity:", "disable-verity:"):
         return partial(_message_service, model, "not supported on a user build\n")
-    # jdwp:, track-jdwp, abb:, localabstract:, ... are refused
+    # jdwp:, track-jdwp, localabstract:, ... are refused
     return None
 
 

@@ -2,7 +2,13 @@
 
 Requests are `id[4] + u32 length + payload`. Implemented: STAT (v1), STA2/LST2 (stat_v2), LIST (DENT...DONE),
 LIS2 (DNT2...DONE, ls_v2), RECV (DATA chunks, DONE | FAIL), SEND ("path,mode", DATA..., DONE+mtime -> OKAY |
-FAIL), QUIT. As adbd does, a failed SEND or RECV reports FAIL and ends the session.
+FAIL), QUIT, and sync v2's SND2/RCV2 (`sendrecv_v2`): the path, then a setup message (SND2: id, mode, flags;
+RCV2: id, flags) whose flags pick a compression (`sync_codecs`: brotli, LZ4, zstd) for the DATA stream and, for
+SND2, a dry run (`adb push -n`: nothing is written, the answer is OKAY). As adbd does, a failed SEND or RECV
+reports FAIL and ends the session.
+
+The file system is touched in four places only: `_lookup` (stat), `_entries` (listdir), `_recv` (read) and
+`_send` (write).
 """
 
 from __future__ import annotations
@@ -14,11 +20,13 @@ import posixpath
 import stat as statmod
 import struct
 import zlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..fs import R_OK, W_OK, FsError, Node, normalize
 from ..shell.users import adbd_user
 from ..streams import Stream
+from ..sync_codecs import CodecError, decoder, encoder, parse_flags
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -32,6 +40,8 @@ _STAT_V1 = struct.Struct("<4sIII")  # id, mode, size, mtime
 _STAT_V2 = struct.Struct("<4sIQQIIIIQqqq")  # id, error, dev, ino, mode, nlink, uid, gid, size, atime, mtime, ctime
 _DENT_V1 = struct.Struct("<4sIIII")  # id, mode, size, mtime, namelen
 _DENT_V2 = struct.Struct("<4sIQQIIIIQqqqI")  # stat v2 fields + namelen
+_SEND_V2_REST = struct.Struct("<4sII")  # after SND2's path: id (SND2 again), mode, flags
+_RECV_V2_REST = struct.Struct("<4xI")  # after RCV2's path: id (RCV2 again), flags
 
 assert _STAT_V2.size == 72 and _DENT_V2.size == 76 and _DENT_V1.size == 20
 
@@ -90,7 +100,7 @@ class _Session:
             ident, length = header
             if ident == b"QUIT":
                 return
-            if ident in (b"SEND", b"RECV", b"STAT", b"STA2", b"LST2", b"LIST", b"LIS2"):
+            if ident in (b"SEND", b"SND2", b"RECV", b"RCV2", b"STAT", b"STA2", b"LST2", b"LIST", b"LIS2"):
                 if length > MAX_PATH:
                     self.fail(f"path too long: {length}")
                     return
@@ -175,6 +185,18 @@ class _Session:
         self._send_batched(msgs)
 
     def do_recv(self, path: str) -> bool:
+        return self._recv(path, None)
+
+    def do_rcv2(self, path: str) -> bool:
+        (flags,) = _RECV_V2_REST.unpack(self.stream.read_exact(_RECV_V2_REST.size))
+        parsed = parse_flags(flags, allow_dry_run=False)
+        if isinstance(parsed, str):
+            self.fail(parsed)
+            return False
+        return self._recv(path, parsed[0])
+
+    def _recv(self, path: str, codec: str | None) -> bool:
+        """The file as DATA chunks (through `codec`'s compressor stream, when one is asked for), then DONE."""
         node, code = self._lookup(path)
         if node is None:
             self.fail(f"open failed: {_err(code)}")
@@ -189,18 +211,13 @@ class _Session:
             return False
         data = self.fs.read(path)
         view = memoryview(data)
-        limit = int(getattr(self.stream, "max_payload", 256 * 1024))
-        batch = bytearray()
+        enc = encoder(codec)
+        out = _DataWriter(self.stream)
         for off in range(0, len(view), SYNC_DATA_MAX):
-            part = view[off : off + SYNC_DATA_MAX]
-            if batch and len(batch) + 8 + len(part) > limit:
-                self.stream.write(batch)
-                batch = bytearray()
-            batch += _REQ.pack(b"DATA", len(part))
-            batch += part
-        batch += _REQ.pack(b"DONE", 0)
-        self.stream.write(batch)
-        self.model.events.log("sync", op="recv", path=normalize(path), size=len(data))
+            out.add(enc.feed(bytes(view[off : off + SYNC_DATA_MAX])))
+        out.add(enc.finish())
+        out.done()
+        self.model.events.log("sync", op="recv", path=normalize(path), size=len(data), compression=codec or "none")
         return True
 
     def _send_target_error(self, path: str) -> str | None:
@@ -244,7 +261,23 @@ class _Session:
             mode = int(mode_s)
         except ValueError:
             path, mode = spec, 0
-        problem = self._send_target_error(path)
+        return self._send(path, mode, None, dry_run=False)
+
+    def do_snd2(self, path: str) -> bool:
+        _ident, mode, flags = _SEND_V2_REST.unpack(self.stream.read_exact(_SEND_V2_REST.size))
+        parsed = parse_flags(flags, allow_dry_run=True)
+        if isinstance(parsed, str):
+            self.fail(parsed)
+            return False
+        codec, dry_run = parsed
+        return self._send(path, mode, codec, dry_run)
+
+    def _send(self, path: str, mode: int, codec: str | None, dry_run: bool) -> bool:
+        """Read DATA... DONE+mtime (decompressing with `codec`), then write the file and answer OKAY, or FAIL.
+        A dry run (`adb push -n`) checks nothing on the device and writes nothing; it still reads and decodes the
+        data, as adbd does, so a corrupt stream fails it."""
+        problem = None if dry_run else self._send_target_error(path)
+        dec = decoder(codec)
         data = bytearray()
         mtime = 0
         while True:
@@ -255,9 +288,11 @@ class _Session:
                     return False
                 chunk = self.stream.read_exact(length)
                 if problem is None:
-                    data += chunk
+                    problem = self._decode(dec.feed, chunk, data)
             elif ident == b"DONE":
                 mtime = length
+                if problem is None:
+                    problem = self._decode(lambda _: dec.finish(), b"", data)
                 break
             else:
                 self.fail(f"invalid data message: expected ID_DATA, got {ident!r}")
@@ -265,19 +300,56 @@ class _Session:
         if problem is not None:
             self.fail(problem)
             return False
-        perm = statmod.S_IMODE(mode) or 0o644
-        try:
-            owner = (self.creds.uid, self.creds.gid)
-            old, _ = self._lookup(path)
-            if old is not None and not old.is_chr:
-                self.fs.remove(path)  # adbd's unlink: the new file gets the pushed mode and the pusher's owner
-            self.fs.write(path, bytes(data), mode=perm, mtime=mtime or None, parents=True, owner=owner)
-        except FsError as e:
-            self.fail(f"couldn't create file: {e.message}")
-            return False
-        self.model.events.log("sync", op="send", path=normalize(path), size=len(data))
+        if not dry_run:
+            perm = statmod.S_IMODE(mode) or 0o644
+            try:
+                owner = (self.creds.uid, self.creds.gid)
+                old, _ = self._lookup(path)
+                if old is not None and not old.is_chr:
+                    self.fs.remove(path)  # adbd's unlink: the new file gets the pushed mode and the pusher's owner
+                self.fs.write(path, bytes(data), mode=perm, mtime=mtime or None, parents=True, owner=owner)
+            except FsError as e:
+                self.fail(f"couldn't create file: {e.message}")
+                return False
+        self.model.events.log(
+            "sync", op="send", path=normalize(path), size=len(data), compression=codec or "none", dry_run=dry_run
+        )
         self.stream.write(_REQ.pack(b"OKAY", 0))
         return True
+
+    @staticmethod
+    def _decode(step: Callable[[bytes], bytes], chunk: bytes, into: bytearray) -> str | None:
+        try:
+            into += step(chunk)
+        except CodecError as e:
+            log.debug("sync: %s", e)
+            return "decompress failed"
+        return None
+
+
+class _DataWriter:
+    """Output bytes as DATA messages of at most SYNC_DATA_MAX bytes, gathered into writes of at most the
+    stream's max payload; `done` adds DONE and sends the rest."""
+
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
+        self.limit = int(getattr(stream, "max_payload", 256 * 1024))
+        self.batch = bytearray()
+
+    def add(self, data: bytes) -> None:
+        view = memoryview(data)
+        for off in range(0, len(view), SYNC_DATA_MAX):
+            part = view[off : off + SYNC_DATA_MAX]
+            if self.batch and len(self.batch) + _REQ.size + len(part) > self.limit:
+                self.stream.write(self.batch)
+                self.batch = bytearray()
+            self.batch += _REQ.pack(b"DATA", len(part))
+            self.batch += part
+
+    def done(self) -> None:
+        self.batch += _REQ.pack(b"DONE", 0)
+        self.stream.write(self.batch)
+        self.batch = bytearray()
 
 
 def serve(model: VirtualDeviceModel, stream: Stream) -> None:

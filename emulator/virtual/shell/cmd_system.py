@@ -502,7 +502,12 @@ _CMD_SERVICES = {
 
 @command("cmd")
 def cmd(ctx: Ctx, argv: list[str]) -> int:
-    if len(argv) < 2 or argv[1] == "-l":
+    if len(argv) < 2:  # cmd.cpp's answer to no service (frameworks/native/cmds/cmd)
+        ctx.errln(
+            "cmd: No service specified; use -l to list all running services. Use -w to start and wait for a service."
+        )
+        return 20
+    if argv[1] == "-l":
         ctx.out(
             "Currently running services:\n" + "".join(f"  {s}\n" for s in sorted({*_CMD_SERVICES, *SERVICE_SHELLS}))
         )

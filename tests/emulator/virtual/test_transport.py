@@ -111,7 +111,8 @@ def test_banner_lists_props_and_features() -> None:
     banner = p.device_banner({"ro.product.name": "n", "ro.product.model": "m", "ro.product.device": "d"}).decode()
     assert banner == (
         "device::ro.product.name=n;ro.product.model=m;ro.product.device=d;"
-        "features=shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,fixed_push_symlink_timestamp"
+        "features=shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,abb,fixed_push_symlink_timestamp,abb_exec,"
+        "sendrecv_v2,sendrecv_v2_brotli,sendrecv_v2_lz4,sendrecv_v2_zstd,sendrecv_v2_dry_run_send"
     )
     assert p.parse_host_banner(b"host::features=a,b\0") == {"features": "a,b"}
 
