@@ -61,6 +61,8 @@ SIGHUP, SIGINT, SIGQUIT, SIGKILL, SIGTERM = 1, 2, 3, 9, 15
 _DEFAULT_IGNORED = {0, 17, 18, 23, 28}  # signal 0 (existence check), CHLD, CONT, URG, WINCH
 # commands that install their own handlers: screenrecord finishes its file on SIGINT/SIGHUP
 HANDLERS: dict[str, frozenset[int]] = {"screenrecord": frozenset({SIGHUP, SIGINT})}
+# commands whose process the device lists itself (the uiautomator2 server keeps its own pid and row)
+SELF_LISTED = frozenset({"app_process", "app_process64"})
 
 
 def signal_number(spec: str) -> int | None:
@@ -85,13 +87,20 @@ class ProcIO:
         self.interrupted = False  # the running command's own handler was called
         self.command_killed: int | None = None  # a signal ended the running command (not the shell)
         self.killed: int | None = None  # the signal that ended this process
+        self.foreground: int | None = None  # the pid of the command it runs in the foreground now
+        self.hung_up = False  # the host closed the stream and SIGHUP was delivered (once)
         self._wake = threading.Event()  # set by a signal and by the stream closing
         self._watching = False
         self._watch_lock = threading.Lock()
 
     # --- ShellIO --------------------------------------------------------------------------------------
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
-        return b"" if self.background else self.stream.read_stdin(n, timeout)
+        if self.background:
+            return b""
+        data = self.stream.read_stdin(n, timeout)
+        if not data:
+            self.hang_up()  # the end of input may be the host hanging up: SIGHUP comes first, as in a read(2)
+        return data
 
     def write_stdout(self, data: bytes) -> None:
         with self.lock:
@@ -103,7 +112,21 @@ class ProcIO:
 
     @property
     def closed(self) -> bool:
-        return self.killed is not None or self.interrupted or self.command_killed is not None or self.stream.closed
+        """Whether what it runs should stop: a signal ended it or its command, or the host hung up and it did
+        not survive the SIGHUP (a process that traps or ignores it goes on, its stream gone)."""
+        if self.stream.closed and not self.hung_up:
+            self.hang_up()
+        return self.killed is not None or self.interrupted or self.command_killed is not None
+
+    def hang_up(self) -> None:
+        """The host closed the stream: adbd sends SIGHUP to the session's process group - the command running
+        in the foreground and this shell - once; a trapped SIGHUP runs the trap, an ignored one is ignored."""
+        if self.hung_up or not self.stream.closed:
+            return
+        self.hung_up = True
+        if self.foreground is not None:
+            self.deliver_to_command(SIGHUP)
+        self.deliver(SIGHUP)
 
     def wait_closed(self, timeout: float | None = None) -> bool:
         """Block until the process is signalled or its stream closes (the host hung up: a dropped transport, a
