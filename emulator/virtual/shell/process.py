@@ -176,9 +176,10 @@ class ProcIO:
 
     def deliver_to_command(self, sig: int) -> None:
         """A signal sent to the pid of the command running in the foreground (not to the shell)."""
+        ignored = sig in self.ignored or sig in _DEFAULT_IGNORED or self.traps.get(sig) == ""  # inherited SIG_IGN
         if sig in self.catching:
             self.interrupted = True
-        elif sig == SIGKILL or not (sig in self.ignored or sig in _DEFAULT_IGNORED):
+        elif sig == SIGKILL or not ignored:
             self.command_killed = sig
         self._wake.set()
 

@@ -162,3 +162,17 @@ def test_an_untrapped_shell_dies_of_the_hang_up(vdevice, adb_server):
     finally:
         with contextlib.suppress(Exception):
             first.kill()
+
+
+def test_an_ignored_hang_up_lets_the_script_go_on(vdevice, adb_server):
+    path = "/data/local/tmp/ignored-hup"
+    script = f"trap '' HUP; echo ready; sleep 2 && echo survived > {path}"
+    first = _popen(adb_server, vdevice.serial, script)
+    try:
+        assert _first_line(first) == "ready"
+        first.kill()
+        first.wait(timeout=20)
+        _until(lambda: _file(vdevice, path) == "survived", "the script did not outlive the hang-up")
+    finally:
+        with contextlib.suppress(Exception):
+            first.kill()
