@@ -61,8 +61,9 @@ SIGHUP, SIGINT, SIGQUIT, SIGKILL, SIGTERM = 1, 2, 3, 9, 15
 _DEFAULT_IGNORED = {0, 17, 18, 23, 28}  # signal 0 (existence check), CHLD, CONT, URG, WINCH
 # commands that install their own handlers: screenrecord finishes its file on SIGINT/SIGHUP
 HANDLERS: dict[str, frozenset[int]] = {"screenrecord": frozenset({SIGHUP, SIGINT})}
-# commands whose process the device lists itself (the uiautomator2 server keeps its own pid and row)
-SELF_LISTED = frozenset({"app_process", "app_process64"})
+# commands that are no process record of their own while they run: the uiautomator2 server keeps its own pid and
+# row; nohup execs its command, which is listed as it runs
+SELF_LISTED = frozenset({"app_process", "app_process64", "nohup"})
 
 
 def signal_number(spec: str) -> int | None:

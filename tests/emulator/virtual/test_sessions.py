@@ -176,3 +176,20 @@ def test_an_ignored_hang_up_lets_the_script_go_on(vdevice, adb_server):
     finally:
         with contextlib.suppress(Exception):
             first.kill()
+
+
+@pytest.mark.parametrize("nohup", [True, False])
+def test_a_nohup_job_outlives_the_hang_up(vdevice, adb_server, nohup):
+    path = f"/data/local/tmp/nohup-{int(nohup)}"
+    job = f"sh -c 'sleep 3; echo kept > {path}' >/dev/null 2>&1 &"
+    first = _popen(adb_server, vdevice.serial, ("nohup " if nohup else "") + job + " echo $!; read x")
+    try:
+        pid = int(_first_line(first))
+        assert pid in _rows(vdevice)
+        first.kill()
+        first.wait(timeout=20)
+        _until(lambda: pid not in _rows(vdevice), "the job never ended")
+        assert _file(vdevice, path) == ("kept" if nohup else "")
+    finally:
+        with contextlib.suppress(Exception):
+            first.kill()
