@@ -122,9 +122,10 @@ class ProcIO:
     def hang_up(self) -> None:
         """The host closed the stream: adbd sends SIGHUP to the session's process group - the command running
         in the foreground and this shell - once; a trapped SIGHUP runs the trap, an ignored one is ignored."""
-        if self.hung_up or not self.stream.closed:
-            return
-        self.hung_up = True
+        with self._watch_lock:
+            if self.hung_up or not self.stream.closed:
+                return
+            self.hung_up = True
         if self.foreground is not None:
             self.deliver_to_command(SIGHUP)
         self.deliver(SIGHUP)

@@ -69,12 +69,13 @@ def _wait_bound(vdevice, spec: str) -> None:
         time.sleep(0.02)
 
 
-def test_forward_reaches_a_reverse_socket(vdevice, adb_cli, host_echo):
+@pytest.mark.parametrize("device_spec", ["tcp:8231", "localabstract:conn41-reverse"])
+def test_forward_reaches_a_reverse_socket(vdevice, adb_cli, host_echo, device_spec):
     port, got = host_echo
     serial = vdevice.serial
-    device_port, forward_port = 8231, _free_port()
-    assert adb_cli("-s", serial, "reverse", f"tcp:{device_port}", f"tcp:{port}").returncode == 0
-    r = adb_cli("-s", serial, "forward", f"tcp:{forward_port}", f"tcp:{device_port}")
+    forward_port = _free_port()
+    assert adb_cli("-s", serial, "reverse", device_spec, f"tcp:{port}").returncode == 0
+    r = adb_cli("-s", serial, "forward", f"tcp:{forward_port}", device_spec)
     assert r.returncode == 0, r.stderr
     try:
         with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
