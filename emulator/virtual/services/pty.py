@@ -11,9 +11,11 @@ ECHOCTL, ISIG), as far as a shell's input and output show it:
 - echo: each character as it arrives, NL as CR NL, other control characters as `^X`;
 - output: stdout and stderr go to the same terminal (with shell v2 both arrive as stdout), each NL as CR NL.
 
-Not modelled: the kernel echoes keys as they are typed; here they are echoed (and a ^C acted on) when the shell
-or its command next reads, so a command that runs is not interrupted; window sizes (v2's window-size packets are
-read and ignored); line editing beyond erase and kill.
+Keys are echoed (and a ^C acted on) when the shell or its command next reads, or - while a command waits
+(`sleep`, `logcat`, anything blocked in `wait_closed`) - as they arrive (`poll_interrupt`): a ^C then interrupts
+the command (SIGINT, `shell.process.ProcIO.interrupt`). Not modelled: a ^C reaching a command that is busy
+without waiting; window sizes (v2's window-size packets are read and ignored); line editing beyond erase and
+kill.
 """
 
 from __future__ import annotations
@@ -50,6 +52,23 @@ class Pty:
         out = bytes(self._ready[:k])
         del self._ready[:k]
         return out
+
+    def poll_interrupt(self) -> bool:
+        """Take in what the host typed so far without waiting, as the kernel's line discipline acts on keys as
+        they arrive (echo, lines kept for the next read): whether a ^C came (the caller interrupts what runs)."""
+        before = self.interrupts
+        while not self._eof:
+            try:
+                data = self.inner.read_stdin(-1, 0.0005)
+            except TimeoutError:
+                break
+            if not data:
+                self._eof = True
+                self._ready += self._line
+                self._line.clear()
+                break
+            self._cook(data)
+        return self.interrupts != before
 
     def write_stdout(self, data: bytes) -> None:
         if data:

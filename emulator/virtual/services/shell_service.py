@@ -226,9 +226,15 @@ def serve_exec(model: VirtualDeviceModel, command: str, stream: Stream) -> None:
 class _LineIO:
     """One line of an interactive session: output goes to the session, stdin is the rest of the session."""
 
+    interactive = True  # a ^C on its terminal does not end the shell (`ProcIO.interrupt`)
+
     def __init__(self, session: ShellIO, reader: _LineReader) -> None:
         self._session = session
         self._reader = reader
+
+    def poll_interrupt(self) -> bool:
+        """A terminal session: whether a ^C was typed (what was typed is kept for the next line)."""
+        return self._session.poll_interrupt() if isinstance(self._session, Pty) else False
 
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
         return self._reader.take(n, timeout)

@@ -119,6 +119,13 @@ class ProcIO:
             self.hang_up()
         return self.killed is not None or self.interrupted or self.command_killed is not None
 
+    def interrupt(self) -> None:
+        """A ^C on the session's terminal: SIGINT to the foreground process group - the running command, and a
+        shell that is not interactive (an interactive mksh ignores it and prompts again)."""
+        self.deliver_to_command(SIGINT)
+        if not getattr(self.stream, "interactive", False):
+            self.deliver(SIGINT)
+
     def hang_up(self) -> None:
         """The host closed the stream: adbd sends SIGHUP to the session's process group - the command running
         in the foreground and this shell - once; a trapped SIGHUP runs the trap, an ignored one is ignored."""
@@ -138,7 +145,11 @@ class ProcIO:
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self.closed:
             self._watch_stream()
+        typed = getattr(self.stream, "poll_interrupt", None)  # a terminal: keys typed now may be a ^C
         while not self.closed:
+            if typed is not None and self.foreground is not None and typed():
+                self.interrupt()
+                continue
             left = 0.05 if deadline is None else min(0.05, deadline - time.monotonic())
             if left <= 0:
                 return False

@@ -193,3 +193,49 @@ def test_a_nohup_job_outlives_the_hang_up(vdevice, adb_server, nohup):
     finally:
         with contextlib.suppress(Exception):
             first.kill()
+
+
+def _wait_listed(vdevice, name: str, parent: int | None = None) -> int:
+    found: list[int] = []
+
+    def listed() -> bool:
+        found[:] = [p for p, (pp, n) in _rows(vdevice).items() if n == name and parent in (None, pp)]
+        return bool(found)
+
+    _until(listed, f"{name} never listed")
+    return found[0]
+
+
+def test_ctrl_c_on_a_terminal_interrupts_the_command(vdevice, adb_server):
+    # a command with a terminal (adb shell -t): ^C is SIGINT to the command and to the non-interactive sh
+    first = _popen(adb_server, vdevice.serial, "-tt", "echo $$; sleep 30; echo after=$?")
+    try:
+        sh = int(_first_line(first))
+        _wait_listed(vdevice, "sleep", sh)
+        assert first.stdin is not None
+        first.stdin.write(b"\x03")
+        first.stdin.flush()
+        out, _ = first.communicate(timeout=20)
+        assert b"after=" not in out
+        assert first.returncode == 128 + 2
+    finally:
+        with contextlib.suppress(Exception):
+            first.kill()
+
+
+def test_ctrl_c_in_an_interactive_session_leaves_the_shell(vdevice, adb_server):
+    first = _popen(adb_server, vdevice.serial, "-tt")
+    try:
+        assert first.stdin is not None
+        first.stdin.write(b"sleep 30\n")
+        first.stdin.flush()
+        _wait_listed(vdevice, "sleep")
+        first.stdin.write(b"\x03")
+        first.stdin.flush()
+        first.stdin.write(b"echo after=$?\nexit\n")
+        first.stdin.flush()
+        out, _ = first.communicate(timeout=20)
+        assert b"after=130" in out
+    finally:
+        with contextlib.suppress(Exception):
+            first.kill()
