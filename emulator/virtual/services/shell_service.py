@@ -232,9 +232,9 @@ class _LineIO:
         self._session = session
         self._reader = reader
 
-    def poll_interrupt(self) -> bool:
-        """A terminal session: whether a ^C was typed (what was typed is kept for the next line)."""
-        return self._session.poll_interrupt() if isinstance(self._session, Pty) else False
+    def typed_interrupts(self, take_in: bool = True) -> int:
+        """A terminal session: how many ^C were typed (what was typed is kept for the next line)."""
+        return self._session.typed_interrupts(take_in) if isinstance(self._session, Pty) else 0
 
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
         return self._reader.take(n, timeout)

@@ -44,12 +44,14 @@ def run_command(state: Shell, argv: list[str], call: Callable[[], int], own: boo
         pid = procs.add_shell_process(name, " ".join(argv), state.pid, state.user.name)
         procs.signal_targets[pid] = proc.deliver_to_command
     saved = proc.foreground
-    proc.catching, proc.interrupted, proc.command_killed, proc.foreground = handled, False, None, pid
+    proc.catching, proc.interrupted, proc.command_killed = handled, False, None
+    proc.start_command(pid)
     try:
         status = call()
         return status if proc.command_killed is None else 128 + proc.command_killed
     finally:
-        proc.catching, proc.interrupted, proc.command_killed, proc.foreground = frozenset(), False, None, saved
+        proc.catching, proc.interrupted, proc.command_killed = frozenset(), False, None
+        proc.start_command(saved)
         if pid is not None:
             procs.signal_targets.pop(pid, None)
             procs.remove_daemon(pid)

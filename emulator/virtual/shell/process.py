@@ -44,6 +44,7 @@ SIGNALS: dict[str, int] = {
     "SYS": 31,
 }
 SIGNAL_NAMES = {n: name for name, n in SIGNALS.items()}
+TYPED_POLL = 0.05  # seconds between looks at what was typed on a terminal while a command runs
 # bionic's strsignal() texts, which mksh's `jobs` prints for a job a signal ended
 MESSAGES = {
     1: "Hangup",
@@ -93,6 +94,9 @@ class ProcIO:
         self._wake = threading.Event()  # set by a signal and by the stream closing
         self._watching = False
         self._watch_lock = threading.Lock()
+        self._typed = getattr(stream, "typed_interrupts", None)  # a terminal's count of ^C typed
+        self._typed_at = 0.0
+        self._typed_base = 0  # the count when the foreground command started
 
     # --- ShellIO --------------------------------------------------------------------------------------
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
@@ -117,7 +121,27 @@ class ProcIO:
         not survive the SIGHUP (a process that traps or ignores it goes on, its stream gone)."""
         if self.stream.closed and not self.hung_up:
             self.hang_up()
+        if self._typed is not None and self.foreground is not None:
+            self._poll_typed()
         return self.killed is not None or self.interrupted or self.command_killed is not None
+
+    def _poll_typed(self) -> None:
+        """While a command runs on a terminal: take in what was typed (at most every 50 ms); a ^C interrupts."""
+        now = time.monotonic()
+        if now - self._typed_at < TYPED_POLL:
+            return
+        self._typed_at = now
+        if self._typed is not None:
+            count = int(self._typed())
+            if count != self._typed_base:
+                self._typed_base = count
+                self.interrupt()
+
+    def start_command(self, pid: int | None) -> None:
+        """`pid` runs in the foreground now (None: none does): a ^C typed from now on interrupts it."""
+        self.foreground = pid
+        if self._typed is not None:
+            self._typed_base = int(self._typed(False))
 
     def interrupt(self) -> None:
         """A ^C on the session's terminal: SIGINT to the foreground process group - the running command, and a
@@ -145,11 +169,7 @@ class ProcIO:
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self.closed:
             self._watch_stream()
-        typed = getattr(self.stream, "poll_interrupt", None)  # a terminal: keys typed now may be a ^C
         while not self.closed:
-            if typed is not None and self.foreground is not None and typed():
-                self.interrupt()
-                continue
             left = 0.05 if deadline is None else min(0.05, deadline - time.monotonic())
             if left <= 0:
                 return False

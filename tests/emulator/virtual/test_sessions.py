@@ -206,12 +206,13 @@ def _wait_listed(vdevice, name: str, parent: int | None = None) -> int:
     return found[0]
 
 
-def test_ctrl_c_on_a_terminal_interrupts_the_command(vdevice, adb_server):
+@pytest.mark.parametrize("command", ["sleep 30", "logcat"])
+def test_ctrl_c_on_a_terminal_interrupts_the_command(vdevice, adb_server, command):
     # a command with a terminal (adb shell -t): ^C is SIGINT to the command and to the non-interactive sh
-    first = _popen(adb_server, vdevice.serial, "-tt", "echo $$; sleep 30; echo after=$?")
+    first = _popen(adb_server, vdevice.serial, "-tt", f"echo $$; {command}; echo after=$?")
     try:
         sh = int(_first_line(first))
-        _wait_listed(vdevice, "sleep", sh)
+        _wait_listed(vdevice, command.split()[0], sh)
         assert first.stdin is not None
         first.stdin.write(b"\x03")
         first.stdin.flush()
