@@ -33,6 +33,8 @@ _EOF = 0x04  # ^D
 class Pty:
     """A `ShellIO` seen through a terminal: what the shell reads is cooked, what it writes is translated."""
 
+    is_terminal = True  # isatty() of the session's stdin, stdout and stderr (`[ -t 0 ]`)
+
     def __init__(self, inner: ShellIO) -> None:
         self.inner = inner
         self._line = bytearray()  # the line being typed

@@ -232,6 +232,10 @@ class _LineIO:
         self._session = session
         self._reader = reader
 
+    @property
+    def is_terminal(self) -> bool:
+        return isinstance(self._session, Pty)
+
     def typed_interrupts(self, take_in: bool = True) -> int:
         """A terminal session: how many ^C were typed (what was typed is kept for the next line)."""
         return self._session.typed_interrupts(take_in) if isinstance(self._session, Pty) else 0

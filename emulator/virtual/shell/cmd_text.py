@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .plumbing import RootSink, RootSource
 from .registry import SH, TOYBOX_APPLETS, Ctx, UsageError, command, command_path, find_command
 
 _ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
@@ -164,6 +165,8 @@ def evaluate_test(ctx: Ctx, a: list[str]) -> bool:
             return x != ""
         if op == "-z":
             return x == ""
+        if op == "-t":
+            return x.strip().isdigit() and is_terminal(ctx, int(x))
         node = fs.stat(ctx.path(x)) if op in ("-e", "-f", "-d", "-s", "-r", "-w", "-x", "-L", "-h") else None
         if op == "-e" or op in ("-r", "-w", "-x"):
             return node is not None
@@ -196,6 +199,15 @@ def evaluate_test(ctx: Ctx, a: list[str]) -> bool:
             except ValueError:
                 raise ValueError(f"{x if not x.lstrip('-').isdigit() else y}: bad number") from None
     raise ValueError("syntax error")
+
+
+def is_terminal(ctx: Ctx, fd: int) -> bool:
+    """isatty(fd): the fd is the session's own stdin/stdout/stderr and the session has a terminal (a PTY)."""
+    fds = ctx.io.fds
+    target = {0: fds.stdin, 1: fds.stdout, 2: fds.stderr}.get(fd, fds.extra.get(fd))
+    if not isinstance(target, (RootSource, RootSink)):
+        return False
+    return bool(getattr(target.io, "is_terminal", False))
 
 
 _SEQ_CONVERSION = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?(?:hh|h|ll|l|L|q|j|z|t)?([A-Za-z%])")

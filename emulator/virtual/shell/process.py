@@ -116,6 +116,11 @@ class ProcIO:
             self.stream.write_stderr(data)
 
     @property
+    def is_terminal(self) -> bool:
+        """Whether its standard I/O is a terminal (a session with a PTY: `[ -t 0 ]`)."""
+        return bool(getattr(self.stream, "is_terminal", False))
+
+    @property
     def closed(self) -> bool:
         """Whether what it runs should stop: a signal ended it or its command, or the host hung up and it did
         not survive the SIGHUP (a process that traps or ignores it goes on, its stream gone)."""

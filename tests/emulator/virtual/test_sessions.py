@@ -240,3 +240,11 @@ def test_ctrl_c_in_an_interactive_session_leaves_the_shell(vdevice, adb_server):
     finally:
         with contextlib.suppress(Exception):
             first.kill()
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [(["-tt", "[ -t 0 ]"], 0), (["-tt", "[[ -t 1 ]]"], 0), (["-T", "[ -t 0 ]"], 1), (["[ -t 2 ]"], 1)],
+)
+def test_test_dash_t_sees_the_sessions_terminal(vdevice, adb_cli, args, expected):
+    assert adb_cli("-s", vdevice.serial, "shell", *args).returncode == expected
