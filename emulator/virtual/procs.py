@@ -42,6 +42,7 @@ SYSTEM_PROCESSES = [
 SYSTEM_SERVER_PID = 1012
 ZYGOTE64_PID = 640
 ADBD_PID = 802
+SHELL_PID_BASE, SHELL_PID_TOP = 20000, 32000  # the shell's processes' pids (a 32768 pid_max, as on a phone)
 # the command lines of the system processes whose argv differs from their name
 SYSTEM_CMDLINES = {
     "init": "/system/bin/init second_stage",
@@ -66,6 +67,7 @@ class Daemon:
     name: str  # argv[0]'s base name, what ps NAME and pidof match
     cmdline: str  # the whole command line (ps -o ARGS/CMDLINE, /proc/PID/cmdline)
     start: float  # when it started (seconds since the epoch, the device's clock)
+    ppid: int = ADBD_PID  # its parent: adbd for a session's sh, the sh for what the sh runs
 
 
 @dataclass
@@ -84,6 +86,7 @@ class DeviceProcs:
     lock: threading.RLock = field(default_factory=threading.RLock)
     # pid -> deliver(signal) of the shell processes and jobs running now (what `kill PID` reaches)
     signal_targets: dict[int, Callable[[int], None]] = field(default_factory=dict)
+    next_shell_pid: int = SHELL_PID_BASE  # shell processes count on their own, so app pids stay as they were
 
     def alloc(self) -> int:
         with self.lock:
@@ -106,11 +109,23 @@ class DeviceProcs:
             self.frames.pop(package, None)
             return self.app_pids.pop(package, None)
 
-    def add_daemon(self, user: str, name: str, cmdline: str | None = None) -> int:
+    def add_daemon(self, user: str, name: str, cmdline: str | None = None, ppid: int = ADBD_PID) -> int:
         pid = self.alloc()
         with self.lock:
-            self.daemons[pid] = Daemon(user, name, cmdline or name, self.clock.time())
+            self.daemons[pid] = Daemon(user, name, cmdline or name, self.clock.time(), ppid)
         return pid
+
+    def add_shell_process(self, name: str, cmdline: str, ppid: int, user: str = "shell") -> int:
+        """A process of an `adb shell` session (its sh, what the sh runs, its jobs): listed by ps and /proc with
+        its parent until `remove_daemon`. Their pids come from a counter of their own above the apps' range."""
+        with self.lock:
+            in_use = set(self.daemons) | set(self.app_pids.values())
+            pid = self.next_shell_pid
+            while pid in in_use:
+                pid += 1
+            self.next_shell_pid = pid + 1 if pid < SHELL_PID_TOP else SHELL_PID_BASE
+            self.daemons[pid] = Daemon(user, name, cmdline or name, self.clock.time(), ppid)
+            return pid
 
     def remove_daemon(self, pid: int) -> None:
         with self.lock:

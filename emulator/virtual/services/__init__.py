@@ -45,6 +45,8 @@ def route(model: VirtualDeviceModel, service: str) -> Handler | None:
         return partial(sync_service.serve, model)
     if name.startswith("tcp:"):
         return tcp_service.tcp_handler(model, name)
+    if name.startswith(tcp_service.LOCAL_KINDS):
+        return tcp_service.local_handler(model, name)
     if name.startswith("reboot:") or name == "reboot":
         return partial(_reboot_service, model, name.partition(":")[2])
     if name.startswith("reverse:"):
@@ -55,7 +57,7 @@ def route(model: VirtualDeviceModel, service: str) -> Handler | None:
         return partial(root_service.serve_root, model, name == "root:")
     if name in ("remount:", "enable-verity:", "disable-verity:"):
         return partial(_message_service, model, "not supported on a user build\n")
-    # jdwp:, track-jdwp, localabstract:, ... are refused
+    # jdwp:, track-jdwp, ... are refused
     return None
 
 

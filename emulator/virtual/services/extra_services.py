@@ -90,6 +90,12 @@ def serve_reverse(model: VirtualDeviceModel, request: str, stream: Stream) -> No
     _fail(stream, f"unknown reverse request: {request}")
 
 
+def has_reverse(model: VirtualDeviceModel, local: str) -> bool:
+    """Whether `adb reverse` made a device-side socket `local` (`tcp:PORT`, `localabstract:NAME`)."""
+    with _LOCK:
+        return local in model.reverse_forwards
+
+
 def connect_reverse(model: VirtualDeviceModel, local: str, timeout: float = 10.0) -> Stream:
     """What a device app connecting to an `adb reverse` socket gets: a stream to the host's end.
     Raises ConnectionRefusedError when nothing is forwarded there or the host refuses."""

@@ -11,12 +11,16 @@ ECHOCTL, ISIG), as far as a shell's input and output show it:
 - echo: each character as it arrives, NL as CR NL, other control characters as `^X`;
 - output: stdout and stderr go to the same terminal (with shell v2 both arrive as stdout), each NL as CR NL.
 
-Not modelled: the kernel echoes keys as they are typed; here they are echoed (and a ^C acted on) when the shell
-or its command next reads, so a command that runs is not interrupted; window sizes (v2's window-size packets are
-read and ignored); line editing beyond erase and kill.
+Keys are echoed (and a ^C acted on) when the shell or its command next reads, or - while a command runs and
+waits or checks whether it was stopped (`sleep`, `logcat`) - as they arrive (`typed_interrupts`, looked at every
+50 ms): a ^C then interrupts the command (SIGINT, `shell.process.ProcIO.interrupt`). Not modelled: a ^C
+reaching a command that is busy without looking; window sizes (v2's window-size packets are read and ignored);
+line editing beyond erase and kill.
 """
 
 from __future__ import annotations
+
+import threading
 
 from ..streams import ShellIO
 
@@ -29,7 +33,7 @@ _EOF = 0x04  # ^D
 class Pty:
     """A `ShellIO` seen through a terminal: what the shell reads is cooked, what it writes is translated."""
 
-    is_terminal = True  # what the shell's `tty` and `test -t` look for (`shell.ttys`)
+    is_terminal = True  # what the shell's `tty`, `test -t` and `[ -t 0 ]` look for (`shell.ttys`)
 
     def __init__(self, inner: ShellIO) -> None:
         self.inner = inner
@@ -37,9 +41,14 @@ class Pty:
         self._ready = bytearray()  # whole lines the shell has not read yet
         self._eof = False
         self.interrupts = 0  # how many ^C were typed: the reading shell drops what it had read of a command
+        self._reading = threading.Lock()  # one reader of the host's stream at a time
 
     # --- the shell's side ----------------------------------------------------------------------------------
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
+        with self._reading:
+            return self._read(n, timeout)
+
+    def _read(self, n: int, timeout: float | None) -> bytes:
         while not self._ready and not self._eof:
             data = self.inner.read_stdin(-1, timeout)
             if not data:  # the host closed its side: what was typed of a line is handed over as it is
@@ -52,6 +61,30 @@ class Pty:
         out = bytes(self._ready[:k])
         del self._ready[:k]
         return out
+
+    def typed_interrupts(self, take_in: bool = True) -> int:
+        """How many ^C were typed so far; first (`take_in`) what the host typed is taken in without waiting, as
+        the kernel's line discipline acts on keys as they arrive (echoed, lines kept for the next read). Another
+        thread reading the terminal already does that."""
+        if take_in and self._reading.acquire(blocking=False):
+            try:
+                self._poll()
+            finally:
+                self._reading.release()
+        return self.interrupts
+
+    def _poll(self) -> None:
+        while not self._eof:
+            try:
+                data = self.inner.read_stdin(-1, 0.0005)
+            except TimeoutError:
+                break
+            if not data:
+                self._eof = True
+                self._ready += self._line
+                self._line.clear()
+                break
+            self._cook(data)
 
     def write_stdout(self, data: bytes) -> None:
         if data:

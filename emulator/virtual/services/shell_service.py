@@ -31,6 +31,7 @@ from .pty import Pty
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
+    from ..shell import Session
 
 log = logging.getLogger(__name__)
 
@@ -225,9 +226,19 @@ def serve_exec(model: VirtualDeviceModel, command: str, stream: Stream) -> None:
 class _LineIO:
     """One line of an interactive session: output goes to the session, stdin is the rest of the session."""
 
+    interactive = True  # a ^C on its terminal does not end the shell (`ProcIO.interrupt`)
+
     def __init__(self, session: ShellIO, reader: _LineReader) -> None:
         self._session = session
         self._reader = reader
+
+    @property
+    def is_terminal(self) -> bool:
+        return isinstance(self._session, Pty)
+
+    def typed_interrupts(self, take_in: bool = True) -> int:
+        """A terminal session: how many ^C were typed (what was typed is kept for the next line)."""
+        return self._session.typed_interrupts(take_in) if isinstance(self._session, Pty) else 0
 
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
         return self._reader.take(n, timeout)
@@ -317,7 +328,9 @@ def _interactive(model: VirtualDeviceModel, io: ShellIO, stream: Stream) -> int:
         if pty is not None and pty.interrupts != interrupts:  # ^C: the command read so far is dropped
             interrupts, pending = pty.interrupts, ""
         if raw is None:
-            if pending:
+            if stream.closed:  # the host hung up (not just the end of its input): SIGHUP to the session
+                hang_up(session)
+            elif pending:
                 session.run_line(pending)  # reports the syntax error
             break
         line = raw.decode("utf-8", "replace").strip()
@@ -340,6 +353,14 @@ def _interactive(model: VirtualDeviceModel, io: ShellIO, stream: Stream) -> int:
             if held:
                 stream.release_output()
     return session.close()
+
+
+def hang_up(session: Session) -> None:
+    """adbd's answer to the host closing a session: SIGHUP to the session's processes; a shell that traps it runs
+    its trap (the trap may `exit`), one that does not dies of it."""
+    session.proc.hang_up()
+    if session.proc.pending and session.ended is None:
+        session.run_line(":")  # the trap runs between commands, as mksh runs it
 
 
 def _incomplete(text: str) -> bool:

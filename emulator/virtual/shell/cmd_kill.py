@@ -4,7 +4,7 @@ jobs running now (`jobs.ProcIO.deliver`); the shell user may stop its own daemon
 from __future__ import annotations
 
 from .jobs import find_job
-from .process import SIGNAL_NAMES, SIGTERM, signal_number
+from .process import SIGHUP, SIGNAL_NAMES, SIGTERM, signal_number
 from .proctable import process_table
 from .registry import SH, Ctx, command
 
@@ -95,3 +95,21 @@ def kill(ctx: Ctx, argv: list[str]) -> int:
             elif r.pid in ctx.model.procs.daemons:
                 ctx.model.procs.remove_daemon(r.pid)
     return status
+
+
+@command("nohup", toybox=True)
+def nohup(ctx: Ctx, argv: list[str]) -> int:
+    """toybox's nohup: run COMMAND with SIGHUP ignored, so it outlives the session's hang-up (`nohup CMD &` keeps a
+    job running after the host closed `adb shell`). Its output stays where it goes (an adb shell command has no
+    terminal to take it from)."""
+    if len(argv) < 2:
+        ctx.errln("nohup: Needs 1 argument")
+        return 125
+    proc = ctx.state.root
+    had = SIGHUP in proc.ignored
+    proc.ignored.add(SIGHUP)
+    try:
+        return ctx.state.dispatch(argv[1:], ctx.io.fds, dict(ctx.env))
+    finally:
+        if not had:
+            proc.ignored.discard(SIGHUP)

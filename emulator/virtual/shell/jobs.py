@@ -20,32 +20,38 @@ from collections.abc import Callable
 from ..streams import StreamClosed
 from .ast_nodes import AndOr, Simple
 from .plumbing import Abort, ExitShell, Fds, LoopControl, ReturnFunc, RootSink, Source
-from .process import HANDLERS, SIGHUP, SIGNAL_NAMES, Job, format_jobs, new_process, signal_number
+from .process import HANDLERS, SELF_LISTED, SIGHUP, SIGNAL_NAMES, Job, format_jobs, new_process, signal_number
 from .registry import SH, Ctx, Shell
 
 log = logging.getLogger(__name__)
 
 
 # --- processes and jobs of the runner -------------------------------------------------------------------
-def run_command(state: Shell, argv: list[str], call: Callable[[], int]) -> int:
-    """Run one command. One that installs signal handlers (HANDLERS: screenrecord) is a process of its own while
-    it runs (listed by ps; `pkill -INT screenrecord` from another shell reaches it); a signal it handles ends its
-    work, one it does not ends it with 128+SIG and the shell goes on."""
+def run_command(state: Shell, argv: list[str], call: Callable[[], int], own: bool = True) -> int:
+    """Run one command. A command that is not a shell builtin (`own`) is a process of its own while it runs: a
+    child of the shell (its pid in ps and /proc, PPID the shell's), which `kill PID` from another shell reaches
+    (`ProcIO.deliver_to_command`); a job's command is the job's own process (mksh execs it in the forked child).
+    A signal the command handles itself (HANDLERS: screenrecord's SIGINT) ends its work; one it does not ends it
+    with 128+SIG and the shell goes on."""
     name = argv[0].rsplit("/", 1)[-1]
-    handled = HANDLERS.get(name)
-    if not handled:
+    handled = HANDLERS.get(name, frozenset())
+    own = own and name not in SELF_LISTED
+    if not handled and not own:
         return call()
     proc, procs = state.root, state.model.procs
     pid = None
-    if not proc.background:  # a job's command is the job's own pid (mksh execs it in the forked child)
-        pid = procs.add_daemon("shell", name, " ".join(argv))
+    if own and not proc.background:
+        pid = procs.add_shell_process(name, " ".join(argv), state.pid, state.user.name)
         procs.signal_targets[pid] = proc.deliver_to_command
+    saved = proc.foreground
     proc.catching, proc.interrupted, proc.command_killed = handled, False, None
+    proc.start_command(pid)
     try:
         status = call()
         return status if proc.command_killed is None else 128 + proc.command_killed
     finally:
         proc.catching, proc.interrupted, proc.command_killed = frozenset(), False, None
+        proc.start_command(saved)
         if pid is not None:
             procs.signal_targets.pop(pid, None)
             procs.remove_daemon(pid)
@@ -105,7 +111,7 @@ def spawn(state: Shell, item: AndOr, fds: Fds) -> Job:
     """`ITEM &`: start it as a job of `state` (its own thread, pid and signal state; stdin /dev/null)."""
     words = item.first.commands[0].words if isinstance(item.first.commands[0], Simple) else []
     name = (words[0].literal() or "sh") if words else "sh"
-    pid = state.model.procs.add_daemon("shell", name.rsplit("/", 1)[-1], item.text)
+    pid = state.model.procs.add_shell_process(name.rsplit("/", 1)[-1], item.text, state.pid, state.user.name)
     io = new_process(state.root, pid, background=True)
     sub = state.child()
     sub.root, sub.jobs = io, []

@@ -44,6 +44,7 @@ SIGNALS: dict[str, int] = {
     "SYS": 31,
 }
 SIGNAL_NAMES = {n: name for name, n in SIGNALS.items()}
+TYPED_POLL = 0.05  # seconds between looks at what was typed on a terminal while a command runs
 # bionic's strsignal() texts, which mksh's `jobs` prints for a job a signal ended
 MESSAGES = {
     1: "Hangup",
@@ -61,6 +62,9 @@ SIGHUP, SIGINT, SIGQUIT, SIGKILL, SIGTERM = 1, 2, 3, 9, 15
 _DEFAULT_IGNORED = {0, 17, 18, 23, 28}  # signal 0 (existence check), CHLD, CONT, URG, WINCH
 # commands that install their own handlers: screenrecord finishes its file on SIGINT/SIGHUP
 HANDLERS: dict[str, frozenset[int]] = {"screenrecord": frozenset({SIGHUP, SIGINT})}
+# commands that are no process record of their own while they run: the uiautomator2 server keeps its own pid and
+# row; nohup execs its command, which is listed as it runs
+SELF_LISTED = frozenset({"app_process", "app_process64", "nohup"})
 
 
 def signal_number(spec: str) -> int | None:
@@ -85,13 +89,23 @@ class ProcIO:
         self.interrupted = False  # the running command's own handler was called
         self.command_killed: int | None = None  # a signal ended the running command (not the shell)
         self.killed: int | None = None  # the signal that ended this process
+        self.foreground: int | None = None  # the pid of the command it runs in the foreground now
+        self.hung_up = False  # the host closed the stream and SIGHUP was delivered (once)
         self._wake = threading.Event()  # set by a signal and by the stream closing
         self._watching = False
         self._watch_lock = threading.Lock()
+        self._typed = getattr(stream, "typed_interrupts", None)  # a terminal's count of ^C typed
+        self._typed_at = 0.0
+        self._typed_base = 0  # the count when the foreground command started
 
     # --- ShellIO --------------------------------------------------------------------------------------
     def read_stdin(self, n: int = -1, timeout: float | None = None) -> bytes:
-        return b"" if self.background else self.stream.read_stdin(n, timeout)
+        if self.background:
+            return b""
+        data = self.stream.read_stdin(n, timeout)
+        if not data:
+            self.hang_up()  # the end of input may be the host hanging up: SIGHUP comes first, as in a read(2)
+        return data
 
     def write_stdout(self, data: bytes) -> None:
         with self.lock:
@@ -102,8 +116,55 @@ class ProcIO:
             self.stream.write_stderr(data)
 
     @property
+    def is_terminal(self) -> bool:
+        """Whether its standard I/O is a terminal (a session with a PTY: `[ -t 0 ]`)."""
+        return bool(getattr(self.stream, "is_terminal", False))
+
+    @property
     def closed(self) -> bool:
-        return self.killed is not None or self.interrupted or self.command_killed is not None or self.stream.closed
+        """Whether what it runs should stop: a signal ended it or its command, or the host hung up and it did
+        not survive the SIGHUP (a process that traps or ignores it goes on, its stream gone)."""
+        if self.stream.closed and not self.hung_up:
+            self.hang_up()
+        if self._typed is not None and self.foreground is not None:
+            self._poll_typed()
+        return self.killed is not None or self.interrupted or self.command_killed is not None
+
+    def _poll_typed(self) -> None:
+        """While a command runs on a terminal: take in what was typed (at most every 50 ms); a ^C interrupts."""
+        now = time.monotonic()
+        if now - self._typed_at < TYPED_POLL:
+            return
+        self._typed_at = now
+        if self._typed is not None:
+            count = int(self._typed())
+            if count != self._typed_base:
+                self._typed_base = count
+                self.interrupt()
+
+    def start_command(self, pid: int | None) -> None:
+        """`pid` runs in the foreground now (None: none does): a ^C typed from now on interrupts it."""
+        self.foreground = pid
+        if self._typed is not None:
+            self._typed_base = int(self._typed(False))
+
+    def interrupt(self) -> None:
+        """A ^C on the session's terminal: SIGINT to the foreground process group - the running command, and a
+        shell that is not interactive (an interactive mksh ignores it and prompts again)."""
+        self.deliver_to_command(SIGINT)
+        if not getattr(self.stream, "interactive", False):
+            self.deliver(SIGINT)
+
+    def hang_up(self) -> None:
+        """The host closed the stream: adbd sends SIGHUP to the session's process group - the command running
+        in the foreground and this shell - once; a trapped SIGHUP runs the trap, an ignored one is ignored."""
+        with self._watch_lock:
+            if self.hung_up or not self.stream.closed:
+                return
+            self.hung_up = True
+        if self.foreground is not None:
+            self.deliver_to_command(SIGHUP)
+        self.deliver(SIGHUP)
 
     def wait_closed(self, timeout: float | None = None) -> bool:
         """Block until the process is signalled or its stream closes (the host hung up: a dropped transport, a
@@ -153,9 +214,10 @@ class ProcIO:
 
     def deliver_to_command(self, sig: int) -> None:
         """A signal sent to the pid of the command running in the foreground (not to the shell)."""
+        ignored = sig in self.ignored or sig in _DEFAULT_IGNORED or self.traps.get(sig) == ""  # inherited SIG_IGN
         if sig in self.catching:
             self.interrupted = True
-        elif sig == SIGKILL or not (sig in self.ignored or sig in _DEFAULT_IGNORED):
+        elif sig == SIGKILL or not ignored:
             self.command_killed = sig
         self._wake.set()
 

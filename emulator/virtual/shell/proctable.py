@@ -62,7 +62,9 @@ def uid_of(user: str) -> int:
 
 
 def process_table(model: VirtualDeviceModel, shell_pid: int | None = None) -> list[Proc]:
-    """Every process on the device, pid order (plus the shell `shell_pid` and `ps` itself, when given)."""
+    """Every process on the device, pid order: the system's, the apps', the daemons and every `adb shell`
+    session's processes (`DeviceProcs.add_shell_process`); plus the shell `shell_pid` and `ps` itself when that
+    shell is not in the table."""
     boot = model.boot_time
     rows = [
         Proc(u, pid, ppid, n, SYSTEM_CMDLINES.get(n, n), n.startswith("com."), boot + pid / 1000)
@@ -83,9 +85,9 @@ def process_table(model: VirtualDeviceModel, shell_pid: int | None = None) -> li
         cmdline = getattr(model, "u2_cmdline", "") or "app_process / com.wetest.uia2.Main -p 9008"
         rows.append(Proc("shell", int(u2_pid), ADBD_PID, "app_process", cmdline, False, boot))
     rows += [
-        Proc(d.user, pid, ADBD_PID, d.name, d.cmdline, False, d.start) for pid, d in daemons.items() if pid != u2_pid
+        Proc(d.user, pid, d.ppid, d.name, d.cmdline, False, d.start) for pid, d in daemons.items() if pid != u2_pid
     ]
-    if shell_pid is not None:
+    if shell_pid is not None and shell_pid not in daemons:  # a shell not in the table (run outside a session)
         sh = shell_pid
         rows += [
             Proc("shell", sh, ADBD_PID, "sh", "/system/bin/sh -c", False, model.clock.time()),

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..fs import FsError, normalize
+from ..procs import ADBD_PID
 from ..streams import ShellIO, StreamClosed
 from .ast_nodes import (
     AndOr,
@@ -353,7 +354,8 @@ class ShellState(Expander):
         command = fn
         if name not in MKSH_BUILTINS:  # echo, test, kill, ...: mksh runs them itself
             self._exec()
-        return run_catching_signals(self, argv, lambda: self._call(command, ctx, argv))
+        own = name not in MKSH_BUILTINS  # a process of its own (listed by ps, signalled by pid) while it runs
+        return run_catching_signals(self, argv, lambda: self._call(command, ctx, argv), own)
 
     def _exec(self) -> None:
         """A command that runs as a process of its own: the command line's first one is part of the shell round
@@ -398,11 +400,15 @@ class ShellState(Expander):
             return self.run_script(script, fds)
         sub = self.child()  # a new sh process: its own functions, positional parameters, pid, traps and jobs
         sub.funcs, sub.params = {}, []
-        sub.pid = random.randint(5000, 30000)
+        shown = " ".join(argv) if argv else f"{SH} -c {text}"
+        sub.pid = self.model.procs.add_shell_process(posixpath.basename(argv[0]) if argv else "sh", shown, self.pid)
         sub.root = new_process(self.root, sub.pid)
         if argv:
             sub.argv0, sub.params = argv[0], list(argv[1:])
-        return run_process(sub, lambda: sub.run_script(script, fds), fds)
+        try:
+            return run_process(sub, lambda: sub.run_script(script, fds), fds)
+        finally:
+            self.model.procs.remove_daemon(sub.pid)
 
     # --- redirections ---------------------------------------------------------------------------
     def apply_redirects(self, redirects: list[Redirect], fds: Fds) -> int | None:
@@ -486,7 +492,7 @@ def run(model: VirtualDeviceModel, command_line: str, io: ShellIO, wait_jobs: bo
     """Run one command line as `/system/bin/sh -c` would: a `Session` of one line. Returns the exit status; never
     raises for bad input. With `wait_jobs` it returns only when the jobs still writing to `io` have ended (adbd
     keeps the stream open)."""
-    session = Session(model, io)
+    session = Session(model, io, f"/system/bin/sh -c {command_line}")
     session.run_line(command_line)
     status = session.close()
     if wait_jobs:
@@ -500,10 +506,10 @@ class Session:
     over, as in mksh - until `exit` (anywhere in a line) or a signal ends the shell, or the input ends (`close`);
     its EXIT trap runs then. A line does not wait for the jobs it started: the shell goes on reading."""
 
-    def __init__(self, model: VirtualDeviceModel, io: ShellIO) -> None:
+    def __init__(self, model: VirtualDeviceModel, io: ShellIO, cmdline: str = "/system/bin/sh -") -> None:
         self.model = model
         self.io = io
-        pid = random.randint(5000, 30000)
+        pid = model.procs.add_shell_process("sh", cmdline, ADBD_PID)  # adbd forks the session's sh
         self.proc = ProcIO(io, threading.RLock(), pid)
         self.state = ShellState(model, self.proc)
         self.state.pid = pid
@@ -546,6 +552,7 @@ class Session:
             self.ended = self._contained("EXIT", lambda: (end_process(self.state, self.fds, status), True))[0]
         finally:
             self.model.procs.signal_targets.pop(self.proc.pid, None)
+            self.model.procs.remove_daemon(self.proc.pid)
 
     def _contained(self, what: str, call: Callable[[], tuple[int, bool]]) -> tuple[int, bool]:
         """`call()`; past the nesting limit (status 2) or on an internal error (status 1) the shell says so on

@@ -21,14 +21,15 @@ _lock = threading.Lock()
 def terminal_of(obj: object) -> object | None:
     """The PTY a descriptor's object (a `RootSource`/`RootSink` over the shell process's I/O) leads to, if any: an
     object marked `is_terminal` (the shell cannot import the services package that starts it)."""
+    found = None
     for _ in range(16):  # RootSink.io -> ProcIO.stream -> (a subshell's ProcIO.stream ...) -> Pty
         if getattr(obj, "is_terminal", False) is True:
-            return obj
+            found = obj  # a ProcIO says so of its stream: the PTY itself is further down
         nxt = getattr(obj, "io", None) or getattr(obj, "stream", None)
         if nxt is None:
-            return None
+            break
         obj = nxt
-    return None
+    return found
 
 
 def fd_terminal(fds: Fds, fd: int) -> object | None:

@@ -1,0 +1,162 @@
+"""Device-side listeners through the real adb binary: a host's `adb forward` reaching an `adb reverse` socket
+(host -> device -> host), a shell's `nc -l` (both ways), `localabstract:` names, and nc between two shells."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from emulator.virtual.listeners import bound
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def host_echo() -> Iterator[tuple[int, list[bytes]]]:
+    """A host server that reads each connection to its end and answers b"back:" + what it read."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    got: list[bytes] = []
+
+    def loop() -> None:
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            with c:
+                data = b""
+                while chunk := c.recv(4096):
+                    data += chunk
+                    if data.endswith(b"\n"):
+                        break
+                got.append(data)
+                c.sendall(b"back:" + data)
+
+    threading.Thread(target=loop, daemon=True).start()
+    yield srv.getsockname()[1], got
+    srv.close()
+
+
+def _recv_until(sock: socket.socket, want: bytes, deadline: float = 20.0) -> bytes:
+    sock.settimeout(deadline)
+    data = b""
+    while want not in data:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def _wait_bound(vdevice, spec: str) -> None:
+    end = time.monotonic() + 20
+    while spec not in bound(vdevice.model):
+        assert time.monotonic() < end, f"{spec} never listened"
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("device_spec", ["tcp:8231", "localabstract:conn41-reverse"])
+def test_forward_reaches_a_reverse_socket(vdevice, adb_cli, host_echo, device_spec):
+    port, got = host_echo
+    serial = vdevice.serial
+    forward_port = _free_port()
+    assert adb_cli("-s", serial, "reverse", device_spec, f"tcp:{port}").returncode == 0
+    r = adb_cli("-s", serial, "forward", f"tcp:{forward_port}", device_spec)
+    assert r.returncode == 0, r.stderr
+    try:
+        with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
+            c.sendall(b"hello\n")
+            assert _recv_until(c, b"back:hello\n") == b"back:hello\n"
+        assert got == [b"hello\n"]
+    finally:
+        adb_cli("-s", serial, "forward", "--remove", f"tcp:{forward_port}")
+        adb_cli("-s", serial, "reverse", "--remove-all")
+
+
+def test_forward_to_nothing_is_refused(vdevice, adb_cli):
+    forward_port = _free_port()
+    assert adb_cli("-s", vdevice.serial, "forward", f"tcp:{forward_port}", "tcp:8232").returncode == 0
+    try:
+        with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
+            c.settimeout(20)
+            assert c.recv(10) == b""  # the device refused the stream: the server closes the connection
+    finally:
+        adb_cli("-s", vdevice.serial, "forward", "--remove", f"tcp:{forward_port}")
+
+
+def _adb_popen(adb_server, serial: str, command: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [adb_server.adb, "-P", str(adb_server.port), "-s", serial, "shell", command],
+        env=adb_server.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+@pytest.mark.parametrize(
+    ("listen", "spec", "target"),
+    [
+        ("nc -l -p 8233", "tcp:8233", "tcp:8233"),
+        ("nc -lp 8234 -s 127.0.0.1", "tcp:8234", "tcp:8234"),
+        ("nc -lU -s @conn41", "localabstract:conn41", "localabstract:conn41"),
+    ],
+)
+def test_forward_reaches_nc_listen_both_ways(vdevice, adb_server, adb_cli, listen, spec, target):
+    serial = vdevice.serial
+    proc = _adb_popen(adb_server, serial, listen)
+    forward_port = _free_port()
+    try:
+        _wait_bound(vdevice, spec)
+        assert adb_cli("-s", serial, "forward", f"tcp:{forward_port}", target).returncode == 0
+        with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
+            c.sendall(b"to-device\n")
+            assert proc.stdout is not None and proc.stdin is not None
+            assert proc.stdout.readline() == b"to-device\n"
+            proc.stdin.write(b"to-host\n")
+            proc.stdin.flush()
+            assert _recv_until(c, b"to-host\n") == b"to-host\n"
+        # the peer closed: nc -l ends (one connection) and its socket is gone
+        assert proc.wait(timeout=20) == 0
+        assert spec not in bound(vdevice.model)
+    finally:
+        adb_cli("-s", serial, "forward", "--remove", f"tcp:{forward_port}")
+        with contextlib.suppress(Exception):
+            proc.kill()
+
+
+def test_nc_between_two_shells(vdevice, adb_server):
+    server = _adb_popen(adb_server, vdevice.serial, "nc -l -p 8235")
+    try:
+        _wait_bound(vdevice, "tcp:8235")
+        assert vdevice.adb.shell("echo across | nc -q 1 localhost 8235; echo rc=$?").endswith("rc=0")
+        assert server.stdout is not None
+        assert server.stdout.readline() == b"across\n"
+    finally:
+        with contextlib.suppress(Exception):
+            server.kill()
+
+
+def test_nc_listen_port_in_use_and_bad_options(vdevice, adb_server):
+    server = _adb_popen(adb_server, vdevice.serial, "nc -l -p 8236")
+    try:
+        _wait_bound(vdevice, "tcp:8236")
+        assert "Address already in use" in vdevice.adb.shell("nc -l -p 8236 2>&1")
+        assert "Unknown option" in vdevice.adb.shell("nc -l -X 2>&1")
+        assert "Connection refused" in vdevice.adb.shell("nc localhost 8299 2>&1")
+    finally:
+        server.kill()
