@@ -92,25 +92,22 @@ def picture_frame(run_dir: Path) -> Path | None:
     return run_dir / "frames" / step["observation"]["screenshot"]
 
 
-def draw_pictures(frames: dict[str, Path], out: Path) -> None:
-    """The screens side by side, each scaled to one height and labelled."""
+def draw_pictures(frames: dict[str, Path], out: Path, columns: int = 6) -> None:
+    """The screens in a grid, each scaled to fit one box (a landscape screen lies across it) and labelled."""
     from PIL import Image, ImageDraw
 
-    height, label_h, gap = 480, 28, 12
-    tiles = []
-    for label, path in frames.items():
+    box_w, box_h, label_h, gap = 240, 480, 24, 12
+    sheet_rows = -(-len(frames) // columns)
+    cols = min(columns, len(frames))
+    sheet = Image.new("RGB", (cols * (box_w + gap) - gap, sheet_rows * (box_h + label_h + gap) - gap), "white")
+    draw = ImageDraw.Draw(sheet)
+    for i, (label, path) in enumerate(frames.items()):
         img = Image.open(path).convert("RGB")
-        img = img.resize((max(1, round(img.width * height / img.height)), height))
-        tile = Image.new("RGB", (max(img.width, 120), height + label_h), "white")
-        tile.paste(img, (0, label_h))
-        ImageDraw.Draw(tile).text((4, 6), label, fill="black")
-        tiles.append(tile)
-    width = sum(t.width for t in tiles) + gap * (len(tiles) - 1)
-    sheet = Image.new("RGB", (width, height + label_h), "white")
-    x = 0
-    for t in tiles:
-        sheet.paste(t, (x, 0))
-        x += t.width + gap
+        img.thumbnail((box_w, box_h))
+        x = (i % columns) * (box_w + gap)
+        y = (i // columns) * (box_h + label_h + gap)
+        draw.text((x + 2, y + 6), label, fill="black")
+        sheet.paste(img, (x + (box_w - img.width) // 2, y + label_h))
     out.parent.mkdir(parents=True, exist_ok=True)
     sheet.save(out, optimize=True)
 
