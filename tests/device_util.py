@@ -3,10 +3,13 @@ private adb server, and read the virtual device's event log."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
+import socket
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -68,3 +71,34 @@ def free_console_port(taken: Callable[[int], bool] | None = None) -> int:
         if (port // 2) % workers == index % workers and pair_free(port) and not (taken and taken(port)):
             return port
     pytest.skip("no free emulator console port pair in 5600..5681")
+
+
+@contextlib.contextmanager
+def host_echo_server(prefix: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """A host TCP server on a free loopback port: it reads each connection up to a newline (or its end), keeps
+    what it read in the list it yields beside the port, and answers `prefix` + that."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    got: list[bytes] = []
+
+    def loop() -> None:
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            with c:
+                data = b""
+                while chunk := c.recv(4096):
+                    data += chunk
+                    if data.endswith(b"\n"):
+                        break
+                got.append(data)
+                c.sendall(prefix + data)
+
+    threading.Thread(target=loop, daemon=True).start()
+    try:
+        yield srv.getsockname()[1], got
+    finally:
+        srv.close()

@@ -6,13 +6,13 @@ from __future__ import annotations
 import contextlib
 import socket
 import subprocess
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from emulator.virtual.listeners import bound
+from tests.device_util import host_echo_server
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -26,29 +26,8 @@ def _free_port() -> int:
 @pytest.fixture
 def host_echo() -> Iterator[tuple[int, list[bytes]]]:
     """A host server that reads each connection to its end and answers b"back:" + what it read."""
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(4)
-    got: list[bytes] = []
-
-    def loop() -> None:
-        while True:
-            try:
-                c, _ = srv.accept()
-            except OSError:
-                return
-            with c:
-                data = b""
-                while chunk := c.recv(4096):
-                    data += chunk
-                    if data.endswith(b"\n"):
-                        break
-                got.append(data)
-                c.sendall(b"back:" + data)
-
-    threading.Thread(target=loop, daemon=True).start()
-    yield srv.getsockname()[1], got
-    srv.close()
+    with host_echo_server(b"back:") as server:
+        yield server
 
 
 def _recv_until(sock: socket.socket, want: bytes, deadline: float = 20.0) -> bytes:

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 
 import pytest
+
+from tests.device_util import host_echo_server
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -14,25 +15,8 @@ pytestmark = pytest.mark.timeout(90)
 @pytest.fixture
 def echo_server():
     """A host TCP server answering each connection with b"pong:" + what it received (then closing)."""
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(4)
-    got: list[bytes] = []
-
-    def loop() -> None:
-        while True:
-            try:
-                c, _ = srv.accept()
-            except OSError:
-                return
-            with c:
-                data = c.recv(4096)
-                got.append(data)
-                c.sendall(b"pong:" + data)
-
-    threading.Thread(target=loop, daemon=True).start()
-    yield srv.getsockname()[1], got
-    srv.close()
+    with host_echo_server(b"pong:") as server:
+        yield server
 
 
 def test_adb_reverse_reaches_the_host(vdevice, adb_cli, echo_server):
