@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import posixpath
 import stat as statmod
+from collections.abc import Iterator
 
 from ..fs import W_OK, X_OK, FsError, Node, under_fuse
 from .registry import Ctx, command
@@ -90,6 +91,22 @@ def _walk(ctx: Ctx, path: str, node: Node, recursive: bool) -> list[tuple[str, N
     return out
 
 
+def _targets(
+    ctx: Ctx, name: str, files: list[str], recursive: bool, missing: list[str]
+) -> Iterator[tuple[str, str, Node]]:
+    """(the name to show, path, node) of each FILE operand, and with `recursive` of everything under it; a missing
+    operand is reported as toybox does and added to `missing`."""
+    for f in files:
+        top = ctx.path(f)
+        node = ctx.model.fs.stat(top)
+        if node is None:
+            ctx.errln(f"{name}: {f}: No such file or directory")
+            missing.append(f)
+            continue
+        for p, n in _walk(ctx, top, node, recursive):
+            yield (f if p == top else posixpath.join(f, posixpath.relpath(p, top))), p, n
+
+
 @command("chmod", toybox=True)
 def chmod(ctx: Ctx, argv: list[str]) -> int:
     """chmod [-Rfv] MODE FILE...: only the owner or root may; missing files and bad modes fail."""
@@ -100,32 +117,25 @@ def chmod(ctx: Ctx, argv: list[str]) -> int:
     spec, files = args[0], args[1:]
     user = ctx.state.user
     status = 0
-    for f in files:
-        top = ctx.path(f)
-        node = ctx.model.fs.stat(top)
-        if node is None:
-            ctx.errln(f"chmod: {f}: No such file or directory")
+    missing: list[str] = []
+    for shown, p, n in _targets(ctx, "chmod", files, "R" in opts, missing):
+        mode = parse_mode(spec, statmod.S_IMODE(n.mode), n.is_dir)
+        if mode is None:
+            ctx.errln(f"chmod: bad mode '{spec}'")
+            return 1
+        if "v" in opts:
+            ctx.outln(f"chmod '{shown}' to {mode:04o}")
+        try:
+            ctx.model.fs.check_access(posixpath.dirname(p) or "/", user, X_OK)  # search on the way
+            if not user.root and user.uid != n.uid and not under_fuse(p):
+                raise FsError(errno.EPERM, p)
+            ctx.model.fs.check_access(p, None, W_OK)  # a read-only mount refuses everyone
+            ctx.model.fs.chmod(p, mode)
+        except FsError as e:
+            if "f" not in opts:
+                ctx.errln(f"chmod: chmod '{shown}' to {mode:04o}: {e.message}")
             status = 1
-            continue
-        for p, n in _walk(ctx, top, node, "R" in opts):
-            shown = f if p == top else posixpath.join(f, posixpath.relpath(p, top))
-            mode = parse_mode(spec, statmod.S_IMODE(n.mode), n.is_dir)
-            if mode is None:
-                ctx.errln(f"chmod: bad mode '{spec}'")
-                return 1
-            if "v" in opts:
-                ctx.outln(f"chmod '{shown}' to {mode:04o}")
-            try:
-                ctx.model.fs.check_access(posixpath.dirname(p) or "/", user, X_OK)  # search on the way
-                if not user.root and user.uid != n.uid and not under_fuse(p):
-                    raise FsError(errno.EPERM, p)
-                ctx.model.fs.check_access(p, None, W_OK)  # a read-only mount refuses everyone
-                ctx.model.fs.chmod(p, mode)
-            except FsError as e:
-                if "f" not in opts:
-                    ctx.errln(f"chmod: chmod '{shown}' to {mode:04o}: {e.message}")
-                status = 1
-    return status
+    return 1 if missing else status
 
 
 def _id_of(text: str, names: dict[str, int]) -> int | None:
@@ -167,27 +177,20 @@ def chown(ctx: Ctx, argv: list[str]) -> int:
             ctx.errln(f"{name}: no group '{group_name}'")
             return 1
     status = 0
-    for f in files:
-        top = ctx.path(f)
-        node = ctx.model.fs.stat(top)
-        if node is None:
-            ctx.errln(f"{name}: {f}: No such file or directory")
+    missing: list[str] = []
+    for shown, p, n in _targets(ctx, name, files, "R" in opts, missing):
+        if "v" in opts:
+            ctx.outln(f"{name} {spec} {shown}")
+        # an unprivileged chown succeeds only when it changes nothing (or the group to one of the user's)
+        user = ctx.state.user
+        same = (uid is None or uid == n.uid) and (gid is None or gid == n.gid or gid in user.groups)
+        if not user.root and not (same and user.uid == n.uid):
+            if "f" not in opts:
+                ctx.errln(
+                    f"{name}: changing owner:group of '{shown}' to "
+                    f"'{owner_name or '(null)'}:{group_name or '(null)'}': Operation not permitted"
+                )
             status = 1
             continue
-        for p, n in _walk(ctx, top, node, "R" in opts):
-            shown = f if p == top else posixpath.join(f, posixpath.relpath(p, top))
-            if "v" in opts:
-                ctx.outln(f"{name} {spec} {shown}")
-            # an unprivileged chown succeeds only when it changes nothing (or the group to one of the user's)
-            user = ctx.state.user
-            same = (uid is None or uid == n.uid) and (gid is None or gid == n.gid or gid in user.groups)
-            if not user.root and not (same and user.uid == n.uid):
-                if "f" not in opts:
-                    ctx.errln(
-                        f"{name}: changing owner:group of '{shown}' to "
-                        f"'{owner_name or '(null)'}:{group_name or '(null)'}': Operation not permitted"
-                    )
-                status = 1
-                continue
-            ctx.model.fs.chown(p, uid, gid)
-    return status
+        ctx.model.fs.chown(p, uid, gid)
+    return 1 if missing else status

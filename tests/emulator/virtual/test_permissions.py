@@ -159,3 +159,13 @@ def test_test_r_w_x_ask_the_same_check(posing_emulator, adb_cli):
     line = f"echo x > {F}; chmod 400 {F}; [ -r {F} ] && echo r; [ -w {F} ] || echo not-w; [ -x {F} ] || echo not-x"
     assert _sh(adb_cli, serial, line)[1] == "r\nnot-w\nnot-x\n"
     assert _sh(adb_cli, serial, "[ -w /system/bin ] || echo ro")[1] == "ro\n"
+
+
+def test_a_missing_operand_fails_chmod_and_chown_but_not_the_others(posing_emulator, adb_cli):
+    _, serial = posing_emulator
+    assert _sh(adb_cli, serial, f"touch {F}")[0] == 0
+    status, _, err = _sh(adb_cli, serial, f"chmod 600 /data/local/tmp/nope {F}")
+    assert (status, err) == (1, "chmod: /data/local/tmp/nope: No such file or directory\n")
+    assert _sh(adb_cli, serial, f"stat -c %a {F}")[1] == "600\n"  # the file that exists changed all the same
+    status, _, err = _sh(adb_cli, serial, f"chown shell /data/local/tmp/nope {F}")
+    assert (status, err) == (1, "chown: /data/local/tmp/nope: No such file or directory\n")
