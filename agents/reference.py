@@ -42,7 +42,7 @@ from harness.errors import ActionValidationError, ConfigError
 from harness.hierarchy import UITree
 from tasks.locate import LocatorNotFound, resolve_step
 from tasks.matching import element_matches
-from tasks.schema import ReferenceStep, Task
+from tasks.schema import LANGS, ReferenceStep, Task
 
 TERMINAL = ("COMPLETE", "ANSWER", "IMPOSSIBLE")
 MAX_DISMISSALS = 3  # dismissals in a row before one reference step
@@ -64,6 +64,8 @@ class ReferenceAgent:
         self._steps: list[ReferenceStep | Action] = []
         self._pos = 0
         self._lang = "en"
+        self._alt: str | None = None  # the other language the screen may speak (the device's, under `locale=`)
+        self._parallel: list[list[ReferenceStep]] = []  # the other languages' solutions of the same shape
         self._dismissals = 0
         self._seek: dict[str, Any] | None = None  # {"step", "direction", "count", "signature", "keyboard"}
         self._keyboard_hidden = False
@@ -96,6 +98,7 @@ class ReferenceAgent:
 
     def reset(self, ctx: EpisodeContext) -> None:
         self._lang = ctx.lang
+        self._alt = next((lang for lang in LANGS if lang != ctx.lang), None)
         self._task = ctx.task
         self._max_steps = ctx.max_steps
         self._seen = set()
@@ -106,6 +109,7 @@ class ReferenceAgent:
         self._dismissals = 0
         self._seek = None
         self._keyboard_hidden = False
+        self._parallel = []
         if self._given is not None:
             self._steps = list(self._given)
             return
@@ -122,6 +126,11 @@ class ReferenceAgent:
                 f"{ctx.lang!r} (has: {', '.join(reference) or 'none'})"
             )
         self._steps = list(steps)
+        self._parallel = [
+            list(other)
+            for lang, other in reference.items()
+            if lang != ctx.lang and [x.type for x in other] == [x.type for x in steps]
+        ]
 
     def act(self, observation: Any, history: list[HistoryItem]) -> AgentStep:
         n = self._pos + 1
@@ -164,7 +173,7 @@ class ReferenceAgent:
             self._pos += 1
             return AgentStep(action=step, thought=f"reference step {n}: {describe(step)}", meta=meta)
         try:
-            action = resolve_step(step, observation, self._lang, n)
+            action = self._resolve(step, observation, n)
         except LocatorNotFound as exc:
             move = (
                 self._seek_scroll(tree, tuple(observation.size), n)
@@ -228,7 +237,7 @@ class ReferenceAgent:
             matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
             if leaf.id in self._seen or not matches:
                 continue
-            if all(any(element_matches(e, m, self._lang, size) for e in visible) for m in matches):
+            if all(any(element_matches(e, m, self._lang, size, self._alt) for e in visible) for m in matches):
                 self._seen.add(leaf.id)
 
     def _seek_unseen(self, observation: Any, tree: UITree, n: int) -> tuple[Action, str] | None:
@@ -256,7 +265,7 @@ class ReferenceAgent:
             ids = [m.resource_id.split(":id/")[-1] for m in matches if m.resource_id]
             if not ids or not all(i in names for i in ids):
                 continue
-            if all(any(element_matches(e, m, self._lang, size) for e in visible) for m in matches):
+            if all(any(element_matches(e, m, self._lang, size, self._alt) for e in visible) for m in matches):
                 self._seen.add(leaf.id)
                 continue
             move = self._seek_scroll(tree, size, n)
@@ -272,7 +281,7 @@ class ReferenceAgent:
         matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
         if not matches:
             return None
-        return all(any(element_matches(e, m, self._lang, size) for e in visible) for m in matches)
+        return all(any(element_matches(e, m, self._lang, size, self._alt) for e in visible) for m in matches)
 
     def _fit_end_state(self, observation: Any, tree: UITree) -> tuple[Action, str] | None:
         """Before a terminal step: when an end-state check evaluated on the last screen names milestones some of
@@ -311,12 +320,29 @@ class ReferenceAgent:
             return drag, f"{what}: scrolling {direction} a little ({describe(drag)})"
         return None
 
+    def _resolve(self, step: ReferenceStep, observation: Any, n: int) -> Action:
+        """Reference step `n` as an action on this screen. A locator that finds nothing in the episode's language
+        is read in the other (`alt`), and then as the same step of the other language's solution locates its
+        element: a device whose system language is not the episode's (`locale=`) shows its labels in that one."""
+        try:
+            return resolve_step(step, observation, self._lang, n, self._alt)
+        except LocatorNotFound as first:
+            for other in self._parallel:
+                loc = other[n - 1].locate if n - 1 < len(other) else None
+                if loc is None or step.locate is None or loc == step.locate:
+                    continue
+                try:
+                    return resolve_step(step.model_copy(update={"locate": loc}), observation, self._lang, n, self._alt)
+                except LocatorNotFound:
+                    continue
+            raise first
+
     def _meant_for(self, step: ReferenceStep | Action, observation: Any, found: Interruption, n: int) -> bool:
         """Whether the step's locator finds its element inside the interruption (the step is for it)."""
         if not isinstance(step, ReferenceStep) or step.locate is None:
             return False
         try:
-            action = resolve_step(step, observation, self._lang, n)
+            action = self._resolve(step, observation, n)
         except ActionValidationError:
             return False
         return getattr(action, "element", None) in found.members

@@ -192,6 +192,14 @@ def locale_language(tag: str) -> str:
     return tag.replace("_", "-").split("-")[0].lower()
 
 
+def system_language(records: Sequence[PerturbationRecord]) -> str | None:
+    """The device's system language when an applied `locale=` put it on (None: the episode's own)."""
+    for r in records:
+        if r.name == "locale" and r.applied and r.value:
+            return locale_language(r.value)
+    return None
+
+
 __all__ = [
     "CONDITIONS",
     "INTERRUPTIONS",
@@ -204,4 +212,5 @@ __all__ = [
     "locale_language",
     "parse_one",
     "parse_perturbations",
+    "system_language",
 ]

@@ -28,12 +28,16 @@ def _describe_locator(loc: Locator) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in fields.items()) or "(empty)"
 
 
-def locate(loc: Locator, screen: Screen, lang: str, n: int = 0) -> int:
+def locate(loc: Locator, screen: Screen, lang: str, n: int = 0, alt: str | None = None) -> int:
     """Index of the `loc.nth` matching visible element in reading order; `LocatorNotFound` (an
-    `ActionValidationError`) if none."""
+    `ActionValidationError`) if none. With `alt` (another language the screen may speak: the device's system
+    language under `locale=`), a locator that finds too few in `lang` is read in either."""
     size = screen.size
     match = loc.as_match()
-    hits = [e.index for e in screen.tree.reading_order() if element_matches(e, match, lang, size)]
+    order = screen.tree.reading_order()
+    hits = [e.index for e in order if element_matches(e, match, lang, size)]
+    if len(hits) <= loc.nth and alt is not None:
+        hits = [e.index for e in order if element_matches(e, match, lang, size, alt)]
     if len(hits) <= loc.nth:
         found = f"only {len(hits)} match(es)" if hits else "no visible element matches"
         raise LocatorNotFound(
@@ -43,8 +47,8 @@ def locate(loc: Locator, screen: Screen, lang: str, n: int = 0) -> int:
     return hits[loc.nth]
 
 
-def resolve_step(step: ReferenceStep, screen: Screen, lang: str, n: int = 0) -> Action:
-    """The reference step as a unified action on this screen (locator -> element index)."""
+def resolve_step(step: ReferenceStep, screen: Screen, lang: str, n: int = 0, alt: str | None = None) -> Action:
+    """The reference step as a unified action on this screen (locator -> element index; `alt`: `locate`'s)."""
     data: dict[str, Any] = {"type": step.type}
     for k, v in (step.model_extra or {}).items():
         data[k] = localized(v, lang) if isinstance(v, dict) and k in _LOCALIZED_FIELDS else v
@@ -53,7 +57,7 @@ def resolve_step(step: ReferenceStep, screen: Screen, lang: str, n: int = 0) -> 
             raise ActionValidationError(
                 f"reference step {n}: a {step.type} step cannot have 'locate' (only {', '.join(LOCATABLE)})"
             )
-        data["element"] = locate(step.locate, screen, lang, n)
+        data["element"] = locate(step.locate, screen, lang, n, alt)
         data.pop("point", None)
     try:
         return parse_action(data)

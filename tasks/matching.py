@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from harness.coords import iou
 from harness.hierarchy import UITree
 from tasks.schema import ElementMatch
-from tasks.schema_base import localized
+from tasks.schema_base import Localized, localized
 
 
 class Screen(Protocol):
@@ -51,11 +51,25 @@ def text_matches(value: str, expected: str, how: str, case_sensitive: bool) -> b
     return v == e if how == "equals" else e in v
 
 
-def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int]) -> bool:
-    """Does one UIElement satisfy one ElementMatch (rule 2 above)?"""
-    for value, expected in ((el.text, localized(m.text, lang)), (el.content_desc, localized(m.desc, lang))):
-        if expected is not None and not text_matches(value or "", expected, m.match, m.case_sensitive):
-            return False
+def localized_matches(value: str, expected: Localized | None, m: ElementMatch, lang: str, alt: str | None) -> bool:
+    """Does `value` match the localized `expected` text in `lang` - or, with `alt`, in that language?"""
+    want = localized(expected, lang)
+    if want is None or text_matches(value, want, m.match, m.case_sensitive):
+        return True
+    if alt is None or alt == lang or not isinstance(expected, dict):
+        return False
+    other = localized(expected, alt)
+    return other is not None and other != want and text_matches(value, other, m.match, m.case_sensitive)
+
+
+def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int], alt: str | None = None) -> bool:
+    """Does one UIElement satisfy one ElementMatch (rule 2 above)? A localized text or desc is read in `lang`, or
+    also in `alt`: the device's system language when it is not the episode's (the `locale=` perturbation: the
+    UI's labels are in that language while the task speaks the episode's)."""
+    if not localized_matches(el.text or "", m.text, m, lang, alt):
+        return False
+    if not localized_matches(el.content_desc or "", m.desc, m, lang, alt):
+        return False
     if m.resource_id is not None:
         rid = el.resource_id or ""
         if rid != m.resource_id and (":" in m.resource_id or rid.split(":id/")[-1] != m.resource_id):

@@ -25,9 +25,10 @@ BOOT_SNAPSHOT = "droidharness-boot"
 LANGS = ("en", "zh")
 
 
-def boot_snapshot(lang: str) -> str:
-    """The control console's snapshot of the boot state in `lang`."""
-    return f"{BOOT_SNAPSHOT}-{lang}"
+def boot_snapshot(lang: str, ui: str | None = None) -> str:
+    """The control console's snapshot of the boot state in `lang`; with `ui`, of a device set up in `lang` whose
+    system language was then switched to `ui` (the apps' content in `lang`, their UI in `ui`)."""
+    return f"{BOOT_SNAPSHOT}-{lang}" if ui in (None, lang) else f"{BOOT_SNAPSHOT}-{lang}-ui-{ui}"
 
 
 def die_with_parent(parent: int) -> None:
@@ -87,7 +88,8 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Boot the device (boot snapshots in both languages on the console), announce it, serve until stopped."""
+    """Boot the device (boot snapshots in both languages, and each under the other's UI, on the console), announce
+    it, serve until stopped."""
     die_with_parent(args.parent)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
     cpus = pin_to(args.cpus) if args.cpus is not None else None  # before the device starts a thread
@@ -109,9 +111,10 @@ def serve(args: argparse.Namespace) -> int:
     boot = model.snapshot()
     console.snapshots[boot_snapshot(args.locale)] = boot
     for lang in LANGS:
-        if lang != args.locale:
-            model.set_locale(lang)
-            console.snapshots[boot_snapshot(lang)] = model.snapshot()
+        for ui in LANGS:
+            if (lang, ui) != (args.locale, args.locale):
+                model.set_locale(ui, content=lang)
+                console.snapshots[boot_snapshot(lang, ui)] = model.snapshot()
     model.restore(boot)
     vd.start()
     console.start()

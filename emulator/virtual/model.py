@@ -152,7 +152,8 @@ class VirtualDeviceModel:
         if emulator_image:  # the emulator's userdebug system image on the profile's screen
             self.profile = image_profile(self.profile)
         self.emulator_image = emulator_image
-        self.locale = locale
+        self.locale = locale  # the system (UI) language
+        self.content_locale = locale  # the language the apps' seed content is in: the one the device was set up in
         self.serial = serial
         self.rotation = 0  # 0..3, quarter turns counter-clockwise as Surface.ROTATION_*
         self.screen_on = True
@@ -229,13 +230,20 @@ class VirtualDeviceModel:
     def locale_tag(self) -> str:
         return "zh-CN" if self.locale == "zh" else "en-US"
 
-    def set_locale(self, locale: str) -> None:
-        if locale not in ("en", "zh"):
-            raise ValueError(f"unknown locale {locale!r}; choose en or zh")
+    def set_locale(self, locale: str, content: str | None = None) -> None:
+        """The system language `locale`. `content`: the language the apps' seed content comes in (a device set up
+        in that language; default `locale`, as picking a zh AVD gives a Chinese user's phone). A system language
+        switched over content set up in another language is what a user who changes the phone's language has:
+        the UI speaks the new one, the contacts and notes they had stay as they were."""
+        content = locale if content is None else content
+        for lang in (locale, content):
+            if lang not in ("en", "zh"):
+                raise ValueError(f"unknown locale {lang!r}; choose en or zh")
         with self.lock:
             self.locale = locale
+            self.content_locale = content
             self.props["persist.sys.locale"] = self.locale_tag
-            self.events.log("locale", locale=locale)
+            self.events.log("locale", locale=locale, content=content)
 
     # --- clock ----------------------------------------------------------------------------------
     @property
@@ -646,6 +654,7 @@ class VirtualDeviceModel:
                     {
                         "rotation": self.rotation,
                         "locale": self.locale,
+                        "content_locale": self.content_locale,
                         "clipboard": self.clipboard,
                         "settings": self.settings,
                         "enabled_imes": self.enabled_imes,
@@ -667,6 +676,7 @@ class VirtualDeviceModel:
             self.fs.restore(snap["fs"])
             st = copy.deepcopy(snap["state"])
             st.setdefault("notifications", Notifications())  # a snapshot from before notifications: none posted
+            st.setdefault("content_locale", st.get("locale", self.locale))  # from before the two were told apart
             for k, v in st.items():
                 setattr(self, k, v)
             self.props["persist.sys.locale"] = self.locale_tag

@@ -36,6 +36,37 @@ def test_reference_solution_plays_on_the_virtual_device(lang: str) -> None:
     assert steps[1].meta == {"reference_step": 2, "reference_steps": 3}
 
 
+def test_under_the_other_system_language_a_step_locates_its_element_as_the_other_solution_does() -> None:
+    """An en episode on a device whose system language is zh (`locale=zh-CN`): the en solution's "Connected
+    devices" is not on the screen, so step 2 locates its element as the zh solution's step 2 does ("已连接的设备");
+    a step whose other-language twin finds nothing either stays an invalid step naming the en locator."""
+    m = VirtualDeviceModel()
+    m.set_locale("zh", content="en")
+    reference = {
+        "en": [
+            {"type": "OPEN_APP", "name": "Settings", "package": "com.android.settings"},
+            {"type": "CLICK", "locate": {"text": "Connected devices"}},
+            {"type": "CLICK", "locate": {"resource_id": "bluetooth_row"}},
+        ],
+        "zh": [
+            {"type": "OPEN_APP", "name": "设置", "package": "com.android.settings"},
+            {"type": "CLICK", "locate": {"text": "已连接的设备"}},
+            {"type": "CLICK", "locate": {"resource_id": "bluetooth_row"}},
+        ],
+    }
+    steps = run(create_agent("reference"), m, make_task(reference=reference), lang="en")
+    assert [s.action.type for s in steps] == ["OPEN_APP", "CLICK", "CLICK", "COMPLETE"]
+    assert not any(s.invalid for s in steps) and m.settings["global"]["bluetooth_on"] == "1"
+
+    lone = {"en": reference["en"][:2], "zh": [reference["zh"][0], {"type": "CLICK", "locate": {"text": "蓝牙"}}]}
+    m2 = VirtualDeviceModel()
+    m2.set_locale("zh", content="en")
+    bad = run(create_agent("reference"), m2, make_task(reference=lone), lang="en", max_steps=3)[1]
+    assert bad.invalid and "text='Connected devices'" in (bad.error or "")
+    en_device = VirtualDeviceModel()  # the same en episode on an en device never reads the zh solution
+    assert not any(s.invalid for s in run(create_agent("reference"), en_device, make_task(reference=reference)))
+
+
 def test_locator_resolves_to_the_matching_element_index() -> None:
     m = VirtualDeviceModel()
     m.start_activity("com.android.settings")

@@ -1,9 +1,9 @@
 """The reference agent over the whole virtual suite (en and zh, 2 in-process devices on the virtual clock: the same
 episodes as on the real one, test_clock_parity.py) under a notification at another seed than test_perturb_run's (a
-heads-up over whatever step the seed draws, dismissed before that step), under system dialogs and under in-app
-popups. Slow: about 10 s a run. Landscape (elements off the screen sought, the keyboard hidden, what a milestone
-looks for brought into view, an end state's rows fitted on one screen), dark, font=1.3, animations and the
-notification at seed 3: tests/harness/run/orchestration/test_perturb_run.py."""
+heads-up over whatever step the seed draws, dismissed before that step), under system dialogs, under in-app popups
+and under the other language's system locale. Slow: about 10 s a run. Landscape (elements off the screen sought,
+the keyboard hidden, what a milestone looks for brought into view, an end state's rows fitted on one screen), dark,
+font=1.3, animations and the notification at seed 3: tests/harness/run/orchestration/test_perturb_run.py."""
 
 from __future__ import annotations
 
@@ -67,3 +67,27 @@ def test_the_reference_agent_dismisses_an_in_app_popup_and_keeps_sr_100(tmp_path
     assert len([p for p in records if p.applied]) >= 36, "the popup came within most episodes"
     if "=" not in perturb:
         assert {p.value for p in records} == {"rate", "promo"}
+
+
+@pytest.mark.slow
+def test_the_reference_agent_keeps_sr_100_under_the_other_languages_system_locale(tmp_path):
+    """en episodes on devices whose system language is zh-CN and zh episodes under en-US, over the whole suite:
+    the labels speak the device's language, the content (contacts, notes, messages) stays the episode's, and the
+    solutions find what the other language's solution names."""
+    results = []
+    with DevicePool(2, isolation="in_process", clock="virtual") as pool:
+        for lang, tag in (("en", "zh-CN"), ("zh", "en-US")):
+            opts = SuiteOptions(
+                writer=FAST_WRITER,
+                agent="reference",
+                out=tmp_path,
+                run_id=f"locale-{lang}",
+                report=False,
+                perturb=f"locale={tag}",
+                langs=(lang,),
+                clock="virtual",
+            )
+            results += run_suite(opts, pool=pool).results
+    assert len(results) == 72
+    assert [(r.task_id, r.lang) for r in results if not r.success] == []
+    assert all(r.perturbations[0].applied for r in results)

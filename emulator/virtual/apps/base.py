@@ -55,7 +55,7 @@ class App:
         """The app's persistent data, seeded with its default content on first use (and after pm clear)."""
         d = model.app_data.setdefault(self.package, {})
         if not d.get("_seeded"):
-            self.seed(d, model.locale)
+            self.seed(d, model.content_locale)
             d["_seeded"] = True
         return d
 

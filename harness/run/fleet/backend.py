@@ -105,7 +105,7 @@ class Backend(Protocol):
 
     def reset(self, apps: Sequence[str] = (), lang: str | None = None) -> ResetRecord: ...
 
-    def ensure_locale(self, lang: str) -> None: ...
+    def ensure_locale(self, lang: str, ui: str | None = None) -> None: ...
 
     def describe(self) -> ManifestRow: ...
 
@@ -270,14 +270,17 @@ class AdbBackend:
             raise DeviceError(f"device {self.serial}: reset by {method} failed: {e}") from e
         return ResetRecord(self.reset_method, round(time.perf_counter() - t0, 4))
 
-    def ensure_locale(self, lang: str) -> None:
-        """A device the harness does not make must already run in `lang` (en | zh)."""
+    def ensure_locale(self, lang: str, ui: str | None = None) -> None:
+        """A device the harness does not make must already run in `lang` (en | zh), or in `ui` when the episode
+        asks for that system language over content in `lang`: its language is its own."""
         dev = self.opened()
         locale = dev.info.locale or ""
-        if not locale.lower().startswith(lang):
+        want = ui or lang
+        if not locale.lower().startswith(want):
+            what = f"episode is in {lang!r}" if want == lang else f"episode asks for the system language {want!r}"
             raise ConfigError(
                 f"device {dev.serial} runs in {locale or 'an unknown locale'}, but this "
-                f"episode is in {lang!r}: switch the phone's language or choose --lang"
+                f"{what}: switch the phone's language or choose --lang"
             )
 
     def describe(self) -> ManifestRow:

@@ -50,13 +50,14 @@ class ModelBackend(AdbBackend):
             raise RuntimeError("no device model")
         self._model.restore(self._baseline)
 
-    def ensure_locale(self, lang: str) -> None:
-        """Switch the system language, as picking a zh AVD would."""
+    def ensure_locale(self, lang: str, ui: str | None = None) -> None:
+        """Switch the system language, as picking a zh AVD would; with `ui`, the system language `ui` over the
+        content of a device set up in `lang` (as a user switching the phone's language)."""
         m = self._model
         if m is None:
-            super().ensure_locale(lang)
-        elif m.locale != lang:
-            m.set_locale(lang)
+            super().ensure_locale(lang, ui)
+        elif (m.content_locale, m.locale) != (lang, ui or lang):
+            m.set_locale(ui or lang, content=lang)
 
     def release(self) -> None:
         self._model = None

@@ -291,10 +291,12 @@ class DevicePool:
         """A cheap device call through the same path episodes use; None when healthy, else why not."""
         return self._backends[i].health()
 
-    def lease(self, i: int, apps: tuple[str, ...] | list[str] = (), lang: str | None = None) -> Lease:
+    def lease(
+        self, i: int, apps: tuple[str, ...] | list[str] = (), lang: str | None = None, ui: str | None = None
+    ) -> Lease:
         """Slot i's device for the next episode: health-checked (a failing device counts as an infrastructure
         failure and is replaced or quarantined, then checked once more), reset (`reset`, timed) and, with `lang`,
-        in that system language (`ensure_locale`)."""
+        in that language (`ensure_locale`; with `ui`, the system language `ui` over content in `lang`)."""
         if i in self._retired:
             raise SlotRetiredError(f"device slot {i} is quarantined: no more episodes on it")
         if i not in self._devices:
@@ -309,7 +311,7 @@ class DevicePool:
                 raise DeviceError(f"device {self._devices[i].serial} (slot {i}): {problem}")
         record = self.reset(i, apps, lang)
         if lang is not None:
-            self.ensure_locale(i, lang)
+            self.ensure_locale(i, lang, ui)
         return Lease(self._devices[i], record)
 
     def reset(self, i: int, apps: tuple[str, ...] | list[str] = (), lang: str | None = None) -> ResetRecord:
@@ -319,11 +321,13 @@ class DevicePool:
         packages). A reset that fails is a `DeviceError` naming the device and the method."""
         return self._backends[i].reset(apps, lang)
 
-    def ensure_locale(self, i: int, lang: str) -> None:
+    def ensure_locale(self, i: int, lang: str, ui: str | None = None) -> None:
         """Make slot i's system language `lang` (en | zh) before an episode in that language. An embedded device
         switches (as picking a zh AVD would; a process device loads its boot snapshot in that language); a real
-        device must already be set up in that language."""
-        self._backends[i].ensure_locale(lang)
+        device must already be set up in that language. With `ui` (the `locale=` perturbation), an embedded
+        device's system language becomes `ui` over the content of a device set up in `lang` (a user who switched
+        the phone's language); a real device must already run in `ui`."""
+        self._backends[i].ensure_locale(lang, ui)
 
     # --- failures ----------------------------------------------------------------------------------------------
     def succeeded(self, i: int) -> None:

@@ -63,7 +63,7 @@ class ProcessBackend(AdbBackend):
         self.spec, self.fleet = spec, fleet
         self.cpus = device_cpus(slot, spec.size, spec.latency, spec.cpu_affinity, spec.usable_cpus, spec.clock)
         self._proc: DeviceProcess | None = None
-        self._locale = spec.locale  # the language of the device's current state
+        self._locale = (spec.locale, spec.locale)  # the languages of the device's current state: content, system
 
     @property
     def reset_method(self) -> str:
@@ -109,7 +109,7 @@ class ProcessBackend(AdbBackend):
         except BaseException:
             proc.stop()
             raise
-        self._locale = self.spec.locale
+        self._locale = (self.spec.locale, self.spec.locale)
         return AdbDevice.over(conn, self.config)
 
     def health(self) -> str | None:
@@ -120,15 +120,17 @@ class ProcessBackend(AdbBackend):
 
     def reset_now(self, device: AdbDevice, apps: Sequence[str], lang: str | None) -> None:
         """The boot snapshot in `lang` (default: the device's current language)."""
-        want = lang or self._locale
-        self.running_process().snapshot_load(boot_snapshot(want))
+        want = (lang, lang) if lang else self._locale
+        self.running_process().snapshot_load(boot_snapshot(*want))
         self._locale = want
 
-    def ensure_locale(self, lang: str) -> None:
-        """The boot snapshot in that language, unless the device is in it already."""
-        if self._locale != lang:
-            self.running_process().snapshot_load(boot_snapshot(lang))
-            self._locale = lang
+    def ensure_locale(self, lang: str, ui: str | None = None) -> None:
+        """The boot snapshot in that language (with `ui`: of a device set up in `lang`, its system language then
+        switched to `ui`), unless the device is in it already."""
+        want = (lang, ui or lang)
+        if self._locale != want:
+            self.running_process().snapshot_load(boot_snapshot(*want))
+            self._locale = want
 
     def running_process(self) -> DeviceProcess:
         if self._proc is None:

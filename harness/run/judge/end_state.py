@@ -34,45 +34,50 @@ class EndStateResult:
         return {"held": self.held, "failed": list(self.failed), "probes": list(self.probes)}
 
 
-def _failures(check: EndCheck, screen: Screen, lang: str, leaves: dict[str, Milestone], state: StateJudge) -> list[str]:
+def _failures(
+    check: EndCheck, screen: Screen, lang: str, leaves: dict[str, Milestone], state: StateJudge, alt: str | None
+) -> list[str]:
     out = []
     for mid in check.milestones:
-        why = check_failure(leaves[mid].check, screen, lang, state)
+        why = check_failure(leaves[mid].check, screen, lang, state, alt)
         if why is not None:
             out.append(mid if why == "screen" else f"{mid} ({why})")
     if check.check is not None:
-        why = check_failure(check.check, screen, lang, state)
+        why = check_failure(check.check, screen, lang, state, alt)
         if why is not None:
             out.append("check" if why == "screen" else f"check ({why})")
     return out
 
 
-def _probe(check: EndCheck, device: Device, lang: str) -> Observation:
+def _probe(check: EndCheck, device: Device, lang: str, alt: str | None) -> Observation:
     assert check.app is not None
     device.stop_app(check.app)
     device.launch(check.app)
     obs = device.observe()
     for n, step in enumerate(check.steps, 1):
-        action = resolve_step(step, obs, lang, n)
+        action = resolve_step(step, obs, lang, n, alt)
         _, obs = device.step(action, obs)
     return obs
 
 
-def evaluate_end_state(task: Task, lang: str, last_screen: Screen, device: Device) -> EndStateResult:
-    """Evaluate every end-state check of `task`; `held` when all hold (vacuously true without checks)."""
+def evaluate_end_state(
+    task: Task, lang: str, last_screen: Screen, device: Device, alt: str | None = None
+) -> EndStateResult:
+    """Evaluate every end-state check of `task`; `held` when all hold (vacuously true without checks). `alt`: the
+    device's system language when not the episode's (`harness.run.judge.milestones.check_failure`)."""
     leaves = {m.id: m for m in task.milestones.leaves()}
     state = judge_on(device)
     failed: list[str] = []
     for check in (c for c in task.end_state if c.app is None):
-        failed += _failures(check, last_screen, lang, leaves, state)
+        failed += _failures(check, last_screen, lang, leaves, state, alt)
     probes: list[str] = []
     for check in (c for c in task.end_state if c.app is not None):
         assert check.app is not None
         probes.append(check.app)
         try:
-            screen = _probe(check, device, lang)
+            screen = _probe(check, device, lang, alt)
         except ActionValidationError as e:
             failed.append(f"probe {check.app}: {e}")
             continue
-        failed += [f"{check.app}: {f}" for f in _failures(check, screen, lang, leaves, state)]
+        failed += [f"{check.app}: {f}" for f in _failures(check, screen, lang, leaves, state, alt)]
     return EndStateResult(held=not failed, failed=tuple(failed), probes=tuple(probes))

@@ -16,7 +16,8 @@ THE HIT RULE (what the docs and the report cite):
    - `state`: device state read through the device's shell holds (`harness.run.judge.state_check`: settings, a
      content provider's rows, a system property, a file), read only once the screen parts of the check hold.
      State that cannot be read does not hold (the reason is kept in the milestone's `state_error`).
-   Localized values use the episode's language.
+   Localized values use the episode's language; under the `locale=` perturbation (a system language other than
+   the episode's) a text on screen matches in either, since the device's labels speak the other one.
 3. Hits latch: a milestone once hit stays hit, whatever the screen shows later.
 4. In an `ordered` group a child can only be hit after every earlier sibling is complete (a group is complete
    when all its leaves are hit). Children are evaluated in order within one step, so two consecutive
@@ -41,9 +42,13 @@ from tasks.schema import ExpectedAnswer, Milestone, MilestoneGroup, ScreenCheck
 from tasks.schema_base import localized
 
 
-def check_failure(check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None) -> str | None:
+def check_failure(
+    check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None, alt: str | None = None
+) -> str | None:
     """Why `check` does not hold ("screen", or the state check's reason), None when it holds. The state is read
-    only when the screen parts hold; without a `state` judge (no device, e.g. a replay) a state check fails."""
+    only when the screen parts hold; without a `state` judge (no device, e.g. a replay) a state check fails.
+    `alt`: the device's system language when it is not the episode's (`locale=`): texts on screen match in it
+    too; state is read in the episode's language."""
     if check.package is not None and screen.package != check.package:
         return "screen"
     if check.activity is not None:
@@ -54,10 +59,10 @@ def check_failure(check: ScreenCheck, screen: Screen, lang: str, state: StateJud
     if needs or check.absent:
         els = visible_elements(screen)
         for m in needs:
-            if not any(element_matches(e, m, lang, screen.size) for e in els):
+            if not any(element_matches(e, m, lang, screen.size, alt) for e in els):
                 return "screen"
         for m in check.absent:
-            if any(element_matches(e, m, lang, screen.size) for e in els):
+            if any(element_matches(e, m, lang, screen.size, alt) for e in els):
                 return "screen"
     if check.state is not None:
         if state is None:
@@ -68,8 +73,10 @@ def check_failure(check: ScreenCheck, screen: Screen, lang: str, state: StateJud
     return None
 
 
-def check_holds(check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None) -> bool:
-    return check_failure(check, screen, lang, state) is None
+def check_holds(
+    check: ScreenCheck, screen: Screen, lang: str, state: StateJudge | None = None, alt: str | None = None
+) -> bool:
+    return check_failure(check, screen, lang, state, alt) is None
 
 
 @dataclass
@@ -79,6 +86,7 @@ class MilestoneTracker:
     root: MilestoneGroup
     lang: str = "en"
     state: StateJudge | None = None  # reads device state for `state` checks (None: they never hold)
+    alt: str | None = None  # the device's system language when not the episode's (`locale=`): texts match in it too
     hits: dict[str, int] = field(default_factory=dict)  # milestone id -> step it was hit at
     state_errors: dict[str, str] = field(default_factory=dict)  # milestone id -> why its state could not be read
 
@@ -111,7 +119,7 @@ class MilestoneTracker:
         if isinstance(node, Milestone):
             if node.id in self.hits:
                 return True
-            why = check_failure(node.check, screen, self.lang, self.state)
+            why = check_failure(node.check, screen, self.lang, self.state, self.alt)
             if why is None:
                 self.hits[node.id] = step
                 self.state_errors.pop(node.id, None)

@@ -35,7 +35,7 @@ from harness.device.apps import role_packages
 from harness.device.controller import Device
 from harness.errors import ActionValidationError, HarnessError
 from harness.observation import ActionResult, Observation
-from harness.perturbation import PerturbationRecord, PerturbPlan
+from harness.perturbation import PerturbationRecord, PerturbPlan, system_language
 from harness.qa_agent import QAAgent
 from harness.run.judge.end_state import evaluate_end_state
 from harness.run.judge.milestones import MilestoneTracker, answer_matches
@@ -145,7 +145,8 @@ class EpisodeSession:
         self.task = resolve_task(task, roles)
         self.device, self.lang, self.seed, self.sink, self.attempt = device, lang, seed, sink, attempt
         self.max_steps = max_steps or self.task.max_steps
-        self.tracker = MilestoneTracker(self.task.milestones, lang, state=judge_on(device))
+        self.alt = system_language(leased)  # under `locale=`: the device's labels speak it, and are scored in it
+        self.tracker = MilestoneTracker(self.task.milestones, lang, state=judge_on(device), alt=self.alt)
         self.probes = ProbeAsker(self.task.probes, probe_agent, lang, agent_timeout)
         self.result = EpisodeResult(
             self.task.id,
@@ -312,7 +313,7 @@ class EpisodeSession:
         answered = task.expected_answer is None or answer_matches(task.expected_answer, result.answer, self.lang)
         held = True
         if self.tracker.complete and task.end_state:
-            end = evaluate_end_state(task, self.lang, last, self.device)
+            end = evaluate_end_state(task, self.lang, last, self.device, self.alt)
             result.end_state = end.to_json()
             held = end.held
         result.success = self.tracker.complete and held and answered

@@ -1,10 +1,12 @@
 """A device leased for an episode under a perturbation plan (docs/robustness.md). The one perturbation the lease
-itself applies is the locale: a system language other than the instruction's is switched the way the pool switches
-a device's language for every episode (`DevicePool.ensure_locale`: an embedded device's model, or its boot snapshot
-in that language for a device process), so it comes before the task's start state - and it is undone the same way,
-by the next lease in the next episode's language. A device the harness cannot switch (a phone: its language is its
-own) is leased in the episode's language and the refusal recorded. Everything else is put on after the start state
-by the episode's session (harness.run.loop.perturb).
+itself applies is the locale: a system language other than the instruction's, over the content of a device set up
+in the instruction's language (a user who switched the phone's language: the UI speaks the other language, the
+contacts, notes and messages stay as they were). It is switched the way the pool switches a device's language for
+every episode (`DevicePool.ensure_locale`: an embedded device's model, or a device process' boot snapshot of that
+pair of languages), so it comes before the task's start state - and it is undone the same way, by the next lease.
+A device the harness cannot switch (a phone: its language is its own) is leased in the episode's language and the
+refusal recorded. Everything else is put on after the start state by the episode's session
+(harness.run.loop.perturb).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def lease_episode(
     if why is not None:
         return pool.lease(slot, task.apps, lang), [PerturbationRecord(p.name, p.value, None, False, why)]
     try:
-        lease = pool.lease(slot, task.apps, ui)
+        lease = pool.lease(slot, task.apps, lang, ui=ui)
     except ConfigError as e:  # a device whose language the harness does not switch (a phone)
         refused = PerturbationRecord(p.name, p.value, None, False, f"the device refused it: {e}")
         return pool.lease(slot, task.apps, lang), [refused]

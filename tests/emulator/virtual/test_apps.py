@@ -68,6 +68,24 @@ def test_launcher_search_bar_opens_drawer_with_focus() -> None:
     assert m.foreground.package == SETTINGS
 
 
+def test_a_system_language_switched_over_content_set_up_in_another_keeps_the_content() -> None:
+    """A device set up in en whose system language is then zh (a user switching the phone's language): the apps'
+    labels speak zh, the contacts they had stay en - through a reset to a snapshot of that state as well."""
+    m = VirtualDeviceModel()
+    m.set_locale("zh", content="en")
+    assert (m.locale, m.content_locale, m.props["persist.sys.locale"]) == ("zh", "en", "zh-CN")
+    m.start_activity("com.google.android.contacts")
+    assert exists(m, text="搜索联系人") and exists(m, text="Alice Johnson")
+    snap = m.snapshot()
+    m.set_locale("en")
+    assert m.content_locale == "en"
+    m.restore(snap)
+    assert (m.locale, m.content_locale) == ("zh", "en")
+    zh = VirtualDeviceModel(locale="zh")  # set up in zh: its own content
+    zh.start_activity("com.google.android.contacts")
+    assert not exists(zh, text="Alice Johnson") and exists(zh, text="搜索联系人")
+
+
 # --- settings ----------------------------------------------------------------------------------------
 
 

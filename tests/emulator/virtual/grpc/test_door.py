@@ -242,6 +242,7 @@ def test_a_device_process_opens_the_grpc_door_over_its_console_snapshots(tmp_pat
         snaps = ssg.SnapshotServiceStub(channel)
         listed = {s.snapshot_id for s in snaps.ListSnapshots(ss.SnapshotFilter()).snapshots}
         assert boot_snapshot("en") in listed  # the control console's boot snapshots are the gRPC door's
+        assert boot_snapshot("en", "zh") in listed and boot_snapshot("zh", "en") in listed  # locale= over content
         assert snaps.SaveSnapshot(ss.SnapshotPackage(snapshot_id="over-grpc")).success
         assert any("over-grpc" in line for line in dp.console("avd snapshot list"))
         assert list((tmp_path / "avd" / "running").glob("pid_*.ini"))

@@ -274,8 +274,8 @@ class FakeBackend:
         self.log.append(f"reset {self.serial} {list(apps)} {lang}")
         return ResetRecord("fake_reset", 0.0)
 
-    def ensure_locale(self, lang: str) -> None:
-        self.log.append(f"locale {self.serial} {lang}")
+    def ensure_locale(self, lang: str, ui: str | None = None) -> None:
+        self.log.append(f"locale {self.serial} {lang}" + (f" ui {ui}" if ui else ""))
 
     def describe(self) -> dict[str, Any]:
         return {"serial": self.serial, "fake": True}

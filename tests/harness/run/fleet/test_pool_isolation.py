@@ -144,6 +144,14 @@ def test_a_reset_restores_the_boot_state_in_the_child_and_switches_its_language(
         pool.lease(0, lang="en")
         assert sh("getprop persist.sys.locale") == "en-US"
         assert "Notes" in dev.observe().tree.to_prompt()
+        pool.lease(0, lang="en", ui="zh")  # locale=zh-CN: a device set up in en, its system language switched
+        assert sh("getprop persist.sys.locale") == "zh-CN"
+        assert "display_name=Alice Johnson" in sh(
+            "content query --uri content://com.android.contacts/contacts --projection display_name"
+        )
+        dev.launch("com.google.android.contacts")
+        shown = dev.observe().tree.to_prompt()
+        assert "搜索联系人" in shown and "Alice Johnson" in shown, shown
 
 
 class KillsTheChild:

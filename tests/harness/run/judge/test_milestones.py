@@ -109,6 +109,26 @@ def test_text_rules_equals_contains_regex_case_and_localized():
     assert zh.update(s, 1) == ["x"]
 
 
+def test_under_another_system_language_a_localized_text_matches_in_either_and_a_plain_one_as_given():
+    """`alt` (the device's system language under `locale=`): a label the task gives per language matches in the
+    episode's language or the device's; a plain text, a regex and an `absent` check are read the same way; the
+    episode's language alone without it."""
+    s = screen(node("显示", "android:id/title"), node("Alice Johnson", "name", bounds=(0, 200, 100, 300)))
+    display = {"text": {"en": "Display", "zh": "显示"}, "resource_id": "android:id/title"}
+
+    def hits(alt: str | None, **check: object) -> list[str]:
+        return MilestoneTracker(group("ordered", leaf("x", **check)), lang="en", alt=alt).update(s, 1)
+
+    assert hits(None, element=display) == [], "an en episode on an en device: the zh label is not it"
+    assert hits("zh", element=display) == ["x"]
+    assert hits("en", element=display) == [], "alt in the episode's language adds nothing"
+    assert hits("zh", element={"text": "Display"}) == [], "a plain text is the text, whatever the device speaks"
+    assert hits("zh", element={"text": {"en": "Alice Johnson", "zh": "爱丽丝"}}) == ["x"], "content stays en"
+    assert hits("zh", element={"text": {"en": "^Disp", "zh": "^显"}, "match": "regex"}) == ["x"]
+    assert hits("zh", element={"text": {"en": "Display", "zh": "显示设置"}}) == [], "equals, in either language"
+    assert hits("zh", absent=[display]) == [] and hits(None, absent=[display]) == ["x"]
+
+
 def test_resource_id_class_states_and_invisible_elements():
     sw_on = node("", "com.android.settings:id/switch_widget", "android.widget.Switch", checked=True, checkable=True)
     sw_off = node("", "com.android.settings:id/switch_widget", "android.widget.Switch", checked=False)
