@@ -149,15 +149,18 @@ def test_the_do_nothing_agent_scores_zero_under_each_perturbation(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("label", ["dialog", "popup"])
-def test_the_do_nothing_agent_scores_zero_under_dialogs_and_popups_over_the_whole_suite(tmp_path, label):
+@pytest.mark.parametrize("label", ["dialog", "popup", "locale=zh-CN"])
+def test_the_do_nothing_agent_scores_zero_under_dialogs_popups_and_a_locale_over_the_whole_suite(tmp_path, label):
+    """A locale scores a label in either language (docs/robustness.md): still nothing on a screen nobody touched."""
     with DevicePool(2, isolation="in_process") as pool:
         res = run_suite(_opts(tmp_path, label, agent="noop", perturb=label, perturb_seed=7), pool=pool)
     assert len(res.results) == 72
     assert [(r.task_id, r.lang) for r in res.results if r.progress or r.success] == []
     rows = json.loads((tmp_path / label / "episodes" / "clock-world-time__en" / "episode.json").read_text())
     (row,) = rows["perturbations"]
-    assert row["name"] == label and list(row) == ["name", "value", "step", "applied", "reason"]
+    assert row["name"] == label.split("=")[0] and list(row) == ["name", "value", "step", "applied", "reason"]
+    if label.startswith("locale"):
+        assert row["applied"] and sum(r.perturbations[0].applied for r in res.results) == 36, "the en episodes"
 
 
 # the reference agent dismisses the notification's heads-up and finds what landscape moves off the screen
