@@ -105,6 +105,21 @@ def test_on_a_phone_the_locale_is_refused_and_every_condition_put_back_after_the
 
 
 @pytest.mark.integration
+def test_a_phone_that_already_runs_in_the_locale_takes_an_episode_in_the_other_language(make_vdevice, tmp_path):
+    """A phone whose system language is zh-CN (a Chinese user's phone: its content is its own) runs en episodes under
+    locale=zh-CN, which it could not without it; the harness switches nothing."""
+    vd = make_vdevice(locale="zh")
+    with DevicePool(1, [vd.serial]) as pool:
+        opts = _opts(tmp_path, "zh-phone", task_ids=("messages-text-number",), langs=("en",), perturb="locale=zh-CN")
+        (result,) = run_suite(opts, pool=pool).results
+        clean = run_suite(_opts(tmp_path, "clean", task_ids=("messages-text-number",), langs=("en",)), pool=pool)
+    assert result.perturbations == [PerturbationRecord("locale", "zh-CN", None, True, "")]
+    assert result.status != "infra_error" and vd.model.locale == "zh"
+    (refused,) = clean.results
+    assert refused.status == "infra_error" and "runs in zh-CN, but this episode is in 'en'" in (refused.error or "")
+
+
+@pytest.mark.integration
 def test_the_locale_is_the_pools_own_language_switch_through_adb(tmp_path):
     """Devices in threads behind the pool's private adb server: an en episode under locale=zh-CN runs on a device
     switched to zh-CN (read back over adb) before its start state, over the content of a device set up in en (the
