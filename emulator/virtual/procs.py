@@ -338,6 +338,10 @@ class LogBuffer:
                     left = min(left, max(0.001, self.chatter.next_at - self.clock.time()), CHATTER_POLL)
                 self._cond.wait(left)
 
+    def kept(self) -> int:
+        """Entries kept in all buffers (at most `BUFFER_LIMIT`), as of the last read or write."""
+        return len(self._entries)
+
     @property
     def last_seq(self) -> int:
         with self._cond:
