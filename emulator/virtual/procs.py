@@ -197,7 +197,7 @@ MIN_BUFFER_SIZE, MAX_BUFFER_SIZE = 64 * 1024, 256 * 1024 * 1024  # LOG_BUFFER_MI
 ENTRY_OVERHEAD = 20  # bytes logd accounts per entry besides priority, tag and message (SerializedLogEntry)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     seq: int
     t: float
