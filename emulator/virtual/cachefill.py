@@ -20,7 +20,7 @@ from .ui.glyphs import MASKS
 from .ui.view import quoteattr
 
 ENV = "DROIDHARNESS_CACHE_FILL"
-FILL_EVERY = 5.0  # seconds between a device process' writes
+FILL_EVERY = 1.0  # seconds between a device process' writes (a few dict lookups and a small file)
 
 
 def cache_fill(model: VirtualDeviceModel) -> dict[str, tuple[int, int]]:
