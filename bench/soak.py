@@ -29,7 +29,9 @@ fitted to each figure against the episodes finished (numpy.polyfit): its slope p
 PSS rising more than 1 MB per 100 episodes; open fds or threads whose floor rises (the fewest seen in the last
 quarter of the samples after the warm-up above the fewest in the first quarter: a transient socket or worker comes
 and goes, a leak stays). Prints a table per clock side by side (with a run per family, each figure as the run where
-it grew most); no asserts. What the processes remember across episodes, and its bounds: docs/caches.md.
+it grew most); no asserts. What the processes remember across episodes, and its bounds: docs/caches.md. The run's
+devices write how full their caches are (`DROIDHARNESS_CACHE_FILL`, emulator.virtual.cachefill): a last table shows,
+per device, those that changed after the warm-up (a bounded cache still filling, against a leak).
 
     python bench/soak.py [--episodes 2000] [--devices 2] [--clock real virtual] [--families F ...] [--mixed]
                          [--out DIR] [--sample-interval 1.5] [--warmup 0.1] [--latency instant]
@@ -60,6 +62,7 @@ import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+from emulator.virtual.cachefill import ENV as FILL_ENV  # noqa: E402
 from emulator.virtual.statedir import state_subdir  # noqa: E402
 from tasks.families.base import MAX_REDRAWS, make_task, task_json  # noqa: E402
 from tasks.families.registry import FAMILIES, get_family  # noqa: E402
@@ -196,6 +199,14 @@ def measure(pid: int) -> dict[str, int] | None:
     }
 
 
+def cache_fill(fill_dir: Path, pid: int) -> dict[str, list[int]] | None:
+    """The device process `pid`'s latest `{cache: [size, bound]}` (emulator.virtual.cachefill), if it wrote one."""
+    try:
+        return json.loads((fill_dir / f"{pid}.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
 def episodes_done(run_dir: Path, done: set[str]) -> int:
     """Episodes of `run_dir` with their episode.json (written last); `done` caches those already seen."""
     try:
@@ -218,18 +229,22 @@ def soak(
     cmd += ["--devices", str(args.devices), "--latency", args.latency, "--no-report"]
     cmd += ["--out", str(args.out), "--run-id", run_id, *(["--clock", clock] if pass_clock else [])]
     run_dir = args.out / run_id
+    fill_dir = args.out / f"{run_id}.caches"  # each device process' cache fill (emulator.virtual.cachefill)
+    fill_dir.mkdir()
     samples: list[dict[str, Any]] = []
     done: set[str] = set()
     t0 = last_note = time.monotonic()
     with open(args.out / f"{run_id}.log", "wb") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        env = {**os.environ, FILL_ENV: str(fill_dir)}
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
         try:
             while proc.poll() is None:
                 procs = []
                 for pid, kind in process_kinds(proc.pid).items():
                     m = measure(pid)
                     if m is not None:
-                        procs.append({"pid": pid, "kind": kind, **m})
+                        fill = cache_fill(fill_dir, pid) if kind == "device" else None
+                        procs.append({"pid": pid, "kind": kind, **m, **({"caches": fill} if fill else {})})
                 eps = episodes_done(run_dir, done)
                 samples.append({"t": round(time.monotonic() - t0, 2), "episodes": eps, "procs": procs})
                 if time.monotonic() - last_note > 30:
@@ -303,6 +318,39 @@ def harness_pss(run: dict[str, Any], done: bool) -> float:
     )
 
 
+def cache_changes(run: dict[str, Any], warm: int) -> dict[str, list[str]]:
+    """The device caches (emulator.virtual.cachefill) that changed after the warm-up while episodes ran: cache ->
+    one cell per device process (in the order first seen), "size at the first such sample -> at the last / bound"."""
+    first: dict[int, dict[str, list[int]]] = {}
+    last: dict[int, dict[str, list[int]]] = {}
+    for s in run["samples"]:
+        if not warm <= s["episodes"] < run["episodes"]:
+            continue
+        for p in s["procs"]:
+            if p["kind"] == "device" and p.get("caches"):
+                first.setdefault(p["pid"], p["caches"])
+                last[p["pid"]] = p["caches"]
+    names = list(dict.fromkeys(n for fills in last.values() for n in fills))
+    out: dict[str, list[str]] = {}
+    for name in names:
+        ends = [(first[pid].get(name), last[pid].get(name)) for pid in last]
+        if all(a == b for a, b in ends):
+            continue
+        mb = name.endswith("bytes")
+        out[name] = [
+            "-"
+            if a is None or b is None
+            else (
+                f"{a[0] / 2**20:.1f} -> {b[0] / 2**20:.1f} / {b[1] / 2**20:.1f} MB"
+                if mb
+                else f"{a[0]} -> {b[0]} / {b[1]}"
+            )
+            + f" ({100 * b[0] / max(1, b[1]):.0f}%)"
+            for a, b in ends
+        ]
+    return out
+
+
 def report(runs: list[dict[str, Any]], warmup: float, console: Console) -> None:
     runs_table = Table(
         "clock",
@@ -369,6 +417,18 @@ def report(runs: list[dict[str, Any]], warmup: float, console: Console) -> None:
         "touches; its PSS is what it costs. Harness PSS MB: its peak while episodes ran / after the last one "
         "finished (the run read back for its summary)."
     )
+    rows: list[list[str]] = [
+        [r["clock"], r["suite"], name, *cells]
+        for r in runs
+        for name, cells in cache_changes(r, math.ceil(warmup * r["episodes"])).items()
+    ]
+    if rows:
+        title = "device caches that changed after the warm-up (emulator.virtual.cachefill): size -> size / bound"
+        devices = [f"device {i + 1}" for i in range(max(map(len, rows)) - 3)]
+        fills = Table("clock", "suite", "cache", *devices, title=title)
+        for cells in rows:
+            fills.add_row(*cells)
+        console.print(fills)
 
 
 def main() -> None:

@@ -15,6 +15,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 from .stopsignal import StopSignals
@@ -94,6 +95,8 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
     cpus = pin_to(args.cpus) if args.cpus is not None else None  # before the device starts a thread
 
+    from .cachefill import ENV as FILL_ENV
+    from .cachefill import FILL_EVERY, write_cache_fill
     from .console import EmulatorConsole
     from .device import VirtualDevice
 
@@ -132,8 +135,16 @@ def serve(args: argparse.Namespace) -> int:
     tmp = args.ready_file.with_name(f".{args.ready_file.name}.tmp")
     tmp.write_text(json.dumps(ready) + "\n")
     os.replace(tmp, args.ready_file)
+    fill_dir = os.environ.get(FILL_ENV)  # bench/soak.py: how full the caches are (emulator.virtual.cachefill)
+    next_fill = 0.0
     while not vd.wait(0) and not stop.wait(0.2):  # stopped by the console's `kill`, or told to by a signal
-        pass
+        if fill_dir and time.monotonic() >= next_fill:
+            next_fill = time.monotonic() + FILL_EVERY
+            try:
+                write_cache_fill(Path(fill_dir) / f"{os.getpid()}.json", model)
+            except OSError as e:  # a figure for a bench: the device serves on without it
+                log.warning("%s=%s: %s", FILL_ENV, fill_dir, e)
+                fill_dir = None
     console.stop()
     vd.stop()
     return 0

@@ -31,6 +31,7 @@ class EventLog:
     were dropped before it; only events dropped after it (more than `limit` since the mark) are missing."""
 
     def __init__(self, limit: int = LIMIT) -> None:
+        self.limit = limit
         self._events: deque[Event] = deque(maxlen=limit)
         self._logged = 0  # events ever logged: the position after the newest
         self._lock = threading.Lock()
@@ -62,6 +63,10 @@ class EventLog:
             first = self._logged - len(self._events)  # the position of the oldest event kept
             evs = list(islice(self._events, max(0, mark - first), None))
         return [e for e in evs if kind is None or e.kind == kind]
+
+    def kept(self) -> int:
+        """How many events are kept (at most `limit`)."""
+        return len(self._events)
 
     def clear(self) -> None:
         with self._lock:

@@ -197,7 +197,7 @@ MIN_BUFFER_SIZE, MAX_BUFFER_SIZE = 64 * 1024, 256 * 1024 * 1024  # LOG_BUFFER_MI
 ENTRY_OVERHEAD = 20  # bytes logd accounts per entry besides priority, tag and message (SerializedLogEntry)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     seq: int
     t: float
@@ -337,6 +337,10 @@ class LogBuffer:
                 if self.chatter is not None:
                     left = min(left, max(0.001, self.chatter.next_at - self.clock.time()), CHATTER_POLL)
                 self._cond.wait(left)
+
+    def kept(self) -> int:
+        """Entries kept in all buffers (at most `BUFFER_LIMIT`), as of the last read or write."""
+        return len(self._entries)
 
     @property
     def last_seq(self) -> int:
