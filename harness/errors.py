@@ -46,3 +46,29 @@ class DiskFullError(InfrastructureError):
         self.path, self.run_dir, self.needed, self.resumable = path, run_dir, needed, resumable
         where = f"{run_dir}: " if run_dir else ""
         super().__init__(f"{where}disk full writing {path}" + (f" ({needed} bytes)" if needed else ""))
+
+
+EXPECTED_FAILURES = (HarnessError, OSError, EOFError)  # what devices, servers and transports raise (and timeouts)
+
+
+def describe_error(e: BaseException) -> str:
+    """One line for a failure: a harness error says itself, anything else names its type."""
+    return str(e) if isinstance(e, HarnessError) else f"{type(e).__name__}: {e}"
+
+
+def describe_failure(e: BaseException) -> str:
+    """`describe_error`, and for an exception that no device, server or transport raises on its own (a bug of the
+    harness or of the device it embeds: a BufferError, a KeyError), where it was raised -
+    `BufferError: ... (at emulator/virtual/fs.py:388 in write)`: an infrastructure failure's record then points at
+    its cause, which a retried episode otherwise hides."""
+    text = describe_error(e)
+    if isinstance(e, EXPECTED_FAILURES) or e.__traceback__ is None:
+        return text
+    import traceback
+    from pathlib import Path
+
+    where = traceback.extract_tb(e.__traceback__)[-1]
+    path = Path(where.filename)
+    root = Path(__file__).resolve().parent.parent  # the checkout: harness/, emulator/, agents/ ...
+    shown = path.relative_to(root) if path.is_relative_to(root) else Path(*path.parts[-2:])
+    return f"{text} (at {shown.as_posix()}:{where.lineno} in {where.name})"

@@ -18,11 +18,11 @@ from functools import partial
 
 from harness.agent import Agent, AgentStep
 from harness.device.controller import Device
-from harness.errors import InfrastructureError
+from harness.errors import InfrastructureError, describe_error
 from harness.perturbation import PerturbationRecord, PerturbPlan
 from harness.qa_agent import QAAgent
 from harness.run.loop.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
-from harness.run.loop.session import EpisodeSession, describe_error
+from harness.run.loop.session import EpisodeSession
 from harness.trajectory.result import AGENT_ERROR, EpisodeResult
 from harness.trajectory.sink import TrajectorySink
 from tasks.schema import Task

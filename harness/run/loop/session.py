@@ -33,7 +33,7 @@ from harness.actions import Action, Answer, Complete, Impossible, parse_action
 from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.device.apps import role_packages
 from harness.device.controller import Device
-from harness.errors import ActionValidationError, HarnessError
+from harness.errors import ActionValidationError, HarnessError, describe_error
 from harness.observation import ActionResult, Observation
 from harness.perturbation import PerturbationRecord, PerturbPlan, system_language
 from harness.qa_agent import QAAgent
@@ -99,10 +99,6 @@ def apply_step(
     except ActionValidationError as e:
         why = str(e) if str(e).startswith(f"step {step}") else f"step {step}: {e}"
         return replace(agent_step, invalid=True, error=why), ActionResult(action=action, ok=False, error=why), obs
-
-
-def describe_error(e: BaseException) -> str:
-    return str(e) if isinstance(e, HarnessError) else f"{type(e).__name__}: {e}"
 
 
 @dataclass(frozen=True)
@@ -326,4 +322,4 @@ class EpisodeSession:
         self.result.tokens["total"] += u.total_tokens
 
 
-__all__ = ["EpisodeSession", "StepOutcome", "answer_of", "apply_step", "describe_error", "revalidate"]
+__all__ = ["EpisodeSession", "StepOutcome", "answer_of", "apply_step", "revalidate"]

@@ -33,13 +33,12 @@ from typing import Any
 
 from rich.console import Console
 
-from harness.errors import ConfigError, InfrastructureError
+from harness.errors import ConfigError, InfrastructureError, describe_failure
 from harness.plugins import create_agent
 from harness.qa_agent import QAAgent
 from harness.run.fleet.kinds import Isolation
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import run_episode
-from harness.run.orchestration.driver import describe
 from harness.run.orchestration.leasing import lease_episode
 from harness.run.orchestration.lifecycle import item_label
 from harness.run.orchestration.suite import SuiteOptions, SuiteResult, plan_run
@@ -364,7 +363,7 @@ def describe_ray_error(e: BaseException) -> str:
     cause = getattr(e, "cause", None)
     if isinstance(e, ray.exceptions.RayTaskError) and isinstance(cause, BaseException):
         e = cause
-    return describe(e)
+    return describe_failure(e)
 
 
 class RayExecutor:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from harness.errors import ConfigError, DiskFullError, HarnessError
+from harness.errors import ConfigError, DiskFullError, describe_failure
 from harness.run.fleet.pool import DevicePool, SlotRetiredError
 from harness.run.orchestration.live import LiveView
 from harness.trajectory.episode_writer import EpisodeWriter
@@ -94,11 +94,6 @@ class PoolExecutor:
 
     def quarantined(self) -> list[dict[str, Any]]:
         return [q.to_json() for q in self.pool.quarantined[self._quarantined_before :]]
-
-
-def describe(e: BaseException) -> str:
-    """One line for an attempt's failure: a harness error says itself, anything else names its type."""
-    return str(e) if isinstance(e, HarnessError) else f"{type(e).__name__}: {e}"
 
 
 def drive(executor: Executor, items: Sequence[T], spec: WorkSpec[T, R], live: LiveView[R]) -> None:
@@ -180,7 +175,7 @@ def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], l
         except DiskFullError:  # nor would it make room on the disk: the run stops (`drive`)
             raise
         except Exception as e:  # noqa: BLE001 - infrastructure failure: retry on a fresh device
-            last_error = describe(e)
+            last_error = describe_failure(e)
             log.warning(
                 "%s attempt %d failed after %.1f s on %s: %s",
                 label,
@@ -196,7 +191,7 @@ def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], l
                 last_error += f"; {e2}"
                 return spec.give_up(item, last_error, attempts), False
             except Exception as e2:  # noqa: BLE001 - the slot is dead; the run goes on with the others
-                last_error += f"; a fresh device could not be brought up: {describe(e2)}"
+                last_error += f"; a fresh device could not be brought up: {describe_failure(e2)}"
                 return spec.give_up(item, last_error, attempts), False
     return spec.give_up(item, last_error, attempts), True  # giving up may find the disk full too: raised
 
@@ -217,7 +212,6 @@ __all__ = [
     "WorkSpec",
     "drive",
     "with_retries",
-    "describe",
     "close_quietly",
     "NO_DEVICE_LEFT",
 ]
