@@ -7,6 +7,7 @@ import contextlib
 import functools
 import os
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -102,3 +103,21 @@ def host_echo_server(prefix: bytes) -> Iterator[tuple[int, list[bytes]]]:
         yield srv.getsockname()[1], got
     finally:
         srv.close()
+
+
+@contextlib.contextmanager
+def adb_shell(adb_server: Any, serial: str, *args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """`adb -s SERIAL shell ARGS...` through the session's private adb server, its stdin, stdout and stderr piped;
+    killed when the block ends (by its own Popen: the test started it), whether or not it ended on its own."""
+    proc = subprocess.Popen(
+        [adb_server.adb, "-P", str(adb_server.port), "-s", serial, "shell", *args],
+        env=adb_server.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        yield proc
+    finally:
+        with contextlib.suppress(Exception):
+            proc.kill()

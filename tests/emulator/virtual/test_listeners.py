@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import socket
-import subprocess
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from emulator.virtual.listeners import bound
-from tests.device_util import host_echo_server
+from tests.device_util import adb_shell, host_echo_server
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -77,16 +75,6 @@ def test_forward_to_nothing_is_refused(vdevice, adb_cli):
         adb_cli("-s", vdevice.serial, "forward", "--remove", f"tcp:{forward_port}")
 
 
-def _adb_popen(adb_server, serial: str, command: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [adb_server.adb, "-P", str(adb_server.port), "-s", serial, "shell", command],
-        env=adb_server.env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-
-
 @pytest.mark.parametrize(
     ("listen", "spec", "target"),
     [
@@ -97,45 +85,36 @@ def _adb_popen(adb_server, serial: str, command: str) -> subprocess.Popen:
 )
 def test_forward_reaches_nc_listen_both_ways(vdevice, adb_server, adb_cli, listen, spec, target):
     serial = vdevice.serial
-    proc = _adb_popen(adb_server, serial, listen)
-    forward_port = _free_port()
-    try:
-        _wait_bound(vdevice, spec)
-        assert adb_cli("-s", serial, "forward", f"tcp:{forward_port}", target).returncode == 0
-        with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
-            c.sendall(b"to-device\n")
-            assert proc.stdout is not None and proc.stdin is not None
-            assert proc.stdout.readline() == b"to-device\n"
-            proc.stdin.write(b"to-host\n")
-            proc.stdin.flush()
-            assert _recv_until(c, b"to-host\n") == b"to-host\n"
-        # the peer closed: nc -l ends (one connection) and its socket is gone
-        assert proc.wait(timeout=20) == 0
-        assert spec not in bound(vdevice.model)
-    finally:
-        adb_cli("-s", serial, "forward", "--remove", f"tcp:{forward_port}")
-        with contextlib.suppress(Exception):
-            proc.kill()
+    with adb_shell(adb_server, serial, listen) as proc:
+        forward_port = _free_port()
+        try:
+            _wait_bound(vdevice, spec)
+            assert adb_cli("-s", serial, "forward", f"tcp:{forward_port}", target).returncode == 0
+            with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
+                c.sendall(b"to-device\n")
+                assert proc.stdout is not None and proc.stdin is not None
+                assert proc.stdout.readline() == b"to-device\n"
+                proc.stdin.write(b"to-host\n")
+                proc.stdin.flush()
+                assert _recv_until(c, b"to-host\n") == b"to-host\n"
+            # the peer closed: nc -l ends (one connection) and its socket is gone
+            assert proc.wait(timeout=20) == 0
+            assert spec not in bound(vdevice.model)
+        finally:
+            adb_cli("-s", serial, "forward", "--remove", f"tcp:{forward_port}")
 
 
 def test_nc_between_two_shells(vdevice, adb_server):
-    server = _adb_popen(adb_server, vdevice.serial, "nc -l -p 8235")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "nc -l -p 8235") as server:
         _wait_bound(vdevice, "tcp:8235")
         assert vdevice.adb.shell("echo across | nc -q 1 localhost 8235; echo rc=$?").endswith("rc=0")
         assert server.stdout is not None
         assert server.stdout.readline() == b"across\n"
-    finally:
-        with contextlib.suppress(Exception):
-            server.kill()
 
 
 def test_nc_listen_port_in_use_and_bad_options(vdevice, adb_server):
-    server = _adb_popen(adb_server, vdevice.serial, "nc -l -p 8236")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "nc -l -p 8236"):
         _wait_bound(vdevice, "tcp:8236")
         assert "Address already in use" in vdevice.adb.shell("nc -l -p 8236 2>&1")
         assert "Unknown option" in vdevice.adb.shell("nc -l -X 2>&1")
         assert "Connection refused" in vdevice.adb.shell("nc localhost 8299 2>&1")
-    finally:
-        server.kill()

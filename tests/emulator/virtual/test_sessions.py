@@ -4,7 +4,6 @@ reaches them; the host hanging up sends SIGHUP (a `trap ... HUP` runs, an untrap
 
 from __future__ import annotations
 
-import contextlib
 import subprocess
 import time
 from collections.abc import Callable
@@ -12,18 +11,9 @@ from collections.abc import Callable
 import pytest
 
 from emulator.virtual.procs import ADBD_PID
+from tests.device_util import adb_shell
 
 pytestmark = pytest.mark.timeout(90)
-
-
-def _popen(adb_server, serial: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [adb_server.adb, "-P", str(adb_server.port), "-s", serial, "shell", *args],
-        env=adb_server.env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
 
 
 def _first_line(proc: subprocess.Popen) -> str:
@@ -49,8 +39,7 @@ def _rows(vdevice) -> dict[int, tuple[int, str]]:
 
 
 def test_a_session_and_its_command_are_processes(vdevice, adb_server):
-    first = _popen(adb_server, vdevice.serial, "echo $$; sleep 30")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "echo $$; sleep 30") as first:
         sh = int(_first_line(first))
         _until(lambda: any(v == (sh, "sleep") for v in _rows(vdevice).values()), "sleep never listed")
         rows = _rows(vdevice)
@@ -61,9 +50,7 @@ def test_a_session_and_its_command_are_processes(vdevice, adb_server):
         assert f"PPid:\t{ADBD_PID}" in vdevice.adb.shell(f"cat /proc/{sh}/status")
         cmdline = vdevice.adb.shell(f"tr '\\0' ' ' < /proc/{sh}/cmdline")
         assert cmdline.strip() == "/system/bin/sh -c echo $$; sleep 30"
-    finally:
-        first.kill()
-        first.wait(timeout=20)
+    first.wait(timeout=20)  # killed as the block ended
     # the host hung up: the session and its sleep are gone
     _until(lambda: sh not in _rows(vdevice), "the session outlived its host")
     assert all(name != "sleep" for _, name in _rows(vdevice).values())
@@ -86,22 +73,17 @@ def test_a_background_job_is_a_child_of_the_session(vdevice):
 
 
 def test_kill_from_another_session_ends_the_first(vdevice, adb_server):
-    first = _popen(adb_server, vdevice.serial, "echo $$; sleep 30; echo not-reached")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "echo $$; sleep 30; echo not-reached") as first:
         sh = int(_first_line(first))
         assert vdevice.adb.shell(f"kill {sh}; echo $?") == "0"
         out, _ = first.communicate(timeout=20)
         assert b"not-reached" not in out
         assert first.returncode == 128 + 15  # the shell protocol's exit status: SIGTERM
         assert sh not in _rows(vdevice)
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 def test_kill_of_the_command_leaves_the_shell_going(vdevice, adb_server):
-    first = _popen(adb_server, vdevice.serial, "echo $$; sleep 30; echo after=$?")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "echo $$; sleep 30; echo after=$?") as first:
         sh = int(_first_line(first))
         _until(lambda: any(v == (sh, "sleep") for v in _rows(vdevice).values()), "sleep never listed")
         sleep_pid = next(pid for pid, v in _rows(vdevice).items() if v == (sh, "sleep"))
@@ -109,9 +91,6 @@ def test_kill_of_the_command_leaves_the_shell_going(vdevice, adb_server):
         out, _ = first.communicate(timeout=20)
         assert out.decode().splitlines()[-1] == "after=137"
         assert first.returncode == 0
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 def _file(vdevice, path: str) -> str:
@@ -122,21 +101,16 @@ def _file(vdevice, path: str) -> str:
 def test_hang_up_runs_the_sighup_trap(vdevice, adb_server, pty):
     path = f"/data/local/tmp/hup-{int(pty)}"
     args = ["-tt"] if pty else []
-    first = _popen(adb_server, vdevice.serial, *args, f'trap "echo HUP > {path}" HUP; echo ready; read x')
-    try:
+    with adb_shell(adb_server, vdevice.serial, *args, f'trap "echo HUP > {path}" HUP; echo ready; read x') as first:
         assert _first_line(first) == "ready"
         first.kill()  # the adb client dies: the server closes the device's stream
         first.wait(timeout=20)
         _until(lambda: _file(vdevice, path) == "HUP", "the SIGHUP trap never ran")
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 def test_hang_up_of_an_interactive_session(vdevice, adb_server):
     path = "/data/local/tmp/hup-interactive"
-    first = _popen(adb_server, vdevice.serial)
-    try:
+    with adb_shell(adb_server, vdevice.serial) as first:
         assert first.stdin is not None
         first.stdin.write(f"trap 'echo HUP > {path}' HUP\necho $$\n".encode())
         first.stdin.flush()
@@ -146,53 +120,38 @@ def test_hang_up_of_an_interactive_session(vdevice, adb_server):
         first.wait(timeout=20)
         _until(lambda: _file(vdevice, path) == "HUP", "the SIGHUP trap never ran")
         _until(lambda: sh not in _rows(vdevice), "the session outlived its host")
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 def test_an_untrapped_shell_dies_of_the_hang_up(vdevice, adb_server):
-    first = _popen(adb_server, vdevice.serial, "echo $$; read x; echo survived > /data/local/tmp/nohup")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "echo $$; read x; echo survived > /data/local/tmp/nohup") as first:
         sh = int(_first_line(first))
         first.kill()
         first.wait(timeout=20)
         _until(lambda: sh not in _rows(vdevice), "the session outlived its host")
         assert _file(vdevice, "/data/local/tmp/nohup") == ""
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 def test_an_ignored_hang_up_lets_the_script_go_on(vdevice, adb_server):
     path = "/data/local/tmp/ignored-hup"
     script = f"trap '' HUP; echo ready; sleep 2 && echo survived > {path}"
-    first = _popen(adb_server, vdevice.serial, script)
-    try:
+    with adb_shell(adb_server, vdevice.serial, script) as first:
         assert _first_line(first) == "ready"
         first.kill()
         first.wait(timeout=20)
         _until(lambda: _file(vdevice, path) == "survived", "the script did not outlive the hang-up")
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 @pytest.mark.parametrize("nohup", [True, False])
 def test_a_nohup_job_outlives_the_hang_up(vdevice, adb_server, nohup):
     path = f"/data/local/tmp/nohup-{int(nohup)}"
     job = f"sh -c 'sleep 3; echo kept > {path}' >/dev/null 2>&1 &"
-    first = _popen(adb_server, vdevice.serial, ("nohup " if nohup else "") + job + " echo $!; read x")
-    try:
+    with adb_shell(adb_server, vdevice.serial, ("nohup " if nohup else "") + job + " echo $!; read x") as first:
         pid = int(_first_line(first))
         assert pid in _rows(vdevice)
         first.kill()
         first.wait(timeout=20)
         _until(lambda: pid not in _rows(vdevice), "the job never ended")
         assert _file(vdevice, path) == ("kept" if nohup else "")
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 def _wait_listed(vdevice, name: str, parent: int | None = None) -> int:
@@ -209,8 +168,7 @@ def _wait_listed(vdevice, name: str, parent: int | None = None) -> int:
 @pytest.mark.parametrize("command", ["sleep 30", "logcat"])
 def test_ctrl_c_on_a_terminal_interrupts_the_command(vdevice, adb_server, command):
     # a command with a terminal (adb shell -t): ^C is SIGINT to the command and to the non-interactive sh
-    first = _popen(adb_server, vdevice.serial, "-tt", f"echo $$; {command}; echo after=$?")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "-tt", f"echo $$; {command}; echo after=$?") as first:
         sh = int(_first_line(first))
         _wait_listed(vdevice, command.split()[0], sh)
         assert first.stdin is not None
@@ -219,14 +177,10 @@ def test_ctrl_c_on_a_terminal_interrupts_the_command(vdevice, adb_server, comman
         out, _ = first.communicate(timeout=20)
         assert b"after=" not in out
         assert first.returncode == 128 + 2
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 def test_ctrl_c_in_an_interactive_session_leaves_the_shell(vdevice, adb_server):
-    first = _popen(adb_server, vdevice.serial, "-tt")
-    try:
+    with adb_shell(adb_server, vdevice.serial, "-tt") as first:
         assert first.stdin is not None
         first.stdin.write(b"sleep 30\n")
         first.stdin.flush()
@@ -237,9 +191,6 @@ def test_ctrl_c_in_an_interactive_session_leaves_the_shell(vdevice, adb_server):
         first.stdin.flush()
         out, _ = first.communicate(timeout=20)
         assert b"after=130" in out
-    finally:
-        with contextlib.suppress(Exception):
-            first.kill()
 
 
 @pytest.mark.parametrize(
