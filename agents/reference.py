@@ -237,7 +237,7 @@ class ReferenceAgent:
             matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
             if leaf.id in self._seen or not matches:
                 continue
-            if all(any(element_matches(e, m, self._lang, size, self._alt) for e in visible) for m in matches):
+            if self._shows(matches, visible, size):
                 self._seen.add(leaf.id)
 
     def _seek_unseen(self, observation: Any, tree: UITree, n: int) -> tuple[Action, str] | None:
@@ -265,7 +265,7 @@ class ReferenceAgent:
             ids = [m.resource_id.split(":id/")[-1] for m in matches if m.resource_id]
             if not ids or not all(i in names for i in ids):
                 continue
-            if all(any(element_matches(e, m, self._lang, size, self._alt) for e in visible) for m in matches):
+            if self._shows(matches, visible, size):
                 self._seen.add(leaf.id)
                 continue
             move = self._seek_scroll(tree, size, n)
@@ -281,6 +281,10 @@ class ReferenceAgent:
         matches = ([check.element] if check.element is not None else []) + list(check.all_elements)
         if not matches:
             return None
+        return self._shows(matches, visible, size)
+
+    def _shows(self, matches: list[Any], visible: list[Any], size: tuple[int, int]) -> bool:
+        """Whether every match is satisfied by some visible element (the milestone rule, in either language)."""
         return all(any(element_matches(e, m, self._lang, size, self._alt) for e in visible) for m in matches)
 
     def _fit_end_state(self, observation: Any, tree: UITree) -> tuple[Action, str] | None:
@@ -327,9 +331,9 @@ class ReferenceAgent:
         try:
             return resolve_step(step, observation, self._lang, n, self._alt)
         except LocatorNotFound as first:
-            for other in self._parallel:
-                loc = other[n - 1].locate if n - 1 < len(other) else None
-                if loc is None or step.locate is None or loc == step.locate:
+            for other in self._parallel:  # the same shape: step n is there
+                loc = other[n - 1].locate
+                if loc is None or loc == step.locate:
                     continue
                 try:
                     return resolve_step(step.model_copy(update={"locate": loc}), observation, self._lang, n, self._alt)
