@@ -16,15 +16,16 @@ from harness.run.orchestration.suite import SuiteOptions, run_suite
 from tests.run_util import FAST_WRITER
 
 
-def _run(tmp_path: Path, perturb: str, seed: int) -> list:
+def _run(tmp_path: Path, perturb: str, seed: int = 7, langs: tuple[str, ...] = ("en", "zh")) -> list:
     opts = SuiteOptions(
         writer=FAST_WRITER,
         agent="reference",
         out=tmp_path,
-        run_id=f"{perturb}-{seed}",
+        run_id=f"{perturb}-{seed}-{'-'.join(langs)}",
         report=False,
         perturb=perturb,
         perturb_seed=seed,
+        langs=langs,
         clock="virtual",  # the same episodes as on the real clock (test_clock_parity.py), without the waits
     )
     with DevicePool(2, isolation="in_process", clock="virtual") as pool:
@@ -74,20 +75,7 @@ def test_the_reference_agent_keeps_sr_100_under_the_other_languages_system_local
     """en episodes on devices whose system language is zh-CN and zh episodes under en-US, over the whole suite:
     the labels speak the device's language, the content (contacts, notes, messages) stays the episode's, and the
     solutions find what the other language's solution names."""
-    results = []
-    with DevicePool(2, isolation="in_process", clock="virtual") as pool:
-        for lang, tag in (("en", "zh-CN"), ("zh", "en-US")):
-            opts = SuiteOptions(
-                writer=FAST_WRITER,
-                agent="reference",
-                out=tmp_path,
-                run_id=f"locale-{lang}",
-                report=False,
-                perturb=f"locale={tag}",
-                langs=(lang,),
-                clock="virtual",
-            )
-            results += run_suite(opts, pool=pool).results
+    results = _run(tmp_path, "locale=zh-CN", langs=("en",)) + _run(tmp_path, "locale=en-US", langs=("zh",))
     assert len(results) == 72
     assert [(r.task_id, r.lang) for r in results if not r.success] == []
     assert all(r.perturbations[0].applied for r in results)
