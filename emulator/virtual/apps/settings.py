@@ -2,11 +2,13 @@
 Display (dark theme), About phone (from the device props), and a search field over all of them.
 
 Switches read and write `model.settings` (global wifi_on, airplane_mode_on, bluetooth_on; secure ui_night_mode
-2 = dark / 1 = light), so `settings get` in the shell and the rendering of every app agree with the UI.
+2 = dark / 1 = light), so `settings get` in the shell and the rendering of every app agree with the UI. Display's
+brightness slider writes `system screen_brightness` as a Pixel does: 1..255, the track in SettingsLib's gamma space.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -117,6 +119,38 @@ ACTION_PAGES: dict[str, str] = {
     "android.settings.LOCALE_SETTINGS": "system",
     "android.settings.DEVICE_INFO_SETTINGS": "about",
 }
+
+
+# Brightness as a Pixel keeps it. `system screen_brightness` runs 1..255: the display's brightness 0.0..1.0 is
+# 1 + 254 * b (BrightnessSynchronizer), so the slider's ends write 1 and 255. The slider and the summary's
+# percentage are in SettingsLib's gamma space (BrightnessUtils: hybrid log-gamma over 0..GAMMA_SPACE_MAX), so
+# half the track is a twelfth of the range (22) and the default 102 shows 83%.
+BRIGHTNESS_MIN, BRIGHTNESS_MAX, BRIGHTNESS_DEFAULT = 1, 255, 102
+GAMMA_SPACE_MAX = 65535
+_HLG_R, _HLG_A, _HLG_B, _HLG_C = 0.5, 0.17883277, 0.28466892, 0.55991073
+
+
+def brightness_gamma(level: int) -> float:
+    """Where `screen_brightness` = level puts the slider's thumb: a fraction of the track (convertLinearToGamma);
+    a level outside 1..255 (`settings put` takes 0) puts it at an end."""
+    n = 12 * max(0.0, min(1.0, (level - BRIGHTNESS_MIN) / (BRIGHTNESS_MAX - BRIGHTNESS_MIN)))
+    return math.sqrt(n) * _HLG_R if n <= 1 else min(1.0, _HLG_A * math.log(n - _HLG_B) + _HLG_C)
+
+
+def brightness_level(gamma: float) -> int:
+    """The `screen_brightness` the slider writes with its thumb at `gamma` of the track (convertGammaToLinear)."""
+    g = max(0.0, min(1.0, gamma))
+    linear = (g / _HLG_R) ** 2 if g <= _HLG_R else math.exp((g - _HLG_C) / _HLG_A) + _HLG_B
+    b = max(0.0, min(1.0, linear / 12))
+    return round(BRIGHTNESS_MIN + (BRIGHTNESS_MAX - BRIGHTNESS_MIN) * b)
+
+
+def brightness_setting(settings: dict[str, dict[str, str]]) -> int:
+    """`system screen_brightness` as an int (the default when it is missing or not a number)."""
+    try:
+        return int(settings.get("system", {}).get("screen_brightness", BRIGHTNESS_DEFAULT))
+    except ValueError:
+        return BRIGHTNESS_DEFAULT
 
 
 def _opener(ctx: Ctx, page_key: str) -> Callable[[], None]:
@@ -381,10 +415,7 @@ class SettingsApp(App):
 
     def _page_display(self, ctx: Ctx) -> list[Row]:
         dark = self._get(ctx, "secure", "ui_night_mode", "1") == "2"
-        try:
-            bright = round(int(self._get(ctx, "system", "screen_brightness", "102")) * 100 / 255)
-        except ValueError:
-            bright = 40
+        gamma = brightness_gamma(brightness_setting(ctx.model.settings))
         try:
             timeout_s = int(self._get(ctx, "system", "screen_off_timeout", "60000")) // 1000
         except ValueError:
@@ -394,24 +425,20 @@ class SettingsApp(App):
             timeout = ctx.tr(f"{n} minute" + ("s" if n != 1 else ""), f"{n} 分钟")
         else:
             timeout = ctx.tr(f"{timeout_s} seconds", f"{timeout_s} 秒")
-        try:
-            level = max(0, min(255, int(self._get(ctx, "system", "screen_brightness", "102"))))
-        except ValueError:
-            level = 102
 
         def slider(x: int, y: int, wd: int) -> View:
             return w.seekbar(
                 ctx,
                 (x + ctx.dp(56), y, x + wd - ctx.dp(24), y + ctx.dp(48)),
-                level,
-                255,
-                lambda v: self._put(ctx, "system", "screen_brightness", str(v)),
+                round(gamma * GAMMA_SPACE_MAX),
+                GAMMA_SPACE_MAX,
+                lambda v: self._put(ctx, "system", "screen_brightness", str(brightness_level(v / GAMMA_SPACE_MAX))),
                 "brightness_seekbar",
                 ctx.tr("Brightness level", "亮度"),
             )
 
         return [
-            self._item_row(ctx, ctx.tr("Brightness level", "亮度"), f"{bright}%", None, "brightness"),
+            self._item_row(ctx, ctx.tr("Brightness level", "亮度"), f"{round(gamma * 100)}%", None, "brightness"),
             Row(ctx.dp(48), slider),
             self._item_row(
                 ctx,
