@@ -17,6 +17,8 @@ from ..ui.layout import Ctx, Row
 from ..ui.view import View
 from .base import App, editor_bar, page
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, fmt_date_long, fmt_time
+from .stopwatch import BUTTONS_H_DP
+from .stopwatch import buttons as stopwatch_buttons
 from .stopwatch import fresh as fresh_stopwatch
 from .stopwatch import rows as stopwatch_rows
 
@@ -344,7 +346,9 @@ class ClockApp(App):
         saved = ctx.area
         ctx.area = (l, t, r, bottom)
         try:
-            return page(ctx, [tb], stopwatch_rows(ctx, sw), key="stopwatch", rid="stopwatch_view")
+            body, band = stopwatch_rows(ctx, sw), ctx.dp(BUTTONS_H_DP)
+            overlays = stopwatch_buttons(ctx, sw)
+            return page(ctx, [tb], body, key="stopwatch", rid="stopwatch_view", overlays=overlays, pad_bottom=band)
         finally:
             ctx.area = saved
 

@@ -1,7 +1,9 @@
-"""Clock's Stopwatch tab: the elapsed time (`MM:SS.hh`, hours in front past an hour), Start / Pause / Resume, Lap
-while it runs and Reset while it is paused, and the laps newest first (number, lap time, total). Unlike the
-frozen status-bar clock, a running stopwatch counts the device's clock (SystemClock.elapsedRealtime, as DeskClock's
-does: the host's time on a real clock, simulated time on a virtual one), so a pause after a wait shows that wait.
+"""Clock's Stopwatch tab: the elapsed time (`MM:SS.hh`, hours in front past an hour), the laps newest first (number,
+lap time, total), and under them DeskClock's three round image buttons, known by their content descriptions
+(StopwatchFragment's sw_*_button strings): the big `fab` is Start, or Pause while it runs; `left_button` Reset
+once it has counted; `right_button` Lap while it runs. Unlike the frozen status-bar clock, a running stopwatch
+counts the device's clock (SystemClock.elapsedRealtime, as DeskClock's does: the host's time on a real clock,
+simulated time on a virtual one), so a pause after a wait shows that wait.
 
 State in the Clock app's data: {"running", "started" (the device's uptime at the last start, seconds), "elapsed"
 (seconds before it), "laps" (totals at each lap)}; `pm clear` resets it, `am force-stop` keeps it, as DeskClock
@@ -12,8 +14,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..ui import widgets as w
-from ..ui.layout import Ctx, Row
+from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
+from ..ui.widgets import Click
+
+MAX_LAPS = 98  # DeskClock records no more (canRecordMoreLaps): the Lap button goes
 
 
 def fresh() -> dict[str, Any]:
@@ -55,10 +60,9 @@ def reset(sw: dict[str, Any]) -> None:
 
 
 def rows(ctx: Ctx, sw: dict[str, Any]) -> list[Row]:
-    """The tab's body: the time, the buttons, the laps."""
+    """The tab's scrolling body: the time, the laps."""
     th = ctx.theme
-    uptime = ctx.model.uptime
-    now = elapsed(sw, uptime())
+    now = elapsed(sw, ctx.model.uptime())
     out: list[Row] = [
         Row(
             ctx.dp(120),
@@ -67,26 +71,6 @@ def rows(ctx: Ctx, sw: dict[str, Any]) -> list[Row]:
             ),
         )
     ]
-
-    def buttons(x: int, y: int, wd: int) -> list[View]:
-        bw = min(ctx.dp(140), (wd - ctx.dp(48)) // 2)
-        cx = x + wd // 2
-        left = (cx - bw - ctx.dp(8), y + ctx.dp(8), cx - ctx.dp(8), y + ctx.dp(56))
-        right = (cx + ctx.dp(8), y + ctx.dp(8), cx + ctx.dp(8) + bw, y + ctx.dp(56))
-        if sw["running"]:
-            return [
-                w.button(ctx, left, ctx.tr("Lap", "计次"), lambda: lap(sw, uptime()), "stopwatch_lap", kind="outlined"),
-                w.button(ctx, right, ctx.tr("Pause", "暂停"), lambda: pause(sw, uptime()), "stopwatch_pause"),
-            ]
-        label = ctx.tr("Resume", "继续") if now > 0 else ctx.tr("Start", "开始")
-        views = [w.button(ctx, right, label, lambda: start(sw, uptime()), "stopwatch_start")]
-        if now > 0:
-            views.insert(
-                0, w.button(ctx, left, ctx.tr("Reset", "重置"), lambda: reset(sw), "stopwatch_reset", kind="outlined")
-            )
-        return views
-
-    out.append(Row(ctx.dp(72), buttons))
     laps = sw["laps"]
     h = ctx.dp(48)
     for i in range(len(laps), 0, -1):
@@ -94,12 +78,11 @@ def rows(ctx: Ctx, sw: dict[str, Any]) -> list[Row]:
         split = total - (laps[i - 2] if i > 1 else 0.0)
 
         def build(x: int, y: int, wd: int, i: int = i, split: float = split, total: float = total) -> View:
-            item = w.card_bg(ctx, (x + ctx.dp(16), y, x + wd - ctx.dp(16), y + h), "lap_item", desc=f"Lap {i}")
+            number = ctx.tr(f"Lap {i}", f"第 {i} 圈")
+            item = w.card_bg(ctx, (x + ctx.dp(16), y, x + wd - ctx.dp(16), y + h), "lap_item", desc=number)
             third = (wd - ctx.dp(64)) // 3
             x0 = x + ctx.dp(32)
-            for k, (s, rid) in enumerate(
-                [(ctx.tr(f"Lap {i}", f"第 {i} 圈"), "lap_number"), (fmt(split), "lap_time"), (fmt(total), "lap_total")]
-            ):
+            for k, (s, rid) in enumerate([(number, "lap_number"), (fmt(split), "lap_time"), (fmt(total), "lap_total")]):
                 item.children.append(
                     w.text(
                         ctx,
@@ -114,4 +97,70 @@ def rows(ctx: Ctx, sw: dict[str, Any]) -> list[Row]:
             return item
 
         out.append(Row(h, build))
+    return out
+
+
+BUTTONS_H_DP = 112  # the band the buttons take at the bottom of the content area (the body scrolls above it)
+
+
+def _round_button(ctx: Ctx, cx: int, cy: int, size: int, icon: str, desc: str, on_click: Click, rid: str) -> View:
+    """A FloatingActionButton: an ImageButton with an icon and a content description, no text."""
+    th = ctx.theme
+    big = rid == "fab"
+    return V(
+        ctx,
+        w.IMAGE_BUTTON,
+        (cx - size // 2, cy - size // 2, cx + size // 2, cy + size // 2),
+        rid,
+        desc=desc,
+        clickable=True,
+        focusable=True,
+        on_click=on_click,
+        style={
+            "bg": th.primary_container if big else th.surface2,
+            "radius": ctx.dp(28) if big else size // 2,
+            "icon": icon,
+            "icon_color": th.on_primary_container if big else th.text,
+            "inset": size // 4,
+            "shadow": big,
+        },
+    )
+
+
+def buttons(ctx: Ctx, sw: dict[str, Any]) -> list[View]:
+    """The buttons at the bottom of the content area (`ctx.area`), as DeskClock's fab container: Reset, Start or
+    Pause, Lap; a button that is INVISIBLE there (Reset before a start, Lap unless running) is not in the tree."""
+    l, _, r, b = ctx.area
+    uptime = ctx.model.uptime
+    cx, cy = (l + r) // 2, b - ctx.dp(BUTTONS_H_DP // 2)
+    gap = min(ctx.dp(120), (r - l) // 3)
+    out: list[View] = []
+    if sw["running"] or elapsed(sw, uptime()) > 0:
+        out.append(
+            _round_button(
+                ctx, cx - gap, cy, ctx.dp(56), "delete", ctx.tr("Reset", "重置"), lambda: reset(sw), "left_button"
+            )
+        )
+    if sw["running"]:
+        fab = _round_button(
+            ctx, cx, cy, ctx.dp(80), "pause", ctx.tr("Pause", "暂停"), lambda: pause(sw, uptime()), "fab"
+        )
+    else:
+        fab = _round_button(
+            ctx, cx, cy, ctx.dp(80), "play", ctx.tr("Start", "开始"), lambda: start(sw, uptime()), "fab"
+        )
+    out.append(fab)
+    if sw["running"] and len(sw["laps"]) < MAX_LAPS:
+        out.append(
+            _round_button(
+                ctx,
+                cx + gap,
+                cy,
+                ctx.dp(56),
+                "stopwatch",
+                ctx.tr("Lap", "一圈"),
+                lambda: lap(sw, uptime()),
+                "right_button",
+            )
+        )
     return out

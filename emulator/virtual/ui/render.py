@@ -459,6 +459,11 @@ def draw_icon(
         circle(0.5, 0.56, 0.34, fill=False)
         line((0.42, 0.12), (0.58, 0.12))
         line((0.5, 0.56), (0.5, 0.36))
+    elif name == "play":
+        poly((0.3, 0.18), (0.82, 0.5), (0.3, 0.82))
+    elif name == "pause":
+        d.rectangle((*P(0.26, 0.2), *P(0.42, 0.8)), fill=color)
+        d.rectangle((*P(0.58, 0.2), *P(0.74, 0.8)), fill=color)
     elif name in ("person", "contacts"):
         circle(0.5, 0.33, 0.17)
         d.pieslice((*P(0.18, 0.58), *P(0.82, 1.15)), 180, 360, fill=color)

@@ -119,7 +119,7 @@ def test_stopwatch_counts_the_virtual_clock(make_vdevice, adb_cli, adb_server):
     d = u2.connect(vd.adb)
     _sh(adb_cli, vd, f"am start -n {PKG}/com.android.deskclock.DeskClock")
     d(resourceId=f"{PKG}:id/tab_menu_stopwatch").click()
-    d(text="Start").click()  # a click holds the finger down 100 ms after the press that started it
+    d(description="Start").click()  # a click holds the finger down 100 ms after the press that started it
     _sh(adb_cli, vd, "sleep 5")
-    d(text="Pause").click()  # pressed at once: the stopwatch stops 5.1 s after it started
+    d(description="Pause").click()  # pressed at once: the stopwatch stops 5.1 s after it started
     assert d(resourceId=f"{PKG}:id/stopwatch_time_text").get_text() == "00:05.10"
