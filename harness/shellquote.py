@@ -82,3 +82,11 @@ def join_commands(commands: Iterable[str], max_len: int = 3000) -> list[str]:
     if cur:
         lines.append(cur)
     return lines
+
+
+def adb_client_join(args: Iterable[str]) -> str:
+    """The command line `adb shell ARG...` sends: the arguments joined with single spaces, unquoted, as the adb
+    client joins them - so the device shell reads `*`, `|`, `;` and `if` in them. Only for command lines an
+    outside suite's own code builds (AndroidWorld's set-up and judges through `harness.androidworld`), never for
+    an agent's output, which goes through `quote()`."""
+    return " ".join(args)

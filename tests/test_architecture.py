@@ -179,9 +179,19 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("harness.run.judge", "harness.run.loop", "harness.run.orchestration", "harness.run.authoring"),
     ),
     ("harness.run.orchestration", ("harness.run.authoring",)),
-    ("harness.trajectory", ("harness.scoring", "harness.report", "harness.run", "harness.eval", "harness.cli")),
-    ("harness.scoring", ("harness.report", "harness.run", "harness.eval", "harness.cli")),
-    ("harness.report", ("harness.run", "harness.eval", "harness.cli")),
+    # an outside suite's adapter: above the device and the loop (whose OutsideJudge it implements), below the
+    # orchestration that runs it and the CLI that builds it; nothing below imports it
+    ("harness.run", ("harness.androidworld",)),
+    (
+        "harness.androidworld",
+        ("harness.run.orchestration", "harness.run.fleet", "harness.run.authoring", "harness.cli", "harness.eval"),
+    ),
+    (
+        "harness.trajectory",
+        ("harness.scoring", "harness.report", "harness.run", "harness.eval", "harness.cli", "harness.androidworld"),
+    ),
+    ("harness.scoring", ("harness.report", "harness.run", "harness.eval", "harness.cli", "harness.androidworld")),
+    ("harness.report", ("harness.run", "harness.eval", "harness.cli", "harness.androidworld")),
     (
         "harness.metrics",
         (

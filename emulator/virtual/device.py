@@ -45,6 +45,7 @@ class VirtualDevice:
         host: str = "127.0.0.1",
         auth: str = "none",
         emulator_console: bool = False,
+        image: str = "phone",
         console_port: int | None = None,
         adb_server_port: int | None = None,
         avd_name: str | None = None,
@@ -73,7 +74,9 @@ class VirtualDevice:
         self.avd_name = avd_name or hardware.model.replace(" ", "_") + "_API_" + str(hardware.api_level)
         self.model = VirtualDeviceModel(
             profile=hardware,
-            emulator_image=emulator_console,  # posing as an emulator: the emulator's userdebug system image
+            # posing as an emulator, or an emulator's image on a TCP serial (`image="emulator"`): the emulator's
+            # userdebug system image (`adb root` works)
+            emulator_image=emulator_console or image == "emulator",
             locale=locale,
             latency=latency,
             serial=serial or (f"emulator-{console_port}" if emulator_console else "VIRTUAL0001"),

@@ -80,6 +80,12 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
     p.add_argument("--locale", default="en", choices=list(LANGS))
     p.add_argument("--latency", default="instant")
     p.add_argument("--clock", default="real", choices=["real", "virtual"])
+    p.add_argument(
+        "--image",
+        default="phone",
+        choices=["phone", "emulator"],
+        help="the system image: a phone's user build or the emulator's userdebug one",
+    )
     p.add_argument("--home", required=True, help="private directory: console token, ready file")
     p.add_argument("--ready-file", type=Path, required=True)
     p.add_argument("--parent", type=int, required=True, help="pid of the process that started this one")
@@ -108,6 +114,7 @@ def serve(args: argparse.Namespace) -> int:
         serial=args.serial,
         grpc_port=args.grpc_port,
         clock=args.clock,
+        image=args.image,
     )
     console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home, snapshots=vd.snapshots)
     model = vd.model

@@ -195,12 +195,14 @@ class DeviceProcess:
         cpus: frozenset[int] | None = None,
         grpc_port: int | None = None,
         clock: str = "real",
+        image: str = "phone",
     ) -> None:
         if locale not in LANGS:
             raise DeviceProcessError(f"device {serial}: unknown locale {locale!r}; choose en or zh")
         self.serial = serial
         self.profile, self.locale, self.latency = profile, locale, latency
         self.clock = clock  # the device's clock: real or virtual (emulator.virtual.clock)
+        self.image = image  # the system image: phone (a user build) or emulator (userdebug: `adb root` works)
         self.ready_timeout = ready_timeout
         self.cpus = cpus  # the cores the child is to run on (`--cpus`); None: wherever the scheduler puts it
         self.grpc_port = grpc_port  # the emulator's gRPC door in the child (0: any free port; None: none)
@@ -238,6 +240,8 @@ class DeviceProcess:
             self.latency,
             "--clock",
             self.clock,
+            "--image",
+            self.image,
             "--home",
             self.home,
             "--ready-file",

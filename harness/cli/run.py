@@ -44,7 +44,11 @@ def _langs(lang: str) -> tuple[str, ...]:
 
 def run(
     ctx: typer.Context,
-    suite: str = typer.Option("virtual", help="A bundled suite name or a folder of task JSON files."),
+    suite: str = typer.Option(
+        "virtual",
+        help="A bundled suite name, a folder of task JSON files, or `androidworld` (AndroidWorld's own task classes, "
+        "when it is installed: docs/androidworld.md).",
+    ),
     agent: str = typer.Option("heuristic", help="Agent: heuristic, reference, random, openai, human, or a plug-in."),
     family: Optional[str] = typer.Option(
         None, help="Run fresh instances of this task family (`tasks families`) instead of a suite; see --instances."
@@ -130,6 +134,12 @@ def run(
     perturb_seed: int = typer.Option(
         0, "--perturb-seed", help="Seed of the interruptions' steps (drawn with each episode's seed)."
     ),
+    aw_seed: int = typer.Option(
+        30, "--aw-seed", help="--suite androidworld: the seed of its task parameters (its run.py's --task_random_seed)."
+    ),
+    aw_combinations: int = typer.Option(
+        1, "--aw-combinations", min=1, help="--suite androidworld: instances per task class (its n_task_combinations)."
+    ),
     like: Optional[Path] = typer.Option(
         None,
         "--like",
@@ -214,6 +224,8 @@ def run(
         perturb=perturbations,
         perturb_seed=perturb_seed,
     )
+    if suite == OUTSIDE_SUITE and not family:
+        opts = _androidworld(opts, aw_seed, aw_combinations, ray or bool(ray_address), lang)
     if avd is not None and (device or ray or ray_address):
         raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")
     if adb_port is not None and avd is None:
@@ -233,12 +245,38 @@ def run(
             fail(console, e)
         raise
     _print_board(res.board)
+    if opts.outside is not None:
+        _print_androidworld(res.run_dir)
     if opts.price is not None:
         console.print(f"cost {run_cost_line(res.run_dir)} at {opts.price}", highlight=False, soft_wrap=True)
     if res.skipped:
         console.print(f"{len(res.results)} episode(s) run now, {res.skipped} already done", highlight=False)
     console.print(f"run: {res.run_dir}" + (f"   report: {res.run_dir / 'report.html'}" if report else ""))
     raise typer.Exit(res.exit_code)
+
+
+OUTSIDE_SUITE = "androidworld"
+
+
+def _androidworld(opts: SuiteOptions, seed: int, combinations: int, ray: bool, lang: str) -> SuiteOptions:
+    """AndroidWorld's suite (harness.androidworld): its task classes, in English; one line and exit 2 when it is
+    not installed."""
+    from harness.androidworld.binding import INSTALL_HINT, available
+
+    if not available():
+        _fail(ConfigError(INSTALL_HINT))
+    if ray:
+        _fail(ConfigError("--suite androidworld runs on local devices: give no --ray / --ray-address"))
+    if lang == "zh":
+        _fail(ConfigError("--suite androidworld: AndroidWorld's goals are in English; use --lang en"))
+    from harness.androidworld.suite import AwSuite
+
+    try:
+        outside = AwSuite(seed=seed, combinations=combinations, classes=opts.task_ids)
+        outside.instances()
+    except HarnessError as e:
+        _fail(e)
+    return replace(opts, langs=("en",), outside=outside)
 
 
 def _run(opts: SuiteOptions, ray: bool, ray_address: str | None) -> SuiteResult:
@@ -264,6 +302,19 @@ def _print_board(board: Scoreboard) -> None:
             highlight=False,
             soft_wrap=True,
         )
+    for o in board.skipped:
+        console.print(escape(f"  skipped: {o.task_id} [{o.lang}]: {o.error or ''}"), highlight=False, soft_wrap=True)
+
+
+def _print_androidworld(run_dir: Path) -> None:
+    """AndroidWorld's own figure of the run (summary.json `androidworld`), beside the harness's SR."""
+    try:
+        fig = json.loads((run_dir / "summary.json").read_text()).get("androidworld") or {}
+    except (OSError, ValueError):
+        return
+    rate = fig.get("success_rate")
+    if rate is not None:
+        console.print(f"AndroidWorld's figure (its runner's mean over {fig.get('classes')} classes): {rate:.1%}")
 
 
 def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_id>).")) -> None:

@@ -152,13 +152,14 @@ def start_embedded(
     latency: str = "instant",
     serial: str | None = None,
     clock: str = "real",
+    image: str = "phone",
 ) -> VirtualDevice:
     """An embedded virtual device on `clock` (real, or virtual: simulated time), started and connected to
     `server` (as a TCP serial); stopped again when it does not connect (a `DeviceError` naming it and its adb
     state)."""
     from emulator.virtual import VirtualDevice
 
-    vd = VirtualDevice(profile=profile, locale=locale, latency=latency, serial=serial, clock=clock).start()
+    vd = VirtualDevice(profile=profile, locale=locale, latency=latency, serial=serial, clock=clock, image=image).start()
     try:
         server.connect(vd.address)
     except BaseException as e:

@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from harness.scoring.androidworld import androidworld_figure
 from harness.scoring.cost import Price, usage_cost
 from harness.scoring.episodes import BREAKDOWNS, Score, Scoreboard, headline, scoreboard
 from harness.scoring.questions import METRICS, QAResult, exit_code, summarize_questions
@@ -239,8 +240,10 @@ def summarize(run: Run, price: Price | None = None) -> dict[str, Any]:
         "price": price.to_json() if price else None,
         "episode_costs": {ep.key: episode_cost(ep, price) for ep in eps} if price else {},
         "infra_failures": board.to_json()["infra_failures"],
+        "skipped": board.to_json()["skipped"],
         "statuses": dict(sorted(Counter(ep.status for ep in eps).items())),
         **({"perturb": perturb} if perturb else {}),
+        **({"androidworld": aw} if (aw := androidworld_figure(results)) is not None else {}),
     }
 
 

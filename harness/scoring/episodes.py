@@ -27,6 +27,7 @@ from harness.trajectory.result import (  # noqa: F401 - the statuses are part of
     AGENT_ERROR,
     FAILED,
     INFRA_ERROR,
+    SKIPPED,
     STATUSES,
     SUCCESS,
     UNFINISHED,
@@ -56,6 +57,7 @@ class Score:
     invalid_steps: int  # over scored episodes
     mean_steps: float | None
     probes: dict[str, float | int] | None = None  # QA scores of the probes asked (harness.run.loop.probes)
+    skipped: int = 0  # an outside suite's instances the devices could not host (listed with why, not counted)
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -78,6 +80,7 @@ def score(outcomes: Iterable[EpisodeResult]) -> Score:
         invalid_steps=sum(o.invalid_steps for o in scored),
         mean_steps=sum(o.steps for o in scored) / n if n else None,
         probes=summarize_probes(r for o in scored for r in o.probes),
+        skipped=sum(o.status == SKIPPED for o in eps),
     )
 
 
@@ -92,6 +95,7 @@ class Scoreboard:
     by_language: dict[str, Score]
     by_app_count: dict[str, Score]
     infra_failures: tuple[EpisodeResult, ...]  # infra_error and unfinished episodes: listed on every surface
+    skipped: tuple[EpisodeResult, ...] = ()  # instances the devices could not host: listed with why, not counted
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -103,6 +107,7 @@ class Scoreboard:
                 {"task_id": o.task_id, "lang": o.lang, "status": o.status, "error": o.error, "attempts": o.attempts}
                 for o in self.infra_failures
             ],
+            "skipped": [{"task_id": o.task_id, "lang": o.lang, "reason": o.error} for o in self.skipped],
         }
 
     @property
@@ -132,7 +137,8 @@ def scoreboard(outcomes: Iterable[EpisodeResult]) -> Scoreboard:
         by_category=_group(eps, "by_category"),
         by_language=_group(eps, "by_language"),
         by_app_count=_group(eps, "by_app_count"),
-        infra_failures=tuple(o for o in eps if not o.scored),
+        infra_failures=tuple(o for o in eps if not o.scored and o.status != SKIPPED),
+        skipped=tuple(o for o in eps if o.status == SKIPPED),
     )
 
 
@@ -151,6 +157,8 @@ def headline(s: Score) -> str:
     if s.unfinished:
         problems.append(f"{s.unfinished} unfinished")
     tail = f"; {', '.join(problems)} (listed, not scored)" if problems else ""
+    if s.skipped:
+        tail += f"; {s.skipped} skipped (the devices cannot host them: listed)"
     if s.sr is None or s.atp is None:
         return f"no episode could be scored (of {s.episodes}){tail}"
     agent = f", {s.agent_errors} ended by an agent error" if s.agent_errors else ""

@@ -4,7 +4,9 @@ function (`harness.scoring.episodes`) reads it on every surface.
 
 Statuses (docs/scoring.md): `success` and `failed` (the agent ran out its course), `agent_error` (an exception or
 a timeout of the agent: scored), `infra_error` (the device, adb server or endpoint stayed unusable after retries:
-listed, not scored); a reader calls an episode without episode.json `unfinished` (not scored either).
+listed, not scored), `skipped` (an outside suite's instance the device cannot host - an app missing, no root:
+listed with why, never started, never counted); a reader calls an episode without episode.json `unfinished` (not
+scored either).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import Any
 from harness.perturbation import PerturbationRecord
 
 SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR, UNFINISHED = "success", "failed", "agent_error", "infra_error", "unfinished"
-STATUSES = (SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR)  # what the runner writes; UNFINISHED is a reader's word
-UNSCORED = frozenset({INFRA_ERROR, UNFINISHED})
+SKIPPED = "skipped"
+STATUSES = (SUCCESS, FAILED, AGENT_ERROR, INFRA_ERROR, SKIPPED)  # what the runner writes; UNFINISHED: a reader's
+UNSCORED = frozenset({INFRA_ERROR, UNFINISHED, SKIPPED})
 
 
 @dataclass
@@ -50,7 +53,7 @@ class EpisodeResult:
 
     @property
     def scored(self) -> bool:
-        """Counts in SR / ATP: everything but infrastructure failures and unfinished episodes."""
+        """Counts in SR / ATP: everything but infrastructure failures, skipped and unfinished episodes."""
         return self.status not in UNSCORED
 
     def to_json(self) -> dict[str, Any]:

@@ -40,6 +40,9 @@ APP_CLEAR = "app_clear"  # a phone: `pm clear` of the task's apps (the task's st
 RESET_METHODS = (STATE_RESTORE, SNAPSHOT_LOAD, GRPC_SNAPSHOT_LOAD, AVD_SNAPSHOT_LOAD, APP_CLEAR)
 
 ManifestRow = dict[str, Any]  # a device as a run's manifest lists it (JSON)
+# an embedded device's system image: a phone's user build, or the emulator's userdebug one (`adb root` works: what
+# AndroidWorld's set-up needs)
+IMAGES = ("phone", "emulator")
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class FleetSpec:
     cpu_affinity: CpuAffinity
     usable_cpus: tuple[int, ...]
     clock: str = "real"  # embedded devices' clock: real or virtual (simulated time); the others keep their own
+    image: str = "phone"  # embedded devices' system image: phone (user build) or emulator (userdebug, `adb root`)
 
 
 class Backend(Protocol):
@@ -106,6 +110,10 @@ class Backend(Protocol):
     def reset(self, apps: Sequence[str] = (), lang: str | None = None) -> ResetRecord: ...
 
     def ensure_locale(self, lang: str, ui: str | None = None) -> None: ...
+
+    def console(self, line: str) -> list[str] | None:
+        """One command on the device's emulator console (its reply lines); None: the device has none."""
+        ...
 
     def describe(self) -> ManifestRow: ...
 
@@ -282,6 +290,12 @@ class AdbBackend:
                 f"device {dev.serial} runs in {locale or 'an unknown locale'}, but this "
                 f"{what}: switch the phone's language or choose --lang"
             )
+
+    def console(self, line: str) -> list[str] | None:
+        """One command on the device's emulator console (what `adb emu LINE` reaches): its reply lines; None for a
+        kind without a console (a phone, a device in a thread)."""
+        del line
+        return None
 
     def describe(self) -> ManifestRow:
         """The device as a run's manifest lists it: its `DeviceInfo`, what the kind adds (a pinned device

@@ -83,6 +83,7 @@ class ThreadBackend(ModelBackend):
             latency=s.latency,
             serial=f"VIRTUAL{self.slot + 1:04d}",
             clock=s.clock,
+            image=s.image,
         )
         try:
             conn = link_embedded(server, vd.address, self.config.link)

@@ -81,6 +81,12 @@ class EmulatorBackend(PhoneBackend):
         else:
             self._console.snapshot_load(BOOT_SNAPSHOT)
 
+    def console(self, line: str) -> list[str] | None:
+        """The emulator's console (opened now when resets go through gRPC); None when it does not answer."""
+        if self._console is None:
+            self._console = emulator_console(self.opened().serial, None)
+        return self._console.command(line) if self._console is not None else None
+
     def release(self) -> None:
         self._grpc = None  # closed with the device's link
         console, self._console = self._console, None

@@ -43,7 +43,7 @@ from harness.device.devicetime import CLOCKS
 from harness.device.preparation import DevicePreparation, PreparationPlan
 from harness.errors import ConfigError, DeviceError
 from harness.run.fleet.affinity import CpuAffinity, check_policy, usable_cpus
-from harness.run.fleet.backend import Backend, Fleet, FleetSpec, ManifestRow, ResetRecord
+from harness.run.fleet.backend import IMAGES, Backend, Fleet, FleetSpec, ManifestRow, ResetRecord
 from harness.run.fleet.kinds import ISOLATIONS, Isolation, build_fleet
 
 if TYPE_CHECKING:
@@ -97,9 +97,12 @@ class DevicePool:
         langs: Sequence[str] = (),
         cpu_affinity: CpuAffinity = "auto",
         clock: str = "real",
+        image: str = "phone",
     ) -> None:
         if clock not in CLOCKS:
             raise ConfigError(f"unknown clock {clock!r}; choose one of: {', '.join(CLOCKS)}")
+        if image not in IMAGES:
+            raise ConfigError(f"unknown system image {image!r}; choose one of: {', '.join(IMAGES)}")
         if serials and count not in (1, len(serials)):
             raise ConfigError(f"--devices {count} conflicts with {len(serials)} --device serial(s); give one")
         if count < 1:
@@ -133,6 +136,7 @@ class DevicePool:
             cpu_affinity=self.cpu_affinity,
             usable_cpus=usable_cpus(),
             clock=clock,
+            image=image,
         )
         self._fleet: Fleet
         self._fleet, self._backends = self.make_fleet(spec)
@@ -321,6 +325,10 @@ class DevicePool:
         packages). A reset that fails is a `DeviceError` naming the device and the method."""
         return self._backends[i].reset(apps, lang)
 
+    def console(self, i: int, line: str) -> list[str] | None:
+        """One command on slot `i`'s emulator console (its reply lines); None: its device has none."""
+        return self._backends[i].console(line)
+
     def ensure_locale(self, i: int, lang: str, ui: str | None = None) -> None:
         """Make slot i's system language `lang` (en | zh) before an episode in that language. An embedded device
         switches (as picking a zh AVD would; a process device loads its boot snapshot in that language); a real
@@ -449,6 +457,7 @@ def open_pool(
     langs: Sequence[str] = (),
     cpu_affinity: CpuAffinity = "auto",
     clock: str = "real",
+    image: str = "phone",
 ) -> Iterator[DevicePool]:
     """The devices of a run: `pool` when the caller gives a started one (left open), else a pool of `count`
     embedded devices or of the `serials`, started here (all at once; embedded devices unless `wait` each handed
@@ -468,6 +477,7 @@ def open_pool(
         langs=langs,
         cpu_affinity=cpu_affinity,
         clock=clock,
+        image=image,
     ).start(wait=wait or bool(serials))
     try:
         yield own

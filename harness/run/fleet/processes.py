@@ -93,6 +93,7 @@ class ProcessBackend(AdbBackend):
             latency=s.latency,
             cpus=self.cpus,
             clock=s.clock,
+            image=s.image,
         )
         with self.fleet.booting:
             self._proc = proc
@@ -131,6 +132,10 @@ class ProcessBackend(AdbBackend):
         if self._locale != want:
             self.running_process().snapshot_load(boot_snapshot(*want))
             self._locale = want
+
+    def console(self, line: str) -> list[str] | None:
+        """The device process' control console: the emulator console's protocol (`sms send`, `gsm call`, ...)."""
+        return self.running_process().console(line)
 
     def running_process(self) -> DeviceProcess:
         if self._proc is None:

@@ -22,6 +22,7 @@ from harness.errors import InfrastructureError, describe_error
 from harness.perturbation import PerturbationRecord, PerturbPlan
 from harness.qa_agent import QAAgent
 from harness.run.loop.calls import AGENT_TIMEOUT, AgentTimeout, call_with_timeout
+from harness.run.loop.outside import OutsideJudge
 from harness.run.loop.session import EpisodeSession
 from harness.trajectory.result import AGENT_ERROR, EpisodeResult
 from harness.trajectory.sink import TrajectorySink
@@ -61,6 +62,7 @@ def run_episode(
     probe_agent: QAAgent | None = None,
     perturb: PerturbPlan | None = None,
     leased: Sequence[PerturbationRecord] = (),
+    outside: OutsideJudge | None = None,
 ) -> EpisodeResult:
     """Run one task on one device with one agent (a fresh instance: see `harness.run.orchestration.suite`).
 
@@ -72,7 +74,8 @@ def run_episode(
     or a stream to it), every step is recorded as it happens and the episode is finished (episode.json) before
     returning. With a `probe_agent`, the task's probes are asked on the screen where their milestone is first
     hit (`harness.run.loop.probes`). With a `perturb` plan the episode runs under its perturbations (the session's;
-    `leased`: what was applied when the device was leased) and they are put back even when it fails."""
+    `leased`: what was applied when the device was leased) and they are put back even when it fails. With an
+    `outside` judge the task is an outside suite's: its own set-up and verdict (harness.run.loop.outside)."""
     session = EpisodeSession(
         task,
         device,
@@ -85,6 +88,7 @@ def run_episode(
         agent_timeout=limits.agent_timeout,
         perturb=perturb,
         leased=leased,
+        outside=outside,
     )
     try:
         return _drive(session, agent, limits)

@@ -41,6 +41,7 @@ from harness.run.judge.end_state import evaluate_end_state
 from harness.run.judge.milestones import MilestoneTracker, answer_matches
 from harness.run.judge.state_check import judge_on
 from harness.run.loop.calls import AGENT_TIMEOUT
+from harness.run.loop.outside import OutsideJudge
 from harness.run.loop.perturb import EpisodePerturbations
 from harness.run.loop.probes import ProbeAsker
 from harness.run.loop.start import prepare_start
@@ -136,11 +137,13 @@ class EpisodeSession:
         agent_timeout: float = AGENT_TIMEOUT,
         perturb: PerturbPlan | None = None,
         leased: Sequence[PerturbationRecord] = (),
+        outside: OutsideJudge | None = None,
     ) -> None:
         roles = role_packages(device, task_roles(task))  # `@clock` -> this device's clock app
         self.task = resolve_task(task, roles)
         self.device, self.lang, self.seed, self.sink, self.attempt = device, lang, seed, sink, attempt
         self.max_steps = max_steps or self.task.max_steps
+        self.outside = outside  # an outside suite's set-up and judge instead of the task's own (run.loop.outside)
         self.alt = system_language(leased)  # under `locale=`: the device's labels speak it, and are scored in it
         self.tracker = MilestoneTracker(self.task.milestones, lang, state=judge_on(device), alt=self.alt)
         self.probes = ProbeAsker(self.task.probes, probe_agent, lang, agent_timeout)
@@ -200,7 +203,10 @@ class EpisodeSession:
     def begin(self) -> Observation:
         """Put the task's start state on the device, then its perturbations' screen conditions, and capture the
         first screen (not scored: 0% progress)."""
-        prepare_start(self.device, self.task.start)
+        if self.outside is not None:
+            self.outside.set_up()
+        else:
+            prepare_start(self.device, self.task.start)
         if self.perturbations is not None:
             self.perturbations.start(self.max_steps)
             if self.perturbations.due(1):
@@ -303,6 +309,9 @@ class EpisodeSession:
         """SR: every milestone hit (latching), the end state still holding on the last screen / in the app's
         data, the expected answer given, and no agent error. Sets `success`, `status` and `end_state`."""
         result, task = self.result, self.task
+        if self.outside is not None:
+            self._judge_outside(self.outside)
+            return
         if result.status == AGENT_ERROR:
             result.success = False
             return
@@ -314,6 +323,22 @@ class EpisodeSession:
             held = end.held
         result.success = self.tracker.complete and held and answered
         result.status = SUCCESS if result.success else FAILED
+
+    def _judge_outside(self, outside: OutsideJudge) -> None:
+        """The outside suite's verdict is the episode's: success when its judge says solved (score 1.0), its score
+        the progress; an agent error fails the episode as any other (the judge is still asked, and recorded). The
+        suite's tear-down follows; what both did is recorded under the suite's key."""
+        result = self.result
+        done = result.terminated_by in ("COMPLETE", "IMPOSSIBLE", "ANSWER")
+        verdict = outside.judge(result.answer, done)
+        result.progress = verdict.score if verdict.score is not None else 0.0
+        result.success = verdict.success and result.status != AGENT_ERROR
+        if result.status != AGENT_ERROR:
+            result.status = SUCCESS if result.success else FAILED
+        try:
+            outside.tear_down()
+        finally:
+            result.extra[outside.key] = outside.record()
 
     def _add_usage(self, step: AgentStep) -> None:
         u = step.usage

@@ -28,6 +28,7 @@ from harness.run.fleet.affinity import CpuAffinity
 from harness.run.fleet.kinds import Isolation
 from harness.run.fleet.pool import DevicePool, open_pool
 from harness.run.loop.episode import Limits, episode_seed, run_episode
+from harness.run.loop.outside import OutsideSuite
 from harness.run.orchestration.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
 from harness.run.orchestration.leasing import lease_episode
 from harness.run.orchestration.lifecycle import RunLifecycle, agent_settings, content_hash, harness_source, item_label
@@ -36,7 +37,7 @@ from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score
 from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.records import ManifestTask, episode_key
-from harness.trajectory.result import INFRA_ERROR, EpisodeResult
+from harness.trajectory.result import INFRA_ERROR, SKIPPED, EpisodeResult
 from harness.trajectory.writer import RunWriter, WriterOptions
 from tasks.schema import Task
 from tasks.suite import load_suite
@@ -78,6 +79,8 @@ class SuiteOptions:
     # the interruptions (with each episode's seed)
     perturb: str | Sequence[str | Perturbation] = ()
     perturb_seed: int = 0
+    # another package's suite (`--suite androidworld`: harness.androidworld): its tasks, set-up and judge
+    outside: OutsideSuite | None = None
 
     def __post_init__(self) -> None:
         items = [self.perturb] if isinstance(self.perturb, str) else list(self.perturb)
@@ -292,7 +295,10 @@ def plan_run(
 ) -> RunPlan:
     """Load the suite, check the agent (a bad name or option fails here, before any device starts) and, for
     `opts.resume`, lock the run directory and find what is left to run."""
-    episodes = select_episodes(load_suite(opts.suite), opts.langs, opts.task_ids)
+    if opts.outside is not None:
+        episodes = select_episodes(opts.outside.tasks(), opts.langs, opts.outside.select(opts.task_ids))
+    else:
+        episodes = select_episodes(load_suite(opts.suite), opts.langs, opts.task_ids)
     make_agent = agent_factory or (lambda: create_agent(opts.agent, **opts.agent_options))
     probe = make_agent()
     make_qa = probe_agent or (probe_agent_factory(opts) if any(t.probes for t, _ in episodes) else None)
@@ -322,9 +328,15 @@ def pool_attempt(pool: DevicePool, plan: RunPlan) -> EpisodeAttempt:
     perturbations) into its trajectory."""
 
     def run(slot: int, task: Task, lang: str, seed: int, n: int, ep: EpisodeWriter) -> EpisodeResult:
-        perturb = plan.opts.plan
+        perturb, outside = plan.opts.plan, plan.opts.outside
         lease, leased = lease_episode(pool, slot, task, lang, perturb)
         ep.note_reset(lease.reset.method, lease.reset.seconds)
+        judge = None
+        if outside is not None:
+            why = outside.skip_reason(task, lease.device)
+            if why is not None:
+                return record_skipped(task, lang, why, seed, ep)
+            judge = outside.judge(task, lease.device, lambda line: pool.console(slot, line))
         agent = plan.make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
         qa = plan.make_qa() if plan.make_qa is not None and task.probes else None
         result = run_episode(
@@ -339,6 +351,7 @@ def pool_attempt(pool: DevicePool, plan: RunPlan) -> EpisodeAttempt:
             probe_agent=qa,
             perturb=perturb,
             leased=leased,
+            outside=judge,
         )
         result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
         return result
@@ -369,12 +382,23 @@ def run_suite(
             isolation=None if opts.serials else opts.isolation,
             langs=opts.langs,
             cpu_affinity=opts.cpu_affinity,
+            image=opts.outside.image if opts.outside is not None else "phone",
         ) as devices:
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up
             return plan.execute(PoolExecutor(devices), writer, pool_attempt(devices, plan), console)
     finally:
         plan.release()
+
+
+def record_skipped(task: Task, lang: str, reason: str, seed: int, ep: EpisodeWriter) -> EpisodeResult:
+    """Record an outside suite's instance the leased device cannot host (`skipped`: listed with why, never started,
+    never counted)."""
+    result = EpisodeResult(
+        task.id, lang, status=SKIPPED, category=task.category, apps=1, error=reason, seed=seed, terminated_by=None
+    )
+    ep.finish(result)
+    return result
 
 
 def record_infra_error(

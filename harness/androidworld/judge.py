@@ -1,0 +1,186 @@
+"""One AndroidWorld task instance on one leased device, set up and judged by AndroidWorld's own code (an
+`OutsideJudge`, harness.run.loop.outside):
+
+1. `set_up`: where the device has no app snapshot yet (`/data/data/android_world/snapshots/<package>`: a device
+   the pool just reset, a fresh emulator), AndroidWorld's one-time snapshot step for the instance's apps
+   (`app_snapshot.save_snapshot`, nothing installed or downloaded); then the class's own `initialize_task(env)`.
+   AndroidWorld's set-up reseeds Python's global `random`, so set-ups in one process take turns (`SETUP_LOCK`).
+   Then the verdict before any action (`success_before`: AndroidWorld's `*Verify` classes are met at the start),
+   taken without changing what the agent starts from - a judge may launch an app or press BACK: the state
+   `initialize_task` left is saved as a snapshot on the device's emulator console and loaded again after the
+   verdict; a device without a console is set up once more instead (`tear_down`, then `initialize_task` of the
+   same parameters, which reseeds as before). An error there is recorded as null.
+   Any exception in AndroidWorld's set-up is an infrastructure failure naming the class (`SetUpError`: retried on
+   a fresh device).
+2. `judge`: the agent's answer in `env.interaction_cache`, then the class's own `is_successful(env)`. Its score is the
+   episode's (1.0 solved; a composite task's share as progress). An exception is recorded (`judge_error`), never
+   retried; AndroidWorld's figure leaves the episode out, as its runner does.
+3. `tear_down`: the class's own; an exception is recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import traceback
+from typing import Any
+
+from harness.androidworld.binding import Binding, TaskMeta
+from harness.androidworld.env import AwEnv
+from harness.errors import InfrastructureError, describe_error
+from harness.run.loop.outside import OutsideVerdict
+
+log = logging.getLogger(__name__)
+SETUP_LOCK = threading.Lock()  # AndroidWorld's set-up reseeds the process-wide `random`
+START_SNAPSHOT = "droidharness-androidworld-start"
+KEY = "androidworld"
+
+
+class SetUpError(InfrastructureError):
+    """AndroidWorld's own set-up of a task failed on a device (names the class, the instance and the device)."""
+
+
+def jsonable(value: Any) -> Any:
+    """`value` as JSON can hold it (dates, dataclasses and other objects as their text)."""
+    return json.loads(json.dumps(value, default=str, ensure_ascii=False))
+
+
+def needed_apps(instance: Any) -> tuple[str, ...]:
+    """The apps an instance needs: its class's `app_names`, or the one its parameters drew (`OpenAppTaskEval`
+    draws one of many)."""
+    drawn = instance.params.get("app_name") if isinstance(instance.params, dict) else None
+    if isinstance(drawn, str) and drawn in tuple(instance.app_names):
+        return (drawn,)
+    return tuple(a for a in instance.app_names if a)
+
+
+def _short(e: BaseException) -> str:
+    return describe_error(e).strip().splitlines()[0][:500] if str(e).strip() else type(e).__name__
+
+
+class AwJudge:
+    key = KEY
+
+    def __init__(
+        self,
+        name: str,
+        index: int,
+        instance: Any,
+        env: AwEnv,
+        binding: Binding,
+        meta: TaskMeta | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.name, self.index, self.instance, self.env, self.binding = name, index, instance, env, binding
+        self.meta = meta or TaskMeta()
+        self.seed = seed
+        self.serial = env.controller.device.serial
+        self.snapshots_made: list[str] = []
+        self.before: float | None = None
+        self.before_error: str | None = None
+        self.verdict: OutsideVerdict | None = None
+        self.done = False
+        self.tear_down_error: str | None = None
+
+    # --- set-up -----------------------------------------------------------------------------------------------
+    def _fail(self, what: str, e: BaseException) -> SetUpError:
+        return SetUpError(f"AndroidWorld's {self.name} (instance {self.index}) on {self.serial}: {what}: {_short(e)}")
+
+    def set_up(self) -> None:
+        controller = self.env.controller
+        with SETUP_LOCK:
+            try:
+                for app in needed_apps(self.instance):
+                    if app != "clipper" and not self.binding.has_snapshot(app, controller):
+                        self.binding.save_snapshot(app, controller)
+                        self.snapshots_made.append(app)
+            except InfrastructureError:
+                raise
+            except Exception as e:  # noqa: BLE001 - AndroidWorld's snapshot step failed: the device's fault
+                raise self._fail("saving its app snapshots", e) from e
+            self._initialize()
+            self._verdict_before()
+
+    def _initialize(self) -> None:
+        self.instance.initialized = False  # a retried attempt sets the same instance up again
+        try:
+            self.instance.initialize_task(self.env)
+        except InfrastructureError:
+            raise
+        except Exception as e:  # noqa: BLE001 - anything AndroidWorld's set-up raises
+            log.debug("%s initialize_task: %s", self.name, traceback.format_exc())
+            raise self._fail("initialize_task", e) from e
+
+    def _verdict_before(self) -> None:
+        console = self.env.controller.calls.adb.doors
+        saved = console.console(f"avd snapshot save {START_SNAPSHOT}") is not None
+        try:
+            self.before = float(self.instance.is_successful(self.env))
+        except InfrastructureError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a judge that cannot judge the start: recorded as null
+            self.before, self.before_error = None, _short(e)
+        self.env.interaction_cache = ""
+        if saved:
+            console.console(f"avd snapshot load {START_SNAPSHOT}")
+            return
+        try:  # no console: the same parameters set up once more (initialize_task reseeds as before)
+            self.instance.tear_down(self.env)
+        except Exception as e:  # noqa: BLE001 - AndroidWorld's tear-down is best effort in its own runner too
+            log.debug("%s tear_down before re-initializing: %s", self.name, e)
+        self._initialize()
+
+    # --- the verdict ------------------------------------------------------------------------------------------
+    def judge(self, answer: str | None, done: bool) -> OutsideVerdict:
+        self.done = done
+        self.env.interaction_cache = answer or ""
+        try:
+            score = float(self.instance.is_successful(self.env))
+            self.verdict = OutsideVerdict(max(0.0, min(1.0, score)))
+        except InfrastructureError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the judge's own failure: recorded, left out of its figure
+            self.verdict = OutsideVerdict(None, f"{self.name}.is_successful: {_short(e)}")
+        return self.verdict
+
+    def tear_down(self) -> None:
+        try:
+            self.instance.tear_down(self.env)
+        except Exception as e:  # noqa: BLE001 - recorded; the pool resets the device before its next episode
+            self.tear_down_error = _short(e)
+
+    # --- the record ---------------------------------------------------------------------------------------------
+    @property
+    def aw_score(self) -> float | None:
+        """The episode's `is_successful` as AndroidWorld's runner records it: the judge's score when the agent
+        declared the task done, else 0; None when the judge failed (its runner leaves such episodes out)."""
+        v = self.verdict
+        if v is None or v.score is None:
+            return None
+        return v.score if self.done else 0.0
+
+    def record(self) -> dict[str, Any]:
+        v = self.verdict
+        return {
+            "class": self.name,
+            "instance": self.index,
+            "seed": self.seed,
+            "params": jsonable(self.instance.params),
+            "goal": str(self.instance.goal),
+            "complexity": jsonable(self.instance.complexity),
+            "apps": list(needed_apps(self.instance)),
+            "difficulty": self.meta.difficulty,
+            "tags": list(self.meta.tags),
+            "success_before": self.before,
+            "success_before_error": self.before_error,
+            "score": v.score if v else None,
+            "judge_error": v.error if v else None,
+            "done": self.done,
+            "aw_score": self.aw_score,
+            "snapshots_made": self.snapshots_made,
+            "tear_down_error": self.tear_down_error,
+        }
+
+
+__all__ = ["KEY", "START_SNAPSHOT", "AwJudge", "SetUpError", "jsonable", "needed_apps"]
