@@ -404,6 +404,9 @@ class Task(TaskModel):
     end_state: tuple[EndCheck, ...] = ()  # what must still hold at the end for success (empty: milestones only)
     probes: tuple[Probe, ...] = ()  # screen questions asked when their milestone is hit (docs/screenqa.md)
     tags: tuple[str, ...] = ()
+    # an outside suite's instance (`--suite androidworld`): its class and parameters, which its own code judges; an
+    # agent may read them as it reads the rest of the task (the reference agent solves the instance from them)
+    outside: dict[str, Any] = {}
 
     @field_validator("apps")
     @classmethod

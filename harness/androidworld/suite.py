@@ -20,7 +20,7 @@ from typing import Any
 from harness.androidworld.binding import AW_SEED, AwBinding, Binding, TaskMeta
 from harness.androidworld.doors import Console, LinkDoors
 from harness.androidworld.env import AwEnv
-from harness.androidworld.judge import AwJudge, needed_apps
+from harness.androidworld.judge import AwJudge, jsonable, needed_apps
 from harness.device.controller import AdbDevice
 from harness.errors import ConfigError
 from tasks.schema import MilestoneGroup, Task
@@ -49,7 +49,8 @@ def task_of(inst: AwInstance) -> Task:
         apps=(),
         max_steps=budget,
         milestones=MilestoneGroup.model_construct(children=()),
-        tags=(SUITE, *(f"aw:{t}" for t in inst.meta.tags)),
+        tags=(SUITE, *(f"aw:{t}" for t in inst.meta.tags if t)),
+        outside={"suite": SUITE, "class": inst.name, "params": jsonable(inst.instance.params)},
     )
 
 
