@@ -109,6 +109,12 @@ def _print(c: Comparison) -> None:
             highlight=False,
             soft_wrap=True,
         )
+    for s, fig in zip(c.sides, c.androidworld(), strict=True):
+        if fig is not None:
+            console.print(
+                escape(f"{s.label}: AndroidWorld's figure {_pct(fig['success_rate'])} over {fig['classes']} classes"),
+                highlight=False,
+            )
     for name in BREAKDOWNS:
         bt = Table(name.removeprefix("by_"), *(f"{s.label} SR / ATP" for s in c.sides), title=name.replace("_", " "))
         for group, scores in c.breakdown(name).items():

@@ -339,6 +339,7 @@ def report(run_dir: Path = typer.Argument(..., help="A run directory (runs/<run_
         print_qa_summary(summarize(run))
     else:
         _print_board(board)
+        _print_androidworld(run_dir)
     console.print(f"report: {run_dir / 'report.html'}")
 
 

@@ -11,6 +11,8 @@ other run is paired with it:
 - a paired bootstrap interval of the mean progress difference (other minus baseline) over the same episodes
   (`paired_bootstrap`: numpy, seeded, percentile interval);
 - breakdowns by category, language and app count: each run's SR / ATP over the shared episodes of the group;
+- runs of `--suite androidworld`: each run's AndroidWorld figure over the shared episodes, by difficulty, tag and
+  app, as AndroidWorld groups its results (`androidworld`);
 - by perturbation, for runs made with `run --perturb` (docs/robustness.md): for each perturbation, the shared
   episodes it was applied to (in either run of the pair; an episode belongs to every perturbation applied to it),
   their flips and the paired tests on them alone (`PerturbationPairing`).
@@ -28,6 +30,7 @@ import numpy as np
 
 from harness.errors import ConfigError
 from harness.report.summary import episode_cost, outcome
+from harness.scoring.androidworld import androidworld_figure
 from harness.scoring.cost import Price
 from harness.scoring.episodes import BREAKDOWNS, Score, Scoreboard, scoreboard
 from harness.trajectory.reader import EpisodeRecord, Run
@@ -185,8 +188,13 @@ class Comparison:
                 groups.setdefault(group, [None] * len(self.boards))[i] = s
         return dict(sorted(groups.items()))
 
+    def androidworld(self) -> list[dict[str, Any] | None]:
+        """Each run's AndroidWorld figure over the shared episodes (None for a run without AndroidWorld's)."""
+        return [androidworld_figure(s.results[k] for k in self.shared) for s in self.sides]
+
     def to_json(self) -> dict[str, Any]:
         return {
+            "androidworld": self.androidworld(),
             "runs": [
                 {
                     "label": s.label,

@@ -120,6 +120,26 @@ def _breakdown_html(c: Comparison, name: str) -> str:
     return f"<table><tr><th class=l>{e(name.removeprefix('by_'))}</th>{head}{diffs}</tr>{''.join(rows)}</table>"
 
 
+def _androidworld_html(c: Comparison) -> str:
+    """Runs of AndroidWorld's suite: each one's AndroidWorld figure over the shared episodes, as it groups them."""
+    figs = c.androidworld()
+    if not any(figs):
+        return ""
+    head = "".join(f"<th>{e(s.label)}</th>" for s in c.sides)
+    overall = "".join(f"<td>{pct(f['success_rate'] if f else None)}</td>" for f in figs)
+    rows = [f"<tr><td class=l><b>overall</b></td>{overall}</tr>"]
+    for part in ("by_difficulty", "by_tag", "by_app"):
+        groups = sorted({g for f in figs if f for g in f[part]})
+        for g in groups:
+            cells = "".join(f"<td>{pct(f[part].get(g) if f else None)}</td>" for f in figs)
+            rows.append(f"<tr><td class=l>{e(part.removeprefix('by_'))}: {e(g)}</td>{cells}</tr>")
+    return (
+        "<h2>AndroidWorld</h2><p class=mut>AndroidWorld's own figure over the shared episodes, as its runner computes "
+        "it, grouped by its task metadata's difficulty and tags, and by app.</p>"
+        f"<table><tr><th class=l>group</th>{head}</tr>{''.join(rows)}</table>"
+    )
+
+
 def _episodes_table(c: Comparison) -> str:
     head = "".join(f"<th>{e(s.label)}</th><th>progress</th><th>steps</th><th>tokens</th><th>cost</th>" for s in c.sides)
     diffs = "".join(
@@ -227,7 +247,7 @@ def render_compare(c: Comparison) -> str:
         f"<h1>{e(title)}</h1>{notes}<p>{len(c.shared)} shared episode(s); the first run is the baseline. SR and "
         "ATP over each run's scored shared episodes; the paired tests over the episodes scored in both.</p>"
         f"{_runs_table(c)}<h2>Paired tests</h2>{''.join(_pairing_html(c, p) for p in c.pairings)}"
-        f"{_perturbation_html(c)}"
+        f"{_perturbation_html(c)}{_androidworld_html(c)}"
         f"<h2>Breakdowns</h2>{breakdowns}<h2>Episodes</h2>{_episodes_table(c)}"
         "<h2>Steps side by side</h2><div class=toolbar><button type=button data-toggle=open>expand all</button>"
         "<button type=button data-toggle=close>collapse all</button></div>"

@@ -23,6 +23,7 @@ import logging
 from collections import defaultdict
 from typing import Any
 
+from harness.report.androidworld import androidworld_section, skipped_list
 from harness.report.devices import preparation_section
 from harness.report.draw import KEY_ACTIONS, Thumbs, thumbnails
 from harness.report.page import CSS, JS, csp, e, header, infra_list, ms, num, pct
@@ -331,7 +332,7 @@ def render_task_report(run: Run) -> str:
         '<meta name=viewport content="width=device-width,initial-scale=1">'
         f"<title>{e(title)}</title><style>{CSS}</style></head><body>"
         f"{header(run)}{_perturb_line(s)}<h2>Summary</h2><p class=headline><b>{e(s['headline'])}</b></p>"
-        f"{infra_list(s)}"
+        f"{infra_list(s)}{skipped_list(s)}"
         f"{_table('overall', [('all', s['overall'])])}"
         f"<h3>By category</h3>{_table('category', cat_rows)}<h3>By language</h3>{_table('language', lang_rows)}"
         f"<h3>By number of apps</h3>{_table('apps', app_rows)}"
@@ -342,7 +343,7 @@ def render_task_report(run: Run) -> str:
         "milliseconds; model: each model call's round trip. "
         + (f"Cost: the tokens at {e(_price_text(s['price']))}." if s["price"] else "Cost: unpriced (run --price).")
         + "</p>"
-        f"{preparation_section(run)}"
+        f"{androidworld_section(s)}{preparation_section(run)}"
         f"<h2>Episodes ({len(run.episodes)})</h2><div class=toolbar><button type=button data-toggle=open>"
         "expand all</button><button type=button data-toggle=close>collapse all</button></div>"
         f"{episodes}<script>{JS}</script></body></html>"

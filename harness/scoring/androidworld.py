@@ -6,7 +6,8 @@ harness's SR:
 - an episode whose set-up or judge raised, or whose agent raised, has no score (AndroidWorld's runner records its
   exception and leaves it out: NaN, skipped by the means);
 - the mean per class (`mean_success_rate`), then the mean over the classes (its `Average` row), and means of the
-  per-class rates by difficulty and by tag (its table by tag and difficulty).
+  per-class rates by difficulty and by tag (its table by tag and difficulty), and by app (a class counts for each
+  app it uses).
 
 It reads each episode's `extra["androidworld"]` (harness.androidworld.judge.AwJudge.record); episodes that are not
 AndroidWorld's are ignored, and a run without any gets None.
@@ -41,12 +42,14 @@ def androidworld_figure(results: Iterable[EpisodeResult]) -> dict[str, Any] | No
     trials: dict[str, int] = defaultdict(int)
     left_out: dict[str, int] = defaultdict(int)
     meta: dict[str, tuple[str, tuple[str, ...]]] = {}
+    apps: dict[str, tuple[str, ...]] = {}
     for r in results:
         rec = r.extra.get(KEY)
         if not isinstance(rec, dict) or not isinstance(rec.get("class"), str):
             continue
         name = rec["class"]
         meta[name] = (str(rec.get("difficulty") or ""), tuple(str(t) for t in rec.get("tags") or ()))
+        apps[name] = tuple(sorted({*apps.get(name, ()), *(str(a) for a in rec.get("apps") or ())}))
         if r.status in UNSCORED:
             continue  # skipped, unfinished or an infrastructure failure: never judged
         s = aw_episode_score(r)
@@ -61,11 +64,14 @@ def androidworld_figure(results: Iterable[EpisodeResult]) -> dict[str, Any] | No
     counted = {k: v for k, v in rates.items() if v is not None}
     by_difficulty: dict[str, list[float]] = defaultdict(list)
     by_tag: dict[str, list[float]] = defaultdict(list)
+    by_app: dict[str, list[float]] = defaultdict(list)
     for name, rate in counted.items():
         difficulty, tags = meta[name]
         by_difficulty[difficulty or "unknown"].append(rate)
         for tag in [t or "untagged" for t in tags] or ["untagged"]:
             by_tag[tag].append(rate)
+        for app in apps[name] or ("(none)",):
+            by_app[app].append(rate)
     return {
         "success_rate": _mean(list(counted.values())),
         "classes": len(counted),
@@ -76,6 +82,7 @@ def androidworld_figure(results: Iterable[EpisodeResult]) -> dict[str, Any] | No
         },
         "by_difficulty": {k: _mean(v) for k, v in sorted(by_difficulty.items())},
         "by_tag": {k: _mean(v) for k, v in sorted(by_tag.items())},
+        "by_app": {k: _mean(v) for k, v in sorted(by_app.items())},
     }
 
 

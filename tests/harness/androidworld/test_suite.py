@@ -39,8 +39,7 @@ def _run(tmp_path: Path, classes: tuple[str, ...], isolation: str = "thread", ag
         out=tmp_path,
         run_id="aw",
         writer=FAST_WRITER,
-        report=False,
-        **kw,
+        **{"report": False, **kw},
     )
     res = run_suite(opts, agent_factory=agent)
     return res, binding, json.loads((res.run_dir / "summary.json").read_text())
@@ -51,7 +50,7 @@ def _records(run_dir: Path) -> dict[str, Any]:
 
 
 def test_noop_gets_only_what_is_met_at_the_start_and_the_records_say_so(tmp_path):
-    res, binding, summary = _run(tmp_path, ("FixtureTask", "WifiOnVerify", "NeedsMissingApp"))
+    res, binding, summary = _run(tmp_path, ("FixtureTask", "WifiOnVerify", "NeedsMissingApp"), report=True)
     metas = _records(res.run_dir)
     todo, verify = metas["FixtureTask"].extra["androidworld"], metas["WifiOnVerify"].extra["androidworld"]
     assert metas["FixtureTask"].status == "failed" and todo["success_before"] == 0.0 and todo["score"] == 0.0
@@ -65,7 +64,10 @@ def test_noop_gets_only_what_is_met_at_the_start_and_the_records_say_so(tmp_path
     assert summary["overall"]["scored"] == 2 and summary["overall"]["sr"] == 0.5 and summary["exit_code"] == 0
     fig = summary["androidworld"]
     assert fig["success_rate"] == 0.5 and fig["classes"] == 2
-    assert fig["by_difficulty"] == {"easy": 1.0, "medium": 0.0}
+    assert fig["by_difficulty"] == {"easy": 1.0, "medium": 0.0} and fig["by_app"] == {"settings": 0.5}
+    html = (res.run_dir / "report.html").read_text()
+    assert "AndroidWorld&#x27;s figure 50.0%" in html or "AndroidWorld's figure 50.0%" in html
+    assert "Skipped (1): instances the devices cannot host" in html and "com.simplemobiletools.calendar.pro" in html
 
 
 def test_a_set_up_that_raises_is_an_infrastructure_failure_naming_the_class(tmp_path):
@@ -123,3 +125,18 @@ def test_the_verdict_before_leaves_the_agent_where_the_set_up_did(tmp_path, isol
     first = json.loads((ep.path / "steps.jsonl").read_text().splitlines()[0])
     assert first["observation"]["package"] != "com.android.settings"
     assert ep.meta is not None and ep.meta.extra["androidworld"]["success_before"] == 0.0
+
+
+def test_compare_gives_each_runs_androidworld_figure_on_the_shared_episodes(tmp_path):
+    from harness.report.compare import compare_runs
+    from harness.report.compare_page import render_compare
+
+    classes = ("AnswerTheQuestion", "WifiOnVerify")
+    base, _, _ = _run(tmp_path / "noop", classes)
+    other, _, _ = _run(tmp_path / "answers", classes, agent=Answers42)
+    c = compare_runs([load_run(base.run_dir), load_run(other.run_dir)], [None, None], resamples=100)
+    figs = c.androidworld()
+    assert [f["success_rate"] if f else None for f in figs] == [0.5, 1.0]
+    assert figs[0] is not None and figs[0]["by_difficulty"] == {"easy": 1.0, "medium": 0.0}
+    assert c.to_json()["androidworld"][1]["by_class"]["AnswerTheQuestion"]["mean_success_rate"] == 1.0
+    assert "AndroidWorld&#x27;s own figure" in render_compare(c) or "AndroidWorld's own figure" in render_compare(c)
