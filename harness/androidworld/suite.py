@@ -72,6 +72,15 @@ class AwSuite:
         if self.combinations < 1:
             raise ConfigError(f"--aw-combinations must be >= 1, got {self.combinations}")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a Ray actor's copy): the options and the binding; the instances are drawn again there, from the
+        same seed (AndroidWorld's create_suite is deterministic)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_instances", "_packages", "_lock")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._instances, self._packages, self._lock = {}, {}, threading.Lock()
+
     def instances(self) -> dict[str, AwInstance]:
         if not self._instances:
             known = self.binding.classes()

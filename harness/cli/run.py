@@ -225,7 +225,7 @@ def run(
         perturb_seed=perturb_seed,
     )
     if suite == OUTSIDE_SUITE and not family:
-        opts = _androidworld(opts, aw_seed, aw_combinations, ray or bool(ray_address), lang)
+        opts = _androidworld(opts, aw_seed, aw_combinations, lang)
     if avd is not None and (device or ray or ray_address):
         raise typer.BadParameter("--avd starts its own emulators: give no --device or --ray", param_hint="--avd")
     if adb_port is not None and avd is None:
@@ -258,15 +258,13 @@ def run(
 OUTSIDE_SUITE = "androidworld"
 
 
-def _androidworld(opts: SuiteOptions, seed: int, combinations: int, ray: bool, lang: str) -> SuiteOptions:
+def _androidworld(opts: SuiteOptions, seed: int, combinations: int, lang: str) -> SuiteOptions:
     """AndroidWorld's suite (harness.androidworld): its task classes, in English; one line and exit 2 when it is
     not installed."""
     from harness.androidworld.binding import INSTALL_HINT, available
 
     if not available():
         _fail(ConfigError(INSTALL_HINT))
-    if ray:
-        _fail(ConfigError("--suite androidworld runs on local devices: give no --ray / --ray-address"))
     if lang == "zh":
         _fail(ConfigError("--suite androidworld: AndroidWorld's goals are in English; use --lang en"))
     from harness.androidworld.suite import AwSuite

@@ -41,7 +41,7 @@ from harness.run.fleet.pool import DevicePool
 from harness.run.loop.episode import run_episode
 from harness.run.orchestration.leasing import lease_episode
 from harness.run.orchestration.lifecycle import item_label
-from harness.run.orchestration.suite import SuiteOptions, SuiteResult, plan_run
+from harness.run.orchestration.suite import SuiteOptions, SuiteResult, plan_run, skipped_result
 from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.result import EpisodeResult
 from harness.trajectory.sink import Finished, QueueSink, StepEvent, replay_into
@@ -257,8 +257,9 @@ class EpisodeWorker:
     def __init__(self, setup: WorkerSetup) -> None:
         self.setup = setup
         o = setup.opts
+        image = o.outside.image if o.outside is not None else "phone"  # AndroidWorld's: the emulator's image
         self.pool = DevicePool(
-            1, profile=o.profile, latency=o.latency, clock=o.clock, isolation=actor_isolation(o)
+            1, profile=o.profile, latency=o.latency, clock=o.clock, isolation=actor_isolation(o), image=image
         ).start()
         self.where = this_node()
 
@@ -278,6 +279,13 @@ class EpisodeWorker:
         o = self.setup.opts
         lease, leased = lease_episode(self.pool, 0, task, lang, o.plan)
         yield ResetMessage(lease.reset.method, lease.reset.seconds, os.getpid(), self.where.id)
+        judge = None
+        if o.outside is not None:  # an outside suite's instance: skipped where the device cannot host it
+            why = o.outside.skip_reason(task, lease.device)
+            if why is not None:
+                yield Finished(skipped_result(task, lang, why, seed), None, None)
+                return
+            judge = o.outside.judge(task, lease.device, lambda line: self.pool.console(0, line))
         out: queue.Queue[Any] = queue.Queue()
         sink = QueueSink(out)
         done = object()
@@ -298,6 +306,7 @@ class EpisodeWorker:
                     probe_agent=qa,
                     perturb=o.plan,
                     leased=leased,
+                    outside=judge,
                 )
                 result.reset_method, result.reset_seconds = lease.reset.method, lease.reset.seconds
                 result.node = self.where.id

@@ -391,12 +391,14 @@ def run_suite(
         plan.release()
 
 
+def skipped_result(task: Task, lang: str, reason: str, seed: int) -> EpisodeResult:
+    """An outside suite's instance the leased device cannot host (`skipped`: listed with why, never started, never
+    counted)."""
+    return EpisodeResult(task.id, lang, status=SKIPPED, category=task.category, apps=1, error=reason, seed=seed)
+
+
 def record_skipped(task: Task, lang: str, reason: str, seed: int, ep: EpisodeWriter) -> EpisodeResult:
-    """Record an outside suite's instance the leased device cannot host (`skipped`: listed with why, never started,
-    never counted)."""
-    result = EpisodeResult(
-        task.id, lang, status=SKIPPED, category=task.category, apps=1, error=reason, seed=seed, terminated_by=None
-    )
+    result = skipped_result(task, lang, reason, seed)
     ep.finish(result)
     return result
 
