@@ -35,8 +35,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from agents import androidworld_reference
+from agents.androidworld_reference import Decide
 from agents.interruptions import SYSTEMUI, Interruption, find_interruption
-from harness.actions import Action, Back, Complete, Point, Swipe, describe, parse_action
+from harness.actions import Action, Back, Complete, Impossible, Point, Swipe, describe, parse_action
 from harness.agent import AgentError, AgentStep, EpisodeContext, HistoryItem, invalid_step
 from harness.errors import ActionValidationError, ConfigError
 from harness.hierarchy import UITree
@@ -61,7 +63,7 @@ class ReferenceAgent:
     def __init__(self, actions: Iterable[Any] | None = None, name: str = "reference") -> None:
         self.name = name
         self._given = None if actions is None else [self._coerce(a, i) for i, a in enumerate(actions, 1)]
-        self._steps: list[ReferenceStep | Action] = []
+        self._steps: list[ReferenceStep | Action | Decide] = []
         self._pos = 0
         self._lang = "en"
         self._alt: str | None = None  # the other language the screen may speak (the device's, under `locale=`)
@@ -118,6 +120,11 @@ class ReferenceAgent:
                 f"reference agent: task {ctx.task.id} is a {type(ctx.task).__name__}, not a droidharness task: "
                 "it has no reference solution"
             )
+        outside = ctx.task.outside or {}
+        if outside.get("suite") == androidworld_reference.SUITE:
+            solution = androidworld_reference.plan(outside)
+            self._steps = list(solution) if solution is not None else [self._no_solver(outside)]
+            return
         reference = ctx.task.reference
         steps = reference.get(ctx.lang)
         if steps is None:
@@ -153,6 +160,12 @@ class ReferenceAgent:
                 meta={"reference_step": None, "reference_steps": len(self._steps)},
             )
         step = self._steps[self._pos]
+        if isinstance(step, Decide):  # a Decide: the step this screen calls for, or none
+            chosen = step.choose(observation, self._lang)
+            if chosen is None:
+                self._pos += 1
+                return self.act(observation, history)
+            step = chosen
         meta: dict[str, Any] = {"reference_step": n, "reference_steps": len(self._steps)}
         tree = getattr(observation, "tree", None)
         if isinstance(tree, UITree) and self._dismissals < MAX_DISMISSALS:
@@ -218,6 +231,11 @@ class ReferenceAgent:
         self._seek = None
         self._keyboard_hidden = False
         return AgentStep(action=action, thought=f"reference step {n}: {describe(action)}", meta=meta)
+
+    @staticmethod
+    def _no_solver(outside: dict[str, Any]) -> Impossible:
+        what = f"{outside.get('suite')}'s {outside.get('class')}"
+        return Impossible(reason=f"the reference agent has no solution for {what}")
 
     def _budget_allows(self, history: list[HistoryItem]) -> bool:
         """Whether one more step than the solution's own still leaves room for the rest of it."""

@@ -1,0 +1,241 @@
+"""Reference solutions of AndroidWorld's task classes on the embedded device's apps, from an instance's parameters.
+
+`--suite androidworld` gives each of AndroidWorld's instances as a harness task whose `outside` is
+`{"suite": "androidworld", "class": <class name>, "params": {...}}` (no reference solution of its own). The
+`reference` agent asks `plan(outside)` for one: a list of steps it plays as it plays a bundled task's solution
+(locators resolved on the live screen, interruptions dismissed, elements sought) - `ReferenceStep`s, plain unified
+actions, and `Decide`s: a step chosen on the screen it meets (a switch clicked only when it is not yet as wanted, a
+slider dragged to its end from where it is). `plan` returns None for a class without a solver (the agent then
+says IMPOSSIBLE at once).
+
+The solvers know AndroidWorld's classes only by what their goals ask and their judges look at: the setting a
+Settings class reads back, the screen a Clock class's judge reads (so the episode ends there), the contact a
+Contacts class looks up. Nothing here imports AndroidWorld.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from harness.actions import Action, Complete, OpenApp, Point, Swipe
+from tasks.locate import LocatorNotFound, locate
+from tasks.schema import Locator, ReferenceStep
+
+SUITE = "androidworld"
+
+SETTINGS = ("Settings", "com.android.settings")
+CLOCK = ("Clock", "com.google.android.deskclock")
+CONTACTS = ("Contacts", "com.google.android.contacts")
+# the apps AndroidWorld's OpenAppTaskEval draws (by its names), as a launcher labels them and their packages
+APPS: dict[str, tuple[str, str]] = {
+    "settings": SETTINGS,
+    "clock": CLOCK,
+    "contacts": CONTACTS,
+    "dialer": ("Phone", "com.google.android.dialer"),
+    "camera": ("Camera", "com.android.camera2"),
+}
+DRAG_SECONDS = 0.6  # a slider's thumb dragged to the end of its track
+
+
+@runtime_checkable
+class Decide(Protocol):
+    """A step chosen on the screen it meets: the step to play there, or None to skip it."""
+
+    @property
+    def type(self) -> str: ...
+
+    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None: ...
+
+
+Step = ReferenceStep | Action | Decide
+
+
+def _loc(**fields: Any) -> Locator:
+    return Locator(**fields)
+
+
+def click(**fields: Any) -> ReferenceStep:
+    """CLICK the element a locator finds (`click(resource_id="fab")`, `click(text="Display")`)."""
+    return ReferenceStep(type="CLICK", locate=_loc(**fields))
+
+
+def type_into(text: str, **fields: Any) -> ReferenceStep:
+    return ReferenceStep(type="TYPE", text=text, locate=_loc(**fields))
+
+
+def open_app(app: tuple[str, str]) -> OpenApp:
+    return OpenApp(name=app[0], package=app[1])
+
+
+@dataclass(frozen=True)
+class SetSwitch:
+    """Click a checkable row (or switch) only when its checked state is not `on` already."""
+
+    locator: Locator
+    on: bool
+    type: str = "DECIDE"
+
+    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
+        step = ReferenceStep(type="CLICK", locate=self.locator)
+        try:
+            index = locate(self.locator, screen, lang)
+        except LocatorNotFound:
+            return step  # the agent seeks it, or reports the step as invalid
+        return None if screen.tree[index].checked == self.on else step
+
+
+@dataclass(frozen=True)
+class DragToEnd:
+    """Drag a slider's thumb from the middle of its track past the track's start (`end="min"`) or end ("max")."""
+
+    locator: Locator
+    end: str
+    type: str = "DECIDE"
+
+    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
+        try:
+            index = locate(self.locator, screen, lang)
+        except LocatorNotFound:
+            return ReferenceStep(type="CLICK", locate=self.locator)  # sought, or reported as invalid
+        l, t, r, b = screen.tree[index].bounds
+        w, h = screen.size
+        y = (t + b) / 2 / h
+        start = Point(x=(l + r) / 2 / w, y=y)
+        end = Point(x=0.0 if self.end == "min" else (w - 1) / w, y=y)
+        return Swipe(start=start, end=end, duration=DRAG_SECONDS)
+
+
+# --- Settings --------------------------------------------------------------------------------------------------
+NETWORK = click(resource_id="android:id/title", text="Network & internet")
+CONNECTED = click(resource_id="android:id/title", text="Connected devices")
+DISPLAY = click(resource_id="android:id/title", text="Display")
+UP = click(resource_id="android:id/home")
+
+
+def wifi_switch(on: bool) -> SetSwitch:
+    return SetSwitch(_loc(resource_id="wifi_row"), on)
+
+
+def bluetooth_switch(on: bool) -> SetSwitch:
+    return SetSwitch(_loc(resource_id="bluetooth_row"), on)
+
+
+def _on(params: Mapping[str, Any], default: str) -> bool:
+    return str(params.get("on_or_off", default)) == "on"
+
+
+def wifi(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
+    """Settings > Network & internet, the Wi-Fi row as the parameters want it (the Verify classes: as it is)."""
+    return lambda p: [open_app(SETTINGS), NETWORK, wifi_switch(_on(p, default)), Complete()]
+
+
+def bluetooth(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
+    """Settings > Connected devices, the Bluetooth row as the parameters want it."""
+    return lambda p: [open_app(SETTINGS), CONNECTED, bluetooth_switch(_on(p, default)), Complete()]
+
+
+def brightness(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
+    """Settings > Display, the brightness slider dragged to its minimum or maximum end."""
+
+    def solve(p: Mapping[str, Any]) -> list[Step]:
+        end = "min" if str(p.get("max_or_min", default)) == "min" else "max"
+        return [open_app(SETTINGS), DISPLAY, DragToEnd(_loc(resource_id="brightness_seekbar"), end), Complete()]
+
+    return solve
+
+
+def wifi_off_bluetooth_on(p: Mapping[str, Any]) -> list[Step]:
+    return [
+        open_app(SETTINGS),
+        NETWORK,
+        wifi_switch(False),
+        UP,
+        CONNECTED,
+        bluetooth_switch(True),
+        Complete(),
+    ]
+
+
+def wifi_on_then_app(p: Mapping[str, Any]) -> list[Step]:
+    return [open_app(SETTINGS), NETWORK, wifi_switch(True), *open_named_app(p)[:-1], Complete()]
+
+
+def open_named_app(p: Mapping[str, Any]) -> list[Step]:
+    """OpenAppTaskEval: the app it names in the foreground."""
+    name = str(p.get("app_name", "")).strip().lower()
+    app = APPS.get(name)
+    return [open_app(app) if app else OpenApp(name=name), Complete()]
+
+
+# --- Clock -----------------------------------------------------------------------------------------------------
+STOPWATCH_TAB = click(resource_id="tab_menu_stopwatch")
+TIMER_TAB = click(resource_id="tab_menu_timer")
+
+
+def stopwatch_running(p: Mapping[str, Any]) -> list[Step]:
+    """Started, and left on the stopwatch's screen (its judge looks for Pause and Lap there)."""
+    return [open_app(CLOCK), STOPWATCH_TAB, click(resource_id="fab", desc="Start"), Complete()]
+
+
+def stopwatch_paused(p: Mapping[str, Any]) -> list[Step]:
+    """A fresh stopwatch is paused at zero: its screen shown (its judge looks for Start there)."""
+    return [open_app(CLOCK), STOPWATCH_TAB, Complete()]
+
+
+def timer_entry(p: Mapping[str, Any]) -> list[Step]:
+    """The timer's keypad: hh mm ss typed as digits (leading zeros left out), not started, its screen left up."""
+    h, m, s = (int(p.get(k, 0)) for k in ("hours", "minutes", "seconds"))
+    digits = f"{h:02d}{m:02d}{s:02d}".lstrip("0")
+    keys = [click(resource_id=f"timer_setup_digit_{d}") for d in digits]
+    return [open_app(CLOCK), TIMER_TAB, *keys, Complete()]
+
+
+# --- Contacts --------------------------------------------------------------------------------------------------
+def add_contact(p: Mapping[str, Any]) -> list[Step]:
+    """A new contact of the name and number, saved."""
+    return [
+        open_app(CONTACTS),
+        click(resource_id="floating_action_button"),
+        type_into(str(p["name"]), resource_id="editor_name"),
+        type_into(str(p["number"]), resource_id="editor_phone"),
+        click(resource_id="editor_menu_save_button"),
+        Complete(),
+    ]
+
+
+SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
+    "SystemWifiTurnOn": wifi("on"),
+    "SystemWifiTurnOff": wifi("off"),
+    "SystemWifiTurnOnVerify": wifi("on"),
+    "SystemWifiTurnOffVerify": wifi("off"),
+    "SystemBluetoothTurnOn": bluetooth("on"),
+    "SystemBluetoothTurnOff": bluetooth("off"),
+    "SystemBluetoothTurnOnVerify": bluetooth("on"),
+    "SystemBluetoothTurnOffVerify": bluetooth("off"),
+    "SystemBrightnessMin": brightness("min"),
+    "SystemBrightnessMax": brightness("max"),
+    "SystemBrightnessMinVerify": brightness("min"),
+    "SystemBrightnessMaxVerify": brightness("max"),
+    "TurnOffWifiAndTurnOnBluetooth": wifi_off_bluetooth_on,
+    "TurnOnWifiAndOpenApp": wifi_on_then_app,
+    "OpenAppTaskEval": open_named_app,
+    "ClockStopWatchRunning": stopwatch_running,
+    "ClockStopWatchPausedVerify": stopwatch_paused,
+    "ClockTimerEntry": timer_entry,
+    "ContactsAddContact": add_contact,
+}
+
+
+def plan(outside: Mapping[str, Any]) -> list[Step] | None:
+    """The steps solving an outside suite's instance (`Task.outside`), or None: no solver for its class."""
+    if outside.get("suite") != SUITE:
+        return None
+    solver = SOLVERS.get(str(outside.get("class", "")))
+    if solver is None:
+        return None
+    return solver(outside.get("params") or {})
+
+
+__all__ = ["SOLVERS", "SUITE", "Decide", "DragToEnd", "SetSwitch", "Step", "plan"]
