@@ -15,7 +15,7 @@ Contacts class looks up. Nothing here imports AndroidWorld.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -28,6 +28,8 @@ SUITE = "androidworld"
 SETTINGS = ("Settings", "com.android.settings")
 CLOCK = ("Clock", "com.google.android.deskclock")
 CONTACTS = ("Contacts", "com.google.android.contacts")
+SMS = ("SMS Messenger", "com.simplemobiletools.smsmessenger")
+NOTES = ("Notes", "com.droidharness.notes")
 # the apps AndroidWorld's OpenAppTaskEval draws (by its names), as a launcher labels them and their packages
 APPS: dict[str, tuple[str, str]] = {
     "settings": SETTINGS,
@@ -84,6 +86,22 @@ class SetSwitch:
         except LocatorNotFound:
             return step  # the agent seeks it, or reports the step as invalid
         return None if screen.tree[index].checked == self.on else step
+
+
+@dataclass(frozen=True)
+class IfShown:
+    """Play `step` only when the screen shows what `locator` finds (a dialog that may or may not come up)."""
+
+    locator: Locator
+    step: ReferenceStep | Action
+    type: str = "DECIDE"
+
+    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
+        try:
+            locate(self.locator, screen, lang)
+        except LocatorNotFound:
+            return None
+        return self.step
 
 
 @dataclass(frozen=True)
@@ -205,6 +223,57 @@ def add_contact(p: Mapping[str, Any]) -> list[Step]:
     ]
 
 
+# --- Simple SMS Messenger, the clipboard ---------------------------------------------------------------------
+def _when_shown(**fields: Any) -> IfShown:
+    return IfShown(_loc(**fields), click(**fields))
+
+
+# MainActivity asks for the SMS role when the app does not hold it (declined, it closes): SMS Messenger, then set
+ROLE = (
+    _when_shown(resource_id="com.android.permissioncontroller:id/title", text="SMS Messenger"),
+    _when_shown(resource_id="android:id/button1", text="Set as default"),
+)
+
+
+def sms_to(number: str, compose: Sequence[Step]) -> list[Step]:
+    """A new conversation with `number` (the app opens the one it has with it), `compose` fills the message field,
+    sent; the episode ends in the conversation (its judges want the app in front)."""
+    return [
+        open_app(SMS),
+        *ROLE,
+        click(resource_id="conversations_fab"),
+        type_into(number, resource_id="new_conversation_address"),
+        click(resource_id="new_conversation_confirm"),
+        *compose,
+        click(resource_id="thread_send_message"),
+        Complete(),
+    ]
+
+
+def sms_send(p: Mapping[str, Any]) -> list[Step]:
+    """SimpleSmsSend, Reply, ReplyMostRecent (the number is the latest sender's), Resend (the same message to the
+    same number), SendReceivedAddress (the address received from name2 is the message, sent to name1's number):
+    the message of the parameters, to their number."""
+    return sms_to(str(p["number"]), [type_into(str(p["message"]), resource_id="thread_type_message")])
+
+
+def sms_clipboard(p: Mapping[str, Any]) -> list[Step]:
+    """The clipboard pasted into the message field from the keyboard's clipboard chip, sent to the number."""
+    paste = [click(resource_id="thread_type_message"), click(resource_id="clipboard_chip")]
+    return sms_to(str(p["number"]), paste)
+
+
+def copy_to_clipboard(p: Mapping[str, Any]) -> list[Step]:
+    """The text typed into a new note's body and copied with the editor's Copy text."""
+    return [
+        open_app(NOTES),
+        click(resource_id="fab_add"),
+        type_into(str(p["clipboard_content"]), resource_id="note_body_edit"),
+        click(resource_id="action_copy"),
+        Complete(),
+    ]
+
+
 SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     "SystemWifiTurnOn": wifi("on"),
     "SystemWifiTurnOff": wifi("off"),
@@ -225,6 +294,13 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     "ClockStopWatchPausedVerify": stopwatch_paused,
     "ClockTimerEntry": timer_entry,
     "ContactsAddContact": add_contact,
+    "SimpleSmsSend": sms_send,
+    "SimpleSmsReply": sms_send,
+    "SimpleSmsReplyMostRecent": sms_send,
+    "SimpleSmsResend": sms_send,
+    "SimpleSmsSendReceivedAddress": sms_send,
+    "SimpleSmsSendClipboardContent": sms_clipboard,
+    "SystemCopyToClipboard": copy_to_clipboard,
 }
 
 
@@ -238,4 +314,4 @@ def plan(outside: Mapping[str, Any]) -> list[Step] | None:
     return solver(outside.get("params") or {})
 
 
-__all__ = ["SOLVERS", "SUITE", "Decide", "DragToEnd", "SetSwitch", "Step", "plan"]
+__all__ = ["SOLVERS", "SUITE", "Decide", "DragToEnd", "IfShown", "SetSwitch", "Step", "plan"]
