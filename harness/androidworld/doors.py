@@ -14,6 +14,7 @@ from harness.device.link import CapabilityError, Link
 from harness.errors import DeviceError
 
 ROOT_WAIT = 15.0  # seconds for adbd to come back after `adb root` (it restarts; the link reconnects)
+DROP_WAIT = 3.0  # seconds for the adb server to see the restarting adbd's transport drop
 Console = Callable[[str], "list[str] | None"]
 
 
@@ -63,9 +64,13 @@ class LinkDoors:
             return text
         want = "root" if on else "shell"
         deadline = time.monotonic() + min(timeout, ROOT_WAIT)
+        drop = time.monotonic() + DROP_WAIT  # adbd answers, then restarts: its transport drops (as `adb root` does)
+        while time.monotonic() < drop and link.state() == "device":
+            time.sleep(0.02)
         while time.monotonic() < deadline:
             try:
                 if link.shell("androidworld: whoami", "whoami", 5.0).text.strip() == want:
+                    link.after_restart()
                     return text
             except DeviceError:
                 pass  # adbd is restarting: the link reconnects on the next call

@@ -268,6 +268,17 @@ class Link:
             return False
         return ok
 
+    def after_restart(self) -> None:
+        """adbd restarted on purpose (`adb root` / `unroot`) and answers again: kept connections are dropped, and
+        uiautomator2, when this link uses it, is reached again or relaunched (a failure met while adbd was down
+        must not withdraw it for good)."""
+        with self._recover_lock:
+            self.rpc_client.close()
+            self.session.close()
+            self._generation += 1
+            if self.config.use_u2 and (self.rpc_client.ping(timeout=3.0) or self._launch_u2()):
+                self._caps.add("u2")
+
     # --- adb state -------------------------------------------------------------------------------------------
     def state(self) -> str | None:
         try:

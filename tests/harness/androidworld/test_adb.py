@@ -89,11 +89,16 @@ def test_push_and_pull_whole_files_over_sync(calls, tmp_path):
 
 
 def test_adb_root_on_the_emulator_image_and_back(calls):
-    vd, c, _, _ = calls
+    vd, c, dev, _ = calls
+    assert dev.link.has("u2")
     r = generic(c, "root")
-    assert r.status == OK and vd.model.adbd.root
+    assert r.status == OK and vd.model.adbd.root and vd.model.adbd.restarts == 1
     assert generic(c, "shell", "whoami").generic.output.decode().strip() == "root"
     assert generic(c, "shell", "ls", "/data/data").status == OK
+    assert dev.link.has("u2")  # the link came back with uiautomator2, not on shell paths
+    assert dev.observe().paths["hierarchy"].startswith("u2")
+    assert generic(c, "unroot").status == OK and not vd.model.adbd.root
+    assert generic(c, "shell", "whoami").generic.output.decode().strip() == "shell"
 
 
 def test_root_is_refused_on_a_phones_user_build(make_vdevice, adb_server):

@@ -1,0 +1,115 @@
+"""AndroidWorld's own task classes on embedded devices: `droidharness run --suite androidworld` per agent, on 1 and N
+devices, episodes per minute from the command's start, the harness's SR and AndroidWorld's own figure, and what was
+skipped (the apps the embedded device does not have).
+
+    python bench/androidworld.py [--agents noop reference] [--devices 1 2] [--aw-seed 30] [--aw-combinations 1]
+                                 [--aw-source PATH]
+
+Needs AndroidWorld importable (installed from its source: ../shared/tools/aw-venv.sh builds such a venv, with this
+project beside it; `--aw-source` adds a source tree whose protos are generated to the path). Prints figures; no
+asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+CLI = str(Path(sys.executable).with_name("droidharness"))
+
+
+def run(agent: str, devices: int, seed: int, combinations: int, out: Path, env: dict[str, str]) -> dict[str, Any]:
+    run_id = f"{agent}-{devices}"
+    cmd = [CLI, "run", "--suite", "androidworld", "--agent", agent, "--devices", str(devices), "--aw-seed", str(seed)]
+    cmd += ["--aw-combinations", str(combinations), "--out", str(out), "--run-id", run_id, "--no-report"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - t0
+    summary_file = out / run_id / "summary.json"
+    if not summary_file.exists():
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    s = json.loads(summary_file.read_text())
+    ran = s["overall"]["scored"] + s["overall"]["infra_errors"]
+    aw = s.get("androidworld") or {}
+    return {
+        "agent": agent,
+        "devices": devices,
+        "seconds": seconds,
+        "episodes": ran,
+        "per_minute": 60 * ran / seconds if seconds else None,
+        "sr": s["overall"]["sr"],
+        "aw": aw.get("success_rate"),
+        "classes": aw.get("classes"),
+        "solved": sorted(k for k, v in (aw.get("by_class") or {}).items() if v["mean_success_rate"] == 1.0),
+        "unsolved": sorted(k for k, v in (aw.get("by_class") or {}).items() if v["mean_success_rate"] != 1.0),
+        "skipped": len(s.get("skipped") or []),
+        "infra": [f["task_id"] for f in s["infra_failures"]],
+        "exit": proc.returncode,
+    }
+
+
+def pct(x: float | None) -> str:
+    return "-" if x is None else f"{x:.1%}"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--agents", nargs="+", default=["noop", "reference"])
+    p.add_argument("--devices", nargs="+", type=int, default=[1, 2])
+    p.add_argument("--aw-seed", type=int, default=30)
+    p.add_argument("--aw-combinations", type=int, default=1)
+    p.add_argument("--aw-source", type=Path, default=None, help="an AndroidWorld source tree to import from")
+    a = p.parse_args()
+    env = dict(os.environ)
+    if a.aw_source is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(a.aw_source), env.get("PYTHONPATH", "")])
+    console = Console()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="dh-aw-bench-") as tmp:
+        for agent in a.agents:
+            for n in a.devices:
+                rows.append(run(agent, n, a.aw_seed, a.aw_combinations, Path(tmp), env))
+    t = Table(
+        "agent",
+        "devices",
+        "episodes",
+        "seconds",
+        "episodes/min",
+        "SR",
+        "AndroidWorld's figure",
+        "classes",
+        "skipped",
+        title=f"--suite androidworld (--aw-seed {a.aw_seed}, --aw-combinations {a.aw_combinations}), from the "
+        "command's start",
+    )
+    for r in rows:
+        t.add_row(
+            r["agent"], str(r["devices"]), str(r["episodes"]), f"{r['seconds']:.1f}", f"{r['per_minute']:.0f}",
+            pct(r["sr"]), pct(r["aw"]), str(r["classes"]), str(r["skipped"]),
+        )  # fmt: skip
+    console.print(t)
+    base = {r["agent"]: r for r in rows if r["devices"] == min(a.devices)}
+    for r in rows:
+        if r["devices"] != min(a.devices) and r["per_minute"] and base[r["agent"]]["per_minute"]:
+            ratio = r["per_minute"] / base[r["agent"]]["per_minute"]
+            console.print(f"{r['agent']}: {r['devices']} devices {ratio:.2f}x the episodes/min of {min(a.devices)}")
+    for r in rows:
+        if r["devices"] == max(a.devices):
+            console.print(f"{r['agent']}: solved ({len(r['solved'])}): {', '.join(r['solved']) or '-'}")
+            console.print(f"{r['agent']}: not solved ({len(r['unsolved'])}): {', '.join(r['unsolved']) or '-'}")
+            if r["infra"]:
+                console.print(f"{r['agent']}: infrastructure failures: {', '.join(r['infra'])}")
+
+
+if __name__ == "__main__":
+    main()
