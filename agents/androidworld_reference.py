@@ -130,6 +130,8 @@ NETWORK = click(resource_id="android:id/title", text="Network & internet")
 CONNECTED = click(resource_id="android:id/title", text="Connected devices")
 DISPLAY = click(resource_id="android:id/title", text="Display")
 UP = click(resource_id="android:id/home")
+# Settings opened again resumes the page it was left on: up to its top level first when a page is up
+SETTINGS_TOP = (open_app(SETTINGS), IfShown(_loc(resource_id="android:id/home"), UP))
 
 
 def wifi_switch(on: bool) -> SetSwitch:
@@ -146,12 +148,12 @@ def _on(params: Mapping[str, Any], default: str) -> bool:
 
 def wifi(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
     """Settings > Network & internet, the Wi-Fi row as the parameters want it (the Verify classes: as it is)."""
-    return lambda p: [open_app(SETTINGS), NETWORK, wifi_switch(_on(p, default)), Complete()]
+    return lambda p: [*SETTINGS_TOP, NETWORK, wifi_switch(_on(p, default)), Complete()]
 
 
 def bluetooth(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
     """Settings > Connected devices, the Bluetooth row as the parameters want it."""
-    return lambda p: [open_app(SETTINGS), CONNECTED, bluetooth_switch(_on(p, default)), Complete()]
+    return lambda p: [*SETTINGS_TOP, CONNECTED, bluetooth_switch(_on(p, default)), Complete()]
 
 
 def brightness(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
@@ -159,14 +161,14 @@ def brightness(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
 
     def solve(p: Mapping[str, Any]) -> list[Step]:
         end = "min" if str(p.get("max_or_min", default)) == "min" else "max"
-        return [open_app(SETTINGS), DISPLAY, DragToEnd(_loc(resource_id="brightness_seekbar"), end), Complete()]
+        return [*SETTINGS_TOP, DISPLAY, DragToEnd(_loc(resource_id="brightness_seekbar"), end), Complete()]
 
     return solve
 
 
 def wifi_off_bluetooth_on(p: Mapping[str, Any]) -> list[Step]:
     return [
-        open_app(SETTINGS),
+        *SETTINGS_TOP,
         NETWORK,
         wifi_switch(False),
         UP,
@@ -177,7 +179,7 @@ def wifi_off_bluetooth_on(p: Mapping[str, Any]) -> list[Step]:
 
 
 def wifi_on_then_app(p: Mapping[str, Any]) -> list[Step]:
-    return [open_app(SETTINGS), NETWORK, wifi_switch(True), *open_named_app(p)[:-1], Complete()]
+    return [*SETTINGS_TOP, NETWORK, wifi_switch(True), *open_named_app(p)[:-1], Complete()]
 
 
 def open_named_app(p: Mapping[str, Any]) -> list[Step]:
