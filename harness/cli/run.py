@@ -354,7 +354,15 @@ def tasks_list(
     from tasks.suite import load_suite
 
     try:
-        tasks = load_suite(suite)
+        if suite == OUTSIDE_SUITE:  # AndroidWorld's instances under its default seed (docs/androidworld.md)
+            from harness.androidworld.binding import INSTALL_HINT, available
+            from harness.androidworld.suite import AwSuite
+
+            if not available():
+                raise ConfigError(INSTALL_HINT)
+            tasks = AwSuite().tasks()
+        else:
+            tasks = load_suite(suite)
     except HarnessError as e:
         _fail(e)
         return
