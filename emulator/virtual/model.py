@@ -112,6 +112,7 @@ def _default_settings() -> dict[str, dict[str, str]]:
             "enabled_input_methods": LATIN_IME,
             "android_id": "a1b2c3d4e5f60718",
             "ui_night_mode": "1",
+            "sms_default_application": "com.google.android.apps.messaging",  # the SMS role's holder
         },
         "global": {
             "airplane_mode_on": "0",

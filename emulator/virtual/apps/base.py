@@ -34,6 +34,7 @@ class App:
     color: Color = (26, 115, 232)
     glyph: str = ""  # icon name for render.draw_icon ("" = first letter of the label)
     version_name: str = "1.0"
+    receivers: tuple[str, ...] = ()  # broadcast actions the app's manifest receivers take (`am broadcast -a`)
 
     def package_record(self) -> Package:
         return Package(
@@ -72,6 +73,11 @@ class App:
         """The top activity was started (or brought back) by an implicit intent (`am start -a ACTION ...`): its
         action, and the extras (`android.intent.data` / `.type`, the intent's own extras). Called once per intent,
         after on_foreground."""
+
+    def on_broadcast(self, model: Any, action: str, extras: dict[str, Any]) -> tuple[int, str | None] | None:
+        """A broadcast of one of `receivers` (its extras): the result code and data the receiver set, or None when
+        it set none (`Broadcast completed: result=0`)."""
+        return None
 
     def on_back(self, ctx: Ctx) -> bool:
         """BACK after the keyboard and dialogs: True when the app handled it (else the activity finishes)."""

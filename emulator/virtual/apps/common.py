@@ -15,6 +15,10 @@ DEVICE_HOUR, DEVICE_MINUTE = 12, 0
 # Messages' conversation screen, which Contacts' "Text" opens (an app starts another by its address, not its code)
 MESSAGES_PKG = "com.google.android.apps.messaging"
 MESSAGES_CONVERSATION = "com.google.android.apps.messaging.ui.conversation.ConversationActivity"
+# Simple SMS Messenger's conversation, which its notification of an SMS opens (the telephony provider posts it when
+# the app holds the SMS role)
+SMS_MESSENGER_PKG = "com.simplemobiletools.smsmessenger"
+SMS_MESSENGER_THREAD = "com.simplemobiletools.smsmessenger.activities.ThreadActivity"
 
 WEEKDAYS_EN = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 WEEKDAYS_ZH = ["星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"]

@@ -19,7 +19,7 @@ from ..apps.common import fmt_time
 from ..apps.contacts import PKG as CONTACTS_PKG
 from ..apps.messages import PKG
 from .base import app_data
-from .sms import DEVICE_TZ, SENT, message_rows
+from .sms import DEVICE_TZ, INBOX, OUTGOING, SENT, message_rows
 from .store import Rows, Schema, query
 
 PATH = "/data/data/com.android.providers.telephony/databases/mmssms.db"
@@ -87,7 +87,7 @@ def load(model: Any, conn: sqlite3.Connection) -> None:
     by_thread: dict[int, list[dict[str, Any]]] = {}
     fresh = max([int(data.get("next_id", 1))] + [t + 1 for t in numbers] + [int(r["thread_id"] or 0) + 1 for r in rows])
     for r in rows:
-        if r["type"] not in (1, SENT):  # drafts, outbox, failed: not shown here
+        if r["type"] not in (INBOX, *OUTGOING):  # drafts are not kept
             continue
         tid = int(r["thread_id"] or 0)
         if not tid:  # a row written without a thread: the conversation with its number, or a new one
@@ -99,10 +99,13 @@ def load(model: Any, conn: sqlite3.Connection) -> None:
             **old_messages.get(r["_id"], {"time": fmt_time(when.hour, when.minute, zh)}),
             "_id": int(r["_id"]),
             "date": int(r["date"] or 0),
-            "me": r["type"] == SENT,
+            "me": r["type"] != INBOX,
             "text": str(r["body"] or ""),
-            "read": 1 if r["type"] == SENT else int(r["read"] or 0),
+            "read": 1 if r["type"] != INBOX else int(r["read"] or 0),
         }
+        m.pop("type", None)
+        if r["type"] not in (INBOX, SENT):  # outbox, failed, queued
+            m["type"] = int(r["type"])
         by_thread.setdefault(tid, []).append(m)
         numbers.setdefault(tid, str(r["address"] or ""))
     threads = []

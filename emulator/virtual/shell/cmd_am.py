@@ -8,6 +8,7 @@ import binascii
 from urllib.parse import urlsplit
 
 from ..records import ADB_KEYBOARD_IME, INTENT_ACTION, INTENT_DATA, INTENT_TYPE, LAUNCHER_PACKAGE
+from ..roles import ROLE_SMS, role_holder
 from ..sysdialogs import receive
 from .intent import FLAG_ACTIVITY_NEW_TASK, FLAG_RECEIVER_FROM_SHELL, Intent, IntentError, parse_intent
 from .pkgmeta import is_enabled
@@ -16,6 +17,7 @@ from .registry import Ctx, command, short_component
 from .windowdump import stack_list
 
 _SETTINGS_PACKAGE = "com.android.settings"
+_SMS_SCHEMES = ("sms", "smsto", "mms", "mmsto")
 
 
 def _exception(ctx: Ctx, verb: str, exc: str, msg: str) -> int:
@@ -73,16 +75,23 @@ def _filter_matches(spec: str, it: Intent) -> bool:
 
 def _by_filter(ctx: Ctx, it: Intent) -> tuple[str, str] | None:
     """The first enabled package (the intent's package when it names one) whose intent filters take the intent's
-    action and data, as PackageManager's resolution picks the single match."""
+    action and data, as PackageManager's resolution picks the single match; where the SMS role holder is among
+    several, its activity for SENDTO sms:/smsto:/mms:/mmsto: (the role's preferred activities)."""
     if not it.action:
         return None
+    matches: list[tuple[str, str]] = []
     for pkg in ctx.model.packages.values():
         if it.package is not None and pkg.name != it.package:
             continue
         for action, spec, activity in pkg.intent_filters:
             if action == it.action and _filter_matches(spec, it) and is_enabled(ctx, pkg.name):
-                return pkg.name, activity
-    return None
+                matches.append((pkg.name, activity))
+                break
+    if len(matches) > 1 and it.action == "android.intent.action.SENDTO":
+        if urlsplit(it.data or "").scheme in _SMS_SCHEMES:
+            holder = role_holder(ctx.model, ROLE_SMS)
+            return next((m for m in matches if m[0] == holder), matches[0])
+    return matches[0] if matches else None
 
 
 def am_start(ctx: Ctx, args: list[str], verb: str) -> int:
@@ -191,6 +200,17 @@ def _adb_keyboard(ctx: Ctx, it: Intent) -> tuple[int, str | None] | None:
     return -1, "success"
 
 
+def _app_receiver(ctx: Ctx, it: Intent) -> tuple[int, str | None] | None:
+    """The result of the first enabled app whose manifest receivers take the action (the intent's package or
+    component narrowing it), as `App.on_broadcast` gives it."""
+    target = it.component[0] if it.component else it.package
+    for name, app in ctx.model.ui.apps.items():
+        installed = name in ctx.model.packages and is_enabled(ctx, name)
+        if it.action in app.receivers and (target is None or target == name) and installed:
+            return app.on_broadcast(ctx.model, str(it.action), dict(it.extras))
+    return None
+
+
 def am_broadcast(ctx: Ctx, args: list[str]) -> int:
     try:
         it, opts, _ = parse_intent(args)
@@ -199,7 +219,7 @@ def am_broadcast(ctx: Ctx, args: list[str]) -> int:
     it.flags |= FLAG_RECEIVER_FROM_SHELL
     ctx.outln(f"Broadcasting: {it}")
     ctx.model.events.log("broadcast", action=it.action, extras=dict(it.extras))
-    result = _adb_keyboard(ctx, it) or receive(ctx.model, it.action, dict(it.extras))
+    result = _adb_keyboard(ctx, it) or _app_receiver(ctx, it) or receive(ctx.model, it.action, dict(it.extras))
     if it.action == "android.intent.action.AIRPLANE_MODE":
         result = None
     if result is None:

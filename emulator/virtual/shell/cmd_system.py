@@ -16,6 +16,7 @@ from ..display import (
     valid_size,
 )
 from ..records import LATIN_IME
+from ..roles import role_holder, set_role_holder
 from .registry import COMMANDS, CommandFn, Ctx, command
 
 USER = 0
@@ -474,7 +475,42 @@ def alarm_shell(ctx: Ctx, args: list[str]) -> int:
     return 0
 
 
+def role_shell(ctx: Ctx, args: list[str]) -> int:
+    """RoleShellCommand: `get-role-holders [--user N] ROLE` (the holders joined by `;`), `add-role-holder [--user N]
+    ROLE PACKAGE [FLAGS]` (an exclusive role's holder replaced), `remove-role-holder [--user N] ROLE PACKAGE
+    [FLAGS]`, `clear-role-holders [--user N] ROLE [FLAGS]`."""
+    rest = list(args[1:])
+    if len(rest) >= 2 and rest[0] == "--user":
+        rest = rest[2:]
+    verb = args[0] if args else ""
+    need = {"get-role-holders": 1, "add-role-holder": 2, "remove-role-holder": 2, "clear-role-holders": 1}
+    if verb not in need:
+        ctx.out(
+            "Role (role) commands:\n  help or -h\n    Print this help text.\n\n"
+            "  get-role-holders [--user USER_ID] ROLE\n  add-role-holder [--user USER_ID] ROLE PACKAGE [FLAGS]\n"
+            "  remove-role-holder [--user USER_ID] ROLE PACKAGE [FLAGS]\n"
+            "  clear-role-holders [--user USER_ID] ROLE [FLAGS]\n"
+        )
+        return 0 if verb in ("", "help", "-h") else 255
+    if len(rest) < need[verb]:
+        ctx.errln('Error: Argument expected after "' + (rest[-1] if rest else verb) + '"')
+        return 255
+    role, model = rest[0], ctx.model
+    if verb == "get-role-holders":
+        holder = role_holder(model, role)
+        ctx.outln(holder or "")
+    elif verb == "add-role-holder":
+        if rest[1] not in model.packages:
+            ctx.errln(f"Error: Failed to add role holder: {rest[1]} is not a qualifying application")
+            return 255
+        set_role_holder(model, role, rest[1])
+    elif verb == "clear-role-holders" or role_holder(model, role) == rest[1]:
+        set_role_holder(model, role, None)
+    return 0
+
+
 SERVICE_SHELLS: dict[str, CommandFn] = {
+    "role": lambda ctx, argv: role_shell(ctx, argv[2:]),
     "connectivity": lambda ctx, argv: connectivity_shell(ctx, argv[2:]),
     "uimode": lambda ctx, argv: uimode_shell(ctx, argv[2:]),
     "alarm": lambda ctx, argv: alarm_shell(ctx, argv[2:]),
@@ -496,7 +532,6 @@ _CMD_SERVICES = {
     "display": None,
     "appops": None,
     "notification": None,
-    "role": None,
 }
 
 
