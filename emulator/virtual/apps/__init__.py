@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import App, GenericApp, StaticApp
+from .clipper import ClipperApp
 from .clock import ClockApp
 from .contacts import ContactsApp
 from .dialer import DialerApp
@@ -11,6 +12,7 @@ from .messages import MessagesApp
 from .notes import NotesApp
 from .settings import SettingsApp
 from .shop import ShopApp
+from .smsmessenger import SmsMessengerApp
 from .weather import WeatherApp
 
 # in launcher order
@@ -24,6 +26,8 @@ BUILTIN: list[type[App]] = [
     WeatherApp,
     MessagesApp,
     DialerApp,  # no launcher icon
+    SmsMessengerApp,  # installed apps (not system ones), as AndroidWorld installs them
+    ClipperApp,
 ]
 
 

@@ -98,6 +98,7 @@ class LauncherApp(App):
                 "fg": fg,
                 "size": ctx.sp(12),
                 "no_label": not label,
+                "ellipsize": True,  # BubbleTextView: one line, a long label cut with an ellipsis
             },
         )
 
