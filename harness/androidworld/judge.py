@@ -47,12 +47,16 @@ def jsonable(value: Any) -> Any:
 
 
 def needed_apps(instance: Any) -> tuple[str, ...]:
-    """The apps an instance needs: its class's `app_names`, or the one its parameters drew (`OpenAppTaskEval`
-    draws one of many)."""
+    """The apps an instance needs: its class's `app_names`, with the app its parameters drew (`app_name`) in place
+    of the many a class may list (`OpenAppTaskEval` draws one of five) or beside them (`TurnOnWifiAndOpenApp`
+    names Settings and opens the drawn app)."""
+    listed = tuple(a for a in instance.app_names if a)
     drawn = instance.params.get("app_name") if isinstance(instance.params, dict) else None
-    if isinstance(drawn, str) and drawn in tuple(instance.app_names):
+    if not isinstance(drawn, str) or not drawn:
+        return listed
+    if drawn in listed:
         return (drawn,)
-    return tuple(a for a in instance.app_names if a)
+    return (*listed, drawn)
 
 
 def _short(e: BaseException) -> str:
