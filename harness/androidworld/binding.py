@@ -31,6 +31,8 @@ class TaskMeta:
 
 
 class Binding(Protocol):
+    package: str  # the package of the task classes' code (whose own waits pass on a virtual-clock device)
+
     def classes(self) -> dict[str, type]: ...
 
     def instances(self, names: list[str], combinations: int, seed: int) -> dict[str, list[Any]]: ...
@@ -53,6 +55,8 @@ def available() -> bool:
 
 class AwBinding:
     """The installed `android_world` package."""
+
+    package = "android_world"
 
     def __init__(self) -> None:
         if not available():

@@ -16,6 +16,9 @@
    episode's (1.0 solved; a composite task's share as progress). An exception is recorded (`judge_error`), never
    retried; AndroidWorld's figure leaves the episode out, as its runner does.
 3. `tear_down`: the class's own; an exception is recorded.
+
+On a device running on its virtual clock, AndroidWorld's own `time.sleep`s in these pass on the device's clock
+(harness.androidworld.sleeps); `device_waits` records how many seconds did.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 from harness.androidworld.binding import Binding, TaskMeta
 from harness.androidworld.env import AwEnv
+from harness.androidworld.sleeps import device_sleeps
 from harness.errors import InfrastructureError, describe_error
 from harness.run.loop.outside import OutsideVerdict
 
@@ -86,25 +90,41 @@ class AwJudge:
         self.verdict: OutsideVerdict | None = None
         self.done = False
         self.tear_down_error: str | None = None
+        device = env.controller.device
+        self._wait = device.device_time.wait if device.config.clock == "virtual" else None
+        self.device_waits: float | None = 0.0 if self._wait is not None else None
 
     # --- set-up -----------------------------------------------------------------------------------------------
     def _fail(self, what: str, e: BaseException) -> SetUpError:
         return SetUpError(f"AndroidWorld's {self.name} (instance {self.index}) on {self.serial}: {what}: {_short(e)}")
 
+    def _waits(self) -> Any:
+        return device_sleeps(self._wait, self.binding.package)
+
+    def _count(self, seconds: float) -> None:
+        if self.device_waits is not None:
+            self.device_waits += seconds
+
     def set_up(self) -> None:
-        controller = self.env.controller
-        with SETUP_LOCK:
+        with SETUP_LOCK, self._waits() as slept:
             try:
-                for app in needed_apps(self.instance):
-                    if app != "clipper" and not self.binding.has_snapshot(app, controller):
-                        self.binding.save_snapshot(app, controller)
-                        self.snapshots_made.append(app)
-            except InfrastructureError:
-                raise
-            except Exception as e:  # noqa: BLE001 - AndroidWorld's snapshot step failed: the device's fault
-                raise self._fail("saving its app snapshots", e) from e
-            self._initialize()
-            self._verdict_before()
+                self._set_up()
+            finally:
+                self._count(slept.seconds)
+
+    def _set_up(self) -> None:
+        controller = self.env.controller
+        try:
+            for app in needed_apps(self.instance):
+                if app != "clipper" and not self.binding.has_snapshot(app, controller):
+                    self.binding.save_snapshot(app, controller)
+                    self.snapshots_made.append(app)
+        except InfrastructureError:
+            raise
+        except Exception as e:  # noqa: BLE001 - AndroidWorld's snapshot step failed: the device's fault
+            raise self._fail("saving its app snapshots", e) from e
+        self._initialize()
+        self._verdict_before()
 
     def _initialize(self) -> None:
         self.instance.initialized = False  # a retried attempt sets the same instance up again
@@ -140,7 +160,11 @@ class AwJudge:
         self.done = done
         self.env.interaction_cache = answer or ""
         try:
-            score = float(self.instance.is_successful(self.env))
+            with self._waits() as slept:
+                try:
+                    score = float(self.instance.is_successful(self.env))
+                finally:
+                    self._count(slept.seconds)
             self.verdict = OutsideVerdict(max(0.0, min(1.0, score)))
         except InfrastructureError:
             raise
@@ -150,7 +174,11 @@ class AwJudge:
 
     def tear_down(self) -> None:
         try:
-            self.instance.tear_down(self.env)
+            with self._waits() as slept:
+                try:
+                    self.instance.tear_down(self.env)
+                finally:
+                    self._count(slept.seconds)
         except Exception as e:  # noqa: BLE001 - recorded; the pool resets the device before its next episode
             self.tear_down_error = _short(e)
 
@@ -184,6 +212,7 @@ class AwJudge:
             "aw_score": self.aw_score,
             "snapshots_made": self.snapshots_made,
             "tear_down_error": self.tear_down_error,
+            "device_waits": round(self.device_waits, 3) if self.device_waits is not None else None,
         }
 
 

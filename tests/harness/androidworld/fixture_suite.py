@@ -7,6 +7,7 @@ lacks, a set-up that raises, a judge that raises, a judge that launches an app, 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from android_env.proto import adb_pb2
@@ -103,6 +104,16 @@ class AnswerTheQuestion(FixtureTask):
         return 1.0 if env.interaction_cache.strip() == str(self._params["a"] * self._params["b"]) else 0.0
 
 
+class WaitsForTheDevice(FixtureTask):
+    """Waits as AndroidWorld's SMS set-up does (5 s after sending, twice), then sets wifi on."""
+
+    def initialize_task(self, env: Any) -> None:
+        super().initialize_task(env)
+        time.sleep(5.0)
+        time.sleep(5.0)
+        shell(env, "settings put global wifi_on 1")
+
+
 CLASSES: dict[str, type[FixtureTask]] = {
     c.__name__: c
     for c in (
@@ -113,12 +124,15 @@ CLASSES: dict[str, type[FixtureTask]] = {
         BrokenJudge,
         JudgeOpensSettings,
         AnswerTheQuestion,
+        WaitsForTheDevice,
     )
 }
 PACKAGES = {"settings": "com.android.settings", "simple calendar pro": "com.simplemobiletools.calendar.pro"}
 
 
 class FixtureBinding:
+    package = __name__  # the fixture classes' own waits are "AndroidWorld's"
+
     def __init__(self) -> None:
         self.snapshots_saved: list[str] = []
 

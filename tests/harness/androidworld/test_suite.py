@@ -140,3 +140,13 @@ def test_compare_gives_each_runs_androidworld_figure_on_the_shared_episodes(tmp_
     assert figs[0] is not None and figs[0]["by_difficulty"] == {"easy": 1.0, "medium": 0.0}
     assert c.to_json()["androidworld"][1]["by_class"]["AnswerTheQuestion"]["mean_success_rate"] == 1.0
     assert "AndroidWorld&#x27;s own figure" in render_compare(c) or "AndroidWorld's own figure" in render_compare(c)
+
+
+def test_androidworlds_waits_pass_on_a_virtual_clock_devices_clock(tmp_path):
+    """Its set-up's 10 s of `time.sleep` pass on the device (the device's `sleep`), not here: twice, as a device
+    without a console is set up again after the verdict before (harness/androidworld/test_sleeps.py: not here)."""
+    res, _, _ = _run(tmp_path, ("WaitsForTheDevice",), clock="virtual")
+    meta = _records(res.run_dir)["WaitsForTheDevice"]
+    assert meta.extra["androidworld"]["device_waits"] == 20.0 and meta.status == "success"
+    real, _, _ = _run(tmp_path / "real", ("FixtureTask",))
+    assert _records(real.run_dir)["FixtureTask"].extra["androidworld"]["device_waits"] is None  # the host's clock
