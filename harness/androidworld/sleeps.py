@@ -34,16 +34,17 @@ class Slept:
 
 def _dispatch(seconds: float | SupportsIndex) -> None:
     hook: Callable[[float], object] | None = getattr(_local, "hook", None)
-    package: str = getattr(_local, "package", PACKAGE)
-    caller = sys._getframe(1).f_globals.get("__name__", "")
-    if hook is None or not (caller == package or caller.startswith(package + ".")):
-        _host_sleep(seconds)  # not AndroidWorld's own wait (the harness's, a library's): the host's, as always
-        return
-    _local.hook = None  # what the device's wait does sleeps the host's way
-    try:
-        hook(float(seconds))
-    finally:
-        _local.hook = hook
+    if hook is not None:
+        package: str = _local.package
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if caller == package or caller.startswith(package + "."):
+            _local.hook = None  # what the device's wait does sleeps the host's way
+            try:
+                hook(float(seconds))
+            finally:
+                _local.hook = hook
+            return
+    _host_sleep(seconds)  # not the outside suite's own wait (the harness's, a library's): the host's, as always
 
 
 def _install() -> None:
