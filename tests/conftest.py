@@ -42,6 +42,19 @@ def adb_server() -> Iterator[PrivateAdbServer]:
             os.environ["ANDROID_ADB_SERVER_PORT"] = old
 
 
+@pytest.fixture(scope="module")
+def ray_instance() -> Iterator[None]:
+    """A local Ray instance for the module (2 CPUs, no dashboard): the `ray` tests'; a machine where Ray cannot
+    start fails here."""
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
 @pytest.fixture(scope="session")
 def adb_client(adb_server: PrivateAdbServer):
     return adb_server.client

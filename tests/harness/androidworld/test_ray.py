@@ -5,12 +5,11 @@ the skipped instance listed, the records and AndroidWorld's figure alike."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
 pytest.importorskip("android_env.proto.adb_pb2")
-ray = pytest.importorskip("ray")
+pytest.importorskip("ray")
 
 from harness.androidworld.suite import AwSuite  # noqa: E402
 from harness.run.orchestration.distributed import RayTarget, run_suite_ray  # noqa: E402
@@ -20,15 +19,6 @@ from tests.run_util import FAST_WRITER  # noqa: E402
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.integration]
 CLASSES = ("FixtureTask", "WifiOnVerify", "NeedsMissingApp", "JudgeOpensSettings")
-
-
-@pytest.fixture(scope="module")
-def ray_instance() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def _summary(res) -> dict:

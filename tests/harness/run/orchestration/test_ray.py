@@ -11,7 +11,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,16 +29,6 @@ from tests.run_util import FAST_WRITER
 pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.integration]
 
 REFERENCE_TASKS = ("clock-alarm-off-and-timer", "clock-world-time", "contacts-create-exact", "clock-yoga-alarm")
-
-
-@pytest.fixture(scope="module")
-def ray_instance() -> Iterator[None]:
-    """A local Ray instance for this module (2 CPUs, no dashboard); a machine where Ray cannot start fails here."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def _opts(tmp_path: Path, name: str, **kw) -> SuiteOptions:
