@@ -1,5 +1,6 @@
 """Contacts: an A-Z list with section headers and a search field, a contact detail page (call, text -> Messages,
-email, edit, delete), and an editor to add or edit a contact (name, phone, email).
+email, edit, delete), and the editor to add or edit a contact (`contacts_editor`: first and last name, phone with
+its type label, email).
 
 Other apps read the contact list through `contacts_of(model)` (Messages' new-conversation picker).
 """
@@ -13,13 +14,13 @@ from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
-from .base import App, editor_bar, page
+from .base import App, page
 from .common import MESSAGES_CONVERSATION, MESSAGES_PKG, avatar_color
+from .contacts_data import DETAIL, EDITOR, LIST, PKG, find_contact, phone_type_label, phone_type_of
+from .contacts_editor import custom_label_dialog, fill_from_insert, label_menu, open_editor
+from .contacts_editor import screen as editor_screen
 
-PKG = "com.google.android.contacts"
-LIST = "com.android.contacts.activities.PeopleActivity"
-EDITOR = "com.android.contacts.activities.ContactEditorActivity"
-DETAIL = "com.android.contacts.quickcontact.QuickContactActivity"
+__all__ = ["DETAIL", "EDITOR", "LIST", "PKG", "ContactsApp", "contacts_of"]
 
 SEED: dict[str, list[tuple[str, ...]]] = {
     "en": [
@@ -92,14 +93,13 @@ class ContactsApp(App):
         data["next_id"] = len(rows) + 1
 
     def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
-        """ContactsContract.Intents.Insert: the editor opens filled in from the `name`, `phone` and `email`
-        extras (AndroidWorld adds contacts with `am start -a ...INSERT -t vnd.android.cursor.dir/contact`)."""
+        """ContactsContract.Intents.Insert: the editor opens filled in from the `name`, `phone` (`phone_type`) and
+        `email` extras (AndroidWorld adds contacts with `am start -a ...INSERT -t vnd.android.cursor.dir/contact`)."""
         if action == "android.intent.action.INSERT" and ctx.activity == EDITOR:
-            for k in ("name", "phone", "email"):
-                ctx.set_field(k, str(extras.get(k) or ""))
+            fill_from_insert(ctx, extras)
 
     def _find(self, ctx: Ctx, cid: Any) -> dict[str, Any] | None:
-        return next((c for c in ctx.data["contacts"] if c["id"] == cid), None)
+        return find_contact(ctx.data, cid)
 
     # --- list ----------------------------------------------------------------------------------------
     def screen_list(self, ctx: Ctx) -> list[View]:
@@ -185,7 +185,7 @@ class ContactsApp(App):
                     ctx,
                     "add",
                     ctx.tr("Create contact", "新建联系人"),
-                    lambda: self._edit(ctx, None),
+                    lambda: open_editor(ctx, None),
                     "floating_action_button",
                 )
             ]
@@ -193,11 +193,6 @@ class ContactsApp(App):
         return page(
             ctx, [spacer, search], rows, key="contacts", rid="contact_list", overlays=overlays, pad_bottom=ctx.dp(88)
         )
-
-    def _edit(self, ctx: Ctx, c: dict[str, Any] | None) -> None:
-        for k in ("name", "phone", "email"):
-            ctx.set_field(k, c[k] if c else "")
-        ctx.push(EDITOR, {"contact_id": c["id"] if c else None}, focus="name")
 
     # --- detail --------------------------------------------------------------------------------------
     def screen_detail(self, ctx: Ctx) -> list[View]:
@@ -212,7 +207,7 @@ class ContactsApp(App):
             "",
             ("back", ctx.tr("Navigate up", "向上导航"), ctx.finish),
             [
-                ("edit", ctx.tr("Edit contact", "修改联系人"), lambda: self._edit(ctx, c), "menu_edit"),
+                ("edit", ctx.tr("Edit contact", "修改联系人"), lambda: open_editor(ctx, c), "menu_edit"),
                 (
                     "delete",
                     ctx.tr("Delete", "删除"),
@@ -314,7 +309,7 @@ class ContactsApp(App):
                     ctx,
                     (x, y, x + wd, y + h),
                     c["phone"],
-                    ctx.tr("Mobile", "手机"),
+                    phone_type_label(phone_type_of(c), c.get("phone_label", ""), ctx.zh),
                     call,
                     leading=("phone", th.text2),
                     rid="phone_row",
@@ -342,66 +337,15 @@ class ContactsApp(App):
             )
         return page(ctx, [tb], rows, key="detail", rid="contact_detail")
 
-    # --- editor --------------------------------------------------------------------------------------
+    # --- editor (contacts_editor) ----------------------------------------------------------------------
     def screen_editor(self, ctx: Ctx) -> list[View]:
-        l, t, r, b = ctx.area
-        cid = ctx.extras.get("contact_id")
-        name, phone, email = (ctx.field_value(k) for k in ("name", "phone", "email"))
-        can_save = bool(name.strip() or phone.strip())
-        title = ctx.tr("Edit contact", "修改联系人") if cid else ctx.tr("Create contact", "新建联系人")
-        bar = editor_bar(ctx, "editor_toolbar", title, lambda: self._save(ctx), "editor_menu_save_button", can_save)
-        rows = [
-            w.field_row(
-                ctx,
-                "name",
-                name,
-                ctx.tr("Name", "姓名"),
-                lambda v: ctx.set_field("name", v),
-                "editor_name",
-                action=lambda: ctx.set_focus("phone"),
-            ),
-            w.field_row(
-                ctx,
-                "phone",
-                phone,
-                ctx.tr("Phone", "电话"),
-                lambda v: ctx.set_field("phone", v),
-                "editor_phone",
-                action=lambda: ctx.set_focus("email"),
-            ),
-            w.field_row(
-                ctx,
-                "email",
-                email,
-                ctx.tr("Email", "电子邮件"),
-                lambda v: ctx.set_field("email", v),
-                "editor_email",
-                action=lambda: self._save(ctx),
-                action_kind="done",
-            ),
-        ]
-        return page(ctx, [bar], rows, key="editor", rid="editor_fields", cls="android.widget.ScrollView")
+        return editor_screen(ctx)
 
-    def _save(self, ctx: Ctx) -> None:
-        name, phone, email = (ctx.field_value(k).strip() for k in ("name", "phone", "email"))
-        if not (name or phone):
-            ctx.toast(ctx.tr("Enter a name or phone number", "请输入姓名或电话号码"))
-            return
-        data = ctx.data
-        c = self._find(ctx, ctx.extras.get("contact_id"))
-        if c is None:
-            cid = int(data.get("next_id", 1))
-            data["next_id"] = cid + 1
-            c = {"id": cid}
-            data["contacts"].append(c)
-            new = True
-        else:
-            new = False
-        c.update(name=name or phone, phone=phone, email=email, sort=(name or phone).lower())
-        ctx.finish()
-        if new:
-            ctx.push(DETAIL, {"contact_id": c["id"]})
-        ctx.toast(ctx.tr("Contact saved", "联系人已保存"))
+    def dialog_phone_type(self, ctx: Ctx, spec: dict[str, Any]) -> View:
+        return label_menu(ctx, spec)
+
+    def dialog_custom_label(self, ctx: Ctx, spec: dict[str, Any]) -> View:
+        return custom_label_dialog(ctx, spec)
 
     def dialog_delete(self, ctx: Ctx, spec: dict[str, Any]) -> View:
         c = self._find(ctx, spec.get("contact_id"))

@@ -7,10 +7,12 @@ raw_contact_id, contact_id, display_name, mimetype, data1, data2, data3, data4),
 (those rows only), `phone_lookup/NUMBER` (_id, display_name, number: contacts whose number ends like NUMBER),
 and under the legacy authority `contacts` also `people` and `phones` (Contacts.Phones: _id, person, type, label,
 number, number_key, isprimary, name, display_name).
-A contact here has one raw contact with the contact's id; its data rows have ids 3*id-2 (name), 3*id-1 (phone),
-3*id (email). Changes as a client makes them: `insert raw_contacts` (a new, empty contact), `insert data`
-(raw_contact_id + mimetype + data1 / data2 data3 set its name, phone or email), `update data`, `delete
-raw_contacts` / `contacts` (the contact goes) and `delete data` (the field is emptied).
+A contact here has one raw contact with the contact's id; its data rows have ids 3*id-2 (name: data1 display name,
+data2 given, data3 family name), 3*id-1 (phone: data1 number, data2 its TYPE_*, data3 a custom type's label, data4
+normalized), 3*id (email). Changes as a client makes them: `insert raw_contacts` (a new, empty contact), `insert
+data` (raw_contact_id + mimetype + data1 / data2 data3 set its name - the display name joined from given and family
+name when data1 is left out -, phone - data2 its type - or email), `update data`, `delete raw_contacts` /
+`contacts` (the contact goes) and `delete data` (the field is emptied).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..apps.contacts import PKG
+from ..apps.contacts_data import PKG, TYPE_CUSTOM, join_name, phone_type_of, structured_name
 from .base import ProviderError, Table, UnknownUri, Values, app_data, as_int
 from .where import Predicate
 
@@ -59,7 +61,7 @@ def data_rows(c: dict[str, Any]) -> list[dict[str, Any]]:
     base = {"raw_contact_id": cid, "contact_id": cid, "display_name": name}
     rows = []
     if c.get("name"):
-        given, _, family = c["name"].partition(" ")
+        given, family = structured_name(c)
         rows.append(
             {
                 **base,
@@ -78,8 +80,8 @@ def data_rows(c: dict[str, Any]) -> list[dict[str, Any]]:
                 "_id": 3 * cid - 1,
                 "mimetype": PHONE,
                 "data1": c["phone"],
-                "data2": 2,
-                "data3": None,
+                "data2": phone_type_of(c),
+                "data3": _custom_label(c),
                 "data4": _e164(c["phone"]),
             }
         )
@@ -88,6 +90,11 @@ def data_rows(c: dict[str, Any]) -> list[dict[str, Any]]:
             {**base, "_id": 3 * cid, "mimetype": EMAIL, "data1": c["email"], "data2": 1, "data3": None, "data4": None}
         )
     return rows
+
+
+def _custom_label(c: dict[str, Any]) -> str | None:
+    """Phone.LABEL: a TYPE_CUSTOM phone's own label (null for the other types)."""
+    return (c.get("phone_label") or None) if phone_type_of(c) == TYPE_CUSTOM else None
 
 
 def _data(model: Any) -> list[dict[str, Any]]:
@@ -132,8 +139,8 @@ class ContactsProvider:
                 {
                     "_id": 3 * c["id"] - 1,
                     "person": c["id"],
-                    "type": 2,
-                    "label": None,
+                    "type": phone_type_of(c),
+                    "label": _custom_label(c),
                     "number": c["phone"],
                     "number_key": _digits(c["phone"])[::-1],
                     "isprimary": 1,
@@ -194,11 +201,15 @@ class ContactsProvider:
 
     def _set(self, c: dict[str, Any], field: str, values: Values) -> None:
         if field == "name":
-            name = values.get("data1") or " ".join(str(values[k]) for k in ("data2", "data3") if values.get(k))
-            c["name"] = str(name or "")
+            given, family = (str(values.get(k) or "") for k in ("data2", "data3"))
+            c["name"] = str(values.get("data1") or join_name(given, family))
+            c["given"], c["family"] = given, family
             c["sort"] = c["name"].lower()
         else:
             c[field] = "" if values.get("data1") is None else str(values["data1"])
+        if field == "phone" and values.get("data2") is not None:  # Phone.TYPE (and Phone.LABEL for a custom one)
+            c["phone_type"] = phone_type_of({"phone_type": values["data2"]})
+            c["phone_label"] = str(values.get("data3") or "")
         if not c.get("name") and c.get("phone"):  # as the app names a contact saved with a number only
             c["sort"] = c["phone"].lower()
 

@@ -5,14 +5,14 @@ the call log in its own `calllog.db` (`calls`), both under /data/data/com.androi
 
 A contact of the Contacts app is one raw contact and one aggregate with its id; its name, phone and email are
 `data` rows (vnd.android.cursor.item/name: data1 display name, data2 given, data3 family; phone_v2: data1
-number, data2 type, data4 normalized; email_v2: data1 address, data2 type)."""
+number, data2 type, data3 a custom type's label, data4 normalized; email_v2: data1 address, data2 type)."""
 
 from __future__ import annotations
 
 import sqlite3
 from typing import Any
 
-from ..apps.contacts import PKG
+from ..apps.contacts_data import PKG, TYPE_MOBILE, join_name, phone_type_of
 from .base import app_data
 from .calllog import PROVIDER_PKG
 from .contacts import EMAIL, NAME, PHONE, data_rows
@@ -126,20 +126,22 @@ def load_contacts(model: Any, conn: sqlite3.Connection) -> None:
     people = []
     for r in raws:
         cid = int(r["_id"])
-        fields: dict[str, str] = {}
+        fields: dict[str, Any] = {}
         for d in rows:
             if d["rid"] != cid:
                 continue
             if d["mimetype"] == NAME and "name" not in fields:
-                parts = [str(d[k]) for k in ("data2", "data3") if d[k]]
-                fields["name"] = str(d["data1"] or " ".join(parts))
+                given, family = (str(d[k] or "") for k in ("data2", "data3"))
+                fields.update(name=str(d["data1"] or join_name(given, family)), given=given, family=family)
             elif d["mimetype"] == PHONE and "phone" not in fields:
-                fields["phone"] = str(d["data1"] or "")
+                kind = phone_type_of({"phone_type": d["data2"] if d["data2"] not in (None, "") else TYPE_MOBILE})
+                fields.update(phone=str(d["data1"] or ""), phone_type=kind, phone_label=str(d["data3"] or ""))
             elif d["mimetype"] == EMAIL and "email" not in fields:
                 fields["email"] = str(d["data1"] or "")
         if "name" not in fields and r["display_name"] and not fields.get("phone"):
             fields["name"] = str(r["display_name"])
-        c = {**old.get(cid, {}), "id": cid, "name": "", "phone": "", "email": "", **fields}
+        blank = {"name": "", "given": "", "family": "", "phone": "", "phone_type": TYPE_MOBILE, "phone_label": ""}
+        c = {**old.get(cid, {}), "id": cid, **blank, "email": "", **fields}
         c["sort"] = (c["name"] or c["phone"]).lower()
         people.append(c)
     data["contacts"] = people

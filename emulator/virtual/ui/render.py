@@ -376,6 +376,8 @@ def draw_icon(
         d.rectangle((*P(0.28, 0.32), *P(0.72, 0.85)), outline=color, width=lw)
     elif name == "check":
         line((0.2, 0.52), (0.42, 0.74), (0.82, 0.3))
+    elif name == "drop_down":  # arrow_drop_down: a spinner's or a menu's
+        poly((0.28, 0.4), (0.72, 0.4), (0.5, 0.64))
     elif name == "send":
         poly((0.15, 0.18), (0.88, 0.5), (0.15, 0.82), (0.25, 0.5))
     elif name == "edit":

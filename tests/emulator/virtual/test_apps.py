@@ -214,9 +214,11 @@ def test_contacts_list_search_add_edit_delete() -> None:
     m.set_focused_text("")
     m.key(4)
     tap(m, rid="floating_action_button")
-    assert find(m, rid="editor_name").focused
+    assert find(m, rid="editor_first_name").focused
     assert not find(m, rid="editor_menu_save_button").enabled
-    m.commit_text("Zoe Adams")
+    m.commit_text("Zoe")
+    tap(m, rid="editor_last_name")
+    m.commit_text("Adams")
     tap(m, rid="editor_phone")
     m.commit_text("+1 650-555-0199")
     tap(m, rid="editor_email")
@@ -226,8 +228,9 @@ def test_contacts_list_search_add_edit_delete() -> None:
     assert find(m, rid="large_title").text == "Zoe Adams"
     assert exists(m, text="+1 650-555-0199")
     tap(m, rid="menu_edit")
-    find(m, rid="editor_name")
-    m.set_focused_text("Zoe Baker")
+    assert find(m, rid="editor_first_name").text == "Zoe" and find(m, rid="editor_last_name").text == "Adams"
+    tap(m, rid="editor_last_name")
+    m.set_focused_text("Baker")
     tap(m, rid="editor_menu_save_button")
     assert find(m, rid="large_title").text == "Zoe Baker"
     tap(m, rid="menu_delete")
