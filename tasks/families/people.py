@@ -29,6 +29,8 @@ def build_contact(v: Mapping[str, Any]) -> dict[str, Any]:
     name: Name = v["name"]
     phone: Phone = v["phone"]
     names, numbers = both(name.en, name.zh), both(phone.en, phone.zh)
+    # the editor's First name / Last name (a Chinese name's surname is its first character: ZH_SURNAME's are one)
+    first, last = both(name.first, name.zh[1:]), both(name.en.split()[-1], name.zh[:1])
     saved = {"activity": QUICK_CONTACT}
     return {
         "category": "2-1",
@@ -48,7 +50,7 @@ def build_contact(v: Mapping[str, Any]) -> dict[str, Any]:
                     "打开新建联系人页面",
                     {
                         "activity": "com.android.contacts.activities.ContactEditorActivity",
-                        "element": {"resource_id": "editor_name"},
+                        "element": {"resource_id": "editor_first_name"},
                     },
                 ),
                 {
@@ -90,7 +92,8 @@ def build_contact(v: Mapping[str, Any]) -> dict[str, Any]:
             [
                 open_app("Contacts", "通讯录", CONTACTS),
                 click("floating_action_button"),
-                type_into(names, "editor_name"),
+                type_into(first, "editor_first_name"),
+                type_into(last, "editor_last_name"),
                 type_into(numbers, "editor_phone"),
                 click("editor_menu_save_button"),
                 {"type": "COMPLETE"},
