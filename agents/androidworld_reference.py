@@ -10,7 +10,7 @@ says IMPOSSIBLE at once).
 
 The solvers know AndroidWorld's classes only by what their goals ask and their judges look at: the setting a
 Settings class reads back, the screen a Clock class's judge reads (so the episode ends there), the contact a
-Contacts class looks up. Nothing here imports AndroidWorld.
+Contacts class looks up (or the unsaved new-contact form it reads). Nothing here imports AndroidWorld.
 """
 
 from __future__ import annotations
@@ -213,14 +213,77 @@ def timer_entry(p: Mapping[str, Any]) -> list[Step]:
 
 
 # --- Contacts --------------------------------------------------------------------------------------------------
-def add_contact(p: Mapping[str, Any]) -> list[Step]:
-    """A new contact of the name and number, saved."""
+# the editor's phone type labels (its label menu's CheckedTextViews); any other label is typed as a custom one
+PHONE_LABELS = (
+    "Mobile",
+    "Home",
+    "Work",
+    "Work Fax",
+    "Home Fax",
+    "Pager",
+    "Other",
+    "Callback",
+    "Car",
+    "Company Main",
+    "ISDN",
+    "Main",
+    "Other Fax",
+    "Radio",
+    "Telex",
+    "TTY TDD",
+    "Work Mobile",
+    "Work Pager",
+    "Assistant",
+    "MMS",
+)
+NEW_CONTACT = (open_app(CONTACTS), click(resource_id="floating_action_button"))
+
+
+def _menu_item(text: str) -> ReferenceStep:
+    return click(resource_id="android:id/text1", class_name="android.widget.CheckedTextView", text=text)
+
+
+def name_fields(first: str, last: str) -> list[Step]:
+    """The editor's First name and Last name typed (an empty one left alone)."""
+    fields = (("editor_first_name", first), ("editor_last_name", last))
+    return [type_into(text, resource_id=rid) for rid, text in fields if text]
+
+
+def phone_label(label: str) -> list[Step]:
+    """The phone's type label picked from the label Spinner's menu (Mobile, the default, left as it is); a label
+    the menu lacks typed as a custom one."""
+    if label == "Mobile":
+        return []
+    if label in PHONE_LABELS:
+        return [click(resource_id="spinner"), _menu_item(label)]
     return [
-        open_app(CONTACTS),
-        click(resource_id="floating_action_button"),
-        type_into(str(p["name"]), resource_id="editor_name"),
+        click(resource_id="spinner"),
+        _menu_item("Custom"),
+        type_into(label, resource_id="custom_dialog_content"),
+        click(resource_id="android:id/button1"),
+    ]
+
+
+def add_contact(p: Mapping[str, Any]) -> list[Step]:
+    """A new contact of the name (its last word the last name, as the editor joins them back) and number, saved."""
+    first, _, last = str(p["name"]).strip().rpartition(" ")
+    return [
+        *NEW_CONTACT,
+        *(name_fields(first, last) if first else name_fields(last, "")),
         type_into(str(p["number"]), resource_id="editor_phone"),
         click(resource_id="editor_menu_save_button"),
+        Complete(),
+    ]
+
+
+def new_contact_draft(p: Mapping[str, Any]) -> list[Step]:
+    """The new-contact form filled in - first and last name, phone, the phone's label - and NOT saved: the episode
+    ends on the form (its judge reads the screen)."""
+    return [
+        *NEW_CONTACT,
+        *name_fields(str(p["first"]), str(p["last"])),
+        type_into(str(p["phone"]), resource_id="editor_phone"),
+        *phone_label(str(p["phone_label"])),
         Complete(),
     ]
 
@@ -296,6 +359,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     "ClockStopWatchPausedVerify": stopwatch_paused,
     "ClockTimerEntry": timer_entry,
     "ContactsAddContact": add_contact,
+    "ContactsNewContactDraft": new_contact_draft,
     "SimpleSmsSend": sms_send,
     "SimpleSmsReply": sms_send,
     "SimpleSmsReplyMostRecent": sms_send,

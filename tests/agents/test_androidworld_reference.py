@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from agents import androidworld_reference as awr
+from emulator.virtual.apps.contacts import contacts_of
 from emulator.virtual.model import VirtualDeviceModel
 from harness.plugins import create_agent
 from tests.agents_helpers import make_task, observe, run
@@ -35,6 +36,7 @@ CLASSES = {
     "ClockStopWatchPausedVerify",
     "ClockTimerEntry",
     "ContactsAddContact",
+    "ContactsNewContactDraft",
     "SimpleSmsSend",
     "SimpleSmsReply",
     "SimpleSmsReplyMostRecent",
@@ -165,6 +167,53 @@ def _sh(adb_cli: Any, serial: str, line: str) -> str:
     return out.decode() if isinstance(out, bytes) else str(out)
 
 
+def _draft_shown(m: VirtualDeviceModel, first: str, last: str, phone: str, label: str) -> bool:
+    """ContactsNewContactDraft's judge (`_contact_info_is_entered`) on the screen: the first name with the hint
+    "First name", the last name with "Last name", the phone's digits with "Phone", and the label as a text whose
+    content description is "<label> Phone" (or, failing that, as a text just below the phone field)."""
+    digits = "".join(ch for ch in phone if ch.isdigit())
+    tree = observe(m).tree.visible()
+    hits = {
+        "first": any(e.text == first and e.hint == "First name" for e in tree),
+        "last": any(e.text == last and e.hint == "Last name" for e in tree),
+        "phone": any("".join(ch for ch in e.text if ch.isdigit()) == digits and e.hint == "Phone" for e in tree),
+    }
+    phones = [e for e in tree if e.hint == "Phone"]
+    described = any(e.text == label and e.content_desc == f"{label} Phone" for e in tree)
+    below = any(
+        e.text == label and p.bounds[3] <= e.bounds[1] <= p.bounds[3] + (p.bounds[3] - p.bounds[1])
+        for e in tree
+        for p in phones
+    )
+    return all(hits.values()) and (described or below)
+
+
+@pytest.mark.parametrize("label", ["Home", "Work", "Other", "Gym"])
+def test_the_new_contact_form_is_filled_with_the_label_and_left_unsaved(label: str) -> None:
+    """ContactsNewContactDraft: within its 12 steps, the episode ends on the filled "Create contact" form with the
+    phone's label picked from the Spinner's menu (a label it lacks typed as a custom one) - and no contact saved."""
+    m = VirtualDeviceModel()
+    before = len(contacts_of(m))
+    params = {"first": "Hannah", "last": "Clark", "phone": "462-771-3208", "phone_label": label}
+    assert not _draft_shown(m, "Hannah", "Clark", "462-771-3208", label)
+    steps = play(m, "ContactsNewContactDraft", max_steps=12, **params)
+    assert [s.action.type for s in steps][-3:-1] == (["CLICK", "CLICK"] if label != "Gym" else ["TYPE", "CLICK"])
+    assert m.foreground.activity.endswith("ContactEditorActivity")
+    assert _draft_shown(m, "Hannah", "Clark", "462-771-3208", label)
+    assert not _draft_shown(m, "Hannah", "Clark", "462-771-3208", "Mobile")  # the label was changed
+    assert len(contacts_of(m)) == before  # not saved
+
+
+def test_the_noop_agent_leaves_no_draft() -> None:
+    m = VirtualDeviceModel()
+    run(
+        create_agent("noop"),
+        m,
+        aw_task("ContactsNewContactDraft", first="Eva", last="Lee", phone="1", phone_label="Work"),
+    )
+    assert not _draft_shown(m, "Eva", "Lee", "1", "Work")
+
+
 def test_settings_and_a_contact_read_back_through_the_real_adb_server(vdevice: Any, adb_cli: Any) -> None:
     """On the embedded device the harness runs: what AndroidWorld's judges read with `settings get` and the
     contacts provider after the episodes."""
@@ -180,6 +229,9 @@ def test_settings_and_a_contact_read_back_through_the_real_adb_server(vdevice: A
         adb_cli, vdevice.serial, "content query --uri content://contacts/phones/ --projection display_name:number"
     )
     assert "display_name=Hugo Pereira" in out and "+13920741751" in out.replace("-", "").replace(" ", "")
+    name = "content query --uri content://com.android.contacts/data --projection display_name:data2:data3"
+    rows = _sh(adb_cli, vdevice.serial, name + " --where \"mimetype='vnd.android.cursor.item/name'\"")
+    assert "display_name=Hugo Pereira, data2=Hugo, data3=Pereira" in rows  # typed as First name + Last name
 
 
 @pytest.mark.parametrize("cls", ["SimpleSmsSend", "SimpleSmsReply", "SimpleSmsSendClipboardContent"])
