@@ -59,6 +59,11 @@ RELATIVE = "android.widget.RelativeLayout"
 ORANGE: Color = (245, 124, 0)  # Simple apps' default primary colour, the orange launcher icon's
 
 
+def _searching(ctx: Ctx) -> bool:
+    """The search bar is open: its field focused, or text typed in it."""
+    return bool(ctx.ui.get("search")) or ctx.focus == "search"
+
+
 def _replace_top(ctx: Ctx, activity: str, extras: dict[str, Any]) -> None:
     """The activity on top starts `activity` and finishes (it leaves the back stack)."""
     with ctx.model.lock:
@@ -125,7 +130,7 @@ class SmsMessengerApp(App):
     def on_back(self, ctx: Ctx) -> bool:
         if ctx.activity == THREAD:
             return thread_back(ctx)
-        if ctx.activity == MAIN and ctx.ui.get("search"):  # MySearchMenu.closeSearch
+        if ctx.activity == MAIN and _searching(ctx):  # MySearchMenu.closeSearch
             ctx.ui["search"] = False
             ctx.set_field("search", "")
             ctx.set_focus(None)
@@ -145,7 +150,7 @@ class SmsMessengerApp(App):
     def screen_main(self, ctx: Ctx) -> list[View]:
         bar = self._search_bar(ctx)
         query = ctx.field_value("search")
-        if ctx.ui.get("search") and query:
+        if _searching(ctx) and query:
             return self._search_results(ctx, bar, query)
         convs = conversations(ctx.model)
         drafts: dict[str, str] = ctx.data.get("drafts", {})
@@ -199,7 +204,7 @@ class SmsMessengerApp(App):
             "top_toolbar_holder",
             style={"bg": ctx.theme.surface2, "radius": ctx.dp(24)},
         )
-        searching = bool(ctx.ui.get("search"))
+        searching = _searching(ctx)
         isz = ctx.dp(48)
         y0 = t + (h - isz) // 2
         icon_box = (l + ctx.dp(12), y0, l + ctx.dp(12) + isz, y0 + isz)
@@ -231,8 +236,6 @@ class SmsMessengerApp(App):
             )
         )
         layout.children.append(holder)
-        if ctx.focus == "search":
-            ctx.ui["search"] = True
         return layout
 
     def _conversation_row(self, ctx: Ctx, box: tuple[int, int, int, int], c: Any, draft: str | None) -> View:

@@ -242,3 +242,18 @@ def test_clipper_sets_and_reads_the_clipboard(vdevice, adb_cli):
     assert 'result=0, data=""' in _sh(adb_cli, s, "am broadcast -a clipper.get")  # only the app in front reads it
     _sh(adb_cli, s, "am start -n ca.zgrs.clipper/ca.zgrs.clipper.Main")
     assert 'Broadcast completed: result=-1, data="Meet at 7"' in _sh(adb_cli, s, "am broadcast -a clipper.get")
+
+
+def test_the_search_bar_finds_titles_and_bodies(d, emu, adb_cli):
+    _, s = emu
+    _open_as_default(d, adb_cli, s)
+    d(resourceId=RID + "top_toolbar_search").click()
+    assert d(resourceId=RID + "top_toolbar_search_icon").info["contentDescription"] == "Back"
+    d.send_keys("s")
+    assert d(resourceId=RID + "search_placeholder_2").get_text() == "Type in at least 2 characters to start the search."
+    d.send_keys("lides")  # typed on: "slides"
+    assert d(resourceId=RID + "search_result_title").get_text() == "Bob Smith"
+    assert d(resourceId=RID + "search_result_snippet").get_text() == "Can you send me the slides from today?"
+    d(resourceId=RID + "search_result_title").click()
+    assert _focus(adb_cli, s) == f"{PKG}/{PKG}.activities.ThreadActivity"
+    assert d(resourceId=RID + "thread_message_body", text="Can you send me the slides from today?").exists
