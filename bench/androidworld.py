@@ -2,8 +2,8 @@
 devices, episodes per minute from the command's start, the harness's SR and AndroidWorld's own figure, and what was
 skipped (the apps the embedded device does not have).
 
-    python bench/androidworld.py [--agents noop reference] [--devices 1 2] [--aw-seed 30] [--aw-combinations 1]
-                                 [--aw-source PATH]
+    python bench/androidworld.py [--agents noop reference] [--devices 1 2] [--clocks real virtual] [--aw-seed 30]
+                                 [--aw-combinations 1] [--aw-source PATH]
 
 Needs AndroidWorld importable (installed from its source: ../shared/tools/aw-venv.sh builds such a venv, with this
 project beside it; `--aw-source` adds a source tree whose protos are generated to the path). Prints figures; no
@@ -28,10 +28,13 @@ from rich.table import Table
 CLI = str(Path(sys.executable).with_name("droidharness"))
 
 
-def run(agent: str, devices: int, seed: int, combinations: int, out: Path, env: dict[str, str]) -> dict[str, Any]:
-    run_id = f"{agent}-{devices}"
+def run(
+    agent: str, devices: int, clock: str, seed: int, combinations: int, out: Path, env: dict[str, str]
+) -> dict[str, Any]:
+    run_id = f"{agent}-{devices}-{clock}"
     cmd = [CLI, "run", "--suite", "androidworld", "--agent", agent, "--devices", str(devices), "--aw-seed", str(seed)]
-    cmd += ["--aw-combinations", str(combinations), "--out", str(out), "--run-id", run_id, "--no-report"]
+    cmd += ["--aw-combinations", str(combinations), "--clock", clock, "--out", str(out), "--run-id", run_id]
+    cmd += ["--no-report"]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - t0
@@ -44,6 +47,7 @@ def run(agent: str, devices: int, seed: int, combinations: int, out: Path, env: 
     return {
         "agent": agent,
         "devices": devices,
+        "clock": clock,
         "seconds": seconds,
         "episodes": ran,
         "per_minute": 60 * ran / seconds if seconds else None,
@@ -66,6 +70,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--agents", nargs="+", default=["noop", "reference"])
     p.add_argument("--devices", nargs="+", type=int, default=[1, 2])
+    p.add_argument("--clocks", nargs="+", default=["real", "virtual"], choices=["real", "virtual"])
     p.add_argument("--aw-seed", type=int, default=30)
     p.add_argument("--aw-combinations", type=int, default=1)
     p.add_argument("--aw-source", type=Path, default=None, help="an AndroidWorld source tree to import from")
@@ -77,10 +82,12 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory(prefix="dh-aw-bench-") as tmp:
         for agent in a.agents:
-            for n in a.devices:
-                rows.append(run(agent, n, a.aw_seed, a.aw_combinations, Path(tmp), env))
+            for clock in a.clocks:
+                for n in a.devices:
+                    rows.append(run(agent, n, clock, a.aw_seed, a.aw_combinations, Path(tmp), env))
     t = Table(
         "agent",
+        "clock",
         "devices",
         "episodes",
         "seconds",
@@ -94,17 +101,21 @@ def main() -> None:
     )
     for r in rows:
         t.add_row(
-            r["agent"], str(r["devices"]), str(r["episodes"]), f"{r['seconds']:.1f}", f"{r['per_minute']:.0f}",
-            pct(r["sr"]), pct(r["aw"]), str(r["classes"]), str(r["skipped"]),
+            r["agent"], r["clock"], str(r["devices"]), str(r["episodes"]), f"{r['seconds']:.1f}",
+            f"{r['per_minute']:.0f}", pct(r["sr"]), pct(r["aw"]), str(r["classes"]), str(r["skipped"]),
         )  # fmt: skip
     console.print(t)
-    base = {r["agent"]: r for r in rows if r["devices"] == min(a.devices)}
+    base = {(r["agent"], r["clock"]): r for r in rows if r["devices"] == min(a.devices)}
     for r in rows:
-        if r["devices"] != min(a.devices) and r["per_minute"] and base[r["agent"]]["per_minute"]:
-            ratio = r["per_minute"] / base[r["agent"]]["per_minute"]
-            console.print(f"{r['agent']}: {r['devices']} devices {ratio:.2f}x the episodes/min of {min(a.devices)}")
+        b = base[(r["agent"], r["clock"])]
+        if r["devices"] != min(a.devices) and r["per_minute"] and b["per_minute"]:
+            ratio = r["per_minute"] / b["per_minute"]
+            console.print(
+                f"{r['agent']} ({r['clock']} clock): {r['devices']} devices {ratio:.2f}x the episodes/min of "
+                f"{min(a.devices)}"
+            )
     for r in rows:
-        if r["devices"] == max(a.devices):
+        if r["devices"] == max(a.devices) and r["clock"] == a.clocks[-1]:
             console.print(f"{r['agent']}: solved ({len(r['solved'])}): {', '.join(r['solved']) or '-'}")
             console.print(f"{r['agent']}: not solved ({len(r['unsolved'])}): {', '.join(r['unsolved']) or '-'}")
             if r["infra"]:

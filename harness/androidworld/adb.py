@@ -55,6 +55,8 @@ class Doors(Protocol):
 
     def console(self, line: str) -> list[str] | None: ...
 
+    def rebase(self) -> bool: ...
+
 
 def adb_controller_error() -> type[Exception]:
     """android_env's `AdbControllerError` (what its AdbController raises for a failed command)."""

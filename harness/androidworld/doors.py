@@ -6,26 +6,24 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable
 
 from harness.device.controller import AdbDevice
 from harness.device.fastadb import ShellResult
 from harness.device.link import CapabilityError, Link
+from harness.device.slotdoors import NO_DOORS, SlotDoors
 from harness.errors import DeviceError
 
 ROOT_WAIT = 15.0  # seconds for adbd to come back after `adb root` (it restarts; the link reconnects)
 DROP_WAIT = 3.0  # seconds for the adb server to see the restarting adbd's transport drop
-Console = Callable[[str], "list[str] | None"]
 
 
 class LinkDoors:
-    """`Doors` of `device` (an `AdbDevice` over a `Link`); `console` sends one emulator-console command (None: no
-    console)."""
+    """`Doors` of `device` (an `AdbDevice` over a `Link`) and of its pool slot (`slot`: its console, `rebase`)."""
 
-    def __init__(self, device: AdbDevice, console: Console | None = None) -> None:
+    def __init__(self, device: AdbDevice, slot: SlotDoors = NO_DOORS) -> None:
         self.device = device
         self.serial = device.serial
-        self._console = console
+        self.slot = slot
 
     def _link(self, op: str) -> Link:
         link = self.device.link
@@ -78,7 +76,10 @@ class LinkDoors:
         raise DeviceError(f"device {self.serial}: adbd did not come back as {want} after `adb {service[:-1]}`")
 
     def console(self, line: str) -> list[str] | None:
-        return self._console(line) if self._console is not None else None
+        return self.slot.console(line)
+
+    def rebase(self) -> bool:
+        return self.slot.rebase()
 
 
 __all__ = ["LinkDoors"]

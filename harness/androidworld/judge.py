@@ -1,9 +1,10 @@
 """One AndroidWorld task instance on one leased device, set up and judged by AndroidWorld's own code (an
 `OutsideJudge`, harness.run.loop.outside):
 
-1. `set_up`: where the device has no app snapshot yet (`/data/data/android_world/snapshots/<package>`: a device
-   the pool just reset, a fresh emulator), AndroidWorld's one-time snapshot step for the instance's apps
-   (`app_snapshot.save_snapshot`, nothing installed or downloaded); then the class's own `initialize_task(env)`.
+1. `set_up`: where the device has no app snapshot yet (`/data/data/android_world/snapshots/<package>`: a fresh
+   embedded device or emulator), AndroidWorld's one-time step for the instance's apps (its `setup_app`: the app's
+   own set-up, then its snapshot; nothing installed or downloaded), kept by the slot's resets from then on
+   (`rebase`: the device's state becomes what they restore); then the class's own `initialize_task(env)`.
    AndroidWorld's set-up reseeds Python's global `random`, so set-ups in one process take turns (`SETUP_LOCK`).
    Then the verdict before any action (`success_before`: AndroidWorld's `*Verify` classes are met at the start),
    taken without changing what the agent starts from - a judge may launch an app or press BACK: the state
@@ -84,7 +85,8 @@ class AwJudge:
         self.meta = meta or TaskMeta()
         self.seed = seed
         self.serial = env.controller.device.serial
-        self.snapshots_made: list[str] = []
+        self.snapshots_made: list[str] = []  # apps given AndroidWorld's one-time step here (no snapshot yet)
+        self.rebased: bool | None = None  # whether the slot's resets keep that step (None: none was taken)
         self.before: float | None = None
         self.before_error: str | None = None
         self.verdict: OutsideVerdict | None = None
@@ -117,12 +119,14 @@ class AwJudge:
         try:
             for app in needed_apps(self.instance):
                 if app != "clipper" and not self.binding.has_snapshot(app, controller):
-                    self.binding.save_snapshot(app, controller)
+                    self.binding.set_up_app(app, self.env)
                     self.snapshots_made.append(app)
         except InfrastructureError:
             raise
-        except Exception as e:  # noqa: BLE001 - AndroidWorld's snapshot step failed: the device's fault
-            raise self._fail("saving its app snapshots", e) from e
+        except Exception as e:  # noqa: BLE001 - AndroidWorld's one-time step failed: the device's fault
+            raise self._fail("setting up its apps", e) from e
+        if self.snapshots_made:  # kept by the slot's resets, as on an emulator AndroidWorld set up once
+            self.rebased = self.env.controller.calls.adb.doors.rebase()
         self._initialize()
         self._verdict_before()
 
@@ -210,7 +214,8 @@ class AwJudge:
             "judge_error": v.error if v else None,
             "done": self.done,
             "aw_score": self.aw_score,
-            "snapshots_made": self.snapshots_made,
+            "apps_set_up": self.snapshots_made,
+            "rebased": self.rebased,
             "tear_down_error": self.tear_down_error,
             "device_waits": round(self.device_waits, 3) if self.device_waits is not None else None,
         }

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.androidworld.binding import AW_SEED, AwBinding, Binding, TaskMeta
-from harness.androidworld.doors import Console, LinkDoors
+from harness.androidworld.doors import LinkDoors
 from harness.androidworld.env import AwEnv
 from harness.androidworld.judge import AwJudge, jsonable, needed_apps
 from harness.device.controller import AdbDevice
+from harness.device.slotdoors import SlotDoors
 from harness.errors import ConfigError
 from tasks.schema import MilestoneGroup, Task
 
@@ -139,9 +140,9 @@ class AwSuite:
                 return f"{device.serial} cannot run adbd as root (a user build): AndroidWorld's set-up needs root"
         return None
 
-    def judge(self, task: Task, device: AdbDevice, console: Console | None) -> AwJudge:
+    def judge(self, task: Task, device: AdbDevice, slot: SlotDoors) -> AwJudge:
         inst = self.instances()[task.id]
-        env = AwEnv(device, LinkDoors(device, console))
+        env = AwEnv(device, LinkDoors(device, slot))
         return AwJudge(inst.name, inst.index, inst.instance, env, self.binding, inst.meta, self.seed)
 
 

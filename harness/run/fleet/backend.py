@@ -115,6 +115,11 @@ class Backend(Protocol):
         """One command on the device's emulator console (its reply lines); None: the device has none."""
         ...
 
+    def rebase(self) -> bool:
+        """The device's state now becomes what its resets restore (an outside suite's one-time app set-up);
+        False: its kind's resets cannot keep it."""
+        ...
+
     def describe(self) -> ManifestRow: ...
 
     def restore(self) -> None: ...
@@ -296,6 +301,11 @@ class AdbBackend:
         kind without a console (a phone, a device in a thread)."""
         del line
         return None
+
+    def rebase(self) -> bool:
+        """The device's current state becomes what its resets restore; False for a kind whose resets cannot keep
+        it (a phone: its apps' data is cleared, and set up again when needed)."""
+        return False
 
     def describe(self) -> ManifestRow:
         """The device as a run's manifest lists it: its `DeviceInfo`, what the kind adds (a pinned device

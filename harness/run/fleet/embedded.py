@@ -50,6 +50,13 @@ class ModelBackend(AdbBackend):
             raise RuntimeError("no device model")
         self._model.restore(self._baseline)
 
+    def rebase(self) -> bool:
+        """The model's state now is its boot state (restored by the next resets)."""
+        if self._model is None:
+            return False
+        self._baseline = self._model.snapshot()
+        return True
+
     def ensure_locale(self, lang: str, ui: str | None = None) -> None:
         """Switch the system language, as picking a zh AVD would; with `ui`, the system language `ui` over the
         content of a device set up in `lang` (as a user switching the phone's language)."""

@@ -81,6 +81,16 @@ class EmulatorBackend(PhoneBackend):
         else:
             self._console.snapshot_load(BOOT_SNAPSHOT)
 
+    def rebase(self) -> bool:
+        """The boot snapshot the resets load is saved again from the emulator's state now (gRPC or console)."""
+        if self._grpc is not None:
+            self._grpc.save_snapshot(BOOT_SNAPSHOT)
+            return True
+        if self._console is not None:
+            self._console.snapshot_save(BOOT_SNAPSHOT)
+            return True
+        return False
+
     def console(self, line: str) -> list[str] | None:
         """The emulator's console (opened now when resets go through gRPC); None when it does not answer."""
         if self._console is None:

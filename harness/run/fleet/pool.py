@@ -36,11 +36,13 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from harness.device.controller import AdbDevice, DeviceConfig
 from harness.device.devicetime import CLOCKS
 from harness.device.preparation import DevicePreparation, PreparationPlan
+from harness.device.slotdoors import SlotDoors
 from harness.errors import ConfigError, DeviceError
 from harness.run.fleet.affinity import CpuAffinity, check_policy, usable_cpus
 from harness.run.fleet.backend import IMAGES, Backend, Fleet, FleetSpec, ManifestRow, ResetRecord
@@ -328,6 +330,14 @@ class DevicePool:
     def console(self, i: int, line: str) -> list[str] | None:
         """One command on slot `i`'s emulator console (its reply lines); None: its device has none."""
         return self._backends[i].console(line)
+
+    def rebase(self, i: int) -> bool:
+        """Slot `i`'s device state now becomes what its resets restore (False: its kind cannot keep it)."""
+        return self._backends[i].rebase()
+
+    def slot_doors(self, i: int) -> SlotDoors:
+        """What an outside suite reaches of slot `i` beyond its device: its console, and `rebase`."""
+        return SlotDoors(partial(self.console, i), partial(self.rebase, i))
 
     def ensure_locale(self, i: int, lang: str, ui: str | None = None) -> None:
         """Make slot i's system language `lang` (en | zh) before an episode in that language. An embedded device

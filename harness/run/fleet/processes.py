@@ -133,6 +133,11 @@ class ProcessBackend(AdbBackend):
             self.running_process().snapshot_load(boot_snapshot(*want))
             self._locale = want
 
+    def rebase(self) -> bool:
+        """The boot snapshot of the device's current languages is saved again from its state now."""
+        self.running_process().snapshot_save(boot_snapshot(*self._locale))
+        return True
+
     def console(self, line: str) -> list[str] | None:
         """The device process' control console: the emulator console's protocol (`sms send`, `gsm call`, ...)."""
         return self.running_process().console(line)

@@ -9,14 +9,12 @@ attempt is retried on a fresh device); a judge's exception is recorded in the ve
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from harness.device.controller import AdbDevice
+from harness.device.slotdoors import SlotDoors
 from tasks.schema import Task
-
-Console = Callable[[str], "list[str] | None"]  # one emulator-console command on the leased device (None: none)
 
 
 @dataclass(frozen=True)
@@ -57,7 +55,7 @@ class OutsideSuite(Protocol):
 
     def skip_reason(self, task: Task, device: AdbDevice) -> str | None: ...
 
-    def judge(self, task: Task, device: AdbDevice, console: Console | None) -> OutsideJudge: ...
+    def judge(self, task: Task, device: AdbDevice, slot: SlotDoors) -> OutsideJudge: ...
 
 
-__all__ = ["Console", "OutsideJudge", "OutsideSuite", "OutsideVerdict"]
+__all__ = ["OutsideJudge", "OutsideSuite", "OutsideVerdict"]

@@ -285,7 +285,7 @@ class EpisodeWorker:
             if why is not None:
                 yield Finished(skipped_result(task, lang, why, seed), None, None)
                 return
-            judge = o.outside.judge(task, lease.device, lambda line: self.pool.console(0, line))
+            judge = o.outside.judge(task, lease.device, self.pool.slot_doors(0))
         out: queue.Queue[Any] = queue.Queue()
         sink = QueueSink(out)
         done = object()

@@ -336,7 +336,7 @@ def pool_attempt(pool: DevicePool, plan: RunPlan) -> EpisodeAttempt:
             why = outside.skip_reason(task, lease.device)
             if why is not None:
                 return record_skipped(task, lang, why, seed, ep)
-            judge = outside.judge(task, lease.device, lambda line: pool.console(slot, line))
+            judge = outside.judge(task, lease.device, pool.slot_doors(slot))
         agent = plan.make_agent()  # fresh per attempt: a late answer of an abandoned call reaches no one
         qa = plan.make_qa() if plan.make_qa is not None and task.probes else None
         result = run_episode(

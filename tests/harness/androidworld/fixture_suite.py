@@ -155,8 +155,8 @@ class FixtureBinding:
         )
         return bool(r.generic.output.decode().strip() == "yes")
 
-    def save_snapshot(self, app_name: str, controller: Any) -> None:
-        controller.execute_adb_call(Req(generic=Req.GenericRequest(args=["shell", f"mkdir -p {SNAPSHOTS}/{app_name}"])))
+    def set_up_app(self, app_name: str, env: Any) -> None:
+        shell(env, f"mkdir -p {SNAPSHOTS}/{app_name}")
         self.snapshots_saved.append(app_name)
 
     def metadata(self) -> dict[str, TaskMeta]:

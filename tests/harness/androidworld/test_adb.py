@@ -13,6 +13,7 @@ from android_env.proto import adb_pb2  # noqa: E402
 
 from harness.androidworld.adb import AdbCalls, LinkAdb  # noqa: E402
 from harness.androidworld.doors import LinkDoors  # noqa: E402
+from harness.device.slotdoors import SlotDoors  # noqa: E402
 from tests.device_util import open_device  # noqa: E402
 
 OK = adb_pb2.AdbResponse.Status.OK
@@ -24,7 +25,7 @@ def calls(make_vdevice, adb_server):
     vd = make_vdevice(image="emulator")
     dev = open_device(adb_server, vd)
     consoled: list[str] = []
-    yield vd, AdbCalls(LinkDoors(dev, None)), dev, consoled
+    yield vd, AdbCalls(LinkDoors(dev)), dev, consoled
     dev.close()
 
 
@@ -106,7 +107,7 @@ def test_root_is_refused_on_a_phones_user_build(make_vdevice, adb_server):
     dev = open_device(adb_server, vd)
     try:
         with pytest.raises(errors.AdbControllerError, match="cannot"):
-            generic(AdbCalls(LinkDoors(dev, None)), "root")
+            generic(AdbCalls(LinkDoors(dev)), "root")
         assert not vd.model.adbd.root
     finally:
         dev.close()
@@ -115,7 +116,7 @@ def test_root_is_refused_on_a_phones_user_build(make_vdevice, adb_server):
 def test_the_console_door_answers_adb_emu(calls):
     _, _, dev, _ = calls
     sent: list[str] = []
-    adb = LinkAdb(LinkDoors(dev, lambda line: sent.append(line) or ["ok line"]))
+    adb = LinkAdb(LinkDoors(dev, SlotDoors(lambda line: sent.append(line) or ["ok line"], lambda: False)))
     assert adb.execute_command(["emu", "sms", "send", "5551234", "hello"]) == b"ok line\nOK\n"
     assert sent == ["sms send 5551234 hello"]
     assert adb.commands == ["adb emu sms send 5551234 hello"]

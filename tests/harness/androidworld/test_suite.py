@@ -57,7 +57,10 @@ def test_noop_gets_only_what_is_met_at_the_start_and_the_records_say_so(tmp_path
     assert metas["WifiOnVerify"].status == "success" and verify["success_before"] == 1.0
     assert todo["class"] == "FixtureTask" and todo["goal"] == "Turn wifi on." and todo["params"] == {"seed": 30}
     assert todo["done"] is True and todo["aw_score"] == 0.0 and verify["aw_score"] == 1.0
-    assert binding.snapshots_saved == ["settings", "settings"]  # each reset device lacked it: taken once per episode
+    # AndroidWorld's one-time step for Settings, on the first episode only: the slot's resets keep it (rebased)
+    assert binding.snapshots_saved == ["settings"]
+    firsts = [r for r in (todo, verify) if r["apps_set_up"]]
+    assert len(firsts) == 1 and firsts[0]["apps_set_up"] == ["settings"] and firsts[0]["rebased"] is True
     skipped = metas["NeedsMissingApp"]
     assert skipped.status == "skipped" and "com.simplemobiletools.calendar.pro" in (skipped.error or "")
     assert summary["skipped"] == [{"task_id": "NeedsMissingApp", "lang": "en", "reason": skipped.error}]
