@@ -85,7 +85,7 @@ class AwJudge:
         self.meta = meta or TaskMeta()
         self.seed = seed
         self.serial = env.controller.device.serial
-        self.snapshots_made: list[str] = []  # apps given AndroidWorld's one-time step here (no snapshot yet)
+        self.apps_set_up: list[str] = []  # apps given AndroidWorld's one-time step here (no snapshot yet)
         self.rebased: bool | None = None  # whether the slot's resets keep that step (None: none was taken)
         self.before: float | None = None
         self.before_error: str | None = None
@@ -120,12 +120,12 @@ class AwJudge:
             for app in needed_apps(self.instance):
                 if app != "clipper" and not self.binding.has_snapshot(app, controller):
                     self.binding.set_up_app(app, self.env)
-                    self.snapshots_made.append(app)
+                    self.apps_set_up.append(app)
         except InfrastructureError:
             raise
         except Exception as e:  # noqa: BLE001 - AndroidWorld's one-time step failed: the device's fault
             raise self._fail("setting up its apps", e) from e
-        if self.snapshots_made:  # kept by the slot's resets, as on an emulator AndroidWorld set up once
+        if self.apps_set_up:  # kept by the slot's resets, as on an emulator AndroidWorld set up once
             self.rebased = self.env.controller.calls.adb.doors.rebase()
         self._initialize()
         self._verdict_before()
@@ -214,7 +214,7 @@ class AwJudge:
             "judge_error": v.error if v else None,
             "done": self.done,
             "aw_score": self.aw_score,
-            "apps_set_up": self.snapshots_made,
+            "apps_set_up": self.apps_set_up,
             "rebased": self.rebased,
             "tear_down_error": self.tear_down_error,
             "device_waits": round(self.device_waits, 3) if self.device_waits is not None else None,
