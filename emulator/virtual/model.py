@@ -376,6 +376,12 @@ class VirtualDeviceModel:
         with self.lock:
             self.packages[pkg.name] = pkg
             self.app_data.setdefault(pkg.name, {})
+            data = f"/data/data/{pkg.name}"  # the app's data directory as installd makes it: the app's, 0700
+            if not self.fs.is_dir(data):
+                uid = app_uid(pkg.name)
+                for d, mode in ((data, 0o700), (f"{data}/cache", 0o2771), (f"{data}/code_cache", 0o2771)):
+                    self.fs.mkdir(d, parents=True, owner=(uid, uid))
+                    self.fs.chmod(d, mode)
             self.events.log("package", action="install", package=pkg.name)
 
     def uninstall_package(self, name: str) -> bool:

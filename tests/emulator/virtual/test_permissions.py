@@ -169,3 +169,27 @@ def test_a_missing_operand_fails_chmod_and_chown_but_not_the_others(posing_emula
     assert _sh(adb_cli, serial, f"stat -c %a {F}")[1] == "600\n"  # the file that exists changed all the same
     status, _, err = _sh(adb_cli, serial, f"chown shell /data/local/tmp/nope {F}")
     assert (status, err) == (1, "chown: /data/local/tmp/nope: No such file or directory\n")
+
+
+def test_every_installed_app_has_its_data_directory_as_installd_makes_it(posing_emulator, adb_cli, adb_server):
+    """/data/data/PKG, the app's own (its uid, 0700) with cache/ and code_cache/: what `adb root` then `cp -r` of an
+    app's data (AndroidWorld's app snapshots) reads; the shell user may not look in."""
+    vd, serial = posing_emulator
+    pkg = "com.android.settings"
+    status, _, err = _sh(adb_cli, serial, f"ls /data/data/{pkg}")
+    assert status == 1 and "Permission denied" in err
+    adb_cli("-s", serial, "root")
+    _wait_device(adb_server, serial)
+    deadline = time.monotonic() + 15
+    while _sh(adb_cli, serial, "whoami")[1].strip() != "root":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    status, out, _ = _sh(adb_cli, serial, f"ls -ld /data/data/{pkg}; ls /data/data/{pkg}")
+    (
+        mode,
+        *_,
+    ) = out.split()
+    assert status == 0 and mode.startswith("drwx------") and "u0_a" in out
+    assert out.split("\n", 1)[1].split() == ["cache", "code_cache"]
+    status, _, _ = _sh(adb_cli, serial, f"cp -r /data/data/{pkg} /data/local/tmp/snap && ls /data/local/tmp/snap")
+    assert status == 0
