@@ -95,9 +95,11 @@ class AwBinding:
         """AndroidWorld's one-time step for an installed app (its `setup.setup_app`: the app's own set-up - first
         launch, permissions, the default SMS app, ... - then its snapshot), never installing anything; an app whose
         set-up downloads data (OsmAnd's map) only gets its snapshot."""
+        from android_world.env import adb_utils
         from android_world.env.setup_device import setup
         from android_world.utils import app_snapshot
 
+        adb_utils.set_root_if_needed(env.controller)  # as its setup_apps does before the apps' steps
         app = setup.get_app_mapping(app_name)
         if app is None or app_name in DOWNLOADS:
             app_snapshot.save_snapshot(app_name, env.controller)

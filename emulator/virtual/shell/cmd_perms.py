@@ -73,13 +73,20 @@ def parse_mode(spec: str, old: int, is_dir: bool) -> int | None:
 
 
 def _operands(argv: list[str], flags: str) -> tuple[set[str], list[str]]:
-    """Leading `-X` options of `flags` (anything else, like chmod's `-w`, is an operand) and the operands."""
+    """The `-X` options of `flags` wherever they stand before `--` (toybox takes options after operands too:
+    `chmod 777 -R DIR`, as AndroidWorld runs it; anything else, like chmod's `-w`, is an operand) and the operands."""
     opts: set[str] = set()
-    args = argv[1:]
-    while args and args[0].startswith("-") and len(args[0]) > 1 and all(c in flags for c in args[0][1:]):
-        opts.update(args.pop(0)[1:])
-    if args and args[0] == "--":
-        args.pop(0)
+    args: list[str] = []
+    rest = argv[1:]
+    while rest:
+        a = rest.pop(0)
+        if a == "--":
+            args.extend(rest)
+            break
+        if a.startswith("-") and len(a) > 1 and all(c in flags for c in a[1:]):
+            opts.update(a[1:])
+        else:
+            args.append(a)
     return opts, args
 
 

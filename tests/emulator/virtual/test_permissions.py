@@ -62,6 +62,10 @@ def test_chmod_changes_what_stat_and_ls_show(posing_emulator, adb_cli):
     line = "mkdir -p /data/local/tmp/pd/sub && touch /data/local/tmp/pd/sub/f && chmod -R 700 /data/local/tmp/pd"
     assert _sh(adb_cli, serial, line)[0] == 0
     assert _sh(adb_cli, serial, "stat -c %a /data/local/tmp/pd/sub/f")[1] == "700\n"
+    # an option after the operands counts, as toybox reads it (AndroidWorld's `chmod 777 -R DIR`); `--` ends them
+    assert _sh(adb_cli, serial, "chmod 755 /data/local/tmp/pd -R && stat -c %a /data/local/tmp/pd/sub/f")[1] == "755\n"
+    status, _, err = _sh(adb_cli, serial, "chmod 700 -- /data/local/tmp/pd -R")
+    assert status == 1 and "-R: No such file or directory" in err
     # not the owner: refused
     status, _, err = _sh(adb_cli, serial, "chmod 777 /data")
     assert status == 1 and "Operation not permitted" in err
