@@ -36,6 +36,7 @@ class AwController:
 
     def __init__(self, device: AdbDevice, doors: Doors) -> None:
         self.device = device
+        self.doors = doors  # its shell, files, root, console and slot (rebase)
         self.calls = AdbCalls(doors)
 
     # --- android_env's interface (what `adb_utils` calls) -----------------------------------------------------

@@ -126,7 +126,7 @@ class AwJudge:
         except Exception as e:  # noqa: BLE001 - AndroidWorld's one-time step failed: the device's fault
             raise self._fail("setting up its apps", e) from e
         if self.apps_set_up:  # kept by the slot's resets, as on an emulator AndroidWorld set up once
-            self.rebased = self.env.controller.calls.adb.doors.rebase()
+            self.rebased = self.env.controller.doors.rebase()
         self._initialize()
         self._verdict_before()
 
@@ -141,8 +141,8 @@ class AwJudge:
             raise self._fail("initialize_task", e) from e
 
     def _verdict_before(self) -> None:
-        console = self.env.controller.calls.adb.doors
-        saved = console.console(f"avd snapshot save {START_SNAPSHOT}") is not None
+        doors = self.env.controller.doors
+        saved = doors.console(f"avd snapshot save {START_SNAPSHOT}") is not None
         try:
             self.before = float(self.instance.is_successful(self.env))
         except InfrastructureError:
@@ -151,7 +151,7 @@ class AwJudge:
             self.before, self.before_error = None, _short(e)
         self.env.interaction_cache = ""
         if saved:
-            console.console(f"avd snapshot load {START_SNAPSHOT}")
+            doors.console(f"avd snapshot load {START_SNAPSHOT}")
             return
         try:  # no console: the same parameters set up once more (initialize_task reseeds as before)
             self.instance.tear_down(self.env)
