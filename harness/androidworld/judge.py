@@ -5,7 +5,8 @@
    embedded device or emulator), AndroidWorld's one-time step for the instance's apps (its `setup_app`: the app's
    own set-up, then its snapshot; nothing installed or downloaded), kept by the slot's resets from then on
    (`rebase`: the device's state becomes what they restore); then the class's own `initialize_task(env)`.
-   AndroidWorld's set-up reseeds Python's global `random`, so set-ups in one process take turns (`SETUP_LOCK`).
+   AndroidWorld's `initialize_task` reseeds Python's global `random`, so those (and the verdict before, which may
+   set the instance up again) take turns in one process (`SETUP_LOCK`); the apps' one-time steps do not.
    Then the verdict before any action (`success_before`: AndroidWorld's `*Verify` classes are met at the start),
    taken without changing what the agent starts from - a judge may launch an app or press BACK: the state
    `initialize_task` left is saved as a snapshot on the device's emulator console and loaded again after the
@@ -108,13 +109,16 @@ class AwJudge:
             self.device_waits += seconds
 
     def set_up(self) -> None:
-        with SETUP_LOCK, self._waits() as slept:
+        with self._waits() as slept:
             try:
-                self._set_up()
+                self._apps()  # on each device at once: nothing of it draws from `random`
+                with SETUP_LOCK:
+                    self._initialize()
+                    self._verdict_before()
             finally:
                 self._count(slept.seconds)
 
-    def _set_up(self) -> None:
+    def _apps(self) -> None:
         controller = self.env.controller
         try:
             for app in needed_apps(self.instance):
@@ -127,8 +131,6 @@ class AwJudge:
             raise self._fail("setting up its apps", e) from e
         if self.apps_set_up:  # kept by the slot's resets, as on an emulator AndroidWorld set up once
             self.rebased = self.env.controller.doors.rebase()
-        self._initialize()
-        self._verdict_before()
 
     def _initialize(self) -> None:
         self.instance.initialized = False  # a retried attempt sets the same instance up again
