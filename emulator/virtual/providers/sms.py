@@ -284,40 +284,28 @@ def receive(model: Any, address: str, body: str) -> None:
         if holder == SMS_MESSENGER_PKG and holder in model.packages:
             # Simple SMS Messenger's NotificationHelper: channel "simple_sms_messenger", id the thread's, the sender
             # as the title, a tap opens ThreadActivity with the thread's id
-            title = name_for(model, address) or address
-            n = Notification(
-                package=holder,
-                id=int(thread["id"]),
-                tag=None,
-                uid=app_uid(holder),
-                title=title,
-                text=body,
-                channel="simple_sms_messenger",
-                post_time_ms=_now_ms(model),
-                flags=FLAG_AUTO_CANCEL,
-                importance=IMPORTANCE_HIGH,
-                category="msg",
-                intent={"package": holder, "activity": SMS_MESSENGER_THREAD, "extras": {"thread_id": thread["id"]}},
-            )
+            package, title, channel = holder, name_for(model, address) or address, "simple_sms_messenger"
+            intent = {"package": holder, "activity": SMS_MESSENGER_THREAD, "extras": {"thread_id": thread["id"]}}
         else:
-            title = str(thread["name"])
-            n = Notification(
-                package=PKG,
-                id=int(thread["id"]),
-                tag=None,
-                uid=app_uid(PKG),
-                title=title,
-                text=body,
-                channel="incoming_messages",
-                post_time_ms=_now_ms(model),
-                flags=FLAG_AUTO_CANCEL,
-                importance=IMPORTANCE_HIGH,
-                category="msg",
-                intent={
-                    "package": PKG,
-                    "activity": MESSAGES_CONVERSATION,
-                    "extras": {INTENT_ACTION: "android.intent.action.VIEW", INTENT_DATA: f"sms:{thread['phone']}"},
-                },
-            )
+            package, title, channel = PKG, str(thread["name"]), "incoming_messages"
+            intent = {
+                "package": PKG,
+                "activity": MESSAGES_CONVERSATION,
+                "extras": {INTENT_ACTION: "android.intent.action.VIEW", INTENT_DATA: f"sms:{thread['phone']}"},
+            }
+        n = Notification(
+            package=package,
+            id=int(thread["id"]),
+            tag=None,
+            uid=app_uid(package),
+            title=title,
+            text=body,
+            channel=channel,
+            post_time_ms=_now_ms(model),
+            flags=FLAG_AUTO_CANCEL,
+            importance=IMPORTANCE_HIGH,
+            category="msg",
+            intent=intent,
+        )
         model.notifications.post(n)
         model.events.log("notification", action="post", package=n.package, title=title)
