@@ -67,20 +67,20 @@ class AwController:
         size: tuple[int, int] = adb_utils.get_logical_screen_size(self)
         return size
 
-    def observe(self) -> Observation:
-        return self.device.observe()
-
-    def get_a11y_forest(self) -> Any:
-        obs = self.observe()
-        return forest_of(obs.tree, obs.size, obs.package)
-
-    def get_ui_elements(self) -> list[Any]:
+    def screen(self) -> tuple[Observation, Any, list[Any]]:
+        """The current screen, its accessibility forest and AndroidWorld's ui_elements of it (its own converter,
+        invisible elements left out, as its controller calls it)."""
         from android_world.env import representation_utils
 
-        elements: list[Any] = representation_utils.forest_to_ui_elements(
-            self.get_a11y_forest(), exclude_invisible_elements=True
-        )
-        return elements
+        obs = self.device.observe()
+        forest = forest_of(obs.tree, obs.size, obs.package)
+        return obs, forest, representation_utils.forest_to_ui_elements(forest, exclude_invisible_elements=True)
+
+    def get_a11y_forest(self) -> Any:
+        return self.screen()[1]
+
+    def get_ui_elements(self) -> list[Any]:
+        return self.screen()[2]
 
     @contextlib.contextmanager
     def pull_file(self, remote_db_file_path: str, timeout_sec: float | None = None) -> Iterator[str]:
@@ -117,12 +117,10 @@ class AwEnv:
     def get_state(self, wait_to_stabilize: bool = False) -> Any:
         """AndroidWorld's `State`: the current screen's pixels (RGB), forest and ui_elements. The harness's capture
         already waits for the screen to settle after its own actions, so `wait_to_stabilize` adds nothing."""
-        from android_world.env import interface, representation_utils
+        from android_world.env import interface
 
         del wait_to_stabilize
-        obs = self._controller.observe()
-        forest = forest_of(obs.tree, obs.size, obs.package)
-        elements = representation_utils.forest_to_ui_elements(forest, exclude_invisible_elements=True)
+        obs, forest, elements = self._controller.screen()
         pixels = np.asarray(obs.screenshot.convert("RGB"))
         return interface.State(pixels=pixels, forest=forest, ui_elements=elements, auxiliaries={})
 

@@ -25,15 +25,18 @@ On a device running on its virtual clock, AndroidWorld's own `time.sleep`s in th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
 import traceback
+from collections.abc import Iterator
 from typing import Any
 
 from harness.androidworld.binding import Binding, TaskMeta
 from harness.androidworld.env import AwEnv
 from harness.androidworld.sleeps import device_sleeps
+from harness.device.devicetime import DEVICE_CLOCK
 from harness.errors import InfrastructureError, describe_error
 from harness.run.loop.outside import OutsideVerdict
 
@@ -94,29 +97,29 @@ class AwJudge:
         self.done = False
         self.tear_down_error: str | None = None
         device = env.controller.device
-        self._wait = device.device_time.wait if device.config.clock == "virtual" else None
+        self._wait = device.device_time.wait if device.config.clock == DEVICE_CLOCK else None
         self.device_waits: float | None = 0.0 if self._wait is not None else None
 
     # --- set-up -----------------------------------------------------------------------------------------------
     def _fail(self, what: str, e: BaseException) -> SetUpError:
         return SetUpError(f"AndroidWorld's {self.name} (instance {self.index}) on {self.serial}: {what}: {_short(e)}")
 
-    def _waits(self) -> Any:
-        return device_sleeps(self._wait, self.binding.package)
-
-    def _count(self, seconds: float) -> None:
-        if self.device_waits is not None:
-            self.device_waits += seconds
+    @contextlib.contextmanager
+    def _device_clock(self) -> Iterator[None]:
+        """AndroidWorld's own waits in the block pass on a virtual-clock device's clock; counted in `device_waits`."""
+        with device_sleeps(self._wait, self.binding.package) as slept:
+            try:
+                yield
+            finally:
+                if self.device_waits is not None:
+                    self.device_waits += slept.seconds
 
     def set_up(self) -> None:
-        with self._waits() as slept:
-            try:
-                self._apps()  # on each device at once: nothing of it draws from `random`
-                with SETUP_LOCK:
-                    self._initialize()
-                    self._verdict_before()
-            finally:
-                self._count(slept.seconds)
+        with self._device_clock():
+            self._apps()  # on each device at once: nothing of it draws from `random`
+            with SETUP_LOCK:
+                self._initialize()
+                self._verdict_before()
 
     def _apps(self) -> None:
         controller = self.env.controller
@@ -166,11 +169,8 @@ class AwJudge:
         self.done = done
         self.env.interaction_cache = answer or ""
         try:
-            with self._waits() as slept:
-                try:
-                    score = float(self.instance.is_successful(self.env))
-                finally:
-                    self._count(slept.seconds)
+            with self._device_clock():
+                score = float(self.instance.is_successful(self.env))
             self.verdict = OutsideVerdict(max(0.0, min(1.0, score)))
         except InfrastructureError:
             raise
@@ -180,11 +180,8 @@ class AwJudge:
 
     def tear_down(self) -> None:
         try:
-            with self._waits() as slept:
-                try:
-                    self.instance.tear_down(self.env)
-                finally:
-                    self._count(slept.seconds)
+            with self._device_clock():
+                self.instance.tear_down(self.env)
         except Exception as e:  # noqa: BLE001 - recorded; the pool resets the device before its next episode
             self.tear_down_error = _short(e)
 

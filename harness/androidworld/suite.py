@@ -21,6 +21,7 @@ from harness.androidworld.binding import AW_SEED, AwBinding, Binding, TaskMeta
 from harness.androidworld.doors import LinkDoors
 from harness.androidworld.env import AwEnv
 from harness.androidworld.judge import AwJudge, jsonable, needed_apps
+from harness.device.apps import parse_package_list
 from harness.device.controller import AdbDevice
 from harness.device.slotdoors import SlotDoors
 from harness.errors import ConfigError
@@ -113,10 +114,7 @@ class AwSuite:
         with self._lock:
             known = self._packages.get(device.serial)
         if known is None:
-            r = device.shell(["pm", "list", "packages"])
-            known = frozenset(
-                line.split(":", 1)[1].strip() for line in r.text.splitlines() if line.startswith("package:")
-            )
+            known = frozenset(parse_package_list(device.shell(["pm", "list", "packages"]).text))
             with self._lock:
                 self._packages[device.serial] = known
         return known
