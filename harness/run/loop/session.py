@@ -29,7 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from harness.actions import Action, Answer, Complete, Impossible, parse_action
+from harness.actions import TERMINAL_TYPES, Action, Answer, Complete, Impossible, parse_action
 from harness.agent import AgentStep, EpisodeContext, HistoryItem
 from harness.device.apps import role_packages
 from harness.device.controller import Device
@@ -329,7 +329,7 @@ class EpisodeSession:
         the progress; an agent error fails the episode as any other (the judge is still asked, and recorded). The
         suite's tear-down follows; what both did is recorded under the suite's key."""
         result = self.result
-        done = result.terminated_by in ("COMPLETE", "IMPOSSIBLE", "ANSWER")
+        done = result.terminated_by in TERMINAL_TYPES  # the agent declared the task done (or infeasible)
         verdict = outside.judge(result.answer, done)
         result.progress = verdict.score if verdict.score is not None else 0.0
         result.success = verdict.success and result.status != AGENT_ERROR
