@@ -15,20 +15,21 @@ Contacts class looks up (or the unsaved new-contact form it reads). Nothing here
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from harness.actions import Action, Complete, OpenApp, Point, Swipe
-from tasks.locate import LocatorNotFound, locate
-from tasks.schema import Locator, ReferenceStep
+from harness.actions import Complete, OpenApp
+from tasks.schema import ReferenceStep
+
+from .aw import sms
+from .aw.sms import SMS
+from .aw.steps import Decide, DragToEnd, IfShown, SetSwitch, Step, click, loc, open_app, type_into
 
 SUITE = "androidworld"
 
 SETTINGS = ("Settings", "com.android.settings")
 CLOCK = ("Clock", "com.google.android.deskclock")
 CONTACTS = ("Contacts", "com.google.android.contacts")
-SMS = ("SMS Messenger", "com.simplemobiletools.smsmessenger")
 NOTES = ("Notes", "com.droidharness.notes")
 # the apps AndroidWorld's OpenAppTaskEval draws (by its names), as a launcher labels them and their packages
 APPS: dict[str, tuple[str, str]] = {
@@ -38,108 +39,21 @@ APPS: dict[str, tuple[str, str]] = {
     "dialer": ("Phone", "com.google.android.dialer"),
     "camera": ("Camera", "com.android.camera2"),
 }
-DRAG_SECONDS = 0.6  # a slider's thumb dragged to the end of its track
-
-
-@runtime_checkable
-class Decide(Protocol):
-    """A step chosen on the screen it meets: the step to play there, or None to skip it."""
-
-    @property
-    def type(self) -> str: ...
-
-    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None: ...
-
-
-Step = ReferenceStep | Action | Decide
-
-
-def _loc(**fields: Any) -> Locator:
-    return Locator(**fields)
-
-
-def click(**fields: Any) -> ReferenceStep:
-    """CLICK the element a locator finds (`click(resource_id="fab")`, `click(text="Display")`)."""
-    return ReferenceStep(type="CLICK", locate=_loc(**fields))
-
-
-def type_into(text: str, **fields: Any) -> ReferenceStep:
-    return ReferenceStep(type="TYPE", text=text, locate=_loc(**fields))
-
-
-def open_app(app: tuple[str, str]) -> OpenApp:
-    return OpenApp(name=app[0], package=app[1])
-
-
-@dataclass(frozen=True)
-class SetSwitch:
-    """Click a checkable row (or switch) only when its checked state is not `on` already."""
-
-    locator: Locator
-    on: bool
-    type: str = "DECIDE"
-
-    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
-        step = ReferenceStep(type="CLICK", locate=self.locator)
-        try:
-            index = locate(self.locator, screen, lang)
-        except LocatorNotFound:
-            return step  # the agent seeks it, or reports the step as invalid
-        return None if screen.tree[index].checked == self.on else step
-
-
-@dataclass(frozen=True)
-class IfShown:
-    """Play `step` only when the screen shows what `locator` finds (a dialog that may or may not come up)."""
-
-    locator: Locator
-    step: ReferenceStep | Action
-    type: str = "DECIDE"
-
-    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
-        try:
-            locate(self.locator, screen, lang)
-        except LocatorNotFound:
-            return None
-        return self.step
-
-
-@dataclass(frozen=True)
-class DragToEnd:
-    """Drag a slider's thumb from the middle of its track past the track's start (`end="min"`) or end ("max")."""
-
-    locator: Locator
-    end: str
-    type: str = "DECIDE"
-
-    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
-        try:
-            index = locate(self.locator, screen, lang)
-        except LocatorNotFound:
-            return ReferenceStep(type="CLICK", locate=self.locator)  # sought, or reported as invalid
-        l, t, r, b = screen.tree[index].bounds
-        w, h = screen.size
-        y = (t + b) / 2 / h
-        start = Point(x=(l + r) / 2 / w, y=y)
-        end = Point(x=0.0 if self.end == "min" else (w - 1) / w, y=y)
-        return Swipe(start=start, end=end, duration=DRAG_SECONDS)
-
-
 # --- Settings --------------------------------------------------------------------------------------------------
 NETWORK = click(resource_id="android:id/title", text="Network & internet")
 CONNECTED = click(resource_id="android:id/title", text="Connected devices")
 DISPLAY = click(resource_id="android:id/title", text="Display")
 UP = click(resource_id="android:id/home")
 # Settings opened again resumes the page it was left on: up to its top level first when a page is up
-SETTINGS_TOP = (open_app(SETTINGS), IfShown(_loc(resource_id="android:id/home"), UP))
+SETTINGS_TOP = (open_app(SETTINGS), IfShown(loc(resource_id="android:id/home"), UP))
 
 
 def wifi_switch(on: bool) -> SetSwitch:
-    return SetSwitch(_loc(resource_id="wifi_row"), on)
+    return SetSwitch(loc(resource_id="wifi_row"), on)
 
 
 def bluetooth_switch(on: bool) -> SetSwitch:
-    return SetSwitch(_loc(resource_id="bluetooth_row"), on)
+    return SetSwitch(loc(resource_id="bluetooth_row"), on)
 
 
 def _on(params: Mapping[str, Any], default: str) -> bool:
@@ -161,7 +75,7 @@ def brightness(default: str) -> Callable[[Mapping[str, Any]], list[Step]]:
 
     def solve(p: Mapping[str, Any]) -> list[Step]:
         end = "min" if str(p.get("max_or_min", default)) == "min" else "max"
-        return [*SETTINGS_TOP, DISPLAY, DragToEnd(_loc(resource_id="brightness_seekbar"), end), Complete()]
+        return [*SETTINGS_TOP, DISPLAY, DragToEnd(loc(resource_id="brightness_seekbar"), end), Complete()]
 
     return solve
 
@@ -288,46 +202,7 @@ def new_contact_draft(p: Mapping[str, Any]) -> list[Step]:
     ]
 
 
-# --- Simple SMS Messenger, the clipboard ---------------------------------------------------------------------
-def _when_shown(**fields: Any) -> IfShown:
-    return IfShown(_loc(**fields), click(**fields))
-
-
-# MainActivity asks for the SMS role when the app does not hold it (declined, it closes): SMS Messenger, then set
-ROLE = (
-    _when_shown(resource_id="com.android.permissioncontroller:id/title", text="SMS Messenger"),
-    _when_shown(resource_id="android:id/button1", text="Set as default"),
-)
-
-
-def sms_to(number: str, compose: Sequence[Step]) -> list[Step]:
-    """A new conversation with `number` (the app opens the one it has with it), `compose` fills the message field,
-    sent; the episode ends in the conversation (its judges want the app in front)."""
-    return [
-        open_app(SMS),
-        *ROLE,
-        click(resource_id="conversations_fab"),
-        type_into(number, resource_id="new_conversation_address"),
-        click(resource_id="new_conversation_confirm"),
-        *compose,
-        click(resource_id="thread_send_message"),
-        Complete(),
-    ]
-
-
-def sms_send(p: Mapping[str, Any]) -> list[Step]:
-    """SimpleSmsSend, Reply, ReplyMostRecent (the number is the latest sender's), Resend (the same message to the
-    same number), SendReceivedAddress (the address received from name2 is the message, sent to name1's number):
-    the message of the parameters, to their number."""
-    return sms_to(str(p["number"]), [type_into(str(p["message"]), resource_id="thread_type_message")])
-
-
-def sms_clipboard(p: Mapping[str, Any]) -> list[Step]:
-    """The clipboard pasted into the message field from the keyboard's clipboard chip, sent to the number."""
-    paste = [click(resource_id="thread_type_message"), click(resource_id="clipboard_chip")]
-    return sms_to(str(p["number"]), paste)
-
-
+# --- the clipboard --------------------------------------------------------------------------------------------
 def copy_to_clipboard(p: Mapping[str, Any]) -> list[Step]:
     """The text typed into a new note's body and copied with the editor's Copy text."""
     return [
@@ -340,6 +215,7 @@ def copy_to_clipboard(p: Mapping[str, Any]) -> list[Step]:
 
 
 SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
+    **sms.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),
     "SystemWifiTurnOff": wifi("off"),
     "SystemWifiTurnOnVerify": wifi("on"),
@@ -360,12 +236,6 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     "ClockTimerEntry": timer_entry,
     "ContactsAddContact": add_contact,
     "ContactsNewContactDraft": new_contact_draft,
-    "SimpleSmsSend": sms_send,
-    "SimpleSmsReply": sms_send,
-    "SimpleSmsReplyMostRecent": sms_send,
-    "SimpleSmsResend": sms_send,
-    "SimpleSmsSendReceivedAddress": sms_send,
-    "SimpleSmsSendClipboardContent": sms_clipboard,
     "SystemCopyToClipboard": copy_to_clipboard,
 }
 
@@ -380,4 +250,4 @@ def plan(outside: Mapping[str, Any]) -> list[Step] | None:
     return solver(outside.get("params") or {})
 
 
-__all__ = ["SOLVERS", "SUITE", "Decide", "DragToEnd", "IfShown", "SetSwitch", "Step", "plan"]
+__all__ = ["SMS", "SOLVERS", "SUITE", "Decide", "DragToEnd", "IfShown", "SetSwitch", "Step", "plan"]

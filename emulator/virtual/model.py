@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .adbd import Adbd
+from .appstorage import clear_app_dir
 from .buildprops import build_props
 from .buildprops import emulator_image as image_profile
 from .clock import BOOTED_BEFORE, DeviceClock, make_clock
@@ -521,6 +522,7 @@ class VirtualDeviceModel:
                 return False
             self.force_stop(package)
             self.app_data[package] = {}
+            clear_app_dir(self.fs, package)
             self.notifications.cancel_package(package)
             self.ui.on_data_cleared(package)
             self.events.log("package", action="clear", package=package)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..appstorage import AppDatabase
 from ..records import Package
 from ..ui import widgets as w
 from ..ui.fonts import text_width
@@ -35,6 +36,8 @@ class App:
     glyph: str = ""  # icon name for render.draw_icon ("" = first letter of the label)
     version_name: str = "1.0"
     receivers: tuple[str, ...] = ()  # broadcast actions the app's manifest receivers take (`am broadcast -a`)
+    # the SQLite databases the app keeps under /data/data/PKG/databases/ (appstorage.py): made on its first start
+    databases: tuple[AppDatabase, ...] = ()
 
     def package_record(self) -> Package:
         return Package(

@@ -11,13 +11,12 @@ the provider keeps its data, as a provider keeps its open database.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sqlite3
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from ..sqlitefile import open_bytes, to_bytes
 
 Rows = dict[str, list[dict[str, Any]]]  # table -> rows (column -> value)
 
@@ -29,49 +28,6 @@ class Schema:
     tables: tuple[str, ...]  # the tables a file must have to be taken in
     dump: Callable[[Any], Rows]  # the provider's data as rows (under the model's lock)
     load: Callable[[Any, sqlite3.Connection], None]  # rows into the provider's data (under the model's lock)
-
-
-def open_bytes(data: bytes) -> sqlite3.Connection:
-    """An in-memory connection on a database file's bytes (empty bytes: an empty database). A WAL-mode file (as
-    a phone writes them) is read as a rollback-journal one: its pages are all there once the WAL is checkpointed."""
-    if len(data) >= 20 and data[18:20] == b"\x02\x02":
-        data = data[:18] + b"\x01\x01" + data[20:]
-    conn = sqlite3.connect(":memory:", check_same_thread=False)
-    if not data:
-        return conn
-    if hasattr(conn, "deserialize"):  # Python 3.11+
-        conn.deserialize(data)
-        return conn
-    conn.close()  # Python 3.10: through a temporary file
-    fd, name = tempfile.mkstemp(suffix=".db")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        disk = sqlite3.connect(name)
-        conn = sqlite3.connect(":memory:", check_same_thread=False)
-        disk.backup(conn)
-        disk.close()
-        return conn
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
-
-
-def to_bytes(conn: sqlite3.Connection) -> bytes:
-    """The database file's bytes of a connection."""
-    if hasattr(conn, "serialize"):  # Python 3.11+
-        return bytes(conn.serialize())
-    fd, name = tempfile.mkstemp(suffix=".db")
-    os.close(fd)
-    try:
-        disk = sqlite3.connect(name)
-        conn.backup(disk)
-        disk.close()
-        with open(name, "rb") as f:
-            return f.read()
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(name)
 
 
 def build(ddl: str, rows: Rows) -> bytes:

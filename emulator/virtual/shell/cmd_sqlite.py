@@ -16,7 +16,7 @@ import sqlite3
 from typing import Any
 
 from ..fs import FsError
-from ..providers.store import open_bytes, to_bytes
+from ..sqlitefile import open_bytes, to_bytes
 from .registry import Ctx, command
 
 _USAGE = "Usage: sqlite3 [OPTIONS] FILENAME [SQL]\nUse the -help option for additional information"

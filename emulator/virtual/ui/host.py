@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..events import EventLog
+    from ..fs import FileSystem
     from ..hardware import Hardware
     from ..notifications import Notifications
     from ..profiles import Profile
@@ -38,6 +39,7 @@ class Device(Protocol):
     tasks: list[TaskRecord]  # last = foreground
     app_data: dict[str, dict[str, Any]]  # persistent per-package state
     app_ui: dict[str, dict[str, Any]]  # per-process UI state
+    fs: FileSystem  # the device's files (apps keep their databases and files there: apps/storage.py)
     hw: Hardware  # battery, location, calls (the status bar shows the battery level)
     notifications: Notifications  # posted notifications (the heads-up and the shade show them)
 

@@ -142,6 +142,8 @@ class UIManager:
         ctx = self._ctx(top.package, self.theme())
         if not ui.get("_created"):
             ui["_created"] = True
+            for db in app.databases:  # Room / SQLiteOpenHelper: the database made where there is none
+                db.create(self.model.fs)
             app.on_create(ctx)
         app.on_foreground(ctx)
         action = top.extras.get(INTENT_ACTION)
