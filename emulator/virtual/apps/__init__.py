@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import App, GenericApp, StaticApp
+from .broccoli import BroccoliApp
 from .clipper import ClipperApp
 from .clock import ClockApp
 from .contacts import ContactsApp
@@ -28,6 +29,7 @@ BUILTIN: list[type[App]] = [
     DialerApp,  # no launcher icon
     SmsMessengerApp,  # installed apps (not system ones), as AndroidWorld installs them
     ClipperApp,
+    BroccoliApp,
 ]
 
 
