@@ -40,6 +40,7 @@ class Package:
     first_install_time: float = field(default_factory=time.time)
     # (action, "scheme:S" / "mime:TYPE" / "" for any data, full activity class): what implicit intents reach
     intent_filters: list[tuple[str, str, str]] = field(default_factory=list)
+    permissions: list[str] = field(default_factory=list)  # the manifest's <uses-permission>s (what `pm grant` takes)
 
     def label(self, locale: str) -> str:
         return self.labels.get(locale) or self.labels.get("en") or self.name

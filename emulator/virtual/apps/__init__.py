@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import App, GenericApp, StaticApp
 from .broccoli import BroccoliApp
+from .calendar import SimpleCalendarApp
 from .clipper import ClipperApp
 from .clock import ClockApp
 from .contacts import ContactsApp
@@ -30,6 +31,7 @@ BUILTIN: list[type[App]] = [
     SmsMessengerApp,  # installed apps (not system ones), as AndroidWorld installs them
     ClipperApp,
     BroccoliApp,
+    SimpleCalendarApp,
 ]
 
 

@@ -35,7 +35,10 @@ def meta(ctx: Ctx, package: str) -> PackageMeta:
         m = store.get(package)
         if m is None:
             pkg = ctx.model.packages.get(package)
-            m = store[package] = PackageMeta(last_update_time=pkg.first_install_time if pkg else ctx.model.clock.time())
+            m = store[package] = PackageMeta(
+                requested=list(pkg.permissions) if pkg else [],
+                last_update_time=pkg.first_install_time if pkg else ctx.model.clock.time(),
+            )
         return m
 
 
