@@ -9,6 +9,7 @@ from .clipper import ClipperApp
 from .clock import ClockApp
 from .contacts import ContactsApp
 from .dialer import DialerApp
+from .expense import ExpenseApp
 from .launcher import LauncherApp
 from .messages import MessagesApp
 from .notes import NotesApp
@@ -32,6 +33,7 @@ BUILTIN: list[type[App]] = [
     ClipperApp,
     BroccoliApp,
     SimpleCalendarApp,
+    ExpenseApp,
 ]
 
 
