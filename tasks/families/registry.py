@@ -8,10 +8,11 @@ from tasks.schema import Task, TaskError
 
 from .apps import CART, NOTE, WEATHER_UNIT
 from .base import Family, instantiate
+from .calendar import EVENT
 from .clock import ALARM, TIMER
 from .people import CONTACT, TEXT
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (ALARM, TIMER, CONTACT, TEXT, NOTE, WEATHER_UNIT, CART)}
+FAMILIES: dict[str, Family] = {f.name: f for f in (ALARM, TIMER, CONTACT, TEXT, NOTE, WEATHER_UNIT, CART, EVENT)}
 
 
 def get_family(name: str) -> Family:
