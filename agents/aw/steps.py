@@ -40,6 +40,15 @@ def type_into(text: str, **fields: Any) -> ReferenceStep:
     return ReferenceStep(type="TYPE", text=text, locate=loc(**fields))
 
 
+def replace_into(text: str, **fields: Any) -> ReferenceStep:
+    """TYPE into the element a locator finds, its text cleared first (a field that holds something already)."""
+    return ReferenceStep(type="TYPE", text=text, clear=True, locate=loc(**fields))
+
+
+def long_press(**fields: Any) -> ReferenceStep:
+    return ReferenceStep(type="LONG_PRESS", locate=loc(**fields))
+
+
 def open_app(app: tuple[str, str]) -> OpenApp:
     return OpenApp(name=app[0], package=app[1])
 

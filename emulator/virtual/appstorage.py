@@ -27,6 +27,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+from xml.etree import ElementTree
+from xml.sax.saxutils import escape
 
 from .fs import FileSystem, FsError
 from .procs import app_uid
@@ -77,6 +79,58 @@ def clear_app_dir(fs: FileSystem, package: str) -> None:
         with contextlib.suppress(FsError):
             fs.mkdir(path, parents=True, owner=(uid, uid))
             fs.chmod(path, 0o2771)
+
+
+class SharedPrefs:
+    """An app's default SharedPreferences file (/data/data/PKG/shared_prefs/PKG_preferences.xml), in the XML
+    Android writes: `<map>` of `<boolean name= value=/>`, `<string name=>text</string>`, `<int .../>`, `<long .../>`.
+    Read and written through the file, so `run-as`, `adb pull`, `pm clear` and snapshots see what the app does."""
+
+    def __init__(self, package: str, name: str = "") -> None:
+        self.package = package
+        self.path = f"{data_dir(package)}/shared_prefs/{name or package + '_preferences'}.xml"
+
+    def read(self, fs: FileSystem) -> dict[str, str | bool | int]:
+        data = fs.peek(self.path)
+        if not data:
+            return {}
+        try:
+            root = ElementTree.fromstring(data)
+        except ElementTree.ParseError:
+            return {}
+        out: dict[str, str | bool | int] = {}
+        for el in root:
+            name = el.get("name")
+            if name is None:
+                continue
+            if el.tag == "boolean":
+                out[name] = el.get("value") == "true"
+            elif el.tag in ("int", "long"):
+                with contextlib.suppress(TypeError, ValueError):
+                    out[name] = int(el.get("value") or 0)
+            elif el.tag == "string":
+                out[name] = el.text or ""
+        return out
+
+    def put(self, fs: FileSystem, key: str, value: str | bool | int) -> None:
+        values = self.read(fs)
+        values[key] = value
+        lines = ["<?xml version='1.0' encoding='utf-8' standalone='yes' ?>", "<map>"]
+        for k, v in values.items():
+            name = escape(k, {'"': "&quot;"})
+            if isinstance(v, bool):
+                lines.append(f'    <boolean name="{name}" value="{str(v).lower()}" />')
+            elif isinstance(v, int):
+                lines.append(f'    <int name="{name}" value="{v}" />')
+            else:
+                lines.append(f'    <string name="{name}">{escape(v)}</string>')
+        lines.append("</map>")
+        uid = app_uid(self.package)
+        folder = posixpath.dirname(self.path)
+        if not fs.is_dir(folder):
+            fs.mkdir(folder, parents=True, owner=(uid, uid))
+            fs.chmod(folder, DIR_MODE)
+        fs.write(self.path, ("\n".join(lines) + "\n").encode(), mode=DB_MODE, owner=(uid, uid))
 
 
 class AppDatabase:

@@ -41,6 +41,8 @@ class Package:
     # (action, "scheme:S" / "mime:TYPE" / "" for any data, full activity class): what implicit intents reach
     intent_filters: list[tuple[str, str, str]] = field(default_factory=list)
     permissions: list[str] = field(default_factory=list)  # the manifest's <uses-permission>s (what `pm grant` takes)
+    # app-op modes set for the package, by op name (Settings' special app access: MANAGE_EXTERNAL_STORAGE "allow")
+    appops: dict[str, str] = field(default_factory=dict)
 
     def label(self, locale: str) -> str:
         return self.labels.get(locale) or self.labels.get("en") or self.name

@@ -12,6 +12,7 @@ it needs is not installed (`pm list packages`), or adbd cannot run as root (a us
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 from dataclasses import dataclass, field
@@ -141,7 +142,10 @@ class AwSuite:
     def judge(self, task: Task, device: AdbDevice, slot: SlotDoors) -> AwJudge:
         inst = self.instances()[task.id]
         env = AwEnv(device, LinkDoors(device, slot))
-        return AwJudge(inst.name, inst.index, inst.instance, env, self.binding, inst.meta, self.seed)
+        # each attempt judges a copy of the pristine instance: AndroidWorld's task objects remember being set up
+        # (`initialize_task() is already called`), so a retry after a failed set-up needs one never set up
+        fresh = copy.deepcopy(inst.instance)
+        return AwJudge(inst.name, inst.index, fresh, env, self.binding, inst.meta, self.seed)
 
 
 __all__ = ["IMAGE", "SUITE", "AwInstance", "AwSuite", "task_of"]

@@ -11,6 +11,7 @@ from .contacts import ContactsApp
 from .dialer import DialerApp
 from .expense import ExpenseApp
 from .launcher import LauncherApp
+from .markor import MarkorApp
 from .messages import MessagesApp
 from .notes import NotesApp
 from .settings import SettingsApp
@@ -34,6 +35,7 @@ BUILTIN: list[type[App]] = [
     BroccoliApp,
     SimpleCalendarApp,
     ExpenseApp,
+    MarkorApp,
 ]
 
 

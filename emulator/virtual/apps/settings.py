@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from ..records import INTENT_DATA
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.textlayout import font_scale
@@ -20,6 +21,10 @@ from .base import App, page
 
 MAIN = "com.android.settings.Settings"
 SUB = "com.android.settings.SubSettings"
+# Special app access > All files access, for one app (Settings.ACTION_MANAGE_APP_ALL_FILES_ACCESS_PERMISSION with a
+# package: URI): its switch sets the app's MANAGE_EXTERNAL_STORAGE app-op
+ALL_FILES = "com.android.settings.Settings$AppManageExternalStorageActivity"
+ALL_FILES_ACTION = "android.settings.MANAGE_APP_ALL_FILES_ACCESS_PERMISSION"
 
 # key, icon, (en, zh) title, (en, zh) summary
 TOP_LEVEL: list[tuple[str, str, tuple[str, str], tuple[str, str]]] = [
@@ -161,9 +166,13 @@ def _opener(ctx: Ctx, page_key: str) -> Callable[[], None]:
 class SettingsApp(App):
     package = "com.android.settings"
     labels = {"en": "Settings", "zh": "设置"}
-    activities = {MAIN: "main", SUB: "sub"}
+    activities = {MAIN: "main", SUB: "sub", ALL_FILES: "sub"}
     launcher = MAIN
-    intent_filters = [("android.settings.SETTINGS", "", MAIN)] + [(a, "", SUB) for a in ACTION_PAGES]
+    intent_filters = [
+        ("android.settings.SETTINGS", "", MAIN),
+        *[(a, "", SUB) for a in ACTION_PAGES],
+        (ALL_FILES_ACTION, "scheme:package", ALL_FILES),
+    ]
     color = (95, 99, 104)
     glyph = "settings"
     version_name = "14"
@@ -188,12 +197,15 @@ class SettingsApp(App):
         for k, _, t, _ in TOP_LEVEL:
             if k == key:
                 return ctx.tr(*t)
-        return ""
+        return ctx.tr("All files access", "所有文件访问权限") if key == "all_files" else ""
 
     def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
         """A Settings.ACTION_* intent: the page it names (`am start -a android.settings.WIFI_SETTINGS`)."""
         if ctx.activity == SUB and action in ACTION_PAGES:
             extras["page"] = ACTION_PAGES[action]
+        elif ctx.activity == ALL_FILES and action == ALL_FILES_ACTION:
+            extras["page"] = "all_files"
+            extras["package"] = str(extras.get(INTENT_DATA) or "").partition(":")[2]
 
     def on_back(self, ctx: Ctx) -> bool:
         if ctx.activity == MAIN and ctx.ui.get("searching"):
@@ -381,6 +393,39 @@ class SettingsApp(App):
             ),
             self._item_row(ctx, ctx.tr("Hotspot & tethering", "热点和网络共享"), ctx.tr("Off", "已关闭"), None, "wifi"),
             self._item_row(ctx, ctx.tr("Data Saver", "流量节省程序"), ctx.tr("Off", "已关闭"), None, "D"),
+        ]
+
+    def _page_all_files(self, ctx: Ctx) -> list[Row]:
+        """One app's All files access: its name and version, and the switch that allows it."""
+        pkg = ctx.model.packages.get(str(ctx.extras.get("package", "")))
+        if pkg is None:
+            return [w.text_row(ctx, ctx.tr("App not found", "找不到应用"), "empty", color=ctx.theme.text2)]
+        allowed = pkg.appops.get("MANAGE_EXTERNAL_STORAGE") == "allow"
+
+        def toggle() -> None:
+            pkg.appops["MANAGE_EXTERNAL_STORAGE"] = "default" if allowed else "allow"
+
+        return [
+            self._item_row(ctx, pkg.label(ctx.locale), pkg.version_name, None, "apps", rid="entity_header"),
+            self._item_row(
+                ctx,
+                ctx.tr("Allow access to manage all files", "授予管理所有文件的权限"),
+                "",
+                toggle,
+                switch=allowed,
+                rid="app_ops_settings_switch",
+            ),
+            w.text_row(
+                ctx,
+                ctx.tr(
+                    "Allow this app to read, modify and delete all files on this device or any connected storage "
+                    "volumes. If granted, app may access files without your explicit knowledge.",
+                    "允许此应用读取、修改和删除此设备或任何已连接存储卷上的所有文件。如果授予该权限，应用可能会在您不知情的情况下访问文件。",
+                ),
+                "app_ops_settings_description",
+                color=ctx.theme.text2,
+                lines=5,
+            ),
         ]
 
     def _page_connected(self, ctx: Ctx) -> list[Row]:

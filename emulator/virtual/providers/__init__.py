@@ -1,7 +1,7 @@
 """The content providers of the virtual device, as `content query / insert / update / delete` reach them: the
 settings store (content://settings), contacts (content://com.android.contacts, legacy content://contacts), the
-call log (content://call_log/calls), SMS (content://sms) and the clock's alarms
-(content://com.android.deskclock/alarms). Each serves the data the matching app's UI shows and
+call log (content://call_log/calls), SMS (content://sms), the clock's alarms
+(content://com.android.deskclock/alarms) and MediaStore over shared storage (content://media). Each serves the data the matching app's UI shows and
 changes, so a change through either side shows on the other (docs/virtual-device.md, "Content providers")."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from .calllog import PROVIDER_PKG as CONTACTS_PROVIDER_PKG
 from .calllog import CallLogProvider
 from .clock import ClockProvider
 from .contacts import ContactsProvider
+from .media import MediaProvider
 from .settings import SettingsProvider
 from .sms import SmsProvider
 from .where import Predicate, SelectionError, selection
 
 _CONTACTS, _CALLS, _SMS = ContactsProvider(), CallLogProvider(), SmsProvider()
-PROVIDERS: tuple[Provider, ...] = (SettingsProvider(), _CONTACTS, _SMS, ClockProvider(), _CALLS)
+PROVIDERS: tuple[Provider, ...] = (SettingsProvider(), _CONTACTS, _SMS, ClockProvider(), _CALLS, MediaProvider())
 TELEPHONY_PROVIDER_PKG = "com.android.providers.telephony"
 _BY_AUTHORITY = {a: p for p in PROVIDERS for a in p.authorities}
 

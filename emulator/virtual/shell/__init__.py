@@ -23,6 +23,7 @@ from . import (  # noqa: F401 - each registers its commands into registry.COMMAN
     cmd_fileinfo,
     cmd_files,
     cmd_filters,
+    cmd_find,
     cmd_hardware,
     cmd_identity,
     cmd_input,

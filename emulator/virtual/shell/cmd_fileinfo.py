@@ -1,13 +1,10 @@
-"""File information (toybox applets): stat, find, realpath/readlink, df."""
+"""File information (toybox applets): stat, realpath/readlink, df (find: `cmd_find`)."""
 
 from __future__ import annotations
 
-import fnmatch
-import posixpath
 import stat as statmod
 import time
 
-from ..fs import Node
 from .registry import Ctx, command, owner_names, split_opts
 
 
@@ -60,45 +57,6 @@ def stat(ctx: Ctx, argv: list[str]) -> int:
             f"Uid: ({node.uid:5d}/{user:>8})\tGid: ({node.gid:5d}/{group:>8})\n"
             f"Access: {ts}\nModify: {ts}\nChange: {ts}\n"
         )
-    return status
-
-
-@command("find", toybox=True)
-def find(ctx: Ctx, argv: list[str]) -> int:
-    args = argv[1:]
-    roots = []
-    while args and not args[0].startswith("-"):
-        roots.append(args.pop(0))
-    name_pat, kind, maxdepth = None, None, 1 << 30
-    while args:
-        a = args.pop(0)
-        val = args.pop(0) if args else ""
-        if a in ("-name", "-iname"):
-            name_pat = val if a == "-name" else val.lower()
-        elif a == "-type":
-            kind = val
-        elif a == "-maxdepth":
-            maxdepth = int(val) if val.isdigit() else maxdepth
-    status = 0
-    fs = ctx.model.fs
-
-    def walk(shown: str, real: str, node: Node, depth: int) -> None:
-        base = posixpath.basename(real) or real
-        ok = name_pat is None or fnmatch.fnmatchcase(base.lower() if argv.count("-iname") else base, name_pat)
-        ok = ok and (kind is None or (kind == "d") == node.is_dir)
-        if ok:
-            ctx.outln(shown)
-        if node.is_dir and depth < maxdepth:
-            for n, child in fs.listdir(real):
-                walk(posixpath.join(shown, n), posixpath.join(real, n), child, depth + 1)
-
-    for r in roots or ["."]:
-        node = fs.stat(ctx.path(r))
-        if node is None:
-            ctx.errln(f"find: {r}: No such file or directory")
-            status = 1
-            continue
-        walk(r, ctx.path(r), node, 0)
     return status
 
 

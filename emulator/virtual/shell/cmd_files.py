@@ -6,15 +6,20 @@ from __future__ import annotations
 import hashlib
 import posixpath
 import stat as statmod
-import time
+from datetime import datetime, tzinfo
 
 from ..fs import R_OK, FsError, Node
+from .cmd_identity import shown_zone
 from .registry import Ctx, command, fs_error_text, owner_names, split_opts
 
 
-def _long_line(path: str, name: str, node: Node, numeric: bool = False) -> str:
+def _long_line(zone: tzinfo, name: str, node: Node, numeric: bool = False, full_time: bool = False) -> str:
+    """One `ls -l` line; `full_time` (`-ll`, `--full-time`): the time to the nanosecond and the zone offset, as
+    toybox prints it (`2023-11-28 23:17:43.000000000 +0000`; the file system keeps whole seconds). The file system
+    keeps one time per file, so `-u` (access) and `-c` (change) show it too."""
     user, group = (str(node.uid), str(node.gid)) if numeric else owner_names(node)
-    mtime = time.strftime("%Y-%m-%d %H:%M", time.localtime(node.mtime))
+    when = datetime.fromtimestamp(node.mtime, zone)
+    mtime = when.strftime("%Y-%m-%d %H:%M:%S.000000000 %z" if full_time else "%Y-%m-%d %H:%M")
     nlink = 2 if node.is_dir else 1
     size = f"{node.rdev >> 8:>3}, {node.rdev & 0xFF:>3}" if node.is_chr else str(node.size)
     return f"{statmod.filemode(node.mode)} {nlink} {user} {group} {size} {mtime} {name}"
@@ -23,7 +28,9 @@ def _long_line(path: str, name: str, node: Node, numeric: bool = False) -> str:
 @command("ls", toybox=True)
 def ls(ctx: Ctx, argv: list[str]) -> int:
     opts, args = split_opts(argv)
-    long_ = "l" in opts or "n" in opts
+    full_time = opts.count("l") > 1 or "--full-time" in argv[1:]
+    long_ = "l" in opts or "n" in opts or full_time
+    zone = shown_zone(ctx, utc=False)  # the times in the device's local time, as bionic's localtime gives them
     show_all, almost = "a" in opts, "A" in opts
     targets = args or ["."]
     status = 0
@@ -48,9 +55,9 @@ def ls(ctx: Ctx, argv: list[str]) -> int:
             entries.sort(key=lambda e: -e[2].size)
         if "r" in opts:
             entries.reverse()
-        for p, name, node in entries:
+        for _, name, node in entries:
             if long_:
-                ctx.outln(_long_line(p, name, node, numeric="n" in opts))
+                ctx.outln(_long_line(zone, name, node, numeric="n" in opts, full_time=full_time))
             else:
                 ctx.outln(name + ("/" if "F" in opts and node.is_dir else ""))
 
@@ -225,19 +232,28 @@ command("sha1sum", toybox=True)(_hashsum("sha1"))
 command("sha256sum", toybox=True)(_hashsum("sha256"))
 
 
-def _copy(ctx: Ctx, src: str, dst: str, recursive: bool) -> None:
+def _copy(ctx: Ctx, src: str, dst: str, recursive: bool, preserve: bool = False) -> None:
+    """Copy a file (a directory with `recursive`) to `dst`. With `preserve` (`cp -a`, `-p`) the copy keeps the
+    source's mode and modification time, and - for root, who may give files away - its owner."""
     fs = ctx.model.fs
     node = fs.stat(src)
     if node is None:
         raise FsError(2, src)
+    owner = (node.uid, node.gid) if preserve and ctx.state.user.uid == 0 else ctx.owner
     if node.is_dir:
         if not recursive:
             raise FsError(21, src)
-        fs.mkdir(dst, parents=True, owner=ctx.owner)
+        fs.mkdir(dst, parents=True, owner=owner)
         for name, _ in fs.listdir(src):
-            _copy(ctx, posixpath.join(src, name), posixpath.join(dst, name), recursive)
+            _copy(ctx, posixpath.join(src, name), posixpath.join(dst, name), recursive, preserve)
+        if preserve:
+            fs.chmod(dst, statmod.S_IMODE(node.mode))
         return
-    fs.write(dst, ctx.read_file(src), mode=statmod.S_IMODE(node.mode), owner=ctx.owner)
+    fs.write(dst, ctx.read_file(src), mode=statmod.S_IMODE(node.mode), owner=owner)
+    if preserve:
+        written = fs.stat(dst)
+        if written is not None:
+            written.mtime = node.mtime
 
 
 def _copy_or_move(ctx: Ctx, argv: list[str], move: bool) -> int:
@@ -251,14 +267,17 @@ def _copy_or_move(ctx: Ctx, argv: list[str], move: bool) -> int:
     status = 0
     for s in srcs:
         src_p = ctx.path(s)
-        target = posixpath.join(dst_p, posixpath.basename(src_p)) if ctx.model.fs.is_dir(dst_p) else dst_p
+        # into a directory: under the operand's last name as typed (`cp -a SRC/. DST`: SRC's contents into DST)
+        last = posixpath.basename(s.rstrip("/")) or posixpath.basename(src_p)
+        target = posixpath.normpath(posixpath.join(dst_p, last)) if ctx.model.fs.is_dir(dst_p) else dst_p
         denied = ctx.write_error(target) or (ctx.remove_error(src_p) if move else None)
         if denied:
             ctx.errln(f"{name}: {dst}: {denied}")
             status = 1
             continue
         try:
-            _copy(ctx, src_p, target, recursive=move or "r" in opts or "R" in opts or "a" in opts)
+            recursive = move or "r" in opts or "R" in opts or "a" in opts
+            _copy(ctx, src_p, target, recursive, preserve=move or "a" in opts or "p" in opts)
             if move:
                 ctx.model.fs.remove(src_p, recursive=True)
         except (FsError, OSError) as e:

@@ -92,7 +92,7 @@ def su(ctx: Ctx, argv: list[str]) -> int:
 
 
 # --- date (toybox) ------------------------------------------------------------------------------------------------
-def _device_zone(ctx: Ctx, utc: bool) -> tzinfo:
+def shown_zone(ctx: Ctx, utc: bool) -> tzinfo:
     """The zone `date` shows: UTC with -u, else $TZ or the device's `persist.sys.timezone` (bionic's order);
     a zone the host's database does not know shows as GMT, as on the device."""
     exported = ctx.state.vars.get("TZ") if "TZ" in ctx.state.exported else None
@@ -169,7 +169,7 @@ def date(ctx: Ctx, argv: list[str]) -> int:
         else:
             operands.append(a)
         i += 1
-    zone = _device_zone(ctx, utc)
+    zone = shown_zone(ctx, utc)
     now_ts = ctx.model.now()
     now = datetime.fromtimestamp(now_ts, zone)
     fmt = next((a[1:] for a in operands if a.startswith("+")), "%a %b %e %H:%M:%S %Z %Y")
