@@ -21,7 +21,7 @@ from typing import Any
 from harness.actions import Complete, OpenApp
 from tasks.schema import ReferenceStep
 
-from .aw import calendar, markor, recipe, sms
+from .aw import calendar, expense, markor, recipe, sms
 from .aw.sms import SMS
 from .aw.steps import Decide, DragToEnd, IfShown, SetSwitch, Step, click, loc, open_app, type_into
 
@@ -217,6 +217,7 @@ def copy_to_clipboard(p: Mapping[str, Any]) -> list[Step]:
 SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **sms.SOLVERS,
     **calendar.SOLVERS,
+    **expense.SOLVERS,
     **markor.SOLVERS,
     **recipe.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),

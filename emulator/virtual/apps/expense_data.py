@@ -23,11 +23,9 @@ import zoneinfo
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from typing import Any
-from xml.sax.saxutils import escape
 
-from ..appstorage import AppDatabase, data_dir
+from ..appstorage import AppDatabase, SharedPrefs
 from ..fs import FileSystem
-from ..procs import app_uid
 from ..providers.sms import DEVICE_TZ
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE
 
@@ -50,7 +48,6 @@ CREATE TABLE IF NOT EXISTS room_master_table (id INTEGER PRIMARY KEY,identity_ha
 INSERT OR REPLACE INTO room_master_table (id,identity_hash) VALUES(42, '{IDENTITY_HASH}');
 """
 DB = AppDatabase(PKG, "accounting.db", DDL, 6)
-PREFS_PATH = f"{data_dir(PKG)}/shared_prefs/{PKG}_preferences.xml"
 
 # ExpenseCategory ids, in the order the entry's category list (ExpenseCategoryProviderImpl) shows them
 CATEGORY_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1)
@@ -174,61 +171,24 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 
 # --- preferences ---------------------------------------------------------------------------------------------
-_PREF = re.compile(
-    r'<(boolean|int|long|float) name="([^"]*)" value="([^"]*)"\s*/>|<string name="([^"]*)">(.*?)</string>'
-)
-
-
-def read_prefs(fs: FileSystem) -> dict[str, tuple[str, str]]:
-    """The preferences file as {name: (type, value)} (none when there is no file)."""
-    raw = fs.peek(PREFS_PATH)
-    if raw is None:
-        return {}
-    out: dict[str, tuple[str, str]] = {}
-    for m in _PREF.finditer(raw.decode("utf-8", "replace")):
-        if m.group(1):
-            out[m.group(2)] = (m.group(1), m.group(3))
-        else:
-            text = m.group(5).replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"')
-            out[m.group(4)] = ("string", text.replace("&amp;", "&"))
-    return out
+PREFS = SharedPrefs(PKG)
 
 
 def write_prefs(fs: FileSystem, **values: bool | str | int) -> None:
-    """Merge `values` into the preferences file, written as SharedPreferencesImpl writes it."""
-    prefs = read_prefs(fs)
-    for k, v in values.items():
-        kind = "boolean" if isinstance(v, bool) else "int" if isinstance(v, int) else "string"
-        prefs[k] = (kind, str(v).lower() if isinstance(v, bool) else str(v))
-    lines = ["<?xml version='1.0' encoding='utf-8' standalone='yes' ?>", "<map>"]
-    for k, (kind, v) in sorted(prefs.items()):
-        if kind == "string":
-            lines.append(f'    <string name="{escape(k)}">{escape(v)}</string>')
-        else:
-            lines.append(f'    <{kind} name="{escape(k)}" value="{escape(v)}" />')
-    lines.append("</map>")
-    uid = app_uid(PKG)
-    folder = PREFS_PATH.rsplit("/", 1)[0]
-    if not fs.is_dir(folder):
-        fs.mkdir(folder, parents=True, owner=(uid, uid))
-        fs.chmod(folder, 0o771)
-    fs.write(PREFS_PATH, ("\n".join(lines) + "\n").encode(), mode=0o660, owner=(uid, uid))
-
-
-def pref(fs: FileSystem, name: str, default: str) -> str:
-    return read_prefs(fs).get(name, ("", default))[1]
+    for key, value in values.items():
+        PREFS.put(fs, key, value)
 
 
 def first_time(fs: FileSystem) -> bool:
-    return pref(fs, "isFirstTime", "true") != "false"
+    return PREFS.read(fs).get("isFirstTime", True) is not False
 
 
 def language(fs: FileSystem) -> str:
-    return pref(fs, "selected_language", "en")
+    return str(PREFS.read(fs).get("selected_language", "en"))
 
 
 def currency(fs: FileSystem) -> Currency:
-    number = pref(fs, "selected_currency_number", "840")
+    number = str(PREFS.read(fs).get("selected_currency_number", "840"))
     return next((c for c in CURRENCIES if c.number == number), CURRENCIES[0])
 
 
