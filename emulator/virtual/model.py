@@ -160,7 +160,8 @@ class VirtualDeviceModel:
         self.rotation = 0  # 0..3, quarter turns counter-clockwise as Surface.ROTATION_*
         self.screen_on = True
         self.events = EventLog()
-        self.fs = FileSystem(self.clock.time)
+        self._clock_offset = 0.0  # the device's wall clock as the host's until the log exists (`clock_offset`)
+        self.fs = FileSystem(lambda: self.now())  # files stamped with the device's wall clock (`date`, `cmd alarm`)
         attach_databases(self)  # the providers' SQLite files, one truth with their data
         self.faults = Faults(self)
         self.clipboard: str | None = None

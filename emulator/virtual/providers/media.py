@@ -80,7 +80,7 @@ def _rows(model: Any, table: str) -> list[dict[str, Any]]:
 
 
 class MediaProvider:
-    authorities = ("media",)
+    authorities: tuple[str, ...] = ("media",)
 
     def query(self, model: Any, path: str) -> Table:
         table, row = _parse(path)
