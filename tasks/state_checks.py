@@ -1,7 +1,7 @@
 """Device-state checks of the task file format: a screen check's `state` (`StateCheck`) - a setting
 (`SettingState`), a content provider's rows (`ContentState`), a system property (`PropState`), a file
-(`FileState`) - each value judged by a `ValueMatch`. Judged on the device by `harness.run.judge.state_check`
-(docs/milestones.md, "State checks").
+(`FileState`), a database table's rows (`SqliteState`) - each value judged by a `ValueMatch`. Judged on the device
+by `harness.run.judge.state_check` (docs/milestones.md, "State checks").
 """
 
 from __future__ import annotations
@@ -149,6 +149,37 @@ class FileState(TaskModel):
         return self
 
 
+class SqliteState(TaskModel):
+    """`sqlite3 PATH` on a database file of the device (an app's Room / SQLiteOpenHelper database): the rows of
+    TABLE (`where`: an SQL condition on them) - a row whose columns match `row` must exist (`exists`: true, the
+    default) or must not exist (`exists`: false); without `row` any row counts."""
+
+    path: str
+    table: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    where: str | None = None
+    row: dict[str, ValueMatch] = {}
+    exists: bool = True
+
+    @field_validator("path")
+    @classmethod
+    def _absolute(cls, v: str) -> str:
+        if not v.startswith("/") or "\x00" in v:
+            raise ValueError(f"path must be an absolute device path, got {v!r}")
+        return v
+
+    @field_validator("row", mode="before")
+    @classmethod
+    def _scalars(cls, v: Any) -> Any:
+        return _value_matches(v)
+
+    @model_validator(mode="after")
+    def _column_names(self) -> SqliteState:
+        bad = [c for c in self.row if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", c)]
+        if bad:
+            raise ValueError(f"row columns must be column names, got {bad}")
+        return self
+
+
 class StateCheck(TaskModel):
     """A predicate over device state read through the device's shell instead of the screen; every given kind
     must hold (see harness.run.judge.state_check and docs/milestones.md, "State checks")."""
@@ -157,9 +188,10 @@ class StateCheck(TaskModel):
     content: ContentState | None = None
     prop: PropState | None = None
     file: FileState | None = None
+    sqlite: SqliteState | None = None
 
     @model_validator(mode="after")
     def _not_empty(self) -> StateCheck:
-        if not (self.settings or self.content or self.prop or self.file):
-            raise ValueError("a state check needs settings, content, prop or file")
+        if not (self.settings or self.content or self.prop or self.file or self.sqlite):
+            raise ValueError("a state check needs settings, content, prop, file or sqlite")
         return self

@@ -1,11 +1,12 @@
 """Device state read through the device's own shell, as on any Android device: `settings get`, `content query`,
-`getprop` and `cat`, every argument quoted by `harness.shellquote`, and their output parsed.
+`getprop`, `cat` and `sqlite3`, every argument quoted by `harness.shellquote`, and their output parsed.
 
     state = DeviceState(device.shell)
     state.setting("global", "wifi_on")                                 # "1", or None when unset ("null")
     state.query("content://sms/sent", ("address", "body"), "type=2")   # [{"address": "...", "body": "..."}]
     state.prop("ro.build.version.sdk")                                 # "34", or None when empty
     state.file("/sdcard/Download/notes.txt")                           # the text, or None when there is none
+    state.table("/data/data/PKG/databases/app.db", "notes", ("title",))  # [{"title": "..."}]: a database's rows
 
 A value that cannot be read (the command is missing, the provider is unknown or refuses the shell user, the file
 is unreadable) raises `StateUnreadable` naming the command and the device's answer: the caller decides what that
@@ -40,6 +41,15 @@ _FAILURES = (
     "cat: ",
     "/system/bin/sh: ",
 )
+
+
+_DENIED = re.compile(r"permission denied|unable to open|not permitted|readonly", re.IGNORECASE)
+
+
+def _sqlite_failure(result: ShellResult) -> str | None:
+    """What sqlite3 said when it could not answer (its errors start with "Error:"), else None."""
+    out = (result.stdout + result.stderr).decode("utf-8", errors="replace").strip()
+    return out if out.startswith("Error") else None
 
 
 class StateUnreadable(HarnessError):
@@ -147,6 +157,37 @@ class DeviceState:
         """`getprop NAME`; None when the property is empty or unset."""
         out = self._run(("getprop", name)).rstrip("\r\n")
         return out or None
+
+    def table(self, path: str, table: str, columns: Sequence[str], where: str | None = None) -> list[Row]:
+        """`sqlite3 PATH "SELECT ... FROM TABLE [WHERE W]"` on a database file (an app's, read as root through `su 0`
+        when the shell user may not open it): the rows (column -> text, None = NULL). Each value is selected as
+        its NULL flag and its hex, so no text in it can split a row or a line."""
+        cols = ", ".join(f'("{c}" IS NULL), hex("{c}")' for c in columns)
+        sql = f'SELECT {cols} FROM "{table}"' + (f" WHERE {where}" if where else "")
+        argv = ("sqlite3", path, sql)
+        result = self._shell(argv)
+        why = _failure(result) or _sqlite_failure(result)
+        if why is not None and _DENIED.search(why):
+            result = self._shell(("su", "0", *argv))
+            why = _failure(result) or _sqlite_failure(result)
+        if why is not None:
+            raise StateUnreadable(f"sqlite3 {path}: {' '.join(why.split())[:300]}")
+        rows: list[Row] = []
+        for line in result.stdout.decode("utf-8", errors="replace").replace("\r\n", "\n").split("\n"):
+            if not line.strip():
+                continue
+            cells = line.split("|")
+            if len(cells) != 2 * len(columns):
+                raise StateUnreadable(f"sqlite3 {path}: not {len(columns)} column(s): {line[:120]!r}")
+            row: Row = {}
+            for i, col in enumerate(columns):
+                null, value = cells[2 * i].strip(), cells[2 * i + 1].strip()
+                try:
+                    row[col] = None if null == "1" else bytes.fromhex(value).decode("utf-8", errors="replace")
+                except ValueError:
+                    raise StateUnreadable(f"sqlite3 {path}: not a hex value: {value[:60]!r}") from None
+            rows.append(row)
+        return rows
 
     def file(self, path: str) -> str | None:
         """`cat PATH`: the file's text; None when there is no such file (unreadable: `StateUnreadable`)."""

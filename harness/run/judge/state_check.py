@@ -10,6 +10,8 @@ THE RULE (docs/milestones.md, "State checks"): every kind given must hold.
 - `prop`: `getprop NAME` matches `value` (empty reads as None).
 - `file`: `cat PATH`; with `exists` the file must be there and its text match `content` (when given); with
   `exists` false there must be no such file.
+- `sqlite`: `sqlite3 PATH "SELECT ... FROM TABLE WHERE W"` (through `su 0` when the shell user may not open an
+  app's database) over the columns `row` names; `exists` as for `content`.
 A value match (`ValueMatch`) holds when every given field does: `equals` (trimmed text, case-insensitive unless
 `case_sensitive`; two numbers compare as numbers), `not_equals` (unset, or not equal), `contains`, `regex`
 (re.search), `digits` (the value's digits end with the expected digits: "+1 650-555-0199" ~ "6505550199"),
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from harness.device.controller import Device
 from harness.device.state import DeviceState, Row, StateUnreadable
 from tasks.schema_base import localized
-from tasks.state_checks import ContentState, StateCheck, ValueMatch
+from tasks.state_checks import ContentState, SqliteState, StateCheck, ValueMatch
 
 UNREADABLE = "state unreadable"  # how the reason of a verdict on unreadable state starts
 
@@ -123,6 +125,19 @@ def _content(state: DeviceState, c: ContentState, lang: str) -> str | None:
     return None
 
 
+def _sqlite(state: DeviceState, q: SqliteState, lang: str) -> str | None:
+    columns = tuple(q.row) or ("rowid",)
+    rows = state.table(q.path, q.table, columns, q.where)
+    hits = [r for r in rows if all(value_matches(r.get(col), m, lang) for col, m in q.row.items())]
+    where = f"{q.path} {q.table}" + (f" where {q.where}" if q.where else "")
+    if q.exists and not hits:
+        what = f"row with {', '.join(f'{k}: {_want(v)}' for k, v in q.row.items())}" if q.row else "row"
+        return f"sqlite {where}: no {what} among {len(rows)} row(s)"
+    if not q.exists and hits:
+        return f"sqlite {where}: {len(hits)} row(s) that must not exist, e.g. {_brief(hits[0])}"
+    return None
+
+
 def _row_matches(row: Row, c: ContentState, lang: str) -> bool:
     return all(value_matches(row.get(col), m, lang) for col, m in c.row.items())
 
@@ -160,6 +175,10 @@ def evaluate_state(check: StateCheck, state: DeviceState, lang: str) -> StateVer
                 return StateVerdict(False, f"file {f.path} exists")
             if f.content is not None and not value_matches(text, f.content, lang):
                 return StateVerdict(False, f"file {f.path} is {_show(text)}, expected {_want(f.content)}")
+        if check.sqlite is not None:
+            why = _sqlite(state, check.sqlite, lang)
+            if why is not None:
+                return StateVerdict(False, why)
     except StateUnreadable as e:
         return StateVerdict(False, f"{UNREADABLE}: {e}", unreadable=True)
     return StateVerdict(True)

@@ -91,7 +91,8 @@ def _task(check: dict) -> dict:
 @pytest.mark.parametrize(
     "state, says",
     [
-        ({}, "a state check needs settings, content, prop or file"),
+        ({}, "a state check needs settings, content, prop, file or sqlite"),
+        ({"sqlite": {"path": "/data/x.db", "table": "a b"}}, "state.sqlite.table: String should match pattern"),
         ({"settings": {"namespace": "local", "key": "k", "value": 1}}, "state.settings.namespace"),
         ({"content": {"uri": "sms/inbox"}}, "uri must be content://AUTHORITY"),
         ({"content": {"uri": "content://sms", "row": {"body": {"equal": "x"}}}}, "row.body.equal: Extra inputs"),
