@@ -47,6 +47,7 @@ ONBOARDING = (  # the first start's configuration, when the app still shows it
 )
 SEEKS = 14  # list drags at most, looking for one row
 CHIP_SEEKS = 4  # category list drags at most
+CHIP_ORDER = [CATEGORIES[c] for c in (3, 2, 4, 5, 6, 7, 8, 9, 10, 11, 1)]  # a new entry's cards: Food first
 DRAG_SECONDS = 1.5  # slow: the list moves about as far as the finger
 
 
@@ -162,7 +163,8 @@ class OnRow:
 
 @dataclass
 class SeekChip:
-    """Drag the entry's category list along until the category's card shows whole."""
+    """Drag the entry's category list until the category's card shows whole: towards it (the cards' order is the
+    app's, Food first on a new entry), far while it is three cards away or more, less once it shows in part."""
 
     name: str
     type: str = field(default="DECIDE", init=False)
@@ -172,13 +174,22 @@ class SeekChip:
         if not lists:
             return None
         l, t, r, b = lists[0].bounds
-        for e in _by_id(screen, "tv_name"):
-            if e.text == self.name and e.bounds[0] > l and e.bounds[2] < r:
-                return None
+        shown = {e.text: e.bounds for e in _by_id(screen, "tv_name")}
         w, h = screen.size
         y = (t + b) / 2 / h
-        start, end = Point(x=(r - (r - l) * 0.05) / w, y=y), Point(x=(l + (r - l) * 0.1) / w, y=y)
-        return Swipe(start=start, end=end, duration=1.0)
+        box = shown.get(self.name)
+        if box is not None and box[0] > l and box[2] < r:
+            return None
+        if box is not None:  # partly shown, cut at an edge (how much is hidden does not show): 40% of the list
+            move = (r - l) * 0.4 * (1 if box[0] <= l else -1)
+        else:
+            whole = [CHIP_ORDER.index(n) for n, bx in shown.items() if n in CHIP_ORDER and bx[0] > l and bx[2] < r]
+            target = CHIP_ORDER.index(self.name) if self.name in CHIP_ORDER else len(CHIP_ORDER)
+            ahead = target > max(whole, default=-1)
+            far = not whole or abs(target - (max(whole) if ahead else min(whole))) >= 3
+            move = (r - l) * (0.8 if far else 0.5) * (-1 if ahead else 1)
+        x0 = (l + r) / 2 - move / 2
+        return Swipe(start=Point(x=x0 / w, y=y), end=Point(x=(x0 + move) / w, y=y), duration=1.0)
 
 
 # --- the classes -----------------------------------------------------------------------------------------------------
