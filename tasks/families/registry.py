@@ -10,9 +10,12 @@ from .apps import CART, NOTE, WEATHER_UNIT
 from .base import Family, instantiate
 from .calendar import EVENT
 from .clock import ALARM, TIMER
+from .expense import EXPENSE_ADD
 from .people import CONTACT, TEXT
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (ALARM, TIMER, CONTACT, TEXT, NOTE, WEATHER_UNIT, CART, EVENT)}
+FAMILIES: dict[str, Family] = {
+    f.name: f for f in (ALARM, TIMER, CONTACT, TEXT, NOTE, WEATHER_UNIT, CART, EVENT, EXPENSE_ADD)
+}
 
 
 def get_family(name: str) -> Family:
