@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from harness.actions import Action, Click, Complete
+from harness.actions import Action, Back, Click, Complete
 from tasks.schema import ReferenceStep
 
 from .sms import sms_to
-from .steps import Step, click, long_press, open_app, replace_into, type_into, when_shown
+from .steps import IfShown, Step, click, loc, long_press, open_app, replace_into, type_into, when_shown
 
 MARKOR = ("Markor", "net.gsantner.markor")
 EDITOR = "document__fragment__edit__highlighting_editor"
@@ -29,6 +29,7 @@ FIRST_START = (
     when_shown(resource_id="done", text="DONE"),
     when_shown(resource_id=OK, text="OK"),
     when_shown(text="Allow access to manage all files"),
+    IfShown(loc(resource_id="com.android.settings:id/app_ops_settings_switch"), Back()),  # back to Markor
 )
 
 
