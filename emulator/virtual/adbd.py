@@ -11,7 +11,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import VirtualDeviceModel
 
 RESTART_DELAY = 0.2  # seconds between adbd's answer and its exit (the answer reaches the host first)
 
@@ -26,7 +29,7 @@ class Adbd:
         """Called after each restart, once the connections are gone (the device announces itself again)."""
         self._hooks.append(hook)
 
-    def restart(self, model: Any, root: bool) -> None:
+    def restart(self, model: VirtualDeviceModel, root: bool) -> None:
         """Switch to root or back and restart adbd shortly (in the background: the caller's stream answers first).
         `model` is the `VirtualDeviceModel` (which owns this; not imported: the model imports this module)."""
         with model.lock:

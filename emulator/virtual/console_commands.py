@@ -16,10 +16,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .hardware import BATTERY_HEALTH, BATTERY_STATUS, Fix
 from .telephony import answer, hang_up, hold, ring
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .model import VirtualDeviceModel
 
 # (command, help line) in the order `help` lists them
 COMMANDS = (
@@ -117,7 +120,7 @@ BAD_TEXT = (
 )
 
 
-def sms(model: Any, sub: str, rest: str) -> str:
+def sms(model: VirtualDeviceModel, sub: str, rest: str) -> str:
     if sub != "send":
         return "KO: bad sub-command\n"
     number, sep, text = rest.partition(" ")
@@ -139,7 +142,7 @@ def _number_ok(number: str) -> bool:
     return bool(number) and all(c.isdigit() or c in "+#" for c in number)
 
 
-def gsm(model: Any, sub: str, rest: str) -> str:
+def gsm(model: VirtualDeviceModel, sub: str, rest: str) -> str:
     hw, number = model.hw, rest.strip()
     if sub == "list":
         rows = "".join(
@@ -165,7 +168,7 @@ def gsm(model: Any, sub: str, rest: str) -> str:
     return OK
 
 
-def geo(model: Any, sub: str, rest: str) -> str:
+def geo(model: VirtualDeviceModel, sub: str, rest: str) -> str:
     if sub != "fix":
         return "KO: bad sub-command\n"
     values: list[float] = []
@@ -198,7 +201,7 @@ _STATUS_NAMES = {1: "Unknown", 2: "Charging", 3: "Discharging", 4: "Not charging
 _HEALTH_NAMES = {1: "Unknown", 2: "Good", 3: "Overheat", 4: "Dead", 5: "Overvoltage", 6: "Unspecified failure"}
 
 
-def power(model: Any, sub: str, rest: str) -> str:
+def power(model: VirtualDeviceModel, sub: str, rest: str) -> str:
     b, arg = model.hw.battery, rest.strip().lower()
     if sub == "display":
         return (
@@ -235,7 +238,7 @@ def power(model: Any, sub: str, rest: str) -> str:
     return OK
 
 
-def rotate(model: Any) -> str:
+def rotate(model: VirtualDeviceModel) -> str:
     """The device turns a quarter clockwise; the display follows (auto-rotation, as on the emulator)."""
     with model.lock:
         rotation = (model.rotation + 1) % 4
@@ -249,7 +252,7 @@ def _rate_ok(value: str, names: tuple[str, ...]) -> bool:
     return value in names or bool(re.fullmatch(r"\d+(:\d+)?", value))
 
 
-def network(model: Any, sub: str, rest: str) -> str:
+def network(model: VirtualDeviceModel, sub: str, rest: str) -> str:
     hw, arg = model.hw, rest.strip()
     if sub == "status":
         return f"Current network status:\n  speed: {hw.network_speed}\n  delay: {hw.network_delay}\nOK\n"
@@ -274,7 +277,7 @@ def network(model: Any, sub: str, rest: str) -> str:
 HANDLERS = {"sms": sms, "gsm": gsm, "geo": geo, "power": power, "network": network}
 
 
-def run(model: Any, line: str) -> str | None:
+def run(model: VirtualDeviceModel, line: str) -> str | None:
     """The reply to one of these commands, or None when `line` is not one of them."""
     cmd, _, rest = line.strip().partition(" ")
     if cmd == "rotate":

@@ -8,7 +8,7 @@ The holders live with the permission controller's data (`app_data`), so snapshot
 
 from __future__ import annotations
 
-from typing import Any
+from .ui.host import Device
 
 ROLE_SMS = "android.app.role.SMS"
 PERMISSION_CONTROLLER = "com.google.android.permissioncontroller"
@@ -16,7 +16,7 @@ SMS_DEFAULT_SETTING = "sms_default_application"  # Settings.Secure: the SMS role
 DEFAULT_HOLDERS = {ROLE_SMS: "com.google.android.apps.messaging"}  # config_defaultSms: Google Messages
 
 
-def role_holder(model: Any, role: str) -> str | None:
+def role_holder(model: Device, role: str) -> str | None:
     """The package holding `role` (exclusive roles have at most one), or None."""
     with model.lock:
         held = model.app_data.get(PERMISSION_CONTROLLER, {}).get("roles", {})
@@ -24,7 +24,7 @@ def role_holder(model: Any, role: str) -> str | None:
     return holder if holder is None or holder in model.packages else None
 
 
-def set_role_holder(model: Any, role: str, package: str | None) -> None:
+def set_role_holder(model: Device, role: str, package: str | None) -> None:
     """`package` holds `role` from now on (None: nobody), the SMS role mirrored into its secure setting."""
     with model.lock:
         model.app_data.setdefault(PERMISSION_CONTROLLER, {}).setdefault("roles", {})[role] = package

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .hardware import Call
+from .ui.host import Device
 
 DIALER = "com.google.android.dialer"
 INCALL = "com.google.android.dialer.incallui.InCallActivity"
@@ -21,11 +22,11 @@ def shown_call(hw: Any) -> Call | None:
     return ringing or (hw.calls[0] if hw.calls else None)
 
 
-def _log(model: Any, what: str, number: str) -> None:
+def _log(model: Device, what: str, number: str) -> None:
     model.log("I", "Telephony", f"{what} {number}: call state {model.hw.call_state}", buffer="radio")
 
 
-def _show_screen(model: Any) -> None:
+def _show_screen(model: Device) -> None:
     """The in-call screen in front (in its own task, over what was in front)."""
     top = model.tasks[-1].top if model.tasks else None
     if top is not None and top.package == DIALER and top.activity == INCALL:
@@ -34,7 +35,7 @@ def _show_screen(model: Any) -> None:
     model.start_activity(DIALER, INCALL, new_task=True)
 
 
-def ring(model: Any, number: str) -> None:
+def ring(model: Device, number: str) -> None:
     """An inbound call from `number` rings (the console's `gsm call`)."""
     with model.lock:
         if model.hw.find_call(number) is None:
@@ -43,7 +44,7 @@ def ring(model: Any, number: str) -> None:
         _log(model, "incoming call from", number)
 
 
-def _set_state(model: Any, number: str, state: str) -> bool:
+def _set_state(model: Device, number: str, state: str) -> bool:
     """The call with `number` goes to `state` (logged); False when there is none."""
     with model.lock:
         call = model.hw.find_call(number)
@@ -54,17 +55,17 @@ def _set_state(model: Any, number: str, state: str) -> bool:
         return True
 
 
-def answer(model: Any, number: str) -> bool:
+def answer(model: Device, number: str) -> bool:
     """The call with `number` becomes active (`gsm accept`, the screen's Answer); False when there is none."""
     return _set_state(model, number, "active")
 
 
-def hold(model: Any, number: str) -> bool:
+def hold(model: Device, number: str) -> bool:
     """The call with `number` is put on hold (`gsm hold`); False when there is none."""
     return _set_state(model, number, "held")
 
 
-def hang_up(model: Any, number: str) -> bool:
+def hang_up(model: Device, number: str) -> bool:
     """The call with `number` ends (`gsm cancel`, the screen's Decline or End call); the in-call screen goes with
     the last call. False when there is no such call."""
     with model.lock:

@@ -20,6 +20,7 @@ from ..appstorage import AppDatabase
 from ..records import Package
 from ..ui import widgets as w
 from ..ui.fonts import text_width
+from ..ui.host import Device
 from ..ui.layout import RECYCLER, Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
@@ -55,7 +56,7 @@ class App:
         return self.labels.get(locale) or self.labels.get("en") or self.package
 
     # --- state -----------------------------------------------------------------------------------
-    def data(self, model: Any) -> dict[str, Any]:
+    def data(self, model: Device) -> dict[str, Any]:
         """The app's persistent data, seeded with its default content on first use (and after pm clear)."""
         d = model.app_data.setdefault(self.package, {})
         if not d.get("_seeded"):
@@ -77,7 +78,7 @@ class App:
         action, and the extras (`android.intent.data` / `.type`, the intent's own extras). Called once per intent,
         after on_foreground."""
 
-    def on_broadcast(self, model: Any, action: str, extras: dict[str, Any]) -> tuple[int, str | None] | None:
+    def on_broadcast(self, model: Device, action: str, extras: dict[str, Any]) -> tuple[int, str | None] | None:
         """A broadcast of one of `receivers` (its extras): the result code and data the receiver set, or None when
         it set none (`Broadcast completed: result=0`)."""
         return None

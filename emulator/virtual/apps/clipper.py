@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ui import widgets as w
+from ..ui.host import Device
 from ..ui.layout import Ctx
 from ..ui.view import View
 from .base import App
@@ -30,7 +31,7 @@ class ClipperApp(App):
     color = (96, 125, 139)
     glyph = "copy"
 
-    def on_broadcast(self, model: Any, action: str, extras: dict[str, Any]) -> tuple[int, str | None] | None:
+    def on_broadcast(self, model: Device, action: str, extras: dict[str, Any]) -> tuple[int, str | None] | None:
         if action in SET_ACTIONS:
             text = extras.get("text")
             if text is None:

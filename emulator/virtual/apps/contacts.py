@@ -12,6 +12,7 @@ from typing import Any
 
 from ..ui import dialogs
 from ..ui import widgets as w
+from ..ui.host import Device
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import App, page
@@ -60,7 +61,7 @@ SEED: dict[str, list[tuple[str, ...]]] = {
 }
 
 
-def contacts_of(model: Any) -> list[dict[str, Any]]:
+def contacts_of(model: Device) -> list[dict[str, Any]]:
     """The contact list, sorted as the app shows it (seeded on first use)."""
     app = model.ui.apps.get(PKG)
     data = app.data(model) if app else model.app_data.get(PKG, {})

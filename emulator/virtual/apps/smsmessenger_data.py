@@ -18,6 +18,7 @@ from typing import Any
 
 from ..providers.contacts import matches, name_for
 from ..providers.sms import DEVICE_TZ, FAILED, INBOX, OUTBOX, SENT, SmsProvider, message_rows
+from ..ui.host import Device
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, SMS_MESSENGER_PKG, SMS_MESSENGER_THREAD
 
 PKG = SMS_MESSENGER_PKG
@@ -80,7 +81,7 @@ class Conversation:
     read: bool
 
 
-def title_for(model: Any, number: str) -> str:
+def title_for(model: Device, number: str) -> str:
     """What the app calls a number: its contact's name, else the number."""
     return name_for(model, number) or number
 
@@ -94,7 +95,7 @@ def same_number(a: str, b: str) -> bool:
     return matches(a, b)
 
 
-def conversations(model: Any) -> list[Conversation]:
+def conversations(model: Device) -> list[Conversation]:
     """The provider's threads, the one with the newest message first."""
     out: dict[int, Conversation] = {}
     for r in message_rows(model):  # newest first
@@ -109,33 +110,33 @@ def conversations(model: Any) -> list[Conversation]:
     return sorted(out.values(), key=lambda c: -c.date)
 
 
-def thread_rows(model: Any, thread_id: int | None) -> list[dict[str, Any]]:
+def thread_rows(model: Device, thread_id: int | None) -> list[dict[str, Any]]:
     """A thread's messages, oldest first."""
     if thread_id is None:
         return []
     return sorted((r for r in message_rows(model) if r["thread_id"] == thread_id), key=lambda r: (r["date"], r["_id"]))
 
 
-def thread_for(model: Any, number: str) -> int | None:
+def thread_for(model: Device, number: str) -> int | None:
     """The thread with `number` (Threads.getOrCreateThreadId's match), or None while it has no messages."""
     return next((r["thread_id"] for r in message_rows(model) if same_number(str(r["address"]), number)), None)
 
 
-def mark_read(model: Any, thread_id: int) -> None:
+def mark_read(model: Device, thread_id: int) -> None:
     unread = [r["_id"] for r in thread_rows(model, thread_id) if r["type"] == INBOX and not r["read"]]
     for mid in unread:
         SmsProvider().update(model, f"sms/{mid}", {"read": 1, "seen": 1}, lambda r: True)
 
 
-def delete_thread(model: Any, thread_id: int) -> None:
+def delete_thread(model: Device, thread_id: int) -> None:
     SmsProvider().delete(model, "sms", lambda r: r["thread_id"] == thread_id)
 
 
-def radio_off(model: Any) -> bool:
+def radio_off(model: Device) -> bool:
     return str(model.settings["global"].get("airplane_mode_on", "0")) == "1"
 
 
-def send(model: Any, number: str, text: str, resend: int | None = None) -> tuple[int, bool]:
+def send(model: Device, number: str, text: str, resend: int | None = None) -> tuple[int, bool]:
     """Send `text` to `number` as the app does (module docstring): (the message's id, whether it went out)."""
     provider = SmsProvider()
     now_ms = int(model.now() * 1000)
@@ -152,7 +153,7 @@ def send(model: Any, number: str, text: str, resend: int | None = None) -> tuple
 
 
 # --- dates as the app shows them (Simple-Commons' formatDateOrTime) ---------------------------------------------
-def _now(model: Any) -> dt.datetime:
+def _now(model: Device) -> dt.datetime:
     """The device's now in its zone: its wall clock once the clock was set by hand (`date`, AndroidWorld's set-up),
     else the fixed reproducible moment the status bar shows."""
     if model.clock_set:
@@ -166,14 +167,14 @@ def _now(model: Any) -> dt.datetime:
     )
 
 
-def _time(when: dt.datetime, model: Any) -> str:
+def _time(when: dt.datetime, model: Device) -> str:
     if str(model.settings["system"].get("time_12_24", "12")) == "24":
         return f"{when.hour:02d}:{when.minute:02d}"
     marker = ("上午" if when.hour < 12 else "下午") if model.locale == "zh" else ("AM" if when.hour < 12 else "PM")
     return f"{when.hour % 12 or 12:02d}:{when.minute:02d} {marker}"
 
 
-def shown_date(model: Any, date_ms: int, with_time: bool = False) -> str:
+def shown_date(model: Device, date_ms: int, with_time: bool = False) -> str:
     """A message's date as the lists show it: the time today, else the day (dd.MM, with the year when not this one)
     and, `with_time`, the time after it. On the fixed clock a message dated after the fixed moment (sent or received
     during the run) shows at that moment, as the status bar does."""

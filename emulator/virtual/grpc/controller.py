@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator.grpcproto.messages import Empty, message
 
@@ -21,6 +21,9 @@ from ..telephony import answer, hang_up, hold, ring
 from .errors import RpcError
 from .input import Touches, send_key
 from .screen import image_message, stream
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import VirtualDeviceModel
 
 SERVICE = "android.emulation.control.EmulatorController"
 VERSION = "35.1.4.0 (droidharness virtual device)"
@@ -118,7 +121,7 @@ class LogText:
     """The log as the emulator's logcat buffer keeps it: text with byte positions that only grow (`start` /
     `next`), the oldest bytes past 128 KiB dropped; each line also kept parsed."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: VirtualDeviceModel) -> None:
         self.model = model
         self._lock = threading.Lock()
         self._seq = 0  # the last log entry taken in
@@ -165,7 +168,7 @@ class LogText:
 class EmulatorControl:
     """The modelled methods of EmulatorController over one device's model."""
 
-    def __init__(self, model: Any, avd_name: str, stop: threading.Event) -> None:
+    def __init__(self, model: VirtualDeviceModel, avd_name: str, stop: threading.Event) -> None:
         self.model = model
         self.avd_name = avd_name
         self.stop = stop

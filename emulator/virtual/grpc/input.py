@@ -22,7 +22,10 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import VirtualDeviceModel
 
 SOURCE = "grpc"
 KEYDOWN, KEYUP, KEYPRESS = 0, 1, 2
@@ -147,7 +150,7 @@ def typeable(ch: str) -> bool:
     return ch in "\n\t" or 0x20 <= ord(ch) <= 0x7E
 
 
-def type_text(model: Any, text: str) -> None:
+def type_text(model: VirtualDeviceModel, text: str) -> None:
     """Type `text` as the emulator's keyboard would: printable ASCII as text, newline as Enter, tab as Tab."""
     chunk: list[str] = []
     for ch in [c for c in text if typeable(c)] + ["\0"]:
@@ -161,7 +164,7 @@ def type_text(model: Any, text: str) -> None:
             chunk.append(ch)
 
 
-def send_key(model: Any, event: Any) -> None:
+def send_key(model: VirtualDeviceModel, event: Any) -> None:
     """One `KeyboardEvent` (text, key or keyCode, in the emulator's order of precedence: text, then keyCode, then
     key)."""
     if event.text:
@@ -193,7 +196,7 @@ class _Contact:
 class Touches:
     """The contacts down on the screen (by identifier), each turned into a gesture when it lifts."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: VirtualDeviceModel) -> None:
         self.model = model
         self._down: dict[Any, _Contact] = {}
         self._lock = threading.Lock()

@@ -13,11 +13,14 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Callable, Hashable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from emulator.grpcproto.messages import message
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import VirtualDeviceModel
 
 PNG, RGBA8888, RGB888 = 0, 1, 2
 STREAM_POLL_S = 0.05  # how often a stream looks at the screen's name
@@ -42,7 +45,7 @@ def encode(img: Image.Image, fmt: int) -> bytes:
     return buf.getvalue()
 
 
-def image_message(model: Any, request: Any, seq: int = 0, frame: Any = None) -> Any:
+def image_message(model: VirtualDeviceModel, request: Any, seq: int = 0, frame: Any = None) -> Any:
     """The `Image` for `request` (an `ImageFormat`) of the device's current frame (or of `frame`)."""
     if frame is None:
         with model.lock:
@@ -61,7 +64,7 @@ def image_message(model: Any, request: Any, seq: int = 0, frame: Any = None) -> 
     return reply
 
 
-def stream(model: Any, request: Any, active: Callable[[], bool], stop: threading.Event) -> Iterator[Any]:
+def stream(model: VirtualDeviceModel, request: Any, active: Callable[[], bool], stop: threading.Event) -> Iterator[Any]:
     """Frames of `request`'s format: the current one, then one per change, while `active()` and not `stop`."""
     last: Hashable = object()
     seq = 0

@@ -15,7 +15,7 @@ import secrets
 import threading
 from collections.abc import Callable, Iterator
 from concurrent import futures
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -23,6 +23,9 @@ from emulator.grpcproto.messages import message
 
 from . import controller, snapshots
 from .errors import RpcError, unimplemented
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import VirtualDeviceModel
 
 log = logging.getLogger(__name__)
 WORKERS = 16  # a stream holds a worker for as long as it runs
@@ -109,7 +112,7 @@ class GrpcServer:
 
     def __init__(
         self,
-        model: Any,
+        model: VirtualDeviceModel,
         snapshot_store: dict[str, Any],
         avd_name: str,
         port: int,

@@ -7,9 +7,12 @@ modelled (UNIMPLEMENTED). Failures answer as the emulator does: `success` false 
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator.grpcproto.messages import message
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import VirtualDeviceModel
 
 SERVICE = "android.emulation.control.SnapshotService"
 MODELLED_UNARY = ("ListSnapshots", "SaveSnapshot", "LoadSnapshot", "DeleteSnapshot")
@@ -26,7 +29,7 @@ LOADED = 2  # SnapshotDetails.LoadStatus.Loaded
 class SnapshotControl:
     """The snapshot methods over `store` (name -> the model's snapshot), shared with the console."""
 
-    def __init__(self, model: Any, store: dict[str, Any]) -> None:
+    def __init__(self, model: VirtualDeviceModel, store: dict[str, Any]) -> None:
         self.model = model
         self.store = store
         self.loaded: str | None = None

@@ -1,13 +1,13 @@
 """The content providers of the virtual device, as `content query / insert / update / delete` reach them: the
 settings store (content://settings), contacts (content://com.android.contacts, legacy content://contacts), the
 call log (content://call_log/calls), SMS (content://sms), the clock's alarms
-(content://com.android.deskclock/alarms) and MediaStore over shared storage (content://media). Each serves the data the matching app's UI shows and
-changes, so a change through either side shows on the other (docs/virtual-device.md, "Content providers")."""
+(content://com.android.deskclock/alarms) and MediaStore over shared storage (content://media). Each serves the
+data the matching app's UI shows and changes, so a change through either side shows on the other
+(docs/virtual-device.md, "Content providers")."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..ui.host import Device
 from .base import Provider, ProviderError, Table, UnknownUri, Values
 from .calllog import PROVIDER_PKG as CONTACTS_PROVIDER_PKG
 from .calllog import CallLogProvider
@@ -24,7 +24,7 @@ TELEPHONY_PROVIDER_PKG = "com.android.providers.telephony"
 _BY_AUTHORITY = {a: p for p in PROVIDERS for a in p.authorities}
 
 
-def clear_provider_package(model: Any, package: str) -> bool:
+def clear_provider_package(model: Device, package: str) -> bool:
     """`pm clear` of a package that holds provider data on a phone without being an app here: the contacts
     provider (contacts and the call log), the telephony provider (SMS). False for any other package."""
     if package == TELEPHONY_PROVIDER_PKG:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..ui.host import Device
 from .where import Predicate
 
 Values = dict[str, Any]  # column -> value, from `--bind name:TYPE:value`
@@ -28,16 +29,16 @@ class Table:
 class Provider(Protocol):
     authorities: tuple[str, ...]
 
-    def query(self, model: Any, path: str) -> Table: ...
+    def query(self, model: Device, path: str) -> Table: ...
 
-    def insert(self, model: Any, path: str, values: Values) -> str: ...  # the new row's URI
+    def insert(self, model: Device, path: str, values: Values) -> str: ...  # the new row's URI
 
-    def update(self, model: Any, path: str, values: Values, where: Predicate) -> int: ...  # rows changed
+    def update(self, model: Device, path: str, values: Values, where: Predicate) -> int: ...  # rows changed
 
-    def delete(self, model: Any, path: str, where: Predicate) -> int: ...  # rows deleted
+    def delete(self, model: Device, path: str, where: Predicate) -> int: ...  # rows deleted
 
 
-def app_data(model: Any, package: str) -> dict[str, Any]:
+def app_data(model: Device, package: str) -> dict[str, Any]:
     """A built-in app's persistent data, seeded as the app seeds it on first use."""
     app = model.ui.apps.get(package)
     return app.data(model) if app is not None else model.app_data.setdefault(package, {})

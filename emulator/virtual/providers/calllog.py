@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..ui.host import Device
 from .base import Table, UnknownUri, Values, app_data, as_int
 from .where import Predicate
 
@@ -16,7 +17,7 @@ PROVIDER_PKG = "com.android.providers.contacts"
 COLUMNS = ["_id", "number", "date", "duration", "type", "name", "new", "is_read"]
 
 
-def _calls(model: Any) -> list[dict[str, Any]]:
+def _calls(model: Device) -> list[dict[str, Any]]:
     return app_data(model, PROVIDER_PKG).setdefault("calls", [])
 
 
@@ -28,14 +29,14 @@ def _check(path: str) -> None:
 class CallLogProvider:
     authorities: tuple[str, ...] = ("call_log",)
 
-    def query(self, model: Any, path: str) -> Table:
+    def query(self, model: Device, path: str) -> Table:
         _check(path)
         ident = path.partition("/")[2]
         with model.lock:
             rows = [dict(r) for r in _calls(model) if not ident or str(r["_id"]) == ident]
         return Table(list(COLUMNS), sorted(rows, key=lambda r: (-(r["date"] or 0), -r["_id"])))
 
-    def insert(self, model: Any, path: str, values: Values) -> str:
+    def insert(self, model: Device, path: str, values: Values) -> str:
         _check(path)
         with model.lock:
             data = app_data(model, PROVIDER_PKG)
@@ -56,7 +57,7 @@ class CallLogProvider:
         model.events.log("call_log", action="insert", id=cid)
         return f"content://call_log/calls/{cid}"
 
-    def update(self, model: Any, path: str, values: Values, where: Predicate) -> int:
+    def update(self, model: Device, path: str, values: Values, where: Predicate) -> int:
         hits = {r["_id"] for r in self.query(model, path).rows if where(r)}
         with model.lock:
             for r in _calls(model):
@@ -64,7 +65,7 @@ class CallLogProvider:
                     r.update({k: v for k, v in values.items() if k in COLUMNS and k != "_id"})
         return len(hits)
 
-    def delete(self, model: Any, path: str, where: Predicate) -> int:
+    def delete(self, model: Device, path: str, where: Predicate) -> int:
         hits = {r["_id"] for r in self.query(model, path).rows if where(r)}
         with model.lock:
             data = app_data(model, PROVIDER_PKG)
@@ -72,7 +73,7 @@ class CallLogProvider:
         model.events.log("call_log", action="delete", rows=len(hits))
         return len(hits)
 
-    def clear(self, model: Any) -> None:
+    def clear(self, model: Device) -> None:
         """The provider package's data cleared (`pm clear com.android.providers.contacts`)."""
         with model.lock:
             model.app_data[PROVIDER_PKG] = {}

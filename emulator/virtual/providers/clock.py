@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..apps.clock import PKG
+from ..ui.host import Device
 from .base import ProviderError, Table, UnknownUri, Values, app_data, as_int
 from .where import Predicate
 
@@ -72,12 +73,12 @@ def _apply(a: dict[str, Any], values: Values) -> None:
 class ClockProvider:
     authorities: tuple[str, ...] = ("com.android.deskclock", PKG)
 
-    def query(self, model: Any, path: str) -> Table:
+    def query(self, model: Device, path: str) -> Table:
         ident = _check(path)
         alarms = sorted(app_data(model, PKG).get("alarms", []), key=lambda a: a["id"])
         return Table(list(COLUMNS), [alarm_row(a) for a in alarms if ident is None or a["id"] == ident])
 
-    def insert(self, model: Any, path: str, values: Values) -> str:
+    def insert(self, model: Device, path: str, values: Values) -> str:
         if _check(path) is not None:
             raise UnknownUri(path)
         with model.lock:
@@ -91,7 +92,7 @@ class ClockProvider:
         model.events.log("alarms", action="insert", alarm_id=aid)
         return f"content://com.android.deskclock/alarms/{aid}"
 
-    def update(self, model: Any, path: str, values: Values, where: Predicate) -> int:
+    def update(self, model: Device, path: str, values: Values, where: Predicate) -> int:
         hits = {r["_id"] for r in self.query(model, path).rows if where(r)}
         with model.lock:
             data = app_data(model, PKG)
@@ -102,7 +103,7 @@ class ClockProvider:
         model.events.log("alarms", action="update", rows=len(hits))
         return len(hits)
 
-    def delete(self, model: Any, path: str, where: Predicate) -> int:
+    def delete(self, model: Device, path: str, where: Predicate) -> int:
         hits = {r["_id"] for r in self.query(model, path).rows if where(r)}
         with model.lock:
             data = app_data(model, PKG)

@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from ..apps.contacts_data import PKG, TYPE_CUSTOM, join_name, phone_type_of, structured_name
+from ..ui.host import Device
 from .base import ProviderError, Table, UnknownUri, Values, app_data, as_int
 from .where import Predicate
 
@@ -31,7 +32,7 @@ _FIELD = {NAME: ("name", 2), PHONE: ("phone", 1), EMAIL: ("email", 0)}  # mimety
 DATA_COLUMNS = ["_id", "raw_contact_id", "contact_id", "display_name", "mimetype", "data1", "data2", "data3", "data4"]
 
 
-def _people(model: Any) -> list[dict[str, Any]]:
+def _people(model: Device) -> list[dict[str, Any]]:
     data = app_data(model, PKG)
     return list(data.setdefault("contacts", []))
 
@@ -51,7 +52,7 @@ def matches(phone: str, number: str) -> bool:
     return bool(want) and bool(phone) and _digits(phone)[-10:] == want[-10:]
 
 
-def name_for(model: Any, number: str) -> str | None:
+def name_for(model: Device, number: str) -> str | None:
     """The name of the contact whose phone is `number` (what caller id shows), or None."""
     return next((c["name"] for c in _people(model) if c.get("name") and matches(c.get("phone") or "", number)), None)
 
@@ -97,14 +98,14 @@ def _custom_label(c: dict[str, Any]) -> str | None:
     return (c.get("phone_label") or None) if phone_type_of(c) == TYPE_CUSTOM else None
 
 
-def _data(model: Any) -> list[dict[str, Any]]:
+def _data(model: Device) -> list[dict[str, Any]]:
     return [r for c in sorted(_people(model), key=lambda c: c["id"]) for r in data_rows(c)]
 
 
 class ContactsProvider:
     authorities: tuple[str, ...] = ("com.android.contacts", "contacts")
 
-    def query(self, model: Any, path: str) -> Table:
+    def query(self, model: Device, path: str) -> Table:
         people = sorted(_people(model), key=lambda c: c["id"])
         if path in ("contacts", "people"):
             rows = [
@@ -163,7 +164,7 @@ class ContactsProvider:
             return Table(["_id", "display_name", "number"], rows)
         raise UnknownUri(path)
 
-    def clear(self, model: Any) -> None:
+    def clear(self, model: Device) -> None:
         """The provider package's data cleared (`pm clear com.android.providers.contacts`): no contacts left, in
         the provider and in the Contacts app (which shows the provider's data; it is not seeded again)."""
         with model.lock:
@@ -171,13 +172,13 @@ class ContactsProvider:
             data["contacts"] = []
         model.events.log("contacts", action="clear")
 
-    def _contact(self, model: Any, cid: int | None) -> dict[str, Any]:
+    def _contact(self, model: Device, cid: int | None) -> dict[str, Any]:
         c = next((c for c in app_data(model, PKG).get("contacts", []) if c["id"] == cid), None)
         if c is None:
             raise ProviderError(f"no raw contact {cid}")
         return c
 
-    def insert(self, model: Any, path: str, values: Values) -> str:
+    def insert(self, model: Device, path: str, values: Values) -> str:
         with model.lock:
             data = app_data(model, PKG)
             if path == "raw_contacts":
@@ -213,7 +214,7 @@ class ContactsProvider:
         if not c.get("name") and c.get("phone"):  # as the app names a contact saved with a number only
             c["sort"] = c["phone"].lower()
 
-    def update(self, model: Any, path: str, values: Values, where: Predicate) -> int:
+    def update(self, model: Device, path: str, values: Values, where: Predicate) -> int:
         if path not in ("data", "data/phones", "data/emails"):
             raise UnknownUri(path)
         with model.lock:
@@ -224,7 +225,7 @@ class ContactsProvider:
         model.events.log("contacts", action="update", rows=len(hits))
         return len(hits)
 
-    def delete(self, model: Any, path: str, where: Predicate) -> int:
+    def delete(self, model: Device, path: str, where: Predicate) -> int:
         with model.lock:
             data = app_data(model, PKG)
             if path in ("raw_contacts", "contacts"):

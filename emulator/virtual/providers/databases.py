@@ -5,8 +5,7 @@ settings in its model as before."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from ..ui.host import Device
 from .schema_clock import ALARMS
 from .schema_contacts import CALLLOG, CONTACTS
 from .schema_sms import SMS
@@ -17,7 +16,7 @@ SCHEMAS: tuple[Schema, ...] = (CONTACTS, CALLLOG, SMS, ALARMS)
 DATABASE_PATHS = frozenset(s.path for s in SCHEMAS)
 
 
-def attach_databases(model: Any) -> None:
+def attach_databases(model: Device) -> None:
     """Watch each database file of the model's file system (its directory made now, the file written when first
     read, so the apps' data is seeded as late as before)."""
     for schema in SCHEMAS:

@@ -17,6 +17,7 @@ import zlib
 from typing import Any
 
 from ..fs import FsError
+from ..ui.host import Device
 from .base import ProviderError, Table, UnknownUri, Values
 from .where import Predicate
 
@@ -41,7 +42,7 @@ def _parse(path: str) -> tuple[str, int | None]:
     return table, row
 
 
-def _rows(model: Any, table: str) -> list[dict[str, Any]]:
+def _rows(model: Device, table: str) -> list[dict[str, Any]]:
     fs = model.fs
     out: list[dict[str, Any]] = []
 
@@ -82,20 +83,20 @@ def _rows(model: Any, table: str) -> list[dict[str, Any]]:
 class MediaProvider:
     authorities: tuple[str, ...] = ("media",)
 
-    def query(self, model: Any, path: str) -> Table:
+    def query(self, model: Device, path: str) -> Table:
         table, row = _parse(path)
         rows = [{c: r[c] for c in COLUMNS} for r in _rows(model, table) if row is None or r["_id"] == row]
         return Table(list(COLUMNS), rows)
 
-    def insert(self, model: Any, path: str, values: Values) -> str:
+    def insert(self, model: Device, path: str, values: Values) -> str:
         _parse(path)
         raise ProviderError("insert into the media provider: files are added through storage here")
 
-    def update(self, model: Any, path: str, values: Values, where: Predicate) -> int:
+    def update(self, model: Device, path: str, values: Values, where: Predicate) -> int:
         _parse(path)
         raise ProviderError("update of the media provider: not supported")
 
-    def delete(self, model: Any, path: str, where: Predicate) -> int:
+    def delete(self, model: Device, path: str, where: Predicate) -> int:
         table, row = _parse(path)
         gone = 0
         for r in _rows(model, table):

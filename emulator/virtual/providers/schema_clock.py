@@ -6,9 +6,9 @@ first unlock), so the file is /data/user_de/0/PKG/databases/alarms.db of the ins
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
 from ..apps.clock import PKG
+from ..ui.host import Device
 from .base import app_data
 from .clock import COLUMNS, alarm_row, days_of
 from .store import Rows, Schema, query
@@ -27,12 +27,12 @@ CREATE TABLE alarm_instances (_id INTEGER PRIMARY KEY, year INTEGER NOT NULL, mo
 """
 
 
-def dump(model: Any) -> Rows:
+def dump(model: Device) -> Rows:
     alarms = sorted(app_data(model, PKG).get("alarms", []), key=lambda a: a["id"])
     return {"android_metadata": [{"locale": "en_US"}], "alarm_templates": [alarm_row(a) for a in alarms]}
 
 
-def load(model: Any, conn: sqlite3.Connection) -> None:
+def load(model: Device, conn: sqlite3.Connection) -> None:
     rows = query(conn, f"SELECT {', '.join(COLUMNS)} FROM alarm_templates ORDER BY _id")
     data = app_data(model, PKG)
     old = {a["id"]: a for a in data.get("alarms", [])}

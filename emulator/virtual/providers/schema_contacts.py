@@ -13,6 +13,7 @@ import sqlite3
 from typing import Any
 
 from ..apps.contacts_data import PKG, TYPE_MOBILE, join_name, phone_type_of
+from ..ui.host import Device
 from .base import app_data
 from .calllog import PROVIDER_PKG
 from .contacts import EMAIL, NAME, PHONE, data_rows
@@ -62,11 +63,11 @@ CREATE VIEW view_data AS SELECT data.*, mimetypes.mimetype AS mimetype, raw_cont
 """
 
 
-def _people(model: Any) -> list[dict[str, Any]]:
+def _people(model: Device) -> list[dict[str, Any]]:
     return sorted(app_data(model, PKG).get("contacts", []), key=lambda c: c["id"])
 
 
-def dump_contacts(model: Any) -> Rows:
+def dump_contacts(model: Device) -> Rows:
     people = _people(model)
     contacts, raws, data = [], [], []
     for c in people:
@@ -111,7 +112,7 @@ def dump_contacts(model: Any) -> Rows:
     }
 
 
-def load_contacts(model: Any, conn: sqlite3.Connection) -> None:
+def load_contacts(model: Device, conn: sqlite3.Connection) -> None:
     """The file's live raw contacts become the app's contacts (a raw contact's first name, phone and email rows
     its fields; other fields the app keeps on a contact stay)."""
     raws = query(conn, "SELECT _id, display_name, sort_key FROM raw_contacts WHERE deleted = 0 ORDER BY _id")
@@ -161,12 +162,12 @@ CREATE TABLE calls (_id INTEGER PRIMARY KEY AUTOINCREMENT, number TEXT, presenta
 CALL_COLUMNS = ("_id", "number", "date", "duration", "type", "name", "new", "is_read")
 
 
-def dump_calls(model: Any) -> Rows:
+def dump_calls(model: Device) -> Rows:
     calls = sorted(app_data(model, PROVIDER_PKG).get("calls", []), key=lambda r: r["_id"])
     return {"android_metadata": [{"locale": "en_US"}], "calls": [{k: r.get(k) for k in CALL_COLUMNS} for r in calls]}
 
 
-def load_calls(model: Any, conn: sqlite3.Connection) -> None:
+def load_calls(model: Device, conn: sqlite3.Connection) -> None:
     calls = query(conn, f"SELECT {', '.join(CALL_COLUMNS)} FROM calls ORDER BY _id")
     data = app_data(model, PROVIDER_PKG)
     data["calls"] = calls

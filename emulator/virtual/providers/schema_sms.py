@@ -18,6 +18,7 @@ from typing import Any
 from ..apps.common import fmt_time
 from ..apps.contacts import PKG as CONTACTS_PKG
 from ..apps.messages import PKG
+from ..ui.host import Device
 from .base import app_data
 from .sms import DEVICE_TZ, INBOX, OUTGOING, SENT, message_rows
 from .store import Rows, Schema, query
@@ -42,7 +43,7 @@ def _digits(s: str) -> str:
     return re.sub(r"\D", "", s)
 
 
-def dump(model: Any) -> Rows:
+def dump(model: Device) -> Rows:
     rows = message_rows(model)  # newest first
     sms = [{k: r[k] for k in _SMS_COLUMNS} for r in sorted(rows, key=lambda r: r["_id"])]
     threads, addresses = [], []
@@ -67,7 +68,7 @@ def dump(model: Any) -> Rows:
     }
 
 
-def load(model: Any, conn: sqlite3.Connection) -> None:
+def load(model: Device, conn: sqlite3.Connection) -> None:
     """The file's messages become the app's conversations (module docstring); a thread keeps the name and order
     it had, a new one comes first."""
     rows = query(conn, "SELECT _id, thread_id, address, date, read, type, body FROM sms ORDER BY date, _id")

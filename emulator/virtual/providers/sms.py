@@ -39,6 +39,7 @@ from ..notifications import FLAG_AUTO_CANCEL, IMPORTANCE_HIGH, Notification
 from ..procs import app_uid
 from ..records import INTENT_ACTION, INTENT_DATA
 from ..roles import ROLE_SMS, role_holder
+from ..ui.host import Device
 from .base import ProviderError, Table, UnknownUri, Values, app_data, as_int
 from .contacts import name_for
 from .where import Predicate
@@ -109,7 +110,7 @@ def message_type(m: dict[str, Any]) -> int:
     return int(m.get("type") or (SENT if m.get("me") else INBOX))
 
 
-def message_rows(model: Any) -> list[dict[str, Any]]:
+def message_rows(model: Device) -> list[dict[str, Any]]:
     data = app_data(model, PKG)
     _ids(data, _now_ms(model))
     rows = []
@@ -140,7 +141,7 @@ def message_rows(model: Any) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-r["date"], -r["_id"]))  # Telephony.Sms.DEFAULT_SORT_ORDER "date DESC"
 
 
-def _now_ms(model: Any) -> int:
+def _now_ms(model: Device) -> int:
     return int(model.now() * 1000)
 
 
@@ -162,7 +163,7 @@ def _box(path: str) -> tuple[int | None, int | None]:
 class SmsProvider:
     authorities: tuple[str, ...] = ("sms",)
 
-    def query(self, model: Any, path: str) -> Table:
+    def query(self, model: Device, path: str) -> Table:
         kind, ident = _box(path)
         rows = [
             r
@@ -171,7 +172,7 @@ class SmsProvider:
         ]
         return Table(list(COLUMNS), rows)
 
-    def insert(self, model: Any, path: str, values: Values) -> str:
+    def insert(self, model: Device, path: str, values: Values) -> str:
         kind, ident = _box(path)
         kind = kind or as_int(values, "type", INBOX)
         if ident is not None or kind not in (INBOX, *OUTGOING):
@@ -222,7 +223,7 @@ class SmsProvider:
         model.events.log("sms", action="insert", box=kind, to=address, text=body)
         return f"content://sms/{mid}"
 
-    def update(self, model: Any, path: str, values: Values, where: Predicate) -> int:
+    def update(self, model: Device, path: str, values: Values, where: Predicate) -> int:
         kind = as_int(values, "type")
         if kind is not None and kind not in (INBOX, *OUTGOING):
             raise ProviderError(f"cannot keep a message of type {kind}")
@@ -248,14 +249,14 @@ class SmsProvider:
             model.events.log("sms", action="update", rows=len(hits), **{k: values[k] for k in ("type",) if k in values})
         return len(hits)
 
-    def clear(self, model: Any) -> None:
+    def clear(self, model: Device) -> None:
         """The telephony provider's data cleared (`pm clear com.android.providers.telephony`): no messages left, in
         the provider and in the Messages app (not seeded again)."""
         with model.lock:
             app_data(model, PKG)["threads"] = []
         model.events.log("sms", action="clear")
 
-    def delete(self, model: Any, path: str, where: Predicate) -> int:
+    def delete(self, model: Device, path: str, where: Predicate) -> int:
         hits = {r["_id"] for r in self.query(model, path).rows if where(r)}
         with model.lock:
             data = app_data(model, PKG)
@@ -266,7 +267,7 @@ class SmsProvider:
         return len(hits)
 
 
-def receive(model: Any, address: str, body: str) -> None:
+def receive(model: Device, address: str, body: str) -> None:
     """An SMS arrives from `address` (the radio hands it to the default SMS app's SmsReceiver): a new unread row of
     content://sms/inbox, which the SMS apps list, and the default SMS app's notification of it (title the sender's
     contact name, else the number; text the body; a tap opens the conversation) - what the console's `sms send` and

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..sqlitefile import open_bytes, to_bytes
+from ..ui.host import Device
 
 Rows = dict[str, list[dict[str, Any]]]  # table -> rows (column -> value)
 
@@ -63,7 +64,7 @@ def query(conn: sqlite3.Connection, sql: str) -> list[dict[str, Any]]:
 class Database:
     """One database file of the model, written from and read into the provider's data (module docstring)."""
 
-    def __init__(self, model: Any, schema: Schema) -> None:
+    def __init__(self, model: Device, schema: Schema) -> None:
         self.model, self.schema = model, schema
         self._own: bytes | None = None  # the bytes last written or taken in
         self._rows: Rows | None = None  # the data those bytes hold

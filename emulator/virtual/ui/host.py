@@ -29,6 +29,7 @@ class Device(Protocol):
     lock: threading.RLock
     profile: Profile
     locale: str
+    content_locale: str  # the language the apps' seed content is in
     serial: str
     screen_on: bool
     events: EventLog
@@ -80,6 +81,10 @@ class Device(Protocol):
     def force_stop(self, package: str, caller_pid: int | None = None) -> None: ...
 
     def recent_packages(self) -> list[str]: ...
+    def remove_activity(self, package: str, activity: str) -> None: ...
+    def log(
+        self, level: str, tag: str, msg: str, pid: int = ..., tid: int | None = None, buffer: str = "system"
+    ) -> None: ...
 
     def key(self, code: int, source: str = "input") -> None: ...
 
@@ -89,7 +94,7 @@ class Device(Protocol):
 class AppView(Protocol):
     """An app as the layout and the other apps see it: its persistent data and its launcher icon."""
 
-    def data(self, model: Any) -> dict[str, Any]: ...
+    def data(self, model: Device) -> dict[str, Any]: ...
 
     def icon_style(self, theme: Any = None) -> dict[str, Any]: ...
 
