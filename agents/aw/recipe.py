@@ -79,7 +79,8 @@ def new_recipe(row: Mapping[str, Any]) -> list[Step]:
 
 
 def add_recipes(p: Mapping[str, Any]) -> list[Step]:
-    """RecipeAddSingleRecipe, RecipeAddMultipleRecipes (and the Markor ones: the same rows, written in a note)."""
+    """RecipeAddSingleRecipe, RecipeAddMultipleRecipes, and the Markor ones: recipes.txt holds the rows of the
+    parameters (FromMarkor2: among others, the ones that take its prep_time), so they are typed from there."""
     steps: list[Step] = [open_app(BROCCOLI)]
     for row in _rows(p, "row_objects"):
         steps += new_recipe(row)
@@ -251,6 +252,8 @@ def delete_duplicate(p: Mapping[str, Any]) -> list[Step]:
 SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     "RecipeAddSingleRecipe": add_recipes,
     "RecipeAddMultipleRecipes": add_recipes,
+    "RecipeAddMultipleRecipesFromMarkor": add_recipes,  # the note's recipes are the parameters' rows
+    "RecipeAddMultipleRecipesFromMarkor2": add_recipes,  # the rows that take the prep_time: the parameters' rows
     "RecipeDeleteSingleRecipe": delete_recipes,
     "RecipeDeleteSingleWithRecipeWithNoise": delete_recipes,
     "RecipeDeleteMultipleRecipes": delete_recipes,

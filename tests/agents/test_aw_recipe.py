@@ -20,6 +20,8 @@ FIELDS = ("title", "description", "servings", "preparationTime", "source", "ingr
 CLASSES = {
     "RecipeAddSingleRecipe",
     "RecipeAddMultipleRecipes",
+    "RecipeAddMultipleRecipesFromMarkor",
+    "RecipeAddMultipleRecipesFromMarkor2",
     "RecipeDeleteSingleRecipe",
     "RecipeDeleteSingleWithRecipeWithNoise",
     "RecipeDeleteMultipleRecipes",
