@@ -237,7 +237,16 @@ def now(model: Any) -> dt.datetime:
 
 
 def now_ms(model: Any) -> int:
-    return int(now(model).timestamp() * 1000)
+    """What the app stores as now (System.currentTimeMillis): the device's wall clock, as `date` reads it."""
+    return int(model.now() * 1000)
+
+
+def shown_moment(model: Any, ms: int) -> dt.datetime:
+    """A stored moment in the device's zone; on the fixed clock one after the fixed moment (stored during the run)
+    shows at that moment, as the status bar does."""
+    today = now(model)
+    when = dt.datetime.fromtimestamp(ms / 1000, today.tzinfo)
+    return today if not model.clock_set and when > today else when
 
 
 def _time(when: dt.datetime) -> str:
@@ -247,7 +256,7 @@ def _time(when: dt.datetime) -> str:
 def shown_date(ctx: Any, ms: int) -> str:
     """ExpenseRecentDateFormatter (English month names whatever the language)."""
     today = now(ctx.model)
-    when = dt.datetime.fromtimestamp(ms / 1000, today.tzinfo)
+    when = shown_moment(ctx.model, ms)
     same_month = (when.year, when.month) == (today.year, today.month)
     if same_month and when.day == today.day:
         return f"{tr(ctx, 'today')} {_time(when)}"

@@ -15,7 +15,6 @@ UPDATE rewrites the row ("Data Updated!") and closes. Left out: the toolbar's ti
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -32,9 +31,9 @@ from .expense_data import (
     category_name,
     currency,
     expense,
-    now,
     now_ms,
     shown_amount,
+    shown_moment,
     stored_amount,
     tr,
 )
@@ -155,7 +154,7 @@ def entry_screen(ctx: Ctx) -> list[View]:
     st = _state(ctx)
     th = ctx.theme
     updating = st.get("id") is not None
-    when = dt.datetime.fromtimestamp(int(st.get("time") or now_ms(ctx.model)) / 1000, now(ctx.model).tzinfo)
+    when = shown_moment(ctx.model, int(st.get("time") or now_ms(ctx.model)))
     clock = f"{when.hour % 12 or 12}:{when.minute:02d} {'AM' if when.hour < 12 else 'PM'}"
     sub = f"{when.day} {when.strftime('%b %Y')} {clock}"  # "d MMM yyyy h:mm a"
     title = tr(ctx, "update_data" if updating else "expense_entry")
@@ -189,6 +188,7 @@ def entry_screen(ctx: Ctx) -> list[View]:
         if error:
             err = (box[0] + ctx.dp(16), box[3], box[2], box[3] + ctx.line_h(12))
             layout.children.append(w.text(ctx, err, tr(ctx, "empty_cost"), "textinput_error", 12, (179, 38, 30)))
+            layout.bounds = (box[0], box[1], box[2], err[3])  # the TextInputLayout holds its error line
         return layout
 
     rows.append(Row(amount_h, amount_row, (AMOUNT,)))
