@@ -14,6 +14,7 @@ from .launcher import LauncherApp
 from .markor import MarkorApp
 from .messages import MessagesApp
 from .notes import NotesApp
+from .orgtasks import OrgTasksApp
 from .settings import SettingsApp
 from .shop import ShopApp
 from .smsmessenger import SmsMessengerApp
@@ -36,6 +37,7 @@ BUILTIN: list[type[App]] = [
     SimpleCalendarApp,
     ExpenseApp,
     MarkorApp,
+    OrgTasksApp,
 ]
 
 
