@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from PIL import Image
 
+from ..memtrim import trim
 from .theme import Theme
 from .view import View
 
@@ -115,6 +116,7 @@ class FrameCache:
         img = draw()
         with self._lock:
             _remember(self._images, key, img, self._max_images)
+        trim()  # the drawing's freed buffers (and an evicted frame) back to the system
         return img
 
     def jpeg(self, key: Hashable, img: Callable[[], Image.Image], scale: float, quality: int) -> bytes:
@@ -126,6 +128,7 @@ class FrameCache:
             data = encode_jpeg(img(), scale, quality)
             with self._lock:
                 _remember(self._encoded, ekey, data, self._max_encoded)
+            trim()
         return data
 
     def clear(self) -> None:
