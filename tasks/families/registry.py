@@ -12,11 +12,13 @@ from .calendar import EVENT
 from .clock import ALARM, TIMER
 from .expense import EXPENSE_ADD
 from .markor import NOTE_FILE
+from .orgtasks import ORGTASKS
 from .people import CONTACT, TEXT
 from .recipe import RECIPE
 
 FAMILIES: dict[str, Family] = {
-    f.name: f for f in (ALARM, TIMER, CONTACT, TEXT, NOTE, WEATHER_UNIT, CART, EVENT, EXPENSE_ADD, NOTE_FILE, RECIPE)
+    f.name: f
+    for f in (ALARM, TIMER, CONTACT, TEXT, NOTE, WEATHER_UNIT, CART, EVENT, EXPENSE_ADD, NOTE_FILE, RECIPE, ORGTASKS)
 }
 
 

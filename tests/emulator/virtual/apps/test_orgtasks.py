@@ -18,9 +18,13 @@ from agents.aw import tasks as aw_tasks
 from emulator.virtual.apps.orgtasks_data import DB, MAIN, PKG
 from emulator.virtual.model import VirtualDeviceModel
 from emulator.virtual.sqlitefile import open_bytes, to_bytes
-from harness.actions import Answer
+from harness.actions import Answer, Complete
+from harness.device.state import DeviceState
 from harness.plugins import create_agent
+from harness.run.judge.state_check import evaluate_state
+from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
+from tests.device_util import open_device
 
 u2 = pytest.importorskip("uiautomator2")
 
@@ -237,3 +241,26 @@ def test_the_high_priority_classes_answer_their_titles():
         "TasksHighPriorityTasksDueOnDate", "TasksIncompleteTasksOnDate",
     }  # fmt: skip
     assert DB.name == "database"
+
+
+# --- the family ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_familys_reference_adds_the_row_its_end_state_reads(make_vdevice, adb_server, lang: str):
+    """An instance's reference played on a fresh install; its end state read from the database through the real
+    adb server's shell (sqlite3 through su 0, as the shell user may not open the app's file) holds, in the
+    instance's language only; before the reference it does not."""
+    vd = make_vdevice(locale=lang)
+    task = next(t for t in family_tasks("orgtasks", 0, 6) if "param:due=tomorrow" in t.tags)
+    (end,) = task.end_state
+    assert end.check is not None and end.check.state is not None and end.check.state.sqlite is not None
+    dev = open_device(adb_server, vd, use_u2=False)
+    try:
+        state = DeviceState(dev.shell)
+        assert not evaluate_state(end.check.state, state, lang).held
+        steps = run(create_agent("reference"), vd.model, task, lang=lang, max_steps=task.max_steps)
+        assert isinstance(steps[-1].action, Complete) and not any(s.invalid for s in steps)
+        assert evaluate_state(end.check.state, state, lang).held
+        other = "zh" if lang == "en" else "en"
+        assert not evaluate_state(end.check.state, state, other).held  # the other language's title
+    finally:
+        dev.close()
