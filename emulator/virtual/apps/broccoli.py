@@ -25,7 +25,7 @@ from typing import Any
 from ..records import Package
 from ..ui import widgets as w
 from ..ui.fonts import wrap
-from ..ui.layout import Ctx, Row, V
+from ..ui.layout import Ctx, Row, V, spacer
 from ..ui.view import View
 from . import broccoli_details as details
 from . import broccoli_edit as edit
@@ -45,7 +45,7 @@ from .broccoli_data import (
     recipes,
     tr,
 )
-from .broccoli_widgets import GREEN_800, app_bar, bar_colors, popup_menu
+from .broccoli_widgets import GREEN_100, GREEN_800, PHOTO_DARK, app_bar, bar_colors, popup_menu
 
 CARD = "androidx.cardview.widget.CardView"
 SPINNER = "android.widget.Spinner"
@@ -125,7 +125,7 @@ class BroccoliApp(App):
             rows.append(Row(card_h, build))
         overlays: list[View] = []
         if not found:
-            overlays.append(self._empty(ctx, filters.bounds[3]))
+            rows += self._empty(ctx, ctx.area[3] - filters.bounds[3])
         if not ctx.keyboard:
             overlays.append(w.fab(ctx, "add", tr(ctx, "new_recipe"), lambda: edit.open_new(ctx), "fab_recipes"))
         screen = page(
@@ -261,7 +261,7 @@ class BroccoliApp(App):
                 "card_image",
                 desc=tr(ctx, "recipe_photo_accessibility"),
                 style={
-                    "bg": (200, 230, 201) if not th.dark else (27, 94, 32),
+                    "bg": GREEN_100 if not th.dark else PHOTO_DARK,
                     "icon": "image",
                     "icon_color": GREEN_800,
                 },
@@ -311,17 +311,26 @@ class BroccoliApp(App):
         )
         return card
 
-    def _empty(self, ctx: Ctx, top: int) -> View:
-        """recipes_empty: "No recipes found." and what to do."""
-        l, _, r, b = ctx.area
-        line = ctx.line_h(22)
-        h = 3 * line + ctx.dp(16)
-        y = top + max(0, (b - top - h) // 2)
-        box = V(ctx, w.LINEAR, (l + ctx.dp(50), y, r - ctx.dp(50), y + h), "recipes_empty")
-        for i, key in enumerate(("no_recipes_found", "create_a_recipe_prompt", "import_from_the_web_prompt")):
-            ty = y + i * line + (ctx.dp(16) if i else 0)
-            box.children.append(w.text(ctx, (l + ctx.dp(50), ty, r - ctx.dp(50), ty + line), tr(ctx, key), size=20))
-        return box
+    def _empty(self, ctx: Ctx, view_h: int) -> list[Row]:
+        """recipes_empty: "No recipes found." and what to do, centred where the cards would be."""
+        width = ctx.area[2] - ctx.area[0] - ctx.dp(100)
+        texts = [tr(ctx, k) for k in ("no_recipes_found", "create_a_recipe_prompt", "import_from_the_web_prompt")]
+        sizes = [(t, len(wrap(t, ctx.sp(20), width))) for t in texts]
+        gap = ctx.dp(16)
+        h = sum(ctx.line_h(20, n) for _, n in sizes) + gap
+
+        def build(x: int, y: int, wd: int) -> View:
+            box = V(ctx, w.LINEAR, (x + ctx.dp(50), y, x + wd - ctx.dp(50), y + h), "recipes_empty")
+            ty = y
+            for i, (t, n) in enumerate(sizes):
+                lh = ctx.line_h(20, n)
+                box.children.append(
+                    w.text(ctx, (x + ctx.dp(50), ty, x + wd - ctx.dp(50), ty + lh), t, size=20, lines=n, valign="t")
+                )
+                ty += lh + (gap if i == 0 else 0)
+            return box
+
+        return [spacer(max(0, (view_h - h) // 2)), Row(h, build)]
 
     # --- dialogs -------------------------------------------------------------------------------------
     def dialog_categories_filter(self, ctx: Ctx, spec: dict[str, Any]) -> View:

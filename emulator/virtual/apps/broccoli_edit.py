@@ -26,7 +26,7 @@ from ..ui.view import View
 from . import broccoli_data as data
 from .base import page
 from .broccoli_data import ALL, EDIT, caps, tr
-from .broccoli_widgets import CHECKED_TEXT, GREEN_800, app_bar, bar_colors
+from .broccoli_widgets import CHECKED_TEXT, GREEN_100, GREEN_800, PHOTO_DARK, app_bar, bar_colors
 
 # (column, field key, resource id, hint string, start icon, multi-line)
 FIELDS = (
@@ -178,7 +178,7 @@ def _photo_row(ctx: Ctx) -> Row:
             ctx,
             "android.view.ViewGroup",
             box,
-            style={"bg": (200, 230, 201) if not ctx.theme.dark else (27, 94, 32), "radius": ctx.dp(4)},
+            style={"bg": GREEN_100 if not ctx.theme.dark else PHOTO_DARK, "radius": ctx.dp(4)},
         )
         frame.children.append(
             V(

@@ -1,5 +1,5 @@
-"""Broccoli's shared pieces: its green app bars (Material's PrimarySurface toolbars, white titles and icons on the
-light theme) and the popup menus its toolbars and Spinner open (AppCompat's ListPopupWindow over the screen)."""
+"""Broccoli's shared pieces: its green app bars (Material's PrimarySurface toolbars) and the popup menus its
+toolbars and Spinner open (AppCompat's ListPopupWindow over the screen)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,20 @@ from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
 
-GREEN_800: Color = (46, 125, 50)  # colorPrimary (the app's launcher icon, its app bars)
-GREEN_500: Color = (76, 175, 80)  # colorSecondaryToolbar (the recipe list's filter bar)
-WHITE: Color = (255, 255, 255)
+GREEN_800: Color = (46, 125, 50)  # colorPrimary (the app's launcher icon, its accents)
+GREEN_100: Color = (200, 230, 201)  # the app bars, kept light as this device's light theme keeps its surfaces
+GREEN_200: Color = (165, 214, 167)  # the recipe list's filter bar (colorSecondaryToolbar's place)
+PHOTO_DARK: Color = (20, 60, 24)  # the photo placeholder on the dark theme
 CHECKED_TEXT = "android.widget.CheckedTextView"
 
 
 def bar_colors(ctx: Ctx, secondary: bool = False) -> tuple[Color, Color]:
-    """(background, foreground) of an app bar: green with white on the light theme, the surface on the dark."""
+    """(background, foreground) of an app bar: light green with the theme's text on the light theme (the real app
+    draws them dark green with white; this device keeps a light theme's large surfaces light), the surface on the
+    dark."""
     if ctx.theme.dark:
         return ctx.theme.surface, ctx.theme.text
-    return (GREEN_500 if secondary else GREEN_800), WHITE
+    return (GREEN_200 if secondary else GREEN_100), ctx.theme.text
 
 
 def app_bar(
