@@ -114,48 +114,49 @@ def storage_dialog(ctx: Ctx, spec: dict[str, object]) -> View:
 
 def intro_screen(ctx: Ctx) -> list[View]:
     l, t, r, b = ctx.area
+    th = ctx.theme
     page = min(int(ctx.extras.get("page", 0)), len(SLIDES) - 1)
     (title_en, title_zh), (text_en, text_zh) = SLIDES[page]
-    root = V(ctx, "android.widget.FrameLayout", (l, t, r, b), "background", style={"bg": (56, 142, 60)})
-    white = (255, 255, 255)
+    root = V(ctx, "android.widget.FrameLayout", (l, t, r, b), "background", style={"bg": th.bg})
     pad = ctx.dp(32)
+    bar_h = ctx.dp(56)
+    title_top = t + min(ctx.dp(96), (b - t) // 8)
+    title_h = ctx.line_h(28) + ctx.dp(8)
     root.children.append(
         w.text(
             ctx,
-            (l + pad, t + ctx.dp(96), r - pad, t + ctx.dp(150)),
+            (l + pad, title_top, r - pad, title_top + title_h),
             ctx.tr(title_en, title_zh),
             "title",
             size=28,
             bold=True,
             align="c",
-            color=white,
+            color=th.primary,
         )
     )
     if text_en:
+        top = title_top + title_h + ctx.dp(16)
+        bottom = b - bar_h - ctx.dp(16)
+        lines = max(1, (bottom - top) // ctx.line_h(16))
         root.children.append(
             w.text(
                 ctx,
-                (l + pad, t + ctx.dp(170), r - pad, t + ctx.dp(330)),
+                (l + pad, top, r - pad, bottom),
                 ctx.tr(text_en, text_zh),
                 "description",
                 size=16,
                 align="c",
-                lines=6,
+                lines=lines,
                 valign="t",
-                color=white,
             )
         )
-    bar_h = ctx.dp(56)
-    bar = V(ctx, "android.widget.LinearLayout", (l, b - bar_h, r, b), "bottom", style={"bg": (46, 125, 50)})
+    bar = V(ctx, "android.widget.LinearLayout", (l, b - bar_h, r, b), "bottom", style={"bg": th.surface})
     last = page == len(SLIDES) - 1
     label, rid, cb = ("DONE", "done", lambda: _done(ctx)) if last else ("NEXT", "next", lambda: _next(ctx))
     bw = ctx.dp(96)
-    bar.children.append(
-        w.button(ctx, (r - bw - ctx.dp(8), b - bar_h + ctx.dp(8), r - ctx.dp(8), b - ctx.dp(8)), label, cb, rid)
-    )
-    dots = V(
-        ctx, "android.widget.LinearLayout", (l + ctx.dp(120), b - bar_h, r - ctx.dp(120), b), "indicator_container"
-    )
-    bar.children.append(dots)
+    box = (r - bw - ctx.dp(8), b - bar_h + ctx.dp(8), r - ctx.dp(8), b - ctx.dp(8))
+    bar.children.append(w.button(ctx, box, label, cb, rid, kind="text"))
+    dots = (l + ctx.dp(120), b - bar_h, r - ctx.dp(120), b)
+    bar.children.append(V(ctx, "android.widget.LinearLayout", dots, "indicator_container"))
     root.children.append(bar)
     return [root]
