@@ -79,7 +79,8 @@ def _device(*rows: Recipe) -> VirtualDeviceModel:
 def play(m: VirtualDeviceModel, cls: str, max_steps: int, **params: Any) -> list[Any]:
     task = make_task(f"AndroidWorld {cls}", outside={"suite": "androidworld", "class": cls, "params": params})
     steps = run(create_agent("reference"), m, task, max_steps=max_steps)
-    assert steps[-1].action.type == "COMPLETE", [s.action for s in steps]
+    last = steps[-1].action
+    assert last is not None and last.type == "COMPLETE", [s.action for s in steps]
     assert not any(s.invalid for s in steps), [s.error for s in steps if s.invalid]
     return steps
 
@@ -106,7 +107,7 @@ def test_the_named_recipes_are_deleted_and_no_other() -> None:
 
 
 @pytest.mark.parametrize("differs", [{"directions": "Cook lentils with cumin."}, {"servings": "8 servings"}])
-def test_one_of_two_exact_duplicates_is_deleted_past_a_variant(differs: dict[str, str]) -> None:
+def test_one_of_two_exact_duplicates_is_deleted_past_a_variant(differs: dict[str, Any]) -> None:
     """A variant of the duplicated row (the same title, description and ingredients: the same card; other
     directions or servings) comes first in the list: it is opened, found not to be the row, and left; one copy of
     the duplicated row goes."""

@@ -68,7 +68,8 @@ def _titles(d) -> list[str]:
 
 def _insert(conn: sqlite3.Connection, **row: object) -> None:
     """AndroidWorld's insert_into_db: every field of its Recipe row but the key."""
-    values = {"title": "", "description": "", "servings": "", "preparationTime": "", "source": "", "ingredients": ""}
+    values: dict[str, object] = {"title": "", "description": "", "servings": "", "preparationTime": "", "source": ""}
+    values["ingredients"] = ""
     values |= {"directions": "", "favorite": 0, "imageName": "", **row}
     cols = ", ".join(f'"{c}"' for c in values)
     conn.execute(f"INSERT INTO recipes ({cols}) VALUES ({', '.join('?' * len(values))})", tuple(values.values()))
