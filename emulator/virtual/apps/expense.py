@@ -29,7 +29,7 @@ from typing import Any
 from ..records import Package
 from ..ui import widgets as w
 from ..ui.fonts import text_width
-from ..ui.layout import Ctx, Row, V
+from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
 from .base import App, page
@@ -267,53 +267,43 @@ class ExpenseApp(App):
                 "on_cancel": ctx.dismiss_dialog,
             },
         )
-        head_h = ctx.dp(136)
-        header = V(ctx, RELATIVE, (l, t, l + wd, t + head_h))
-        root.children.append(header)
-        isz = ctx.dp(48)
-        header.children.append(
-            w.icon_button(
-                ctx,
-                (l + wd - isz - ctx.dp(4), t + ctx.dp(4), l + wd - ctx.dp(4), t + ctx.dp(4) + isz),
-                "back",
-                "",
-                ctx.dismiss_dialog,
-                "btn_close",
+        lh = ctx.line_h
+        head_h = ctx.dp(60 + 16) + max(ctx.dp(56), lh(20) + lh(10) + ctx.dp(12))
+
+        def header(x: int, y: int, hw: int) -> View:
+            box = V(ctx, RELATIVE, (x, y, x + hw, y + head_h))
+            isz = ctx.dp(48)
+            close = (x + hw - isz - ctx.dp(4), y + ctx.dp(4), x + hw - ctx.dp(4), y + ctx.dp(4) + isz)
+            box.children.append(w.icon_button(ctx, close, "back", "", ctx.dismiss_dialog, "btn_close"))
+            logo = (x + ctx.dp(16), y + ctx.dp(60), x + ctx.dp(72), y + ctx.dp(116))
+            box.children.append(w.icon(ctx, logo, "apps", th.primary, "imv_app_logo"))
+            nx, right = logo[2] + ctx.dp(12), x + hw - ctx.dp(16)
+            names = V(ctx, w.LINEAR, (nx, logo[1], right, y + head_h - ctx.dp(8)), "ln_app_name")
+            box.children.append(names)
+            ny = logo[1] + ctx.dp(4)
+            names.children.append(w.text(ctx, (nx, ny, right, ny + lh(20)), tr(ctx, "app_name"), "tv_app_name", 20))
+            beta = tr(ctx, "beta").upper()
+            bw = int(text_width(beta, ctx.sp(10), True)) + ctx.dp(12)
+            by = ny + lh(20) + ctx.dp(4)
+            badge = {"bg": (255, 193, 7), "radius": ctx.dp(4)}  # colorOnWarning on the warning colour
+            names.children.append(
+                w.text(
+                    ctx,
+                    (nx, by, nx + bw, by + lh(10)),
+                    beta,
+                    size=10,
+                    color=(0, 0, 0),
+                    bold=True,
+                    align="c",
+                    style=badge,
+                )
             )
-        )
-        logo = (l + ctx.dp(16), t + ctx.dp(60), l + ctx.dp(72), t + ctx.dp(116))
-        header.children.append(w.icon(ctx, logo, "apps", th.primary, "imv_app_logo"))
-        names = V(ctx, w.LINEAR, (logo[2] + ctx.dp(12), logo[1], l + wd - ctx.dp(16), logo[3]), "ln_app_name")
-        header.children.append(names)
-        nx = logo[2] + ctx.dp(12)
-        names.children.append(
-            w.text(
-                ctx,
-                (nx, logo[1] + ctx.dp(4), l + wd - ctx.dp(16), logo[1] + ctx.dp(30)),
-                tr(ctx, "app_name"),
-                "tv_app_name",
-                20,
-            )
-        )
-        beta = tr(ctx, "beta").upper()
-        bw = int(text_width(beta, ctx.sp(10), True)) + ctx.dp(12)
-        names.children.append(
-            w.text(
-                ctx,
-                (nx, logo[1] + ctx.dp(32), nx + bw, logo[1] + ctx.dp(50)),
-                beta,
-                size=10,
-                bold=True,
-                align="c",
-                style={"bg": (255, 193, 7), "radius": ctx.dp(4)},
-            )
-        )
-        menu = V(ctx, RECYCLER, (l, t + head_h, l + wd, b), "design_navigation_view")
-        root.children.append(menu)
+            return box
+
         here = top(ctx)["dest"]
-        ih = ctx.dp(48)
-        for i, (dest, key, icon) in enumerate(DRAWER):
-            y = t + head_h + ctx.dp(8) + i * ih
+        ih = max(ctx.dp(48), lh(14) + ctx.dp(16))
+        rows = [Row(head_h + ctx.dp(8), header)]
+        for dest, key, icon in DRAWER:
             on = dest == here
 
             def pick(dest: str = dest) -> None:
@@ -324,18 +314,24 @@ class ExpenseApp(App):
                 elif top(ctx)["dest"] != dest:
                     navigate(ctx, dest)
 
-            ib = (l + ctx.dp(8), y, l + wd - ctx.dp(8), y + ih)
-            style = {"bg": th.primary_container if on else None, "radius": ctx.dp(24)}
-            item = V(
-                ctx, w.FRAME, ib, clickable=True, focusable=True, checkable=True, checked=on, on_click=pick, style=style
-            )
-            ix = ib[0] + ctx.dp(16)
-            cy = y + ih // 2
-            color = th.primary if on else th.text2
-            item.children.append(w.icon(ctx, (ix, cy - ctx.dp(12), ix + ctx.dp(24), cy + ctx.dp(12)), icon, color))
-            label = (ix + ctx.dp(40), y, ib[2] - ctx.dp(8), y + ih)
-            text = w.text(ctx, label, tr(ctx, key), "design_menu_item_text", 14, th.primary if on else th.text, True)
-            text.cls, text.checkable, text.checked = "android.widget.CheckedTextView", True, on
-            item.children.append(text)
-            menu.children.append(item)
+            def item(
+                x: int, y: int, iw: int, on: bool = on, pick: w.Click = pick, key: str = key, icon: str = icon
+            ) -> View:
+                ib = (x + ctx.dp(8), y, x + iw - ctx.dp(8), y + ih)
+                style = {"bg": th.primary_container if on else None, "radius": ctx.dp(24)}
+                v = V(ctx, w.FRAME, ib, clickable=True, focusable=True, checkable=True, checked=on, on_click=pick)
+                v.style.update(style)
+                ix, cy = ib[0] + ctx.dp(16), y + ih // 2
+                color = th.primary if on else th.text2
+                v.children.append(w.icon(ctx, (ix, cy - ctx.dp(12), ix + ctx.dp(24), cy + ctx.dp(12)), icon, color))
+                label = (ix + ctx.dp(40), y, ib[2] - ctx.dp(8), y + ih)
+                text = w.text(
+                    ctx, label, tr(ctx, key), "design_menu_item_text", 14, th.primary if on else th.text, True
+                )
+                text.cls, text.checkable, text.checked = "android.widget.CheckedTextView", True, on
+                v.children.append(text)
+                return v
+
+            rows.append(Row(ih, item))
+        root.children.append(vlist(ctx, "drawer", root.bounds, rows, "design_navigation_view"))
         return root

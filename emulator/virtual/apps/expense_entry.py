@@ -187,7 +187,8 @@ def entry_screen(ctx: Ctx) -> list[View]:
         )
         if error:
             err = (box[0] + ctx.dp(16), box[3], box[2], box[3] + ctx.line_h(12))
-            layout.children.append(w.text(ctx, err, tr(ctx, "empty_cost"), "textinput_error", 12, (179, 38, 30)))
+            red = (242, 184, 181) if th.dark else (179, 38, 30)  # colorError
+            layout.children.append(w.text(ctx, err, tr(ctx, "empty_cost"), "textinput_error", 12, red))
             layout.bounds = (box[0], box[1], box[2], err[3])  # the TextInputLayout holds its error line
         return layout
 

@@ -74,7 +74,7 @@ def _row(ctx: Ctx, box: tuple[int, int, int, int], e: dict[str, Any], symbol: st
     state = _swipes(ctx).get(eid)
     frame = V(ctx, w.FRAME, box)
     frame.on_scroll = _swiped(ctx, eid)
-    back_bg = POSITIVE if state == SELECTED else NEGATIVE if state == PREPARED else th.bg
+    back_bg = POSITIVE if state == SELECTED else NEGATIVE  # red_400 until a swipe right turns it colorPositive
     back = V(ctx, w.FRAME, box, "fl_back", style={"bg": back_bg})
     frame.children.append(back)
     end = V(ctx, w.LINEAR, (r - ctx.dp(80), t, r, b))

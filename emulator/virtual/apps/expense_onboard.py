@@ -14,6 +14,7 @@ pages' search boxes and most of the 151 currencies.
 from __future__ import annotations
 
 from ..ui import widgets as w
+from ..ui.fonts import wrap
 from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.view import View
 from .expense_data import CURRENCIES, LANGUAGES, currency, language, tr, write_prefs
@@ -137,16 +138,11 @@ def screen(ctx: Ctx) -> list[View]:
     y = t + ctx.dp(24)
     root.children.append(w.icon(ctx, (cx - logo // 2, y, cx + logo // 2, y + logo), "apps", th.primary, "imv_app"))
     y += logo + ctx.dp(12)
-    welcome = w.text(
-        ctx,
-        (l + ctx.dp(16), y, r - ctx.dp(16), y + ctx.line_h(20)),
-        tr(ctx, "app_welcome"),
-        "tv_welcome",
-        20,
-        align="c",
-    )
-    root.children.append(welcome)
-    y += ctx.line_h(20) + ctx.dp(16)
+    hello = tr(ctx, "app_welcome")
+    lines = min(3, len(wrap(hello, ctx.sp(20), r - l - ctx.dp(32))))
+    box = (l + ctx.dp(16), y, r - ctx.dp(16), y + ctx.line_h(20, lines))
+    root.children.append(w.text(ctx, box, hello, "tv_welcome", 20, align="c", lines=lines))
+    y = box[3] + ctx.dp(16)
     page = int(ctx.ui.get("onboard_page", 0))
     btn_h = ctx.dp(48)
     pager_box = (l, y, r, b - btn_h - ctx.dp(32))

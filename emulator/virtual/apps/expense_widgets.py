@@ -144,9 +144,8 @@ def expense_views(ctx: Ctx, box: Bounds, e: dict[str, Any], symbol: str) -> list
     money.children.append(
         w.text(ctx, (ax1 - aw - sw, cy - ctx.dp(14), ax1 - sw, cy + ctx.dp(14)), amount, "tv_amount", 16, bold=True)
     )
-    money.children.append(
-        w.text(ctx, (ax1 - sw, cy - ctx.dp(14), ax1, cy), symbol, "tv_currency_symbol", 12, color=th.text2)
-    )
+    sym = (ax1 - sw, cy - ctx.dp(14), ax1, cy - ctx.dp(14) + ctx.line_h(12))
+    money.children.append(w.text(ctx, sym, symbol, "tv_currency_symbol", 12, color=th.text2))
     x = l + ctx.dp(16) + sz + ctx.dp(16)
     right = ax1 - aw - sw - ctx.dp(8)
     nh, dh = ctx.line_h(16), ctx.line_h(12)
@@ -154,7 +153,9 @@ def expense_views(ctx: Ctx, box: Bounds, e: dict[str, Any], symbol: str) -> list
     name = str(e["name"] or "")[:20]
     out.append(w.text(ctx, (x, y, right, y + nh), name, "tv_name", 16, style={"ellipsize": True}))
     date = shown_date(ctx, int(e["modified_date"]))
-    out.append(w.text(ctx, (x, y + nh, right, y + nh + dh), date, "tv_date", 12, color=th.text2))
+    out.append(
+        w.text(ctx, (x, y + nh, right, y + nh + dh), date, "tv_date", 12, color=th.text2, style={"ellipsize": True})
+    )
     out.append(money)
     return out
 
