@@ -26,6 +26,7 @@ On a device running on its virtual clock, AndroidWorld's own `time.sleep`s in th
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import threading
@@ -50,9 +51,17 @@ class SetUpError(InfrastructureError):
     """AndroidWorld's own set-up of a task failed on a device (names the class, the instance and the device)."""
 
 
+def _plain(value: Any) -> Any:
+    """A value JSON cannot hold as itself: a dataclass row (AndroidWorld's `Expense`, `Recipe`, ...) as its fields,
+    anything else (dates, images) as its text."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return str(value)
+
+
 def jsonable(value: Any) -> Any:
-    """`value` as JSON can hold it (dates, dataclasses and other objects as their text)."""
-    return json.loads(json.dumps(value, default=str, ensure_ascii=False))
+    """`value` as JSON can hold it (dataclass rows as their fields; dates and other objects as their text)."""
+    return json.loads(json.dumps(value, default=_plain, ensure_ascii=False))
 
 
 def needed_apps(instance: Any) -> tuple[str, ...]:

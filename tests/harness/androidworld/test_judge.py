@@ -24,3 +24,21 @@ def test_parameters_are_recorded_as_json_holds_them():
         "n": 3,
         "names": ["a", "b"],
     }
+
+
+def test_dataclass_rows_are_recorded_as_their_fields():
+    """AndroidWorld's rows (`Expense`, `Recipe`, ...) reach the solvers and the trajectory as mappings, not repr."""
+    import dataclasses
+    import datetime
+
+    @dataclasses.dataclass
+    class Row:
+        name: str
+        amount: int
+        when: datetime.date
+
+    got = jsonable({"rows": [Row("Rent", 120000, datetime.date(2023, 10, 1))], "one": Row("Tea", 350, None)})
+    assert got == {
+        "rows": [{"name": "Rent", "amount": 120000, "when": "2023-10-01"}],
+        "one": {"name": "Tea", "amount": 350, "when": None},
+    }
