@@ -11,12 +11,26 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .model import VirtualDeviceModel
+from .events import EventLog
 
 RESTART_DELAY = 0.2  # seconds between adbd's answer and its exit (the answer reaches the host first)
+
+
+class _Transport(Protocol):
+    def drop_transport(self) -> None: ...
+
+
+class AdbdHost(Protocol):
+    """What adbd's restart touches of the device (the model, which owns adbd and so is not imported here)."""
+
+    lock: threading.RLock
+    props: dict[str, str]
+    events: EventLog
+
+    @property
+    def faults(self) -> _Transport: ...
 
 
 class Adbd:
@@ -29,7 +43,7 @@ class Adbd:
         """Called after each restart, once the connections are gone (the device announces itself again)."""
         self._hooks.append(hook)
 
-    def restart(self, model: VirtualDeviceModel, root: bool) -> None:
+    def restart(self, model: AdbdHost, root: bool) -> None:
         """Switch to root or back and restart adbd shortly (in the background: the caller's stream answers first).
         `model` is the `VirtualDeviceModel` (which owns this; not imported: the model imports this module)."""
         with model.lock:

@@ -1,48 +1,8 @@
-"""Built-in apps of the virtual device (one module per app; the framework is in `base.py`)."""
+"""Built-in apps of the virtual device: the framework in `base.py`, one module (or a few `NAME_*` modules) per app,
+the list the device installs in `builtin.py`."""
 
 from __future__ import annotations
 
 from .base import App, GenericApp, StaticApp
-from .broccoli import BroccoliApp
-from .calendar import SimpleCalendarApp
-from .clipper import ClipperApp
-from .clock import ClockApp
-from .contacts import ContactsApp
-from .dialer import DialerApp
-from .expense import ExpenseApp
-from .launcher import LauncherApp
-from .markor import MarkorApp
-from .messages import MessagesApp
-from .notes import NotesApp
-from .orgtasks import OrgTasksApp
-from .settings import SettingsApp
-from .shop import ShopApp
-from .smsmessenger import SmsMessengerApp
-from .weather import WeatherApp
 
-# in launcher order
-BUILTIN: list[type[App]] = [
-    LauncherApp,
-    SettingsApp,
-    NotesApp,
-    ContactsApp,
-    ClockApp,
-    ShopApp,
-    WeatherApp,
-    MessagesApp,
-    DialerApp,  # no launcher icon
-    SmsMessengerApp,  # installed apps (not system ones), as AndroidWorld installs them
-    ClipperApp,
-    BroccoliApp,
-    SimpleCalendarApp,
-    ExpenseApp,
-    MarkorApp,
-    OrgTasksApp,
-]
-
-
-def builtin_apps() -> list[App]:
-    return [cls() for cls in BUILTIN]
-
-
-__all__ = ["App", "GenericApp", "StaticApp", "builtin_apps"]
+__all__ = ["App", "GenericApp", "StaticApp"]

@@ -45,7 +45,7 @@ from .broccoli_data import (
     recipes,
     tr,
 )
-from .broccoli_widgets import GREEN_100, GREEN_800, PHOTO_DARK, app_bar, bar_colors, popup_menu
+from .broccoli_widgets import GREEN_100, GREEN_800, PHOTO_DARK, app_bar, bar_colors, open_recipe, popup_menu
 
 CARD = "androidx.cardview.widget.CardView"
 SPINNER = "android.widget.Spinner"
@@ -247,7 +247,7 @@ class BroccoliApp(App):
             box,
             clickable=True,
             focusable=True,
-            on_click=lambda: details.open_recipe(ctx, r),
+            on_click=lambda: open_recipe(ctx, r),
             style={"bg": th.surface if not th.dark else th.surface2, "radius": ctx.dp(4), "shadow": True},
         )
         inner = V(ctx, "android.view.ViewGroup", box)

@@ -28,11 +28,6 @@ from .broccoli_data import DETAILS, caps, tr
 from .broccoli_widgets import GREEN_800, app_bar, popup_menu
 
 
-def open_recipe(ctx: Ctx, r: dict[str, Any]) -> None:
-    """The list's onListInteraction: the details of the recipe (a copy of it rides along in the intent)."""
-    ctx.push(DETAILS, {"recipe_id": int(r["recipeId"]), "recipe": dict(r)})
-
-
 def opened(ctx: Ctx) -> None:
     ctx.ui.setdefault("scroll", {}).pop("details", None)
 

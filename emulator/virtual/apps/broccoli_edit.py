@@ -26,7 +26,7 @@ from ..ui.view import View
 from . import broccoli_data as data
 from .base import page
 from .broccoli_data import ALL, EDIT, caps, tr
-from .broccoli_widgets import CHECKED_TEXT, GREEN_100, GREEN_800, PHOTO_DARK, app_bar, bar_colors
+from .broccoli_widgets import CHECKED_TEXT, GREEN_100, GREEN_800, PHOTO_DARK, app_bar, bar_colors, open_recipe
 
 # (column, field key, resource id, hint string, start icon, multi-line)
 FIELDS = (
@@ -95,8 +95,6 @@ def save(ctx: Ctx) -> None:
     ctx.toast(tr(ctx, "recipe_saved_message"))
     ctx.finish()
     if recipe_id is None:  # RecipeFragment's crudResultLauncher: the category reset, the new recipe's details
-        from .broccoli_details import open_recipe
-
         ctx.ui["category"] = ALL
         saved = data.recipe(ctx.model.fs, new_id)
         if saved is not None:

@@ -11,6 +11,7 @@ from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
+from .broccoli_data import DETAILS
 
 GREEN_800: Color = (46, 125, 50)  # colorPrimary (the app's launcher icon, its accents)
 GREEN_100: Color = (200, 230, 201)  # the app bars, kept light as this device's light theme keeps its surfaces
@@ -111,3 +112,9 @@ def popup_menu(
     )
     root.children.append(vlist(ctx, "popup_menu", box, rows, cls="android.widget.ListView", pad_top=margin))
     return root
+
+
+def open_recipe(ctx: Ctx, r: dict[str, Any]) -> None:
+    """The list's onListInteraction (and a new recipe saved): the details of the recipe (a copy of it rides along
+    in the intent)."""
+    ctx.push(DETAILS, {"recipe_id": int(r["recipeId"]), "recipe": dict(r)})

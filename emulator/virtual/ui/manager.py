@@ -101,7 +101,7 @@ class UIManager:
 
     # --- packages --------------------------------------------------------------------------------
     def install_builtin_apps(self) -> None:
-        from ..apps import builtin_apps
+        from ..apps.builtin import builtin_apps
         from ..records import LATIN_IME, Package
 
         for app in builtin_apps():
