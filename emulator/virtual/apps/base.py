@@ -8,7 +8,7 @@ device state.
 
 Adding an app: subclass `App`, set `package`, `labels`, `activities` ({full class name: screen method name}),
 `launcher`, `color`, `glyph`, write `screen_<name>(ctx) -> list[View]` methods, and list it in
-`apps/__init__.py`. `StaticApp` builds simple apps entirely from a dict.
+`apps/builtin.py` (docs/virtual-device.md, "Adding an app"). `StaticApp` builds simple apps entirely from a dict.
 """
 
 from __future__ import annotations
