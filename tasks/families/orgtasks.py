@@ -25,6 +25,8 @@ TITLES = (
     ("Return library books", "归还图书馆的书"),
     ("Book a dentist visit", "预约看牙"),
     ("Pay the electricity bill", "交电费"),
+    ("Water the balcony plants", "给阳台的花浇水"),
+    ("Send the rent reminder", "发送房租提醒"),
 )
 # priority: (en, zh, importance, its radio button among None, Low, Medium, High)
 PRIORITIES = {
@@ -109,9 +111,9 @@ ORGTASKS = Family(
     description="a task with a title, a priority and a due date, added on a fresh install (Tasks; judged by its"
     " database's tasks row)",
     params={
-        "title": TextParam(TITLES),
         "priority": ChoiceParam(tuple(PRIORITIES)),
         "due": ChoiceParam(tuple(DUES)),
+        "title": TextParam(TITLES),
     },
     build=build_task,
 )

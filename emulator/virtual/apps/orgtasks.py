@@ -32,6 +32,29 @@ from . import orgtasks_menus as menus
 from .base import App
 from .orgtasks_data import DB, MAIN, PKG, VERSION_CODE, VERSION_NAME, due_at_noon, now, tr
 
+# the manifest's <uses-permission>s
+PERMISSIONS = (
+    "android.permission.POST_NOTIFICATIONS",
+    "android.permission.ACCESS_COARSE_LOCATION",
+    "android.permission.ACCESS_FINE_LOCATION",
+    "android.permission.ACCESS_BACKGROUND_LOCATION",
+    "android.permission.VIBRATE",
+    "android.permission.FOREGROUND_SERVICE",
+    "android.permission.SCHEDULE_EXACT_ALARM",
+    "android.permission.USE_EXACT_ALARM",
+    "android.permission.WRITE_CALENDAR",
+    "android.permission.READ_CALENDAR",
+    "com.android.launcher.permission.INSTALL_SHORTCUT",
+    "android.permission.RECEIVE_BOOT_COMPLETED",
+    "android.permission.WAKE_LOCK",
+    "android.permission.INTERNET",
+    "android.permission.ACCESS_NETWORK_STATE",
+    "android.permission.GET_ACCOUNTS",
+    "android.permission.READ_SYNC_STATS",
+    "org.dmfs.permission.READ_TASKS",
+    "org.dmfs.permission.WRITE_TASKS",
+)
+
 
 class OrgTasksApp(App):
     package = PKG
@@ -47,6 +70,7 @@ class OrgTasksApp(App):
         pkg = super().package_record()
         pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
         pkg.version_code = VERSION_CODE
+        pkg.permissions = list(PERMISSIONS)
         return pkg
 
     def _open_task(self, ctx: Ctx, task_id: int | None) -> None:

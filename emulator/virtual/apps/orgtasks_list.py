@@ -74,9 +74,9 @@ def screen(ctx: Ctx, open_task: Callable[[int | None], None]) -> list[View]:
         body,
         key="tasks",
         rid="recycler_view",
-        footer_h=0 if ctx.keyboard else bar_h,
+        footer_h=0 if ctx.keyboard else bar_h + ctx.dp(28),  # the fab sits in the bar's cradle, half above it
         overlays=overlays,
-        pad_bottom=ctx.dp(40),
+        pad_bottom=ctx.dp(16),
     )
 
 

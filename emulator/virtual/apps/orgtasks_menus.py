@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ui import widgets as w
-from ..ui.layout import Ctx, V
+from ..ui.fonts import text_width, wrap
+from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.view import View
 from .orgtasks_data import (
     DB,
@@ -69,7 +70,8 @@ def mode_label(ctx: Ctx, mode: int) -> str:
 
 # --- what the bars open ------------------------------------------------------------------------------------------
 def _sheet(ctx: Ctx, rows: list[tuple[int, Callable[[int, int, int], View]]], on_cancel: Callable[[], None]) -> View:
-    """A modal bottom sheet holding `rows` (height, builder(x, y, width)) from the bottom of the screen up."""
+    """A modal bottom sheet holding `rows` (height, builder(x, y, width)) from the bottom of the screen up; taller
+    than the screen leaves, it scrolls."""
     l, t, r, b = ctx.mgr.dialog_area()
     total = sum(h for h, _ in rows) + ctx.dp(24)
     top = max(t + ctx.dp(48), b - total)
@@ -79,10 +81,8 @@ def _sheet(ctx: Ctx, rows: list[tuple[int, Callable[[int, int, int], View]]], on
         (l, top, r, b),
         style={"bg": ctx.theme.surface, "radius": ctx.dp(16), "modal": True, "dim": True, "on_cancel": on_cancel},
     )
-    y = top + ctx.dp(12)
-    for h, build in rows:
-        root.children.append(build(l, y, r - l))
-        y += h
+    body = [Row(h, build) for h, build in rows]
+    root.children.append(vlist(ctx, "sheet", (l, top, r, b), body, pad_top=ctx.dp(12), pad_bottom=ctx.dp(12)))
     return root
 
 
@@ -112,7 +112,10 @@ def sort_sheet(ctx: Ctx, spec: dict[str, Any]) -> View:
                 )
             )
             tx = x + ctx.dp(56)
-            right = x + wd - ctx.dp(120 if show_ascending else 16)
+            shown = not ascending if mode in (SORT_AUTO, SORT_IMPORTANCE) else ascending
+            label = tr(ctx, "sort_ascending" if shown else "sort_descending")
+            label_w = int(text_width(label, ctx.sp(14))) + ctx.dp(8)
+            right = x + wd - (label_w + ctx.dp(32) if show_ascending else ctx.dp(16))
             row.children.append(
                 w.text(ctx, (tx, y + ctx.dp(16), right, y + ctx.dp(16) + ctx.line_h(16)), title, size=16)
             )
@@ -126,13 +129,11 @@ def sort_sheet(ctx: Ctx, spec: dict[str, Any]) -> View:
                 )
             )
             if show_ascending:
-                shown = not ascending if mode in (SORT_AUTO, SORT_IMPORTANCE) else ascending
-                label = tr(ctx, "sort_ascending" if shown else "sort_descending")
                 row.children.append(
                     w.text(
                         ctx,
                         (
-                            x + wd - ctx.dp(112),
+                            x + wd - ctx.dp(16) - label_w,
                             y + (h - ctx.dp(32)) // 2,
                             x + wd - ctx.dp(16),
                             y + (h + ctx.dp(32)) // 2,
@@ -150,7 +151,9 @@ def sort_sheet(ctx: Ctx, spec: dict[str, Any]) -> View:
         return h, build
 
     def switch_row() -> tuple[int, Callable[[int, int, int], View]]:
-        sh = ctx.dp(56)
+        text = tr(ctx, "completed_tasks_at_bottom")
+        lines = len(wrap(text, ctx.sp(16), ctx.area[2] - ctx.area[0] - ctx.dp(96)))
+        sh = max(ctx.dp(56), ctx.line_h(16, lines) + ctx.dp(16))
 
         def toggle() -> None:
             put_pref(ctx, "completed_tasks_at_bottom", not prefs.completed_at_bottom)
@@ -158,9 +161,7 @@ def sort_sheet(ctx: Ctx, spec: dict[str, Any]) -> View:
         def build(x: int, y: int, wd: int) -> View:
             row = V(ctx, "android.view.View", (x, y, x + wd, y + sh), clickable=True, focusable=True, on_click=toggle)
             row.children.append(
-                w.text(
-                    ctx, (x + ctx.dp(16), y, x + wd - ctx.dp(80), y + sh), tr(ctx, "completed_tasks_at_bottom"), size=16
-                )
+                w.text(ctx, (x + ctx.dp(16), y, x + wd - ctx.dp(80), y + sh), text, size=16, lines=lines)
             )
             row.children.append(
                 w.switch(
@@ -261,7 +262,8 @@ def overflow_menu(ctx: Ctx, spec: dict[str, Any]) -> View:
         (tr(ctx, "show_completed"), prefs.show_completed, flip("show_completed_tasks", prefs.show_completed)),
         (tr(ctx, "show_unstarted"), prefs.show_hidden, flip("show_hidden_tasks", prefs.show_hidden)),
     ]
-    wd = ctx.dp(240)
+    widest = max(int(text_width(label, ctx.sp(16))) for label, _, _ in items)
+    wd = min(r - l - ctx.dp(16), max(ctx.dp(200), widest + ctx.dp(16 + 56)))
     box = (r - wd - ctx.dp(8), b - ctx.dp(8) - len(items) * item_h - ctx.dp(16), r - ctx.dp(8), b - ctx.dp(8))
     root = V(
         ctx,
