@@ -22,6 +22,7 @@ from harness.actions import Complete, OpenApp
 from tasks.schema import ReferenceStep
 
 from .aw import calendar, expense, markor, recipe, sms
+from .aw import joplin as joplin_notes
 from .aw import tasks as orgtasks
 from .aw.sms import SMS
 from .aw.steps import Decide, DragToEnd, IfShown, SetSwitch, Step, click, loc, open_app, type_into
@@ -218,6 +219,7 @@ def copy_to_clipboard(p: Mapping[str, Any]) -> list[Step]:
 SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **sms.SOLVERS,
     **orgtasks.SOLVERS,
+    **joplin_notes.SOLVERS,
     **calendar.SOLVERS,
     **expense.SOLVERS,
     **markor.SOLVERS,

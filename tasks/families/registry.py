@@ -11,6 +11,7 @@ from .base import Family, instantiate
 from .calendar import EVENT
 from .clock import ALARM, TIMER
 from .expense import EXPENSE_ADD
+from .joplin import JOPLIN_NOTE
 from .markor import NOTE_FILE
 from .orgtasks import ORGTASKS
 from .people import CONTACT, TEXT
@@ -18,7 +19,21 @@ from .recipe import RECIPE
 
 FAMILIES: dict[str, Family] = {
     f.name: f
-    for f in (ALARM, TIMER, CONTACT, TEXT, NOTE, WEATHER_UNIT, CART, EVENT, EXPENSE_ADD, NOTE_FILE, RECIPE, ORGTASKS)
+    for f in (
+        ALARM,
+        TIMER,
+        CONTACT,
+        TEXT,
+        NOTE,
+        WEATHER_UNIT,
+        CART,
+        EVENT,
+        EXPENSE_ADD,
+        NOTE_FILE,
+        RECIPE,
+        ORGTASKS,
+        JOPLIN_NOTE,
+    )
 }
 
 

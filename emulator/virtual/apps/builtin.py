@@ -11,6 +11,7 @@ from .clock import ClockApp
 from .contacts import ContactsApp
 from .dialer import DialerApp
 from .expense import ExpenseApp
+from .joplin import JoplinApp
 from .launcher import LauncherApp
 from .markor import MarkorApp
 from .messages import MessagesApp
@@ -39,6 +40,7 @@ BUILTIN: list[type[App]] = [
     ExpenseApp,
     MarkorApp,
     OrgTasksApp,
+    JoplinApp,
 ]
 
 
