@@ -144,6 +144,7 @@ class SimpleCalendarApp(App):
         body_box = (l, top, r, b)
         if _searching(ctx):
             return [bar, *self._search_results(ctx, body_box)]
+        fab = self._fab(ctx)
         mode = _view(ctx)
         if ctx.ui.get("top_day") or mode == "day":
             key = "top_day" if ctx.ui.get("top_day") else "day"
@@ -168,8 +169,8 @@ class SimpleCalendarApp(App):
             def open_day(day: dt.date) -> None:
                 ctx.ui["top_day"] = _iso(day)
 
-            body = month_view(ctx, body_box, month, shift, open_day)
-        return [bar, *body, *self._fab(ctx)]
+            body = month_view(ctx, body_box, month, shift, open_day, fab[-1].bounds if fab else None)
+        return [bar, *body, *fab]
 
     def _toggle(self, ctx: Ctx, o: Occurrence) -> None:
         sel: list[list[int]] = list(ctx.ui.get("selected") or [])
@@ -178,7 +179,8 @@ class SimpleCalendarApp(App):
         ctx.ui["selected"] = sel
 
     def _fab(self, ctx: Ctx) -> list[View]:
-        """calendar_fab: the first click opens its menu (Event / Task) over a veil, the second opens a new event."""
+        """calendar_fab: the first click opens its menu (Event / Task) over a veil (the window's background colour,
+        as the app's fab_extended_overlay is), the second opens a new event."""
         if ctx.keyboard:
             return []
         out: list[View] = []
@@ -197,11 +199,11 @@ class SimpleCalendarApp(App):
                 "fab_extended_overlay",
                 clickable=True,
                 on_click=lambda: ctx.ui.pop("fab_open", None),
-                style={"bg": (255, 255, 255), "dim": True},
+                style={"bg": ctx.theme.bg, "dim": True},
             )
             out.append(veil)
             y = b - ctx.dp(88) - ctx.dp(56)
-            out.append(
+            veil.children.append(  # drawn over the veil, which hides what is under it
                 w.text(
                     ctx,
                     (r - ctx.dp(200), y, r - ctx.dp(80), y + ctx.dp(40)),
@@ -348,10 +350,11 @@ class SimpleCalendarApp(App):
         l, t, r, b = box
         holder = V(ctx, RELATIVE, box, "search_holder")
         if len(query) < 2:
+            two_lines = max(ctx.dp(48), ctx.line_h(14, 2) + ctx.dp(4))  # its two lines' height at any font scale
             holder.children.append(
                 w.text(
                     ctx,
-                    (l + ctx.dp(16), t + ctx.dp(24), r - ctx.dp(16), t + ctx.dp(72)),
+                    (l + ctx.dp(16), t + ctx.dp(24), r - ctx.dp(16), t + ctx.dp(24) + two_lines),
                     tr(ctx, "type_2_characters"),
                     "search_placeholder_2",
                     align="c",

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..ui import dialogs
 from ..ui import widgets as w
+from ..ui.fonts import text_width
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .calendar_data import WEEKDAY_LETTERS_EN, WEEKDAY_LETTERS_ZH, WEEKDAY_SHORT_EN, month_name, use_24h
@@ -57,8 +58,9 @@ def date_dialog(ctx: Ctx, spec: dict[str, Any], on_set: Callable[[dt.date], None
     head_h, nav_h, cell = ctx.dp(96), ctx.dp(48), ctx.dp(40)
 
     def header(x: int, y: int, wd: int) -> View:
-        box = V(ctx, w.LINEAR, (x, y, x + wd, y + head_h), A + "date_picker_header", style={"bg": th.primary})
-        fg = th.on_primary
+        # the header in the theme's primary container colour (light on the light theme, dark on the dark one)
+        box = V(ctx, w.LINEAR, (x, y, x + wd, y + head_h), A + "date_picker_header", style={"bg": th.primary_container})
+        fg = th.on_primary_container
         box.children.append(
             w.text(
                 ctx,
@@ -211,7 +213,8 @@ def time_dialog(ctx: Ctx, spec: dict[str, Any], on_set: Callable[[int, int], Non
             ctx.set_field("tp_minute", f"{mi:02d}")
             put(input=True)
 
-    head_h, clock_h, foot_h = ctx.dp(96), ctx.dp(272), ctx.dp(48)
+    time_h = max(ctx.dp(64), ctx.text_h(48))  # the time's labels' height, grown with the font scale
+    head_h, clock_h, foot_h = ctx.dp(32) + time_h, ctx.dp(272), ctx.dp(48)
     pm = h24 >= 12
 
     def header(x: int, y: int, wd: int) -> View:
@@ -229,14 +232,16 @@ def time_dialog(ctx: Ctx, spec: dict[str, Any], on_set: Callable[[int, int], Non
             )
             return box
         big = 48
-        hw = ctx.dp(72)
+        # the labels' widths, grown with the font scale where their digits need it (wrap_content)
+        hw = max(ctx.dp(72), int(text_width("00", ctx.sp(big))) + ctx.dp(4))
+        sep = max(ctx.dp(20), int(text_width(":", ctx.sp(big))) + ctx.dp(4))
         x0 = x + ctx.dp(24)
         hour_txt = f"{h24:02d}" if is24 else str(h24 % 12 or 12)
         on, off = th.primary, th.text2
         box.children.append(
             w.text(
                 ctx,
-                (x0, y + ctx.dp(16), x0 + hw, y + ctx.dp(80)),
+                (x0, y + ctx.dp(16), x0 + hw, y + ctx.dp(16) + time_h),
                 hour_txt,
                 A + "hours",
                 size=big,
@@ -249,7 +254,7 @@ def time_dialog(ctx: Ctx, spec: dict[str, Any], on_set: Callable[[int, int], Non
         box.children.append(
             w.text(
                 ctx,
-                (x0 + hw, y + ctx.dp(16), x0 + hw + ctx.dp(20), y + ctx.dp(80)),
+                (x0 + hw, y + ctx.dp(16), x0 + hw + sep, y + ctx.dp(16) + time_h),
                 ":",
                 A + "separator",
                 size=big,
@@ -260,7 +265,7 @@ def time_dialog(ctx: Ctx, spec: dict[str, Any], on_set: Callable[[int, int], Non
         box.children.append(
             w.text(
                 ctx,
-                (x0 + hw + ctx.dp(20), y + ctx.dp(16), x0 + 2 * hw + ctx.dp(20), y + ctx.dp(80)),
+                (x0 + hw + sep, y + ctx.dp(16), x0 + 2 * hw + sep, y + ctx.dp(16) + time_h),
                 f"{mi:02d}",
                 A + "minutes",
                 size=big,
@@ -270,7 +275,7 @@ def time_dialog(ctx: Ctx, spec: dict[str, Any], on_set: Callable[[int, int], Non
             )
         )
         if not is24:
-            ax = x0 + 2 * hw + ctx.dp(36)
+            ax = x0 + 2 * hw + sep + ctx.dp(16)
             for label, rid, sel, hh in (
                 (ctx.tr("AM", "上午"), "am_label", not pm, h24 % 12),
                 (ctx.tr("PM", "下午"), "pm_label", pm, h24 % 12 + 12),

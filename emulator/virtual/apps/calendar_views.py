@@ -20,7 +20,9 @@ from functools import partial
 from typing import Any
 
 from ..ui import widgets as w
+from ..ui.fonts import text_width
 from ..ui.layout import Ctx, Row, V, vlist
+from ..ui.theme import Color
 from ..ui.view import View
 from .calendar_data import (
     DAY,
@@ -41,9 +43,21 @@ from .calendar_data import (
     ts_of,
 )
 
-ORANGE = (245, 124, 0)
+ORANGE: Color = (245, 124, 0)  # the app's default primary colour (Simple-Commons' orange 700)
+ORANGE_TEXT_LIGHT: Color = (230, 81, 0)  # orange 900: the orange of a text on the light theme's white
+CHIP_TEXT: Color = (51, 51, 51)  # Simple-Commons' DARK_GREY, what getContrastColor gives on a light colour
 RELATIVE = "android.widget.RelativeLayout"
 Box = tuple[int, int, int, int]
+
+
+def accent_text(ctx: Ctx) -> Color:
+    """The orange a text is drawn in: the primary colour on the dark theme, a darker orange on the light one (the
+    primary's orange stands out too little from white)."""
+    return ORANGE if ctx.theme.dark else ORANGE_TEXT_LIGHT
+
+
+def _meets(a: tuple[float, float, float, float], b: Box | None) -> bool:
+    return b is not None and min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def _nav(ctx: Ctx, box: Box, title: str, step: Callable[[int], None], on_title: Callable[[], None] | None) -> View:
@@ -91,8 +105,15 @@ def _nav(ctx: Ctx, box: Box, title: str, step: Callable[[int], None], on_title: 
 
 # --- month -----------------------------------------------------------------------------------------------------------
 def month_view(
-    ctx: Ctx, box: Box, month: dt.date, step: Callable[[int], None], open_day: Callable[[dt.date], None]
+    ctx: Ctx,
+    box: Box,
+    month: dt.date,
+    step: Callable[[int], None],
+    open_day: Callable[[dt.date], None],
+    covered: Box | None = None,
 ) -> list[View]:
+    """The month's grid filling `box` below its navigation. What MonthView draws where `covered` is (the
+    floating button's box, drawn over it) is left out of the canvas: it does not show."""
     l, t, r, b = box
     th = ctx.theme
     nav_h = ctx.dp(56)
@@ -103,7 +124,7 @@ def month_view(
     letters_h = ctx.dp(28)
     grid_t = t + nav_h + letters_h
     cw = (r - l) // 7
-    ch = max(ctx.dp(40), (b - grid_t - ctx.dp(8)) // 6)
+    ch = max(1, (b - grid_t - ctx.dp(8)) // 6)  # six weeks inside month_view, however short the window
     canvas = V(ctx, "android.view.View", (l, t + nav_h, r, b), "month_view")
     wrapper.children.append(canvas)
     letters = WEEKDAY_LETTERS_ZH if ctx.zh else WEEKDAY_LETTERS_EN
@@ -136,33 +157,41 @@ def month_view(
         wrapper.children.append(cell)
         inside = day.month == month.month
         is_today = day == now_day
-        num = V(
-            ctx,
-            "android.view.View",
-            (x0 + ctx.dp(2), y0 + ctx.dp(2), x0 + cw - ctx.dp(2), y0 + ctx.dp(20)),
-            style={
-                "label": str(day.day),
-                "align": "c",
-                "size": ctx.sp(13),
-                "bold": is_today,
-                "fg": ORANGE if is_today else (th.text if inside else th.text2),
-            },
-        )
-        canvas.children.append(num)
+        num_size = ctx.sp(13)
+        half = text_width(str(day.day), num_size, is_today) / 2
+        cx = x0 + cw / 2
+        if not _meets((cx - half, y0 + ctx.dp(2), cx + half, y0 + ctx.dp(20)), covered):
+            canvas.children.append(
+                V(
+                    ctx,
+                    "android.view.View",
+                    (x0 + ctx.dp(2), y0 + ctx.dp(2), x0 + cw - ctx.dp(2), y0 + ctx.dp(20)),
+                    style={
+                        "label": str(day.day),
+                        "align": "c",
+                        "size": num_size,
+                        "bold": is_today,
+                        "fg": accent_text(ctx) if is_today else (th.text if inside else th.text2),
+                    },
+                )
+            )
         day_start = ts_of(ctx.model, day)
         shown = [o for o in span if o.start <= day_start + DAY - 60 and o.end >= day_start]
         room = max(0, (ch - ctx.dp(24)) // line)
         for k, o in enumerate(shown[:room]):
             ty = y0 + ctx.dp(22) + k * line
+            chip = (x0 + ctx.dp(2), ty, x0 + cw - ctx.dp(2), ty + line - ctx.dp(1))
+            if _meets(chip, covered):
+                continue
             canvas.children.append(
                 V(
                     ctx,
                     "android.view.View",
-                    (x0 + ctx.dp(2), ty, x0 + cw - ctx.dp(2), ty + line - ctx.dp(1)),
+                    chip,
                     style={
                         "label": o.title,
                         "size": ctx.sp(9),
-                        "fg": (255, 255, 255),
+                        "fg": CHIP_TEXT,
                         "bg": ORANGE,
                         "radius": ctx.dp(2),
                         "align": "l",
@@ -203,7 +232,10 @@ def event_row(
 ) -> Row:
     th = ctx.theme
     desc = str(o.row["description"]).replace("\n", " ")
-    h = ctx.dp(64 if desc else 48)
+    # the lines' boxes are dp, grown with the font scale where their text needs it (wrap_content)
+    e1 = max(0, ctx.line_h(16) - ctx.dp(22))
+    e2 = max(0, ctx.line_h(13) - ctx.dp(18))
+    h = ctx.dp(64 if desc else 48) + e1 + e2 * (2 if desc else 1)
     past = o.end < int(now(ctx.model).timestamp())
 
     def build(x: int, y: int, wd: int) -> View:
@@ -234,7 +266,7 @@ def event_row(
         holder.children.append(
             w.text(
                 ctx,
-                (tx, y + ctx.dp(4), x + wd - ctx.dp(16), y + ctx.dp(26)),
+                (tx, y + ctx.dp(4), x + wd - ctx.dp(16), y + ctx.dp(26) + e1),
                 o.title,
                 "event_item_title",
                 size=16,
@@ -245,7 +277,7 @@ def event_row(
         holder.children.append(
             w.text(
                 ctx,
-                (tx, y + ctx.dp(26), x + wd - ctx.dp(16), y + ctx.dp(44)),
+                (tx, y + ctx.dp(26) + e1, x + wd - ctx.dp(16), y + ctx.dp(44) + e1 + e2),
                 time_text(ctx, o, shown_day),
                 "event_item_time",
                 size=13,
@@ -257,7 +289,7 @@ def event_row(
             holder.children.append(
                 w.text(
                     ctx,
-                    (tx, y + ctx.dp(44), x + wd - ctx.dp(16), y + ctx.dp(62)),
+                    (tx, y + ctx.dp(44) + e1 + e2, x + wd - ctx.dp(16), y + ctx.dp(62) + e1 + 2 * e2),
                     desc,
                     "event_item_description",
                     size=13,
