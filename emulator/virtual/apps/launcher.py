@@ -172,7 +172,9 @@ class LauncherApp(App):
         grid_top = t + glance_h + ctx.dp(8)
         grid_bottom = hot_y0 - ctx.dp(8)
         rows_n = max(1, -(-len(apps) // cols))
-        cell_h = max(ctx.dp(40), min(ctx.dp(100), (grid_bottom - grid_top) // rows_n))
+        # a cell holds its icon and its label whole: what does not fit on the home screen is in the drawer only
+        cell_min = ctx.dp(36) + int(ctx.sp(12) * 1.5) + ctx.dp(12)
+        cell_h = max(cell_min, min(ctx.dp(100), (grid_bottom - grid_top) // rows_n))
         grid = V(ctx, "android.view.ViewGroup", (l, grid_top, r, grid_bottom), "workspace_grid")
         cw = (r - l) // cols
         for i, pkg in enumerate(apps):

@@ -102,21 +102,23 @@ def _targets(roots: list[View]) -> list[tuple[int, str]]:
     return out
 
 
-# what a tap on a screen can change that the next screen shows (not the files: nothing on screen reads them back)
+# what a tap on a screen can change that the next screen shows (and the files: apps keep their data there)
 _STATE = ("tasks", "app_data", "app_ui", "settings", "notifications", "hw", "clipboard", "rotation", "screen_on")
 
 
 def _save(m: VirtualDeviceModel) -> tuple:
     """The device's state as the screens show it, and the window manager's (focus, keyboard, shade): lighter than
     an emulator snapshot, and it keeps the keyboard up where a snapshot's restore puts it away."""
-    return copy.deepcopy(({k: getattr(m, k) for k in _STATE}, m.ui.state))
+    return copy.deepcopy(({k: getattr(m, k) for k in _STATE}, m.ui.state)) + (m.fs.snapshot(),)
 
 
 def _load(m: VirtualDeviceModel, saved: tuple) -> None:
-    state, ui = copy.deepcopy(saved)
+    state, ui, files = saved
+    state, ui = copy.deepcopy((state, ui))
     for k, v in state.items():
         setattr(m, k, v)
     m.ui.state = ui
+    m.fs.restore(files)
 
 
 def _scrolled(m: VirtualDeviceModel) -> Iterator[bool]:
