@@ -70,7 +70,7 @@ class WifiOnVerify(FixtureTask):
 
 
 class NeedsMissingApp(FixtureTask):
-    app_names = ("settings", "simple calendar pro")
+    app_names = ("settings", "chrome")
 
 
 class BrokenSetUp(FixtureTask):
@@ -127,7 +127,7 @@ CLASSES: dict[str, type[FixtureTask]] = {
         WaitsForTheDevice,
     )
 }
-PACKAGES = {"settings": "com.android.settings", "simple calendar pro": "com.simplemobiletools.calendar.pro"}
+PACKAGES = {"settings": "com.android.settings", "chrome": "com.android.chrome"}  # the device has no Chrome
 
 
 class FixtureBinding:

@@ -44,6 +44,6 @@ def test_ray_actors_run_the_suite_as_the_local_runner_does(ray_instance, tmp_pat
     remote = _summary(run_suite_ray(opts("ray"), RayTarget(None)))
     assert remote["statuses"] == local["statuses"] == {"failed": 2, "skipped": 1, "success": 1}
     [skip] = remote["skipped"]  # its reason names the actor's device
-    assert skip["task_id"] == "NeedsMissingApp" and "com.simplemobiletools.calendar.pro" in skip["reason"]
+    assert skip["task_id"] == "NeedsMissingApp" and "com.android.chrome" in skip["reason"]
     assert remote["androidworld"]["by_class"] == local["androidworld"]["by_class"]
     assert remote["androidworld"]["success_rate"] == 1 / 3

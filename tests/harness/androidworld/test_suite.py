@@ -62,7 +62,7 @@ def test_noop_gets_only_what_is_met_at_the_start_and_the_records_say_so(tmp_path
     firsts = [r for r in (todo, verify) if r["apps_set_up"]]
     assert len(firsts) == 1 and firsts[0]["apps_set_up"] == ["settings"] and firsts[0]["rebased"] is True
     skipped = metas["NeedsMissingApp"]
-    assert skipped.status == "skipped" and "com.simplemobiletools.calendar.pro" in (skipped.error or "")
+    assert skipped.status == "skipped" and "com.android.chrome" in (skipped.error or "")
     assert summary["skipped"] == [{"task_id": "NeedsMissingApp", "lang": "en", "reason": skipped.error}]
     assert summary["overall"]["scored"] == 2 and summary["overall"]["sr"] == 0.5 and summary["exit_code"] == 0
     fig = summary["androidworld"]
@@ -70,7 +70,7 @@ def test_noop_gets_only_what_is_met_at_the_start_and_the_records_say_so(tmp_path
     assert fig["by_difficulty"] == {"easy": 1.0, "medium": 0.0} and fig["by_app"] == {"settings": 0.5}
     html = (res.run_dir / "report.html").read_text()
     assert "AndroidWorld&#x27;s figure 50.0%" in html or "AndroidWorld's figure 50.0%" in html
-    assert "Skipped (1): instances the devices cannot host" in html and "com.simplemobiletools.calendar.pro" in html
+    assert "Skipped (1): instances the devices cannot host" in html and "com.android.chrome" in html
 
 
 def test_a_set_up_that_raises_is_an_infrastructure_failure_naming_the_class(tmp_path):
