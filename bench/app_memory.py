@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -42,6 +43,14 @@ APPS = (
     ("Tasks", "org.tasks/com.todoroo.astrid.activity.MainActivity"),
     ("Joplin", "net.cozic.joplin/.MainActivity"),
 )
+
+
+@dataclass
+class Measured:
+    stages: dict[str, tuple[int, int]]  # stage -> (PSS, RSS) kB
+    opened: list[str]  # the apps the tree had
+    boot: float  # seconds to boot
+    heap: tuple[int, int]  # Python heap bytes: booted, after the apps
 
 
 def memory_kb(pid: int) -> tuple[int, int]:
@@ -85,7 +94,7 @@ def python_heap(tree: Path) -> tuple[int, int]:
     return int(out[0]), int(out[1])
 
 
-def measure(tree: Path, server: PrivateAdbServer, rounds: int) -> dict[str, object]:
+def measure(tree: Path, server: PrivateAdbServer, rounds: int) -> Measured:
     """Boot a device from `tree`, open the apps `rounds` times; memory at each stage and the apps it had."""
     console_port = 5610
     env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -118,7 +127,7 @@ def measure(tree: Path, server: PrivateAdbServer, rounds: int) -> dict[str, obje
                     opened.append(label)
             device.shell("input keyevent KEYCODE_HOME")
             stages[f"apps x{r + 1}"] = memory_kb(proc.pid)
-        return {"stages": stages, "opened": opened, "boot": booted, "heap": python_heap(tree)}
+        return Measured(stages, opened, booted, python_heap(tree))
     finally:
         proc.terminate()
         try:
@@ -134,7 +143,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
     console = Console()
-    results: dict[str, dict[str, object]] = {}
+    results: dict[str, Measured] = {}
     server = PrivateAdbServer().start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -163,12 +172,12 @@ def main() -> None:
         t.add_column(name, justify="right")
     if len(results) == 2:
         t.add_column("PSS difference", justify="right")
-    stages = list(next(iter(results.values()))["stages"])  # type: ignore[call-overload]
+    stages = list(next(iter(results.values())).stages)
     for stage in stages:
         row = [stage]
-        pss = []
+        pss: list[int] = []
         for res in results.values():
-            p, r = res["stages"][stage]  # type: ignore[index]
+            p, r = res.stages[stage]
             pss.append(p)
             row.append(f"{p / 1024:.1f} / {r / 1024:.1f}")
         if len(pss) == 2:
@@ -176,13 +185,13 @@ def main() -> None:
         t.add_row(*row)
     console.print(t)
     for name, res in results.items():
-        boot_heap, used_heap = res["heap"]  # type: ignore[misc]
+        boot_heap, used_heap = res.heap
         console.print(
             f"{name}: Python heap {boot_heap / 2**20:.1f} MB booted, {used_heap / 2**20:.1f} MB after the apps"
         )
     for name, res in results.items():
-        opened = res["opened"]
-        console.print(f"{name}: booted in {res['boot']:.1f} s; apps opened ({len(opened)}): {', '.join(opened)}")  # type: ignore[arg-type]
+        opened = res.opened
+        console.print(f"{name}: booted in {res.boot:.1f} s; apps opened ({len(opened)}): {', '.join(opened)}")
 
 
 if __name__ == "__main__":
