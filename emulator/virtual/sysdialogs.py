@@ -3,10 +3,10 @@
 The window manager shows two extra kinds of window over the foreground app, both kept in its UI state (so they
 go into snapshots and come back with them):
 
-- a system dialog (`ui.state["sysdialog"]`): "<App> isn't responding" (a window of package `android`: "Close app"
+- a system dialog (`ui.state.sysdialog`): "<App> isn't responding" (a window of package `android`: "Close app"
   / "Wait") or a runtime permission prompt (`com.google.android.permissioncontroller`: "Allow <App> to take
   pictures and record video?" with "While using the app" / "Only this time" / "Don't allow");
-- an in-app popup (`ui.state["popup"]`): a dialog window of the foreground app's own package - a rating prompt
+- an in-app popup (`ui.state.popup`): a dialog window of the foreground app's own package - a rating prompt
   ("Enjoying <App>?": "Not now" / "Rate") or a full-screen promo with a close button.
 
 AOSP has no shell command that makes an app stop responding or ask for a permission (`am hang` hangs the system
@@ -60,11 +60,11 @@ def show(model: Device, kind: str, package: str | None = None) -> str:
     if not package:
         return "no app in the foreground"
     if kind in SYSTEM_KINDS:
-        model.ui.state["sysdialog"] = {"kind": kind, "package": package}
+        model.ui.state.sysdialog = {"kind": kind, "package": package}
     elif kind in POPUP_KINDS:
         if package not in model.ui.apps or package == LAUNCHER_PACKAGE:
             return f"{package} has no popup receiver"
-        model.ui.state["popup"] = {"kind": kind, "package": package}
+        model.ui.state.popup = {"kind": kind, "package": package}
     else:
         return f"unknown kind {kind!r}; known: {', '.join(SYSTEM_KINDS + POPUP_KINDS)}"
     model.events.log("interruption", action="show", what=kind, package=package)

@@ -180,7 +180,7 @@ class EpisodeApp(App):
     def _focus_input(self, model: Device) -> None:
         if self._needs_input(self._step(model)):
             model.ui.set_focus(self.package, INPUT_KEY, keyboard=False)
-        elif model.ui.state.get("focus_pkg") == self.package:
+        elif model.ui.state.focus_pkg == self.package:
             model.ui.set_focus(None, None)
 
     def on_foreground(self, ctx: Ctx) -> None:

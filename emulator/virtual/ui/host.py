@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..notifications import Notifications
     from ..profiles import Profile
     from ..records import ActivityRecord, Package, TaskRecord
+    from .windowstate import WindowState
 
 
 class Device(Protocol):
@@ -107,7 +108,7 @@ class Screen(Protocol):
     def apps(self) -> Mapping[str, AppView]: ...
 
     @property
-    def state(self) -> dict[str, Any]: ...  # focus, keyboard, toasts
+    def state(self) -> WindowState: ...  # focus, keyboard, Overview, the shade, dialogs over the app
 
     def app_for(self, package: str) -> AppView: ...
 

@@ -13,6 +13,7 @@ from .dialogs import dialog
 from .layout import Ctx, V
 from .view import View
 from .widgets import BUTTON, FRAME, TEXT, icon_button
+from .windowstate import Slot, WindowState
 
 PERMISSION_CONTROLLER = "com.google.android.permissioncontroller"
 PC_ID = "com.android.permissioncontroller:id/"  # the resource ids keep the AOSP package name
@@ -25,10 +26,10 @@ def _label(ctx: Ctx, package: str) -> str:
     return pkg.labels.get(ctx.model.locale) or pkg.labels.get("en") or package
 
 
-def _gone(ctx: Ctx, state: dict[str, Any], slot: str, button: str, then: Callable[[], None] | None = None) -> Any:
+def _gone(ctx: Ctx, state: WindowState, slot: Slot, button: str, then: Callable[[], None] | None = None) -> Any:
     def click() -> None:
-        shown = state.get(slot) or {}
-        state[slot] = None
+        shown = state.slot(slot) or {}
+        state.set_slot(slot, None)
         ctx.model.events.log("interruption", action="dismiss", what=shown.get("kind"), button=button)
         if then is not None:
             then()
@@ -36,7 +37,7 @@ def _gone(ctx: Ctx, state: dict[str, Any], slot: str, button: str, then: Callabl
     return click
 
 
-def _system(ctx_for: Callable[[str], Ctx], state: dict[str, Any], shown: dict[str, Any]) -> View | None:
+def _system(ctx_for: Callable[[str], Ctx], state: WindowState, shown: dict[str, Any]) -> View | None:
     kind, package = shown.get("kind"), str(shown.get("package", ""))
     if kind == "anr":
         ctx = ctx_for("android")
@@ -83,7 +84,7 @@ def _system(ctx_for: Callable[[str], Ctx], state: dict[str, Any], shown: dict[st
     return None
 
 
-def _promo(ctx: Ctx, state: dict[str, Any], app: str) -> View:
+def _promo(ctx: Ctx, state: WindowState, app: str) -> View:
     l, t, r, b = ctx.area
     th = ctx.theme
     close = _gone(ctx, state, "popup", "close")
@@ -144,7 +145,7 @@ def _promo(ctx: Ctx, state: dict[str, Any], app: str) -> View:
     return root
 
 
-def _popup(ctx: Ctx, state: dict[str, Any], shown: dict[str, Any]) -> View | None:
+def _popup(ctx: Ctx, state: WindowState, shown: dict[str, Any]) -> View | None:
     app = _label(ctx, ctx.pkg)
     if shown.get("kind") == "promo":
         return _promo(ctx, state, app)
@@ -166,16 +167,16 @@ def _popup(ctx: Ctx, state: dict[str, Any], shown: dict[str, Any]) -> View | Non
     return None
 
 
-def build_interruptions(state: dict[str, Any], foreground: str, ctx_for: Callable[[str], Ctx]) -> list[View]:
+def build_interruptions(state: WindowState, foreground: str, ctx_for: Callable[[str], Ctx]) -> list[View]:
     """The popup of the foreground app (when it has one up), then the system dialog: the windows to put over the
     app, bottom to top."""
     out: list[View] = []
-    popup = state.get("popup")
+    popup = state.popup
     if popup and popup.get("package") == foreground:
         v = _popup(ctx_for(foreground), state, popup)
         if v is not None:
             out.append(v)
-    sysdialog = state.get("sysdialog")
+    sysdialog = state.sysdialog
     if sysdialog:
         v = _system(ctx_for, state, sysdialog)
         if v is not None:

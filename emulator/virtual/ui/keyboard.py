@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .fonts import text_width
 from .theme import Theme
 from .view import View, int_bounds
+from .windowstate import Layer, WindowState
 
 if TYPE_CHECKING:  # pragma: no cover
     from .host import Device
@@ -57,12 +58,12 @@ def build_keyboard(
     width: int,
     bottom: int,
     screen_h: int,
-    state: dict[str, Any],
+    state: WindowState,
     action_kind: str,
     multiline: bool,
     commit: Callable[[str], None],
     press: Callable[[int], None],
-    toggle: Callable[[str], None],
+    toggle: Callable[[Layer], None],
 ) -> View:
     s = model.scale
     zh = model.locale == "zh"
@@ -98,8 +99,8 @@ def build_keyboard(
         strip.children.append(chip)
     row_h = _row_h(model, screen_h)
     pad = int(3 * s)
-    rows = SYMBOL_ROWS if state.get("symbols") else LETTER_ROWS
-    shift = bool(state.get("shift"))
+    rows = SYMBOL_ROWS if state.symbols else LETTER_ROWS
+    shift = state.shift
     key_w = width / 10.0
     y = top + strip_h + int(4 * s)
     label_size = int(min(row_h * 0.45, 22 * s))
@@ -148,7 +149,7 @@ def build_keyboard(
         n = len(chars)
         if ri == 2:
             fn_w = (width - n * key_w) / 2
-            if state.get("symbols"):
+            if state.symbols:
                 key(0, fn_w, "=\\<", "=\\<", fn=True, on_click=lambda: None)
             else:
                 key(0, fn_w, "Shift", icon="shift", fn=not shift, on_click=lambda: toggle("shift"), rid="key_shift")
@@ -156,7 +157,7 @@ def build_keyboard(
         else:
             x = (width - n * key_w) / 2
         for ch in chars:
-            c = ch.upper() if shift and not state.get("symbols") else ch
+            c = ch.upper() if shift and not state.symbols else ch
             key(x, x + key_w, c, c, on_click=partial(commit, c))
             x += key_w
         if ri == 2:
@@ -176,8 +177,8 @@ def build_keyboard(
     key(
         x,
         x + 1.5 * unit,
-        "ABC" if state.get("symbols") else ("符号" if zh else "Symbols"),
-        "ABC" if state.get("symbols") else "?123",
+        "ABC" if state.symbols else ("符号" if zh else "Symbols"),
+        "ABC" if state.symbols else "?123",
         fn=True,
         on_click=lambda: toggle("symbols"),
         rid="key_symbols",

@@ -33,6 +33,7 @@ the same tree.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -50,6 +51,7 @@ from .shade import build_heads_up, build_shade
 from .systembars import SYSTEMUI, bar_heights, gesture_nav, navigation_bar, status_bar
 from .theme import Theme, is_dark, theme_for
 from .view import View
+from .windowstate import Layer, WindowState
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..apps.base import App
@@ -76,18 +78,6 @@ _KEY_CHARS: dict[int, str] = {
     17: "*",
     18: "#",
 }
-_DEFAULT_STATE: dict[str, Any] = {
-    "focus_pkg": None,
-    "focus": None,
-    "keyboard": False,
-    "recents": False,
-    "recents_scroll": 0,
-    "shade": False,
-    "shift": False,
-    "symbols": False,
-    "sysdialog": None,  # a system dialog up (sysdialogs: ANR, permission prompt)
-    "popup": None,  # an in-app popup up (sysdialogs: rating prompt, promo)
-}
 
 
 class UIManager:
@@ -95,7 +85,7 @@ class UIManager:
         self.model = model
         self.frames = FrameCache()  # frames drawn and encoded lately, by what they show
         self.apps: dict[str, App] = {}
-        self.state: dict[str, Any] = copy.deepcopy(_DEFAULT_STATE)
+        self.state = WindowState()
         self._area: tuple[int, int, int, int] = (0, 0, *model.display_size)
         self._keep_recents = False
 
@@ -128,10 +118,10 @@ class UIManager:
     # --- state changes from the model --------------------------------------------------------------
     def on_foreground_changed(self) -> None:
         st = self.state
-        st["focus_pkg"] = st["focus"] = None
-        st["keyboard"] = st["shift"] = st["symbols"] = False
+        st.focus_pkg = st.focus = None
+        st.keyboard = st.shift = st.symbols = False
         if not self._keep_recents:
-            st["recents"] = False
+            st.recents = False
         if not self.model.tasks:
             return
         top = self.model.tasks[-1].top
@@ -152,18 +142,18 @@ class UIManager:
             app.on_intent(ctx, str(action), top.extras)
 
     def on_data_cleared(self, package: str) -> None:
-        if self.state.get("focus_pkg") == package:
+        if self.state.focus_pkg == package:
             self.set_focus(None, None)
 
     # --- focus and keyboard ----------------------------------------------------------------------
     def set_focus(self, package: str | None, key: str | None, keyboard: bool = True) -> None:
-        self.state["focus_pkg"] = package if key else None
-        self.state["focus"] = key
-        self.state["keyboard"] = bool(key) and keyboard
-        self.state["shift"] = self.state["symbols"] = False
+        self.state.focus_pkg = package if key else None
+        self.state.focus = key
+        self.state.keyboard = bool(key) and keyboard
+        self.state.shift = self.state.symbols = False
 
     def hide_keyboard(self) -> None:
-        self.state["keyboard"] = False
+        self.state.keyboard = False
 
     def toast(self, text: str) -> None:
         if self.model.tasks:
@@ -182,7 +172,7 @@ class UIManager:
             if t.package == package and t.stack:
                 rec = t.top
                 break
-        focus = self.state["focus"] if self.state.get("focus_pkg") == package else None
+        focus = self.state.focus if self.state.focus_pkg == package else None
         return Ctx(
             self.model,
             self,
@@ -192,7 +182,7 @@ class UIManager:
             area or self._area,
             self.model.display_size,
             focus,
-            bool(self.state.get("keyboard")) and focus is not None,
+            bool(self.state.keyboard) and focus is not None,
         )
 
     def _foreground_package(self) -> str:
@@ -208,7 +198,7 @@ class UIManager:
         from ..records import LAUNCHER_PACKAGE
 
         on_wallpaper = False
-        if self.state.get("recents"):
+        if self.state.recents:
             self._area = (0, status_h, W, H - nav_h)
             roots.append(
                 build_recents(
@@ -226,15 +216,15 @@ class UIManager:
             )
             on_wallpaper = True
         elif pkg:
-            kb = bool(self.state.get("keyboard")) and self.state.get("focus_pkg") == pkg
+            kb = bool(self.state.keyboard) and self.state.focus_pkg == pkg
             app_roots, binding = self._build_app(pkg, theme, W, H, status_h, nav_h, kb)
             if kb and binding is None:
-                self.state["keyboard"] = False
+                self.state.keyboard = False
                 kb = False
                 app_roots, binding = self._build_app(pkg, theme, W, H, status_h, nav_h, False)
-            if self.state.get("focus") and binding is None:
+            if self.state.focus and binding is None:
                 # the focused field is gone from the screen: focus goes with it
-                self.state["focus"] = self.state["focus_pkg"] = None
+                self.state.focus = self.state.focus_pkg = None
             roots.extend(app_roots)
             if kb and binding is not None:
                 roots.append(
@@ -259,7 +249,7 @@ class UIManager:
         heads_up = m.notifications.heads_up_record()
         if m.settings.get("global", {}).get("heads_up_notifications_enabled", "1") == "0":
             heads_up = None  # the setting harnesses turn off (harness.device.prepare): nothing peeks
-        if self.state.get("shade"):
+        if self.state.shade:
             roots.append(
                 build_shade(
                     m,
@@ -453,7 +443,7 @@ class UIManager:
             # back gesture from a screen edge
             m.key(4, source="gesture")
             return
-        if y1 < status_h and not self.state.get("shade"):
+        if y1 < status_h and not self.state.shade:
             if y2 - y1 > 48 * s:  # a swipe down from the status bar pulls the shade down
                 self.expand_shade()
             return
@@ -478,11 +468,11 @@ class UIManager:
 
     # --- keys and text ------------------------------------------------------------------------------
     def _focused(self) -> FieldBinding | None:
-        key = self.state.get("focus")
+        key = self.state.focus
         if not key:
             return None
         for r in self.view_roots():
-            if r.package != self.state.get("focus_pkg"):
+            if r.package != self.state.focus_pkg:
                 continue
             for v in r.walk():
                 if v.key == key and isinstance(v.style.get("field"), FieldBinding):
@@ -505,7 +495,7 @@ class UIManager:
                 f.set(cur[:-1])
             return True
         if code == 111:  # ESCAPE: like BACK for the keyboard only
-            if self.state.get("keyboard"):
+            if self.state.keyboard:
                 self.hide_keyboard()
                 return True
             return False
@@ -515,14 +505,14 @@ class UIManager:
         return False
 
     def _back(self) -> bool:
-        if self.state.get("keyboard") and self._focused() is not None:
+        if self.state.keyboard and self._focused() is not None:
             self.hide_keyboard()
             return True
-        if self.state.get("recents"):
-            self.state["recents"] = False
+        if self.state.recents:
+            self.state.recents = False
             return True
-        if self.state.get("shade"):
-            self.state["shade"] = False
+        if self.state.shade:
+            self.state.shade = False
             return True
         roots = self.view_roots()
         pkg = self._foreground_package()
@@ -576,16 +566,16 @@ class UIManager:
     # soft keyboard callbacks
     def _soft_commit(self, text: str) -> None:
         self.commit_text(text)
-        if self.state.get("shift"):
-            self.state["shift"] = False
+        if self.state.shift:
+            self.state.shift = False
 
     def _soft_press(self, code: int) -> None:
         self.key(code)
 
-    def _soft_toggle(self, what: str) -> None:
-        self.state[what] = not self.state.get(what)
+    def _soft_toggle(self, what: Layer) -> None:
+        self.state.toggle(what)
         if what == "symbols":
-            self.state["shift"] = False
+            self.state.shift = False
 
     def _nav_press(self, code: int) -> None:
         self.model.key(code, source="navbar")
@@ -595,41 +585,41 @@ class UIManager:
         episode-backed app replaying a recorded HOME as an in-app transition); else the launcher comes up."""
         pkg = self._foreground_package()
         hook = getattr(self.apps.get(pkg), "on_home", None)
-        if hook is None or self.state.get("recents"):
+        if hook is None or self.state.recents:
             return False
         return bool(hook(self._ctx(pkg, self.theme())))
 
     # --- transient UI --------------------------------------------------------------------------------
     def dismiss_transient(self) -> None:
-        self.state["keyboard"] = False
-        self.state["recents"] = False
-        self.state["shade"] = False
+        self.state.keyboard = False
+        self.state.recents = False
+        self.state.shade = False
         self._put_away()
-        self.state["focus"] = self.state["focus_pkg"] = None
+        self.state.focus = self.state.focus_pkg = None
         pkg = self._foreground_package()
         if pkg:
             self.model.app_ui.get(pkg, {}).pop("dialog", None)
 
     def show_recents(self) -> None:
-        if self.state.get("recents"):
+        if self.state.recents:
             recent = self.model.recent_packages()
             if recent:
                 self._open_task(recent[1] if len(recent) > 1 else recent[0])
             return
-        self.state["keyboard"] = False
-        self.state["recents"] = True
-        self.state["recents_scroll"] = 0
-        self.state["shade"] = False
+        self.state.keyboard = False
+        self.state.recents = True
+        self.state.recents_scroll = 0
+        self.state.shade = False
         self._put_away()
 
     # --- notifications --------------------------------------------------------------------------------
     def expand_shade(self) -> None:
-        self.state["shade"] = True
-        self.state["keyboard"] = False
+        self.state.shade = True
+        self.state.keyboard = False
         self.model.notifications.heads_up = None
 
     def collapse_shade(self) -> None:
-        self.state["shade"] = False
+        self.state.shade = False
         self._put_away()  # what came while the shade was open does not peek afterwards
 
     def _put_away(self) -> None:
@@ -639,14 +629,14 @@ class UIManager:
     def _open_notification(self, key: str) -> None:
         """A tap on a notification: the shade closes, its content intent starts, an auto-cancel one goes."""
         n = self.model.notifications.get(key)
-        self.state["shade"] = False
+        self.state.shade = False
         self._put_away()
         if n is None:
             return
         if n.flags & FLAG_AUTO_CANCEL:
             self.model.notifications.cancel(key)
         if n.intent is not None:
-            self.state["recents"] = False
+            self.state.recents = False
             self.model.start_activity(n.intent["package"], n.intent.get("activity"), dict(n.intent.get("extras") or {}))
 
     def _dismiss_notification(self, key: str) -> None:
@@ -654,10 +644,10 @@ class UIManager:
 
     def _clear_notifications(self) -> None:
         self.model.notifications.clear_all()
-        self.state["shade"] = False
+        self.state.shade = False
 
     def _open_task(self, package: str) -> None:
-        self.state["recents"] = False
+        self.state.recents = False
         self.model.start_activity(package)
 
     def _dismiss_task(self, package: str) -> None:
@@ -665,7 +655,7 @@ class UIManager:
         try:
             self.model.force_stop(package)
             # force_stop put the launcher in front; the Overview stays open over it
-            self.state["recents"] = True
+            self.state.recents = True
         finally:
             self._keep_recents = False
 
@@ -679,14 +669,17 @@ class UIManager:
         self._go_home()
 
     def _go_home(self) -> None:
-        self.state["recents"] = False
+        self.state.recents = False
         self.model.go_home()
 
     # --- snapshots ----------------------------------------------------------------------------------
-    def snapshot(self) -> Any:
+    def snapshot(self) -> WindowState:
         return copy.deepcopy(self.state)
 
-    def restore(self, snap: Any) -> None:
-        self.state = copy.deepcopy(snap) if snap else copy.deepcopy(_DEFAULT_STATE)
-        for k, v in _DEFAULT_STATE.items():
-            self.state.setdefault(k, v)
+    def restore(self, snap: WindowState | dict[str, Any] | None) -> None:
+        """Back to a snapshot's window state (one saved as a dict, before WindowState, gives its known fields)."""
+        if isinstance(snap, WindowState):
+            self.state = copy.deepcopy(snap)
+        else:
+            known = {f.name for f in dataclasses.fields(WindowState)}
+            self.state = WindowState(**{k: copy.deepcopy(v) for k, v in (snap or {}).items() if k in known})

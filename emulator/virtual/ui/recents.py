@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .textlayout import LINE_SPACING, pill_size, sp_px
 from .theme import Theme, mix
 from .view import View, int_bounds
+from .windowstate import WindowState
 
 if TYPE_CHECKING:  # pragma: no cover
     from .host import Device
@@ -37,7 +38,7 @@ def build_recents(
     theme: Theme,
     size: tuple[int, int],
     area: tuple[int, int, int, int],
-    state: dict[str, Any],
+    state: WindowState,
     icon_style: Callable[[str], dict[str, Any]],
     open_task: Callable[[str], None],
     dismiss: Callable[[str], None],
@@ -73,10 +74,10 @@ def build_recents(
     card_w = min(int((r - l) * 0.62), int(card_h * W / max(1, H)) if W < H else int((r - l) * 0.5))
     gap = int(16 * s)
     cx = (l + r) // 2
-    off = int(state.get("recents_scroll", 0))
+    off = state.recents_scroll
     max_off = (len(pkgs) - 1) * (card_w + gap)
     off = max(0, min(off, max_off))
-    state["recents_scroll"] = off
+    state.recents_scroll = off
     top = t + (avail_h - card_h) // 2
     header = int(40 * s)
     lst = _v(
@@ -90,7 +91,7 @@ def build_recents(
     def scroll(dx: int, dy: int) -> bool:
         if abs(dx) <= abs(dy):
             return False
-        state["recents_scroll"] = max(0, min(max_off, int(state.get("recents_scroll", 0)) + int(dx)))
+        state.recents_scroll = max(0, min(max_off, state.recents_scroll + int(dx)))
         return True
 
     lst.on_scroll = scroll
