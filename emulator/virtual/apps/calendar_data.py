@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..appstorage import AppDatabase
+from ..ui.host import Device
 from ..ui.layout import Ctx
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, MONTHS_EN
 
@@ -136,7 +137,7 @@ def tr(ctx: Ctx, key: str) -> str:
 
 
 # --- time ----------------------------------------------------------------------------------------------------------
-def zone(model: Any) -> dt.tzinfo:
+def zone(model: Device) -> dt.tzinfo:
     """The device's time zone (DateTimeZone.getDefault())."""
     try:
         return zoneinfo.ZoneInfo(str(model.time_zone))
@@ -144,7 +145,7 @@ def zone(model: Any) -> dt.tzinfo:
         return dt.timezone.utc
 
 
-def now(model: Any) -> dt.datetime:
+def now(model: Device) -> dt.datetime:
     """The device's now in its zone: its wall clock once set by hand, else the fixed moment the status bar shows."""
     tz = zone(model)
     if model.clock_set:
@@ -152,15 +153,15 @@ def now(model: Any) -> dt.datetime:
     return dt.datetime(DEVICE_DATE.year, DEVICE_DATE.month, DEVICE_DATE.day, DEVICE_HOUR, DEVICE_MINUTE, tzinfo=tz)
 
 
-def today(model: Any) -> dt.date:
+def today(model: Device) -> dt.date:
     return now(model).date()
 
 
-def at(model: Any, ts: int) -> dt.datetime:
+def at(model: Device, ts: int) -> dt.datetime:
     return dt.datetime.fromtimestamp(ts, zone(model))
 
 
-def ts_of(model: Any, day: dt.date, hour: int = 0, minute: int = 0) -> int:
+def ts_of(model: Device, day: dt.date, hour: int = 0, minute: int = 0) -> int:
     return int(dt.datetime(day.year, day.month, day.day, hour, minute, tzinfo=zone(model)).timestamp())
 
 
@@ -168,7 +169,7 @@ def day_code(d: dt.date) -> str:
     return f"{d.year:04d}{d.month:02d}{d.day:02d}"
 
 
-def use_24h(model: Any) -> bool:
+def use_24h(model: Device) -> bool:
     """config.use24HourFormat: the system's 12/24-hour setting (12-hour for en-US when unset)."""
     return str(model.settings["system"].get("time_12_24", "12")) == "24"
 
@@ -241,7 +242,7 @@ def _exceptions(row: dict[str, Any]) -> set[str]:
         return set()
 
 
-def _occurrences(model: Any, row: dict[str, Any], start: int, end: int) -> list[Occurrence]:
+def _occurrences(model: Device, row: dict[str, Any], start: int, end: int) -> list[Occurrence]:
     """A repeating event's occurrences overlapping [start, end] (daily / weekly on its days / monthly and yearly on
     the same day; its repeat limit: 0 forever, > 0 till that moment, < 0 that many times)."""
     interval = int(row["repeat_interval"])

@@ -27,6 +27,7 @@ from typing import Any
 from ..appstorage import AppDatabase, SharedPrefs
 from ..fs import FileSystem
 from ..providers.sms import DEVICE_TZ
+from ..ui.host import Device
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE
 
 PKG = "com.arduia.expense"
@@ -222,7 +223,7 @@ def stored_amount(text: str) -> int | None:
 
 
 # --- dates -----------------------------------------------------------------------------------------------------
-def now(model: Any) -> dt.datetime:
+def now(model: Device) -> dt.datetime:
     """The device's now in its zone: its wall clock once the clock was set (`date`, AndroidWorld's set-up), else the
     fixed moment the status bar shows."""
     if not model.clock_set:
@@ -236,12 +237,12 @@ def now(model: Any) -> dt.datetime:
     return dt.datetime.fromtimestamp(model.now(), zone)
 
 
-def now_ms(model: Any) -> int:
+def now_ms(model: Device) -> int:
     """What the app stores as now (System.currentTimeMillis): the device's wall clock, as `date` reads it."""
     return int(model.now() * 1000)
 
 
-def shown_moment(model: Any, ms: int) -> dt.datetime:
+def shown_moment(model: Device, ms: int) -> dt.datetime:
     """A stored moment in the device's zone; on the fixed clock one after the fixed moment (stored during the run)
     shows at that moment, as the status bar does."""
     today = now(model)
@@ -267,14 +268,14 @@ def shown_date(ctx: Any, ms: int) -> str:
     return f"{when.year} {when.strftime('%b')} {when.day}"
 
 
-def week_start(model: Any) -> dt.datetime:
+def week_start(model: Device) -> dt.datetime:
     """The start of this week (Sunday 00:00), as the home screen's totals take it."""
     today = now(model)
     back = (today.weekday() + 1) % 7
     return (today - dt.timedelta(days=back)).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def week_range(model: Any) -> str:
+def week_range(model: Device) -> str:
     """MonthDateRangeFormatter over this week, upper-cased as the card shows it ("OCT 15 - 21")."""
     start = week_start(model)
     end = start + dt.timedelta(days=6)

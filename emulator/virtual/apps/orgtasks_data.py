@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..appstorage import AppDatabase, SharedPrefs
+from ..ui.host import Device
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, MONTHS_EN, WEEKDAYS_EN
 
 PKG = "org.tasks"
@@ -153,7 +154,7 @@ def tr(ctx: Any, key: str) -> str:
 
 
 # --- the clock, in the device's zone -----------------------------------------------------------------------------
-def zone(model: Any) -> dt.tzinfo:
+def zone(model: Device) -> dt.tzinfo:
     """The device's zone: its own once the clock was set (AndroidWorld's set-up sets UTC), else the fixed clock's."""
     if not model.clock_set:
         return DEVICE_TZ
@@ -163,7 +164,7 @@ def zone(model: Any) -> dt.tzinfo:
         return dt.timezone.utc
 
 
-def now(model: Any) -> dt.datetime:
+def now(model: Device) -> dt.datetime:
     """The device's now: its wall clock once set by hand, else the fixed reproducible moment the status bar shows."""
     if model.clock_set:
         return dt.datetime.fromtimestamp(model.now(), zone(model))
@@ -172,19 +173,19 @@ def now(model: Any) -> dt.datetime:
     )
 
 
-def now_ms(model: Any) -> int:
+def now_ms(model: Device) -> int:
     return int(now(model).timestamp() * 1000)
 
 
-def local(model: Any, ms: int) -> dt.datetime:
+def local(model: Device, ms: int) -> dt.datetime:
     return dt.datetime.fromtimestamp(ms / 1000, zone(model))
 
 
-def start_of_day_ms(model: Any, day: dt.date) -> int:
+def start_of_day_ms(model: Device, day: dt.date) -> int:
     return int(dt.datetime(day.year, day.month, day.day, tzinfo=zone(model)).timestamp() * 1000)
 
 
-def due_at_noon(model: Any, day: dt.date) -> int:
+def due_at_noon(model: Device, day: dt.date) -> int:
     """Task.createDueDate(URGENCY_SPECIFIC_DAY): a day without a time is stored at 12:00:00.000."""
     return start_of_day_ms(model, day) + 12 * 3_600_000
 
