@@ -20,6 +20,7 @@ from typing import Any
 from harness.actions import Action, Answer, Complete
 from tasks.schema import ReferenceStep
 
+from .dates import question_day
 from .steps import IfShown, Step, click, loc, open_app, type_into, when_shown
 
 CALENDAR = ("Calendar", "com.simplemobiletools.calendar.pro")
@@ -236,31 +237,6 @@ class AnswerRead:
 NEXT_DAY = click(resource_id="top_right_arrow")
 
 
-TODAY = dt.date(2023, 10, 15)  # the date AndroidWorld sets on the device
-WEEKDAYS = [_cal.day_name[i] for i in range(7)]
-
-
-def _date(text: str) -> dt.date:
-    """A date as AndroidWorld's calendar questions give it: "October 15 2023", or reworded as its set-up rewords it
-    ("October 15", today / tomorrow / yesterday, "Monday" / "this Monday" within a week, "the Monday after next")."""
-    s = " ".join(str(text).split())
-    for fmt in ("%B %d %Y", "%B %d"):
-        try:
-            d = dt.datetime.strptime(s, fmt).date()
-            return d if fmt.endswith("%Y") else d.replace(year=TODAY.year)
-        except ValueError:
-            pass
-    low = s.lower()
-    relative = {"today": 0, "tomorrow": 1, "yesterday": -1}
-    if low in relative:
-        return TODAY + dt.timedelta(days=relative[low])
-    for i, name in enumerate(WEEKDAYS):
-        if name.lower() in low:
-            ahead = (i - TODAY.weekday()) % 7 or 7
-            return TODAY + dt.timedelta(days=ahead + (7 if "after next" in low else 0))
-    raise ValueError(f"not a date: {text!r}")
-
-
 def _time(text: str) -> tuple[int, int]:
     """A time as AndroidWorld's questions give it: "11:00am", "1:30pm", "12pm", "21:45"."""
     s = str(text).strip().lower().replace(" ", "")
@@ -275,7 +251,7 @@ def _time(text: str) -> tuple[int, int]:
 
 def ir_on_day(p: Mapping[str, Any], answer: str) -> list[Step]:
     """Looks at the day the question names, answers what its parameters say."""
-    return [*open_day(_date(p["date"])), Answer(text=answer)]
+    return [*open_day(question_day(p["date"])), Answer(text=answer)]
 
 
 def events_on_date(p: Mapping[str, Any]) -> list[Step]:
@@ -285,7 +261,7 @@ def events_on_date(p: Mapping[str, Any]) -> list[Step]:
 def any_events_on_date(p: Mapping[str, Any]) -> list[Step]:
     """Three events drawn at set-up on the day: read off its daily view."""
     read = ReadEvents()
-    return [*open_day(_date(p["date"])), read, AnswerRead(read)]
+    return [*open_day(question_day(p["date"])), read, AnswerRead(read)]
 
 
 def events_in_next_week(p: Mapping[str, Any]) -> list[Step]:
@@ -303,14 +279,14 @@ def next_event(p: Mapping[str, Any]) -> list[Step]:
 
 
 def next_meeting_with(p: Mapping[str, Any]) -> list[Step]:
-    day = _date(p["date"])
+    day = question_day(p["date"])
     h, mi = _time(p["time"])
     return [*open_day(day), Answer(text=f"{MONTHS[day.month - 1]} {day.day} {day.year} {h:02d}:{mi:02d}")]
 
 
 def location_of(p: Mapping[str, Any]) -> list[Step]:
     """The event opened from its day (its location field read), answered."""
-    day = _date(p["date"])
+    day = question_day(p["date"])
     h, mi = _time(p["time"])
     return [*open_day(day), PickEvent(str(p["title"]), h, mi), Answer(text=str(p["location"]))]
 

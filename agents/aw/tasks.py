@@ -28,14 +28,11 @@ from typing import Any
 
 from harness.actions import Answer, Back, Point, Swipe
 
+from .dates import AW_TODAY, MONTHS, WEEKDAYS, question_day
 from .steps import IfShown, Step, click, loc, open_app
 
 TASKS = ("Tasks", "org.tasks")
-AW_TODAY = dt.date(2023, 10, 15)  # AndroidWorld's device date (its device_constants.DT)
 RID = "org.tasks:id/"
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")  # fmt: skip
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 READS = 5  # screens read at most (each one more than the first costs a swipe)
 PAGE = Swipe(start=Point(x=0.5, y=0.84), end=Point(x=0.5, y=0.16), duration=1.5)  # about a screen of the list
 
@@ -53,27 +50,6 @@ COLLAPSE_OVERDUE = IfShown(
 
 
 # --- dates as the question and the list say them -------------------------------------------------------------------
-def question_day(value: Any, today: dt.date = AW_TODAY) -> dt.date:
-    """A date parameter: "October 17 2023" (as drawn), or the wording AndroidWorld may put in its place ("October
-    17", "today", "tomorrow", "yesterday", "Tuesday", "this Tuesday", "the Tuesday after next")."""
-    text = str(value).strip()
-    for fmt in ("%B %d %Y", "%B %d"):
-        try:
-            d = dt.datetime.strptime(text, fmt).date()
-            return d if fmt.endswith("%Y") else d.replace(year=today.year)
-        except ValueError:
-            pass
-    low = text.lower()
-    offsets = {"today": 0, "tomorrow": 1, "yesterday": -1}
-    if low in offsets:
-        return today + dt.timedelta(days=offsets[low])
-    for i, name in enumerate(WEEKDAYS):
-        if name.lower() in low:
-            ahead = (i - today.weekday()) % 7 or 7
-            return today + dt.timedelta(days=ahead + (7 if "after next" in low else 0))
-    raise ValueError(f"not a date: {value!r}")
-
-
 def due_header(day: dt.date, today: dt.date = AW_TODAY) -> str:
     """The section header of a day on or after today when the list is grouped by due date."""
     delta = (day - today).days

@@ -36,6 +36,11 @@ class App:
     color: Color = (26, 115, 232)
     glyph: str = ""  # icon name for render.draw_icon ("" = first letter of the label)
     version_name: str = "1.0"
+    version_code: int = 1
+    installed: bool = (
+        False  # installed by the user (`adb install`, as AndroidWorld installs its apps), not a system app
+    )
+    permissions: tuple[str, ...] = ()  # what its manifest requests (`pm grant` takes only these)
     receivers: tuple[str, ...] = ()  # broadcast actions the app's manifest receivers take (`am broadcast -a`)
     # the SQLite databases the app keeps under /data/data/PKG/databases/ (appstorage.py): made on its first start
     databases: tuple[AppDatabase, ...] = ()
@@ -47,9 +52,11 @@ class App:
             list(self.activities),
             self.launcher,
             version_name=self.version_name,
-            system=True,
+            version_code=self.version_code,
+            system=not self.installed,
             first_install_time=1_700_000_000.0,
             intent_filters=list(self.intent_filters),
+            permissions=list(self.permissions),
         )
 
     def label(self, locale: str) -> str:

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..records import Package
 from ..ui import widgets as w
 from ..ui.fonts import wrap
 from ..ui.layout import Ctx, Row, V, spacer
@@ -74,13 +73,9 @@ class BroccoliApp(App):
     color = GREEN_800
     glyph = ""
     version_name = VERSION_NAME
+    version_code = VERSION_CODE
+    installed = True  # as AndroidWorld installs it
     databases = (DB,)
-
-    def package_record(self) -> Package:
-        pkg = super().package_record()
-        pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
-        pkg.version_code = VERSION_CODE
-        return pkg
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def on_foreground(self, ctx: Ctx) -> None:

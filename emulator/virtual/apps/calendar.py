@@ -21,7 +21,6 @@ import datetime as dt
 from functools import partial
 from typing import Any
 
-from ..records import Package
 from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V, vlist
@@ -81,14 +80,10 @@ class SimpleCalendarApp(App):
     launcher = MAIN
     color = ORANGE
     version_name = VERSION_NAME
+    version_code = VERSION_CODE
+    installed = True  # as AndroidWorld installs it
+    permissions = tuple(f"android.permission.{p}" for p in PERMISSIONS)
     databases = (DB,)
-
-    def package_record(self) -> Package:
-        pkg = super().package_record()
-        pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
-        pkg.version_code = VERSION_CODE
-        pkg.permissions = [f"android.permission.{p}" for p in PERMISSIONS]
-        return pkg
 
     # --- lifecycle -----------------------------------------------------------------------------------------------
     def on_foreground(self, ctx: Ctx) -> None:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..records import Package
 from ..ui import widgets as w
 from ..ui.fonts import text_width
 from ..ui.layout import Ctx, Row, V, vlist
@@ -73,13 +72,9 @@ class ExpenseApp(App):
     color = BLUE
     glyph = "edit"
     version_name = VERSION_NAME
+    version_code = VERSION_CODE
+    installed = True  # as AndroidWorld installs it
     databases = (DB,)
-
-    def package_record(self) -> Package:
-        pkg = super().package_record()
-        pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
-        pkg.version_code = VERSION_CODE
-        return pkg
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def on_foreground(self, ctx: Ctx) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..records import Package
 from ..ui import widgets as w
 from ..ui.fonts import text_width, wrap
 from ..ui.layout import Ctx, Row, V, vlist
@@ -107,14 +106,10 @@ class JoplinApp(App):
     color = BLUE
     glyph = "edit"
     version_name = VERSION_NAME
+    version_code = VERSION_CODE
+    installed = True  # as AndroidWorld installs it
+    permissions = PERMISSIONS
     databases = (DB,)
-
-    def package_record(self) -> Package:
-        pkg = super().package_record()
-        pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
-        pkg.version_code = VERSION_CODE
-        pkg.permissions = list(PERMISSIONS)
-        return pkg
 
     # --- navigation (the app's routes, in its process) ------------------------------------------------------
     def route(self, ctx: Ctx) -> dict[str, Any]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from ..records import Package
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V
 from ..ui.theme import Color
@@ -70,12 +69,8 @@ class MarkorApp(App):
     color = MARKOR_BLUE
     glyph = "edit"
     version_name = VERSION_NAME
-
-    def package_record(self) -> Package:
-        pkg = super().package_record()
-        pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
-        pkg.version_code = VERSION_CODE
-        return pkg
+    version_code = VERSION_CODE
+    installed = True  # as AndroidWorld installs it
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def on_create(self, ctx: Ctx) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..records import Package
 from ..ui import dialogs
 from ..ui.layout import Ctx
 from ..ui.view import View
@@ -64,14 +63,10 @@ class OrgTasksApp(App):
     color = (21, 101, 192)
     glyph = "check"
     version_name = VERSION_NAME
+    version_code = VERSION_CODE
+    installed = True  # as AndroidWorld installs it
+    permissions = PERMISSIONS
     databases = (DB,)
-
-    def package_record(self) -> Package:
-        pkg = super().package_record()
-        pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
-        pkg.version_code = VERSION_CODE
-        pkg.permissions = list(PERMISSIONS)
-        return pkg
 
     def _open_task(self, ctx: Ctx, task_id: int | None) -> None:
         if task_id is None and ctx.ui.get("filter") == menus.TODAY_FILTER:  # valuesForNewTasks: due today

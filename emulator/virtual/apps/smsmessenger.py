@@ -86,12 +86,8 @@ class SmsMessengerApp(App):
     color = ORANGE
     glyph = "message"
     version_name = VERSION_NAME
-
-    def package_record(self) -> Package:
-        pkg = super().package_record()
-        pkg.system = False  # installed by the user (`adb install`), as AndroidWorld installs it
-        pkg.version_code = VERSION_CODE
-        return pkg
+    version_code = VERSION_CODE
+    installed = True  # as AndroidWorld installs it
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def on_foreground(self, ctx: Ctx) -> None:
