@@ -7,8 +7,6 @@ inserted, the databases directory emptied, pushed back, the app force-stopped)."
 from __future__ import annotations
 
 import sqlite3
-import time
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +14,9 @@ from harness.device.state import DeviceState
 from harness.run.judge.state_check import evaluate_state
 from tasks.state_checks import StateCheck
 from tests.device_util import open_device
+from tests.emulator.virtual.apps.devshell import Emu, focus, pull_db, push_db, root, sh
 
-u2 = pytest.importorskip("uiautomator2")
+pytest.importorskip("uiautomator2")
 
 PKG = "com.flauschcode.broccoli"
 RID = PKG + ":id/"
@@ -26,36 +25,8 @@ DB = f"{DB_DIR}/broccoli"
 COLUMNS = ("title", "description", "servings", "preparationTime", "source", "ingredients", "directions", "favorite")
 
 
-def _sh(adb_cli, serial: str, line: str) -> str:
-    r = adb_cli("-s", serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode() + r.stderr.decode()
-
-
-def _focus(adb_cli, serial: str) -> str:
-    return _sh(adb_cli, serial, "dumpsys window | grep mCurrentFocus").split()[-1].rstrip("}")
-
-
 def _launch(adb_cli, serial: str) -> None:
-    _sh(adb_cli, serial, f"am start -n {PKG}/{PKG}.MainActivity")  # AndroidWorld's adb_utils.launch_app
-
-
-def _pull(adb_cli, serial: str, tmp_path: Path) -> sqlite3.Connection:
-    local = tmp_path / "broccoli"
-    local.unlink(missing_ok=True)
-    r = adb_cli("-s", serial, "pull", DB, str(local))
-    assert r.returncode == 0, r.stderr
-    conn = sqlite3.connect(local)
-    conn.row_factory = sqlite3.Row
-    return conn
-
-
-def _push(adb_cli, serial: str, local: Path) -> None:
-    """As AndroidWorld's controller pushes a database: the directory emptied, the file pushed, the app stopped."""
-    _sh(adb_cli, serial, f"rm -r {DB_DIR}/*")
-    r = adb_cli("-s", serial, "push", str(local), DB)
-    assert r.returncode == 0, r.stderr
-    _sh(adb_cli, serial, f"am force-stop {PKG}")
+    sh(adb_cli, serial, f"am start -n {PKG}/{PKG}.MainActivity")  # AndroidWorld's adb_utils.launch_app
 
 
 def _recipes(conn: sqlite3.Connection) -> list[dict]:
@@ -75,43 +46,23 @@ def _insert(conn: sqlite3.Connection, **row: object) -> None:
     conn.execute(f"INSERT INTO recipes ({cols}) VALUES ({', '.join('?' * len(values))})", tuple(values.values()))
 
 
-def _root(adb_cli, adb_server, serial: str) -> None:
-    assert "restarting adbd as root" in adb_cli("-s", serial, "root").stdout.decode()
-    deadline = time.monotonic() + 15
-    while adb_server.state(serial) != "device":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-
-
 @pytest.fixture
-def emu(make_posing_emulator, adb_cli, adb_server) -> tuple[object, str]:
-    """The device posing as AndroidWorld's emulator, adbd restarted as root -> (the device, its serial)."""
-    vd, serial = make_posing_emulator()
-    _root(adb_cli, adb_server, serial)
-    return vd, serial
-
-
-@pytest.fixture
-def d(emu, adb_server):
-    dev = u2.connect(adb_server.client.device(emu[1]))
-    yield dev
-    try:
-        dev.stop_uiautomator(wait=False)
-    except Exception:  # noqa: BLE001 - the device may already be gone
-        pass
+def emu(root_emu: Emu) -> Emu:
+    """This app's tests read its database as AndroidWorld's judges do: on `root_emu`, adbd as root (`d` too)."""
+    return root_emu
 
 
 def test_installed_launchable_labelled_and_its_database_is_rooms(emu, adb_cli, tmp_path):
     _, s = emu
-    assert f"package:{PKG}" in _sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
-    dump = _sh(adb_cli, s, f"dumpsys package {PKG}")
+    assert f"package:{PKG}" in sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
+    dump = sh(adb_cli, s, f"dumpsys package {PKG}")
     assert "versionName=1.2.6" in dump and "versionCode=1020600" in dump
-    resolved = _sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
+    resolved = sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
     assert resolved.strip().splitlines()[-1] == f"{PKG}/.MainActivity"
-    assert 'text="Broccoli"' in _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    assert 'text="Broccoli"' in sh(adb_cli, s, "uiautomator dump /dev/tty")
     _launch(adb_cli, s)
-    assert _focus(adb_cli, s) == f"{PKG}/{PKG}.MainActivity"
-    conn = _pull(adb_cli, s, tmp_path)  # Room made it on the first start
+    assert focus(adb_cli, s) == f"{PKG}/{PKG}.MainActivity"
+    conn = pull_db(adb_cli, s, DB, tmp_path / "broccoli")  # Room made it on the first start
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger')")}
     assert {"recipes", "categories", "recipes_with_categories", "recipes_fts", "room_master_table"} <= tables
     assert {"android_metadata", "room_fts_content_sync_recipes_fts_AFTER_INSERT"} <= tables
@@ -127,13 +78,13 @@ def test_installed_launchable_labelled_and_its_database_is_rooms(emu, adb_cli, t
 def test_pushed_rows_are_what_the_list_searches_and_shows(d, emu, adb_cli, tmp_path):
     _, s = emu
     _launch(adb_cli, s)
-    conn = _pull(adb_cli, s, tmp_path)
+    conn = pull_db(adb_cli, s, DB, tmp_path / "broccoli")
     _insert(conn, title="Lentil Soup", description="Warming", ingredients="lentils", servings="2 servings")
     _insert(conn, title="avocado Toast", source="flauschcode.com")
     _insert(conn, title="Beef Stir Fry", ingredients="as needed")
     conn.commit()
     conn.close()
-    _push(adb_cli, s, tmp_path / "broccoli")
+    push_db(adb_cli, s, tmp_path / "broccoli", DB, PKG)
     _launch(adb_cli, s)
     assert d(resourceId=RID + "card_text_view_title", text="Lentil Soup").wait(timeout=5)
     assert _titles(d) == ["avocado Toast", "Beef Stir Fry", "Lentil Soup"]  # by title, case ignored
@@ -168,7 +119,7 @@ def test_created_edited_and_deleted_through_the_ui_in_the_file(d, emu, adb_cli, 
     assert d(resourceId=RID + "details_title", text="Lentil Soup").wait(timeout=5)  # its details open
     assert [e.get_text() for e in d(resourceId=RID + "ingredient_quantity")] == ["200", "1"]
     assert [e.get_text() for e in d(resourceId=RID + "direction_text")] == ["Chop the onion.", "Simmer."]
-    row = _recipes(_pull(adb_cli, s, tmp_path))[0]
+    row = _recipes(pull_db(adb_cli, s, DB, tmp_path / "broccoli"))[0]
     assert {k: row[k] for k in ("title", "servings", "preparationTime", "description", "favorite", "imageName")} == {
         "title": "Lentil Soup",
         "servings": "4 servings",
@@ -183,13 +134,13 @@ def test_created_edited_and_deleted_through_the_ui_in_the_file(d, emu, adb_cli, 
     d(resourceId=RID + "new_servings").set_text("6 servings")
     d(resourceId=RID + "button_save_recipe").click()
     assert d(resourceId=RID + "details_servings", text="6 servings").wait(timeout=5)
-    assert [r["servings"] for r in _recipes(_pull(adb_cli, s, tmp_path))] == ["6 servings"]
+    assert [r["servings"] for r in _recipes(pull_db(adb_cli, s, DB, tmp_path / "broccoli"))] == ["6 servings"]
     d(description="More options").click()
     d(resourceId=RID + "title", text="Delete").click()
     assert d(resourceId="android:id/message").get_text() == "Delete this recipe?"
     d(resourceId="android:id/button1", text="DELETE").click()
     assert d(resourceId=RID + "recipes_empty").wait(timeout=5)
-    conn = _pull(adb_cli, s, tmp_path)
+    conn = pull_db(adb_cli, s, DB, tmp_path / "broccoli")
     assert _recipes(conn) == []
     assert conn.execute("SELECT count(*) FROM recipes_fts WHERE recipes_fts MATCH 'lentil*'").fetchone()[0] == 0
 
@@ -206,7 +157,7 @@ def test_leaving_a_changed_form_asks_to_discard(d, emu, adb_cli, tmp_path):
     assert d(resourceId="android:id/message").get_text() == "Discard changes?"
     d(resourceId="android:id/button1", text="DISCARD").click()
     assert d(resourceId=RID + "recipes_empty").wait(timeout=5)
-    assert _recipes(_pull(adb_cli, s, tmp_path)) == []
+    assert _recipes(pull_db(adb_cli, s, DB, tmp_path / "broccoli")) == []
 
 
 def test_sqlite_state_check_reads_the_apps_database(make_posing_emulator, adb_server, adb_cli, tmp_path):
@@ -217,12 +168,12 @@ def test_sqlite_state_check_reads_the_apps_database(make_posing_emulator, adb_se
         assert DeviceState(dev.shell).table(DB, "recipes", ("title",)) == []
     finally:
         dev.close()
-    _root(adb_cli, adb_server, s)
-    conn = _pull(adb_cli, s, tmp_path)
+    assert "restarting adbd as root" in root(adb_cli, s)
+    conn = pull_db(adb_cli, s, DB, tmp_path / "broccoli")
     _insert(conn, title="Pipe | and\nnewline", servings="2 servings")
     conn.commit()
     conn.close()
-    _push(adb_cli, s, tmp_path / "broccoli")
+    push_db(adb_cli, s, tmp_path / "broccoli", DB, PKG)
     dev = open_device(adb_server, vd, use_u2=False)
     try:
         state = DeviceState(dev.shell)

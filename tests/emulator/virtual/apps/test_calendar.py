@@ -13,19 +13,14 @@ import pytest
 
 from agents.androidworld_reference import plan
 from tasks.families.registry import family_tasks
+from tests.emulator.virtual.apps.devshell import sh
 
-u2 = pytest.importorskip("uiautomator2")
+pytest.importorskip("uiautomator2")
 
 PKG = "com.simplemobiletools.calendar.pro"
 RID = PKG + ":id/"
 DB = f"/data/data/{PKG}/databases/events.db"
 LA = zoneinfo.ZoneInfo("America/Los_Angeles")  # the virtual device's zone; its fixed date is Monday June 3 2024
-
-
-def _sh(adb_cli, serial: str, line: str) -> str:
-    r = adb_cli("-s", serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode() + r.stderr.decode()
 
 
 def _pull(adb_cli, serial: str, tmp_path: Path) -> Path:
@@ -49,29 +44,19 @@ def _rows(path: Path, sql: str = "SELECT * FROM events") -> list[dict]:
 
 
 def _launch(adb_cli, serial: str, d) -> None:
-    _sh(adb_cli, serial, "settings put system time_12_24 24")  # as the harness prepares devices
-    _sh(adb_cli, serial, f"am start -n {PKG}/.activities.MainActivity")
+    sh(adb_cli, serial, "settings put system time_12_24 24")  # as the harness prepares devices
+    sh(adb_cli, serial, f"am start -n {PKG}/.activities.MainActivity")
     assert d(resourceId=RID + "calendar_fab").wait(timeout=5)
 
 
 @pytest.fixture
 def vdevice(make_vdevice):
-    """The emulator's userdebug image, as AndroidWorld runs on (`adb root` works)."""
+    """The emulator's userdebug image, as AndroidWorld runs on (`adb root` works); `u2dev` is on it too."""
     return make_vdevice(image="emulator")
 
 
-@pytest.fixture
-def d(vdevice):
-    dev = u2.connect(vdevice.adb)
-    yield dev
-    try:
-        dev.stop_uiautomator(wait=False)
-    except Exception:  # noqa: BLE001 - the device may already be gone
-        pass
-
-
-def test_database_in_the_real_schema_and_a_pushed_event_shown(vdevice, adb_cli, d, tmp_path):
-    s = vdevice.serial
+def test_database_in_the_real_schema_and_a_pushed_event_shown(vdevice, adb_cli, u2dev, tmp_path):
+    d, s = u2dev, vdevice.serial
     _launch(adb_cli, s, d)
     local = _pull(adb_cli, s, tmp_path)
     tables = {r["name"] for r in _rows(local, "SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -95,7 +80,7 @@ def test_database_in_the_real_schema_and_a_pushed_event_shown(vdevice, adb_cli, 
     conn.commit()
     conn.close()
     assert adb_cli("-s", s, "push", str(local), DB).returncode == 0
-    _sh(adb_cli, s, f"am force-stop {PKG}")
+    sh(adb_cli, s, f"am force-stop {PKG}")
     _launch(adb_cli, s, d)
     # the pushed row is what the daily view of June 5 lists (the grid starts on Sunday May 26)
     d(resourceId=RID + "month_view_background", instance=10).click()
@@ -104,11 +89,11 @@ def test_database_in_the_real_schema_and_a_pushed_event_shown(vdevice, adb_cli, 
     assert d(resourceId=RID + "event_item_time").get_text() == "14:00 - 15:00"
     assert d(resourceId=RID + "event_item_description").get_text() == "Q3 numbers"
     # AndroidWorld's grants take (the manifest's permissions)
-    _sh(adb_cli, s, f"pm grant {PKG} android.permission.POST_NOTIFICATIONS")
+    sh(adb_cli, s, f"pm grant {PKG} android.permission.POST_NOTIFICATIONS")
 
 
-def test_event_created_and_deleted_through_the_ui_lands_in_the_file(vdevice, adb_cli, d, tmp_path):
-    s = vdevice.serial
+def test_event_created_and_deleted_through_the_ui_lands_in_the_file(vdevice, adb_cli, u2dev, tmp_path):
+    d, s = u2dev, vdevice.serial
     _launch(adb_cli, s, d)
     d(resourceId=RID + "calendar_fab").click()
     d(resourceId=RID + "fab_event_label").click()

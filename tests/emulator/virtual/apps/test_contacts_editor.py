@@ -10,7 +10,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-u2 = pytest.importorskip("uiautomator2")
+from tests.emulator.virtual.apps.devshell import sh, uiautomator
+
+pytest.importorskip("uiautomator2")
 
 PKG = "com.google.android.contacts"
 RID = PKG + ":id/"
@@ -19,25 +21,15 @@ NAMES = "content query --uri content://com.android.contacts/data --where \"mimet
 DB = "/data/data/com.android.providers.contacts/databases/contacts2.db"
 
 
-def _sh(adb_cli, serial: str, line: str) -> str:
-    r = adb_cli("-s", serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode() + r.stderr.decode()
-
-
 @pytest.fixture
 def zh_u2(make_vdevice):
     vd = make_vdevice(locale="zh")
-    d = u2.connect(vd.adb)
-    yield vd, d
-    try:
-        d.stop_uiautomator(wait=False)
-    except Exception:  # noqa: BLE001 - the device may already be gone
-        pass
+    with uiautomator(vd.adb) as d:
+        yield vd, d
 
 
 def _new_contact(d, adb_cli, serial: str) -> None:
-    _sh(adb_cli, serial, f"monkey -p {PKG} 1")
+    sh(adb_cli, serial, f"monkey -p {PKG} 1")
     d(resourceId=RID + "floating_action_button").click()
     assert d(resourceId=RID + "editor_menu_save_button").wait(timeout=5)
 
@@ -94,14 +86,14 @@ def test_the_form_is_google_contacts_and_its_phone_label_is_saved_as_the_phones_
     assert _label(u2dev, "Home")["content-desc"] == "Home Phone"
     screen = {(n["text"], n["hint"]) for n in _nodes(u2dev)}
     assert {("Alice", "First name"), ("Smith", "Last name"), ("123-456-7890", "Phone")} <= screen
-    assert "Alice Smith" not in _sh(adb_cli, s, PHONES)  # a draft: nothing saved yet
+    assert "Alice Smith" not in sh(adb_cli, s, PHONES)  # a draft: nothing saved yet
     u2dev(resourceId=RID + "editor_menu_save_button").click()
     assert u2dev(resourceId=RID + "large_title", text="Alice Smith").wait(timeout=5)
     assert u2dev(resourceId=RID + "sub_header", text="Home").exists  # the card shows the type
-    assert "display_name=Alice Smith, data1=123-456-7890, data2=1, data3=NULL" in _sh(adb_cli, s, PHONES)
-    names = _sh(adb_cli, s, NAMES + " --projection display_name:data2:data3")
+    assert "display_name=Alice Smith, data1=123-456-7890, data2=1, data3=NULL" in sh(adb_cli, s, PHONES)
+    names = sh(adb_cli, s, NAMES + " --projection display_name:data2:data3")
     assert "display_name=Alice Smith, data2=Alice, data3=Smith" in names
-    legacy = _sh(adb_cli, s, "content query --uri content://contacts/phones/ --projection display_name:number:type")
+    legacy = sh(adb_cli, s, "content query --uri content://contacts/phones/ --projection display_name:number:type")
     assert "display_name=Alice Smith, number=123-456-7890, type=1" in legacy  # what AndroidWorld's list_contacts reads
 
 
@@ -119,7 +111,7 @@ def test_a_custom_label_and_the_editor_of_a_saved_contact(u2dev, vdevice, adb_cl
     assert _label(u2dev, "Gym")["content-desc"] == "Gym Phone"
     u2dev(resourceId=RID + "editor_menu_save_button").click()
     assert u2dev(resourceId=RID + "large_title", text="Zoe").wait(timeout=5)
-    assert "display_name=Zoe, data1=555 0100, data2=0, data3=Gym" in _sh(adb_cli, s, PHONES)  # TYPE_CUSTOM + LABEL
+    assert "display_name=Zoe, data1=555 0100, data2=0, data3=Gym" in sh(adb_cli, s, PHONES)  # TYPE_CUSTOM + LABEL
     u2dev(resourceId=RID + "menu_edit").click()  # the saved contact comes back as it was typed
     assert u2dev(resourceId=RID + "editor_first_name").info["text"] == "Zoe"
     assert u2dev(resourceId=RID + "editor_last_name").info["text"] == "Last name"  # empty
@@ -131,14 +123,14 @@ def test_a_custom_label_and_the_editor_of_a_saved_contact(u2dev, vdevice, adb_cl
     u2dev(resourceId=RID + "editor_last_name").set_text("Park")
     u2dev(resourceId=RID + "editor_menu_save_button").click()
     assert u2dev(resourceId=RID + "large_title", text="Zoe Park").wait(timeout=5)
-    assert "display_name=Zoe Park, data1=555 0100, data2=3, data3=NULL" in _sh(adb_cli, s, PHONES)
+    assert "display_name=Zoe Park, data1=555 0100, data2=3, data3=NULL" in sh(adb_cli, s, PHONES)
 
 
 def test_a_seeded_contact_edited_and_a_typed_row_read_back(u2dev, vdevice, adb_cli):
     """A contact made before the form had first and last name splits into them and saves back unchanged; a phone's
     type written into contacts2.db shows in the app."""
     s = vdevice.serial
-    _sh(adb_cli, s, f"monkey -p {PKG} 1")
+    sh(adb_cli, s, f"monkey -p {PKG} 1")
     u2dev(resourceId=RID + "cliv_name_textview", text="Diana Evans").click()
     u2dev(resourceId=RID + "menu_edit").click()
     assert u2dev(resourceId=RID + "editor_first_name").info["text"] == "Diana"
@@ -146,11 +138,11 @@ def test_a_seeded_contact_edited_and_a_typed_row_read_back(u2dev, vdevice, adb_c
     assert _label(u2dev, "Mobile")
     u2dev(resourceId=RID + "editor_menu_save_button").click()
     assert u2dev(resourceId=RID + "large_title", text="Diana Evans").wait(timeout=5)
-    assert "display_name=Diana Evans, data1=+1 650-555-0104, data2=2, data3=NULL" in _sh(adb_cli, s, PHONES)
+    assert "display_name=Diana Evans, data1=+1 650-555-0104, data2=2, data3=NULL" in sh(adb_cli, s, PHONES)
     phone_v2 = "(SELECT _id FROM mimetypes WHERE mimetype='vnd.android.cursor.item/phone_v2')"
-    _sh(adb_cli, s, f'sqlite3 {DB} "UPDATE data SET data2=3 WHERE raw_contact_id=4 AND mimetype_id={phone_v2}"')
-    assert "display_name=Diana Evans, data1=+1 650-555-0104, data2=3" in _sh(adb_cli, s, PHONES)
-    _sh(adb_cli, s, "input keyevent KEYCODE_BACK")
+    sh(adb_cli, s, f'sqlite3 {DB} "UPDATE data SET data2=3 WHERE raw_contact_id=4 AND mimetype_id={phone_v2}"')
+    assert "display_name=Diana Evans, data1=+1 650-555-0104, data2=3" in sh(adb_cli, s, PHONES)
+    sh(adb_cli, s, "input keyevent KEYCODE_BACK")
     u2dev(resourceId=RID + "cliv_name_textview", text="Diana Evans").click()
     assert u2dev(resourceId=RID + "sub_header", text="Work").wait(timeout=5)
 
@@ -175,8 +167,8 @@ def test_the_zh_form_asks_the_family_name_first_and_joins_a_chinese_name_without
     assert _label(d, "单位")["content-desc"] == "单位 电话"
     d(resourceId=RID + "editor_menu_save_button").click()
     assert d(resourceId=RID + "large_title", text="林峰").wait(timeout=5)
-    assert "display_name=林峰, data1=139 0000 1234, data2=3" in _sh(adb_cli, vd.serial, PHONES)
-    names = _sh(adb_cli, vd.serial, NAMES + " --projection display_name:data2:data3")
+    assert "display_name=林峰, data1=139 0000 1234, data2=3" in sh(adb_cli, vd.serial, PHONES)
+    names = sh(adb_cli, vd.serial, NAMES + " --projection display_name:data2:data3")
     assert "display_name=林峰, data2=峰, data3=林" in names
 
 
@@ -185,18 +177,16 @@ def test_a_contact_inserted_as_a_client_inserts_it_shows_its_name_and_type(u2dev
     provider joins the display name (a Chinese one without a space), the app shows the type and edits the parts."""
     s = vdevice.serial
     data = "content insert --uri content://com.android.contacts/data --bind raw_contact_id:i:16"
-    _sh(adb_cli, s, "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n:")
-    _sh(adb_cli, s, data + " --bind mimetype:s:vnd.android.cursor.item/name --bind data2:s:Ivan --bind data3:s:Adams")
-    _sh(
-        adb_cli, s, data + " --bind mimetype:s:vnd.android.cursor.item/phone_v2 --bind data1:s:5550142 --bind data2:i:3"
-    )
-    assert "display_name=Ivan Adams, data1=5550142, data2=3, data3=NULL" in _sh(adb_cli, s, PHONES)
-    _sh(adb_cli, s, "am start -n " + PKG + "/com.android.contacts.activities.PeopleActivity")
+    sh(adb_cli, s, "content insert --uri content://com.android.contacts/raw_contacts --bind account_name:n:")
+    sh(adb_cli, s, data + " --bind mimetype:s:vnd.android.cursor.item/name --bind data2:s:Ivan --bind data3:s:Adams")
+    sh(adb_cli, s, data + " --bind mimetype:s:vnd.android.cursor.item/phone_v2 --bind data1:s:5550142 --bind data2:i:3")
+    assert "display_name=Ivan Adams, data1=5550142, data2=3, data3=NULL" in sh(adb_cli, s, PHONES)
+    sh(adb_cli, s, "am start -n " + PKG + "/com.android.contacts.activities.PeopleActivity")
     u2dev(resourceId=RID + "search_view").set_text("Ivan")
     u2dev(resourceId=RID + "cliv_name_textview", text="Ivan Adams").click()
     assert u2dev(resourceId=RID + "sub_header", text="Work").wait(timeout=5)
     u2dev(resourceId=RID + "menu_edit").click()
     assert u2dev(resourceId=RID + "editor_last_name").info["text"] == "Adams"
     assert _label(u2dev, "Work")["content-desc"] == "Work Phone"
-    _sh(adb_cli, s, data + " --bind mimetype:s:vnd.android.cursor.item/name --bind data2:s:伟 --bind data3:s:张")
-    assert "display_name=张伟, data1=5550142" in _sh(adb_cli, s, PHONES)
+    sh(adb_cli, s, data + " --bind mimetype:s:vnd.android.cursor.item/name --bind data2:s:伟 --bind data3:s:张")
+    assert "display_name=张伟, data1=5550142" in sh(adb_cli, s, PHONES)

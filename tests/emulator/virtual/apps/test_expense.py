@@ -7,8 +7,6 @@ inserted, the databases directory emptied, pushed back, the app force-stopped)."
 from __future__ import annotations
 
 import sqlite3
-import time
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +17,9 @@ from harness.run.judge.state_check import evaluate_state
 from tasks.families.registry import family_tasks
 from tests.agents_helpers import observe
 from tests.device_util import open_device
+from tests.emulator.virtual.apps.devshell import Emu, focus, pull_db, push_db, root, sh
 
-u2 = pytest.importorskip("uiautomator2")
+pytest.importorskip("uiautomator2")
 
 RID = PKG + ":id/"
 DB_DIR = f"/data/data/{PKG}/databases"
@@ -38,36 +37,8 @@ COLUMNS = [
 OCT_9 = 1696878000000  # 2023-10-09 12:00 PDT
 
 
-def _sh(adb_cli, serial: str, line: str) -> str:
-    r = adb_cli("-s", serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode() + r.stderr.decode()
-
-
-def _focus(adb_cli, serial: str) -> str:
-    return _sh(adb_cli, serial, "dumpsys window | grep mCurrentFocus").split()[-1].rstrip("}")
-
-
 def _launch(adb_cli, serial: str) -> None:
-    _sh(adb_cli, serial, f"am start -n {PKG}/{MAIN}")  # AndroidWorld's adb_utils.launch_app
-
-
-def _pull(adb_cli, serial: str, tmp_path: Path) -> sqlite3.Connection:
-    local = tmp_path / "accounting.db"
-    local.unlink(missing_ok=True)
-    r = adb_cli("-s", serial, "pull", DB, str(local))
-    assert r.returncode == 0, r.stderr
-    conn = sqlite3.connect(local)
-    conn.row_factory = sqlite3.Row
-    return conn
-
-
-def _push(adb_cli, serial: str, local: Path) -> None:
-    """As AndroidWorld's controller pushes a database: the directory emptied, the file pushed, the app stopped."""
-    _sh(adb_cli, serial, f"rm -r {DB_DIR}/*")
-    r = adb_cli("-s", serial, "push", str(local), DB)
-    assert r.returncode == 0, r.stderr
-    _sh(adb_cli, serial, f"am force-stop {PKG}")
+    sh(adb_cli, serial, f"am start -n {PKG}/{MAIN}")  # AndroidWorld's adb_utils.launch_app
 
 
 def _expenses(conn: sqlite3.Connection) -> list[dict]:
@@ -92,42 +63,22 @@ def _onboard(d) -> None:
     assert d(resourceId=RID + "fb_main_add").wait(timeout=5)
 
 
-def _root(adb_cli, adb_server, serial: str) -> None:
-    assert "restarting adbd as root" in adb_cli("-s", serial, "root").stdout.decode()
-    deadline = time.monotonic() + 15
-    while adb_server.state(serial) != "device":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-
-
 @pytest.fixture
-def emu(make_posing_emulator, adb_cli, adb_server) -> tuple[object, str]:
-    """The device posing as AndroidWorld's emulator, adbd restarted as root -> (the device, its serial)."""
-    vd, serial = make_posing_emulator()
-    _root(adb_cli, adb_server, serial)
-    return vd, serial
-
-
-@pytest.fixture
-def d(emu, adb_server):
-    dev = u2.connect(adb_server.client.device(emu[1]))
-    yield dev
-    try:
-        dev.stop_uiautomator(wait=False)
-    except Exception:  # noqa: BLE001 - the device may already be gone
-        pass
+def emu(root_emu: Emu) -> Emu:
+    """This app's tests read its database as AndroidWorld's judges do: on `root_emu`, adbd as root (`d` too)."""
+    return root_emu
 
 
 def test_installed_labelled_configured_once_and_its_database_is_rooms(d, emu, adb_cli, tmp_path):
     _, s = emu
-    assert f"package:{PKG}" in _sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
-    dump = _sh(adb_cli, s, f"dumpsys package {PKG}")
+    assert f"package:{PKG}" in sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
+    dump = sh(adb_cli, s, f"dumpsys package {PKG}")
     assert "versionName=1.0.0-beta05" in dump and "versionCode=11" in dump
-    resolved = _sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
+    resolved = sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
     assert resolved.strip().splitlines()[-1] == f"{PKG}/.ui.MainActivity"
-    assert 'text="Pro Expense"' in _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    assert 'text="Pro Expense"' in sh(adb_cli, s, "uiautomator dump /dev/tty")
     _launch(adb_cli, s)
-    assert _focus(adb_cli, s) == f"{PKG}/{MAIN}"
+    assert focus(adb_cli, s) == f"{PKG}/{MAIN}"
     assert d(resourceId=RID + "tv_welcome", text="Hello! Welcome to Pro Expense").wait(timeout=5)
     assert "United States(English)" in _texts(d, "tv_language_name") and d(resourceId=RID + "imv_checked").exists
     d(text="NEXT").click()
@@ -137,10 +88,10 @@ def test_installed_labelled_configured_once_and_its_database_is_rooms(d, emu, ad
     local = tmp_path / "prefs.xml"
     assert adb_cli("-s", s, "pull", PREFS, str(local)).returncode == 0
     assert '<boolean name="isFirstTime" value="false" />' in local.read_text()
-    _sh(adb_cli, s, f"am force-stop {PKG}")
+    sh(adb_cli, s, f"am force-stop {PKG}")
     _launch(adb_cli, s)
     assert d(resourceId=RID + "fb_main_add").wait(timeout=5)  # once only
-    conn = _pull(adb_cli, s, tmp_path)  # Room made it on the first start
+    conn = pull_db(adb_cli, s, DB, tmp_path / "accounting.db")  # Room made it on the first start
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"expense", "backup", "room_master_table", "android_metadata", "sqlite_sequence"} <= tables
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
@@ -156,14 +107,14 @@ def test_pushed_rows_show_and_deletions_land_in_the_file(d, emu, adb_cli, tmp_pa
     _, s = emu
     _launch(adb_cli, s)
     _onboard(d)
-    conn = _pull(adb_cli, s, tmp_path)
+    conn = pull_db(adb_cli, s, DB, tmp_path / "accounting.db")
     rows = [("Groceries", 123450, 3, "Urgent"), ("Salary", 500000, 2, ""), ("Taxi Fare", 1250, 7, "Paid by card")]
     rows += [("Books", 2000, 6, "A need"), ("Gas", 4575, 7, "Monthly recurring"), ("Rent", 90000, 4, "")]
     for i, (name, amount, category, note) in enumerate(rows):
         _insert(conn, name, amount, category, note, OCT_9 - i * 86_400_000)
     conn.commit()
     conn.close()
-    _push(adb_cli, s, tmp_path / "accounting.db")
+    push_db(adb_cli, s, tmp_path / "accounting.db", DB, PKG)
     _launch(adb_cli, s)
     assert d(resourceId=RID + "tv_recent_lists", text="Recent").wait(timeout=5)
     assert _texts(d, "tv_name") == ["Groceries", "Salary", "Taxi Fare", "Books"]  # the four newest
@@ -181,7 +132,7 @@ def test_pushed_rows_show_and_deletions_land_in_the_file(d, emu, adb_cli, tmp_pa
     d(resourceId=RID + "btn_delete").click()
     assert d(resourceId=RID + "tv_items").get_text() == "item " and d(text="will be deleted!").exists
     d(resourceId=RID + "btn_confirm", text="CONFIRM").click()
-    assert [r["name"] for r in _expenses(_pull(adb_cli, s, tmp_path))] == [
+    assert [r["name"] for r in _expenses(pull_db(adb_cli, s, DB, tmp_path / "accounting.db"))] == [
         "Groceries",
         "Salary",
         "Books",
@@ -196,7 +147,7 @@ def test_pushed_rows_show_and_deletions_land_in_the_file(d, emu, adb_cli, tmp_pa
     d(resourceId=RID + "delete", description="Delete").click()
     assert d(resourceId=RID + "tv_items").get_text() == "2 items "
     d(resourceId=RID + "btn_confirm").click()
-    left = _expenses(_pull(adb_cli, s, tmp_path))
+    left = _expenses(pull_db(adb_cli, s, DB, tmp_path / "accounting.db"))
     assert [(r["name"], r["amount"], r["category"], r["note"]) for r in left] == [
         ("Groceries", 123450, 3, "Urgent"),
         ("Books", 2000, 6, "A need"),
@@ -208,7 +159,7 @@ def test_pushed_rows_show_and_deletions_land_in_the_file(d, emu, adb_cli, tmp_pa
     (icon,) = [e for e in d(resourceId=RID + "imv_delete_icon") if b["top"] <= e.center()[1] <= b["bottom"] + 40]
     icon.click()
     d(resourceId=RID + "btn_confirm").click()
-    assert [r["name"] for r in _expenses(_pull(adb_cli, s, tmp_path))] == ["Groceries", "Rent"]
+    assert [r["name"] for r in _expenses(pull_db(adb_cli, s, DB, tmp_path / "accounting.db"))] == ["Groceries", "Rent"]
 
 
 def test_an_expense_entered_and_updated_in_the_ui_is_a_row_of_the_file(d, emu, adb_cli, tmp_path):
@@ -228,8 +179,8 @@ def test_an_expense_entered_and_updated_in_the_ui_is_a_row_of_the_file(d, emu, a
     d(resourceId=RID + "edt_note").set_text("Paid by card")
     d(resourceId=RID + "btn_save").click()
     assert d(resourceId=RID + "tv_name", text="Taxi to airport").wait(timeout=5)  # on Home's recent list
-    (row,) = _expenses(_pull(adb_cli, s, tmp_path))
-    now_ms = int(_sh(adb_cli, s, "date +%s")) * 1000
+    (row,) = _expenses(pull_db(adb_cli, s, DB, tmp_path / "accounting.db"))
+    now_ms = int(sh(adb_cli, s, "date +%s")) * 1000
     assert (row["name"], row["amount"], row["category"], row["note"]) == ("Taxi to airport", 1250, 7, "Paid by card")
     # created when saved, dated when the entry opened (the device's wall clock, as `date` reads it)
     assert abs(row["created_date"] - now_ms) < 120_000 and 0 <= row["created_date"] - row["modified_date"] < 60_000
@@ -239,7 +190,7 @@ def test_an_expense_entered_and_updated_in_the_ui_is_a_row_of_the_file(d, emu, a
     d(resourceId=RID + "edt_amount").set_text("99")
     d(resourceId=RID + "btn_save", text="UPDATE").click()
     assert d(text="Data Updated!").wait(timeout=5)
-    (updated,) = _expenses(_pull(adb_cli, s, tmp_path))
+    (updated,) = _expenses(pull_db(adb_cli, s, DB, tmp_path / "accounting.db"))
     assert updated == {**row, "amount": 9900}
 
 
@@ -258,12 +209,12 @@ def test_the_familys_end_state_is_read_from_the_file(make_posing_emulator, adb_s
         assert not evaluate_state(end.check.state, DeviceState(dev.shell), "en").held
     finally:
         dev.close()
-    _root(adb_cli, adb_server, s)
-    conn = _pull(adb_cli, s, tmp_path)
+    assert "restarting adbd as root" in root(adb_cli, s)
+    conn = pull_db(adb_cli, s, DB, tmp_path / "accounting.db")
     _insert(conn, want["name"], int(want["amount"]), int(want["category"]), want["note"], OCT_9)
     conn.commit()
     conn.close()
-    _push(adb_cli, s, tmp_path / "accounting.db")
+    push_db(adb_cli, s, tmp_path / "accounting.db", DB, PKG)
     dev = open_device(adb_server, vd, use_u2=False)
     try:
         state = DeviceState(dev.shell)

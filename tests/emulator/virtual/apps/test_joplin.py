@@ -6,7 +6,6 @@ joplin family."""
 from __future__ import annotations
 
 import sqlite3
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from harness.run.judge.state_check import evaluate_state
 from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
 from tests.device_util import open_device
+from tests.emulator.virtual.apps.devshell import focus, root, sh, sqlite
 
 u2 = pytest.importorskip("uiautomator2")
 
@@ -40,12 +40,6 @@ user_data id".split()
 )
 NORMALIZED = "parent_id title body latitude longitude altitude source_url is_todo todo_due todo_completed \
 user_created_time user_updated_time id".split()
-
-
-def _sh(adb_cli: Any, serial: str, line: str) -> str:
-    r = adb_cli("-s", serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode() + r.stderr.decode()
 
 
 def _folder(conn: sqlite3.Connection, title: str) -> str:
@@ -84,33 +78,24 @@ def _note(conn: sqlite3.Connection, folder: str, title: str, body: str, todo: bo
 
 def test_listed_launchable_and_labelled(vdevice, adb_cli):
     s = vdevice.serial
-    assert f"package:{PKG}" in _sh(adb_cli, s, "pm list packages -3").split()
-    dump = _sh(adb_cli, s, f"dumpsys package {PKG}")
+    assert f"package:{PKG}" in sh(adb_cli, s, "pm list packages -3").split()
+    dump = sh(adb_cli, s, f"dumpsys package {PKG}")
     assert "versionName=3.0.1" in dump and "versionCode=2097740" in dump
-    resolved = _sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
+    resolved = sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
     assert resolved.strip().splitlines()[-1] == f"{PKG}/.MainActivity"
-    _sh(adb_cli, s, f"pm grant {PKG} android.permission.ACCESS_COARSE_LOCATION")  # AndroidWorld's set-up grants it
-    _sh(adb_cli, s, f"am start -n {PKG}/.MainActivity")
-    assert _sh(adb_cli, s, "dumpsys window | grep mCurrentFocus").split()[-1].rstrip("}") == f"{PKG}/{MAIN}"
-    screen = _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    sh(adb_cli, s, f"pm grant {PKG} android.permission.ACCESS_COARSE_LOCATION")  # AndroidWorld's set-up grants it
+    sh(adb_cli, s, f"am start -n {PKG}/.MainActivity")
+    assert focus(adb_cli, s) == f"{PKG}/{MAIN}"
+    screen = sh(adb_cli, s, "uiautomator dump /dev/tty")
     assert 'text="All notes"' in screen and 'text="You currently have no notebooks."' in screen
-    _sh(adb_cli, s, "input keyevent KEYCODE_HOME")
-    assert 'text="Joplin"' in _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    sh(adb_cli, s, "input keyevent KEYCODE_HOME")
+    assert 'text="Joplin"' in sh(adb_cli, s, "uiautomator dump /dev/tty")
 
 
-def _root(adb_server: Any, adb_cli: Any, serial: str) -> None:
-    adb_cli("-s", serial, "root")
-    deadline = time.monotonic() + 15
-    while adb_server.state(serial) != "device" or _sh(adb_cli, serial, "whoami").strip() != "root":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-
-
-def test_the_database_pulled_changed_and_pushed_back_is_what_the_app_shows(posing_emulator, adb_server, adb_cli,
-                                                                           tmp_path: Path):  # fmt: skip
+def test_the_database_pulled_changed_and_pushed_back_is_what_the_app_shows(posing_emulator, adb_cli, tmp_path: Path):
     _, s = posing_emulator
-    _root(adb_server, adb_cli, s)
-    _sh(adb_cli, s, f"monkey -p {PKG} -c android.intent.category.LAUNCHER 1")
+    root(adb_cli, s)
+    sh(adb_cli, s, f"monkey -p {PKG} -c android.intent.category.LAUNCHER 1")
     local = tmp_path / "joplin.sqlite"
     assert adb_cli("-s", s, "pull", DB_PATH, str(local)).returncode == 0
     conn = sqlite3.connect(local)
@@ -130,47 +115,43 @@ def test_the_database_pulled_changed_and_pushed_back_is_what_the_app_shows(posin
     ]
     conn.close()
     assert adb_cli("-s", s, "push", str(local), DB_PATH).returncode == 0
-    _sh(adb_cli, s, f"am force-stop {PKG}")
-    _sh(adb_cli, s, f"am start -n {PKG}/.MainActivity")
-    screen = _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    sh(adb_cli, s, f"am force-stop {PKG}")
+    sh(adb_cli, s, f"am start -n {PKG}/.MainActivity")
+    screen = sh(adb_cli, s, "uiautomator dump /dev/tty")
     assert 'text="Work"' in screen and 'content-desc="to-do: Grocery List"' in screen  # the newest notebook
     assert screen.index('text="Grocery List"') < screen.index('text="Project Proposal"')  # the to-do on top
-    rows = _sh(adb_cli, s, f"sqlite3 {DB_PATH} 'SELECT title, is_todo FROM notes ORDER BY title'")
+    rows = sh(adb_cli, s, f"sqlite3 {DB_PATH} 'SELECT title, is_todo FROM notes ORDER BY title'")
     assert rows.splitlines() == ["Grocery List|1", "Project Proposal|0"]
-
-
-def _db(adb_cli: Any, s: str, sql: str) -> list[list[str]]:
-    return [line.split("|") for line in _sh(adb_cli, s, f'sqlite3 {DB_PATH} "{sql}"').splitlines() if line]
 
 
 def test_a_notebook_and_notes_made_edited_and_trashed_through_the_ui_are_in_the_file(u2dev, vdevice, adb_cli):
     d, s = u2dev, vdevice.serial
-    _sh(adb_cli, s, f"monkey -p {PKG} 1")
+    sh(adb_cli, s, f"monkey -p {PKG} 1")
     d(text="CREATE A NOTEBOOK").click()
     d(text="Enter notebook title").set_text("Home")
     d(description="Save changes").click()
     assert d(text="There are currently no notes. Create one by clicking on the (+) button.").exists
-    [(folder_id, title)] = _db(adb_cli, s, "SELECT id, title FROM folders")
+    [(folder_id, title)] = sqlite(adb_cli, s, DB_PATH, "SELECT id, title FROM folders")
     assert title == "Home" and len(folder_id) == 32
     d(description="Add new").click()
     d(description="New to-do").click()
     d(text="Add title").set_text("Fix the tap")
     d(text="Add body").set_text("Washer size 12")
-    assert _db(adb_cli, s, "SELECT title, body, is_todo, parent_id FROM notes") == [
+    assert sqlite(adb_cli, s, DB_PATH, "SELECT title, body, is_todo, parent_id FROM notes") == [
         ["Fix the tap", "Washer size 12", "1", folder_id]  # saved as typed
     ]
-    assert _db(adb_cli, s, "SELECT title FROM notes_normalized") == [["fix the tap"]]
+    assert sqlite(adb_cli, s, DB_PATH, "SELECT title FROM notes_normalized") == [["fix the tap"]]
     d.press("back")
     if d(text="Washer size 12", className="android.widget.EditText").exists:  # the keyboard went first
         d.press("back")
     assert d(text="Washer size 12", className="android.widget.TextView").exists  # the body rendered
     d(description="Back").click()
     d(description="to-do: Fix the tap").click()
-    assert int(_db(adb_cli, s, "SELECT todo_completed FROM notes")[0][0]) > 0
+    assert int(sqlite(adb_cli, s, DB_PATH, "SELECT todo_completed FROM notes")[0][0]) > 0
     d(text="Fix the tap").click()
     d(description="Actions").click()
     d(text="Delete").click()
-    assert int(_db(adb_cli, s, "SELECT deleted_time FROM notes")[0][0]) > 0  # to the trash
+    assert int(sqlite(adb_cli, s, DB_PATH, "SELECT deleted_time FROM notes")[0][0]) > 0  # to the trash
     assert not d(text="Fix the tap").exists and d(text="Home").exists
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import random
 import sqlite3
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from harness.run.judge.state_check import evaluate_state
 from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
 from tests.device_util import open_device
+from tests.emulator.virtual.apps.devshell import focus, root, sh, sqlite
 
 u2 = pytest.importorskip("uiautomator2")
 
@@ -37,12 +37,6 @@ AW_COLUMNS = (
     "read_only _id"
 ).split()
 AW_NOW = dt.datetime(2023, 10, 15, 15, 34, tzinfo=dt.timezone.utc)  # AndroidWorld's device clock (UTC)
-
-
-def _sh(adb_cli: Any, serial: str, line: str) -> str:
-    r = adb_cli("-s", serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode() + r.stderr.decode()
 
 
 def _ms(day: str, time: str = "00:00") -> int:
@@ -64,37 +58,26 @@ def _insert(conn: sqlite3.Connection, title: str, importance: int = 2, due: int 
 
 def test_listed_launchable_and_labelled(vdevice, adb_cli):
     s = vdevice.serial
-    assert f"package:{PKG}" in _sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
-    dump = _sh(adb_cli, s, f"dumpsys package {PKG}")
+    assert f"package:{PKG}" in sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
+    dump = sh(adb_cli, s, f"dumpsys package {PKG}")
     assert "versionName=13.6.3" in dump and "versionCode=130605" in dump
-    resolved = _sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
+    resolved = sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
     assert resolved.strip().splitlines()[-1] == f"{PKG}/com.todoroo.astrid.activity.MainActivity"
-    _sh(adb_cli, s, f"am start -n {PKG}/{MAIN}")  # how AndroidWorld opens it
-    focus = _sh(adb_cli, s, "dumpsys window | grep mCurrentFocus").split()[-1].rstrip("}")
-    assert focus == f"{PKG}/{MAIN}"
-    screen = _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    sh(adb_cli, s, f"am start -n {PKG}/{MAIN}")  # how AndroidWorld opens it
+    assert focus(adb_cli, s) == f"{PKG}/{MAIN}"
+    screen = sh(adb_cli, s, "uiautomator dump /dev/tty")
     assert 'text="My Tasks"' in screen and 'text="There are no tasks here."' in screen
     assert 'content-desc="Create new task"' in screen and f'resource-id="{RID}fab"' in screen
-    _sh(adb_cli, s, "input keyevent KEYCODE_HOME")
-    assert 'text="Tasks"' in _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    sh(adb_cli, s, "input keyevent KEYCODE_HOME")
+    assert 'text="Tasks"' in sh(adb_cli, s, "uiautomator dump /dev/tty")
 
 
-def _root(adb_server: Any, adb_cli: Any, serial: str) -> None:
-    """adbd restarted as root (the emulator's userdebug image), as AndroidWorld's set-up has it."""
-    adb_cli("-s", serial, "root")
-    deadline = time.monotonic() + 15
-    while adb_server.state(serial) != "device" or _sh(adb_cli, serial, "whoami").strip() != "root":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-
-
-def test_the_database_pulled_changed_and_pushed_back_is_what_the_app_shows(posing_emulator, adb_server, adb_cli,
-                                                                           tmp_path: Path):  # fmt: skip
+def test_the_database_pulled_changed_and_pushed_back_is_what_the_app_shows(posing_emulator, adb_cli, tmp_path: Path):
     """AndroidWorld's way in: pull the file, insert rows with sqlite3, push it back, force-stop; the app shows
     them (smart sort, dates as the app writes them) and its judge reads them back."""
     _, s = posing_emulator
-    _root(adb_server, adb_cli, s)
-    _sh(adb_cli, s, f"monkey -p {PKG} 1")  # the first start makes the database
+    root(adb_cli, s)
+    sh(adb_cli, s, f"monkey -p {PKG} 1")  # the first start makes the database
     local = tmp_path / "database"
     assert adb_cli("-s", s, "pull", DB_PATH, str(local)).returncode == 0
     conn = sqlite3.connect(local)
@@ -110,22 +93,18 @@ def test_the_database_pulled_changed_and_pushed_back_is_what_the_app_shows(posin
     conn.commit()
     conn.close()
     assert adb_cli("-s", s, "push", str(local), DB_PATH).returncode == 0
-    _sh(adb_cli, s, f"am force-stop {PKG}")
-    _sh(adb_cli, s, f"am start -n {PKG}/{MAIN}")
-    screen = _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    sh(adb_cli, s, f"am force-stop {PKG}")
+    sh(adb_cli, s, f"am start -n {PKG}/{MAIN}")
+    screen = sh(adb_cli, s, "uiautomator dump /dev/tty")
     assert screen.index('text="Pay rent"') < screen.index('text="Water plants"')
     assert 'text="Before noon"' in screen and 'text="Tmrw"' in screen and 'text="Jun 20"' in screen
-    rows = _sh(adb_cli, s, f"sqlite3 {DB_PATH} 'SELECT title, importance FROM tasks ORDER BY _id'")
+    rows = sh(adb_cli, s, f"sqlite3 {DB_PATH} 'SELECT title, importance FROM tasks ORDER BY _id'")
     assert rows.splitlines() == ["Pay rent|0", "Water plants|3"]
-
-
-def _db(adb_cli: Any, s: str, sql: str) -> list[list[str]]:
-    return [line.split("|") for line in _sh(adb_cli, s, f'sqlite3 {DB_PATH} "{sql}"').splitlines() if line]
 
 
 def test_a_task_created_completed_edited_and_deleted_through_the_ui_is_in_the_file(u2dev, vdevice, adb_cli):
     d, s = u2dev, vdevice.serial
-    _sh(adb_cli, s, f"monkey -p {PKG} 1")
+    sh(adb_cli, s, f"monkey -p {PKG} 1")
     d(resourceId=RID + "fab").click()
     d(resourceId=RID + "title").set_text("Book flights")
     d(className="android.widget.RadioButton")[3].click()  # None, Low, Medium, High: high
@@ -134,7 +113,9 @@ def test_a_task_created_completed_edited_and_deleted_through_the_ui_is_in_the_fi
     d(resourceId=RID + "ok_button").click()
     assert d(text="Tomorrow").exists
     d(description="Save").click()
-    [(title, importance, due, completed)] = _db(adb_cli, s, "SELECT title, importance, dueDate, completed FROM tasks")
+    [(title, importance, due, completed)] = sqlite(
+        adb_cli, s, DB_PATH, "SELECT title, importance, dueDate, completed FROM tasks"
+    )
     when = dt.datetime.fromtimestamp(int(due) / 1000, dt.timezone(dt.timedelta(hours=-7)))
     assert (title, importance, completed) == ("Book flights", "0", "0")
     assert (when.date(), when.hour, when.minute, when.second) == (dt.date(2024, 6, 4), 12, 0, 0)  # a day: noon
@@ -142,7 +123,7 @@ def test_a_task_created_completed_edited_and_deleted_through_the_ui_is_in_the_fi
         d(resourceId=RID + "title", text="Book flights").exists and d(resourceId=RID + "due_date").get_text() == "Tmrw"
     )
     d(resourceId=RID + "completeBox").click()
-    assert int(_db(adb_cli, s, "SELECT completed FROM tasks")[0][0]) > 0
+    assert int(sqlite(adb_cli, s, DB_PATH, "SELECT completed FROM tasks")[0][0]) > 0
     d(resourceId=RID + "title", text="Book flights").click()
     assert d(textStartsWith="Completion ").exists  # the info row's completion date
     d(resourceId=RID + "title").set_text("Book trains")
@@ -152,11 +133,11 @@ def test_a_task_created_completed_edited_and_deleted_through_the_ui_is_in_the_fi
     assert d(text="Are you sure you want to discard your changes?").exists
     d(text="Keep editing").click()
     d(description="Save").click()
-    assert _db(adb_cli, s, "SELECT title FROM tasks") == [["Book trains"]]
+    assert sqlite(adb_cli, s, DB_PATH, "SELECT title FROM tasks") == [["Book trains"]]
     d(resourceId=RID + "title", text="Book trains").click()
     d(description="Delete task").click()
     d(text="OK").click()
-    assert int(_db(adb_cli, s, "SELECT deleted FROM tasks")[0][0]) > 0  # marked deleted, as the app does
+    assert int(sqlite(adb_cli, s, DB_PATH, "SELECT deleted FROM tasks")[0][0]) > 0  # marked deleted, as the app does
     assert d(text="There are no tasks here.").exists
 
 

@@ -10,17 +10,13 @@ import re
 import pytest
 from PIL import Image
 
+from tests.emulator.virtual.apps.devshell import sh
+
 SEEKBAR = "com.android.settings:id/brightness_seekbar"
 
 
-def _sh(adb_cli, vdevice, line: str) -> str:
-    r = adb_cli("-s", vdevice.serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode()
-
-
 def _dump(adb_cli, vdevice) -> str:
-    return _sh(adb_cli, vdevice, "uiautomator dump /dev/tty")
+    return sh(adb_cli, vdevice.serial, "uiautomator dump /dev/tty", stderr=False)
 
 
 def _bounds(dump: str, rid: str) -> tuple[int, int, int, int]:
@@ -30,7 +26,7 @@ def _bounds(dump: str, rid: str) -> tuple[int, int, int, int]:
 
 
 def _brightness(adb_cli, vdevice) -> str:
-    return _sh(adb_cli, vdevice, "settings get system screen_brightness").strip()
+    return sh(adb_cli, vdevice.serial, "settings get system screen_brightness", stderr=False).strip()
 
 
 def _summary(dump: str) -> str:
@@ -41,7 +37,7 @@ def _summary(dump: str) -> str:
 
 
 def _open_display(adb_cli, vdevice) -> tuple[int, int, int, int]:
-    _sh(adb_cli, vdevice, "am start -a android.settings.DISPLAY_SETTINGS")
+    sh(adb_cli, vdevice.serial, "am start -a android.settings.DISPLAY_SETTINGS")
     dump = _dump(adb_cli, vdevice)
     assert f'resource-id="{SEEKBAR}" class="android.widget.SeekBar"' in dump
     assert 'content-desc="Brightness level"' in dump
@@ -66,13 +62,14 @@ def _thumb_fraction(adb_cli, vdevice, bounds: tuple[int, int, int, int]) -> floa
 def test_the_slider_ends_write_1_and_255(vdevice, adb_cli):
     l, t, r, b = _open_display(adb_cli, vdevice)
     cy = (t + b) // 2
-    _sh(adb_cli, vdevice, f"input tap {r - 1} {cy}")
+    sh(adb_cli, vdevice.serial, f"input tap {r - 1} {cy}")
     assert _brightness(adb_cli, vdevice) == "255"
     assert _summary(_dump(adb_cli, vdevice)) == "100%"
-    _sh(adb_cli, vdevice, f"input swipe {r - 10} {cy} {l + 1} {cy} 300")  # dragged to the minimum, as a finger does
+    # dragged to the minimum, as a finger does
+    sh(adb_cli, vdevice.serial, f"input swipe {r - 10} {cy} {l + 1} {cy} 300")
     assert _brightness(adb_cli, vdevice) == "1"  # a Pixel's minimum, not 0
     assert _summary(_dump(adb_cli, vdevice)) == "0%"
-    _sh(adb_cli, vdevice, f"input swipe {l + 10} {cy} {r + 50} {cy} 300")  # past the end: the maximum
+    sh(adb_cli, vdevice.serial, f"input swipe {l + 10} {cy} {r + 50} {cy} 300")  # past the end: the maximum
     assert _brightness(adb_cli, vdevice) == "255"
 
 
@@ -82,10 +79,10 @@ def test_the_track_is_in_gamma_space(vdevice, adb_cli):
     l, t, r, b = _open_display(adb_cli, vdevice)
     cy, inset = (t + b) // 2, (b - t) // 2
     track = r - l - 2 * inset
-    _sh(adb_cli, vdevice, f"input tap {l + inset + track // 2} {cy}")
+    sh(adb_cli, vdevice.serial, f"input tap {l + inset + track // 2} {cy}")
     assert int(_brightness(adb_cli, vdevice)) in range(21, 24)
     assert _summary(_dump(adb_cli, vdevice)) in ("49%", "50%", "51%")
-    _sh(adb_cli, vdevice, f"input tap {l + inset + track // 4} {cy}")
+    sh(adb_cli, vdevice.serial, f"input tap {l + inset + track // 4} {cy}")
     assert int(_brightness(adb_cli, vdevice)) in range(5, 8)
 
 
@@ -94,18 +91,19 @@ def test_settings_put_moves_the_thumb(vdevice, adb_cli, level, fraction, percent
     """A value written with `settings put` (AndroidWorld's set_brightness writes 1 and 255) is where the thumb
     stands and what the summary says; 255 at the end of the track."""
     bounds = _open_display(adb_cli, vdevice)
-    _sh(adb_cli, vdevice, f"settings put system screen_brightness {level}")
-    _sh(adb_cli, vdevice, "am start -a android.settings.DISPLAY_SETTINGS")  # the page drawn again
+    sh(adb_cli, vdevice.serial, f"settings put system screen_brightness {level}")
+    sh(adb_cli, vdevice.serial, "am start -a android.settings.DISPLAY_SETTINGS")  # the page drawn again
     assert _summary(_dump(adb_cli, vdevice)) == percent
     assert _thumb_fraction(adb_cli, vdevice, bounds) == pytest.approx(fraction, abs=0.02)
-    _sh(adb_cli, vdevice, "settings put system screen_brightness 255")
-    _sh(adb_cli, vdevice, "am start -a android.settings.DISPLAY_SETTINGS")
+    sh(adb_cli, vdevice.serial, "settings put system screen_brightness 255")
+    sh(adb_cli, vdevice.serial, "am start -a android.settings.DISPLAY_SETTINGS")
     assert _summary(_dump(adb_cli, vdevice)) == "100%"
     assert _thumb_fraction(adb_cli, vdevice, bounds) == pytest.approx(1.0, abs=0.02)
 
 
 def test_uiautomator2_drags_the_thumb_to_the_minimum(u2dev, vdevice, adb_cli):
-    _sh(adb_cli, vdevice, "settings put system screen_brightness 255")  # as AndroidWorld's SystemBrightnessMin starts
+    # as AndroidWorld's SystemBrightnessMin starts
+    sh(adb_cli, vdevice.serial, "settings put system screen_brightness 255")
     l, t, r, b = _open_display(adb_cli, vdevice)
     slider = u2dev(resourceId=SEEKBAR)
     assert slider.info["className"] == "android.widget.SeekBar"

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from emulator.virtual import VirtualDevice
+from tests.emulator.virtual.apps.devshell import focus, sh
 
-u2 = pytest.importorskip("uiautomator2")
+pytest.importorskip("uiautomator2")
 
 PKG = "com.simplemobiletools.smsmessenger"
 MESSAGES = "com.google.android.apps.messaging"
@@ -19,20 +19,10 @@ RID = PKG + ":id/"
 ROLE_TITLE = "com.android.permissioncontroller:id/title"
 
 
-def _sh(adb_cli, serial: str, line: str) -> str:
-    r = adb_cli("-s", serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode() + r.stderr.decode()
-
-
-def _focus(adb_cli, serial: str) -> str:
-    return _sh(adb_cli, serial, "dumpsys window | grep mCurrentFocus").split()[-1].rstrip("}")
-
-
 def _rows(adb_cli, serial: str, box: str, where: str = "") -> list[dict[str, str]]:
     """The rows of content://sms/BOX as `content query` prints them (body last: it may hold commas)."""
     line = f"content query --uri content://sms/{box} --projection _id:address:date:read:type:body"
-    out = _sh(adb_cli, serial, line + (f' --where "{where}"' if where else ""))
+    out = sh(adb_cli, serial, line + (f' --where "{where}"' if where else ""))
     if out.startswith("No result found."):
         return []
     rows = []
@@ -41,26 +31,9 @@ def _rows(adb_cli, serial: str, box: str, where: str = "") -> list[dict[str, str
     return rows
 
 
-@pytest.fixture
-def emu(make_posing_emulator, adb_server) -> tuple[VirtualDevice, str]:
-    """A device posing as an emulator whose console takes `adb emu` (its token is the adb server's HOME's)."""
-    return make_posing_emulator(console_home=adb_server.home)
-
-
-@pytest.fixture
-def d(emu, adb_server):
-    """uiautomator2 on `emu`."""
-    dev = u2.connect(adb_server.client.device(emu[1]))
-    yield dev
-    try:
-        dev.stop_uiautomator(wait=False)
-    except Exception:  # noqa: BLE001 - the device may already be gone
-        pass
-
-
 def _open_as_default(d, adb_cli, serial: str) -> None:
     """Launch the app and take the SMS role through its request dialog, as a user does on first launch."""
-    _sh(adb_cli, serial, f"monkey -p {PKG} 1")
+    sh(adb_cli, serial, f"monkey -p {PKG} 1")
     assert d(resourceId=ROLE_TITLE, text="Set SMS Messenger as your default SMS app?").wait(timeout=5)
     d(resourceId=ROLE_TITLE, text="SMS Messenger").click()
     d(resourceId="android:id/button1", text="Set as default").click()
@@ -76,28 +49,28 @@ def _compose_and_send(d, text: str) -> None:
 
 def test_listed_launchable_and_labelled(vdevice, adb_cli):
     s = vdevice.serial
-    packages = _sh(adb_cli, s, "pm list packages").split()
+    packages = sh(adb_cli, s, "pm list packages").split()
     assert f"package:{PKG}" in packages and f"package:{MESSAGES}" in packages
-    assert f"package:{PKG}" in _sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
-    dump = _sh(adb_cli, s, f"dumpsys package {PKG}")
+    assert f"package:{PKG}" in sh(adb_cli, s, "pm list packages -3").split()  # installed, not a system app
+    dump = sh(adb_cli, s, f"dumpsys package {PKG}")
     assert "versionName=5.19.3" in dump and "versionCode=85" in dump
-    resolved = _sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
+    resolved = sh(adb_cli, s, f"cmd package resolve-activity --brief -c android.intent.category.LAUNCHER {PKG}")
     assert resolved.strip().splitlines()[-1] == f"{PKG}/.activities.SplashActivity.Orange"
-    _sh(adb_cli, s, f"monkey -p {PKG} 1")  # the launcher's alias opens MainActivity and goes
-    assert _focus(adb_cli, s) == f"{PKG}/{PKG}.activities.MainActivity"
-    _sh(adb_cli, s, "input keyevent KEYCODE_HOME")
-    _sh(adb_cli, s, f"am start -n {PKG}/{PKG}.activities.MainActivity")  # how AndroidWorld opens it
-    assert _focus(adb_cli, s) == f"{PKG}/{PKG}.activities.MainActivity"
-    _sh(adb_cli, s, "input keyevent KEYCODE_HOME")
-    home = _sh(adb_cli, s, "uiautomator dump /dev/tty")
+    sh(adb_cli, s, f"monkey -p {PKG} 1")  # the launcher's alias opens MainActivity and goes
+    assert focus(adb_cli, s) == f"{PKG}/{PKG}.activities.MainActivity"
+    sh(adb_cli, s, "input keyevent KEYCODE_HOME")
+    sh(adb_cli, s, f"am start -n {PKG}/{PKG}.activities.MainActivity")  # how AndroidWorld opens it
+    assert focus(adb_cli, s) == f"{PKG}/{PKG}.activities.MainActivity"
+    sh(adb_cli, s, "input keyevent KEYCODE_HOME")
+    home = sh(adb_cli, s, "uiautomator dump /dev/tty")
     assert 'text="SMS Messenger"' in home and 'content-desc="SMS Messenger"' in home
 
 
 def test_zh_labels_are_the_apps_translations(make_vdevice, adb_cli):
     vd = make_vdevice(locale="zh")
-    assert 'text="短信"' in _sh(adb_cli, vd.serial, "uiautomator dump /dev/tty")  # app_launcher_name in zh-rCN
-    _sh(adb_cli, vd.serial, f"monkey -p {PKG} 1")
-    screen = _sh(adb_cli, vd.serial, "uiautomator dump /dev/tty")
+    assert 'text="短信"' in sh(adb_cli, vd.serial, "uiautomator dump /dev/tty")  # app_launcher_name in zh-rCN
+    sh(adb_cli, vd.serial, f"monkey -p {PKG} 1")
+    screen = sh(adb_cli, vd.serial, "uiautomator dump /dev/tty")
     assert 'text="要将短信设为您的默认短信应用吗？"' in screen and 'text="设为默认应用"' in screen
     assert 'text="当前默认应用"' in screen and 'text="搜索"' in screen  # the holder marked; the search bar behind
 
@@ -105,22 +78,22 @@ def test_zh_labels_are_the_apps_translations(make_vdevice, adb_cli):
 def test_the_role_request_cancelled_closes_the_app_and_granted_takes_sendto(d, emu, adb_cli):
     _, s = emu
     intent = "am start -a android.intent.action.SENDTO -d sms:5551234 --es sms_body 'See you'"
-    _sh(adb_cli, s, intent)  # Messages holds the SMS role: SENDTO is its
-    assert _focus(adb_cli, s).startswith(MESSAGES + "/")
-    _sh(adb_cli, s, "input keyevent KEYCODE_HOME")
-    _sh(adb_cli, s, f"monkey -p {PKG} 1")
+    sh(adb_cli, s, intent)  # Messages holds the SMS role: SENDTO is its
+    assert focus(adb_cli, s).startswith(MESSAGES + "/")
+    sh(adb_cli, s, "input keyevent KEYCODE_HOME")
+    sh(adb_cli, s, f"monkey -p {PKG} 1")
     assert d(resourceId=ROLE_TITLE, text="Messages").wait(timeout=5)
     assert not d(resourceId="android:id/button1").info["enabled"]  # the holder is checked: nothing to set yet
     d(resourceId="android:id/button2", text="Cancel").click()
-    assert _focus(adb_cli, s).startswith("com.google.android.apps.nexuslauncher/")  # MainActivity finished
-    assert _sh(adb_cli, s, "settings get secure sms_default_application").strip() == MESSAGES
-    _sh(adb_cli, s, "settings put secure sms_default_application " + PKG)  # the setting is the role's mirror only
-    assert _sh(adb_cli, s, "cmd role get-role-holders android.app.role.SMS").strip() == MESSAGES
+    assert focus(adb_cli, s).startswith("com.google.android.apps.nexuslauncher/")  # MainActivity finished
+    assert sh(adb_cli, s, "settings get secure sms_default_application").strip() == MESSAGES
+    sh(adb_cli, s, "settings put secure sms_default_application " + PKG)  # the setting is the role's mirror only
+    assert sh(adb_cli, s, "cmd role get-role-holders android.app.role.SMS").strip() == MESSAGES
     _open_as_default(d, adb_cli, s)
-    assert _sh(adb_cli, s, "cmd role get-role-holders android.app.role.SMS").strip() == PKG
-    assert _sh(adb_cli, s, "settings get secure sms_default_application").strip() == PKG
-    _sh(adb_cli, s, intent)  # NewConversationActivity hands the number to a conversation and finishes
-    assert _focus(adb_cli, s) == f"{PKG}/{PKG}.activities.ThreadActivity"
+    assert sh(adb_cli, s, "cmd role get-role-holders android.app.role.SMS").strip() == PKG
+    assert sh(adb_cli, s, "settings get secure sms_default_application").strip() == PKG
+    sh(adb_cli, s, intent)  # NewConversationActivity hands the number to a conversation and finishes
+    assert focus(adb_cli, s) == f"{PKG}/{PKG}.activities.ThreadActivity"
     assert d(resourceId=RID + "thread_type_message").get_text() == "See you"
     d(resourceId=RID + "thread_send_message").click()
     newest = _rows(adb_cli, s, "sent")[0]
@@ -135,7 +108,7 @@ def test_a_message_sent_through_the_ui_is_a_row_of_sms_sent(d, emu, adb_cli):
     d(resourceId=RID + "new_conversation_address").set_text("+15551230000")
     d(resourceId=RID + "new_conversation_confirm").click()
     _compose_and_send(d, "Running late, start without me ")
-    now_ms = int(_sh(adb_cli, s, "date +%s")) * 1000
+    now_ms = int(sh(adb_cli, s, "date +%s")) * 1000
     new = [r for r in _rows(adb_cli, s, "sent") if r["_id"] not in before]
     assert [(r["address"], r["body"], r["type"], r["read"]) for r in new] == [
         ("+15551230000", "Running late, start without me", "2", "1")  # the app sends the trimmed text
@@ -165,7 +138,7 @@ def test_a_received_sms_shows_is_announced_and_read_when_opened(d, emu, adb_cli)
     assert b"OK" in r.stdout
     [row] = _rows(adb_cli, s, "inbox", "address='5559876'")
     assert (row["body"], row["read"], row["type"]) == ("Gate code is 4321", "0", "1")
-    notes = _sh(adb_cli, s, "dumpsys notification --noredact")
+    notes = sh(adb_cli, s, "dumpsys notification --noredact")
     assert f"pkg={PKG}" in notes and "simple_sms_messenger" in notes  # the SMS role's holder announces it
     assert d(resourceId=RID + "conversation_address", text="5559876").wait(timeout=5)
     assert d(resourceId=RID + "conversation_body_short", text="Gate code is 4321").exists
@@ -175,13 +148,13 @@ def test_a_received_sms_shows_is_announced_and_read_when_opened(d, emu, adb_cli)
     assert d(resourceId=RID + "thread_message_sender_photo").exists
     [row] = _rows(adb_cli, s, "inbox", "address='5559876'")
     assert row["read"] == "1"  # opening the conversation read it
-    assert f"pkg={PKG}" not in _sh(adb_cli, s, "dumpsys notification --noredact")  # and took its notification
+    assert f"pkg={PKG}" not in sh(adb_cli, s, "dumpsys notification --noredact")  # and took its notification
 
 
 def test_a_failed_message_is_resent_as_the_same_row(d, emu, adb_cli):
     _, s = emu
     _open_as_default(d, adb_cli, s)
-    _sh(adb_cli, s, "settings put global airplane_mode_on 1")  # the radio off: sending fails
+    sh(adb_cli, s, "settings put global airplane_mode_on 1")  # the radio off: sending fails
     d(resourceId=RID + "conversation_address", text="Alice Johnson").click()
     _compose_and_send(d, "Did you get this?")
     [failed] = _rows(adb_cli, s, "failed")
@@ -190,7 +163,7 @@ def test_a_failed_message_is_resent_as_the_same_row(d, emu, adb_cli):
     retry = d(resourceId=RID + "thread_error")
     assert retry.get_text() == "Not sent. Touch to retry."
     assert not d(resourceId=RID + "thread_success").exists
-    _sh(adb_cli, s, "settings put global airplane_mode_on 0")
+    sh(adb_cli, s, "settings put global airplane_mode_on 0")
     retry.click()  # the failed text back in the field, to go as that message
     assert d(resourceId=RID + "thread_type_message").get_text() == "Did you get this?"
     d(resourceId=RID + "thread_send_message").click()
@@ -202,7 +175,7 @@ def test_a_failed_message_is_resent_as_the_same_row(d, emu, adb_cli):
 
 def test_a_message_inserted_as_failed_can_be_resent(d, emu, adb_cli):
     _, s = emu
-    _sh(
+    sh(
         adb_cli,
         s,
         "content insert --uri content://sms --bind address:s:5550001 --bind body:s:'Call me back' --bind type:i:5",
@@ -236,12 +209,12 @@ def test_copy_and_forward_a_message(d, emu, adb_cli):
 
 def test_clipper_sets_and_reads_the_clipboard(vdevice, adb_cli):
     s = vdevice.serial
-    out = _sh(adb_cli, s, "am broadcast -a clipper.set -e text 'Meet at 7'")
+    out = sh(adb_cli, s, "am broadcast -a clipper.set -e text 'Meet at 7'")
     assert 'Broadcast completed: result=-1, data="Text is copied into clipboard."' in out
     assert vdevice.model.clipboard == "Meet at 7"
-    assert 'result=0, data=""' in _sh(adb_cli, s, "am broadcast -a clipper.get")  # only the app in front reads it
-    _sh(adb_cli, s, "am start -n ca.zgrs.clipper/ca.zgrs.clipper.Main")
-    assert 'Broadcast completed: result=-1, data="Meet at 7"' in _sh(adb_cli, s, "am broadcast -a clipper.get")
+    assert 'result=0, data=""' in sh(adb_cli, s, "am broadcast -a clipper.get")  # only the app in front reads it
+    sh(adb_cli, s, "am start -n ca.zgrs.clipper/ca.zgrs.clipper.Main")
+    assert 'Broadcast completed: result=-1, data="Meet at 7"' in sh(adb_cli, s, "am broadcast -a clipper.get")
 
 
 def test_the_search_bar_finds_titles_and_bodies(d, emu, adb_cli):
@@ -255,5 +228,5 @@ def test_the_search_bar_finds_titles_and_bodies(d, emu, adb_cli):
     assert d(resourceId=RID + "search_result_title").get_text() == "Bob Smith"
     assert d(resourceId=RID + "search_result_snippet").get_text() == "Can you send me the slides from today?"
     d(resourceId=RID + "search_result_title").click()
-    assert _focus(adb_cli, s) == f"{PKG}/{PKG}.activities.ThreadActivity"
+    assert focus(adb_cli, s) == f"{PKG}/{PKG}.activities.ThreadActivity"
     assert d(resourceId=RID + "thread_message_body", text="Can you send me the slides from today?").exists

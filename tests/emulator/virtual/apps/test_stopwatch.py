@@ -12,6 +12,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from tests.emulator.virtual.apps.devshell import sh
+
 PKG = "com.google.android.deskclock"
 ACTIVITY = "com.android.deskclock.DeskClock"
 LABELS = {
@@ -20,14 +22,8 @@ LABELS = {
 }
 
 
-def _sh(adb_cli, vdevice, line: str) -> str:
-    r = adb_cli("-s", vdevice.serial, "shell", line)
-    assert r.returncode == 0, r.stderr
-    return r.stdout.decode()
-
-
 def _open_stopwatch(d, adb_cli, vdevice) -> None:
-    _sh(adb_cli, vdevice, f"am start -n {PKG}/{ACTIVITY}")
+    sh(adb_cli, vdevice.serial, f"am start -n {PKG}/{ACTIVITY}")
     d(resourceId=f"{PKG}:id/tab_menu_stopwatch").click()
 
 
@@ -75,30 +71,30 @@ def test_image_buttons_known_by_their_descriptions(make_vdevice, adb_cli, locale
 def test_the_resumed_activity_is_deskclock(u2dev, vdevice, adb_cli):
     _open_stopwatch(u2dev, adb_cli, vdevice)
     u2dev(description="Start").click()
-    resumed = _sh(adb_cli, vdevice, "dumpsys activity activities | grep mResumedActivity")
+    resumed = sh(adb_cli, vdevice.serial, "dumpsys activity activities | grep mResumedActivity", stderr=False)
     assert f"{PKG}/{ACTIVITY}" in resumed, resumed
     assert "DeskClock" in u2dev.app_current()["activity"]
-    focus = _sh(adb_cli, vdevice, "dumpsys window | grep mCurrentFocus")
+    focus = sh(adb_cli, vdevice.serial, "dumpsys window | grep mCurrentFocus", stderr=False)
     assert f"{PKG}/{ACTIVITY}" in focus
 
 
 def test_buttons_tapped_with_input_tap(vdevice, adb_cli):
     """Found by content-desc in `uiautomator dump` and tapped with `input tap`, as an agent reading the screen does."""
-    _sh(adb_cli, vdevice, f"am start -n {PKG}/{ACTIVITY}")
+    sh(adb_cli, vdevice.serial, f"am start -n {PKG}/{ACTIVITY}")
 
     def tap(attr: str, value: str) -> None:
-        dump = _sh(adb_cli, vdevice, "uiautomator dump /dev/tty")
+        dump = sh(adb_cli, vdevice.serial, "uiautomator dump /dev/tty", stderr=False)
         m = re.search(rf'{attr}="{value}"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', dump)
         assert m is not None, (attr, value)
         l, t, r, b = map(int, m.groups())
-        _sh(adb_cli, vdevice, f"input tap {(l + r) // 2} {(t + b) // 2}")
+        sh(adb_cli, vdevice.serial, f"input tap {(l + r) // 2} {(t + b) // 2}")
 
     tap("resource-id", f"{PKG}:id/tab_menu_stopwatch")
     tap("content-desc", "Start")
-    dump = _sh(adb_cli, vdevice, "uiautomator dump /dev/tty")
+    dump = sh(adb_cli, vdevice.serial, "uiautomator dump /dev/tty", stderr=False)
     assert 'content-desc="Pause"' in dump and 'content-desc="Lap"' in dump  # AndroidWorld's "running"
     tap("content-desc", "Pause")
-    dump = _sh(adb_cli, vdevice, "uiautomator dump /dev/tty")
+    dump = sh(adb_cli, vdevice.serial, "uiautomator dump /dev/tty", stderr=False)
     assert 'content-desc="Start"' in dump and 'content-desc="Pause"' not in dump  # AndroidWorld's "paused"
 
 
