@@ -15,6 +15,7 @@ from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import page
 from .joplin_data import folder, note, save_note, set_todo_completed, tr, trash_note
+from .joplin_widgets import header
 
 GROUP = "android.view.ViewGroup"
 
@@ -95,8 +96,6 @@ def _blocks(body: str) -> list[tuple[str, str, str]]:
 
 
 def screen(ctx: Ctx, app: Any) -> list[View]:
-    from .joplin import header
-
     r = _route(ctx)
     n = _current(ctx)
     f = folder(ctx, n["parent_id"] or r.get("folder"))
