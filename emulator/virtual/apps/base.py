@@ -1,8 +1,10 @@
 """The app framework: an App is data (package, labels, icon, activities -> screen methods) plus screen builders.
 
-Each frame the window manager asks the foreground app to `build(ctx)` the content of its top activity from
-`model.app_data[pkg]` (persistent, seeded by `seed()` on first use; `pm clear` empties it) and
-`model.app_ui[pkg]` (per process: scroll offsets, drafts, dialogs; `am force-stop` empties it). Views carry
+Each frame the window manager asks the foreground app to `build(ctx)` the content of its top activity from its
+persistent data and `model.app_ui[pkg]` (per process: scroll offsets, drafts, dialogs; `am force-stop` empties it).
+The persistent data is, for a twin of a real app, its files (`databases`, preferences, shared storage: appstorage.py,
+the one truth `adb pull`, `sqlite3` and `pm clear` see), and for the device's own apps `model.app_data[pkg]`
+(seeded by `seed()` on first use; `pm clear` empties it). Views carry
 closures that change that state; nothing else is kept between frames, so every frame is a pure function of the
 device state.
 
