@@ -195,6 +195,8 @@ class FileSystem:
         self._lock = threading.RLock()
         self._watches: dict[str, Watcher] = {}
         self._watched_dirs: dict[str, list[str]] = {}
+        # bumped by every change made through these methods (never reused): equal generations, equal contents
+        self.generation = 0
         for d in _DEFAULT_DIRS:
             self.mkdir(d, parents=True)
         for d, (perm, uid, gid) in _DIR_MODES.items():
@@ -323,6 +325,7 @@ class FileSystem:
         with self._lock:
             node = self._walk(path)
             node.mode = statmod.S_IFMT(node.mode) | (perm & 0o7777)
+            self.generation += 1
 
     def chown(self, path: str, uid: int | None, gid: int | None) -> None:
         with self._lock:
@@ -331,6 +334,7 @@ class FileSystem:
                 node.uid = uid
             if gid is not None:
                 node.gid = gid
+            self.generation += 1
 
     # --- changes -------------------------------------------------------------------------------
     def _parent(self, path: str, parents: bool) -> tuple[Node, str]:
@@ -387,12 +391,14 @@ class FileSystem:
                     old.data = bytearray()
                 old.data.extend(data)
                 old.mtime = int(mtime or self.now())
+                self.generation += 1
                 return
             perm = statmod.S_IMODE(mode) or 0o644
             uid, gid = owner if owner is not None and not _under(normalize(path), FUSE_ROOTS) else default_owner(path)
             parent.children[name] = Node(
                 mode=statmod.S_IFREG | perm, mtime=int(mtime or self.now()), data=bytearray(data), uid=uid, gid=gid
             )
+            self.generation += 1
 
     def mkdir(self, path: str, parents: bool = False, owner: tuple[int, int] | None = None) -> None:
         with self._lock:
@@ -411,6 +417,7 @@ class FileSystem:
                     here = "/" + "/".join(parts[: i + 1])
                     who = owner if owner is not None and not _under(here, FUSE_ROOTS) else default_owner(here)
                     child = node.children[part] = _dir_node(self.now(), who)
+                    self.generation += 1
                 elif not child.is_dir:
                     raise FsError(errno.ENOTDIR if not last else errno.EEXIST, path)
                 elif last and not parents:
@@ -427,6 +434,7 @@ class FileSystem:
             if node.is_dir and not recursive:
                 raise FsError(errno.EISDIR, path)
             del parent.children[name]
+            self.generation += 1
 
     # --- snapshots -----------------------------------------------------------------------------
     def snapshot(self) -> Node:
@@ -436,3 +444,4 @@ class FileSystem:
     def restore(self, root: Node) -> None:
         with self._lock:
             self._root = copy.deepcopy(root)
+            self.generation += 1

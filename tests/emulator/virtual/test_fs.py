@@ -51,3 +51,36 @@ def test_parents_created_on_request_and_snapshot_restore():
     assert not fs.exists("/sdcard/a/b/c.bin")
     fs.restore(snap)
     assert fs.read("/sdcard/a/b/c.bin") == b"1"
+
+
+def test_generation_moves_with_every_change_and_only_then():
+    from emulator.virtual.fs import FileSystem
+
+    fs = FileSystem(lambda: 1_800_000_000.0)
+    seen = [fs.generation]
+
+    def changed() -> bool:
+        moved = fs.generation != seen[-1]
+        seen.append(fs.generation)
+        return moved
+
+    fs.write("/sdcard/a.txt", b"x")
+    assert changed()
+    fs.read("/sdcard/a.txt"), fs.stat("/sdcard/a.txt"), fs.listdir("/sdcard"), fs.peek("/sdcard/a.txt")
+    snap = fs.snapshot()
+    assert not changed()  # reads and snapshots change nothing
+    fs.write("/sdcard/a.txt", b"y", append=True)
+    assert changed()
+    fs.mkdir("/sdcard/d")
+    assert changed()
+    fs.mkdir("/sdcard/d", parents=True)  # there already: no change
+    assert not changed()
+    fs.chmod("/sdcard/a.txt", 0o600)
+    assert changed()
+    fs.chown("/sdcard/a.txt", 10001, None)
+    assert changed()
+    fs.remove("/sdcard/d", recursive=True)
+    assert changed()
+    fs.restore(snap)
+    assert changed() and fs.peek("/sdcard/a.txt") == b"x"
+    assert seen == sorted(seen)  # never reused

@@ -19,6 +19,7 @@ import copy
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from emulator.virtual import console_commands
 from emulator.virtual.model import LAUNCHER_PACKAGE, VirtualDeviceModel
@@ -109,7 +110,19 @@ _STATE = ("tasks", "app_data", "app_ui", "settings", "notifications", "hw", "cli
 def _save(m: VirtualDeviceModel) -> tuple:
     """The device's state as the screens show it, and the window manager's (focus, keyboard, shade): lighter than
     an emulator snapshot, and it keeps the keyboard up where a snapshot's restore puts it away."""
-    return copy.deepcopy(({k: getattr(m, k) for k in _STATE}, m.ui.state)) + (m.fs.snapshot(),)
+    return copy.deepcopy(({k: getattr(m, k) for k in _STATE}, m.ui.state)) + (_files(m),)
+
+
+_FILES: dict[int, list[Any]] = {}  # id(fs) -> [generation, snapshot]: the last files snapshot taken of it
+
+
+def _files(m: VirtualDeviceModel) -> list[Any]:
+    """The files as they are: a snapshot of the file system, shared with the last one when nothing changed since
+    (a walk saves at every step and taps rarely write: copying the whole tree each time would double its cost)."""
+    last = _FILES.get(id(m.fs))
+    if last is None or last[0] != m.fs.generation:
+        last = _FILES[id(m.fs)] = [m.fs.generation, m.fs.snapshot()]
+    return last
 
 
 def _load(m: VirtualDeviceModel, saved: tuple) -> None:
@@ -118,7 +131,9 @@ def _load(m: VirtualDeviceModel, saved: tuple) -> None:
     for k, v in state.items():
         setattr(m, k, v)
     m.ui.state = ui
-    m.fs.restore(files)
+    if m.fs.generation != files[0]:  # something wrote since: the files back as they were (the same state again)
+        m.fs.restore(files[1])
+        files[0] = m.fs.generation
 
 
 def _scrolled(m: VirtualDeviceModel) -> Iterator[bool]:
