@@ -7,6 +7,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.theme import Color
@@ -98,18 +99,7 @@ def popup_menu(
             return row
 
         rows.append(Row(item_h, build))
-    root = V(
-        ctx,
-        w.FRAME,
-        box,
-        style={
-            "bg": ctx.theme.surface,
-            "radius": ctx.dp(4),
-            "shadow": True,
-            "modal": True,
-            "on_cancel": ctx.dismiss_dialog,
-        },
-    )
+    root = dialogs.popup_window(ctx, box)
     root.children.append(vlist(ctx, "popup_menu", box, rows, cls="android.widget.ListView", pad_top=margin))
     return root
 

@@ -197,18 +197,7 @@ def label_menu(ctx: Ctx, spec: dict[str, Any]) -> View:
             )
 
         rows.append(Row(item_h, build))
-    root = V(
-        ctx,
-        w.FRAME,
-        box,
-        style={
-            "bg": ctx.theme.surface,
-            "radius": ctx.dp(4),
-            "shadow": True,
-            "modal": True,
-            "on_cancel": ctx.dismiss_dialog,
-        },
-    )
+    root = dialogs.popup_window(ctx, box)
     root.children.append(vlist(ctx, MENU_SCROLL, box, rows, cls="android.widget.ListView", pad_top=margin))
     return root
 

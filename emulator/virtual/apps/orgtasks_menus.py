@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.fonts import text_width, wrap
 from ..ui.layout import Ctx, Row, V, vlist
@@ -265,18 +266,7 @@ def overflow_menu(ctx: Ctx, spec: dict[str, Any]) -> View:
     widest = max(int(text_width(label, ctx.sp(16))) for label, _, _ in items)
     wd = min(r - l - ctx.dp(16), max(ctx.dp(200), widest + ctx.dp(16 + 56)))
     box = (r - wd - ctx.dp(8), b - ctx.dp(8) - len(items) * item_h - ctx.dp(16), r - ctx.dp(8), b - ctx.dp(8))
-    root = V(
-        ctx,
-        w.FRAME,
-        box,
-        style={
-            "bg": ctx.theme.surface,
-            "radius": ctx.dp(4),
-            "shadow": True,
-            "modal": True,
-            "on_cancel": ctx.dismiss_dialog,
-        },
-    )
+    root = dialogs.popup_window(ctx, box)
     lst = V(ctx, "android.widget.ListView", box)
     y = box[1] + ctx.dp(8)
     for label, checked, cb in items:

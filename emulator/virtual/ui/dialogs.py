@@ -171,6 +171,24 @@ def dialog(
     return root
 
 
+def popup_window(ctx: Ctx, box: tuple[int, int, int, int], on_cancel: Click = None) -> View:
+    """A popup menu's window (a Spinner's list, an overflow menu): a raised surface over the app, modal, gone with a
+    tap outside it (`on_cancel`, by default the app's dialog dismissed)."""
+    th = ctx.theme
+    return V(
+        ctx,
+        FRAME,
+        box,
+        style={
+            "bg": th.surface,
+            "radius": ctx.dp(4),
+            "shadow": True,
+            "modal": True,
+            "on_cancel": on_cancel or ctx.dismiss_dialog,
+        },
+    )
+
+
 def confirm_buttons(
     ctx: Ctx, ok_label: str, ok: Click, cancel: Click, cancel_label: str = ""
 ) -> list[tuple[str, str, Click]]:
