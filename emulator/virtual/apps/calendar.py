@@ -40,6 +40,7 @@ from .calendar_data import (
 from .calendar_editor import delete_dialog, editor_back, editor_created, editor_dialog, open_event, open_new, radio_row
 from .calendar_editor import screen as editor_screen
 from .calendar_views import ORANGE, RELATIVE, day_view, event_list_rows, list_view, month_view
+from .simplecommons import Action, search_bar
 
 # the manifest's <uses-permission>s (AndroidWorld's set-up grants READ_CALENDAR, WRITE_CALENDAR, POST_NOTIFICATIONS)
 PERMISSIONS = (
@@ -221,56 +222,16 @@ class SimpleCalendarApp(App):
 
     # --- the top bar -----------------------------------------------------------------------------------------------
     def _search_bar(self, ctx: Ctx) -> View:
-        l, t, r, _ = ctx.area
-        h = ctx.dp(64)
-        layout = V(
-            ctx, "android.widget.LinearLayout", (l, t, r, t + h), "top_app_bar_layout", style={"bg": ctx.theme.bg}
-        )
-        holder = V(
-            ctx,
-            RELATIVE,
-            (l + ctx.dp(12), t + ctx.dp(8), r - ctx.dp(12), t + h - ctx.dp(8)),
-            "top_toolbar_holder",
-            style={"bg": ctx.theme.surface2, "radius": ctx.dp(24)},
-        )
-        layout.children.append(holder)
-        isz = ctx.dp(48)
-        y0 = t + (h - isz) // 2
         searching = _searching(ctx)
         back = searching or bool(ctx.ui.get("top_day"))
-        icon_box = (l + ctx.dp(12), y0, l + ctx.dp(12) + isz, y0 + isz)
-        holder.children.append(
-            w.icon_button(
-                ctx,
-                icon_box,
-                "back" if back else "search",
-                tr(ctx, "back" if back else "search"),
-                (lambda: self.on_back(ctx)) if back else (lambda: ctx.set_focus("cal_search")),
-                "top_toolbar_search_icon",
-            )
-        )
-        actions: list[tuple[str, str, Any, str]] = []
+        click = (lambda: self.on_back(ctx)) if back else (lambda: ctx.set_focus("cal_search"))
+        actions: list[Action] = []
         if not searching:
             if not self._showing_today(ctx):
                 actions.append(("alarm", tr(ctx, "go_to_today"), lambda: self._go_to_today(ctx), "go_to_today"))
             actions.append(("apps", tr(ctx, "change_view"), lambda: ctx.show_dialog({"id": "view"}), "change_view"))
-        ax = r - ctx.dp(16)
-        for name, desc, cb, rid in reversed(actions):
-            holder.children.append(w.icon_button(ctx, (ax - isz, y0, ax, y0 + isz), name, desc, cb, rid))
-            ax -= isz
-        holder.children.append(
-            w.edit(
-                ctx,
-                (icon_box[2], t + ctx.dp(8), ax - ctx.dp(4), t + h - ctx.dp(8)),
-                "cal_search",
-                ctx.field_value("cal_search"),
-                tr(ctx, "search"),
-                lambda v: ctx.set_field("cal_search", v),
-                "top_toolbar_search",
-                box="none",
-            )
-        )
-        return layout
+        icon = ("back" if back else "search", tr(ctx, "back" if back else "search"), click)
+        return search_bar(ctx, "cal_search", tr(ctx, "search"), icon, lambda v: ctx.set_field("cal_search", v), actions)
 
     def _showing_today(self, ctx: Ctx) -> bool:
         now_day = today(ctx.model)

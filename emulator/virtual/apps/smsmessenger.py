@@ -31,6 +31,7 @@ from ..ui.theme import Color
 from ..ui.view import View
 from .base import App, page
 from .common import avatar_color
+from .simplecommons import search_bar
 from .smsmessenger_data import (
     MAIN,
     NEW,
@@ -188,51 +189,15 @@ class SmsMessengerApp(App):
 
     def _search_bar(self, ctx: Ctx) -> View:
         """MySearchMenu: the search field across the top (its icon turns into Back while searching)."""
-        l, t, r, _ = ctx.area
-        h = ctx.dp(64)
-        layout = V(
-            ctx, "android.widget.LinearLayout", (l, t, r, t + h), "top_app_bar_layout", style={"bg": ctx.theme.bg}
-        )
-        holder = V(
-            ctx,
-            RELATIVE,
-            (l + ctx.dp(12), t + ctx.dp(8), r - ctx.dp(12), t + h - ctx.dp(8)),
-            "top_toolbar_holder",
-            style={"bg": ctx.theme.surface2, "radius": ctx.dp(24)},
-        )
         searching = _searching(ctx)
-        isz = ctx.dp(48)
-        y0 = t + (h - isz) // 2
-        icon_box = (l + ctx.dp(12), y0, l + ctx.dp(12) + isz, y0 + isz)
-        holder.children.append(
-            w.icon_button(
-                ctx,
-                icon_box,
-                "back" if searching else "search",
-                tr(ctx, "back" if searching else "search"),
-                lambda: self.on_back(ctx) if searching else ctx.set_focus("search"),
-                "top_toolbar_search_icon",
-            )
-        )
 
         def changed(v: str) -> None:
             ctx.set_field("search", v)
             ctx.ui["search"] = True
 
-        holder.children.append(
-            w.edit(
-                ctx,
-                (icon_box[2], t + ctx.dp(8), r - ctx.dp(24), t + h - ctx.dp(8)),
-                "search",
-                ctx.field_value("search"),
-                tr(ctx, "search"),
-                changed,
-                "top_toolbar_search",
-                box="none",
-            )
-        )
-        layout.children.append(holder)
-        return layout
+        click = (lambda: self.on_back(ctx)) if searching else (lambda: ctx.set_focus("search"))
+        icon = ("back" if searching else "search", tr(ctx, "back" if searching else "search"), click)
+        return search_bar(ctx, "search", tr(ctx, "search"), icon, changed)
 
     def _conversation_row(self, ctx: Ctx, box: tuple[int, int, int, int], c: Any, draft: str | None) -> View:
         x, y, r, b = box
