@@ -4,25 +4,13 @@
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 from typing import Any
 
 AW_TODAY = dt.date(2023, 10, 15)  # AndroidWorld's device date (its device_constants.DT)
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+MONTHS = tuple(calendar.month_name[1:])  # January ... December
 
 
 def question_day(value: Any, today: dt.date = AW_TODAY) -> dt.date:

@@ -16,8 +16,10 @@ Infrastructure deadlines (a transport's timeout, a stream waiting for its peer) 
 
 from __future__ import annotations
 
+import datetime
 import threading
 import time
+import zoneinfo
 from collections.abc import Callable
 from typing import Protocol
 
@@ -122,3 +124,11 @@ def make_clock(name: str) -> DeviceClock:
     if name == "virtual":
         return VirtualClock()
     raise ValueError(f"unknown clock {name!r}; choose one of: {', '.join(CLOCKS)}")
+
+
+def zone_named(name: str) -> datetime.tzinfo:
+    """The time zone a device's `persist.sys.timezone` names; one the host's database does not know is UTC."""
+    try:
+        return zoneinfo.ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return datetime.timezone.utc

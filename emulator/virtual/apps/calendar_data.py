@@ -13,11 +13,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
 from ..appstorage import AppDatabase
+from ..clock import zone_named
 from ..ui.host import Device
 from ..ui.layout import Ctx
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, MONTHS_EN
@@ -139,10 +139,7 @@ def tr(ctx: Ctx, key: str) -> str:
 # --- time ----------------------------------------------------------------------------------------------------------
 def zone(model: Device) -> dt.tzinfo:
     """The device's time zone (DateTimeZone.getDefault())."""
-    try:
-        return zoneinfo.ZoneInfo(str(model.time_zone))
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return dt.timezone.utc
+    return zone_named(str(model.time_zone))
 
 
 def now(model: Device) -> dt.datetime:

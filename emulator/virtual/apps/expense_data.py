@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import zoneinfo
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from typing import Any
 
 from ..appstorage import AppDatabase, SharedPrefs
+from ..clock import zone_named
 from ..fs import FileSystem
 from ..providers.sms import DEVICE_TZ
 from ..ui.host import Device
@@ -230,11 +230,7 @@ def now(model: Device) -> dt.datetime:
         return dt.datetime(
             DEVICE_DATE.year, DEVICE_DATE.month, DEVICE_DATE.day, DEVICE_HOUR, DEVICE_MINUTE, tzinfo=DEVICE_TZ
         )
-    try:
-        zone: dt.tzinfo = zoneinfo.ZoneInfo(model.time_zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = dt.timezone.utc
-    return dt.datetime.fromtimestamp(model.now(), zone)
+    return dt.datetime.fromtimestamp(model.now(), zone_named(model.time_zone))
 
 
 def now_ms(model: Device) -> int:

@@ -10,6 +10,7 @@ import re
 from datetime import datetime
 
 from ..appstorage import FileEntry, listing
+from ..clock import zone_named
 from ..fs import FileSystem, FsError
 from ..ui.host import Device
 
@@ -100,13 +101,7 @@ def remove(fs: FileSystem, path: str) -> None:
 def modified(model: Device, mtime: int) -> str:
     """A file's modification time as the list shows it (DateUtils numeric date, year and time: 11/29/2026, 5:56 AM;
     in Chinese 2026/11/29 05:56), in the device's time zone."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        zone = ZoneInfo(model.time_zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = None
-    t = datetime.fromtimestamp(mtime, zone)
+    t = datetime.fromtimestamp(mtime, zone_named(model.time_zone))
     if model.locale == "zh":
         return f"{t.year}/{t.month}/{t.day} {t:%H:%M}"
     hour = t.hour % 12 or 12

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
 from ..appstorage import AppDatabase, SharedPrefs
+from ..clock import zone_named
 from ..ui.host import Device
 from .common import DEVICE_DATE, DEVICE_HOUR, DEVICE_MINUTE, MONTHS_EN, WEEKDAYS_EN
 
@@ -158,10 +158,7 @@ def zone(model: Device) -> dt.tzinfo:
     """The device's zone: its own once the clock was set (AndroidWorld's set-up sets UTC), else the fixed clock's."""
     if not model.clock_set:
         return DEVICE_TZ
-    try:
-        return zoneinfo.ZoneInfo(model.time_zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return dt.timezone.utc
+    return zone_named(model.time_zone)
 
 
 def now(model: Device) -> dt.datetime:

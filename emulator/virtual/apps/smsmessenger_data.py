@@ -12,10 +12,10 @@ a thread marks its received messages read.
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
+from ..clock import zone_named
 from ..providers.contacts import matches, name_for
 from ..providers.sms import DEVICE_TZ, FAILED, INBOX, OUTBOX, SENT, SmsProvider, message_rows
 from ..ui.host import Device
@@ -157,11 +157,7 @@ def _now(model: Device) -> dt.datetime:
     """The device's now in its zone: its wall clock once the clock was set by hand (`date`, AndroidWorld's set-up),
     else the fixed reproducible moment the status bar shows."""
     if model.clock_set:
-        try:
-            zone: dt.tzinfo = zoneinfo.ZoneInfo(model.time_zone)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            zone = dt.timezone.utc
-        return dt.datetime.fromtimestamp(model.now(), zone)
+        return dt.datetime.fromtimestamp(model.now(), zone_named(model.time_zone))
     return dt.datetime(
         DEVICE_DATE.year, DEVICE_DATE.month, DEVICE_DATE.day, DEVICE_HOUR, DEVICE_MINUTE, tzinfo=DEVICE_TZ
     )

@@ -8,10 +8,10 @@ droidharness_clock 09:41` changes it. Navigation mode follows `settings secure n
 from __future__ import annotations
 
 import datetime
-import zoneinfo
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..clock import zone_named
 from .fonts import text_width
 from .textlayout import sp_px
 from .theme import Color, Theme
@@ -34,11 +34,7 @@ def clock_text(model: Device) -> str:
     if fixed:
         return fixed
     if model.clock_set:
-        try:
-            zone: datetime.tzinfo = zoneinfo.ZoneInfo(model.time_zone)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            zone = datetime.timezone.utc
-        return datetime.datetime.fromtimestamp(model.now(), zone).strftime("%H:%M")
+        return datetime.datetime.fromtimestamp(model.now(), zone_named(model.time_zone)).strftime("%H:%M")
     return DEFAULT_CLOCK
 
 
