@@ -13,7 +13,12 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 # Paths that are the same directory on Android.
-_ALIASES = {"/storage/emulated/0": "/sdcard", "/storage/self/primary": "/sdcard", "/mnt/sdcard": "/sdcard"}
+_ALIASES = {
+    "/storage/emulated/0": "/sdcard",
+    "/storage/self/primary": "/sdcard",
+    "/mnt/sdcard": "/sdcard",
+    "/data/media/0": "/sdcard",
+}
 
 _DEFAULT_DIRS = [
     "/sdcard/Download",
