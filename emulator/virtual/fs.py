@@ -21,12 +21,21 @@ _ALIASES = {
 }
 
 _DEFAULT_DIRS = [
-    "/sdcard/Download",
-    "/sdcard/DCIM/Camera",
-    "/sdcard/Pictures",
-    "/sdcard/Music",
-    "/sdcard/Documents",
+    # shared storage's standard folders (Environment.STANDARD_DIRECTORIES), as a fresh Android 14 image has them
+    "/sdcard/Alarms",
     "/sdcard/Android/data",
+    "/sdcard/Android/media",
+    "/sdcard/Audiobooks",
+    "/sdcard/DCIM/Camera",
+    "/sdcard/Documents",
+    "/sdcard/Download",
+    "/sdcard/Movies",
+    "/sdcard/Music",
+    "/sdcard/Notifications",
+    "/sdcard/Pictures",
+    "/sdcard/Podcasts",
+    "/sdcard/Recordings",
+    "/sdcard/Ringtones",
     "/data/local/tmp",
     "/data/app",
     "/data/data",

@@ -1,31 +1,52 @@
-"""content://media (MediaStore) over the files of shared storage: the media provider's rows are the files under
-/storage/emulated/0, so what `adb push`, the apps and the shell put there is what it lists, and what it deletes is
-gone from the file system (as MediaProvider deletes a row's file).
+"""content://media (MediaStore) over MediaProvider's index of shared storage (`mediastore`: the `files` table of
+external.db, kept in step with the files of /storage/emulated/0 as the FUSE daemon and the media scanner keep it).
 
-Tables (volume `external` or `external_primary`): `file` (every file), `downloads` (under Download/),
-`images/media`, `video/media`, `audio/media` (by MIME type); a row id after the table is one row
-(`.../downloads/12`). Columns: _id, _data, _display_name, relative_path, mime_type, size, date_modified (seconds).
-An id is the file's path hashed (stable while the file keeps its path). `insert` and `update` are refused: files
-come and go through the file system here.
+Tables (volume `external` or `external_primary`): `file` (every file and folder), `downloads` (under Download/),
+`images/media`, `video/media`, `audio/media` (by media type), `audio/playlists`; a row id after the table is one
+row (`.../audio/media/12`). Columns are the index's (`_id`, `_data`, `_display_name`, `relative_path`,
+`mime_type`, `_size`, `date_added`, `date_modified`, `title`, `artist`, `album`, `duration`, `width`, `height`,
+...); a query's default projection is the common ones. `content delete` deletes the rows' files, as MediaProvider
+does. `content insert` creates an empty file at `relative_path` + `_display_name` and indexes it (a pending item
+written later by its owner, without the pending life cycle); `update` is refused.
 """
 
 from __future__ import annotations
 
-import mimetypes
 import posixpath
-import zlib
 from typing import Any
 
+from .. import mediameta as mm
+from .. import mediastore
 from ..fs import FsError
 from ..ui.host import Device
 from .base import ProviderError, Table, UnknownUri, Values
 from .where import Predicate
 
-ROOT = "/sdcard"
-SHOWN_ROOT = "/storage/emulated/0"
-COLUMNS = ["_id", "_data", "_display_name", "relative_path", "mime_type", "size", "date_modified"]
+COLUMNS = [
+    "_id",
+    "_data",
+    "_display_name",
+    "relative_path",
+    "mime_type",
+    "_size",
+    "date_added",
+    "date_modified",
+    "title",
+    "duration",
+    "width",
+    "height",
+]
 VOLUMES = ("external", "external_primary")
-KINDS = {"file": "", "downloads": "", "images/media": "image/", "video/media": "video/", "audio/media": "audio/"}
+# table -> the index's condition on it
+KINDS = {
+    "file": "1",
+    "downloads": "is_download = 1",
+    "images/media": f"media_type = {mm.MEDIA_TYPE_IMAGE}",
+    "video/media": f"media_type = {mm.MEDIA_TYPE_VIDEO}",
+    "audio/media": f"media_type = {mm.MEDIA_TYPE_AUDIO}",
+    "audio/playlists": f"media_type = {mm.MEDIA_TYPE_PLAYLIST}",
+}
+AUDIO_COLUMNS = ["artist", "album", "album_artist", "is_music"]
 
 
 def _parse(path: str) -> tuple[str, int | None]:
@@ -42,42 +63,11 @@ def _parse(path: str) -> tuple[str, int | None]:
     return table, row
 
 
-def _rows(model: Device, table: str) -> list[dict[str, Any]]:
-    fs = model.fs
-    out: list[dict[str, Any]] = []
-
-    def walk(folder: str) -> None:
-        try:
-            items = fs.listdir(folder)
-        except FsError:
-            return
-        for name, node in items:
-            path = posixpath.join(folder, name)
-            if node.is_dir:
-                walk(path)
-                continue
-            rel = posixpath.relpath(folder, ROOT)
-            mime = mimetypes.guess_type(name)[0] or "application/octet-stream"
-            if table == "downloads" and not (rel == "Download" or rel.startswith("Download/")):
-                continue
-            if KINDS[table] and not mime.startswith(KINDS[table]):
-                continue
-            shown = SHOWN_ROOT + path[len(ROOT) :]
-            out.append(
-                {
-                    "_id": zlib.crc32(shown.encode()) & 0x7FFFFFFF,
-                    "_data": shown,
-                    "_display_name": name,
-                    "relative_path": ("" if rel == "." else rel) + "/",
-                    "mime_type": mime,
-                    "size": node.size,
-                    "date_modified": node.mtime,
-                    "_path": path,
-                }
-            )
-
-    walk(ROOT)
-    return out
+def _rows(model: Device, table: str, row: int | None) -> list[dict[str, Any]]:
+    where = KINDS[table]
+    if row is None:
+        return mediastore.rows(model.fs, where)
+    return mediastore.rows(model.fs, f"({where}) AND _id = ?", (row,))
 
 
 class MediaProvider:
@@ -85,12 +75,32 @@ class MediaProvider:
 
     def query(self, model: Device, path: str) -> Table:
         table, row = _parse(path)
-        rows = [{c: r[c] for c in COLUMNS} for r in _rows(model, table) if row is None or r["_id"] == row]
-        return Table(list(COLUMNS), rows)
+        rs = _rows(model, table, row)
+        columns = COLUMNS + (AUDIO_COLUMNS if table.startswith("audio") else [])
+        return Table(columns, rs)
 
     def insert(self, model: Device, path: str, values: Values) -> str:
-        _parse(path)
-        raise ProviderError("insert into the media provider: files are added through storage here")
+        table, _ = _parse(path)
+        name = str(values.get("_display_name") or "")
+        if not name or "/" in name:
+            raise ProviderError("insert into the media provider: _display_name is required")
+        rel = str(
+            values.get("relative_path")
+            or {"images/media": "Pictures/", "video/media": "Movies/"}.get(
+                table, "Music/" if table.startswith("audio") else "Download/"
+            )
+        )
+        target = posixpath.normpath(posixpath.join(mediastore.ROOT, rel.strip("/"), name))
+        if not target.startswith(mediastore.ROOT + "/"):
+            raise ProviderError(f"insert into the media provider: relative_path {rel!r} is outside the volume")
+        try:
+            model.fs.mkdir(posixpath.dirname(target), parents=True)
+            if not model.fs.exists(target):
+                model.fs.write(target, b"")
+        except FsError as e:
+            raise ProviderError(f"insert into the media provider: {e.message}") from None
+        found = mediastore.rows(model.fs, "_data = ?", (mediastore.shown(target),))
+        return f"content://media/{VOLUMES[0]}/{table}/{found[0]['_id'] if found else 0}"
 
     def update(self, model: Device, path: str, values: Values, where: Predicate) -> int:
         _parse(path)
@@ -99,12 +109,14 @@ class MediaProvider:
     def delete(self, model: Device, path: str, where: Predicate) -> int:
         table, row = _parse(path)
         gone = 0
-        for r in _rows(model, table):
-            if (row is not None and r["_id"] != row) or not where({c: r[c] for c in COLUMNS}):
+        for r in _rows(model, table, row):
+            if not where(r):
                 continue
             try:
-                model.fs.remove(r["_path"])
+                model.fs.remove(mediastore.fs_path(str(r["_data"])))
             except FsError:
                 continue
             gone += 1
+        if gone:
+            mediastore.sync(model.fs)
         return gone
