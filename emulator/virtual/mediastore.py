@@ -228,6 +228,11 @@ def rows(fs: FileSystem, where: str = "1", params: tuple[Any, ...] = ()) -> list
     return INDEX.rows(fs, f"SELECT * FROM files WHERE {where} ORDER BY _id", params)
 
 
+def columns(fs: FileSystem) -> list[str]:
+    """The `files` table's columns, in order (a query without a projection gets them all, as on Android)."""
+    return [str(r["name"]) for r in INDEX.rows(fs, "PRAGMA table_info(files)")]
+
+
 def items(fs: FileSystem, media_type: int | None = None) -> list[MediaItem]:
     """The media of one type (MEDIA_TYPE_AUDIO, ...; None: every file but folders), as an app's query lists them."""
     where, params = ("media_type = ?", (media_type,)) if media_type is not None else ("format != ?", (0x3001,))
@@ -255,4 +260,4 @@ def items(fs: FileSystem, media_type: int | None = None) -> list[MediaItem]:
     ]
 
 
-__all__ = ["INDEX", "PKG", "SCAN_ACTION", "MediaItem", "fs_path", "items", "rows", "scan", "shown", "sync"]
+__all__ = ["INDEX", "PKG", "SCAN_ACTION", "MediaItem", "columns", "fs_path", "items", "rows", "scan", "shown", "sync"]

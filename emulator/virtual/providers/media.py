@@ -5,9 +5,9 @@ Tables (volume `external` or `external_primary`): `file` (every file and folder)
 `images/media`, `video/media`, `audio/media` (by media type), `audio/playlists`; a row id after the table is one
 row (`.../audio/media/12`). Columns are the index's (`_id`, `_data`, `_display_name`, `relative_path`,
 `mime_type`, `_size`, `date_added`, `date_modified`, `title`, `artist`, `album`, `duration`, `width`, `height`,
-...); a query's default projection is the common ones. `content delete` deletes the rows' files, as MediaProvider
-does. `content insert` creates an empty file at `relative_path` + `_display_name` and indexes it (a pending item
-written later by its owner, without the pending life cycle); `update` is refused.
+`bucket_id`, ...); a query without a projection gets them all, as on Android. `content delete` deletes the rows'
+files, as MediaProvider does. `content insert` creates an empty file at `relative_path` + `_display_name` and
+indexes it (a pending item written later by its owner, without the pending life cycle); `update` is refused.
 """
 
 from __future__ import annotations
@@ -22,20 +22,6 @@ from ..ui.host import Device
 from .base import ProviderError, Table, UnknownUri, Values
 from .where import Predicate
 
-COLUMNS = [
-    "_id",
-    "_data",
-    "_display_name",
-    "relative_path",
-    "mime_type",
-    "_size",
-    "date_added",
-    "date_modified",
-    "title",
-    "duration",
-    "width",
-    "height",
-]
 VOLUMES = ("external", "external_primary")
 # table -> the index's condition on it
 KINDS = {
@@ -46,7 +32,6 @@ KINDS = {
     "audio/media": f"media_type = {mm.MEDIA_TYPE_AUDIO}",
     "audio/playlists": f"media_type = {mm.MEDIA_TYPE_PLAYLIST}",
 }
-AUDIO_COLUMNS = ["artist", "album", "album_artist", "is_music"]
 
 
 def _parse(path: str) -> tuple[str, int | None]:
@@ -76,8 +61,7 @@ class MediaProvider:
     def query(self, model: Device, path: str) -> Table:
         table, row = _parse(path)
         rs = _rows(model, table, row)
-        columns = COLUMNS + (AUDIO_COLUMNS if table.startswith("audio") else [])
-        return Table(columns, rs)
+        return Table(mediastore.columns(model.fs), rs)
 
     def insert(self, model: Device, path: str, values: Values) -> str:
         table, _ = _parse(path)
