@@ -30,6 +30,7 @@ import dataclasses
 import json
 import logging
 import threading
+import time
 import traceback
 from collections.abc import Iterator
 from typing import Any
@@ -108,6 +109,9 @@ class AwJudge:
         device = env.controller.device
         self._wait = device.device_time.wait if device.config.clock == DEVICE_CLOCK else None
         self.device_waits: float | None = 0.0 if self._wait is not None else None
+        # host seconds of AndroidWorld's own steps: its one-time app step, initialize_task + the verdict before (the
+        # lock's wait for another device's set-up left out), is_successful, tear_down
+        self.seconds: dict[str, float] = {}
 
     # --- set-up -----------------------------------------------------------------------------------------------
     def _fail(self, what: str, e: BaseException) -> SetUpError:
@@ -123,10 +127,19 @@ class AwJudge:
                 if self.device_waits is not None:
                     self.device_waits += slept.seconds
 
+    @contextlib.contextmanager
+    def _timed(self, what: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.seconds[what] = round(self.seconds.get(what, 0.0) + time.perf_counter() - t0, 4)
+
     def set_up(self) -> None:
         with self._device_clock():
-            self._apps()  # on each device at once: nothing of it draws from `random`
-            with SETUP_LOCK:
+            with self._timed("apps"):
+                self._apps()  # on each device at once: nothing of it draws from `random`
+            with SETUP_LOCK, self._timed("set_up"):
                 self._initialize()
                 self._verdict_before()
 
@@ -178,7 +191,7 @@ class AwJudge:
         self.done = done
         self.env.interaction_cache = answer or ""
         try:
-            with self._device_clock():
+            with self._device_clock(), self._timed("judge"):
                 score = float(self.instance.is_successful(self.env))
             self.verdict = OutsideVerdict(max(0.0, min(1.0, score)))
         except InfrastructureError:
@@ -189,7 +202,7 @@ class AwJudge:
 
     def tear_down(self) -> None:
         try:
-            with self._device_clock():
+            with self._device_clock(), self._timed("tear_down"):
                 self.instance.tear_down(self.env)
         except Exception as e:  # noqa: BLE001 - recorded; the pool resets the device before its next episode
             self.tear_down_error = _short(e)
@@ -226,6 +239,7 @@ class AwJudge:
             "rebased": self.rebased,
             "tear_down_error": self.tear_down_error,
             "device_waits": round(self.device_waits, 3) if self.device_waits is not None else None,
+            "seconds": dict(self.seconds),
         }
 
 

@@ -61,6 +61,9 @@ def test_noop_gets_only_what_is_met_at_the_start_and_the_records_say_so(tmp_path
     assert binding.snapshots_saved == ["settings"]
     firsts = [r for r in (todo, verify) if r["apps_set_up"]]
     assert len(firsts) == 1 and firsts[0]["apps_set_up"] == ["settings"] and firsts[0]["rebased"] is True
+    # the host seconds of AndroidWorld's own steps, each episode
+    assert set(todo["seconds"]) == {"apps", "set_up", "judge", "tear_down"}
+    assert all(v >= 0 for v in todo["seconds"].values())
     skipped = metas["NeedsMissingApp"]
     assert skipped.status == "skipped" and "com.android.chrome" in (skipped.error or "")
     assert summary["skipped"] == [{"task_id": "NeedsMissingApp", "lang": "en", "reason": skipped.error}]
