@@ -5,10 +5,10 @@ second round (what stays).
 
     python bench/app_memory.py [--baseline REV] [--rounds 2]
 
-`--baseline REV` (default 850389b: main before the apps' storage platform and the productivity apps) is checked out
-into a temporary git worktree and measured the same way, side by side; the apps it does not have are skipped there
-(`am start` answers "does not exist"). Both trees run on this interpreter. Prints figures; no asserts. Linux only
-(/proc/PID/smaps_rollup).
+`--baseline REV` (default 41d579f: main before the files, media and maps apps; 850389b was main before the
+productivity apps) is checked out into a temporary git worktree and measured the same way, side by side; the apps
+it does not have are skipped there (`am start` answers "does not exist"). Both trees run on this interpreter.
+Prints figures; no asserts. Linux only (/proc/PID/smaps_rollup).
 """
 
 from __future__ import annotations
@@ -42,6 +42,16 @@ APPS = (
     ("Pro Expense", "com.arduia.expense/.ui.MainActivity"),
     ("Tasks", "org.tasks/com.todoroo.astrid.activity.MainActivity"),
     ("Joplin", "net.cozic.joplin/.MainActivity"),
+    # the files, media and maps apps (issue 48)
+    ("Files", "com.google.android.documentsui/com.android.documentsui.files.FilesActivity"),
+    ("Camera", "com.android.camera2/com.android.camera.CameraLauncher"),
+    ("Audio Recorder", "com.dimowner.audiorecorder/com.dimowner.audiorecorder.app.welcome.WelcomeActivity"),
+    ("Simple Gallery Pro", "com.simplemobiletools.gallery.pro/.activities.MainActivity"),
+    ("Simple Draw Pro", "com.simplemobiletools.draw.pro/.activities.MainActivity"),
+    ("Retro Music", "code.name.monkey.retromusic/.activities.MainActivity"),
+    ("VLC", "org.videolan.vlc/.gui.MainActivity"),
+    ("OpenTracks", "de.dennisguse.opentracks/de.dennisguse.opentracks.TrackListActivity"),
+    ("OsmAnd", "net.osmand/net.osmand.plus.activities.MapActivity"),
 )
 
 
@@ -139,7 +149,7 @@ def measure(tree: Path, server: PrivateAdbServer, rounds: int) -> Measured:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--baseline", default="850389b", help="git revision to compare with ('' for none)")
+    ap.add_argument("--baseline", default="41d579f", help="git revision to compare with ('' for none)")
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
     console = Console()
