@@ -23,6 +23,7 @@ from tasks.schema import ReferenceStep
 
 from .aw import calendar, expense, markor, recipe, sms
 from .aw import joplin as joplin_notes
+from .aw import recorder as audio_recorder
 from .aw import tasks as orgtasks
 from .aw.sms import SMS
 from .aw.steps import Decide, DragToEnd, IfShown, SetSwitch, Step, click, loc, open_app, type_into
@@ -224,6 +225,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **expense.SOLVERS,
     **markor.SOLVERS,
     **recipe.SOLVERS,
+    **audio_recorder.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),
     "SystemWifiTurnOff": wifi("off"),
     "SystemWifiTurnOnVerify": wifi("on"),

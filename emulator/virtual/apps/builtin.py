@@ -3,6 +3,7 @@ may import one another as `from . import x`)."""
 
 from __future__ import annotations
 
+from .audiorecorder import AudioRecorderApp
 from .base import App
 from .broccoli import BroccoliApp
 from .calendar import SimpleCalendarApp
@@ -41,6 +42,7 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
+    AudioRecorderApp,
 ]
 
 
