@@ -16,6 +16,7 @@ from .markor import NOTE_FILE
 from .orgtasks import ORGTASKS
 from .people import CONTACT, TEXT
 from .recipe import RECIPE
+from .recorder import RECORDING
 
 FAMILIES: dict[str, Family] = {
     f.name: f
@@ -33,6 +34,7 @@ FAMILIES: dict[str, Family] = {
         RECIPE,
         ORGTASKS,
         JOPLIN_NOTE,
+        RECORDING,
     )
 }
 
