@@ -23,6 +23,7 @@ from tasks.schema import ReferenceStep
 
 from .aw import calendar, expense, markor, recipe, sms
 from .aw import joplin as joplin_notes
+from .aw import osmand as osmand_maps
 from .aw import recorder as audio_recorder
 from .aw import tasks as orgtasks
 from .aw.sms import SMS
@@ -226,6 +227,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **markor.SOLVERS,
     **recipe.SOLVERS,
     **audio_recorder.SOLVERS,
+    **osmand_maps.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),
     "SystemWifiTurnOff": wifi("off"),
     "SystemWifiTurnOnVerify": wifi("on"),

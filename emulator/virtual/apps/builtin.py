@@ -18,6 +18,7 @@ from .markor import MarkorApp
 from .messages import MessagesApp
 from .notes import NotesApp
 from .orgtasks import OrgTasksApp
+from .osmand import OsmAndApp
 from .settings import SettingsApp
 from .shop import ShopApp
 from .smsmessenger import SmsMessengerApp
@@ -42,6 +43,7 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
+    OsmAndApp,
     AudioRecorderApp,
 ]
 
