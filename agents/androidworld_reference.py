@@ -22,8 +22,9 @@ from harness.actions import Complete, OpenApp
 from tasks.schema import ReferenceStep
 
 from .aw import calendar, expense, markor, recipe, sms
+from .aw import camera as camera_app
+from .aw import files as files_app
 from .aw import joplin as joplin_notes
-from .aw import osmand as osmand_maps
 from .aw import recorder as audio_recorder
 from .aw import tasks as orgtasks
 from .aw.sms import SMS
@@ -220,6 +221,8 @@ def copy_to_clipboard(p: Mapping[str, Any]) -> list[Step]:
 
 SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **sms.SOLVERS,
+    **files_app.SOLVERS,
+    **camera_app.SOLVERS,
     **orgtasks.SOLVERS,
     **joplin_notes.SOLVERS,
     **calendar.SOLVERS,
@@ -227,7 +230,6 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **markor.SOLVERS,
     **recipe.SOLVERS,
     **audio_recorder.SOLVERS,
-    **osmand_maps.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),
     "SystemWifiTurnOff": wifi("off"),
     "SystemWifiTurnOnVerify": wifi("on"),

@@ -7,18 +7,19 @@ from .audiorecorder import AudioRecorderApp
 from .base import App
 from .broccoli import BroccoliApp
 from .calendar import SimpleCalendarApp
+from .camera import CameraApp
 from .clipper import ClipperApp
 from .clock import ClockApp
 from .contacts import ContactsApp
 from .dialer import DialerApp
 from .expense import ExpenseApp
+from .files import FilesApp
 from .joplin import JoplinApp
 from .launcher import LauncherApp
 from .markor import MarkorApp
 from .messages import MessagesApp
 from .notes import NotesApp
 from .orgtasks import OrgTasksApp
-from .osmand import OsmAndApp
 from .settings import SettingsApp
 from .shop import ShopApp
 from .smsmessenger import SmsMessengerApp
@@ -43,7 +44,8 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
-    OsmAndApp,
+    FilesApp,
+    CameraApp,
     AudioRecorderApp,
 ]
 
