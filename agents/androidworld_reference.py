@@ -25,6 +25,7 @@ from .aw import calendar, expense, markor, recipe, sms
 from .aw import camera as camera_app
 from .aw import files as files_app
 from .aw import joplin as joplin_notes
+from .aw import osmand as osmand_maps
 from .aw import recorder as audio_recorder
 from .aw import tasks as orgtasks
 from .aw.sms import SMS
@@ -230,6 +231,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **markor.SOLVERS,
     **recipe.SOLVERS,
     **audio_recorder.SOLVERS,
+    **osmand_maps.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),
     "SystemWifiTurnOff": wifi("off"),
     "SystemWifiTurnOnVerify": wifi("on"),

@@ -14,7 +14,7 @@ from harness.errors import ConfigError
 
 FAMILY = "android_world"  # the registry family the suite runs (all of AndroidWorld's 116 task classes today)
 AW_SEED = 30  # AndroidWorld's run.py default --task_random_seed
-DOWNLOADS = ("osmand",)  # apps whose AndroidWorld set-up downloads data (a map): only snapshotted here
+DOWNLOADS = ("osmand",)  # apps whose AndroidWorld set-up downloads data (a map): set up here without it
 INSTALL_HINT = (
     "--suite androidworld needs AndroidWorld, which is not on PyPI: install its requirements and then the package "
     "from a checkout of github.com/google-research/android_world (`pip install -r requirements.txt && pip install .`), "
@@ -94,17 +94,20 @@ class AwBinding:
     def set_up_app(self, app_name: str, env: Any) -> None:
         """AndroidWorld's one-time step for an installed app (its `setup.setup_app`: the app's own set-up - first
         launch, permissions, the default SMS app, ... - then its snapshot), never installing anything; an app whose
-        set-up downloads data (OsmAnd's map) only gets its snapshot."""
+        set-up downloads data (OsmAnd's map: its MAP_NAMES) gets the rest of it (first launch, SKIP DOWNLOAD,
+        permissions)."""
         from android_world.env import adb_utils
         from android_world.env.setup_device import setup
         from android_world.utils import app_snapshot
 
         adb_utils.set_root_if_needed(env.controller)  # as its setup_apps does before the apps' steps
         app = setup.get_app_mapping(app_name)
-        if app is None or app_name in DOWNLOADS:
+        if app is None:
             app_snapshot.save_snapshot(app_name, env.controller)
-        else:
-            setup.setup_app(app, env)
+            return
+        if app_name in DOWNLOADS:
+            app = type(app.__name__, (app,), {"MAP_NAMES": ()})
+        setup.setup_app(app, env)
 
     def metadata(self) -> dict[str, TaskMeta]:
         text = resources.files("android_world").joinpath("task_metadata.json").read_text()

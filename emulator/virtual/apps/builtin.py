@@ -20,6 +20,7 @@ from .markor import MarkorApp
 from .messages import MessagesApp
 from .notes import NotesApp
 from .orgtasks import OrgTasksApp
+from .osmand import OsmAndApp
 from .settings import SettingsApp
 from .shop import ShopApp
 from .smsmessenger import SmsMessengerApp
@@ -46,6 +47,7 @@ BUILTIN: list[type[App]] = [
     JoplinApp,
     FilesApp,
     CameraApp,
+    OsmAndApp,
     AudioRecorderApp,
 ]
 
