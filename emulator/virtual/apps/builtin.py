@@ -14,6 +14,7 @@ from .contacts import ContactsApp
 from .dialer import DialerApp
 from .expense import ExpenseApp
 from .files import FilesApp
+from .gallery import GalleryApp
 from .joplin import JoplinApp
 from .launcher import LauncherApp
 from .markor import MarkorApp
@@ -45,6 +46,7 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
+    GalleryApp,
     FilesApp,
     CameraApp,
     OsmAndApp,
