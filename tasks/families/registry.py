@@ -14,6 +14,7 @@ from .expense import EXPENSE_ADD
 from .joplin import JOPLIN_NOTE
 from .markor import NOTE_FILE
 from .orgtasks import ORGTASKS
+from .osmand import OSMAND_FAVORITE
 from .people import CONTACT, TEXT
 from .recipe import RECIPE
 from .recorder import RECORDING
@@ -34,6 +35,7 @@ FAMILIES: dict[str, Family] = {
         RECIPE,
         ORGTASKS,
         JOPLIN_NOTE,
+        OSMAND_FAVORITE,
         RECORDING,
     )
 }

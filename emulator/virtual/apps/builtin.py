@@ -46,6 +46,7 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
+    OsmAndApp,
     GalleryApp,
     FilesApp,
     CameraApp,
