@@ -46,7 +46,6 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
-    OsmAndApp,
     GalleryApp,
     FilesApp,
     CameraApp,
