@@ -11,6 +11,7 @@ from .base import Family, instantiate
 from .calendar import EVENT
 from .clock import ALARM, TIMER
 from .expense import EXPENSE_ADD
+from .files import FILES_FAMILY
 from .joplin import JOPLIN_NOTE
 from .markor import NOTE_FILE
 from .orgtasks import ORGTASKS
@@ -35,6 +36,7 @@ FAMILIES: dict[str, Family] = {
         RECIPE,
         ORGTASKS,
         JOPLIN_NOTE,
+        FILES_FAMILY,
         OSMAND_FAVORITE,
         RECORDING,
     )
