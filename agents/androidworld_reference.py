@@ -24,6 +24,7 @@ from tasks.schema import ReferenceStep
 from .aw import calendar, expense, markor, recipe, sms
 from .aw import camera as camera_app
 from .aw import files as files_app
+from .aw import gallery as gallery_app
 from .aw import joplin as joplin_notes
 from .aw import osmand as osmand_maps
 from .aw import recorder as audio_recorder
@@ -224,6 +225,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **sms.SOLVERS,
     **files_app.SOLVERS,
     **camera_app.SOLVERS,
+    **gallery_app.SOLVERS,
     **orgtasks.SOLVERS,
     **joplin_notes.SOLVERS,
     **calendar.SOLVERS,
