@@ -12,6 +12,7 @@ from .calendar import EVENT
 from .clock import ALARM, TIMER
 from .expense import EXPENSE_ADD
 from .files import FILES_FAMILY
+from .gallery import GALLERY_FAMILY
 from .joplin import JOPLIN_NOTE
 from .markor import NOTE_FILE
 from .orgtasks import ORGTASKS
@@ -37,6 +38,7 @@ FAMILIES: dict[str, Family] = {
         ORGTASKS,
         JOPLIN_NOTE,
         FILES_FAMILY,
+        GALLERY_FAMILY,
         OSMAND_FAVORITE,
         RECORDING,
     )
