@@ -26,6 +26,7 @@ from .aw import camera as camera_app
 from .aw import files as files_app
 from .aw import gallery as gallery_app
 from .aw import joplin as joplin_notes
+from .aw import opentracks as open_tracks
 from .aw import osmand as osmand_maps
 from .aw import recorder as audio_recorder
 from .aw import tasks as orgtasks
@@ -228,6 +229,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **gallery_app.SOLVERS,
     **orgtasks.SOLVERS,
     **joplin_notes.SOLVERS,
+    **open_tracks.SOLVERS,
     **calendar.SOLVERS,
     **expense.SOLVERS,
     **markor.SOLVERS,

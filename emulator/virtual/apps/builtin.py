@@ -20,6 +20,7 @@ from .launcher import LauncherApp
 from .markor import MarkorApp
 from .messages import MessagesApp
 from .notes import NotesApp
+from .opentracks import OpenTracksApp
 from .orgtasks import OrgTasksApp
 from .osmand import OsmAndApp
 from .settings import SettingsApp
@@ -46,6 +47,7 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
+    OpenTracksApp,
     GalleryApp,
     FilesApp,
     CameraApp,

@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..fs import FileSystem
     from ..hardware import Hardware
     from ..notifications import Notifications
+    from ..procs import DeviceProcs
     from ..profiles import Profile
     from ..records import ActivityRecord, Package, TaskRecord
     from .windowstate import WindowState
@@ -44,6 +45,7 @@ class Device(Protocol):
     fs: FileSystem  # the device's files (apps keep their databases and files there: apps/storage.py)
     hw: Hardware  # battery, location, calls (the status bar shows the battery level)
     notifications: Notifications  # posted notifications (the heads-up and the shade show them)
+    procs: DeviceProcs  # pids, and what the package manager keeps per package (runtime permission grants)
 
     @property
     def ui(self) -> Screen: ...

@@ -11,6 +11,7 @@ from typing import Any
 
 from .dialogs import dialog
 from .layout import Ctx, V
+from .permissionprompt import prompt as permission_prompt
 from .view import View
 from .widgets import BUTTON, FRAME, TEXT, icon_button
 from .windowstate import Slot, WindowState
@@ -55,6 +56,8 @@ def _system(ctx_for: Callable[[str], Ctx], state: WindowState, shown: dict[str, 
             centered_buttons=True,
             cancel_outside=False,
         )
+    if kind == "permission" and shown.get("request"):  # an app's requestPermissions (permissionprompt)
+        return permission_prompt(ctx_for(PERMISSION_CONTROLLER), state, shown)
     if kind == "permission":
         ctx = ctx_for(PERMISSION_CONTROLLER)
         app = _label(ctx, package)
