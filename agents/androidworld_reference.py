@@ -30,6 +30,7 @@ from .aw import opentracks as open_tracks
 from .aw import osmand as osmand_maps
 from .aw import recorder as audio_recorder
 from .aw import tasks as orgtasks
+from .aw import vlc as vlc_player
 from .aw.sms import SMS
 from .aw.steps import Decide, DragToEnd, IfShown, SetSwitch, Step, click, loc, open_app, type_into
 
@@ -234,6 +235,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **expense.SOLVERS,
     **markor.SOLVERS,
     **recipe.SOLVERS,
+    **vlc_player.SOLVERS,
     **audio_recorder.SOLVERS,
     **osmand_maps.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),

@@ -136,9 +136,9 @@ class SharedPrefs:
 class AppDatabase:
     """One SQLite database of an app, at /data/data/PKG/databases/NAME (module docstring)."""
 
-    def __init__(self, package: str, name: str, ddl: str, version: int = 1) -> None:
+    def __init__(self, package: str, name: str, ddl: str, version: int = 1, directory: str = "databases") -> None:
         self.package, self.name, self.ddl, self.version = package, name, ddl, version
-        self.path = f"{data_dir(package)}/databases/{name}"
+        self.path = f"{data_dir(package)}/{directory}/{name}"  # `directory`: another folder of the data dir (app_db)
         self._lock = threading.RLock()
         self._bytes: bytes | None = None  # the file content `_conn` was opened on (or wrote)
         self._conn: sqlite3.Connection | None = None

@@ -26,6 +26,7 @@ from .osmand import OsmAndApp
 from .settings import SettingsApp
 from .shop import ShopApp
 from .smsmessenger import SmsMessengerApp
+from .vlc import VlcApp
 from .weather import WeatherApp
 
 # in launcher order
@@ -47,6 +48,7 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
+    VlcApp,
     OpenTracksApp,
     GalleryApp,
     FilesApp,
