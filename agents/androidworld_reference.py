@@ -29,6 +29,7 @@ from .aw import joplin as joplin_notes
 from .aw import opentracks as open_tracks
 from .aw import osmand as osmand_maps
 from .aw import recorder as audio_recorder
+from .aw import retro as retro_music
 from .aw import tasks as orgtasks
 from .aw import vlc as vlc_player
 from .aw.sms import SMS
@@ -238,6 +239,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **vlc_player.SOLVERS,
     **audio_recorder.SOLVERS,
     **osmand_maps.SOLVERS,
+    **retro_music.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),
     "SystemWifiTurnOff": wifi("off"),
     "SystemWifiTurnOnVerify": wifi("on"),

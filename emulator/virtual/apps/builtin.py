@@ -23,6 +23,7 @@ from .notes import NotesApp
 from .opentracks import OpenTracksApp
 from .orgtasks import OrgTasksApp
 from .osmand import OsmAndApp
+from .retromusic import RetroMusicApp
 from .settings import SettingsApp
 from .shop import ShopApp
 from .smsmessenger import SmsMessengerApp
@@ -48,6 +49,7 @@ BUILTIN: list[type[App]] = [
     MarkorApp,
     OrgTasksApp,
     JoplinApp,
+    RetroMusicApp,
     VlcApp,
     OpenTracksApp,
     GalleryApp,
