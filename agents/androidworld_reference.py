@@ -23,6 +23,7 @@ from tasks.schema import ReferenceStep
 
 from .aw import calendar, expense, markor, recipe, sms
 from .aw import camera as camera_app
+from .aw import draw as simple_draw
 from .aw import files as files_app
 from .aw import gallery as gallery_app
 from .aw import joplin as joplin_notes
@@ -238,6 +239,7 @@ SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     **recipe.SOLVERS,
     **vlc_player.SOLVERS,
     **audio_recorder.SOLVERS,
+    **simple_draw.SOLVERS,
     **osmand_maps.SOLVERS,
     **retro_music.SOLVERS,
     "SystemWifiTurnOn": wifi("on"),

@@ -26,6 +26,7 @@ from .osmand import OsmAndApp
 from .retromusic import RetroMusicApp
 from .settings import SettingsApp
 from .shop import ShopApp
+from .simpledraw import SimpleDrawApp
 from .smsmessenger import SmsMessengerApp
 from .vlc import VlcApp
 from .weather import WeatherApp
@@ -57,6 +58,7 @@ BUILTIN: list[type[App]] = [
     CameraApp,
     OsmAndApp,
     AudioRecorderApp,
+    SimpleDrawApp,
 ]
 
 

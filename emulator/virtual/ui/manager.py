@@ -457,6 +457,10 @@ class UIManager:
             node = next((c for c in reversed(node.children) if c.contains(x1, y1)), None)
         if any(self._seek(v, x2) for v in reversed(chain) if v.style.get("on_seek")):
             return  # a drag on a SeekBar takes its thumb along
+        drag = next((v.style["on_drag"] for v in reversed(chain) if v.style.get("on_drag")), None)
+        if drag is not None:  # a view that takes the finger's path itself (a drawing canvas): from, to
+            drag(x1, y1, x2, y2)
+            return
         # the content moves by the drag past the touch slop plus the fling of the release velocity, so a slow
         # swipe scrolls about its length and a fast one much further (gestures.scroll_amount)
         dx, dy = scroll_amount(x2 - x1, y2 - y1, ms, s)

@@ -1,0 +1,198 @@
+"""Simple Draw Pro's data: its preferences (Simple-Commons' `shared_prefs/Prefs.xml`: the brush colour, the canvas
+colour, the last folder and extension saved to), the drawing (the canvas's operations, kept in the app's process as
+MyCanvas keeps them: a stroke is its points, colour, width and whether it erases) and the image files a drawing is
+saved as: PNG and JPG rendered with Pillow at the canvas's size (white under the background colour, as
+MyCanvas.getBitmap draws it), SVG written as Svg.writeSvg writes it (a background `rect`, one `path` a stroke).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from io import BytesIO
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from ..appstorage import SharedPrefs
+from ..fs import FileSystem
+from ..ui.layout import Ctx
+from ..ui.theme import Color
+
+PKG = "com.simplemobiletools.draw.pro"
+VERSION_NAME, VERSION_CODE = "6.9.3", 79  # com.simplemobiletools.draw.pro_79.apk
+_ACT = f"{PKG}.activities."
+SPLASH = _ACT + "SplashActivity.Orange"  # the launcher's alias (the orange icon, the default one)
+MAIN = _ACT + "MainActivity"
+SETTINGS = _ACT + "SettingsActivity"
+INTERNAL = "/storage/emulated/0"
+DEFAULT_FOLDER = f"{INTERNAL}/Simple Draw"  # SaveImageDialog's folder before any save
+PREFS = SharedPrefs(PKG, "Prefs")
+
+ORANGE: Color = (245, 124, 0)  # Simple apps' default primary colour: the default brush colour
+WHITE: Color = (255, 255, 255)
+FULL_BRUSH_DP = 40  # R.dimen.full_brush_size: a brush size of 100 strokes this wide
+DEFAULT_BRUSH = 40  # Config.brushSize's default (the stroke width bar's progress, 5..100)
+EXTENSIONS = ("png", "svg", "jpg")
+INVALID_CHARS = set('/\\:*?"<>|\x00')  # String.isAValidFilename
+
+Stroke = dict[str, Any]  # {"points": [[x, y], ...] (canvas px), "color": [r, g, b], "width": px, "eraser": bool}
+
+
+def _rgb(value: int) -> Color:
+    return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+
+
+def _argb(c: Color) -> int:
+    """An opaque colour as Android stores it in an int preference (0xFFRRGGBB, signed)."""
+    v = 0xFF000000 | (c[0] << 16) | (c[1] << 8) | c[2]
+    return v - (1 << 32)
+
+
+def brush_color(fs: FileSystem) -> Color:
+    v = PREFS.read(fs).get("brush_color")
+    return _rgb(v) if isinstance(v, int) and not isinstance(v, bool) else ORANGE
+
+
+def canvas_color(fs: FileSystem) -> Color:
+    v = PREFS.read(fs).get("canvas_background_color")
+    return _rgb(v) if isinstance(v, int) and not isinstance(v, bool) else WHITE
+
+
+def put_color(fs: FileSystem, key: str, c: Color) -> None:
+    PREFS.put(fs, key, _argb(c))
+
+
+def last_folder(fs: FileSystem) -> str:
+    return str(PREFS.read(fs).get("last_save_folder") or "")
+
+
+def last_extension(fs: FileSystem) -> str:
+    return str(PREFS.read(fs).get("last_save_extension") or "")
+
+
+def hex_color(c: Color) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*c)
+
+
+def parse_hex(text: str) -> Color | None:
+    s = text.strip().lstrip("#")
+    if len(s) != 6 or any(ch not in "0123456789abcdefABCDEF" for ch in s):
+        return None
+    return (int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16))
+
+
+def humanize(path: str) -> str:
+    """Context.humanizePath: the internal storage's path shown as "Internal"."""
+    path = path.rstrip("/") or "/"
+    return "Internal" + path[len(INTERNAL) :] if path.startswith(INTERNAL) else path
+
+
+def valid_name(name: str) -> bool:
+    return bool(name) and not (set(name) & INVALID_CHARS)
+
+
+# --- the drawing (MyCanvas's state, in the app's process) ---------------------------------------------------------
+def strokes(ctx: Ctx) -> list[Stroke]:
+    """The canvas's operations, oldest first."""
+    ops: list[Stroke] = ctx.ui.setdefault("ops", [])
+    return ops
+
+
+def undone(ctx: Ctx) -> list[Stroke]:
+    ops: list[Stroke] = ctx.ui.setdefault("undone", [])
+    return ops
+
+
+def drawing_hash(ctx: Ctx) -> str:
+    """MyCanvas.getDrawingHashCode: what the drawing is, to tell unsaved changes."""
+    return repr(strokes(ctx))
+
+
+def canvas_size(ctx: Ctx) -> tuple[int, int]:
+    """The canvas's size in px: as the main screen last laid it out (a keyboard over it does not shrink it)."""
+    size = ctx.ui.get("canvas")
+    if isinstance(size, (list, tuple)) and len(size) == 2:
+        return (int(size[0]), int(size[1]))
+    l, t, r, b = ctx.area
+    return (r - l, b - t - ctx.dp(56))
+
+
+# --- drawing it -------------------------------------------------------------------------------------------------
+def stroke_color(s: Stroke, background: Color) -> Color:
+    c = s.get("color") or (0, 0, 0)
+    return background if s.get("eraser") else (int(c[0]), int(c[1]), int(c[2]))
+
+
+def draw_strokes(img: Image.Image, strokes: list[Stroke], background: Color, dx: int = 0, dy: int = 0) -> None:
+    """The strokes drawn as MyCanvas draws them (round caps and joins), shifted by (dx, dy)."""
+    d = ImageDraw.Draw(img)
+    for s in strokes:
+        pts = [(float(x) - dx, float(y) - dy) for x, y in s["points"]]
+        width = max(1, round(float(s["width"])))
+        color = stroke_color(s, background)
+        if len(pts) > 1:
+            d.line(pts, fill=color, width=width, joint="curve")
+        r = width / 2
+        for x, y in (pts[0], pts[-1]):  # Paint.Cap.ROUND
+            d.ellipse((x - r, y - r, x + r, y + r), fill=color)
+
+
+def bounds_of(strokes: list[Stroke], size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The part of a `size` canvas the strokes cover (their widths included), None when none shows."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for s in strokes:
+        r = float(s["width"]) / 2 + 2
+        for x, y in s["points"]:
+            xs += [x - r, x + r]
+            ys += [y - r, y + r]
+    if not xs:
+        return None
+    l, t = max(0, int(min(xs))), max(0, int(min(ys)))
+    r_, b = min(size[0], int(max(xs)) + 1), min(size[1], int(max(ys)) + 1)
+    return (l, t, r_, b) if r_ > l and b > t else None
+
+
+def bitmap(strokes: list[Stroke], size: tuple[int, int], background: Color) -> Image.Image:
+    """MyCanvas.getBitmap: the canvas at its size, its background, the strokes."""
+    img = Image.new("RGB", size, background)
+    draw_strokes(img, strokes, background)
+    return img
+
+
+def svg(strokes: list[Stroke], size: tuple[int, int], background: Color) -> bytes:
+    """Svg.writeSvg: the background rect, then a path a stroke ("M x,y L x,y ..."; an eraser's stroke "none")."""
+    w, h = size
+    out = [f'<svg width="{w}" height="{h}" xmlns="http://www.w3.org/2000/svg">']
+    out.append(f'<rect width="{w}" height="{h}" fill="{hex_color(background)}"/>')
+    for s in strokes:
+        pts = s["points"]
+        d = " ".join(f"{'M' if i == 0 else 'L'}{float(x)},{float(y)}" for i, (x, y) in enumerate(pts))
+        color = "none" if s.get("eraser") else hex_color(stroke_color(s, background))
+        out.append(
+            f'<path d="{d} " fill="none" stroke="{color}" stroke-width="{float(s["width"])}" stroke-linecap="round"/>'
+        )
+    out.append("</svg>")
+    return "".join(out).encode()
+
+
+def image_file(ext: str, strokes: list[Stroke], size: tuple[int, int], background: Color) -> bytes:
+    """The file a drawing is saved as: PNG, JPG (quality 70, as writeToOutputStream compresses) or SVG."""
+    if ext == "svg":
+        return svg(strokes, size, background)
+    buf = BytesIO()
+    img = bitmap(strokes, size, background)
+    if ext == "jpg":
+        img.save(buf, "JPEG", quality=70)
+    else:
+        img.save(buf, "PNG")
+    return buf.getvalue()
+
+
+def save_drawing(fs: FileSystem, path: str, strokes: list[Stroke], size: tuple[int, int], background: Color) -> None:
+    """The drawing written to `path` (its folder made if need be), as the extension says."""
+    ext = posixpath.splitext(path)[1].lstrip(".").lower()
+    folder = posixpath.dirname(path)
+    if not fs.is_dir(folder):
+        fs.mkdir(folder, parents=True)
+    fs.write(path, image_file(ext, strokes, size, background))
