@@ -27,6 +27,7 @@ from typing import Any
 
 from ..appstorage import SharedPrefs
 from ..ui import widgets as w
+from ..ui.fonts import wrap
 from ..ui.layout import Ctx, V
 from ..ui.view import View
 from . import camera_media as media
@@ -140,7 +141,7 @@ class CameraApp(App):
         ratio = 16 / 9 if m == VIDEO else 4 / 3
         ph = min(b - t, int((r - l) * ratio))
         preview_box = (l, t, r, t + ph)
-        small = (max(8, (r - l) // 4), max(8, ph // 4))
+        small = (max(8, (r - l) // 5), max(8, ph // 5))  # drawn small, scaled up on the screen
         preview = V(
             ctx,
             "android.view.TextureView",
@@ -306,29 +307,25 @@ class CameraApp(App):
 
         root = V(ctx, w.LINEAR, (l, t, r, b), style={"bg": (33, 33, 33), "modal": True, "on_cancel": cancel})
         pad = ctx.dp(24)
-        y = t + ctx.dp(48)
-        title_h = ctx.line_h(24, 2)
-        root.children.append(
-            w.text(
-                ctx,
-                (l + pad, y, r - pad, y + title_h),
-                ctx.tr("Remember photo locations?", "要记住照片拍摄地点吗？"),
-                size=24,
-                color=WHITE,
-                lines=2,
-                valign="t",
-            )
-        )
-        y += title_h + ctx.dp(24)
-        art = min(ctx.dp(160), (b - y) // 3)
-        root.children.append(
-            w.icon(ctx, ((l + r) // 2 - art // 2, y, (l + r) // 2 + art // 2, y + art), "location", (138, 180, 248))
-        )
-        y += art + ctx.dp(24)
-        row_h = max(ctx.dp(56), ctx.line_h(16, 2) + ctx.dp(16))
+        title = ctx.tr("Remember photo locations?", "要记住照片拍摄地点吗？")
         prompt = ctx.tr(
             "Tag your photos and videos with the locations where they\u2019re taken.", "为您的照片和视频标明拍摄地点。"
         )
+        n_title = max(1, len(wrap(title, ctx.sp(24), r - l - 2 * pad)))
+        n_prompt = max(1, len(wrap(prompt, ctx.sp(15), r - l - 2 * pad - ctx.dp(58))))
+        title_h = ctx.line_h(24, n_title)
+        row_h = max(ctx.dp(56), ctx.line_h(15, n_prompt) + ctx.dp(16))
+        bh = ctx.dp(48)
+        y = t + ctx.dp(32)
+        root.children.append(
+            w.text(ctx, (l + pad, y, r - pad, y + title_h), title, size=24, color=WHITE, lines=n_title, valign="t")
+        )
+        y += title_h + ctx.dp(16)
+        art = min(ctx.dp(160), b - pad - bh - ctx.dp(16) - row_h - ctx.dp(16) - y)
+        if art >= ctx.dp(32):  # the location pin, where the screen has room for it
+            cx = (l + r) // 2
+            root.children.append(w.icon(ctx, (cx - art // 2, y, cx + art // 2, y + art), "location", (138, 180, 248)))
+            y += art + ctx.dp(16)
         box = w.checkbox(
             ctx,
             (l + pad, y, r - pad, y + row_h),
@@ -337,9 +334,9 @@ class CameraApp(App):
             lambda: ctx.ui.update(tag_location=not on),
             prompt,
         )
-        box.style.update(fg=WHITE, lines=2)
+        box.style.update(fg=WHITE, lines=n_prompt)
         root.children.append(box)
-        bw, bh = ctx.dp(120), ctx.dp(48)
+        bw = ctx.dp(120)
         nxt = w.button(
             ctx,
             (r - pad - bw, b - pad - bh, r - pad, b - pad),

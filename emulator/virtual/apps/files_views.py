@@ -71,7 +71,7 @@ def _icon_image(kind: str, bg: Color, fg: Color, size: int) -> Image.Image:
         else:
             for y in (8, 11, 14, 17):
                 d.rectangle((7 * s, y * s, 17 * s, (y + 1) * s), fill=inner)
-    if len(_ICONS) > 48:
+    if len(_ICONS) >= 24:
         _ICONS.clear()
     _ICONS[key] = img
     return img
@@ -214,7 +214,7 @@ def header_rows(
             cx = x + ctx.dp(16)
             for i, (label, cb) in enumerate(crumbs):
                 last = i == len(crumbs) - 1
-                tw = int(text_width(label, ctx.sp(14))) + ctx.dp(16)
+                tw = int(text_width(label, ctx.sp(14), last)) + ctx.dp(16)
                 if cx >= x + wd:
                     break
                 item = V(
