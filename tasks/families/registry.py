@@ -20,6 +20,7 @@ from .osmand import OSMAND_FAVORITE
 from .people import CONTACT, TEXT
 from .recipe import RECIPE
 from .recorder import RECORDING
+from .vlc import VLC_PLAYLIST
 
 FAMILIES: dict[str, Family] = {
     f.name: f
@@ -41,6 +42,7 @@ FAMILIES: dict[str, Family] = {
         GALLERY_FAMILY,
         OSMAND_FAVORITE,
         RECORDING,
+        VLC_PLAYLIST,
     )
 }
 

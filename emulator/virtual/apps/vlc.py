@@ -127,12 +127,17 @@ class VlcApp(App):
                     player.play(ctx, ids[0])
 
             items: list[tuple[str, str, str, vw.Click]] = [
-                ("play", "Play all" if menu == "browse" else "Play", play_id, play_sel),
-                ("add", "Add to playlist", add_id, lambda: dlg.add_to_playlist(ctx, keys)),
+                (
+                    "play",
+                    ctx.tr("Play all", "全部播放") if menu == "browse" else ctx.tr("Play", "播放"),
+                    play_id,
+                    play_sel,
+                ),
+                ("add", ctx.tr("Add to playlist", "添加到播放列表"), add_id, lambda: dlg.add_to_playlist(ctx, keys)),
             ]
             return vw.action_bar(ctx, len(keys), items, lambda: lists.clear_selection(ctx))
         actions: list[tuple[str, str, vw.Click, str]] = [
-            ("more", "More options", lambda: ctx.show_dialog({"id": "overflow", "tab": tab}), "")
+            ("more", ctx.tr("More options", "更多选项"), lambda: ctx.show_dialog({"id": "overflow", "tab": tab}), "")
         ]
         if title:
             return vw.toolbar(ctx, title, actions, up)
@@ -176,8 +181,9 @@ class VlcApp(App):
         granted = data.can_read_storage(ctx.model)
         rows: list[Row]
         if tab == "nav_directories":
-            rows = [vw.header_row(ctx, "Storages")]
-            entry = vw.Entry("d:" + data.ROOT, lists.STORAGE, "", f"Folder: {lists.STORAGE}", "folder")
+            rows = [vw.header_row(ctx, ctx.tr("Storages", "存储"))]
+            name = lists.storage_name(ctx)
+            entry = vw.Entry("d:" + data.ROOT, name, "", ctx.tr("Folder: ", "文件夹：") + name, "folder")
             rh = vw.row_height(ctx)
 
             def storage(x: int, y: int, wd: int) -> View:
@@ -195,8 +201,9 @@ class VlcApp(App):
 
             rows.append(Row(rh, storage))
         elif tab == "nav_more":
-            rows = [vw.header_row(ctx, "History"), w.text_row(ctx, "No media", "emptyTextView", color=ctx.theme.text2)]
-            rows.append(vw.header_row(ctx, "About"))
+            rows = [vw.header_row(ctx, ctx.tr("History", "历史记录"))]
+            rows.append(w.text_row(ctx, ctx.tr("No media", "无媒体"), "emptyTextView", color=ctx.theme.text2))
+            rows.append(vw.header_row(ctx, ctx.tr("About", "关于")))
             rows.append(w.text_row(ctx, f"VLC for Android\u2122 {data.VERSION_NAME}", "app_version"))
         else:
             entries = {
@@ -206,9 +213,12 @@ class VlcApp(App):
             }[tab]()
             if not granted or not entries:
                 empty = (
-                    "No playlist found."
+                    ctx.tr("No playlist found.", "未找到播放列表。")
                     if tab == "nav_playlists"
-                    else ("No media files found, please transfer some files to your device or adjust your preferences.")
+                    else ctx.tr(
+                        "No media files found, please transfer some files to your device or adjust your preferences.",
+                        "未找到媒体文件，请将文件传输到设备或调整偏好设置。",
+                    )
                 )
                 return self._missing(ctx, header, [nav], nav_h, empty)
             cards = tab == "nav_playlists" or (tab == "nav_video" and data.pref(ctx.model, data.KEY_CARDS, True))
@@ -222,7 +232,7 @@ class VlcApp(App):
         if ex.get("kind") == "browser":
             path = str(ex.get("path", data.ROOT))
             scope = f"browse:{path}"
-            title = lists.STORAGE if path == data.ROOT else posixpath.basename(path)
+            title = lists.storage_name(ctx) if path == data.ROOT else posixpath.basename(path)
             header = self._header(ctx, scope, "browse", title, up=lambda: self._up(ctx))
             if not data.can_read_storage(ctx.model):
                 return self._missing(ctx, header, [], 0, "")
@@ -230,14 +240,14 @@ class VlcApp(App):
             ids = ("browser_container", "item_icon", "title", "text")
             rows = lists.item_rows(ctx, scope, entries, False, ids)
             if not entries:
-                rows = [w.text_row(ctx, "Empty", "empty", color=ctx.theme.text2, align="c", height_dp=96)]
+                rows = [w.text_row(ctx, ctx.tr("Empty", "空"), "empty", color=ctx.theme.text2, align="c", height_dp=96)]
             return page(ctx, [header], rows, key=f"browse_{path}", rid="network_list")
         name = str(ex.get("name", ""))
         scope = f"group:{name}"
         header = self._header(ctx, scope, "list", name, up=ctx.finish)
         entries = lists.video_entries(ctx, name)
         if not entries:
-            return self._missing(ctx, header, [], 0, "No media files found")
+            return self._missing(ctx, header, [], 0, ctx.tr("No media files found", "未找到媒体文件"))
         cards = bool(data.pref(ctx.model, data.KEY_CARDS, True))
         return page(ctx, [header], lists.item_rows(ctx, scope, entries, cards), key=f"group_{name}", rid="video_grid")
 
@@ -274,10 +284,10 @@ class VlcApp(App):
                     "header_list_title",
                     22,
                     bold=True,
-                    desc=f"Album: {pl['name']}",
+                    desc=ctx.tr("Album: ", "专辑：") + str(pl["name"]),
                 )
             )
-            n = lists.plural(len(entries), "1 track", "%d tracks")
+            n = lists.plural(ctx, len(entries), "1 track", "%d tracks", "%d 首曲目")
             v.children.append(
                 w.text(
                     ctx,

@@ -70,25 +70,39 @@ def context(ctx: Ctx, spec: dict[str, Any]) -> View:
     key, scope, kind = str(spec["key"]), str(spec["scope"]), str(spec.get("kind", ""))
     options: list[tuple[str, str, Any]] = []
     if kind in ("video", "audio", "file"):
-        options.append(("play", "Play", _then(ctx, lambda: _play(ctx, key))))
+        options.append(("play", ctx.tr("Play", "播放"), _then(ctx, lambda: _play(ctx, key))))
     elif kind in ("group", "playlist"):
-        options.append(("play", "Play all" if kind == "group" else "Play", _then(ctx, lambda: _play(ctx, key))))
+        options.append(
+            (
+                "play",
+                ctx.tr("Play all", "全部播放") if kind == "group" else ctx.tr("Play", "播放"),
+                _then(ctx, lambda: _play(ctx, key)),
+            )
+        )
     if kind in ("video", "group", "audio", "file"):
-        options.append(("add", "Add to playlist", lambda: add_to_playlist(ctx, [key])))
+        options.append(("add", ctx.tr("Add to playlist", "添加到播放列表"), lambda: add_to_playlist(ctx, [key])))
     if kind == "video" and scope.startswith("playlist:"):
-        options.append(("close", "Remove", _then(ctx, lambda: _remove(ctx, scope, key))))
+        options.append(("close", ctx.tr("Remove", "移除"), _then(ctx, lambda: _remove(ctx, scope, key))))
     if kind == "video" and not scope.startswith("playlist:"):
         played = _played(ctx, key)
-        label = "Mark as not played" if played else "Mark as played"
+        label = ctx.tr("Mark as not played", "标记为未播放") if played else ctx.tr("Mark as played", "标记为已播放")
         mid = int(key.partition(":")[2]) if key.startswith("m:") else 0
         options.append(("check", label, _then(ctx, lambda: data.mark_played(ctx.model, mid, not played))))
     if kind in ("video", "audio", "file") and not scope.startswith("playlist:"):
         options.append(
-            ("delete", "Delete", lambda: ctx.show_dialog({"id": "delete", "key": key, "title": spec["title"]}))
+            (
+                "delete",
+                ctx.tr("Delete", "删除"),
+                lambda: ctx.show_dialog({"id": "delete", "key": key, "title": spec["title"]}),
+            )
         )
     if kind == "playlist":
         options.append(
-            ("delete", "Delete", lambda: ctx.show_dialog({"id": "delete", "key": key, "title": spec["title"]}))
+            (
+                "delete",
+                ctx.tr("Delete", "删除"),
+                lambda: ctx.show_dialog({"id": "delete", "key": key, "title": spec["title"]}),
+            )
         )
     rows = vw.option_rows(ctx, str(spec.get("title", "")), options)
     return vw.sheet(ctx, rows, ctx.dismiss_dialog, "context_sheet")
@@ -136,9 +150,17 @@ def delete(ctx: Ctx, spec: dict[str, Any]) -> View:
             ctx.model.fs.remove(path)
             data.scan(ctx.model)
 
-    message = f"Delete playlist '{name}'?" if is_playlist else f"Delete the file '{name}'?"
+    message = (
+        ctx.tr(f"Delete playlist '{name}'?", f"删除播放列表“{name}”？")
+        if is_playlist
+        else ctx.tr(f"Delete the file '{name}'?", f"删除文件“{name}”？")
+    )
     return dialogs.dialog(
-        ctx, "", message, dialogs.confirm_buttons(ctx, "Delete", ok, ctx.dismiss_dialog), on_cancel=ctx.dismiss_dialog
+        ctx,
+        "",
+        message,
+        dialogs.confirm_buttons(ctx, ctx.tr("Delete", "删除"), ok, ctx.dismiss_dialog),
+        on_cancel=ctx.dismiss_dialog,
     )
 
 
@@ -158,7 +180,7 @@ def _save_new(ctx: Ctx, ids: list[int]) -> None:
     existing = data.playlist_named(ctx.model, name)
     if existing is not None:
         spec = dict(ctx.ui.get("dialog") or {})
-        spec["error"] = f"Playlist {existing['name']} already exists"
+        spec["error"] = ctx.tr(f"Playlist {existing['name']} already exists", f"播放列表 {existing['name']} 已存在")
         ctx.ui["dialog"] = spec
         return
     ctx.dismiss_dialog()
@@ -175,7 +197,7 @@ def _save_existing(ctx: Ctx, playlist_id: int, ids: list[int]) -> None:
 def add_playlist(ctx: Ctx, spec: dict[str, Any]) -> View:
     ids = [int(i) for i in spec.get("media", [])]
     th = ctx.theme
-    count = lists.plural(len(ids), "1 media", "%d media")
+    count = lists.plural(ctx, len(ids), "1 media", "%d media", "%d 个媒体")
     pad = ctx.dp(16)
     out: list[Row] = []
 
@@ -256,7 +278,7 @@ def add_playlist(ctx: Ctx, spec: dict[str, Any]) -> View:
             v.children.append(
                 w.text(ctx, (tx, y + ctx.dp(10), x + wd - pad, y + ctx.dp(10) + h1), str(p["name"]), "textView16", 16)
             )
-            n = lists.plural(int(p["tracks"]), "1 media", "%d media")
+            n = lists.plural(ctx, int(p["tracks"]), "1 media", "%d media", "%d 个媒体")
             v.children.append(
                 w.text(ctx, (tx, y + ctx.dp(10) + h1, x + wd - pad, y + rh - ctx.dp(10)), n, "subtitle", 13, th.text2)
             )
@@ -274,12 +296,17 @@ def overflow(ctx: Ctx, spec: dict[str, Any]) -> View:
         cards = bool(data.pref(ctx.model, data.KEY_CARDS, True))
         items.append(
             (
-                "Display in list" if cards else "Display in grid",
+                ctx.tr("Display in list", "以列表显示") if cards else ctx.tr("Display in grid", "以网格显示"),
                 _then(ctx, lambda: data.PREFS.put(ctx.model.fs, data.KEY_CARDS, not cards)),
             )
         )
-        items.append(("Group videos", lambda: ctx.show_dialog({"id": "grouping"})))
-    items.append(("Refresh", _then(ctx, lambda: data.scan(ctx.model) if data.can_read_storage(ctx.model) else None)))
+        items.append((ctx.tr("Group videos", "视频分组"), lambda: ctx.show_dialog({"id": "grouping"})))
+    items.append(
+        (
+            ctx.tr("Refresh", "刷新"),
+            _then(ctx, lambda: data.scan(ctx.model) if data.can_read_storage(ctx.model) else None),
+        )
+    )
     return vw.popup_menu(ctx, items)
 
 
@@ -288,7 +315,11 @@ def grouping(ctx: Ctx, spec: dict[str, Any]) -> View:
         return _then(ctx, lambda: data.PREFS.put(ctx.model.fs, data.KEY_GROUPING, value))
 
     return vw.popup_menu(
-        ctx, [("Group by name", put(data.GROUP_BY_NAME)), ("Do not group videos", put(data.GROUP_NONE))]
+        ctx,
+        [
+            (ctx.tr("Group by name", "按名称分组"), put(data.GROUP_BY_NAME)),
+            (ctx.tr("Do not group videos", "不分组"), put(data.GROUP_NONE)),
+        ],
     )
 
 

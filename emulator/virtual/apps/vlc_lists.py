@@ -23,25 +23,32 @@ from .vlc_player import play
 MAIN = "org.videolan.vlc.gui.MainActivity"
 SECONDARY = "org.videolan.vlc.gui.SecondaryActivity"
 PLAYLIST = "org.videolan.vlc.gui.HeaderMediaListActivity"
-STORAGE = "Internal memory"
+STORAGE = ("Internal memory", "内部存储")
 
 
-def plural(n: int, one: str, many: str) -> str:
+def plural(ctx: Ctx, n: int, one: str, many: str, zh: str) -> str:
+    """A quantity string (values/plurals.xml): `one` for 1, `many` (its %d the count) else; `zh` (%d) in Chinese."""
+    if ctx.zh:
+        return zh.replace("%d", str(n))
     return one if n == 1 else many.replace("%d", str(n))
 
 
+def storage_name(ctx: Ctx) -> str:
+    return ctx.tr(*STORAGE)
+
+
 # --- entries ----------------------------------------------------------------------------------------------------
-def video_entry(v: dict[str, Any]) -> vw.Entry:
+def video_entry(ctx: Ctx, v: dict[str, Any]) -> vw.Entry:
     played = int(v.get("play_count") or 0) > 0
-    desc = f"Video: {v['title']}" + (", Already played" if played else "")
+    desc = ctx.tr("Video: ", "视频：") + str(v["title"]) + (ctx.tr(", Already played", "，已播放") if played else "")
     spoken = data.talkback_duration(v["duration"])
-    desc += f", Duration: {spoken}" if spoken else ""
+    desc += ctx.tr(", Duration: ", "，时长：") + spoken if spoken else ""
     return vw.Entry(f"m:{v['id_media']}", str(v["title"]), data.duration_text(v["duration"]), desc, "video", played)
 
 
-def group_entry(name: str, count: int) -> vw.Entry:
-    n = plural(count, "1 video", "%d videos")
-    return vw.Entry(f"g:{name}", name, n, f"Video group: {name}, {n}", "group")
+def group_entry(ctx: Ctx, name: str, count: int) -> vw.Entry:
+    n = plural(ctx, count, "1 video", "%d videos", "%d 个视频")
+    return vw.Entry(f"g:{name}", name, n, ctx.tr(f"Video group: {name}, {n}", f"视频组：{name}，{n}"), "group")
 
 
 def video_entries(ctx: Ctx, group: str | None = None) -> list[vw.Entry]:
@@ -49,14 +56,14 @@ def video_entries(ctx: Ctx, group: str | None = None) -> list[vw.Entry]:
     videos = data.media(ctx.model, data.TYPE_VIDEO)
     grouping = str(data.pref(ctx.model, data.KEY_GROUPING, data.GROUP_BY_NAME))
     if group is None and grouping == data.GROUP_NONE:
-        return [video_entry(v) for v in videos]
+        return [video_entry(ctx, v) for v in videos]
     out: list[vw.Entry] = []
     for name, members in data.video_groups(videos):
         if group is not None:
             if name == group:
-                return [video_entry(v) for v in members]
+                return [video_entry(ctx, v) for v in members]
             continue
-        out.append(video_entry(members[0]) if len(members) == 1 else group_entry(name, len(members)))
+        out.append(video_entry(ctx, members[0]) if len(members) == 1 else group_entry(ctx, name, len(members)))
     return out
 
 
@@ -64,7 +71,11 @@ def audio_entries(ctx: Ctx) -> list[vw.Entry]:
     out = []
     for a in data.media(ctx.model, data.TYPE_AUDIO):
         spoken = data.talkback_duration(a["duration"])
-        desc = f"Audio track: {a['title']}" + (f", Duration: {spoken}" if spoken else "")
+        desc = (
+            ctx.tr("Audio track: ", "音轨：")
+            + str(a["title"])
+            + (ctx.tr(", Duration: ", "，时长：") + spoken if spoken else "")
+        )
         out.append(vw.Entry(f"m:{a['id_media']}", str(a["title"]), data.duration_text(a["duration"]), desc, "audio"))
     return out
 
@@ -91,21 +102,22 @@ def folder_entries(ctx: Ctx, path: str) -> list[vw.Entry]:
                 inner = []
             subs = sum(1 for _, nd in inner if nd.is_dir)
             media = sum(1 for n, nd in inner if not nd.is_dir and _is_media(n))
-            parts = [plural(subs, "1 subfolder", "%d subfolders")] if subs else []
-            parts += [plural(media, "1 media file", "%d media files")] if media else []
-            text = " \u00b7 ".join(parts) or "Empty"
-            desc = f"Folder: {name}" + "".join(", " + p for p in parts) + ("" if parts else ", Empty")
+            parts = [plural(ctx, subs, "1 subfolder", "%d subfolders", "%d 个子文件夹")] if subs else []
+            parts += [plural(ctx, media, "1 media file", "%d media files", "%d 个媒体文件")] if media else []
+            text = " \u00b7 ".join(parts)
+            desc = ctx.tr("Folder: ", "文件夹：") + name + "".join(", " + p for p in parts or [ctx.tr("Empty", "空")])
             folders.append(vw.Entry(f"d:{full}", name, text if parts else "", desc, "folder"))
         elif _is_media(name):
-            files.append(vw.Entry(f"f:{full}", name, "", f"File: {name}", "file"))
+            files.append(vw.Entry(f"f:{full}", name, "", ctx.tr("File: ", "文件：") + name, "file"))
     return folders + files
 
 
 def playlist_entries(ctx: Ctx) -> list[vw.Entry]:
     out = []
     for p in data.playlists(ctx.model):
-        n = plural(int(p["tracks"]), "1 track", "%d tracks")
-        out.append(vw.Entry(f"p:{p['id_playlist']}", str(p["name"]), n, f"Playlist: {p['name']}, {n}", "playlist"))
+        n = plural(ctx, int(p["tracks"]), "1 track", "%d tracks", "%d 首曲目")
+        desc = ctx.tr("Playlist: ", "播放列表：") + f"{p['name']}, {n}"
+        out.append(vw.Entry(f"p:{p['id_playlist']}", str(p["name"]), n, desc, "playlist"))
     return out
 
 

@@ -99,11 +99,11 @@ def screen(ctx: Ctx) -> list[View]:
     bar_h = ctx.dp(72)
     y = t + (b - t) // 4
     titles = {
-        "welcome": ("Welcome to VLC!", "welcome_title"),
-        "permission": ("Permission", "permission_title"),
-        "no_permission": ("Permission not granted", "no_permission_title"),
-        "scan": ("Auto-discover your media", "scanning_title"),
-        "theme": ("Make yourself at home", "theme_title"),
+        "welcome": (ctx.tr("Welcome to VLC!", "欢迎使用 VLC！"), "welcome_title"),
+        "permission": (ctx.tr("Permission", "权限"), "permission_title"),
+        "no_permission": (ctx.tr("Permission not granted", "未授予权限"), "no_permission_title"),
+        "scan": (ctx.tr("Auto-discover your media", "自动发现您的媒体"), "scanning_title"),
+        "theme": (ctx.tr("Make yourself at home", "随心设置"), "theme_title"),
     }
     title, title_id = titles.get(page, titles["welcome"])
     if page == "welcome":
@@ -132,9 +132,13 @@ def screen(ctx: Ctx) -> list[View]:
         y += h + ctx.dp(8)
 
     if page == "welcome":
-        para("The free and open source multimedia player", "textView", 2)
+        para(ctx.tr("The free and open source multimedia player", "自由开源的多媒体播放器"), "textView", 2)
     elif page == "permission":
-        para("VLC needs your permission to access media on your device", "textView", 2)
+        para(
+            ctx.tr("VLC needs your permission to access media on your device", "VLC 需要您的许可才能访问设备上的媒体"),
+            "textView",
+            2,
+        )
         choice = str(ctx.extras.get("choice", "permAll"))
         cell = (r - l - 2 * pad) // 3
         sz = min(cell - ctx.dp(16), ctx.dp(88))
@@ -172,7 +176,7 @@ def screen(ctx: Ctx) -> list[View]:
         btn = w.button(
             ctx,
             ((l + r - bw) // 2, y, (l + r + bw) // 2, y + ctx.dp(48)),
-            "GRANT PERMISSION",
+            ctx.tr("GRANT PERMISSION", "授予权限"),
             lambda: _ask(ctx),
             "grant_permission_button",
         )
@@ -222,7 +226,7 @@ def screen(ctx: Ctx) -> list[View]:
         w.button(
             ctx,
             (r - pad - bw, by, r - pad, by + ctx.dp(48)),
-            "Done" if last else "Next",
+            ctx.tr("Done", "完成") if last else ctx.tr("Next", "下一步"),
             lambda: _next(ctx),
             "next_button",
             kind="text",
@@ -232,10 +236,12 @@ def screen(ctx: Ctx) -> list[View]:
         w.button(
             ctx,
             (r - pad - 2 * bw - ctx.dp(8), by, r - pad - bw - ctx.dp(8), by + ctx.dp(48)),
-            "Skip",
+            ctx.tr("Skip", "跳过"),
             lambda: _finish(ctx),
             "skip_button",
             kind="text",
         )
     )
+    for button in root.children[-2:]:
+        button.style["fg"] = vw.ORANGE
     return [root]

@@ -179,7 +179,10 @@ def screen(ctx: Ctx) -> list[View]:
         w.FRAME,
         (l, t, r, b),
         "player_root",
-        desc="Video player. Tap to show controls. Tap the back button to hide them",
+        desc=ctx.tr(
+            "Video player. Tap to show controls. Tap the back button to hide them",
+            "视频播放器。点按可显示控件。点按返回按钮可隐藏控件",
+        ),
         clickable=True,
         focusable=True,
         on_click=lambda: toggle_hud(ctx),

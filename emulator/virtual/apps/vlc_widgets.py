@@ -62,7 +62,7 @@ def action_bar(ctx: Ctx, count: int, items: list[tuple[str, str, str, Click]], c
             ctx,
             (l + ctx.dp(4), top, l + ctx.dp(4) + isz, top + isz),
             "close",
-            "Done",
+            ctx.tr("Done", "完成"),
             close,
             "action_mode_close_button",
         )
@@ -99,7 +99,16 @@ def _thumb(ctx: Ctx, box: tuple[int, int, int, int], entry: Entry, rid: str) -> 
 
 
 def _more(ctx: Ctx, box: tuple[int, int, int, int], on_more: Click) -> View:
-    v = w.icon(ctx, box, "more", ctx.theme.text2, "item_more", "More Actions", cls=w.IMAGE, on_click=on_more)
+    v = w.icon(
+        ctx,
+        box,
+        "more",
+        ctx.theme.text2,
+        "item_more",
+        ctx.tr("More Actions", "更多操作"),
+        cls=w.IMAGE,
+        on_click=on_more,
+    )
     v.style["inset"] = ctx.dp(10)
     return v
 
