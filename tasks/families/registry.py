@@ -10,6 +10,7 @@ from .apps import CART, NOTE, WEATHER_UNIT
 from .base import Family, instantiate
 from .calendar import EVENT
 from .clock import ALARM, TIMER
+from .drawing import DRAWING
 from .expense import EXPENSE_ADD
 from .files import FILES_FAMILY
 from .gallery import GALLERY_FAMILY
@@ -42,6 +43,7 @@ FAMILIES: dict[str, Family] = {
         GALLERY_FAMILY,
         OSMAND_FAVORITE,
         RECORDING,
+        DRAWING,
         VLC_PLAYLIST,
     )
 }

@@ -100,6 +100,7 @@ class SimpleDrawApp(App):
     version_name = data.VERSION_NAME
     version_code = data.VERSION_CODE
     installed = True  # as AndroidWorld installs it
+    _bitmap: tuple[Any, Image.Image] | None = None  # the strokes last drawn: (what they were, their image)
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def on_foreground(self, ctx: Ctx) -> None:
@@ -182,11 +183,11 @@ class SimpleDrawApp(App):
         area = data.bounds_of(ops, (r - l, b - t))
         if area is not None:  # the strokes, drawn on the part of the canvas they cover
             key = (repr(ops), area, bg)
-            cached = ctx.ui.get("_bitmap")
-            if not cached or cached[0] != key:
+            cached = self._bitmap  # the last one drawn, kept out of the (snapshotted) process state
+            if cached is None or cached[0] != key:
                 img = Image.new("RGB", (area[2] - area[0], area[3] - area[1]), bg)
                 data.draw_strokes(img, ops, bg, area[0], area[1])
-                cached = ctx.ui["_bitmap"] = (key, img)
+                cached = self._bitmap = (key, img)
             canvas.children.append(
                 V(
                     ctx,
