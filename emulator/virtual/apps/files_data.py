@@ -16,11 +16,13 @@ import posixpath
 from dataclasses import dataclass
 from datetime import datetime
 
-from .. import mediameta as mm
-from .. import mediastore
 from ..appstorage import SharedPrefs, listing
 from ..clock import zone_named
 from ..fs import FileSystem, FsError
+from ..mediameta import media_type_of
+from ..mediameta import mime_of as scanner_mime
+from ..mediastore import MediaItem
+from ..mediastore import items as media_items
 from ..ui.host import Device
 
 PKG = "com.google.android.documentsui"
@@ -102,7 +104,7 @@ def root_dir(root: Root) -> str | None:
 def mime_of(name: str, is_dir: bool = False) -> str:
     if is_dir:
         return "vnd.android.document/directory"
-    return mm.mime_of(name) or "application/octet-stream"
+    return scanner_mime(name) or "application/octet-stream"
 
 
 def _sorted(docs: list[Doc], by_date: bool) -> list[Doc]:
@@ -120,7 +122,7 @@ def _dir_docs(fs: FileSystem, folder: str, hidden: bool) -> list[Doc]:
     ]
 
 
-def _media_doc(it: mediastore.MediaItem) -> Doc:
+def _media_doc(it: MediaItem) -> Doc:
     return Doc(it.path, it.display_name, False, it.size, it.date_modified, it.mime_type or mime_of(it.display_name))
 
 
@@ -134,13 +136,13 @@ def children(model: Device, root: Root, parent: str | None, hidden: bool = False
         now = int(model.now())
         items = [
             it
-            for it in mediastore.items(fs)
+            for it in media_items(fs)
             if (it.media_type in (1, 2, 3, 6) or it.relative_path.startswith("Download/"))
             and now - it.date_modified <= RECENT_MAX_AGE
         ]
         items.sort(key=lambda it: -it.date_modified)
         return [_media_doc(it) for it in items[:RECENT_LIMIT]]
-    items = mediastore.items(fs, root.media_type)
+    items = media_items(fs, root.media_type)
     if root.key in ("images", "videos"):  # the top lists the folders (buckets) the media are in
         if parent is None:
             buckets: dict[str, Doc] = {}
@@ -179,7 +181,7 @@ def search(model: Device, root: Root, query: str, hidden: bool = False) -> list[
 def _flat(model: Device, root: Root) -> list[Doc]:
     if root.key == "recent":
         return children(model, root, None)
-    return [_media_doc(it) for it in mediastore.items(model.fs, root.media_type)]
+    return [_media_doc(it) for it in media_items(model.fs, root.media_type)]
 
 
 def stat_doc(fs: FileSystem, path: str) -> Doc | None:
@@ -303,7 +305,7 @@ def type_label(doc: Doc, zh: bool = False) -> str:
     if doc.is_dir:
         return "文件夹" if zh else "Folder"
     ext = doc.name.rsplit(".", 1)[-1].upper() if "." in doc.name else ""
-    kind = mm.media_type_of(doc.mime)
+    kind = media_type_of(doc.mime)
     words = {1: ("image", "图片"), 2: ("audio", "音频"), 3: ("video", "视频"), 6: ("document", "文档")}
     en, cn = words.get(kind, ("file", "文件"))
     if not ext:
