@@ -16,6 +16,7 @@ from .files import FILES_FAMILY
 from .gallery import GALLERY_FAMILY
 from .joplin import JOPLIN_NOTE
 from .markor import NOTE_FILE
+from .opentracks import OPENTRACKS_RECORD
 from .orgtasks import ORGTASKS
 from .osmand import OSMAND_FAVORITE
 from .people import CONTACT, TEXT
@@ -39,6 +40,7 @@ FAMILIES: dict[str, Family] = {
         RECIPE,
         ORGTASKS,
         JOPLIN_NOTE,
+        OPENTRACKS_RECORD,
         FILES_FAMILY,
         GALLERY_FAMILY,
         OSMAND_FAVORITE,

@@ -32,6 +32,7 @@ from ..ui.fonts import wrap
 from ..ui.layout import Ctx, Row, V
 from ..ui.permissionprompt import has_permissions, request
 from ..ui.view import View
+from . import opentracks_recording as rec
 from . import opentracks_track as detail
 from .base import App, page
 from .opentracks_data import (
@@ -55,7 +56,7 @@ from .opentracks_data import (
     tracks,
     type_by_id,
 )
-from .opentracks_widgets import BAR_DP, Item, action_icons, bar_button, bottom_app_bar, fab, popup_menu
+from .opentracks_widgets import BAR_DP, Item, action_icons, bar_button, bottom_app_bar, popup_menu
 
 _P = "android.permission."
 PERMISSIONS = (  # the manifest's <uses-permission>s (for API 34)
@@ -80,7 +81,14 @@ ORANGE = (230, 81, 0)
 class OpenTracksApp(App):
     package = PKG
     labels = {"en": "OpenTracks", "zh": "OpenTracks"}
-    activities = {TRACK_LIST: "list", TRACK_RECORDED: "recorded", TRACK_EDIT: "edit", AGGREGATED: "aggregated"}
+    activities = {
+        TRACK_LIST: "list",
+        TRACK_RECORDED: "recorded",
+        TRACK_EDIT: "edit",
+        AGGREGATED: "aggregated",
+        rec.TRACK_RECORDING: "recording",
+        rec.TRACK_STOPPED: "stopped",
+    }
     launcher = TRACK_LIST
     color = ORANGE
     glyph = "location"
@@ -96,6 +104,9 @@ class OpenTracksApp(App):
             request(ctx.model, PKG, REQUESTED)  # TrackListActivity.requestRequiredPermissions
 
     def on_back(self, ctx: Ctx) -> bool:
+        if ctx.activity == rec.TRACK_STOPPED:
+            rec.stopped_back(ctx)
+            return True
         if ctx.activity != TRACK_LIST:
             return False
         if ctx.ui.get("selecting"):  # the contextual action mode ends
@@ -123,8 +134,7 @@ class OpenTracksApp(App):
         if not ctx.ui.get("selecting") and not ctx.keyboard:
             stats = bar_button(ctx, 0, "bar_chart", "aggregated_stats_button", lambda: ctx.push(AGGREGATED))
             gps = bar_button(ctx, 1, "location", "sensor_start_button", lambda: None)
-            record = fab(ctx, "record", tr(ctx, "image_record"), "track_list_fab_action", lambda: None)
-            overlays = bottom_app_bar(ctx, [stats, gps], [], "list_bottom", record)
+            overlays = bottom_app_bar(ctx, [stats, gps], [], "list_bottom", rec.list_fab(ctx))
             footer_h = ctx.dp(BAR_DP + 24)
         return page(ctx, header, rows, key="tracks", rid="track_list", footer_h=footer_h, overlays=overlays)
 
@@ -215,10 +225,15 @@ class OpenTracksApp(App):
         when = started(t)
         name = str(t["name"] or "")
         date, clock = date_label(ctx, when), time_label(ctx, when)
+        recording = rec.recording(ctx)
         time_distance = f"{elapsed(t['totaltime'])} ({format_distance(ctx, t['totaldistance'])})"
         markers = int(t["markerCount"] or 0)
-        if markers > 0:
+        if tid == recording:  # ListItemUtils: "Recording…", the recording icon
+            time_distance = tr(ctx, "generic_recording")
+        elif markers > 0:
             time_distance += "  \u2027"
+        if recording is not None:  # no date and time on any row while recording
+            date = clock = ""
         description = str(t["description"] or "")
         width = ctx.area[2] - ctx.area[0]
         left = ctx.dp(8 + 24 + 8)
@@ -226,6 +241,9 @@ class OpenTracksApp(App):
         line1, line2 = ctx.line_h(16), ctx.line_h(12)
         h = ctx.dp(16) + line1 + line2 + ctx.line_h(12, desc_lines) + 1
         icon_name, letter = icon_of(type_by_id(t["activity_type"]))
+        icon_desc = tr(ctx, "image_record" if tid == recording else "image_track")
+        if tid == recording:
+            icon_name, letter = "record", "R"
 
         def toggle() -> None:
             sel: list[int] = ctx.ui.setdefault("selected", [])
@@ -261,16 +279,16 @@ class OpenTracksApp(App):
             )
             top = y + ctx.dp(8)
             isz = ctx.dp(24)
-            row.children.append(
-                w.icon(
-                    ctx,
-                    (x + ctx.dp(8), top, x + ctx.dp(8) + isz, top + isz),
-                    icon_name,
-                    ORANGE,
-                    "track_list_item_icon",
-                    tr(ctx, "image_track"),
-                )
+            icon = w.icon(
+                ctx,
+                (x + ctx.dp(8), top, x + ctx.dp(8) + isz, top + isz),
+                icon_name,
+                ORANGE,
+                "track_list_item_icon",
+                icon_desc,
             )
+            icon.style["letter"] = letter
+            row.children.append(icon)
             left_x, right_x = x + left, x + wd - ctx.dp(8)
             date_w = ctx.dp(96)
             row.children.append(
@@ -346,6 +364,12 @@ class OpenTracksApp(App):
 
     def screen_aggregated(self, ctx: Ctx) -> list[View]:
         return detail.aggregated_screen(ctx)
+
+    def screen_recording(self, ctx: Ctx) -> list[View]:
+        return rec.recording_screen(ctx)
+
+    def screen_stopped(self, ctx: Ctx) -> list[View]:
+        return rec.stopped_screen(ctx)
 
     # --- dialogs ---------------------------------------------------------------------------------------------------
     def dialog_menu(self, ctx: Ctx, spec: dict[str, Any]) -> View:

@@ -103,6 +103,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "系统将从设备中永久删除选定的路线及其标记。",
     ),
     "hold_to_stop": ("Hold to stop", "长按停止"),
+    "image_stop": ("Stop", "停止"),
+    "image_discard": ("Discard", "丢弃"),
+    "generic_recording": ("Recording\u2026", "正在记录…"),
+    "stats_speed": ("Speed", "速度"),
+    "stats_pace": ("Pace", "配速"),
     "more_options": ("More options", "更多选项"),  # AppCompat's abc_action_menu_overflow_description
     "done": ("Done", "完成"),  # AppCompat's abc_action_mode_done
     "navigate_up": ("Navigate up", "转到上一层级"),  # AppCompat's abc_action_bar_up_description
