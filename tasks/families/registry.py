@@ -22,6 +22,7 @@ from .osmand import OSMAND_FAVORITE
 from .people import CONTACT, TEXT
 from .recipe import RECIPE
 from .recorder import RECORDING
+from .retro import RETRO_PLAYLIST
 from .vlc import VLC_PLAYLIST
 
 FAMILIES: dict[str, Family] = {
@@ -45,6 +46,7 @@ FAMILIES: dict[str, Family] = {
         GALLERY_FAMILY,
         OSMAND_FAVORITE,
         RECORDING,
+        RETRO_PLAYLIST,
         DRAWING,
         VLC_PLAYLIST,
     )
