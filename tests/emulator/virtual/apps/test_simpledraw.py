@@ -14,6 +14,7 @@ from emulator.virtual.apps.simpledraw_data import MAIN, PKG, SPLASH
 from emulator.virtual.model import VirtualDeviceModel
 from harness.actions import Complete
 from harness.plugins import create_agent
+from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
 from tests.emulator.virtual.apps.devshell import focus, sh
 
@@ -91,3 +92,14 @@ def test_androidworld_class_saves_the_drawing_in_pictures(name: str):
         assert Image.open(BytesIO(data)).format == "JPEG"
     else:
         assert data.startswith(b"<svg ") and b"<path d=" in data
+
+
+def test_the_drawing_familys_reference_saves_the_file_its_end_state_reads():
+    task = family_tasks("drawing", 0, 1)[0]
+    [check] = [e.check.state for e in task.end_state if e.check is not None and e.check.state is not None]
+    assert check.file is not None and check.file.path.startswith("/storage/emulated/0/")
+    m = VirtualDeviceModel()
+    assert m.fs.peek(check.file.path) is None
+    steps = run(create_agent("reference"), m, task, max_steps=task.max_steps)
+    assert isinstance(steps[-1].action, Complete) and not any(s.invalid for s in steps)
+    assert m.fs.peek(check.file.path)
