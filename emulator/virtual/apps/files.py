@@ -180,13 +180,14 @@ class FilesApp(App):
         elif searching:
             bar = self._search_bar(ctx)
         else:
+            in_bar = root.key == "recent" and not stack  # Recent shows the search bar instead of the title
             bar = toolbar(
                 ctx,
                 location_title(ctx, root, stack),
                 lambda: ctx.show_dialog({"id": "drawer"}),
-                [("search", tr(ctx, "Search", "搜索"), "option_menu_search", open_search)],
+                [] if in_bar else [("search", tr(ctx, "Search", "搜索"), "option_menu_search", open_search)],
                 lambda: ctx.show_dialog({"id": "menu"}),
-                search_bar=open_search if root.key == "recent" and not stack else None,
+                search_bar=open_search if in_bar else None,
             )
         rows: list[Row] = []
         mode = view_mode(ctx.model.fs, root)

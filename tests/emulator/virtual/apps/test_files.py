@@ -146,6 +146,36 @@ def test_the_view_mode_is_kept_per_root_in_its_preferences():
     assert any(v.desc == "List view" for r in m.view_roots() for v in r.walk())  # the default grid again
 
 
+def test_search_the_media_roots_and_recent_read_storage_and_its_index():
+    m = VirtualDeviceModel(emulator_image=True)
+    for path in ("/sdcard/DCIM/Camera/IMG_1.jpg", "/sdcard/Pictures/cat.png", "/sdcard/Documents/cats/notes_cat.txt"):
+        m.fs.write(path, b"x", parents=True)
+    m.start_activity(PKG)
+
+    def titles() -> list[str]:
+        return [v.text for r in m.view_roots() for v in r.walk() if v.resource_id == TITLE]
+
+    def tap(**kw: str) -> None:
+        v = next(v for r in m.view_roots() for v in r.walk() if all(getattr(v, k) == x for k, x in kw.items()))
+        m.tap(*v.center)
+
+    tap(desc="Show roots")
+    tap(text="sdk_gphone64_x86_64")
+    tap(desc="Search")
+    m.commit_text("cat")  # names under the root holding it, the newest first (folders first)
+    assert set(titles()) == {"cats", "Notifications", "cat.png", "notes_cat.txt"} and titles()[:2] != ["cat.png"]
+    m.key(4)
+    m.key(4)
+    tap(desc="Show roots")
+    tap(text="Images")  # MediaDocumentsProvider: the folders images are in, then their images
+    assert titles() == ["Camera", "Pictures"]
+    tap(text="Camera")
+    assert titles() == ["IMG_1.jpg"]
+    tap(desc="Show roots")
+    tap(text="Recent")
+    assert sorted(titles()) == ["IMG_1.jpg", "cat.png", "notes_cat.txt"]
+
+
 # --- AndroidWorld's classes ---------------------------------------------------------------------------------------
 def _aw_device(emulator: bool) -> VirtualDeviceModel:
     """Storage as AndroidWorld's set-up leaves it: noise files beside the one a task is about, the Files app run."""
