@@ -20,9 +20,10 @@ Ponomarenko's open-source recorder, over its records database, preferences and r
   your records was deleted or moved" (`dialog_ok_btn`, `dialog_details_btn`).
 - RecordsActivity lists the records (`audiorecorder_records`); SettingsActivity the settings.
 Left out: playback (the play button shows the playing state, no sound), import, sharing and "Open with" (they
-need other apps), the waveform's amplitudes (a recording is silence), the recording notification and the trash,
-lost-records and file-browser screens, themes other than the default, the runtime permission request (AndroidWorld's
-set-up grants RECORD_AUDIO).
+need other apps), the waveform's amplitudes (a recording is silence), the recording notification, the trash,
+lost-records and file-browser screens (a record moved to the trash stays in `trash`), themes other than the default,
+the runtime permission request (AndroidWorld's set-up grants RECORD_AUDIO). PrefsImpl's long preferences
+(`record_counter`, `active_record`) are written as `int` elements (appstorage.SharedPrefs writes no `long`).
 """
 
 from __future__ import annotations

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
 from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.fonts import text_width
@@ -100,7 +98,6 @@ class SimpleDrawApp(App):
     version_name = data.VERSION_NAME
     version_code = data.VERSION_CODE
     installed = True  # as AndroidWorld installs it
-    _bitmap: tuple[Any, Image.Image] | None = None  # the strokes last drawn: (what they were, their image)
 
     # --- lifecycle -----------------------------------------------------------------------------------
     def on_foreground(self, ctx: Ctx) -> None:
@@ -181,19 +178,14 @@ class SimpleDrawApp(App):
         canvas.style["on_drag"] = lambda x1, y1, x2, y2: self._drag(ctx, (l, t), x1, y1, x2, y2)
         ops = data.strokes(ctx)
         area = data.bounds_of(ops, (r - l, b - t))
-        if area is not None:  # the strokes, drawn on the part of the canvas they cover
-            key = (repr(ops), area, bg)
-            cached = self._bitmap  # the last one drawn, kept out of the (snapshotted) process state
-            if cached is None or cached[0] != key:
-                img = Image.new("RGB", (area[2] - area[0], area[3] - area[1]), bg)
-                data.draw_strokes(img, ops, bg, area[0], area[1])
-                cached = self._bitmap = (key, img)
+        if area is not None:  # the strokes, drawn on the part of the canvas they cover when a frame is rendered
+            layer = data.StrokeLayer([dict(o) for o in ops], area, bg)
             canvas.children.append(
                 V(
                     ctx,
                     "android.view.View",
                     (l + area[0], t + area[1], l + area[2], t + area[3]),
-                    style={"image": cached[1]},
+                    style={"image": layer},
                 )
             )
         return canvas

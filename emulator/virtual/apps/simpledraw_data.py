@@ -153,6 +153,22 @@ def bounds_of(strokes: list[Stroke], size: tuple[int, int]) -> tuple[int, int, i
     return (l, t, r_, b) if r_ > l and b > t else None
 
 
+class StrokeLayer:
+    """The strokes over the part of the canvas they cover, as a view's image that is drawn only when a frame is
+    rendered (the renderer converts a non-RGB image to RGB): no bitmap is kept between frames."""
+
+    mode = "strokes"
+
+    def __init__(self, strokes: list[Stroke], area: tuple[int, int, int, int], background: Color) -> None:
+        self.strokes, self.area, self.background = strokes, area, background
+        self.size = (area[2] - area[0], area[3] - area[1])
+
+    def convert(self, mode: str) -> Image.Image:
+        img = Image.new(mode, self.size, self.background)
+        draw_strokes(img, self.strokes, self.background, self.area[0], self.area[1])
+        return img
+
+
 def bitmap(strokes: list[Stroke], size: tuple[int, int], background: Color) -> Image.Image:
     """MyCanvas.getBitmap: the canvas at its size, its background, the strokes."""
     img = Image.new("RGB", size, background)
