@@ -9,6 +9,7 @@ from tasks.schema import Task, TaskError
 from .apps import CART, NOTE, WEATHER_UNIT
 from .base import Family, instantiate
 from .calendar import EVENT
+from .camera import CAMERA_SHOT
 from .clock import ALARM, TIMER
 from .drawing import DRAWING
 from .expense import EXPENSE_ADD
@@ -43,6 +44,7 @@ FAMILIES: dict[str, Family] = {
         JOPLIN_NOTE,
         OPENTRACKS_RECORD,
         FILES_FAMILY,
+        CAMERA_SHOT,
         GALLERY_FAMILY,
         OSMAND_FAVORITE,
         RECORDING,

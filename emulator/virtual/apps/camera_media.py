@@ -96,10 +96,11 @@ def photo_jpeg(model: Device, when: float, front: bool) -> bytes:
 
 
 def video_mp4(seconds: float, front: bool) -> bytes:
-    """A recording of `seconds`: a few frames of the scene (the clouds drifting) spread over its length."""
-    n = max(1, min(MAX_VIDEO_FRAMES, int(seconds * VIDEO_FRAMES_PER_SECOND)))
-    step = max(seconds, 0.04) / n
-    frames = [(np.asarray(scene(VIDEO_SIZE, front, (i / n) % 1.0)), i * step) for i in range(n)]
+    """A recording of `seconds`: a few frames of the scene (the clouds drifting) spread over its length, the last
+    one shown for a frame's time at its end, so the file lasts as long as the recording did."""
+    n = max(2, min(MAX_VIDEO_FRAMES, int(seconds * VIDEO_FRAMES_PER_SECOND) + 1))
+    last = max(0.0, seconds - 1 / 30)
+    frames = [(np.asarray(scene(VIDEO_SIZE, front, i / n)), last * i / (n - 1)) for i in range(n)]
     return encode_mp4(frames, *VIDEO_SIZE)
 
 

@@ -19,8 +19,12 @@ from emulator.virtual.adbserver import PrivateAdbServer
 from emulator.virtual.apps.camera import PREFS
 from emulator.virtual.model import VirtualDeviceModel
 from harness.actions import Complete
+from harness.device.state import DeviceState
 from harness.plugins import create_agent
+from harness.run.judge.state_check import evaluate_state
+from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
+from tests.device_util import open_device
 from tests.emulator.virtual.apps.devshell import focus, sh, uiautomator
 
 u2 = pytest.importorskip("uiautomator2")
@@ -109,3 +113,20 @@ def test_androidworld_s_classes_leave_one_new_file(cls: str):
     assert (len(photos), len(videos)) == ((1, 0) if cls == "CameraTakePhoto" else (0, 1))
     if photos:
         assert Image.open(io.BytesIO(m.fs.read(f"/sdcard/Pictures/{photos[0]}"))).format == "JPEG"
+
+
+# --- the family ---------------------------------------------------------------------------------------------------
+def test_the_familys_photo_is_the_row_its_end_state_reads(cam_dev, adb_server, adb_cli):
+    task = next(t for t in family_tasks("camera", 0, 4) if "param:shot=photo+0" in t.tags)
+    sh(adb_cli, cam_dev.serial, f"pm clear {PKG}; rm -rf /sdcard/Pictures/*")
+    dev = open_device(adb_server, cam_dev, use_u2=False)
+    try:
+        state = DeviceState(dev.shell)
+        checks = [e.check.state for e in task.end_state if e.check is not None and e.check.state is not None]
+        assert not any(evaluate_state(c, state, "zh").held for c in checks)
+        steps = run(create_agent("reference"), cam_dev.model, task, lang="zh", max_steps=task.max_steps)
+        assert isinstance(steps[-1].action, Complete) and not any(s.invalid for s in steps)
+        assert all(evaluate_state(c, state, "zh").held for c in checks)
+    finally:
+        sh(adb_cli, cam_dev.serial, f"am force-stop {PKG}; rm -rf /sdcard/Pictures/*")
+        dev.close()
