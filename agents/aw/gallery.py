@@ -44,7 +44,13 @@ class ShowNames:
 
 
 def open_gallery() -> list[Step]:
-    return [open_app(GALLERY), *FIRST_START]
+    """The gallery on its folders: opened (its first start's prompt through), back from a picture or a folder it
+    was left on."""
+    back_to_folders = (
+        IfShown(loc(resource_id="medium_viewer_toolbar"), Back()),
+        IfShown(loc(resource_id="media_grid"), Back()),
+    )
+    return [open_app(GALLERY), *FIRST_START, *back_to_folders]
 
 
 def open_image(folder: str, name: str) -> list[Step]:

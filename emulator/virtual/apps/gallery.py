@@ -51,6 +51,7 @@ from .gallery_data import (
     VERSION_NAME,
     VIEWER,
     all_files_granted,
+    favorite_paths,
     folder_name,
     folders,
     in_folder,
@@ -102,6 +103,10 @@ class GalleryApp(App):
     # --- lifecycle -----------------------------------------------------------------------------------
     def on_foreground(self, ctx: Ctx) -> None:
         ex = ctx.extras
+        folder = str(ex.get("folder", ""))
+        if ctx.activity == MEDIA and folder and not in_folder(media(ctx.model), folder):
+            ctx.finish()  # its last medium gone (deleted, moved from the viewer): back to the folders
+            return
         if ex.get("_created"):
             return
         ex["_created"] = True
@@ -144,14 +149,18 @@ class GalleryApp(App):
             )
 
         message = tr(ctx, "access_storage_prompt") + "\n\n" + tr(ctx, "media_management_alternative")
+        sl, _, sr, _ = ctx.mgr.dialog_area()
+        width = min(ctx.dp(312), sr - sl - ctx.dp(32))  # the dialog's, as dialogs.dialog sizes it
+        text = w.text_row(ctx, message, "android:id/message", color=ctx.theme.text2, pad_dp=24, lines=30, width=width)
         return dialogs.dialog(
             ctx,
             "",
-            message,
+            "",
             [
                 (tr(ctx, "all_files"), "android:id/button1", grant),
                 (tr(ctx, "media_only"), "android:id/button3", ctx.dismiss_dialog),
             ],
+            rows=[text],
             on_cancel=ctx.dismiss_dialog,
         )
 
@@ -231,13 +240,17 @@ class GalleryApp(App):
         bar.resource_id = ctx.rid("media_menu")
         query = ctx.field_value("media_search").strip().lower()
         items = in_folder(media(ctx.model), folder)
+        favs = favorite_paths(fs)
         if query:  # the names holding the text, those starting with it first
             items = [m for m in items if query in m.display_name.lower()]
             items.sort(key=lambda m: not m.display_name.lower().startswith(query))
         l, _, r, _ = ctx.area
         cell = (r - l) // 3
         rows: list[Row] = grid_rows(
-            len(items), 3, cell, lambda i, x, y, cw, ch: self._media_cell(ctx, items[i], folder, names, x, y, cw)
+            len(items),
+            3,
+            cell,
+            lambda i, x, y, cw, ch: self._media_cell(ctx, items[i], folder, names, items[i].path in favs, x, y, cw),
         )
         if not items:
             key = "no_items_found" if query else "no_media_with_filters"
@@ -248,7 +261,9 @@ class GalleryApp(App):
         ctx.hide_keyboard()
         ctx.finish()
 
-    def _media_cell(self, ctx: Ctx, item: MediaItem, folder: str, names: bool, x: int, y: int, size: int) -> View:
+    def _media_cell(
+        self, ctx: Ctx, item: MediaItem, folder: str, names: bool, fav: bool, x: int, y: int, size: int
+    ) -> View:
         box = (x + 1, y + 1, x + size - 1, y + size - 1)
         holder = V(
             ctx,
@@ -259,10 +274,13 @@ class GalleryApp(App):
             focusable=True,
             long_clickable=True,
             on_click=lambda: open_viewer(ctx, item, folder),
-            style={"bg": (0, 0, 0)},
         )
         holder.children.append(picture_view(ctx, box, item.path, "crop", rid="medium_thumbnail"))
         pad = ctx.dp(4)
+        if fav:  # markFavoriteItems: a star at the top right
+            side = ctx.dp(28)
+            star = (box[2] - side - pad, box[1] + pad, box[2] - pad, box[1] + pad + side)
+            holder.children.append(w.icon(ctx, star, "star", WHITE, "favorite", bg=(0, 0, 0)))
         if is_video(item):
             isz = ctx.dp(32)
             cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
@@ -274,11 +292,12 @@ class GalleryApp(App):
             holder.children.append(
                 w.text(ctx, dur_box, f"{secs // 60:02d}:{secs % 60:02d}", "video_duration", color=WHITE, align="r")
             )
-        if names:
+        if names:  # medium_name over the picture's bottom, on its gradient
             line = ctx.line_h(12)
             n = 3 if len(item.display_name) > 14 else 1
             name_box = (box[0], box[3] - n * line - 2 * pad, box[2], box[3])
-            holder.children.append(
+            band = V(ctx, w.FRAME, name_box, style={"bg": SCRIM})
+            band.children.append(
                 w.text(
                     ctx,
                     name_box,
@@ -287,9 +306,10 @@ class GalleryApp(App):
                     size=12,
                     color=WHITE,
                     lines=n,
-                    style={"bg": SCRIM, "pad": pad, "ellipsize": True},
+                    style={"pad": pad, "ellipsize": True},
                 )
             )
+            holder.children.append(band)
         return holder
 
     # --- the viewer ------------------------------------------------------------------------------------

@@ -308,6 +308,11 @@ def rename_file(fs: FileSystem, path: str, new_path: str) -> bool:
     return True
 
 
+def favorite_paths(fs: FileSystem) -> set[str]:
+    """The favourites' paths on the device's file system."""
+    return {mediastore.fs_path(str(r["full_path"])) for r in DB.rows(fs, "SELECT full_path FROM favorites")}
+
+
 def is_favorite(fs: FileSystem, path: str) -> bool:
     return bool(DB.rows(fs, "SELECT id FROM favorites WHERE full_path = ?", (mediastore.shown(path),)))
 

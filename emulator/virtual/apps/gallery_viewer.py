@@ -29,6 +29,7 @@ from PIL import Image
 from ..mediastore import MediaItem
 from ..ui import dialogs
 from ..ui import widgets as w
+from ..ui.fonts import wrap
 from ..ui.layout import Ctx, Row, V
 from ..ui.picture import picture_view
 from ..ui.theme import Color
@@ -302,15 +303,17 @@ def delete_dialog(ctx: Ctx, spec: Spec) -> View:
 
     def box(x: int, y: int, wd: int) -> View:
         flip = lambda: ctx.show_dialog({**spec, "remember": not remember})  # noqa: E731
-        bounds = (x + ctx.dp(20), y, x + wd - ctx.dp(24), y + ctx.dp(48))
-        return w.checkbox(ctx, bounds, remember, "delete_remember_checkbox", flip, tr(ctx, "do_not_ask_again"))
+        bounds = (x + ctx.dp(20), y, x + wd - ctx.dp(24), y + ctx.dp(64))
+        v = w.checkbox(ctx, bounds, remember, "delete_remember_checkbox", flip, tr(ctx, "do_not_ask_again"))
+        v.style["lines"] = 2
+        return v
 
     return dialogs.dialog(
         ctx,
         "",
         tr(ctx, "deletion_confirmation") % what,
         dialogs.confirm_buttons(ctx, tr(ctx, "yes"), yes, ctx.dismiss_dialog, tr(ctx, "no")),
-        rows=[Row(ctx.dp(48), box)],
+        rows=[Row(ctx.dp(64), box)],
         on_cancel=ctx.dismiss_dialog,
         message_rid="delete_remember_title",
     )
@@ -375,21 +378,29 @@ def properties_dialog(ctx: Ctx, spec: Spec) -> View:
         if m.width and m.height:
             props.append((tr(ctx, "resolution"), f"{m.width} x {m.height}"))
         props.append((tr(ctx, "last_modified"), format_time(ctx.model, m.date_modified)))
+    sl, _, sr, _ = ctx.mgr.dialog_area()
+    inner = min(ctx.dp(312), sr - sl - ctx.dp(32)) - 2 * ctx.dp(24)  # the dialog's text width
     rows = []
     for label, value in props:
+        n = max(1, len(wrap(value, ctx.sp(14), inner)))
+        label_h, value_h = ctx.line_h(14) + ctx.dp(4), n * ctx.line_h(14) + ctx.dp(4)
+        h = ctx.dp(8) + label_h + value_h
 
-        def build(x: int, y: int, wd: int, label: str = label, value: str = value) -> View:
-            holder = V(ctx, w.LINEAR, (x, y, x + wd, y + ctx.dp(56)), "property_holder")
+        def build(
+            x: int, y: int, wd: int, label: str = label, value: str = value, n: int = n, h: int = h, lh: int = label_h
+        ) -> View:
+            label_h, value_h = lh, h - ctx.dp(8) - lh
+            holder = V(ctx, w.LINEAR, (x, y, x + wd, y + h), "property_holder")
             pad = ctx.dp(24)
+            top = y + ctx.dp(4)
             holder.children.append(
-                w.text(ctx, (x + pad, y + ctx.dp(4), x + wd - pad, y + ctx.dp(26)), label, "property_label", bold=True)
+                w.text(ctx, (x + pad, top, x + wd - pad, top + label_h), label, "property_label", bold=True)
             )
-            holder.children.append(
-                w.text(ctx, (x + pad, y + ctx.dp(26), x + wd - pad, y + ctx.dp(50)), value, "property_value")
-            )
+            value_box = (x + pad, top + label_h, x + wd - pad, top + label_h + value_h)
+            holder.children.append(w.text(ctx, value_box, value, "property_value", lines=n, style={"ellipsize": True}))
             return holder
 
-        rows.append(Row(ctx.dp(56), build))
+        rows.append(Row(h, build))
     return dialogs.dialog(
         ctx,
         tr(ctx, "properties"),

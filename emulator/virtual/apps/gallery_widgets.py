@@ -32,14 +32,13 @@ def folder_cell(ctx: Ctx, f: Folder, x: int, y: int, size: int, on_click: Callab
         focusable=True,
         long_clickable=True,
         on_click=on_click,
-        style={"bg": (0, 0, 0)},
     )
     holder.children.append(picture_view(ctx, box, f.thumbnail, "crop", rid="dir_thumbnail"))
     pad = ctx.dp(8)
     line = ctx.line_h(14)
     band = (box[0], max(box[1], box[3] - 2 * line - 2 * pad), box[2], box[3])
     holder.children.append(V(ctx, w.IMAGE, band, "dir_shadow_holder", style={"bg": SCRIM}))
-    bottom = V(ctx, w.LINEAR, band, "dir_bottom_holder")
+    bottom = V(ctx, w.LINEAR, band, "dir_bottom_holder", style={"bg": SCRIM})
     name_box = (band[0] + pad, band[1] + pad // 2, band[2] - pad, band[1] + pad // 2 + line)
     bottom.children.append(w.text(ctx, name_box, f.name, "dir_name", color=WHITE))
     cnt_box = (name_box[0], name_box[3], name_box[2], name_box[3] + line)
