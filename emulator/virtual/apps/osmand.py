@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ui import widgets as w
-from ..ui.fonts import text_width
+from ..ui.fonts import text_width, wrap
 from ..ui.layout import Ctx, Row, V, clip_tree, vlist
 from ..ui.view import View
 from . import osmand_map, osmand_places, osmand_route, osmand_search
@@ -50,7 +50,19 @@ from .osmand_data import (
     set_first_run_done,
     tr,
 )
-from .osmand_ui import ORANGE, bottom_sheet, map_screen, now_ms, plan, pop, push, sheet_item, stack, start_plan
+from .osmand_ui import (
+    ORANGE,
+    ORANGE_TEXT,
+    bottom_sheet,
+    map_screen,
+    now_ms,
+    plan,
+    pop,
+    push,
+    sheet_item,
+    stack,
+    start_plan,
+)
 
 # the manifest's <uses-permission>s a user or AndroidWorld's set-up can grant
 PERMISSIONS = (
@@ -98,7 +110,8 @@ class OsmAndApp(App):
         return osmand_route.on_back(ctx)
 
     def window_bg(self, ctx: Ctx) -> Any:
-        return osmand_map.LAND
+        on_map = first_run_done(ctx.model.fs) and len(stack(ctx)) == 1
+        return (osmand_map.NIGHT if ctx.theme.dark else osmand_map.DAY)[0] if on_map else ctx.theme.bg
 
     # --- screens -----------------------------------------------------------------------------------------------
     def screen_main(self, ctx: Ctx) -> list[View]:
@@ -126,40 +139,37 @@ class OsmAndApp(App):
         root.children.append(w.icon(ctx, (l + ctx.dp(16), y, l + ctx.dp(48), y + ctx.dp(32)), "location", ORANGE))
         label = tr(ctx, "SKIP DOWNLOAD")
         bw = int(text_width(label, ctx.sp(14), True)) + ctx.dp(32)
+        title, x0, x1 = tr(ctx, "Location not found"), l + ctx.dp(60), r - bw - ctx.dp(16)
+        title_h = ctx.line_h(18, min(3, len(wrap(title, ctx.sp(18), x1 - x0, True))))
         root.children.append(
-            w.text(
-                ctx,
-                (l + ctx.dp(60), y, r - bw - ctx.dp(16), y + ctx.dp(32)),
-                tr(ctx, "Location not found"),
-                "wizard_title",
-                size=18,
-                bold=True,
-            )
+            w.text(ctx, (x0, y, x1, y + title_h), title, "wizard_title", size=18, bold=True, lines=3, valign="t")
         )
 
         def skip() -> None:
             set_first_run_done(ctx.model.fs)
 
+        btn_h = max(ctx.dp(40), ctx.text_h(14) + ctx.dp(12))
         root.children.append(
             w.button(
                 ctx,
-                (r - bw - ctx.dp(8), y - ctx.dp(4), r - ctx.dp(8), y + ctx.dp(36)),
+                (r - bw - ctx.dp(8), y - ctx.dp(4), r - ctx.dp(8), y - ctx.dp(4) + btn_h),
                 label,
                 skip,
                 "skip_button",
                 kind="text",
             )
         )
-        y += ctx.dp(48)
-        desc_h = ctx.line_h(15, 4)
+        y += max(title_h, btn_h) + ctx.dp(16)
+        desc = tr(ctx, "first_usage_desc")
+        desc_h = ctx.line_h(15, len(wrap(desc, ctx.sp(15), r - l - ctx.dp(120))))
         root.children.append(
             w.text(
                 ctx,
                 (l + ctx.dp(60), y, r - ctx.dp(60), y + desc_h),
-                tr(ctx, "first_usage_desc"),
+                desc,
                 "wizard_description",
                 size=15,
-                lines=4,
+                lines=8,
                 valign="t",
             )
         )
@@ -167,7 +177,7 @@ class OsmAndApp(App):
         root.children.append(
             w.button(
                 ctx,
-                (l + ctx.dp(40), y, r - ctx.dp(40), y + ctx.dp(48)),
+                (l + ctx.dp(40), y, r - ctx.dp(40), y + max(ctx.dp(48), ctx.text_h(14) + ctx.dp(20))),
                 tr(ctx, "TRY AGAIN"),
                 lambda: ctx.toast(tr(ctx, "Location not found")),
                 "wizard_action_button",
@@ -182,29 +192,36 @@ class OsmAndApp(App):
         scr = map_screen(ctx)
         menu: dict[str, Any] | None = scr.get("menu")
         pl = plan(ctx)
-        favs = [(f.name, f.lat, f.lon) for f in read_favorites(fs).points]
         marks = [(marker_name(m), float(m["marker_lat"]), float(m["marker_lon"])) for m in active_markers(fs)]
         route = osmand_route.route(ctx) if pl is not None else []
         if route and scr.get("fitted") != route:
             osmand_map.fit(ctx, route, ctx.area, (b - t) * 11 // 20)
             scr["fitted"] = route
+        over = self._top_buttons(ctx, marks)
+        if pl is not None:
+            over.extend(osmand_route.menu(ctx))
+        elif menu is not None:
+            over.extend(self._context_menu(ctx, menu))
+        else:
+            over.extend(self._bottom_buttons(ctx))
         surface = osmand_map.view(
-            ctx, (l, t, r, b), lambda p: self.open_menu(ctx, p), menu, route, favorites=favs, markers=marks
+            ctx,
+            (l, t, r, b),
+            lambda p: self.open_menu(ctx, p),
+            menu,
+            route,
+            favorites=tuple((f.lat, f.lon) for f in read_favorites(fs).points),
+            markers=tuple((la, lo) for _n, la, lo in marks),
+            covered=[v.bounds for v in over],
         )
         surface.children = [c for c in surface.children if clip_tree(c, (l, t, r, b))]
-        out: list[View] = [surface]
-        out.extend(self._top_buttons(ctx, marks))
-        if pl is not None:
-            out.extend(osmand_route.menu(ctx))
-        elif menu is not None:
-            out.extend(self._context_menu(ctx, menu))
-        else:
-            out.extend(self._bottom_buttons(ctx))
-        return out
+        return [surface, *over]
 
     def open_menu(self, ctx: Ctx, p: dict[str, Any]) -> None:
+        """A place's name tapped: its context menu, the map centred on it."""
         if plan(ctx) is None:
             map_screen(ctx)["menu"] = dict(p)
+            osmand_map.move_to(ctx, float(p["lat"]), float(p["lon"]))
 
     def _round_button(self, ctx: Ctx, x: int, y: int, size: int, glyph: str, desc: str, cb: Any, rid: str) -> View:
         return V(
@@ -367,6 +384,7 @@ class OsmAndApp(App):
                 sub,
                 "context_menu_line2",
                 size=14,
+                style={"ellipsize": True},
                 color=th.text2,
             )
         )
@@ -407,7 +425,7 @@ class OsmAndApp(App):
                 "context_menu_directions_button",
                 size=14,
                 bold=True,
-                color=ORANGE,
+                color=ORANGE if th.dark else ORANGE_TEXT,
                 align="c",
                 clickable=True,
                 focusable=True,

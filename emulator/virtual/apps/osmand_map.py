@@ -10,7 +10,7 @@ the active map markers (flags) and the selected point's pin, as small views.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -23,13 +23,12 @@ from .osmand_data import CENTER, PLACES
 
 MIN_ZOOM, MAX_ZOOM, START_ZOOM = 8, 17, 11
 DOWNSCALE = 3  # the bitmap's pixels per view pixel, inverted
-LAND = (242, 239, 233)
-HILLS = (214, 230, 200)
-WATER = (170, 211, 223)
-ROAD = (255, 255, 255)
-ROAD_EDGE = (196, 190, 180)
+# the map style's colours by day and by night (the device's dark theme): land, hills, water, road, road edge, place
+# dot, place name
+DAY = ((242, 239, 233), (214, 230, 200), (170, 211, 223), (255, 255, 255), (196, 190, 180), (70, 70, 70), (50, 50, 60))
+NIGHT = ((40, 43, 48), (38, 56, 44), (40, 70, 96), (96, 96, 104), (64, 64, 70), (200, 200, 205), (222, 222, 228))
+LAND = DAY[0]
 ROUTE = (58, 103, 214)
-DOT = (70, 70, 70)
 FAV = (238, 204, 34)
 MARKER = (235, 87, 59)
 
@@ -130,20 +129,31 @@ class Projection:
         return l - margin <= x <= r + margin and t - margin <= y <= b + margin
 
 
-_cache: dict[str, Any] = {}  # the last bitmap: its key and image
+Pins = tuple[tuple[float, float], ...]
+_cache: list[Any] = [None, None]  # the last bitmap: [its key, the image]
 
 
-def _bitmap(proj: Projection, route: list[tuple[float, float]]) -> Image.Image:
+def _pin(d: ImageDraw.ImageDraw, x: float, y: float, r: float, color: tuple[int, int, int]) -> None:
+    """A map pin standing on (x, y): a disc on a point."""
+    d.polygon([(x - r * 0.7, y - r * 1.4), (x + r * 0.7, y - r * 1.4), (x, y)], fill=color)
+    d.ellipse((x - r, y - 2.6 * r, x + r, y - 0.6 * r), fill=color, outline=(255, 255, 255))
+
+
+def _bitmap(
+    proj: Projection, route: list[tuple[float, float]], favs: Pins, marks: Pins, sel: Pins, night: bool
+) -> Image.Image:
     l, t, r, b = proj.box
     size = (max(1, (r - l) // DOWNSCALE), max(1, (b - t) // DOWNSCALE))
-    key = (size, round(proj.cx, 1), round(proj.cy, 1), proj.zoom, tuple(route))
-    if _cache.get("key") == key:
-        img: Image.Image = _cache["img"]
+    key = (size, round(proj.cx, 1), round(proj.cy, 1), proj.zoom, tuple(route), favs, marks, sel, night)
+    land, hills, water, road, edge, dot, _name = NIGHT if night else DAY
+    last = _cache
+    if last[0] == key:
+        img: Image.Image = last[1]
         return img
-    img = Image.new("RGB", size, LAND)
+    img = Image.new("RGB", size, land)
     d = ImageDraw.Draw(img)
 
-    def pts(coords: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    def pts(coords: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
         out = []
         for la, lo in coords:
             x, y = proj.xy(la, lo)
@@ -151,17 +161,20 @@ def _bitmap(proj: Projection, route: list[tuple[float, float]]) -> Image.Image:
         return out
 
     k = min(2.0, max(1.0, 2 ** (proj.zoom - 12)))  # lines thicken a little as the map zooms in
-    d.polygon(pts(HILL_AREA), fill=HILLS)
-    d.line(pts(RHINE), fill=WATER, width=int(4 * k), joint="curve")
-    for road in ROADS:
-        line = pts([_P[n] for n in road])
-        d.line(line, fill=ROAD_EDGE, width=int(2 * k) + 2, joint="curve")
-        d.line(line, fill=ROAD, width=int(2 * k), joint="curve")
+    d.polygon(pts(HILL_AREA), fill=hills)
+    d.line(pts(RHINE), fill=water, width=int(4 * k), joint="curve")
+    for way in ROADS:
+        line = pts([_P[n] for n in way])
+        d.line(line, fill=edge, width=int(2 * k) + 2, joint="curve")
+        d.line(line, fill=road, width=int(2 * k), joint="curve")
     if len(route) > 1:
         d.line(pts(route), fill=ROUTE, width=int(3 * k), joint="curve")
     for x, y in pts([(la, lo) for _n, _k, la, lo in PLACES]):
-        d.ellipse((x - 2, y - 2, x + 2, y + 2), fill=DOT)
-    _cache.update(key=key, img=img)
+        d.ellipse((x - 2, y - 2, x + 2, y + 2), fill=dot)
+    for pins, radius, color in ((favs, 4, FAV), (marks, 4, MARKER), (sel, 6, MARKER)):
+        for x, y in pts(pins):
+            _pin(d, x, y, radius, color)
+    _cache[:] = [key, img]
     return img
 
 
@@ -171,18 +184,27 @@ def view(
     on_place: Callable[[dict[str, Any]], None] | None,
     selected: dict[str, Any] | None = None,
     route: list[tuple[float, float]] | None = None,
-    favorites: list[tuple[str, float, float]] | None = None,
-    markers: list[tuple[str, float, float]] | None = None,
+    favorites: Pins = (),
+    markers: Pins = (),
+    covered: Sequence[Bounds] = (),
 ) -> View:
-    """The map view over `box`: the bitmap, the places' names, favourites, markers, the selected point."""
+    """The map view over `box`: the bitmap (with the favourites, the markers and the selected point's pins) and the
+    names of the places not `covered` by what lies over the map."""
     proj = Projection(ctx, box)
+    sel: Pins = ((float(selected["lat"]), float(selected["lon"])),) if selected is not None else ()
+    night = ctx.theme.dark
+    palette = NIGHT if night else DAY
     surface = V(
         ctx,
         "android.view.View",
         box,
         "map_view_with_layers",
         clickable=True,
-        style={"image": _bitmap(proj, list(route or [])), "clip": True},
+        style={
+            "bg": palette[0],
+            "image": _bitmap(proj, list(route or []), favorites, markers, sel, night),
+            "clip": True,
+        },
     )
 
     def pan(dx: int, dy: int) -> bool:
@@ -191,7 +213,7 @@ def view(
         return True
 
     surface.on_scroll = pan
-    placed: list[Bounds] = []
+    placed: list[Bounds] = list(covered)
     size = 13
     lh = ctx.line_h(size)
     for name, kind, lat, lon in PLACES:
@@ -200,7 +222,7 @@ def view(
         x, y = proj.xy(lat, lon)
         tw = int(text_width(name, ctx.sp(size), True)) + ctx.dp(4)
         rect = (int(x - tw / 2), int(y + ctx.dp(3)), int(x + tw / 2), int(y + ctx.dp(3) + lh))
-        if not proj.visible(x, y) or any(_overlap(rect, o) for o in placed):
+        if not _inside(rect, box) or any(_overlap(rect, o) for o in placed):
             continue
         placed.append(rect)
         p = {"name": name, "kind": kind, "lat": lat, "lon": lon}
@@ -212,28 +234,17 @@ def view(
                 size=size,
                 bold=True,
                 align="c",
-                color=(50, 50, 60),
+                color=palette[6],
                 clickable=on_place is not None,
                 on_click=(lambda p=p: on_place(p)) if on_place is not None else None,
             )
         )
-    for pins, glyph, color in ((favorites or [], "star", FAV), (markers or [], "location", MARKER)):
-        for name, lat, lon in pins:
-            x, y = proj.xy(lat, lon)
-            if proj.visible(x, y):
-                s = ctx.dp(26)
-                surface.children.append(
-                    w.icon(ctx, (int(x - s / 2), int(y - s), int(x + s / 2), int(y)), glyph, color, desc=name)
-                )
-    if selected is not None:
-        x, y = proj.xy(float(selected["lat"]), float(selected["lon"]))
-        if proj.visible(x, y):
-            s = ctx.dp(40)
-            surface.children.append(
-                w.icon(ctx, (int(x - s / 2), int(y - s), int(x + s / 2), int(y)), "location", MARKER)
-            )
     return surface
 
 
 def _overlap(a: Bounds, b: Bounds) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(a: Bounds, b: Bounds) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]

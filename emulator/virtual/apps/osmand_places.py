@@ -26,7 +26,7 @@ from .osmand_data import (
     track_names,
 )
 from .osmand_map import MARKER
-from .osmand_ui import BAR_BG, ORANGE, Click, bar, bottom_buttons, map_screen, now_ms, pop, push, show_on_map, top
+from .osmand_ui import ORANGE, ORANGE_TEXT, Click, bar, bottom_buttons, map_screen, now_ms, pop, push, show_on_map, top
 
 NAME, ADDRESS, DESC = "fav_name", "fav_address", "fav_desc"
 
@@ -129,7 +129,7 @@ def editor(ctx: Ctx) -> list[View]:
     if scr.get("old"):
         buttons.insert(0, (tr(ctx, "Delete"), lambda: _delete(ctx), "delete_button", "text"))
     buttons.append((tr(ctx, "Save"), lambda: _save(ctx), "right_bottom_button", "filled"))
-    footer = [V(ctx, w.LINEAR, (l, b - btn_h, r, b), "buttons_container", style={"bg": BAR_BG})]
+    footer = [V(ctx, w.LINEAR, (l, b - btn_h, r, b), "buttons_container", style={"bg": ctx.theme.surface})]
     footer[0].children.extend(bottom_buttons(ctx, b - btn_h + ctx.dp(12), buttons))
     return page(
         ctx,
@@ -234,7 +234,7 @@ def my_places(ctx: Ctx) -> list[View]:
                     "group_name",
                     size=14,
                     bold=True,
-                    color=ORANGE,
+                    color=ORANGE_TEXT if not ctx.theme.dark else ORANGE,
                     height_dp=44,
                 )
             )

@@ -14,7 +14,7 @@ from . import osmand_map
 from .osmand_data import tr
 
 ORANGE = (255, 136, 0)  # OsmAnd's accent
-BAR_BG = (255, 255, 255)
+ORANGE_TEXT = (200, 84, 0)  # the accent dark enough for text on a light surface
 Click = Callable[[], Any] | None
 
 
@@ -76,7 +76,9 @@ def now_ms(ctx: Ctx) -> int:
 # --- bars and sheets ----------------------------------------------------------------------------------------------
 def bar(ctx: Ctx, title: str, on_back: Click, actions: list[tuple[str, str, Click, str]] | None = None) -> View:
     """A fragment's toolbar: Navigate up, the title, its action buttons."""
-    return w.toolbar(ctx, title, ("back", ctx.tr("Navigate up", "向上导航"), on_back), actions, bg=BAR_BG, height_dp=56)
+    return w.toolbar(
+        ctx, title, ("back", ctx.tr("Navigate up", "向上导航"), on_back), actions, bg=ctx.theme.surface, height_dp=56
+    )
 
 
 def sheet_item(ctx: Ctx, label: str, glyph: str, cb: Click, rid: str = "", desc: str = "") -> Row:
