@@ -10,10 +10,11 @@ broken-image glyph instead.
 
 What is kept: the decoded picture at most as large as it is drawn (a larger source is decoded reduced - JPEG's
 draft scaling - then resampled down; a smaller one is kept at its own size and scaled up when the frame is drawn),
-in a small LRU bounded by bytes (`PictureCache`), named by the file's content (path, size, modification time and
-CRC-32 of its bytes) and the drawn size, mode and rotation. Frames that show the same picture reuse the same bitmap
-object, so the frame cache (`frames.draw_key`, which names bitmaps by identity) recognises them, and nothing is
-decoded again until the file or the box changes.
+thumbnails ("crop") in 256 colours (a third of the bytes: as Glide's RGB_565 trades a thumbnail's colour depth for
+memory, so a grid's worth stays within the budget), in a small LRU bounded by bytes (`PictureCache`), named by
+the file's content (path, size, modification time and CRC-32 of its bytes) and the drawn size, mode and rotation.
+Frames that show the same picture reuse the same bitmap object, so the frame cache (`frames.draw_key`, which names
+bitmaps by identity) recognises them, and nothing is decoded again until the file or the box changes.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class Picture:
 
     @property
     def nbytes(self) -> int:
-        return self.image.width * self.image.height * 3
+        return self.image.width * self.image.height * (1 if self.image.mode == "P" else 3)
 
 
 def fit_rect(src: tuple[int, int], box: Bounds) -> Bounds:
@@ -79,8 +80,9 @@ def _crop_region(src: tuple[int, int], size: tuple[int, int]) -> tuple[int, int,
     return (0, y, sw, y + h)
 
 
-def decode(data: bytes, size: tuple[int, int], mode: Mode, rotation: int = 0) -> Picture | None:
-    """`data` decoded for a box of `size` px (None when it is not a picture Pillow reads)."""
+def decode(data: bytes, size: tuple[int, int], mode: Mode, rotation: int = 0, paletted: bool = False) -> Picture | None:
+    """`data` decoded for a box of `size` px (None when it is not a picture Pillow reads); `paletted`: kept in 256
+    colours (a third of the memory)."""
     bw, bh = max(1, size[0]), max(1, size[1])
     turns = (rotation // 90) % 4
     try:
@@ -107,6 +109,8 @@ def decode(data: bytes, size: tuple[int, int], mode: Mode, rotation: int = 0) ->
             target = (min(img.width, need[0]), min(img.height, need[1]))
         if img.size != target:
             img = img.resize(target, Image.Resampling.LANCZOS, reducing_gap=2.0)
+        if paletted:
+            img = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         img.load()
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError, EOFError):
         return None
@@ -118,8 +122,11 @@ class PictureCache:
     use from several threads: the lock guards the store, never a decode (two threads missing the same picture at
     once both decode it, and give the same pixels)."""
 
-    def __init__(self, max_bytes: int = DEFAULT_BUDGET, max_entries: int = DEFAULT_ENTRIES) -> None:
+    def __init__(
+        self, max_bytes: int = DEFAULT_BUDGET, max_entries: int = DEFAULT_ENTRIES, paletted_crops: bool = True
+    ) -> None:
         self.max_bytes, self.max_entries = max_bytes, max_entries
+        self.paletted_crops = paletted_crops  # thumbnails ("crop") in 256 colours: a grid's worth fits the budget
         self._store: OrderedDict[Hashable, Picture | None] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -159,7 +166,8 @@ class PictureCache:
             return None
         data = node.data
         key = (path, len(data), node.mtime, zlib.crc32(data), size, mode, rotation % 360)
-        return self.get(key, lambda: decode(bytes(data), size, mode, rotation))
+        paletted = self.paletted_crops and mode == "crop"
+        return self.get(key, lambda: decode(bytes(data), size, mode, rotation, paletted))
 
     def clear(self) -> None:
         with self._lock:

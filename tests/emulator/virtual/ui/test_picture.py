@@ -57,16 +57,20 @@ def test_the_cache_decodes_once_and_follows_the_file():
     fs.write("/sdcard/DCIM/a.png", _png((300, 200), (10, 200, 10)))  # new content: decoded again
     changed = cache.load(fs, "/sdcard/DCIM/a.png", (150, 150), "crop")
     assert changed is not None and changed is not first
-    assert changed.image.getpixel((5, 75)) != first.image.getpixel((5, 75))
+    assert changed.image.convert("RGB").getpixel((5, 75)) != first.image.convert("RGB").getpixel((5, 75))
     assert cache.load(fs, "/sdcard/DCIM/missing.png", (150, 150), "crop") is None
 
 
 def test_the_cache_stays_within_its_budget():
     m = VirtualDeviceModel()
-    cache = PictureCache(max_bytes=3 * 100 * 100 * 3)
-    for i in range(6):
+    cache = PictureCache(max_bytes=3 * 100 * 100 * 3)  # three fitted pictures, or nine thumbnails in 256 colours
+    for i in range(12):
         m.fs.write(f"/sdcard/Pictures/p{i}.png", _png((400, 400)))
-        assert cache.load(m.fs, f"/sdcard/Pictures/p{i}.png", (100, 100), "crop") is not None
+        thumb = cache.load(m.fs, f"/sdcard/Pictures/p{i}.png", (100, 100), "crop")
+        assert thumb is not None and thumb.image.mode == "P" and thumb.nbytes == 100 * 100
+    assert len(cache) == 9 and cache.nbytes <= cache.max_bytes
+    for i in range(6):
+        assert cache.load(m.fs, f"/sdcard/Pictures/p{i}.png", (100, 100), "fit") is not None
     assert len(cache) == 3 and cache.nbytes <= cache.max_bytes
 
 
