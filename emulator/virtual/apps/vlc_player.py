@@ -102,12 +102,12 @@ def _decode_av(payload: bytes, t: float) -> Image.Image | None:
         stream = container.streams.video[0]
         if stream.time_base is not None:
             container.seek(int(t / stream.time_base), stream=stream, backward=True, any_frame=False)
-        last = None
+        shown = None  # the last frame whose time has come
         for frame in container.decode(stream):
-            last = frame
-            if frame.time is not None and frame.time + 1e-3 >= t:
+            if shown is not None and frame.time is not None and frame.time > t + 1e-3:
                 break
-        return last.to_image() if last is not None else None
+            shown = frame
+        return shown.to_image() if shown is not None else None
 
 
 def _decode_cv2(key: str, payload: bytes, t: float) -> Image.Image | None:
