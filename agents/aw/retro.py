@@ -108,9 +108,20 @@ class CheckSong:
         return LongPress(element=found.index) if self.first else Click(element=found.index)
 
 
+@dataclass(frozen=True)
+class ToTabs:
+    """BACK while the bottom navigation does not show (a playlist, an album, the player left open)."""
+
+    type: str = "DECIDE"
+
+    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
+        shown = any(e.resource_id == RID + "navigationView" for e in screen.tree.visible())
+        return None if shown or screen.package != RETRO[1] else Back()
+
+
 def start() -> list[Step]:
-    """The app opened, What's New put away when it shows."""
-    return [open_app(RETRO), IfShown(loc(resource_id="tgFab"), Back())]
+    """The app opened, What's New put away when it shows, back to the tabs when it resumed on another screen."""
+    return [open_app(RETRO), IfShown(loc(resource_id="tgFab"), Back()), ToTabs(), ToTabs(), ToTabs()]
 
 
 def check_songs(songs: list[str]) -> list[Step]:
