@@ -32,7 +32,7 @@ from typing import Any
 
 from ..ui import widgets as w
 from ..ui.fonts import text_width
-from ..ui.layout import Ctx, V
+from ..ui.layout import Ctx, Row, V
 from ..ui.theme import Color
 from ..ui.view import View
 from . import audiorecorder_data as data
@@ -41,7 +41,7 @@ from .audiorecorder_dialogs import ask_name, record_dialog
 from .audiorecorder_records import records_dialog, records_opened, records_screen
 from .audiorecorder_setup import settings_screen, setup_dialog, setup_screen, welcome_screen
 from .audiorecorder_widgets import replace_top, yes_no
-from .base import App
+from .base import App, page
 
 PERMISSIONS = tuple(
     f"android.permission.{p}"
@@ -161,7 +161,6 @@ class AudioRecorderApp(App):
         fs = ctx.model.fs
         rec = recording(ctx)
         row = None if rec else data.record(fs, data.active_id(fs))
-        views: list[View] = []
         bar_h = ctx.dp(56)
         bar = V(ctx, w.LINEAR, (l, t, r, t + bar_h), "toolbar", style={"bg": PRIMARY})
         isz = ctx.dp(54)
@@ -187,30 +186,26 @@ class AudioRecorderApp(App):
                     TEXT,
                 )
             )
-        views.append(bar)
-        # the bottom panel, the seek bar and the texts above it, the waveform taking the rest
-        panel_h = ctx.dp(84 + 16)
-        panel_t = b - panel_h
-        seek_h = ctx.dp(36)
-        seek_t = panel_t - seek_h
+        # the waveform takes what the texts, the seek bar and the bottom panel leave (at least 120dp: where the
+        # window is too low for all - the activity is portrait-only on a phone -, the screen scrolls)
+        panel_h, seek_h = ctx.dp(84 + 16), ctx.dp(36)
         info_h = ctx.line_h(54) + ctx.line_h(22) + ctx.line_h(14) + ctx.dp(12)
-        info_t = seek_t - info_h
-        views.append(self._waveform(ctx, (l, t + bar_h, r, info_t), rec, row))
-        views.extend(self._texts(ctx, (l, info_t, r, seek_t), rec, row))
-        progress = 0
-        views.append(
-            w.seekbar(
-                ctx,
-                (l + ctx.dp(8), seek_t, r - ctx.dp(8), seek_t + seek_h),
-                progress,
-                1000,
-                lambda v: None,
-                "play_progress",
+        wave_h = max(ctx.dp(120), (b - t - bar_h) - panel_h - seek_h - info_h)
+
+        def seek(x: int, y: int, wd: int) -> View:
+            v = w.seekbar(
+                ctx, (x + ctx.dp(8), y, x + wd - ctx.dp(8), y + seek_h), 0, 1000, lambda v: None, "play_progress"
             )
-        )
-        views[-1].enabled = rec is None
-        views.append(self._panel(ctx, (l, panel_t, r, b), rec))
-        return views
+            v.enabled = rec is None
+            return v
+
+        rows = [
+            Row(wave_h, lambda x, y, wd: self._waveform(ctx, (x, y, x + wd, y + wave_h), rec, row)),
+            Row(info_h, lambda x, y, wd: self._texts(ctx, (x, y, x + wd, y + info_h), rec, row)),
+            Row(seek_h, seek),
+            Row(panel_h, lambda x, y, wd: self._panel(ctx, (x, y, x + wd, y + panel_h), rec)),
+        ]
+        return page(ctx, [bar], rows, key="main", rid="", cls="android.widget.LinearLayout")
 
     def _waveform(self, ctx: Ctx, box: tuple[int, int, int, int], rec: dict[str, Any] | None, row: Any) -> View:
         l, t, r, b = box

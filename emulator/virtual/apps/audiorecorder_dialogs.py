@@ -162,7 +162,16 @@ def record_info(ctx: Ctx, rid: int) -> View:
         f"Size: {data.fmt_size(int(row['size']))}",
         f"Location: {row['path']}",
     ]
-    return info_dialog(ctx, "\n".join(lines))
+    rows = [w.text_row(ctx, line, "", size=14, lines=8, pad_dp=24, width=ctx.dp(312)) for line in lines]
+    return dialogs.dialog(
+        ctx,
+        "Information",
+        "",
+        [("Ok", "dialog_positive_btn", ctx.dismiss_dialog)],
+        rows=rows,
+        on_cancel=ctx.dismiss_dialog,
+        title_rid="dialog_title",
+    )
 
 
 def record_dialog(ctx: Ctx, spec: Spec) -> View | None:

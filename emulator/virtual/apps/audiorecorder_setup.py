@@ -35,7 +35,7 @@ def welcome_screen(ctx: Ctx) -> list[View]:
     pager = V(ctx, "androidx.viewpager2.widget.ViewPager2", (l, t, r, b - btn_h - ctx.dp(16)), "pager")
     mid = (t + b) // 2
     title_h, text_h = ctx.line_h(34), ctx.line_h(18, 2)
-    page_box = (l, mid - title_h, r, mid + text_h)
+    page_box = (l, mid - title_h, r, mid + ctx.dp(8) + text_h)
     item = V(ctx, w.LINEAR, page_box)
     item.children.append(
         w.text(
@@ -292,7 +292,7 @@ def settings_screen(ctx: Ctx) -> list[View]:
         _text_row(ctx, "btnTrash", "Trash", left_out),
         _text_row(ctx, "btn_file_browser", "File browser", left_out),
         theme_row(ctx),
-        _text_row(ctx, "txt_records_location", f"Records location:\n{data.RECORDS_DIR}", lines=3),
+        w.text_row(ctx, f"Records location:\n{data.RECORDS_DIR}", "txt_records_location", size=16, color=TEXT, lines=8),
         _switch_row(ctx, "swKeepScreenOn", "Keep screen ON while recording", "keep_screen_on", False),
         _switch_row(
             ctx,

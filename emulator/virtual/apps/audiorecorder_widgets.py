@@ -10,11 +10,12 @@ from typing import Any
 from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.fonts import text_width
-from ..ui.layout import Ctx, Row, V
+from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.view import View
 from .audiorecorder_data import PKG, PRIMARY, TEXT, TEXT2
 
 SPINNER = "android.widget.Spinner"
+LISTVIEW = "android.widget.ListView"
 
 
 def replace_top(ctx: Ctx, activity: str, extras: dict[str, Any] | None = None) -> None:
@@ -39,26 +40,54 @@ def yes_no(ctx: Ctx, title: str, message: str, buttons: list[tuple[str, str, Any
     )
 
 
+def _popup_list(
+    ctx: Ctx, box: tuple[int, int, int, int], items: list[tuple[str, str, Any, bool]], text_rid: str
+) -> View:
+    """A popup window with a list (scrolling when the window is lower than it) of (label, rid, click, selected)."""
+    root = dialogs.popup_window(ctx, box)
+    item_h = ctx.dp(48)
+
+    def row(label: str, rid: str, cb: Any, selected: bool) -> Row:
+        def build(x: int, y: int, wd: int) -> View:
+            item = V(
+                ctx,
+                w.LINEAR,
+                (x, y, x + wd, y + item_h),
+                rid,
+                clickable=True,
+                focusable=True,
+                on_click=cb,
+                selected=selected,
+            )
+            item.children.append(
+                w.text(
+                    ctx,
+                    (x + ctx.dp(16), y, x + wd - ctx.dp(16), y + item_h),
+                    label,
+                    text_rid,
+                    size=16,
+                    style={"ellipsize": True},
+                )
+            )
+            return item
+
+        return Row(item_h, build)
+
+    inner = (box[0], box[1] + ctx.dp(8), box[2], box[3] - ctx.dp(8))
+    root.children.append(vlist(ctx, f"popup_{text_rid}", inner, [row(*i) for i in items], "", cls=LISTVIEW))
+    return root
+
+
 def popup_menu(ctx: Ctx, items: Sequence[tuple[str, str, Any]], top: int | None = None) -> View:
     """A PopupMenu at the top end of the window (or from `top`): one `android:id/title` row an item."""
     l, t, r, b = ctx.mgr.dialog_area()
     item_h = ctx.dp(48)
     widest = max(int(text_width(label, ctx.sp(16))) for label, _, _ in items)
     wd = min(r - l - ctx.dp(16), max(ctx.dp(180), widest + ctx.dp(40)))
-    y0 = min(top if top is not None else t + ctx.dp(8), b - ctx.dp(16) - len(items) * item_h)
-    box = (r - wd - ctx.dp(8), y0, r - ctx.dp(8), y0 + ctx.dp(16) + len(items) * item_h)
-    root = dialogs.popup_window(ctx, box)
-    lst = V(ctx, "android.widget.ListView", box)
-    y = box[1] + ctx.dp(8)
-    for label, rid, cb in items:
-        item = V(ctx, w.LINEAR, (box[0], y, box[2], y + item_h), rid, clickable=True, focusable=True, on_click=cb)
-        item.children.append(
-            w.text(ctx, (box[0] + ctx.dp(16), y, box[2] - ctx.dp(16), y + item_h), label, "android:id/title", size=16)
-        )
-        lst.children.append(item)
-        y += item_h
-    root.children.append(lst)
-    return root
+    height = min(b - t - ctx.dp(16), ctx.dp(16) + len(items) * item_h)
+    y0 = max(t + ctx.dp(8), min(top if top is not None else t + ctx.dp(8), b - ctx.dp(8) - height))
+    box = (r - wd - ctx.dp(8), y0, r - ctx.dp(8), y0 + height)
+    return _popup_list(ctx, box, [(label, rid, cb, False) for label, rid, cb in items], "android:id/title")
 
 
 def setting_view(
@@ -173,32 +202,22 @@ def spinner_popup(ctx: Ctx, labels: Sequence[str], selected: int, pick: Callable
     """A Spinner's drop-down list: its items (`txtItem`), the one picked selected and the list gone."""
     l, t, r, b = ctx.mgr.dialog_area()
     item_h = ctx.dp(48)
-    box = (l + ctx.dp(16), t + ctx.dp(96), r - ctx.dp(16), min(b - ctx.dp(16), t + ctx.dp(112) + len(labels) * item_h))
-    root = dialogs.popup_window(ctx, box)
-    lst = V(ctx, "android.widget.ListView", box)
-    y = box[1] + ctx.dp(8)
-    for i, label in enumerate(labels):
+    top = min(t + ctx.dp(96), b - ctx.dp(16) - 2 * item_h)
+    box = (
+        l + ctx.dp(16),
+        max(t + ctx.dp(8), top),
+        r - ctx.dp(16),
+        min(b - ctx.dp(16), top + ctx.dp(16) + len(labels) * item_h),
+    )
 
-        def choose(i: int = i) -> None:
+    def choose(i: int) -> Any:
+        def go() -> None:
             ctx.dismiss_dialog()
             pick(i)
 
-        item = V(
-            ctx,
-            w.LINEAR,
-            (box[0], y, box[2], y + item_h),
-            clickable=True,
-            focusable=True,
-            on_click=choose,
-            selected=i == selected,
-        )
-        item.children.append(
-            w.text(ctx, (box[0] + ctx.dp(16), y, box[2] - ctx.dp(16), y + item_h), label, "txtItem", size=16)
-        )
-        lst.children.append(item)
-        y += item_h
-    root.children.append(lst)
-    return root
+        return go
+
+    return _popup_list(ctx, box, [(label, "", choose(i), i == selected) for i, label in enumerate(labels)], "txtItem")
 
 
 def info_dialog(ctx: Ctx, text: str) -> View:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..ui import dialogs
 from ..ui import widgets as w
-from ..ui.fonts import text_width
+from ..ui.fonts import text_width, wrap
 from ..ui.layout import Ctx, Row, V
 from ..ui.theme import Color
 from ..ui.view import View
@@ -170,14 +170,16 @@ class SimpleDrawApp(App):
         data.strokes(ctx).clear()
         data.undone(ctx).clear()
 
-    def _canvas_view(self, ctx: Ctx, box: tuple[int, int, int, int]) -> View:
+    def _canvas_view(self, ctx: Ctx, box: tuple[int, int, int, int], shown: tuple[int, int, int, int]) -> View:
+        """MyCanvas at `box`, as far as `shown` lets it show (its strokes kept in its own coordinates)."""
         l, t, r, b = box
         fs = ctx.model.fs
         bg = data.canvas_color(fs)
-        canvas = V(ctx, "com.simplemobiletools.draw.pro.views.MyCanvas", box, "my_canvas", style={"bg": bg})
+        vis = (l, t, min(r, shown[2]), min(b, shown[3]))
+        canvas = V(ctx, "com.simplemobiletools.draw.pro.views.MyCanvas", vis, "my_canvas", style={"bg": bg})
         canvas.style["on_drag"] = lambda x1, y1, x2, y2: self._drag(ctx, (l, t), x1, y1, x2, y2)
         ops = data.strokes(ctx)
-        area = data.bounds_of(ops, (r - l, b - t))
+        area = data.bounds_of(ops, (vis[2] - l, vis[3] - t))
         if area is not None:  # the strokes, drawn on the part of the canvas they cover when a frame is rendered
             layer = data.StrokeLayer([dict(o) for o in ops], area, bg)
             canvas.children.append(
@@ -220,10 +222,12 @@ class SimpleDrawApp(App):
         for name, desc, cb, rid in actions:
             bar.children.append(w.icon_button(ctx, (x, y0, x + isz, y0 + isz), name, desc, cb, rid))
             x += isz
-        holder = V(ctx, "android.widget.RelativeLayout", (l, t + bar_h, r, t + bar_h + ch), "main_holder")
-        canvas = self._canvas_view(ctx, (l, t + bar_h, l + cw, t + bar_h + ch))
+        # the canvas keeps its size under a keyboard (the window shows what is above it)
+        shown = (l, t + bar_h, r, min(b, t + bar_h + ch))
+        holder = V(ctx, "android.widget.RelativeLayout", shown, "main_holder")
+        canvas = self._canvas_view(ctx, (l, t + bar_h, l + cw, t + bar_h + ch), shown)
         holder.children.append(canvas)
-        holder.children.extend(self._tools(ctx, (l, t + bar_h, r, t + bar_h + ch)))
+        holder.children.extend(self._tools(ctx, shown))
         scroll = V(ctx, "android.widget.ScrollView", holder.bounds, "main_scrollview")
         scroll.children.append(holder)
         return [bar, scroll]
@@ -345,10 +349,23 @@ class SimpleDrawApp(App):
         ]
         for rid, label, key, default in SETTINGS_SWITCHES:
             on = _pref(ctx, key, default)
-            h = max(ctx.dp(64), ctx.line_h(16, 2) + ctx.dp(16))
+            # the label wraps beside the box (drawn at the start, centred in the row's height)
+            box_px, h, n = max(12, int(ctx.sp(15) * 1.1)), ctx.dp(64), 1
+            for _ in range(3):
+                avail = ctx.area[2] - ctx.area[0] - ctx.dp(32) - (h - box_px) // 2 - box_px - box_px // 2
+                n = max(1, len(wrap(label, ctx.sp(15), avail)))
+                h = max(ctx.dp(64), ctx.line_h(15, n) + ctx.dp(24))
 
             def build(
-                x: int, y: int, wd: int, rid: str = rid, label: str = label, key: str = key, on: bool = on, h: int = h
+                x: int,
+                y: int,
+                wd: int,
+                rid: str = rid,
+                label: str = label,
+                key: str = key,
+                on: bool = on,
+                h: int = h,
+                n: int = n,
             ) -> View:
                 def flip() -> None:
                     data.PREFS.put(ctx.model.fs, key, not on)
@@ -365,7 +382,7 @@ class SimpleDrawApp(App):
                         checked=on,
                         clickable=True,
                         on_click=flip,
-                        style={"kind": "checkbox", "size": ctx.sp(15), "fg": ctx.theme.text},
+                        style={"kind": "checkbox", "size": ctx.sp(15), "fg": ctx.theme.text, "lines": n},
                     )
                 )
                 return holder

@@ -143,28 +143,36 @@ def save_dialog(ctx: Ctx, spec: Spec) -> View:
         )
         return box
 
+    radio_h = max(ctx.dp(48), ctx.line_h(15) + ctx.dp(16))
+
     def radios(x: int, y: int, wd: int) -> View:
+        """The RadioGroup: one radio button a line."""
         group = V(
             ctx,
             "android.widget.RadioGroup",
-            (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + ctx.dp(48)),
+            (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + 3 * radio_h),
             "save_image_radio_group",
         )
-        cw = (wd - ctx.dp(48)) // 3
         for i, e in enumerate(data.EXTENSIONS):
 
             def pick(e: str = e) -> None:
                 spec["ext"] = e
 
-            x0 = x + ctx.dp(24) + i * cw
+            y0 = y + i * radio_h
             group.children.append(
                 w.checkbox(
-                    ctx, (x0, y, x0 + cw, y + ctx.dp(48)), e == ext, f"save_image_radio_{e}", pick, f".{e}", radio=True
+                    ctx,
+                    (x + ctx.dp(24), y0, x + wd - ctx.dp(24), y0 + radio_h),
+                    e == ext,
+                    f"save_image_radio_{e}",
+                    pick,
+                    f".{e}",
+                    radio=True,
                 )
             )
         return group
 
-    rows = [Row(ctx.dp(72), path_row), Row(ctx.dp(72), name_row, ("save_name",)), Row(ctx.dp(56), radios)]
+    rows = [Row(ctx.dp(72), path_row), Row(ctx.dp(72), name_row, ("save_name",)), Row(3 * radio_h, radios)]
     return dialogs.dialog(
         ctx,
         "Save as",
