@@ -14,7 +14,9 @@ ids, content descriptions and strings are the app's (and its Simple-Commons').
   "Toggle filename visibility" shows each name in `medium_name`, remembered in the app's preferences). With Show all
   folders content it lists every medium ("Switch to folder view" goes back to the folders).
 - ViewPagerActivity (`gallery_viewer`): the medium full screen, swiped left and right through its folder, its
-  toolbar and bottom actions; the copy / move destination pickers (`gallery_pickers`).
+  toolbar and bottom actions; the copy / move destination pickers (`gallery_pickers`). PhotoActivity shows it for
+  a picture another app opens (ACTION_VIEW of image/jpeg, png, gif, webp, bmp, heic: a `file://` path or a
+  MediaStore `content://media/...` row), among the media of its folder.
 
 Left out: selection with a long press and its actions, sorting, filters, grouping, column counts, the settings,
 about, hidden and excluded folders, the recycle bin (deleting deletes), the editor, sharing, slideshows, video
@@ -23,6 +25,7 @@ playback, widgets and the runtime permission prompt (AndroidWorld grants the app
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 from typing import Any
 
@@ -43,12 +46,14 @@ from .gallery_data import (
     MAIN,
     MEDIA,
     PERMISSIONS,
+    PHOTO,
     PKG,
     PREFS,
     SETTINGS_PKG,
     SHOW_ALL,
     VERSION_CODE,
     VERSION_NAME,
+    VIEW_TYPES,
     VIEWER,
     all_files_granted,
     favorite_paths,
@@ -59,6 +64,7 @@ from .gallery_data import (
     media,
     pref,
     tr,
+    viewed_path,
 )
 from .gallery_pickers import PICKER_DIALOGS
 from .gallery_viewer import VIEWER_DIALOGS, viewer_back, viewer_screen
@@ -90,8 +96,9 @@ def open_viewer(ctx: Ctx, item: MediaItem, folder: str) -> None:
 class GalleryApp(App):
     package = PKG
     labels = {"en": "Gallery", "zh": "图库"}
-    activities = {MAIN: "main", MEDIA: "media", VIEWER: "viewer"}
+    activities = {MAIN: "main", MEDIA: "media", VIEWER: "viewer", PHOTO: "viewer"}
     launcher = MAIN
+    intent_filters = [("android.intent.action.VIEW", f"mime:{t}", PHOTO) for t in VIEW_TYPES]
     color = ORANGE
     glyph = "image"
     version_name = VERSION_NAME
@@ -120,8 +127,14 @@ class GalleryApp(App):
             ctx.set_field("media_search", "")
             ctx.ui.setdefault("scroll", {}).pop("media", None)
 
+    def on_intent(self, ctx: Ctx, action: str, extras: dict[str, Any]) -> None:
+        """PhotoActivity: the picture ACTION_VIEW names, shown as the viewer shows it, among its folder's media."""
+        path = viewed_path(ctx.model, str(extras.get(INTENT_DATA) or ""))
+        if ctx.activity == PHOTO and path is not None:
+            extras["path"], extras["folder"] = path, posixpath.dirname(path)
+
     def on_back(self, ctx: Ctx) -> bool:
-        if ctx.activity == VIEWER:
+        if ctx.activity in (VIEWER, PHOTO):
             return viewer_back(ctx)
         key = "main_search" if ctx.activity == MAIN else "media_search"
         if ctx.activity in (MAIN, MEDIA) and _searching(ctx, key):  # MySearchMenu.closeSearch
@@ -317,4 +330,4 @@ class GalleryApp(App):
         return viewer_screen(ctx)
 
     def window_bg(self, ctx: Ctx) -> Color:
-        return (0, 0, 0) if ctx.activity == VIEWER else ctx.theme.bg
+        return (0, 0, 0) if ctx.activity in (VIEWER, PHOTO) else ctx.theme.bg

@@ -31,6 +31,8 @@ _ACT = PKG + ".activities."
 MAIN = _ACT + "MainActivity"
 MEDIA = _ACT + "MediaActivity"
 VIEWER = _ACT + "ViewPagerActivity"
+PHOTO = _ACT + "PhotoActivity"  # a picture another app opens (ACTION_VIEW image/*)
+VIEW_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/heic")
 VERSION_NAME, VERSION_CODE = "6.28.1", 396  # the build AndroidWorld installs (com.simplemobiletools.gallery.pro_396)
 ROOT = mediastore.ROOT  # /sdcard: internal storage as the device's file system names it
 SHOWN_ROOT = mediastore.SHOWN_ROOT  # /storage/emulated/0: as the app names it
@@ -348,6 +350,20 @@ def format_time(model: Device, seconds: int) -> str:
     """A time as the app's default date format (dd.MM.yyyy) and the device's 24-hour clock write it."""
     when = dt.datetime.fromtimestamp(seconds, zone_named(model.time_zone))
     return when.strftime("%d.%m.%Y, %H:%M")
+
+
+def viewed_path(model: Device, uri: str) -> str | None:
+    """The file an ACTION_VIEW's data names: `file:///storage/emulated/0/...`, a path, or a MediaStore row's
+    `content://media/external/images/media/ID`."""
+    if uri.startswith("content://media/"):
+        row_id = uri.rstrip("/").rpartition("/")[2]
+        if not row_id.isdigit():
+            return None
+        rows = mediastore.rows(model.fs, "_id = ?", (int(row_id),))
+        return mediastore.fs_path(str(rows[0]["_data"])) if rows else None
+    path = uri[len("file://") :] if uri.startswith("file://") else uri
+    path = mediastore.fs_path(path)
+    return path if path.startswith(ROOT + "/") and model.fs.exists(path) else None
 
 
 def shown_path(path: str) -> str:

@@ -105,6 +105,15 @@ def test_the_first_start_asks_for_all_files_then_lists_and_shows_what_is_pushed(
     assert (
         shot.getpixel((photo["left"] + w // 4, cy))[0] < 40 and shot.getpixel((photo["left"] + 3 * w // 4, cy))[0] > 215
     )
+    # another app's ACTION_VIEW of a picture: PhotoActivity shows it
+    sh(adb_cli, s, f"am force-stop {PKG}")
+    sh(
+        adb_cli,
+        s,
+        "am start -a android.intent.action.VIEW -d file:///storage/emulated/0/Pictures/wide.jpg -t image/jpeg",
+    )
+    assert focus(adb_cli, s) == f"{PKG}/{PKG}.activities.PhotoActivity"
+    assert gd(resourceId=RID + "medium_viewer_toolbar").child(text="wide.jpg").exists
 
 
 def test_copy_rename_favourite_and_delete_land_on_storage_and_in_its_database(gd, gallery_dev, adb_cli, tmp_path):
