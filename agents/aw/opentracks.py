@@ -113,6 +113,11 @@ def track_rows(screen: Any) -> list[TrackRow]:
     ]
 
 
+def scrolls(screen: Any) -> bool:
+    """Whether the track list has more than it shows (a list that fits the screen is not scrollable)."""
+    return any(e.resource_id == RID + "track_list" and e.scrollable for e in screen.tree)
+
+
 def text_of(screen: Any, rid: str) -> str:
     return next((e.text for e in screen.tree if e.resource_id == RID + rid), "")
 
@@ -144,7 +149,7 @@ class SelectDays:
                 self.memory.selected.append(r)
                 return LongPress(element=r.index) if len(done) == 0 else Click(element=r.index)
         keys = [r.key for r in rows]
-        ended = keys == self.memory.last
+        ended = keys == self.memory.last or not scrolls(screen)
         self.memory.last = keys
         passed = any(r.day is not None and r.day < self.first for r in rows)
         return None if passed or ended or not rows else PAGE
@@ -226,7 +231,7 @@ class OpenRow:
             if r.day is not None and self.first <= r.day <= self.last and self.pick(r):
                 return Click(element=r.index)
         keys = [r.key for r in rows]
-        ended, self.memory.last = keys == self.memory.last, keys
+        ended, self.memory.last = keys == self.memory.last or not scrolls(screen), keys
         passed = any(r.day is not None and r.day < self.first for r in rows)
         return None if passed or ended else PAGE
 

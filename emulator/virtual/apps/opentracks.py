@@ -16,10 +16,12 @@ Modeled:
   contextual bar (Show on map, Share, Edit for one, Delete, Aggregated stats, Select all - as many as fit, the
   rest under More options);
 - TrackRecordedActivity's Stats tab, TrackEditActivity and AggregatedStatisticsActivity (`opentracks_track`);
+- recording without movement: TrackRecordingActivity and TrackStoppedActivity (`opentracks_recording`);
 - deleting tracks (the confirmation; the tracks' markers and points go with them).
-Left out: recording (the Record button, the GPS button, TrackRecordingActivity), the introduction of the launcher's
-IntroductionActivity, maps, sharing and export, markers, the Intervals and chart tabs, the aggregated statistics'
-filter, settings and help, sensors, the activity type chooser's grid.
+Left out: GPS fixes and sensors (a recording's distance stays 0), the GPS button, the introduction of the launcher's
+IntroductionActivity (AndroidWorld opens TrackListActivity itself), maps, sharing and export, markers, the
+Intervals and chart tabs, the aggregated statistics' filter, settings and help, the activity type chooser's grid
+and the activity type field's suggestions.
 """
 
 from __future__ import annotations

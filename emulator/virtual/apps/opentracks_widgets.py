@@ -29,9 +29,13 @@ class Item:
 
 
 def max_action_buttons(ctx: Ctx) -> int:
-    """ActionBarPolicy.getMaxActionButtons: by the window's width in dp."""
-    wd = ctx.width_dp
-    return 5 if wd >= 600 else 4 if wd >= 500 else 3 if wd >= 360 else 2
+    """ActionBarPolicy.getMaxActionButtons: by the window's size in dp."""
+    wd, hd = ctx.screen[0] / ctx.scale, ctx.screen[1] / ctx.scale
+    if min(wd, hd) > 600 or wd > 600 or (wd > 960 and hd > 720) or (wd > 720 and hd > 960):
+        return 5
+    if wd >= 500 or (wd > 640 and hd > 480) or (wd > 480 and hd > 640):
+        return 4
+    return 3 if wd >= 360 else 2
 
 
 def split(ctx: Ctx, items: list[Item]) -> tuple[list[Item], list[Item]]:

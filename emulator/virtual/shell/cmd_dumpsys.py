@@ -255,6 +255,9 @@ _RUNTIME = {
     "READ_MEDIA_VIDEO",
     "READ_MEDIA_AUDIO",
     "BODY_SENSORS",
+    "BLUETOOTH_SCAN",  # the nearby-devices group (Android 12+)
+    "BLUETOOTH_CONNECT",
+    "BLUETOOTH_ADVERTISE",
 }
 
 _SERVICES = [
