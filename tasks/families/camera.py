@@ -1,7 +1,7 @@
-"""A family over Camera (Camera2): a photo taken, or a video of at least some seconds recorded, on a fresh start of the
-app (its location prompt first). Judged by MediaStore's index of what was saved, as the gallery and AndroidWorld's
-camera classes find it: a JPEG named IMG_yyyyMMdd_HHmmss in Pictures/, or an MP4 named VID_yyyyMMdd_HHmmss in
-Movies/ lasting that long."""
+"""A family over Camera (Camera2) and Files (DocumentsUI): a photo taken, or a video recorded, on a fresh start of
+the camera (its location prompt first), then moved with Files from where the camera saved it (Pictures/ or Movies/)
+to another folder of the device's storage. Judged by MediaStore's index, as a gallery finds the capture: an
+IMG_yyyyMMdd_HHmmss.jpg (or VID_yyyyMMdd_HHmmss.mp4) in the folder asked for, and none left where it was saved."""
 
 from __future__ import annotations
 
@@ -13,96 +13,112 @@ from .build import both, milestone, open_app, steps_for_both
 from .params import ChoiceParam
 
 CAMERA = "com.android.camera2"
-# (kind, seconds): a photo, or a video of at least that many seconds
-SHOTS = (("photo", 0), ("video", 2), ("video", 3), ("video", 5))
+FILES = "com.google.android.documentsui"
+DESTINATIONS = (
+    "Documents",
+    "Download",
+    "DCIM",
+    "Music",
+    "Alarms",
+    "Podcasts",
+    "Ringtones",
+    "Notifications",
+    "Audiobooks",
+    "Recordings",
+)
+# kind: (the folder Camera2 saves it in, the MediaStore table, the name it gives, the mode's item in the mode list)
+KINDS = {
+    "photo": ("Pictures", "images", r"^IMG_\d{8}_\d{6}(_\d+)?\.jpg$", both("Switch to Camera Mode", "切换到相机模式")),
+    "video": ("Movies", "video", r"^VID_\d{8}_\d{6}(_\d+)?\.mp4$", both("Switch to Video Camera", "切换到摄像机模式")),
+}
+TITLE = "android:id/title"
+STORAGE_ROOT = {"resource_id": "android:id/summary", "text": both(".* free$", "^可用空间"), "match": "regex"}
 
 
 def _click(**locate: Any) -> dict[str, Any]:
     return {"type": "CLICK", "locate": locate}
 
 
-def build_camera(v: Mapping[str, Any]) -> dict[str, Any]:
-    kind, seconds = v["shot"]
-    shutter = _click(resource_id="shutter_button", desc=both("Shutter", "快门"))
-    mode_list = {"type": "SWIPE", "start": [0.2, 0.4], "end": [0.8, 0.4], "duration": 0.3}
-    first_start = [_click(resource_id="confirm_button", text=both("NEXT", "下一页")), mode_list]
-    if kind == "photo":
-        instruction = both("Take a photo with the Camera app.", "用相机拍一张照片。")
-        row = {
-            "uri": "content://media/external/images/media",
-            "projection": ["_display_name", "relative_path", "mime_type"],
-            "row": {
-                "_display_name": {"regex": r"^IMG_\d{8}_\d{6}(_\d+)?\.jpg$"},
-                "relative_path": "Pictures/",
-                "mime_type": "image/jpeg",
-            },
+def _capture(table: str, folder: str, name: str, exists: bool = True) -> dict[str, Any]:
+    """A row of MediaStore's TABLE for a capture named as Camera2 names it, in FOLDER."""
+    return {
+        "content": {
+            "uri": f"content://media/external/{table}/media",
+            "projection": ["_display_name", "relative_path"],
+            "row": {"_display_name": {"regex": name, "case_sensitive": True}, "relative_path": f"{folder}/"},
+            "exists": exists,
         }
-        steps = [*first_start, _click(desc=both("Switch to Camera Mode", "切换到相机模式")), shutter]
-        middle = milestone(
-            "photo_mode",
-            "Camera mode chosen in the mode list",
-            "在模式列表中选择相机模式",
-            {"package": CAMERA, "element": {"resource_id": "shutter_button"}},
+    }
+
+
+def _storage_folder(name: str) -> list[dict[str, Any]]:
+    return [_click(desc=both("Show roots", "显示根目录")), _click(**STORAGE_ROOT), _click(resource_id=TITLE, text=name)]
+
+
+def build_camera(v: Mapping[str, Any]) -> dict[str, Any]:
+    kind, dest = str(v["kind"]), str(v["destination"])
+    saved_in, table, name, mode = KINDS[kind]
+    shutter = _click(resource_id="shutter_button", desc=both("Shutter", "快门"))
+    if kind == "photo":
+        instruction = both(
+            f"Take a photo with the Camera app, then move it to the {dest} folder of the device's storage with Files.",
+            f"用相机拍一张照片，然后用“文件”应用把它移到设备存储的 {dest} 文件夹。",
         )
+        shots = [shutter]
     else:
         instruction = both(
-            f"Record a video of at least {seconds} seconds with the Camera app.",
-            f"用相机录一段至少 {seconds} 秒的视频。",
+            f"Record a short video with the Camera app, then move it to the {dest} folder of the device's storage "
+            "with Files.",
+            f"用相机录一段短视频，然后用“文件”应用把它移到设备存储的 {dest} 文件夹。",
         )
-        row = {
-            "uri": "content://media/external/video/media",
-            "projection": ["_display_name", "relative_path", "duration"],
-            "row": {
-                "_display_name": {"regex": r"^VID_\d{8}_\d{6}(_\d+)?\.mp4$"},
-                "relative_path": "Movies/",
-                "duration": {"ge": seconds * 1000},
-            },
-        }
-        steps = [
-            *first_start,
-            _click(desc=both("Switch to Video Camera", "切换到摄像机模式")),
-            shutter,
-            {"type": "WAIT", "duration": seconds + 1},
-            shutter,
-        ]
-        middle = milestone(
-            "recording",
-            "Recording",
-            "正在录制",
-            {"package": CAMERA, "element": {"resource_id": "recording_time"}},
-        )
-    saved = {"content": row}
+        shots = [shutter, {"type": "WAIT", "duration": 1}, shutter]
+    captured = _capture(table, saved_in, name)
+    moved = _capture(table, dest, name)
     return {
-        "category": "1-1",
-        "apps": [CAMERA],
+        "category": "1-4",
+        "apps": [CAMERA, FILES],
         "instruction": instruction,
-        "start": {"reset_apps": [CAMERA]},
-        "max_steps": 12,
+        "start": {"reset_apps": [CAMERA, FILES]},
+        "max_steps": 24,
         "milestones": {
             "order": "ordered",
             "children": [
                 milestone(
-                    "prompt",
-                    "Past the first start's location prompt",
-                    "通过首次启动的位置提示",
-                    {
-                        "package": CAMERA,
-                        "element": {"resource_id": "shutter_button"},
-                        "absent": [{"resource_id": "confirm_button"}],
-                    },
+                    "captured", f"The {kind} is saved in {saved_in}", f"已保存到 {saved_in}", {"state": captured}
                 ),
-                middle,
-                milestone("saved", "The capture is saved", "拍摄内容已保存", {"package": CAMERA, "state": saved}),
+                milestone(
+                    "picker",
+                    "Files' Move to… picker is open",
+                    "打开“文件”的“移至…”选择器",
+                    {"activity": "com.android.documentsui.picker.PickActivity"},
+                ),
+                milestone("moved", f"The {kind} is in {dest}", f"已移到 {dest}", {"state": moved}),
             ],
         },
-        "end_state": [{"check": {"state": saved}}],
-        "reference": steps_for_both([open_app("Camera", "相机", CAMERA), *steps, {"type": "COMPLETE"}]),
+        "end_state": [{"check": {"state": moved}}, {"check": {"state": _capture(table, saved_in, name, False)}}],
+        "reference": steps_for_both(
+            [
+                open_app("Camera", "相机", CAMERA),
+                _click(resource_id="confirm_button", text=both("NEXT", "下一页")),
+                {"type": "SWIPE", "start": [0.2, 0.4], "end": [0.8, 0.4], "duration": 0.3},  # the mode list
+                _click(desc=mode),
+                *shots,
+                open_app("Files", "文件", FILES),
+                *_storage_folder(saved_in),
+                {"type": "LONG_PRESS", "locate": {"resource_id": TITLE, "text": name, "match": "regex"}},
+                _click(desc=both("More options", "更多选项")),
+                _click(resource_id="title", text=both("Move to\u2026", "移至…")),
+                *_storage_folder(dest),
+                _click(resource_id="android:id/button1", text=both("Move", "移动")),
+                {"type": "COMPLETE"},
+            ]
+        ),
     }
 
 
 CAMERA_SHOT = Family(
     name="camera",
-    description="a photo, or a video of at least 2-5 seconds, taken on a fresh start (Camera; judged by MediaStore)",
-    params={"shot": ChoiceParam(SHOTS)},
+    description="a photo or a video taken on a fresh start, then moved to a folder with Files (judged by MediaStore)",
+    params={"destination": ChoiceParam(DESTINATIONS), "kind": ChoiceParam(tuple(KINDS))},
     build=build_camera,
 )

@@ -116,17 +116,18 @@ def test_androidworld_s_classes_leave_one_new_file(cls: str):
 
 
 # --- the family ---------------------------------------------------------------------------------------------------
-def test_the_familys_photo_is_the_row_its_end_state_reads(cam_dev, adb_server, adb_cli):
-    task = next(t for t in family_tasks("camera", 0, 4) if "param:shot=photo+0" in t.tags)
+def test_the_familys_photo_moved_with_files_is_the_row_its_end_state_reads(cam_dev, adb_server, adb_cli):
+    task = next(t for t in family_tasks("camera", 0, 8) if "param:kind=photo" in t.tags)
+    folder = next(t for t in task.tags if t.startswith("param:destination=")).split("=")[1]
     sh(adb_cli, cam_dev.serial, f"pm clear {PKG}; rm -rf /sdcard/Pictures/*")
     dev = open_device(adb_server, cam_dev, use_u2=False)
     try:
         state = DeviceState(dev.shell)
         checks = [e.check.state for e in task.end_state if e.check is not None and e.check.state is not None]
-        assert not any(evaluate_state(c, state, "zh").held for c in checks)
+        assert not all(evaluate_state(c, state, "zh").held for c in checks)
         steps = run(create_agent("reference"), cam_dev.model, task, lang="zh", max_steps=task.max_steps)
         assert isinstance(steps[-1].action, Complete) and not any(s.invalid for s in steps)
         assert all(evaluate_state(c, state, "zh").held for c in checks)
     finally:
-        sh(adb_cli, cam_dev.serial, f"am force-stop {PKG}; rm -rf /sdcard/Pictures/*")
+        sh(adb_cli, cam_dev.serial, f"am force-stop {PKG}; rm -rf /sdcard/Pictures/* /sdcard/{folder}/IMG_*")
         dev.close()
