@@ -8,6 +8,7 @@ Modeled:
 - the bottom navigation (`navigationView`: `action_home` For you, `action_song` Songs, `action_album` Albums,
   `action_artist` Artists, `action_playlist` Playlists; the last tab used opens at the next start), each tab's
   toolbar (the search icon, the title, menu_main in "More options"; on Playlists: New playlist) - `retromusic_lists`;
+- quick-select mode on a list of songs (a long press, then taps) and its action bar - `retromusic_select`;
 - the playlists: Add to playlist / New playlist from a song's menu or the Playlists tab, a playlist's screen and
   menu (Play, Play next, Add to playing queue, Add to playlist, Rename, Delete, Save as file: an .m3u through the
   system's document picker, on Downloads) - `retromusic_dialogs`;
@@ -17,7 +18,7 @@ Modeled:
 - What's New (the changelog sheet) on the first start of this version.
 Left out: the permission screen (PermissionActivity: the twin behaves as with READ_MEDIA_AUDIO and POST_NOTIFICATIONS
 granted, as AndroidWorld's set-up grants them), settings, the tag editor, sharing, ringtones, the blacklist, deleting
-songs, genres and folders, multi-selection, themes, album art, widgets, casting, audio.
+songs, genres and folders, themes, album art, widgets, casting, audio.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ..ui.view import View
 from . import retromusic_dialogs as dialogs
 from . import retromusic_lists as lists
 from . import retromusic_player as player
+from . import retromusic_select as select
 from .base import App
 from .retromusic_data import (
     LAST_USED_TAB,
@@ -98,8 +100,8 @@ class RetroMusicApp(App):
         if ctx.ui.get("panel"):
             ctx.ui["panel"] = False
             return True
-        if lists.selection(ctx):  # quick-select mode ends
-            lists.selection(ctx).clear()
+        if select.selection(ctx):  # quick-select mode ends
+            select.selection(ctx).clear()
             return True
         if routes(ctx):
             lists.back(ctx)
@@ -148,8 +150,8 @@ class RetroMusicApp(App):
             self.open_dialog(ctx, "main_menu", {"tab": tab, "top": t + ctx.dp(56)})
 
         bar = toolbar(ctx, title, ("search", s(ctx, "action_search"), search), overflow=overflow)
-        if tab == "action_song" and lists.selection(ctx):
-            bar = lists.action_mode(ctx, all_songs(ctx.model.fs), self.open_dialog)
+        if tab == "action_song" and select.selection(ctx):
+            bar = select.action_mode(ctx, all_songs(ctx.model.fs), self.open_dialog)
         rows = lists.tab_rows(ctx, tab, bottom - bar.bounds[3], self.open_dialog)
         views = [bar, vlist(ctx, tab, (l, bar.bounds[3], r, bottom), rows, "recycler_view", pad_bottom=ctx.dp(80))]
         if tab == "action_song" and not ctx.keyboard:
@@ -183,7 +185,7 @@ class RetroMusicApp(App):
         return lists.song_menu(ctx, spec, self.open_dialog)
 
     def dialog_cab_menu(self, ctx: Ctx, spec: dict[str, Any]) -> View:
-        return lists.cab_menu(ctx, spec, self.open_dialog)
+        return select.cab_menu(ctx, spec, self.open_dialog)
 
     def dialog_playlist_menu(self, ctx: Ctx, spec: dict[str, Any]) -> View:
         return lists.playlist_menu(ctx, spec, self.open_dialog)

@@ -25,10 +25,11 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
-from .. import mediameta as mm
-from .. import mediastore
 from ..appstorage import AppDatabase, SharedPrefs
 from ..fs import FileSystem, FsError
+from ..mediameta import MEDIA_TYPE_AUDIO, java_hash
+from ..mediastore import fs_path
+from ..mediastore import rows as media_rows
 
 PKG = "code.name.monkey.retromusic"
 MAIN = f"{PKG}.activities.MainActivity"
@@ -213,12 +214,12 @@ class Song:
 
     @property
     def path(self) -> str:
-        return mediastore.fs_path(self.data)
+        return fs_path(self.data)
 
 
 def _key_id(text: str) -> int:
     """MediaProvider's album / artist id for a name (a stable positive number)."""
-    return abs(mm.java_hash(text.lower())) if text else 0
+    return abs(java_hash(text.lower())) if text else 0
 
 
 def _song_of_media(r: dict[str, Any]) -> Song:
@@ -243,16 +244,18 @@ def _song_of_media(r: dict[str, Any]) -> Song:
 
 def all_songs(fs: FileSystem) -> list[Song]:
     """The library: MediaStore's music of 20 s or more with a title, by title (the Songs tab's default order)."""
-    rows = mediastore.rows(
+    rows = media_rows(
         fs,
         "media_type = ? AND is_music = 1 AND title != '' AND duration >= ?",
-        (mm.MEDIA_TYPE_AUDIO, MIN_DURATION_MS),
+        (MEDIA_TYPE_AUDIO, MIN_DURATION_MS),
     )
     return sorted((_song_of_media(r) for r in rows), key=lambda s: (s.title.casefold(), s.title))
 
 
 def last_added(fs: FileSystem) -> list[Song]:
-    dates = {int(r["_id"]): int(r.get("date_added") or 0) for r in mediastore.rows(fs, "media_type = 2")}
+    dates = {
+        int(r["_id"]): int(r.get("date_added") or 0) for r in media_rows(fs, "media_type = ?", (MEDIA_TYPE_AUDIO,))
+    }
     return sorted(all_songs(fs), key=lambda s: -dates.get(s.id, 0))
 
 

@@ -19,7 +19,8 @@ import posixpath
 from collections.abc import Callable
 from typing import Any
 
-from .. import mediastore
+from ..mediastore import rows as media_rows
+from ..mediastore import shown
 from ..ui import widgets as w
 from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.view import View
@@ -304,7 +305,7 @@ def _save(ctx: Ctx) -> None:
     ctx.ui.pop("picker", None)
     ctx.hide_keyboard()
     ctx.dismiss_dialog()
-    found = mediastore.rows(fs, "_data = ?", (mediastore.shown(path),))
+    found = media_rows(fs, "_data = ?", (shown(path),))
     segment = f"msf:{found[0]['_id']}" if found else posixpath.basename(path)
     ctx.toast(s(ctx, "saved_playlist_to", segment))
 
