@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import Family
-from .build import click, milestone, open_app, steps_for_both, type_into
+from .build import both, click, milestone, open_app, steps_for_both, type_into
 from .params import ChoiceParam
 
 DRAW = "com.simplemobiletools.draw.pro"
@@ -52,16 +52,16 @@ def build_drawing(v: Mapping[str, Any]) -> dict[str, Any]:
         "end_state": [{"check": {"state": saved}}],
         "reference": steps_for_both(
             [
-                open_app("Draw", "Draw", DRAW),
+                open_app("Draw", "绘图", DRAW),
                 {"type": "SWIPE", "start": [0.25, 0.4], "end": [0.75, 0.6], "duration": 0.5},
                 click("menu_save"),
                 click("folder_value"),
-                click("breadcrumb_text", text="Internal"),
+                click("breadcrumb_text", text=both("Internal", "内部存储器")),
                 click("list_item_name", text=folder),
-                click("android:id/button1", text="OK"),
+                click("android:id/button1", text=both("OK", "确认")),
                 type_into(name, "save_image_filename", clear=True),
                 click(f"save_image_radio_{ext}"),
-                click("android:id/button1", text="OK"),
+                click("android:id/button1", text=both("OK", "确认")),
                 {"type": "COMPLETE"},
             ]
         ),

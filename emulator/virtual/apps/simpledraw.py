@@ -59,14 +59,14 @@ SWATCHES = (
 SETTINGS_SWITCHES = (
     (
         "settings_prevent_phone_from_sleeping",
-        "Prevent phone from sleeping while the app is in foreground",
+        "Prevent phone from sleeping",
         "prevent_phone_from_sleeping",
         True,
     ),
     ("settings_show_brush_size", "Show brush size tool", "show_brush_size", True),
     (
         "settings_allow_zooming_canvas",
-        "Allow zooming and moving the canvas with gestures",
+        "Allow zooming",
         "allow_zooming_canvas",
         True,
     ),
@@ -90,7 +90,7 @@ def _pref(ctx: Ctx, key: str, default: bool) -> bool:
 
 class SimpleDrawApp(App):
     package = PKG
-    labels = {"en": "Draw", "zh": "Draw"}
+    labels = {"en": "Draw", "zh": "绘图"}
     activities = {SPLASH: "splash", MAIN: "main", SETTINGS: "settings"}
     launcher = SPLASH
     color = data.ORANGE
@@ -213,10 +213,10 @@ class SimpleDrawApp(App):
         isz = ctx.dp(48)
         y0 = t + (bar_h - isz) // 2
         actions = [
-            ("check", "Save", lambda: open_save(ctx), "menu_save"),
-            ("delete", "Clear", lambda: self._clear(ctx), "clear"),
-            ("send", "Share", lambda: ctx.toast("Share is left out in this twin"), "menu_share"),
-            ("more", "More options", lambda: ctx.show_dialog({"id": "menu"}), ""),
+            ("check", data.tr(ctx, "Save"), lambda: open_save(ctx), "menu_save"),
+            ("delete", data.tr(ctx, "Clear"), lambda: self._clear(ctx), "clear"),
+            ("send", data.tr(ctx, "Share"), lambda: ctx.toast("Share is left out in this twin"), "menu_share"),
+            ("more", data.tr(ctx, "More options"), lambda: ctx.show_dialog({"id": "menu"}), ""),
         ]
         x = r - ctx.dp(4) - isz * len(actions)
         for name, desc, cb, rid in actions:
@@ -246,7 +246,7 @@ class SimpleDrawApp(App):
             w.IMAGE,
             (x, t, x + isz, t + isz),
             "color_picker",
-            desc="Change color",
+            desc=data.tr(ctx, "Change color"),
             clickable=True,
             focusable=True,
             on_click=lambda: self._color_dialog(ctx, "brush"),
@@ -261,9 +261,9 @@ class SimpleDrawApp(App):
             )
         )
         tools = [
-            ("eye_dropper", "Eyedropper", "eyedropper", "image"),
-            ("eraser", "Eraser", "eraser", "minus"),
-            ("bucket_fill", "Bucket fill", "bucket", "storage"),
+            ("eye_dropper", data.tr(ctx, "Eyedropper"), "eyedropper", "image"),
+            ("eraser", data.tr(ctx, "Eraser"), "eraser", "minus"),
+            ("bucket_fill", data.tr(ctx, "Bucket fill"), "bucket", "storage"),
         ]
         row: list[View] = [picker]
         for rid, desc, key, icon in tools:
@@ -288,14 +288,26 @@ class SimpleDrawApp(App):
             x -= isz
             row.append(
                 w.icon_button(
-                    ctx, (x, t, x + isz, t + isz), "forward", "Redo", lambda: self._redo(ctx), "redo", contrast
+                    ctx,
+                    (x, t, x + isz, t + isz),
+                    "forward",
+                    data.tr(ctx, "Redo"),
+                    lambda: self._redo(ctx),
+                    "redo",
+                    contrast,
                 )
             )
         out.extend(reversed(row))
         if data.strokes(ctx):
             out.append(
                 w.icon_button(
-                    ctx, (r - isz, t + isz, r, t + 2 * isz), "back", "Undo", lambda: self._undo(ctx), "undo", contrast
+                    ctx,
+                    (r - isz, t + isz, r, t + 2 * isz),
+                    "back",
+                    data.tr(ctx, "Undo"),
+                    lambda: self._undo(ctx),
+                    "undo",
+                    contrast,
                 )
             )
         if _pref(ctx, "show_brush_size", True) and not ctx.ui.get("eyedropper") and not ctx.ui.get("bucket"):
@@ -325,11 +337,13 @@ class SimpleDrawApp(App):
         return out
 
     def screen_settings(self, ctx: Ctx) -> list[View]:
-        bar = w.toolbar(ctx, "Settings", ("back", "Navigate up", ctx.finish), rid="settings_toolbar")
+        bar = w.toolbar(
+            ctx, data.tr(ctx, "Settings"), ("back", data.tr(ctx, "Navigate up"), ctx.finish), rid="settings_toolbar"
+        )
         rows: list[Row] = [
             w.text_row(
                 ctx,
-                "Color customization",
+                data.tr(ctx, "Color customization"),
                 "settings_color_customization_section_label",
                 size=14,
                 color=ctx.theme.primary,
@@ -340,15 +354,23 @@ class SimpleDrawApp(App):
                 lambda x, y, wd: w.list_item(
                     ctx,
                     (x, y, x + wd, y + ctx.dp(56)),
-                    "Customize colors",
+                    data.tr(ctx, "Customize colors"),
                     "",
                     on_click=lambda: ctx.toast("Left out in this twin"),
                 ),
             ),
-            w.text_row(ctx, "General", "settings_general_settings_label", size=14, color=ctx.theme.primary, bold=True),
+            w.text_row(
+                ctx,
+                data.tr(ctx, "General"),
+                "settings_general_settings_label",
+                size=14,
+                color=ctx.theme.primary,
+                bold=True,
+            ),
         ]
-        for rid, label, key, default in SETTINGS_SWITCHES:
+        for rid, string, key, default in SETTINGS_SWITCHES:
             on = _pref(ctx, key, default)
+            label = data.tr(ctx, string)
             # the label wraps beside the box (drawn at the start, centred in the row's height)
             box_px, h, n = max(12, int(ctx.sp(15) * 1.1)), ctx.dp(64), 1
             for _ in range(3):
@@ -431,8 +453,11 @@ class SimpleDrawApp(App):
             return dialogs.dialog(
                 ctx,
                 "",
-                "You have unsaved changes. Save before exit?",
-                [("Save", "android:id/button1", lambda: open_save(ctx)), ("Discard", "android:id/button2", ctx.finish)],
+                data.tr(ctx, "unsaved"),
+                [
+                    (data.tr(ctx, "Save"), "android:id/button1", lambda: open_save(ctx)),
+                    (data.tr(ctx, "Discard"), "android:id/button2", ctx.finish),
+                ],
                 on_cancel=ctx.dismiss_dialog,
                 message_rid="message",
             )
@@ -441,13 +466,14 @@ class SimpleDrawApp(App):
     def _menu(self, ctx: Ctx) -> View:
         l, t, r, b = ctx.mgr.dialog_area()
         item_h = ctx.dp(48)
-        widest = max(int(text_width(label, ctx.sp(16))) for _, label in MENU)
+        widest = max(int(text_width(data.tr(ctx, label), ctx.sp(16))) for _, label in MENU)
         wd = min(r - l - ctx.dp(16), max(ctx.dp(180), widest + ctx.dp(40)))
         box = (r - wd - ctx.dp(8), t + ctx.dp(8), r - ctx.dp(8), t + ctx.dp(16) + len(MENU) * item_h)
         root = dialogs.popup_window(ctx, box)
         lst = V(ctx, "android.widget.ListView", box)
         y = box[1] + ctx.dp(8)
-        for rid, label in MENU:
+        for rid, string in MENU:
+            label = data.tr(ctx, string)
             item = V(
                 ctx,
                 w.LINEAR,
@@ -525,8 +551,8 @@ class SimpleDrawApp(App):
             "",
             "",
             [
-                ("OK", "android:id/button1", lambda: self._pick_color(ctx, spec)),
-                ("Cancel", "android:id/button2", ctx.dismiss_dialog),
+                (data.tr(ctx, "OK"), "android:id/button1", lambda: self._pick_color(ctx, spec)),
+                (data.tr(ctx, "Cancel"), "android:id/button2", ctx.dismiss_dialog),
             ],
             rows=rows,
             on_cancel=ctx.dismiss_dialog,

@@ -35,6 +35,67 @@ DEFAULT_BRUSH = 40  # Config.brushSize's default (the stroke width bar's progres
 EXTENSIONS = ("png", "svg", "jpg")
 INVALID_CHARS = set('/\\:*?"<>|\x00')  # String.isAValidFilename
 
+# the app's strings (its own and Simple-Commons'), English and its values-zh-rCN
+STRINGS: dict[str, tuple[str, str]] = {
+    "Save": ("Save", "保存"),
+    "Save as": ("Save as", "保存"),
+    "Clear": ("Clear", "清除"),
+    "Share": ("Share", "分享"),
+    "More options": ("More options", "更多选项"),
+    "Open file": ("Open file", "打开文件"),
+    "Change background color": ("Change background color", "改变背景颜色"),
+    "Print": ("Print", "打印"),
+    "Settings": ("Settings", "设置"),
+    "About": ("About", "关于"),
+    "More apps from us": ("More apps from us", "我们的其他应用"),
+    "Change color": ("Change color", "修改颜色"),
+    "Eyedropper": ("Eyedropper", "吸管"),
+    "Eraser": ("Eraser", "橡皮"),
+    "Bucket fill": ("Bucket fill", "装填油漆桶"),
+    "Undo": ("Undo", "撤销"),
+    "Redo": ("Redo", "重做"),
+    "OK": ("OK", "确认"),
+    "Cancel": ("Cancel", "取消"),
+    "Yes": ("Yes", "是"),
+    "No": ("No", "否"),
+    "Discard": ("Discard", "丢弃"),
+    "Path": ("Path", "路径"),
+    "Filename": ("Filename", "文件名"),
+    "Title": ("Title", "标题"),
+    "Internal": ("Internal", "内部存储器"),
+    "Select a folder": ("Select a folder", "选择文件夹"),
+    "Create new folder": ("Create new folder", "新建文件夹"),
+    "File saved successfully": ("File saved successfully", "文件保存成功"),
+    "Filename cannot be empty": ("Filename cannot be empty", "文件名不能为空"),
+    "Filename contains invalid characters": ("Filename contains invalid characters", "文件名包含无效字符"),
+    "An unknown error occurred": ("An unknown error occurred", "未知错误"),
+    "Please enter a name": ("Please enter a name", "请输入名称"),
+    "The name contains invalid characters": ("The name contains invalid characters", "名称包含无效字符"),
+    "A file or folder with that name already exists": (
+        "A file or folder with that name already exists",
+        "同名文件夹或文件已存在",
+    ),
+    "overwrite": ('File "{}" already exists. Overwrite?', '文件 "{}" 已存在。是否覆盖？'),
+    "items": ("{} items", "{} 个项目"),
+    "item": ("{} item", "{} 个项目"),
+    "unsaved": ("You have unsaved changes. Save before exit?", "您尚未保存更改，是否保存？"),
+    "Color customization": ("Color customization", "颜色定制"),
+    "Customize colors": ("Customize colors", "自定义颜色"),
+    "General": ("General", "通用"),
+    "Prevent phone from sleeping": ("Prevent phone from sleeping while the app is in foreground", "阻止设备自动休眠"),
+    "Show brush size tool": ("Show brush size tool", "显示笔刷尺寸工具"),
+    "Allow zooming": ("Allow zooming and moving the canvas with gestures", "允许使用手势缩放和移动画布"),
+    "Force portrait mode": ("Force portrait mode", "固定竖屏使用"),
+    "Navigate up": ("Navigate up", "向上导航"),
+}
+
+
+def tr(ctx: Ctx, key: str, *args: Any) -> str:
+    """The string `key` in the device's language (`args` formatted into it)."""
+    en, zh = STRINGS.get(key, (key, key))
+    return (zh if ctx.zh else en).format(*args)
+
+
 Stroke = dict[str, Any]  # {"points": [[x, y], ...] (canvas px), "color": [r, g, b], "width": px, "eraser": bool}
 
 
@@ -81,10 +142,10 @@ def parse_hex(text: str) -> Color | None:
     return (int(s[0:2], 16), int(s[2:4], 16), int(s[4:6], 16))
 
 
-def humanize(path: str) -> str:
+def humanize(ctx: Ctx, path: str) -> str:
     """Context.humanizePath: the internal storage's path shown as "Internal"."""
     path = path.rstrip("/") or "/"
-    return "Internal" + path[len(INTERNAL) :] if path.startswith(INTERNAL) else path
+    return tr(ctx, "Internal") + path[len(INTERNAL) :] if path.startswith(INTERNAL) else path
 
 
 def valid_name(name: str) -> bool:

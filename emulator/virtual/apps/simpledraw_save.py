@@ -53,12 +53,12 @@ def open_save(ctx: Ctx, on_saved: Callable[[str], None] | None = None) -> None:
 def _save(ctx: Ctx, spec: Spec, confirmed: bool = False) -> None:
     name = ctx.field_value("save_name").strip()
     if not name:
-        ctx.toast("Filename cannot be empty")
+        ctx.toast(data.tr(ctx, "Filename cannot be empty"))
         return
     ext = str(spec.get("ext", "png"))
     path = f"{str(spec['folder']).rstrip('/')}/{name}.{ext}"
     if not data.valid_name(posixpath.basename(path)):
-        ctx.toast("Filename contains invalid characters")
+        ctx.toast(data.tr(ctx, "Filename contains invalid characters"))
         return
     if not confirmed and ctx.model.fs.exists(path):
         ctx.show_dialog({"id": "overwrite", "path": path, "back": spec})
@@ -73,13 +73,13 @@ def _write(ctx: Ctx, path: str, name: str, ext: str) -> None:
     try:
         data.save_drawing(fs, path, data.strokes(ctx), data.canvas_size(ctx), data.canvas_color(fs))
     except FsError:
-        ctx.toast("An unknown error occurred")
+        ctx.toast(data.tr(ctx, "An unknown error occurred"))
         return
     ctx.ui["saved_hash"] = data.drawing_hash(ctx)
     ctx.ui["last_name"] = name
     data.PREFS.put(fs, "last_save_folder", posixpath.dirname(path))
     data.PREFS.put(fs, "last_save_extension", ext)
-    ctx.toast("File saved successfully")
+    ctx.toast(data.tr(ctx, "File saved successfully"))
 
 
 def _cancel(ctx: Ctx) -> None:
@@ -97,7 +97,7 @@ def save_dialog(ctx: Ctx, spec: Spec) -> View:
             w.text(
                 ctx,
                 (box.bounds[0] + ctx.dp(12), y, box.bounds[2], y + ctx.dp(18)),
-                "Path",
+                data.tr(ctx, "Path"),
                 size=12,
                 color=ctx.theme.text2,
             )
@@ -106,7 +106,7 @@ def save_dialog(ctx: Ctx, spec: Spec) -> View:
             ctx,
             (box.bounds[0], y + ctx.dp(16), box.bounds[2], y + ctx.dp(64)),
             "folder_value",
-            data.humanize(folder),
+            data.humanize(ctx, folder),
             "",
             lambda v: None,
             "folder_value",
@@ -124,7 +124,7 @@ def save_dialog(ctx: Ctx, spec: Spec) -> View:
             w.text(
                 ctx,
                 (box.bounds[0] + ctx.dp(12), y, box.bounds[2], y + ctx.dp(18)),
-                "Filename",
+                data.tr(ctx, "Filename"),
                 size=12,
                 color=ctx.theme.text2,
             )
@@ -175,9 +175,9 @@ def save_dialog(ctx: Ctx, spec: Spec) -> View:
     rows = [Row(ctx.dp(72), path_row), Row(ctx.dp(72), name_row, ("save_name",)), Row(3 * radio_h, radios)]
     return dialogs.dialog(
         ctx,
-        "Save as",
+        data.tr(ctx, "Save as"),
         "",
-        [("OK", OK, lambda: _save(ctx, spec)), ("Cancel", CANCEL, lambda: _cancel(ctx))],
+        [(data.tr(ctx, "OK"), OK, lambda: _save(ctx, spec)), (data.tr(ctx, "Cancel"), CANCEL, lambda: _cancel(ctx))],
         rows=rows,
         on_cancel=lambda: _cancel(ctx),
     )
@@ -194,8 +194,8 @@ def overwrite_dialog(ctx: Ctx, spec: Spec) -> View:
     return dialogs.dialog(
         ctx,
         "",
-        f'File "{posixpath.basename(path)}" already exists. Overwrite?',
-        [("Yes", OK, yes), ("No", CANCEL, lambda: ctx.show_dialog(back))],
+        data.tr(ctx, "overwrite", posixpath.basename(path)),
+        [(data.tr(ctx, "Yes"), OK, yes), (data.tr(ctx, "No"), CANCEL, lambda: ctx.show_dialog(back))],
         on_cancel=lambda: ctx.show_dialog(back),
         message_rid="message",
     )
@@ -218,7 +218,7 @@ def _items(ctx: Ctx, folder: str) -> list[tuple[str, bool, str]]:
                 n = len([c for c, _ in fs.listdir(posixpath.join(folder, name)) if not c.startswith(".")])
             except FsError:
                 n = 0
-            out.append((name, True, f"{n} item" if n == 1 else f"{n} items"))
+            out.append((name, True, data.tr(ctx, "item" if n == 1 else "items", n)))
         else:
             out.append((name, False, _size(node.size)))
     return sorted(out, key=lambda t: (not t[1], t[0].lower()))
@@ -266,7 +266,7 @@ def folder_picker(ctx: Ctx, spec: Spec) -> View:
             (x + ctx.dp(16), y, x + wd - ctx.dp(16), y + ctx.dp(40)),
             "filepicker_breadcrumbs",
         )
-        parts = [("Internal", data.INTERNAL)]
+        parts = [(data.tr(ctx, "Internal"), data.INTERNAL)]
         rest = path[len(data.INTERNAL) :].strip("/")
         acc = data.INTERNAL
         for part in rest.split("/") if rest else []:
@@ -344,9 +344,9 @@ def folder_picker(ctx: Ctx, spec: Spec) -> View:
         rows.append(Row(item_h, build))
     root = dialogs.dialog(
         ctx,
-        "Select a folder",
+        data.tr(ctx, "Select a folder"),
         "",
-        [("OK", OK, choose), ("Cancel", CANCEL, lambda: ctx.show_dialog(back))],
+        [(data.tr(ctx, "OK"), OK, choose), (data.tr(ctx, "Cancel"), CANCEL, lambda: ctx.show_dialog(back))],
         rows=rows,
         on_cancel=lambda: picker_back(ctx, spec),
         width_dp=340,
@@ -357,7 +357,7 @@ def folder_picker(ctx: Ctx, spec: Spec) -> View:
         ctx,
         (r - fsz - ctx.dp(16), b - fsz - ctx.dp(72), r - ctx.dp(16), b - ctx.dp(72)),
         "add",
-        "Create new folder",
+        data.tr(ctx, "Create new folder"),
         lambda: _new_folder(ctx, path, spec),
         "filepicker_fab",
         ctx.theme.on_primary,
@@ -378,11 +378,11 @@ def _make_folder(ctx: Ctx, spec: Spec) -> None:
     path = posixpath.join(str(spec["path"]), name)
     fs = ctx.model.fs
     if not name:
-        ctx.toast("Please enter a name")
+        ctx.toast(data.tr(ctx, "Please enter a name"))
     elif not data.valid_name(name):
-        ctx.toast("The name contains invalid characters")
+        ctx.toast(data.tr(ctx, "The name contains invalid characters"))
     elif fs.exists(path):
-        ctx.toast("A file or folder with that name already exists")
+        ctx.toast(data.tr(ctx, "A file or folder with that name already exists"))
     else:
         fs.mkdir(path, parents=True)
         back = spec["back"]
@@ -398,7 +398,7 @@ def new_folder_dialog(ctx: Ctx, spec: Spec) -> View:
             w.text(
                 ctx,
                 (box.bounds[0], y, box.bounds[2], y + ctx.dp(56)),
-                f"{data.humanize(str(spec['path']))}/",
+                f"{data.humanize(ctx, str(spec['path']))}/",
                 "folder_path",
                 size=16,
                 color=ctx.theme.text2,
@@ -411,7 +411,7 @@ def new_folder_dialog(ctx: Ctx, spec: Spec) -> View:
                 (box.bounds[0], y + ctx.dp(68), box.bounds[2], y + ctx.dp(124)),
                 "folder_name",
                 ctx.field_value("folder_name"),
-                "Title",
+                data.tr(ctx, "Title"),
                 lambda v: ctx.set_field("folder_name", v),
                 "folder_name",
                 action=lambda: _make_folder(ctx, spec),
@@ -425,9 +425,9 @@ def new_folder_dialog(ctx: Ctx, spec: Spec) -> View:
 
     return dialogs.dialog(
         ctx,
-        "Create new folder",
+        data.tr(ctx, "Create new folder"),
         "",
-        [("OK", OK, lambda: _make_folder(ctx, spec)), ("Cancel", CANCEL, cancel)],
+        [(data.tr(ctx, "OK"), OK, lambda: _make_folder(ctx, spec)), (data.tr(ctx, "Cancel"), CANCEL, cancel)],
         rows=[Row(ctx.dp(136), rows, ("folder_name",))],
         on_cancel=cancel,
     )
