@@ -13,9 +13,10 @@ app shows after a restart.
 - A video group or a folder of the file browser (SecondaryActivity), a playlist's tracks (HeaderMediaListActivity),
   the video player (`vlc_player`), the first start (`vlc_onboarding`), the dialogs and sheets (`vlc_dialogs`).
 - A long press selects (the contextual bar: Play, Add to playlist); More Actions opens an item's context sheet.
-Left out: the audio player and mini player, audio categories (artists, albums, genres), search, sorting, history,
-streams and the network browser, favourites, video groups' editing (rename, ungroup, add to group), the media
-information screen, settings, casting, thumbnails (a placeholder stands for each picture).
+Left out: the audio player and mini player (an audio file plays in the video player's screen, its title over
+black), audio categories (artists, albums, genres), search, sorting, history, streams and the network browser,
+favourites, video groups' editing (rename, ungroup, add to group), the media information screen, settings, casting,
+thumbnails (a placeholder stands for each picture).
 """
 
 from __future__ import annotations
@@ -308,7 +309,7 @@ class VlcApp(App):
                 "play_btn",
                 enabled=first is not None,
             )
-            btn.style.update(bg=vw.ORANGE, fg=(255, 255, 255))
+            btn.style.update(bg=vw.BUTTON_BG, fg=(255, 255, 255))
             v.children.append(btn)
             return v
 

@@ -240,7 +240,7 @@ def add_playlist(ctx: Ctx, spec: dict[str, Any]) -> View:
             lambda: _save_new(ctx, ids),
             "dialog_playlist_save",
         )
-        b.style.update(bg=vw.ORANGE, fg=(255, 255, 255))
+        b.style.update(bg=vw.BUTTON_BG, fg=(255, 255, 255))
         return b
 
     out.append(Row(btn_h, save_btn))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from ..records import INTENT_DATA
 from ..ui import widgets as w
-from ..ui.layout import Ctx, V
+from ..ui.fonts import text_width
+from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.view import View
 from . import vlc_data as data
 from . import vlc_widgets as vw
@@ -90,60 +91,19 @@ def back(ctx: Ctx) -> bool:
     return False  # BACK leaves the onboarding (the app closes, as on the real first start)
 
 
-def screen(ctx: Ctx) -> list[View]:
-    l, t, r, b = ctx.area
+def _choices(ctx: Ctx) -> list[Row]:
+    """The permission page's three choices (no access, media, all files) and what the chosen one means."""
     th = ctx.theme
-    page = str(ctx.extras.get("page", "welcome"))
-    root = V(ctx, "android.view.ViewGroup", (l, t, r, b), "fragment_onboarding_placeholder", style={"bg": th.bg})
+    choice = str(ctx.extras.get("choice", "permAll"))
     pad = ctx.dp(24)
-    bar_h = ctx.dp(72)
-    y = t + (b - t) // 4
-    titles = {
-        "welcome": (ctx.tr("Welcome to VLC!", "欢迎使用 VLC！"), "welcome_title"),
-        "permission": (ctx.tr("Permission", "权限"), "permission_title"),
-        "no_permission": (ctx.tr("Permission not granted", "未授予权限"), "no_permission_title"),
-        "scan": (ctx.tr("Auto-discover your media", "自动发现您的媒体"), "scanning_title"),
-        "theme": (ctx.tr("Make yourself at home", "随心设置"), "theme_title"),
-    }
-    title, title_id = titles.get(page, titles["welcome"])
-    if page == "welcome":
-        isz = ctx.dp(96)
-        root.children.append(
-            w.icon(
-                ctx,
-                ((l + r - isz) // 2, y - isz - ctx.dp(16), (l + r + isz) // 2, y - ctx.dp(16)),
-                "play",
-                vw.ORANGE,
-                "imageView",
-            )
-        )
-    th1 = ctx.line_h(24) + ctx.dp(8)
-    root.children.append(w.text(ctx, (l + pad, y, r - pad, y + th1), title, title_id, 24, bold=True, align="c"))
-    y += th1 + ctx.dp(8)
+    width = ctx.area[2] - ctx.area[0]
+    cell = (width - 2 * pad) // 3
+    sz = min(cell - ctx.dp(16), ctx.dp(88))
 
-    def para(text: str, rid: str, lines: int = 3, color: tuple[int, int, int] | None = None) -> None:
-        nonlocal y
-        h = ctx.line_h(16, lines)
-        root.children.append(
-            w.text(
-                ctx, (l + pad, y, r - pad, y + h), text, rid, 16, color or th.text2, align="c", lines=lines, valign="t"
-            )
-        )
-        y += h + ctx.dp(8)
-
-    if page == "welcome":
-        para(ctx.tr("The free and open source multimedia player", "自由开源的多媒体播放器"), "textView", 2)
-    elif page == "permission":
-        para(
-            ctx.tr("VLC needs your permission to access media on your device", "VLC 需要您的许可才能访问设备上的媒体"),
-            "textView",
-            2,
-        )
-        choice = str(ctx.extras.get("choice", "permAll"))
-        cell = (r - l - 2 * pad) // 3
-        sz = min(cell - ctx.dp(16), ctx.dp(88))
-        for i, (rid, img, _) in enumerate(PERMISSION_CHOICES):
-            x0 = l + pad + i * cell + (cell - sz) // 2
+    def build(x: int, y: int, wd: int) -> list[View]:
+        out = []
+        for i, (rid, img, meaning) in enumerate(PERMISSION_CHOICES):
+            x0 = x + pad + i * cell + (cell - sz) // 2
             frame = V(
                 ctx,
                 w.FRAME,
@@ -155,93 +115,139 @@ def screen(ctx: Ctx) -> list[View]:
                 on_click=lambda rid=rid: ctx.extras.__setitem__("choice", rid),
                 style={"bg": vw.ORANGE if choice == rid else th.surface2, "radius": ctx.dp(12)},
             )
-            frame.children.append(
-                w.icon(
-                    ctx,
-                    (x0 + sz // 4, y + sz // 4, x0 + 3 * sz // 4, y + 3 * sz // 4),
-                    ("close", "play", "check")[i],
-                    th.text,
-                    img,
-                    desc=PERMISSION_CHOICES[i][2],
-                )
+            inner = (x0 + sz // 4, y + sz // 4, x0 + 3 * sz // 4, y + 3 * sz // 4)
+            frame.children.append(w.icon(ctx, inner, ("close", "play", "check")[i], th.text, img, desc=meaning))
+            out.append(frame)
+        return out
+
+    meaning = next(d for rid, _, d in PERMISSION_CHOICES if rid == choice)
+    return [Row(sz + ctx.dp(16), build), vw.para(ctx, meaning, "permDescription", 16, vw.accent(ctx))]
+
+
+def _page_rows(ctx: Ctx, page: str) -> list[Row]:
+    th = ctx.theme
+    title, title_id = {
+        "welcome": (ctx.tr("Welcome to VLC!", "欢迎使用 VLC！"), "welcome_title"),
+        "permission": (ctx.tr("Permission", "权限"), "permission_title"),
+        "no_permission": (ctx.tr("Permission not granted", "未授予权限"), "no_permission_title"),
+        "scan": (ctx.tr("Auto-discover your media", "自动发现您的媒体"), "scanning_title"),
+        "theme": (ctx.tr("Make yourself at home", "随心设置"), "theme_title"),
+    }.get(page, (ctx.tr("Welcome to VLC!", "欢迎使用 VLC！"), "welcome_title"))
+    rows = [Row(max(ctx.dp(16), (ctx.area[3] - ctx.area[1]) // 12), lambda x, y, wd: None)]
+    if page == "welcome":
+        rows.append(vw.icon_row(ctx, "play", "imageView"))
+    rows.append(vw.para(ctx, title, title_id, 24, bold=True))
+    if page == "welcome":
+        rows.append(
+            vw.para(
+                ctx,
+                ctx.tr("The free and open source multimedia player", "自由开源的多媒体播放器"),
+                "textView",
+                16,
+                th.text2,
             )
-            root.children.append(frame)
-        y += sz + ctx.dp(16)
-        text = next(d for rid, _, d in PERMISSION_CHOICES if rid == choice)
-        para(text, "permDescription", 4, vw.ORANGE)
+        )
+    elif page == "permission":
+        text = ctx.tr(
+            "VLC needs your permission to access media on your device", "VLC 需要您的许可才能访问设备上的媒体"
+        )
+        rows += [vw.para(ctx, text, "textView", 16, th.text2), *_choices(ctx)]
     elif page == "no_permission":
-        para("You won't be able to auto-discover your media nor use external subtitles", "permission_explanation")
-        para("You will be able to only play streams or network media", "permission_explanation_allow", 2)
-        bw = ctx.dp(220)
-        btn = w.button(
-            ctx,
-            ((l + r - bw) // 2, y, (l + r + bw) // 2, y + ctx.dp(48)),
-            ctx.tr("GRANT PERMISSION", "授予权限"),
-            lambda: _ask(ctx),
-            "grant_permission_button",
-        )
-        btn.style.update(bg=vw.ORANGE, fg=(255, 255, 255))
-        root.children.append(btn)
+        rows += [
+            vw.para(
+                ctx,
+                ctx.tr(
+                    "You won't be able to auto-discover your media nor use external subtitles",
+                    "您将无法自动发现媒体或使用外部字幕",
+                ),
+                "permission_explanation",
+                16,
+                th.text2,
+            ),
+            vw.para(
+                ctx,
+                ctx.tr("You will be able to only play streams or network media", "您只能播放流或网络媒体"),
+                "permission_explanation_allow",
+                16,
+                th.text2,
+            ),
+            vw.button_row(ctx, ctx.tr("GRANT PERMISSION", "授予权限"), lambda: _ask(ctx), "grant_permission_button"),
+        ]
     elif page == "scan":
-        para("VLC can automatically scan your device to organize your media collection.", "textView4")
-        on = bool(ctx.extras.get("scan", True))
-        row_h = ctx.dp(56)
-        sw = V(
-            ctx,
-            w.SWITCH,
-            (l + pad, y, r - pad, y + row_h),
-            "scanningEnableSwitch",
-            text="Let VLC scan my device for media content",
-            checkable=True,
-            checked=on,
-            clickable=True,
-            focusable=True,
-            on_click=lambda: ctx.extras.__setitem__("scan", not on),
-            style={"kind": "switch", "size": ctx.sp(15), "fg": th.text},
+        text = ctx.tr(
+            "VLC can automatically scan your device to organize your media collection.",
+            "VLC 可以自动扫描您的设备来整理您的媒体收藏。",
         )
-        root.children.append(sw)
+        on = bool(ctx.extras.get("scan", True))
+        label = ctx.tr("Let VLC scan my device for media content", "允许 VLC 扫描设备中的媒体内容")
+        row_h = max(ctx.dp(56), ctx.line_h(15, 2) + ctx.dp(16))
+
+        def switch(x: int, y: int, wd: int) -> View:
+            box = (x + ctx.dp(24), y, x + wd - ctx.dp(24), y + row_h)
+            return V(
+                ctx,
+                w.SWITCH,
+                box,
+                "scanningEnableSwitch",
+                text=label,
+                checkable=True,
+                checked=on,
+                clickable=True,
+                focusable=True,
+                on_click=lambda: ctx.extras.__setitem__("scan", not on),
+                style={"kind": "switch", "size": ctx.sp(15), "fg": th.text, "lines": 2},
+            )
+
+        rows += [vw.para(ctx, text, "textView4", 16, th.text2), Row(row_h, switch)]
     else:
-        para("Make VLC look the way you like it", "themeDescription", 2)
-        for i, (rid, label) in enumerate(
-            (("dayNightTheme", "Follow system theme"), ("lightTheme", "Light theme"), ("darkTheme", "Black theme"))
-        ):
-            cell = (r - l - 2 * pad) // 3
-            x0 = l + pad + i * cell + ctx.dp(8)
-            root.children.append(
+        rows.append(
+            vw.para(
+                ctx,
+                ctx.tr("Make VLC look the way you like it", "按您的喜好设置 VLC 的外观"),
+                "themeDescription",
+                16,
+                th.text2,
+            )
+        )
+        themes = (("dayNightTheme", "Follow system theme"), ("lightTheme", "Light theme"), ("darkTheme", "Black theme"))
+
+        def cards(x: int, y: int, wd: int) -> list[View]:
+            cell = (wd - ctx.dp(48)) // 3
+            return [
                 V(
                     ctx,
                     w.FRAME,
-                    (x0, y, x0 + cell - ctx.dp(16), y + ctx.dp(96)),
+                    (x + ctx.dp(24) + i * cell + ctx.dp(8), y, x + ctx.dp(16) + (i + 1) * cell, y + ctx.dp(96)),
                     rid,
                     desc=label,
                     clickable=True,
                     focusable=True,
                     style={"bg": th.surface2, "radius": ctx.dp(12)},
                 )
-            )
-    bw = ctx.dp(112)
+                for i, (rid, label) in enumerate(themes)
+            ]
+
+        rows.append(Row(ctx.dp(112), cards))
+    return rows
+
+
+def screen(ctx: Ctx) -> list[View]:
+    l, t, r, b = ctx.area
+    page = str(ctx.extras.get("page", "welcome"))
+    root = V(ctx, "android.view.ViewGroup", (l, t, r, b), "fragment_onboarding_placeholder", style={"bg": ctx.theme.bg})
+    bar_h = ctx.dp(72)
+    root.children.append(vlist(ctx, f"onboarding_{page}", (l, t, r, b - bar_h), _page_rows(ctx, page)))
+    pad = ctx.dp(24)
     by = b - bar_h + ctx.dp(12)
-    last = page == "theme"
-    root.children.append(
-        w.button(
-            ctx,
-            (r - pad - bw, by, r - pad, by + ctx.dp(48)),
-            ctx.tr("Done", "完成") if last else ctx.tr("Next", "下一步"),
-            lambda: _next(ctx),
-            "next_button",
-            kind="text",
-        )
+    buttons = (
+        (ctx.tr("Done", "完成") if page == "theme" else ctx.tr("Next", "下一步"), lambda: _next(ctx), "next_button"),
+        (ctx.tr("Skip", "跳过"), lambda: _finish(ctx), "skip_button"),
     )
-    root.children.append(
-        w.button(
-            ctx,
-            (r - pad - 2 * bw - ctx.dp(8), by, r - pad - bw - ctx.dp(8), by + ctx.dp(48)),
-            ctx.tr("Skip", "跳过"),
-            lambda: _finish(ctx),
-            "skip_button",
-            kind="text",
-        )
-    )
-    for button in root.children[-2:]:
-        button.style["fg"] = vw.ORANGE
+    x = r - pad
+    for label, cb, rid in buttons:
+        bw = int(text_width(label, ctx.sp(14), True)) + ctx.dp(40)
+        button = w.button(ctx, (x - bw, by, x, by + ctx.dp(48)), label, cb, rid, kind="text")
+        button.style["fg"] = vw.accent(ctx)
+        root.children.append(button)
+        x -= bw + ctx.dp(8)
     return [root]

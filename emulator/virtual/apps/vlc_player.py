@@ -161,10 +161,6 @@ def frame_at(ctx: Ctx, path: str, t: float) -> Image.Image | None:
         return image
 
 
-def _placeholder(size: tuple[int, int]) -> Image.Image:
-    return Image.new("RGB", (max(1, size[0]), max(1, size[1])), BLACK)
-
-
 # --- the screen --------------------------------------------------------------------------------------------------
 def screen(ctx: Ctx) -> list[View]:
     l, t, r, b = ctx.area
@@ -194,15 +190,15 @@ def screen(ctx: Ctx) -> list[View]:
         scale = min(width / picture.width, height / picture.height)
         pw, ph = int(picture.width * scale), int(picture.height * scale)
     else:
-        pw, ph = width, width * 9 // 16
+        pw, ph = min(width, height * 16 // 9), min(height, width * 9 // 16)
     x0, y0 = l + (width - pw) // 2, t + (height - ph) // 2
-    surface = V(ctx, w.FRAME, (x0, y0, x0 + pw, y0 + ph), "video_layout")
-    surface.style["image"] = picture if picture is not None else _placeholder((pw, ph))
+    surface = V(ctx, w.FRAME, (x0, y0, x0 + pw, y0 + ph), "video_layout", style={"bg": BLACK})
+    if picture is not None:
+        surface.style["image"] = picture
+    else:  # no decoder for the file: its title over black
+        title = str(ex.get("title", ""))
+        surface.children.append(w.text(ctx, (x0, y0, x0 + pw, y0 + ph), title, "", 16, WHITE, align="c"))
     root.children.append(surface)
-    if picture is None:
-        root.children.append(
-            w.text(ctx, (l, y0, r, y0 + ph), str(ex.get("title", "")), "", 16, WHITE, align="c", style={"bg": None})
-        )
     if float(ex.get("hud_until", 0.0)) > now:
         root.children += _hud(ctx, pos, length_ms)
     return [root]

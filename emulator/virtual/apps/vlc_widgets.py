@@ -13,13 +13,14 @@ from typing import Any
 
 from ..ui import dialogs
 from ..ui import widgets as w
-from ..ui.fonts import text_width
+from ..ui.fonts import text_width, wrap
 from ..ui.layout import Ctx, Row, V, vlist
 from ..ui.theme import Color
 from ..ui.view import View
 
 ORANGE: Color = (255, 136, 0)  # VLC's orange500
 THUMB_BG: Color = (66, 66, 66)
+BUTTON_BG: Color = (230, 81, 0)  # a filled button's orange, white text readable on it in both themes
 NAV = (
     ("nav_video", "Video", "视频", "play"),
     ("nav_audio", "Audio", "音频", "sound"),
@@ -239,63 +240,73 @@ def header_row(ctx: Ctx, label: str) -> Row:
     return Row(
         h,
         lambda x, y, wd: w.text(
-            ctx, (x + ctx.dp(16), y + ctx.dp(8), x + wd - ctx.dp(16), y + h), label, "title", 14, ORANGE, bold=True
+            ctx, (x + ctx.dp(16), y + ctx.dp(8), x + wd - ctx.dp(16), y + h), label, "title", 14, accent(ctx), bold=True
         ),
     )
 
 
+def accent(ctx: Ctx) -> Color:
+    """VLC's orange for text and buttons: orange500 on the dark theme, a deeper orange (900) on the light one, where
+    orange500 does not stand out from white."""
+    return (255, 152, 0) if ctx.theme.dark else (230, 81, 0)
+
+
+def para(ctx: Ctx, text: str, rid: str, size: float = 16, color: Color | None = None, bold: bool = False) -> Row:
+    """A centred paragraph as a row, as tall as its lines wrapped to the width."""
+    pad = ctx.dp(24)
+    lines = max(1, len(wrap(text, ctx.sp(size), (ctx.area[2] - ctx.area[0]) - 2 * pad - ctx.dp(4), bold)))
+    h = ctx.line_h(size, lines) + ctx.dp(8)
+    return Row(
+        h,
+        lambda x, y, wd: w.text(
+            ctx, (x + pad, y, x + wd - pad, y + h), text, rid, size, color, bold, "c", lines, valign="t"
+        ),
+    )
+
+
+def icon_row(ctx: Ctx, name: str, rid: str, size_dp: int = 96) -> Row:
+    h = ctx.dp(size_dp + 16)
+
+    def build(x: int, y: int, wd: int) -> View:
+        sz = ctx.dp(size_dp)
+        return w.icon(ctx, (x + (wd - sz) // 2, y, x + (wd + sz) // 2, y + sz), name, ORANGE, rid)
+
+    return Row(h, build)
+
+
+def button_row(ctx: Ctx, label: str, on_click: Click, rid: str) -> Row:
+    h = ctx.dp(64)
+
+    def build(x: int, y: int, wd: int) -> View:
+        bw = min(wd - ctx.dp(32), int(text_width(label, ctx.sp(14), True)) + ctx.dp(48))
+        btn = w.button(
+            ctx, (x + (wd - bw) // 2, y + ctx.dp(8), x + (wd + bw) // 2, y + h - ctx.dp(8)), label, on_click, rid
+        )
+        btn.style.update(bg=BUTTON_BG, fg=(255, 255, 255))
+        return btn
+
+    return Row(h, build)
+
+
 def empty_state(ctx: Ctx, box: tuple[int, int, int, int], missing_permission: bool, on_grant: Click, text: str) -> View:
     """`empty_loading`: without storage access, "Permission not granted", why, GRANT PERMISSION; else the empty
-    text."""
-    l, t, r, b = box
+    text (scrolling when the window is short)."""
     th = ctx.theme
-    root = V(ctx, w.VIEWGROUP, box, "empty_loading")
-    pad = ctx.dp(24)
-    y = t + (b - t) // 6
-    isz = ctx.dp(96)
-    root.children.append(
-        w.icon(ctx, ((l + r - isz) // 2, y, (l + r + isz) // 2, y + isz), "play", ORANGE, "emptyImageView")
-    )
-    y += isz + ctx.dp(16)
+    rows = [Row(max(0, (box[3] - box[1]) // 10), lambda x, y, wd: None), icon_row(ctx, "play", "emptyImageView")]
     if not missing_permission:
-        h = ctx.line_h(16, 4)
-        root.children.append(
-            w.text(
-                ctx, (l + pad, y, r - pad, y + h), text, "emptyTextView", 16, th.text2, align="c", lines=4, valign="t"
-            )
+        rows.append(para(ctx, text, "emptyTextView", 16, th.text2))
+    else:
+        body = ctx.tr(
+            "You won't be able to auto-discover your media nor use external subtitles\n\nYou will be able to only "
+            "play streams or network media",
+            "您将无法自动发现媒体或使用外部字幕\n\n您只能播放流或网络媒体",
         )
-        return root
-    th1 = ctx.line_h(22)
-    root.children.append(
-        w.text(
-            ctx,
-            (l + pad, y, r - pad, y + th1),
-            ctx.tr("Permission not granted", "未授予权限"),
-            "permissionTitle",
-            22,
-            align="c",
-        )
-    )
-    y += th1 + ctx.dp(8)
-    body = ctx.tr(
-        "You won't be able to auto-discover your media nor use external subtitles\n\nYou will be able to only play "
-        "streams or network media",
-        "您将无法自动发现媒体或使用外部字幕\n\n您只能播放流或网络媒体",
-    )
-    bh = ctx.line_h(16, 5)
-    root.children.append(
-        w.text(
-            ctx, (l + pad, y, r - pad, y + bh), body, "permissionTextView", 16, th.text2, align="c", lines=5, valign="t"
-        )
-    )
-    y += bh + ctx.dp(16)
-    label = ctx.tr("GRANT PERMISSION", "授予权限")
-    bw = int(text_width(label, ctx.sp(14), True)) + ctx.dp(48)
-    bb = ((l + r - bw) // 2, y, (l + r + bw) // 2, y + ctx.dp(48))
-    btn = w.button(ctx, bb, label, on_grant, "grantPermissionButton")
-    btn.style.update(bg=ORANGE, fg=(255, 255, 255))
-    root.children.append(btn)
-    return root
+        rows += [
+            para(ctx, ctx.tr("Permission not granted", "未授予权限"), "permissionTitle", 22),
+            para(ctx, body, "permissionTextView", 16, th.text2),
+            button_row(ctx, ctx.tr("GRANT PERMISSION", "授予权限"), on_grant, "grantPermissionButton"),
+        ]
+    return vlist(ctx, "empty_loading", box, rows, "empty_loading", cls=w.VIEWGROUP)
 
 
 def sheet(ctx: Ctx, rows: list[Row], on_cancel: Click, key: str = "sheet") -> View:
@@ -318,7 +329,7 @@ def popup_menu(ctx: Ctx, items: list[tuple[str, Click]]) -> View:
     """An overflow / popup menu at the top right: one row (`android:id/title`) per item."""
     l, t, r, b = ctx.area
     row_h = max(ctx.dp(48), ctx.line_h(16) + ctx.dp(16))
-    width = max([int(text_width(label, ctx.sp(16))) for label, _ in items] + [ctx.dp(112)]) + ctx.dp(32)
+    width = max([int(text_width(label, ctx.sp(16))) for label, _ in items] + [ctx.dp(112)]) + ctx.dp(48)
     width = min(width, r - l - ctx.dp(16))
     box = (r - width - ctx.dp(8), t + ctx.dp(8), r - ctx.dp(8), t + ctx.dp(8) + row_h * len(items))
     root = dialogs.popup_window(ctx, box)
