@@ -58,7 +58,7 @@ from .opentracks_data import (
     tracks,
     type_by_id,
 )
-from .opentracks_widgets import BAR_DP, Item, action_icons, bar_button, bottom_app_bar, popup_menu
+from .opentracks_widgets import BAR_DP, FAB_RISE_DP, Item, action_icons, bar_button, bottom_app_bar, popup_menu
 
 _P = "android.permission."
 PERMISSIONS = (  # the manifest's <uses-permission>s (for API 34)
@@ -137,7 +137,7 @@ class OpenTracksApp(App):
             stats = bar_button(ctx, 0, "bar_chart", "aggregated_stats_button", lambda: ctx.push(AGGREGATED))
             gps = bar_button(ctx, 1, "location", "sensor_start_button", lambda: None)
             overlays = bottom_app_bar(ctx, [stats, gps], [], "list_bottom", rec.list_fab(ctx))
-            footer_h = ctx.dp(BAR_DP + 24)
+            footer_h = ctx.dp(BAR_DP + 24 + FAB_RISE_DP)
         return page(ctx, header, rows, key="tracks", rid="track_list", footer_h=footer_h, overlays=overlays)
 
     def _toolbar(self, ctx: Ctx, query: str | None) -> View:

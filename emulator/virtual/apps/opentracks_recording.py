@@ -34,7 +34,7 @@ from .opentracks_data import (
     type_by_name,
     update_track,
 )
-from .opentracks_widgets import BAR_DP, bottom_app_bar, fab
+from .opentracks_widgets import BAR_DP, FAB_RISE_DP, bottom_app_bar, fab, tabs_row
 
 TRACK_RECORDING = PKG + ".TrackRecordingActivity"
 TRACK_STOPPED = PKG + ".TrackStoppedActivity"
@@ -110,19 +110,13 @@ def recording_screen(ctx: Ctx) -> list[View]:
     if t is None:
         ctx.finish()
         return []
-    l, top, r, _ = ctx.area
     tabs = (
         "track_detail_stats_tab",
         "track_detail_intervals_tab",
         "settings_chart_by_time",
         "settings_chart_by_distance",
     )
-    bar = w.tabs(
-        ctx,
-        (l, top, r, top + ctx.dp(48)),
-        [(tr(ctx, k), i == 0, None, "") for i, k in enumerate(tabs)],
-        rid="track_detail_activity_tablayout",
-    )
+    bar = tabs_row(ctx, [tr(ctx, k) for k in tabs], 0, None)
     running = now_ms(ctx.model) - int(t["starttime"] or 0) if recording(ctx) == tid else int(t["totaltime"] or 0)
     speed = type_by_name(ctx, t["category"]).speed
     fields = [
@@ -152,7 +146,7 @@ def recording_screen(ctx: Ctx) -> list[View]:
         rows,
         key="recording",
         rid="track_detail_activity_view_pager",
-        footer_h=ctx.dp(BAR_DP + 24),
+        footer_h=ctx.dp(BAR_DP + 24 + FAB_RISE_DP),
         overlays=overlays,
     )
 

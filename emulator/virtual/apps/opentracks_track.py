@@ -8,9 +8,11 @@ pace; of the selected tracks, or of all)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..ui import widgets as w
+from ..ui.fonts import text_width
 from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
 from .base import page
@@ -31,7 +33,7 @@ from .opentracks_data import (
     type_by_name,
     update_track,
 )
-from .opentracks_widgets import BAR_DP, Item, bottom_app_bar
+from .opentracks_widgets import BAR_DP, Item, bottom_app_bar, tabs_row
 
 ORANGE = (230, 81, 0)
 TABS = ("track_detail_stats_tab", "track_detail_intervals_tab", "settings_chart_by_time", "settings_chart_by_distance")
@@ -67,18 +69,12 @@ def recorded_screen(ctx: Ctx) -> list[View]:
     if t is None:  # no such track: the activity finishes (handleIntent / loadStatistics)
         ctx.finish()
         return []
-    l, top, r, _ = ctx.area
     tab = int(ctx.extras.get("tab", 0))
 
-    def pick(i: int) -> Any:
+    def pick(i: int) -> Callable[[], None]:
         return lambda: ctx.extras.update(tab=i)
 
-    bar = w.tabs(
-        ctx,
-        (l, top, r, top + ctx.dp(48)),
-        [(tr(ctx, k), i == tab, pick(i), "") for i, k in enumerate(TABS)],
-        rid="track_detail_activity_tablayout",
-    )
+    bar = tabs_row(ctx, [tr(ctx, k) for k in TABS], tab, pick)
     rows = _stats_rows(ctx, t) if tab == 0 else []
     overlays = bottom_app_bar(ctx, [], recorded_menu(ctx), "recorded")
     return page(
@@ -96,10 +92,11 @@ def recorded_screen(ctx: Ctx) -> list[View]:
 def _value_cell(ctx: Ctx, x: int, y: int, wd: int, key: str, label: str, value: str, unit: str | None) -> list[View]:
     """A statistic: its label over its value (and unit), the views named `stats_<key>_label/_value/_unit`."""
     th = ctx.theme
-    lh, vh = ctx.line_h(12), ctx.line_h(28)
+    lh, vh = ctx.line_h(12), ctx.line_h(24)
     out = [w.text(ctx, (x, y, x + wd, y + lh), label, f"stats_{key}_label", size=12, color=th.text2)]
-    vw = wd if unit is None else wd * 2 // 3
-    out.append(w.text(ctx, (x, y + lh, x + vw, y + lh + vh), value, f"stats_{key}_value", size=28, bold=True))
+    unit_w = 0 if unit is None else min(wd // 2, int(text_width(unit, ctx.sp(14))) + ctx.dp(8))
+    vw = wd - unit_w
+    out.append(w.text(ctx, (x, y + lh, x + vw, y + lh + vh), value, f"stats_{key}_value", size=24, bold=True))
     if unit is not None:
         out.append(
             w.text(ctx, (x + vw, y + lh, x + wd, y + lh + vh), unit, f"stats_{key}_unit", size=14, color=th.text2)
@@ -108,7 +105,7 @@ def _value_cell(ctx: Ctx, x: int, y: int, wd: int, key: str, label: str, value: 
 
 
 def _cells_row(ctx: Ctx, cells: list[tuple[str, str, str, str | None]]) -> Row:
-    h = ctx.line_h(12) + ctx.line_h(28) + ctx.dp(16)
+    h = ctx.line_h(12) + ctx.line_h(24) + ctx.dp(16)
 
     def build(x: int, y: int, wd: int) -> list[View]:
         out: list[View] = []
@@ -434,13 +431,19 @@ def _aggregate_row(ctx: Ctx, a: Aggregate) -> Row:
             (x0, mid, "avg_rate", avg_value, avg_unit, avg_label),
             (mid, x1, "max_rate", max_value, max_unit, max_label),
         ):
+            uw = min((right - left) // 2, int(text_width(unit, ctx.sp(12))) + ctx.dp(8))
             out += [
                 w.text(
-                    ctx, (left, y3, right - ctx.dp(56), y3 + lh), value, f"aggregated_stats_{key}", size=18, align="r"
+                    ctx,
+                    (left, y3, right - uw - ctx.dp(4), y3 + lh),
+                    value,
+                    f"aggregated_stats_{key}",
+                    size=18,
+                    align="r",
                 ),
                 w.text(
                     ctx,
-                    (right - ctx.dp(52), y3, right, y3 + lh),
+                    (right - uw, y3, right, y3 + lh),
                     unit,
                     f"aggregated_stats_{key}_unit",
                     size=12,

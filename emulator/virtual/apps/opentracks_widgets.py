@@ -15,6 +15,7 @@ from ..ui.view import View
 from .opentracks_data import tr
 
 BAR_DP = 56  # ?attr/actionBarSize
+FAB_RISE_DP = 28  # the floating button stands half above the bottom app bar
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,18 @@ def bar_button(ctx: Ctx, index: int, icon: str, rid: str, on_click: Callable[[],
     v = V(ctx, w.BUTTON, (x, y, x + isz, y + isz), rid, clickable=True, focusable=True, on_click=on_click)
     v.style.update({"icon": icon, "icon_color": ctx.theme.text, "inset": ctx.dp(12), "radius": isz // 2})
     return v
+
+
+def tabs_row(ctx: Ctx, labels: list[str], selected: int, pick: Callable[[int], Callable[[], None]] | None) -> View:
+    """TrackRecordedActivity's / TrackRecordingActivity's TabLayout (`track_detail_activity_tablayout`) across the top;
+    a label longer than its tab is cut with an ellipsis."""
+    l, t, r, _ = ctx.area
+    items = [(label, i == selected, pick(i) if pick else None, "") for i, label in enumerate(labels)]
+    bar = w.tabs(ctx, (l, t, r, t + ctx.dp(48)), items, rid="track_detail_activity_tablayout")
+    for v in bar.walk():
+        if v.text:
+            v.style["ellipsize"] = True
+    return bar
 
 
 def fab(ctx: Ctx, icon: str, desc: str, rid: str, on_click: Callable[[], None] | None) -> View:

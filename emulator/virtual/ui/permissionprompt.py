@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .dialogs import dialog
+from .fonts import wrap
 from .host import Device
 from .layout import Ctx
 from .view import View
@@ -177,13 +178,20 @@ def prompt(ctx: Ctx, state: WindowState, shown: dict[str, str]) -> View | None:
         ]
     else:
         buttons = [(ctx.tr("Allow", "允许"), PC_ID + "permission_allow_button", answer(True)), deny]
+    title = (group.zh if ctx.zh else group.en).format(app=app)
+    l, t, r, b = ctx.mgr.dialog_area()
+    inner = min(ctx.dp(312), r - l - ctx.dp(32)) - ctx.dp(48)
+    lines = len(wrap(title, ctx.sp(18), inner, False))
+    tall = ctx.dp(24 + 16 + 20) + int(lines * ctx.sp(18) * 1.35) + len(buttons) * ctx.dp(48)
+    stacked = tall <= (b - t) - ctx.dp(32)  # the buttons one under the other when they fit, else side by side
     return dialog(
         ctx,
-        (group.zh if ctx.zh else group.en).format(app=app),
-        buttons=buttons,
+        title,
+        buttons=buttons if stacked else buttons[::-1],
         on_cancel=cancel,
         package=PERMISSION_CONTROLLER,
-        centered_buttons=True,
+        width_dp=312 if stacked else min(600, (r - l) / ctx.scale - 32),
+        centered_buttons=stacked,
         title_rid=PC_ID + "permission_message",
         cancel_outside=False,
     )
