@@ -29,9 +29,19 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from . import mediameta as mm
 from .appstorage import AppDatabase
 from .fs import FileSystem, FsError, Node
+from .mediameta import (
+    FORMAT_DIRECTORY,
+    MEDIA_TYPE_AUDIO,
+    MEDIA_TYPE_IMAGE,
+    MEDIA_TYPE_NONE,
+    MEDIA_TYPE_VIDEO,
+    java_hash,
+    media_type_of,
+    mime_of,
+    probe,
+)
 
 PKG = "com.android.providers.media.module"
 ROOT = "/sdcard"
@@ -134,20 +144,20 @@ def _row(fs: FileSystem, path: str, node: Node, nomedia: bool, now: int) -> dict
         "relative_path": rel,
         "parent": None,
         "date_modified": int(node.mtime),
-        "bucket_id": str(mm.java_hash(shown(folder).lower())),
+        "bucket_id": str(java_hash(shown(folder).lower())),
         "bucket_display_name": posixpath.basename(folder) if rel else None,
         "volume_name": VOLUME,
         "date_added": now,
     }
     if node.is_dir:
-        return row | {"format": mm.FORMAT_DIRECTORY, "_size": 4096, "media_type": mm.MEDIA_TYPE_NONE, "title": name}
-    mime = mm.mime_of(name)
-    kind = mm.MEDIA_TYPE_NONE if nomedia else mm.media_type_of(mime)
+        return row | {"format": FORMAT_DIRECTORY, "_size": 4096, "media_type": MEDIA_TYPE_NONE, "title": name}
+    mime = mime_of(name)
+    kind = MEDIA_TYPE_NONE if nomedia else media_type_of(mime)
     try:
-        data = fs.read(path) if kind in (mm.MEDIA_TYPE_IMAGE, mm.MEDIA_TYPE_AUDIO, mm.MEDIA_TYPE_VIDEO) else b""
+        data = fs.read(path) if kind in (MEDIA_TYPE_IMAGE, MEDIA_TYPE_AUDIO, MEDIA_TYPE_VIDEO) else b""
     except FsError:
         data = b""
-    p = mm.probe(name, mime if kind else None, data)
+    p = probe(name, mime if kind else None, data)
     return row | {
         "format": 0,
         "_size": node.size,
@@ -161,9 +171,9 @@ def _row(fs: FileSystem, path: str, node: Node, nomedia: bool, now: int) -> dict
         "width": p.width,
         "height": p.height,
         "resolution": f"{p.width}\u00d7{p.height}" if p.width and p.height else None,
-        "datetaken": int(node.mtime) * 1000 if kind in (mm.MEDIA_TYPE_IMAGE, mm.MEDIA_TYPE_VIDEO) else None,
+        "datetaken": int(node.mtime) * 1000 if kind in (MEDIA_TYPE_IMAGE, MEDIA_TYPE_VIDEO) else None,
         "is_download": int(rel.startswith("Download/")),
-        "is_music": int(kind == mm.MEDIA_TYPE_AUDIO and not rel.startswith(_SPECIAL_AUDIO)),
+        "is_music": int(kind == MEDIA_TYPE_AUDIO and not rel.startswith(_SPECIAL_AUDIO)),
     }
 
 
@@ -185,7 +195,7 @@ def sync(fs: FileSystem, rescan: tuple[str, ...] = ()) -> None:
             if any(path == p or path.startswith(p.rstrip("/") + "/") for p in rescan):
                 return True
             if node.is_dir:
-                return r["format"] != mm.FORMAT_DIRECTORY
+                return r["format"] != FORMAT_DIRECTORY
             return r["_size"] != node.size or r["date_modified"] != int(node.mtime)
 
         gone = [r["_id"] for p, r in known.items() if p not in files]

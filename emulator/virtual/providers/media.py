@@ -15,9 +15,9 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from .. import mediameta as mm
-from .. import mediastore
 from ..fs import FsError
+from ..mediameta import MEDIA_TYPE_AUDIO, MEDIA_TYPE_IMAGE, MEDIA_TYPE_PLAYLIST, MEDIA_TYPE_VIDEO
+from ..mediastore import ROOT, columns, fs_path, rows, shown, sync
 from ..ui.host import Device
 from .base import ProviderError, Table, UnknownUri, Values
 from .where import Predicate
@@ -27,10 +27,10 @@ VOLUMES = ("external", "external_primary")
 KINDS = {
     "file": "1",
     "downloads": "is_download = 1",
-    "images/media": f"media_type = {mm.MEDIA_TYPE_IMAGE}",
-    "video/media": f"media_type = {mm.MEDIA_TYPE_VIDEO}",
-    "audio/media": f"media_type = {mm.MEDIA_TYPE_AUDIO}",
-    "audio/playlists": f"media_type = {mm.MEDIA_TYPE_PLAYLIST}",
+    "images/media": f"media_type = {MEDIA_TYPE_IMAGE}",
+    "video/media": f"media_type = {MEDIA_TYPE_VIDEO}",
+    "audio/media": f"media_type = {MEDIA_TYPE_AUDIO}",
+    "audio/playlists": f"media_type = {MEDIA_TYPE_PLAYLIST}",
 }
 
 
@@ -51,8 +51,8 @@ def _parse(path: str) -> tuple[str, int | None]:
 def _rows(model: Device, table: str, row: int | None) -> list[dict[str, Any]]:
     where = KINDS[table]
     if row is None:
-        return mediastore.rows(model.fs, where)
-    return mediastore.rows(model.fs, f"({where}) AND _id = ?", (row,))
+        return rows(model.fs, where)
+    return rows(model.fs, f"({where}) AND _id = ?", (row,))
 
 
 class MediaProvider:
@@ -61,7 +61,7 @@ class MediaProvider:
     def query(self, model: Device, path: str) -> Table:
         table, row = _parse(path)
         rs = _rows(model, table, row)
-        return Table(mediastore.columns(model.fs), rs)
+        return Table(columns(model.fs), rs)
 
     def insert(self, model: Device, path: str, values: Values) -> str:
         table, _ = _parse(path)
@@ -74,8 +74,8 @@ class MediaProvider:
                 table, "Music/" if table.startswith("audio") else "Download/"
             )
         )
-        target = posixpath.normpath(posixpath.join(mediastore.ROOT, rel.strip("/"), name))
-        if not target.startswith(mediastore.ROOT + "/"):
+        target = posixpath.normpath(posixpath.join(ROOT, rel.strip("/"), name))
+        if not target.startswith(ROOT + "/"):
             raise ProviderError(f"insert into the media provider: relative_path {rel!r} is outside the volume")
         try:
             model.fs.mkdir(posixpath.dirname(target), parents=True)
@@ -83,7 +83,7 @@ class MediaProvider:
                 model.fs.write(target, b"")
         except FsError as e:
             raise ProviderError(f"insert into the media provider: {e.message}") from None
-        found = mediastore.rows(model.fs, "_data = ?", (mediastore.shown(target),))
+        found = rows(model.fs, "_data = ?", (shown(target),))
         return f"content://media/{VOLUMES[0]}/{table}/{found[0]['_id'] if found else 0}"
 
     def update(self, model: Device, path: str, values: Values, where: Predicate) -> int:
@@ -97,10 +97,10 @@ class MediaProvider:
             if not where(r):
                 continue
             try:
-                model.fs.remove(mediastore.fs_path(str(r["_data"])))
+                model.fs.remove(fs_path(str(r["_data"])))
             except FsError:
                 continue
             gone += 1
         if gone:
-            mediastore.sync(model.fs)
+            sync(model.fs)
         return gone

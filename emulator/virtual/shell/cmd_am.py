@@ -7,7 +7,7 @@ import base64
 import binascii
 from urllib.parse import urlsplit
 
-from .. import mediastore
+from ..mediastore import SCAN_ACTION, scan
 from ..records import ADB_KEYBOARD_IME, INTENT_ACTION, INTENT_DATA, INTENT_TYPE, LAUNCHER_PACKAGE
 from ..roles import ROLE_SMS, role_holder
 from ..sysdialogs import receive
@@ -220,8 +220,8 @@ def am_broadcast(ctx: Ctx, args: list[str]) -> int:
     it.flags |= FLAG_RECEIVER_FROM_SHELL
     ctx.outln(f"Broadcasting: {it}")
     ctx.model.events.log("broadcast", action=it.action, extras=dict(it.extras))
-    if it.action == mediastore.SCAN_ACTION and it.data:
-        mediastore.scan(ctx.model.fs, it.data)  # MediaProvider's MediaScannerReceiver (result 0, as on a phone)
+    if it.action == SCAN_ACTION and it.data:
+        scan(ctx.model.fs, it.data)  # MediaProvider's MediaScannerReceiver (result 0, as on a phone)
     result = _adb_keyboard(ctx, it) or _app_receiver(ctx, it) or receive(ctx.model, it.action, dict(it.extras))
     if it.action == "android.intent.action.AIRPLANE_MODE":
         result = None
