@@ -62,9 +62,9 @@ def play(m: VirtualDeviceModel, cls: str, max_steps: int = 10, **params: Any) ->
 
 def test_the_solved_classes_and_a_class_without_a_solver_says_impossible_at_once() -> None:
     assert CLASSES <= set(awr.SOLVERS)  # and each app's module adds its own (tests/agents/test_aw_*.py)
-    steps = run(create_agent("reference"), VirtualDeviceModel(), aw_task("VlcCreatePlaylist", playlist_name="a"))
+    steps = run(create_agent("reference"), VirtualDeviceModel(), aw_task("BrowserMaze"))
     assert [s.action.type for s in steps] == ["IMPOSSIBLE"]
-    assert "VlcCreatePlaylist" in (steps[0].action.reason or "")
+    assert "BrowserMaze" in (steps[0].action.reason or "")
     assert awr.plan({"suite": "other", "class": "SystemWifiTurnOn"}) is None
 
 
