@@ -67,8 +67,16 @@ def listing(fs: FileSystem, directory: str) -> list[FileEntry]:
     ]
 
 
+EXTERNAL_APP_DIRS = ("/sdcard/Android/data", "/sdcard/Android/media")  # an app's own folders on shared storage
+
+
 def clear_app_dir(fs: FileSystem, package: str) -> None:
-    """`pm clear`: everything under the app's data directory goes; `cache/` and `code_cache/` are made again."""
+    """`pm clear`: everything under the app's data directory goes; `cache/` and `code_cache/` are made again. The
+    app's folders on shared storage (`Android/data/PKG`, `Android/media/PKG`) go too, as clearApplicationUserData
+    deletes them; the app makes them again when it next asks for them."""
+    for parent in EXTERNAL_APP_DIRS:
+        with contextlib.suppress(FsError):
+            fs.remove(posixpath.join(parent, package), recursive=True)
     root = data_dir(package)
     for entry in listing(fs, root):
         with contextlib.suppress(FsError):

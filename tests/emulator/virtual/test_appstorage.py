@@ -93,6 +93,11 @@ def test_pm_clear_empties_the_data_directory(fs: FileSystem) -> None:
     db = AppDatabase(PKG, "app.db", DDL)
     db.execute(fs, "INSERT INTO items (name) VALUES ('a')")
     SharedPrefs(PKG).put(fs, "k", "v")
+    fs.mkdir(f"/sdcard/Android/data/{PKG}/files", parents=True)
+    fs.write(f"/sdcard/Android/data/{PKG}/files/rec.wav", b"x")
+    fs.mkdir("/sdcard/Android/data/other.app", parents=True)
     clear_app_dir(fs, PKG)
     assert sorted(name for name, _ in fs.listdir(data_dir(PKG))) == ["cache", "code_cache"]
+    # its folder on shared storage goes too (as clearApplicationUserData deletes it); other apps' stay
+    assert not fs.exists(f"/sdcard/Android/data/{PKG}") and fs.exists("/sdcard/Android/data/other.app")
     assert db.rows(fs, "SELECT * FROM items") == []
