@@ -18,12 +18,14 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
-from .. import mediameta as mm
-from .. import mediastore
 from ..appstorage import AppDatabase, SharedPrefs
 from ..clock import zone_named
 from ..fs import FileSystem, FsError
-from ..mediastore import MediaItem
+from ..mediameta import MEDIA_TYPE_IMAGE, MEDIA_TYPE_VIDEO
+from ..mediastore import ROOT as STORAGE_ROOT
+from ..mediastore import SHOWN_ROOT as STORAGE_SHOWN
+from ..mediastore import MediaItem, fs_path, rows, shown
+from ..mediastore import items as media_items
 from ..ui.host import Device
 
 PKG = "com.simplemobiletools.gallery.pro"
@@ -34,8 +36,8 @@ VIEWER = _ACT + "ViewPagerActivity"
 PHOTO = _ACT + "PhotoActivity"  # a picture another app opens (ACTION_VIEW image/*)
 VIEW_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp", "image/heic")
 VERSION_NAME, VERSION_CODE = "6.28.1", 396  # the build AndroidWorld installs (com.simplemobiletools.gallery.pro_396)
-ROOT = mediastore.ROOT  # /sdcard: internal storage as the device's file system names it
-SHOWN_ROOT = mediastore.SHOWN_ROOT  # /storage/emulated/0: as the app names it
+ROOT = STORAGE_ROOT  # /sdcard: internal storage as the device's file system names it
+SHOWN_ROOT = STORAGE_SHOWN  # /storage/emulated/0: as the app names it
 ALL_FILES_OP = "MANAGE_EXTERNAL_STORAGE"
 ALL_FILES_ACTION = "android.settings.MANAGE_APP_ALL_FILES_ACCESS_PERMISSION"
 SETTINGS_PKG = "com.android.settings"
@@ -216,8 +218,8 @@ def media(model: Device) -> list[MediaItem]:
     walk = all_files_granted(model)
     items = [
         m
-        for m in mediastore.items(model.fs)
-        if m.media_type in (mm.MEDIA_TYPE_IMAGE, mm.MEDIA_TYPE_VIDEO)
+        for m in media_items(model.fs)
+        if m.media_type in (MEDIA_TYPE_IMAGE, MEDIA_TYPE_VIDEO)
         and not m.display_name.startswith(".")
         and (walk or m.size > 0)
     ]
@@ -243,7 +245,7 @@ def folders(items: list[MediaItem]) -> list[Folder]:
 
 
 def is_video(item: MediaItem) -> bool:
-    return item.media_type == mm.MEDIA_TYPE_VIDEO
+    return item.media_type == MEDIA_TYPE_VIDEO
 
 
 def subfolders(fs: FileSystem, folder: str) -> list[tuple[str, int]]:
@@ -295,7 +297,7 @@ def delete_file(fs: FileSystem, path: str) -> bool:
         fs.remove(path)
     except FsError:
         return False
-    DB.execute(fs, "DELETE FROM favorites WHERE full_path = ?", (mediastore.shown(path),))
+    DB.execute(fs, "DELETE FROM favorites WHERE full_path = ?", (shown(path),))
     return True
 
 
@@ -305,29 +307,29 @@ def rename_file(fs: FileSystem, path: str, new_path: str) -> bool:
     DB.execute(
         fs,
         "UPDATE favorites SET full_path = ?, filename = ? WHERE full_path = ?",
-        (mediastore.shown(new_path), posixpath.basename(new_path), mediastore.shown(path)),
+        (shown(new_path), posixpath.basename(new_path), shown(path)),
     )
     return True
 
 
 def favorite_paths(fs: FileSystem) -> set[str]:
     """The favourites' paths on the device's file system."""
-    return {mediastore.fs_path(str(r["full_path"])) for r in DB.rows(fs, "SELECT full_path FROM favorites")}
+    return {fs_path(str(r["full_path"])) for r in DB.rows(fs, "SELECT full_path FROM favorites")}
 
 
 def is_favorite(fs: FileSystem, path: str) -> bool:
-    return bool(DB.rows(fs, "SELECT id FROM favorites WHERE full_path = ?", (mediastore.shown(path),)))
+    return bool(DB.rows(fs, "SELECT id FROM favorites WHERE full_path = ?", (shown(path),)))
 
 
 def toggle_favorite(fs: FileSystem, path: str) -> None:
-    shown = mediastore.shown(path)
+    data = shown(path)
     if is_favorite(fs, path):
-        DB.execute(fs, "DELETE FROM favorites WHERE full_path = ?", (shown,))
+        DB.execute(fs, "DELETE FROM favorites WHERE full_path = ?", (data,))
         return
     DB.execute(
         fs,
         "INSERT OR REPLACE INTO favorites (full_path, filename, parent_path) VALUES (?, ?, ?)",
-        (shown, posixpath.basename(path), posixpath.dirname(shown)),
+        (data, posixpath.basename(path), posixpath.dirname(data)),
     )
 
 
@@ -359,12 +361,12 @@ def viewed_path(model: Device, uri: str) -> str | None:
         row_id = uri.rstrip("/").rpartition("/")[2]
         if not row_id.isdigit():
             return None
-        rows = mediastore.rows(model.fs, "_id = ?", (int(row_id),))
-        return mediastore.fs_path(str(rows[0]["_data"])) if rows else None
+        found = rows(model.fs, "_id = ?", (int(row_id),))
+        return fs_path(str(found[0]["_data"])) if found else None
     path = uri[len("file://") :] if uri.startswith("file://") else uri
-    path = mediastore.fs_path(path)
+    path = fs_path(path)
     return path if path.startswith(ROOT + "/") and model.fs.exists(path) else None
 
 
 def shown_path(path: str) -> str:
-    return mediastore.shown(path) if path.startswith(ROOT) else path
+    return shown(path) if path.startswith(ROOT) else path
