@@ -77,7 +77,7 @@ def transcribe_video(p: Mapping[str, Any]) -> list[Step]:
     """The video (in Download) played in VLC's player, then the strings its frames show written, comma separated,
     to a new Markor note."""
     text = ", ".join(str(m) for m in p["messages"])
-    watch = [*open_vlc(), *open_folder("Download"), click(resource_id=TITLE, text=str(p["video_name"])), Back()]
+    watch = [*open_vlc(), *open_folder("Download"), click(resource_id=TITLE, text=str(p["video_name"]))]
     return [*watch, *open_markor(), *create_note(str(p["file_name"]), text), Complete()]
 
 
