@@ -177,7 +177,7 @@ class VirtualDeviceModel:
         self.u2_pid: int | None = None
         self.u2_cmdline = ""  # its command line (set by the app_process command)
         self.boot_time = self.clock.time()
-        self.procs = DeviceProcs(clock=self.clock)  # pids of apps and daemons (ps, pidof, /proc)
+        self.procs: DeviceProcs = DeviceProcs(clock=self.clock)  # pids of apps and daemons (ps, pidof, /proc)
         chatter = SystemChatter(self.boot_time, seed=zlib.crc32(self.serial.encode()))
         self.logbuf = LogBuffer(chatter, self.clock)  # logcat
         self.clock_offset = 0.0  # seconds the device's wall clock is ahead of the host's (`cmd alarm set-time`)
