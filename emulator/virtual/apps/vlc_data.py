@@ -24,9 +24,9 @@ import sqlite3
 from typing import Any
 from urllib.parse import quote, unquote
 
-from .. import mediameta as mm
-from .. import mediastore
 from ..appstorage import AppDatabase, SharedPrefs
+from ..mediameta import MEDIA_TYPE_AUDIO, MEDIA_TYPE_VIDEO
+from ..mediastore import MediaItem, fs_path, items, shown
 from ..ui.host import Device
 
 PKG = "org.videolan.vlc"
@@ -195,11 +195,11 @@ def title_of(filename: str) -> str:
 # --- paths and MRLs ----------------------------------------------------------------------------------------------
 def mrl_of(path: str) -> str:
     """`file:///storage/emulated/0/...` of a file of shared storage (the library's URL encoding)."""
-    return "file://" + quote(mediastore.shown(path), safe="/-._~!$&'()*+,;=:@")
+    return "file://" + quote(shown(path), safe="/-._~!$&'()*+,;=:@")
 
 
 def path_of(mrl: str) -> str:
-    return mediastore.fs_path(unquote(mrl[len("file://") :]) if mrl.startswith("file://") else mrl)
+    return fs_path(unquote(mrl[len("file://") :]) if mrl.startswith("file://") else mrl)
 
 
 def duration_text(ms: int | None) -> str:
@@ -238,7 +238,7 @@ def _folder_id(conn: sqlite3.Connection, folder: str, device: int) -> int:
     if row:
         return int(row[0])
     parent = None if folder == ROOT else _folder_id(conn, posixpath.dirname(folder), device)
-    name = posixpath.basename(mediastore.shown(folder))
+    name = posixpath.basename(shown(folder))
     cur = conn.execute(
         "INSERT INTO Folder(path, name, parent_id, device_id, is_removable) VALUES(?, ?, ?, ?, 0)",
         (path, name, parent, device),
@@ -250,8 +250,8 @@ def scan(model: Device) -> None:
     """Discover the main storage: its audio and video files as Media and File rows (module docstring). Writes the
     database only when something changed."""
     fs = model.fs
-    kinds = {mm.MEDIA_TYPE_VIDEO: TYPE_VIDEO, mm.MEDIA_TYPE_AUDIO: TYPE_AUDIO}
-    wanted = {mrl_of(i.path): i for i in mediastore.items(fs) if i.media_type in kinds}
+    kinds = {MEDIA_TYPE_VIDEO: TYPE_VIDEO, MEDIA_TYPE_AUDIO: TYPE_AUDIO}
+    wanted = {mrl_of(i.path): i for i in items(fs) if i.media_type in kinds}
     known = {
         str(r["mrl"]): r
         for r in DB.rows(
@@ -304,7 +304,7 @@ def scan(model: Device) -> None:
             )
 
 
-def _stamp(item: mediastore.MediaItem) -> tuple[int, int]:
+def _stamp(item: MediaItem) -> tuple[int, int]:
     return item.size, item.date_modified
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from .. import mediameta as mm
+from ..mediameta import MEDIA_TYPE_AUDIO, MEDIA_TYPE_VIDEO, media_type_of, mime_of
 from ..ui.layout import Ctx, Row, grid_rows
 from ..ui.view import View
 from . import vlc_data as data
@@ -81,7 +81,7 @@ def audio_entries(ctx: Ctx) -> list[vw.Entry]:
 
 
 def _is_media(name: str) -> bool:
-    return mm.media_type_of(mm.mime_of(name)) in (mm.MEDIA_TYPE_VIDEO, mm.MEDIA_TYPE_AUDIO)
+    return media_type_of(mime_of(name)) in (MEDIA_TYPE_VIDEO, MEDIA_TYPE_AUDIO)
 
 
 def folder_entries(ctx: Ctx, path: str) -> list[vw.Entry]:
