@@ -6,8 +6,9 @@ were checked in): each title (the file's name without `.mp3`, as AndroidWorld ta
 them all - a few steps whatever the number of songs (AndroidWorld gives 10 x complexity steps: 24 for a playlist
 of up to five songs, 30 for RetroPlaylistDuration's nine to eleven).
 - RetroCreatePlaylist / RetroPlaylistDuration: "Add to playlist", "New playlist", the name typed into
-  `actionNewPlaylist`, Create. RetroPlaylistDuration's `files` are the songs whose lengths AndroidWorld made to add
-  up to 47.5 minutes: all of them make the playlist.
+  `actionNewPlaylist`, Create. RetroPlaylistDuration's `files` are the songs whose lengths AndroidWorld cut at random
+  from 47.5 minutes: those the app lists make the playlist, checked as the list shows them (the order does not
+  count there); one cut under 20 s is not listed (the app's song-length filter), which takes a few seconds off.
 - RetroSavePlaylist: the playlist made so, then the Playlists tab, the playlist opened, "More options" > "Save as
   file", and the system's picker's Save (it opens on Downloads, the playlist's name filled in).
 - RetroPlayingQueue: a queue left from before is cleared first (the mini player opens the player, its "More
@@ -93,19 +94,22 @@ class SeekSong:
 
 @dataclass(frozen=True)
 class CheckSong:
-    """Check the song's row in quick-select mode: a long press starts it (the first song), a tap adds to it."""
+    """Check the song's row in quick-select mode: a long press starts the mode, a tap adds to it once it is on."""
 
     title: str
-    first: bool
     type: str = "DECIDE"
 
     def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
         found = _title(screen, self.title)
+        selecting = _selecting(screen)
         if found is None:  # sought by the agent, or reported as not found
-            return ReferenceStep(
-                type="LONG_PRESS" if self.first else "CLICK", locate=loc(resource_id="title", text=self.title)
-            )
-        return LongPress(element=found.index) if self.first else Click(element=found.index)
+            kind = "CLICK" if selecting else "LONG_PRESS"
+            return ReferenceStep(type=kind, locate=loc(resource_id="title", text=self.title))
+        return Click(element=found.index) if selecting else LongPress(element=found.index)
+
+
+def _selecting(screen: Any) -> bool:
+    return any(e.resource_id == "android:id/action_mode_bar" for e in screen.tree.visible())
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,55 @@ class ToTabs:
         return None if shown or screen.package != RETRO[1] else Back()
 
 
+@dataclass
+class _Picking:
+    done: set[str] = field(default_factory=set)
+    signature: str | None = None
+    at_end: bool = False
+
+
+@dataclass
+class CheckAny:
+    """Check the wanted songs the list shows whole, top first, in any order; drag the list on when none is left on
+    the screen, until its end (a song the app does not list - under its 20 s filter - is left out)."""
+
+    titles: frozenset[str]
+    state: _Picking
+    type: str = field(default="DECIDE", init=False)
+
+    def choose(self, screen: Any, lang: str) -> ReferenceStep | Action | None:
+        st = self.state
+        lists = [e for e in screen.tree.visible() if e.resource_id in LISTS]
+        if not lists or st.at_end and not self._shown(screen, lists[0].bounds):
+            return None
+        box = lists[0].bounds
+        shown = self._shown(screen, box)
+        if shown:
+            e = shown[0]
+            st.done.add(e.text)
+            return Click(element=e.index) if _selecting(screen) else LongPress(element=e.index)
+        signature = screen.tree.signature()
+        if signature == st.signature:
+            st.at_end = True
+            return None
+        st.signature = signature
+        return _drag(box, tuple(screen.size), "down")
+
+    def _shown(self, screen: Any, box: tuple[int, int, int, int]) -> list[Any]:
+        return sorted(
+            (
+                e
+                for e in screen.tree.visible()
+                if e.resource_id == RID + "title"
+                and e.text in self.titles
+                and e.text not in self.state.done
+                and e.bounds[1] >= box[1] + 4
+                and e.bounds[3] <= box[3] - 4
+            ),
+            key=lambda e: e.bounds[1],
+        )
+
+
 def start() -> list[Step]:
     """The app opened, What's New put away when it shows, back to the tabs when it resumed on another screen."""
     return [open_app(RETRO), IfShown(loc(resource_id="tgFab"), Back()), ToTabs(), ToTabs(), ToTabs()]
@@ -127,17 +180,16 @@ def start() -> list[Step]:
 def check_songs(songs: list[str]) -> list[Step]:
     """The Songs tab, each song sought along the list and checked, in order."""
     steps: list[Step] = [click(resource_id="action_song")]
-    for i, title in enumerate(songs):
+    for title in songs:
         state = _Seeking()
         steps += [SeekSong(title, state) for _ in range(SEEKS)]
-        steps.append(CheckSong(title, i == 0))
+        steps.append(CheckSong(title))
     return steps
 
 
-def make_playlist(name: str, songs: list[str]) -> list[Step]:
-    """The songs checked, the action bar's Add to playlist, New playlist, its name, Create."""
+def new_playlist(name: str) -> list[Step]:
+    """The action bar's Add to playlist, New playlist, its name, Create."""
     return [
-        *check_songs(songs),
         click(desc="Add to playlist"),
         click(resource_id="android:id/text1", text="New playlist"),
         type_into(name, resource_id="actionNewPlaylist"),
@@ -145,8 +197,26 @@ def make_playlist(name: str, songs: list[str]) -> list[Step]:
     ]
 
 
+def make_playlist(name: str, songs: list[str]) -> list[Step]:
+    """The songs checked in order, then a new playlist of them."""
+    return [*check_songs(songs), *new_playlist(name)]
+
+
 def create_playlist(p: Mapping[str, Any]) -> list[Step]:
     return [*start(), *make_playlist(str(p["playlist_name"]), titles(p)), Complete()]
+
+
+def duration_playlist(p: Mapping[str, Any]) -> list[Step]:
+    """The songs whose lengths make 47.5 minutes, checked as the list shows them (order does not matter here)."""
+    wanted = titles(p)
+    state = _Picking()
+    return [
+        *start(),
+        click(resource_id="action_song"),
+        *[CheckAny(frozenset(wanted), state) for _ in range(len(wanted) + 4)],
+        *new_playlist(str(p["playlist_name"])),
+        Complete(),
+    ]
 
 
 def save_playlist(p: Mapping[str, Any]) -> list[Step]:
@@ -178,7 +248,7 @@ def playing_queue(p: Mapping[str, Any]) -> list[Step]:
 
 SOLVERS: dict[str, Callable[[Mapping[str, Any]], list[Step]]] = {
     "RetroCreatePlaylist": create_playlist,
-    "RetroPlaylistDuration": create_playlist,
+    "RetroPlaylistDuration": duration_playlist,
     "RetroSavePlaylist": save_playlist,
     "RetroPlayingQueue": playing_queue,
 }

@@ -249,6 +249,7 @@ def _aw_device() -> VirtualDeviceModel:
 
 
 def _solve(m: VirtualDeviceModel, cls: str, files: list[str], name: str = "Party Mix 99") -> None:
+    m.force_stop(PKG)  # as AndroidWorld's initialize_task leaves the app
     params = {"playlist_name": name, "files": [f"{f}.mp3" for f in files], "noise_files": []}
     task = make_task(f"AndroidWorld {cls}", outside={"suite": "androidworld", "class": cls, "params": params})
     steps = run(create_agent("reference"), m, task, max_steps=30)
@@ -271,9 +272,21 @@ def test_androidworld_s_classes_make_the_playlists_and_the_queue_they_judge():
     queue = "SELECT title FROM playing_queue"
     _solve(m, "RetroPlayingQueue", files[2:4])
     assert _rows(m, QUEUE_DB, queue) == files[2:4]
-    m.force_stop(PKG)  # a queue left from before is cleared first
-    _solve(m, "RetroPlayingQueue", ["My Heart is Yours", "Moments"])
+    _solve(m, "RetroPlayingQueue", ["My Heart is Yours", "Moments"])  # the queue left from before cleared first
     assert _rows(m, QUEUE_DB, queue) == ["My Heart is Yours", "Moments"]
+
+
+def test_the_duration_class_takes_the_songs_the_app_lists():
+    """RetroPlaylistDuration's lengths are cut at random from 47.5 minutes: a song under 20 s is not listed (the
+    app's filter) and the playlist is made of the others, in the list's order."""
+    m = _aw_device()
+    short = ["Moments", "City of Stars"]
+    for title in short:
+        m.fs.write(f"{MUSIC}/{title}.mp3", mp3(title, "Ann", 9_000))
+    files = ["Through the Storm", "Moments", "Bright Lights", "My Heart is Yours", "City of Stars", "Rising Sun"]
+    _solve(m, "RetroPlaylistDuration", files, "Jazz Lounge 5")
+    made = _rows(m, PLAYLIST_DB, "SELECT title FROM SongEntity ORDER BY song_key")
+    assert made == sorted(set(files) - set(short))
 
 
 # --- the family ---------------------------------------------------------------------------------------------------
