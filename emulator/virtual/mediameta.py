@@ -9,6 +9,7 @@ tells (title = the name without its extension), as MediaProvider leaves unreadab
 
 from __future__ import annotations
 
+import functools
 import io
 import mimetypes
 import posixpath
@@ -55,7 +56,14 @@ _ANDROID_MIME = {
     "gpx": "application/gpx+xml",
     "kml": "application/vnd.google-earth.kml+xml",
 }
-_BUILTIN = mimetypes.MimeTypes()  # Python's own table only: no host /etc/mime.types
+
+
+@functools.cache
+def _builtin() -> mimetypes.MimeTypes:
+    """Python's own table only (no host /etc/mime.types), made when a name is not in Android's list above."""
+    return mimetypes.MimeTypes()
+
+
 _PLAYLISTS = {"audio/x-mpegurl", "audio/mpegurl", "application/vnd.apple.mpegurl", "audio/x-scpls"}
 _SUBTITLES = {"application/x-subrip", "text/vtt", "application/x-subtitle"}
 _DOCUMENTS = ("text/", "application/pdf", "application/msword", "application/vnd.", "application/json")
@@ -65,7 +73,7 @@ def mime_of(name: str) -> str | None:
     ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     if not ext:
         return None
-    return _ANDROID_MIME.get(ext) or _BUILTIN.guess_type("x." + ext)[0]
+    return _ANDROID_MIME.get(ext) or _builtin().guess_type("x." + ext)[0]
 
 
 def media_type_of(mime: str | None) -> int:

@@ -11,12 +11,10 @@ import math
 import posixpath
 from datetime import datetime
 
-import numpy as np
 from PIL import Image, ImageDraw
 
 from ..clock import zone_named
 from ..fs import FileSystem
-from ..media import encode_mp4
 from ..ui.host import Device
 
 PICTURES = "/sdcard/Pictures"
@@ -37,12 +35,12 @@ def scene(size: tuple[int, int], front: bool = False, phase: float = 0.0, keep: 
     if img is not None:
         return img
     w, h = size
-    sky = np.linspace(0, 1, h, dtype=np.float32)[:, None]
-    top, bottom = np.array([66, 133, 244], np.float32), np.array([187, 222, 251], np.float32)
-    if front:
-        top, bottom = np.array([224, 210, 190], np.float32), np.array([190, 170, 150], np.float32)
-    grad = (top + (bottom - top) * sky[..., None]).repeat(w, axis=1)
-    img = Image.fromarray(grad.astype(np.uint8), "RGB")
+    top, bottom = ((224, 210, 190), (190, 170, 150)) if front else ((66, 133, 244), (187, 222, 251))
+    # a vertical gradient: one column of rows, stretched across (no numpy in the app's process until a video)
+    column = Image.new("RGB", (1, h))
+    rows = [tuple(round(a + (b - a) * y / max(1, h - 1)) for a, b in zip(top, bottom, strict=True)) for y in range(h)]
+    column.putdata(rows)
+    img = column.resize((w, h), Image.Resampling.NEAREST)
     d = ImageDraw.Draw(img)
     if front:
         cx, cy, r = w / 2, h * 0.48, min(w, h) * 0.22
@@ -98,6 +96,10 @@ def photo_jpeg(model: Device, when: float, front: bool) -> bytes:
 def video_mp4(seconds: float, front: bool) -> bytes:
     """A recording of `seconds`: a few frames of the scene (the clouds drifting) spread over its length, the last
     one shown for a frame's time at its end, so the file lasts as long as the recording did."""
+    import numpy as np  # loaded with the video encoder, only when a video is saved
+
+    from ..media import encode_mp4
+
     n = max(2, min(MAX_VIDEO_FRAMES, int(seconds * VIDEO_FRAMES_PER_SECOND) + 1))
     last = max(0.0, seconds - 1 / 30)
     frames = [(np.asarray(scene(VIDEO_SIZE, front, i / n)), last * i / (n - 1)) for i in range(n)]
