@@ -33,8 +33,8 @@ CLI = str(Path(sys.executable).with_name("droidharness"))
 
 
 class DeviceMemory:
-    """The largest PSS (kB) each embedded device process under `root` reached: the zygote's children (device
-    processes forked from it carry its command line)."""
+    """The largest PSS (kB) each embedded device process under `root` reached: a device process started on its
+    own (`emulator.virtual.procdevice`) or forked by the zygote (its children carry its command line)."""
 
     def __init__(self, root: int) -> None:
         self.root, self._stop = root, threading.Event()
@@ -61,7 +61,8 @@ class DeviceMemory:
             tree = self._tree()
             for pid, (ppid, cmd) in tree.items():
                 parent = tree.get(ppid, (0, ""))[1]
-                if "emulator.virtual.zygote" not in cmd or "emulator.virtual.zygote" not in parent:
+                forked = "emulator.virtual.zygote" in cmd and "emulator.virtual.zygote" in parent
+                if not forked and "emulator.virtual.procdevice" not in cmd:
                     continue
                 up = ppid
                 while up and up != self.root:
