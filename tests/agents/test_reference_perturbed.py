@@ -39,7 +39,7 @@ def test_the_reference_agent_dismisses_the_heads_up_and_keeps_sr_100_at_each_see
     assert len(results) == 72
     assert [(r.task_id, r.lang) for r in results if not r.success] == []
     applied = [r for r in results if r.perturbations[0].applied]
-    assert len(applied) >= 36, "the notification came within most episodes"
+    assert len(applied) == 72, "the notification came within every episode (its step inside the solution)"
 
 
 @pytest.mark.slow
@@ -50,7 +50,7 @@ def test_the_reference_agent_dismisses_a_system_dialog_and_keeps_sr_100(tmp_path
     assert [(r.task_id, r.lang) for r in results if not r.success] == []
     records = [r.perturbations[0] for r in results]
     applied = [p for p in records if p.applied]
-    assert len(applied) >= 36, "the dialog came within most episodes"
+    assert len(applied) == 72, "the dialog came within every episode (its step inside the solution)"
     assert all(p.name == "dialog" and p.step is not None for p in records)
     if "=" in perturb:
         assert {p.value for p in records} == {perturb.split("=")[1]}
@@ -65,7 +65,8 @@ def test_the_reference_agent_dismisses_an_in_app_popup_and_keeps_sr_100(tmp_path
     assert len(results) == 72
     assert [(r.task_id, r.lang) for r in results if not r.success] == []
     records = [r.perturbations[0] for r in results]
-    assert len([p for p in records if p.applied]) >= 36, "the popup came within most episodes"
+    applied = [p for p in records if p.applied]
+    assert len(applied) >= 65, (len(applied), "the popup came within 90% of the episodes (an app on the screen)")
     if "=" not in perturb:
         assert {p.value for p in records} == {"rate", "promo"}
 

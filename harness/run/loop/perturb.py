@@ -1,5 +1,6 @@
 """Which perturbations an episode gets, and when (docs/robustness.md): the rule that keeps a perturbation away
-from a task that checks what it changes (`conflict`), the step the notification comes at (`notification_step`),
+from a task that checks what it changes (`conflict`), the step an interruption comes at (`interruption_step`, within
+`interruption_window`: where the task is still going on),
 and an episode's perturbations from its start to its end (`EpisodePerturbations`, driven by
 `harness.run.loop.session.EpisodeSession`): the screen conditions put on after the task's start state and before
 the first screen, the notification posted before its step's screen, everything put back at the end, and a
@@ -87,18 +88,30 @@ def conflict(task: Task, p: Perturbation) -> str | None:
     return None
 
 
-def notification_step(seed: int, episode_seed: int, budget: int) -> int:
+def interruption_window(task: Task, lang: str, budget: int) -> int:
+    """The last step an interruption may come before, where the task is still going on: the step before the last
+    of its reference solution (in the episode's language, else its first), or, for a task without one, the end of
+    the first half of its step budget."""
+    solution = task.reference.get(lang) or next(iter(task.reference.values()), ())
+    if solution:
+        return max(1, len(solution) - 1)
+    return max(1, (budget + 1) // 2)
+
+
+def notification_step(seed: int, episode_seed: int, budget: int, window: int | None = None) -> int:
     """The step whose screen the notification comes before: drawn from the plan's seed and the episode's, within
-    the first half of the task's step budget (where most episodes still run)."""
-    return interruption_step("notification", seed, episode_seed, budget)
+    `window` (`interruption_window`: inside the task's reference solution), by default within the first half of
+    the task's step budget."""
+    return interruption_step("notification", seed, episode_seed, budget, window)
 
 
-def interruption_step(name: str, seed: int, episode_seed: int, budget: int) -> int:
+def interruption_step(name: str, seed: int, episode_seed: int, budget: int, window: int | None = None) -> int:
     """The step whose screen interruption `name` comes before, as `notification_step` draws it (each interruption
     from its own stream: two of them need not come together)."""
     stream = "droidharness.perturb" if name == "notification" else f"droidharness.perturb.{name}"
     rng = random.Random(f"{stream}:{seed}:{episode_seed}")
-    return rng.randint(1, max(1, (budget + 1) // 2))
+    last = window if window is not None else (budget + 1) // 2
+    return rng.randint(1, max(1, min(last, budget)))
 
 
 def interruption_kind(p: Perturbation, seed: int, episode_seed: int) -> str:
@@ -165,7 +178,8 @@ class EpisodePerturbations:
                 self.records[r.name] = r
         for p in todo:
             if p.interruption:
-                self.steps[p.name] = interruption_step(p.name, self.plan.seed, self.episode_seed, budget)
+                window = interruption_window(self.task, self.lang, budget)
+                self.steps[p.name] = interruption_step(p.name, self.plan.seed, self.episode_seed, budget, window)
                 if p.name in KINDS:
                     self.kinds[p.name] = interruption_kind(p, self.plan.seed, self.episode_seed)
 
@@ -226,4 +240,11 @@ class EpisodePerturbations:
         return self.so_far, problems
 
 
-__all__ = ["EpisodePerturbations", "conflict", "interruption_kind", "interruption_step", "notification_step"]
+__all__ = [
+    "EpisodePerturbations",
+    "conflict",
+    "interruption_kind",
+    "interruption_step",
+    "interruption_window",
+    "notification_step",
+]

@@ -20,7 +20,8 @@ from harness.device.preparation import PreparationPlan
 from harness.device.prepare import prepare
 from harness.perturbation import Perturbation, PerturbPlan
 from harness.run.loop.episode import run_episode
-from harness.run.loop.perturb import NOTIFICATION_TAG, notification_step
+from harness.run.loop.perturb import NOTIFICATION_TAG, interruption_window, notification_step
+from tasks.schema import Task
 from tasks.suite import load_suite
 from tests.device_util import open_device
 
@@ -103,8 +104,9 @@ class Reading:
         return AgentStep(action=Wait(duration=0.1))
 
 
-def _seed_for_step(episode_seed: int, budget: int, step: int) -> int:
-    return next(s for s in range(1000) if notification_step(s, episode_seed, budget) == step)
+def _seed_for_step(task: Task, episode_seed: int, step: int) -> int:
+    window = interruption_window(task, "en", task.max_steps)
+    return next(s for s in range(1000) if notification_step(s, episode_seed, task.max_steps, window) == step)
 
 
 def test_an_episode_runs_under_every_condition_and_leaves_the_device_as_it_found_it(dev, vdevice, adb_cli):
@@ -113,7 +115,7 @@ def test_an_episode_runs_under_every_condition_and_leaves_the_device_as_it_found
     lines = [line for checks in CHECKS.values() for line in checks]
     before = {line: get(line) for line in lines}
     agent = Reading(get, lines)
-    seed = _seed_for_step(11, task.max_steps, 2)
+    seed = _seed_for_step(task, 11, 2)
     result = run_episode(task, agent, dev, "en", seed=11, perturb=_plan(list(CHECKS), seed))
     assert [(p.label, p.applied, p.step) for p in result.perturbations] == [
         (label, True, 2 if label == "notification" else None) for label in CHECKS

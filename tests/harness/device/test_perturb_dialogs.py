@@ -21,7 +21,8 @@ from harness.device.preparation import PreparationPlan
 from harness.device.prepare import prepare
 from harness.perturbation import Perturbation, PerturbPlan
 from harness.run.loop.episode import run_episode
-from harness.run.loop.perturb import interruption_step
+from harness.run.loop.perturb import interruption_step, interruption_window
+from tasks.schema import Task
 from tasks.suite import load_suite
 from tests.device_util import open_device
 
@@ -69,8 +70,9 @@ class Idle:
         return AgentStep(action=Wait(duration=0.1))
 
 
-def _plan(name: str, kind: str, step: int, budget: int, episode_seed: int) -> PerturbPlan:
-    seed = next(s for s in range(2000) if interruption_step(name, s, episode_seed, budget) == step)
+def _plan(name: str, kind: str, step: int, task: Task, episode_seed: int) -> PerturbPlan:
+    window = interruption_window(task, "en", task.max_steps)
+    seed = next(s for s in range(2000) if interruption_step(name, s, episode_seed, task.max_steps, window) == step)
     return PerturbPlan((Perturbation(name, kind),), seed)
 
 
@@ -83,7 +85,7 @@ def test_each_kind_comes_before_its_steps_screen_hits_no_milestone_and_is_put_ba
     name, window = SHOWS[kind]
     task = next(t for t in load_suite("virtual") if t.id == TASK)
     agent = Idle()
-    result = run_episode(task, agent, dev, "en", seed=11, perturb=_plan(name, kind, 2, task.max_steps, 11))
+    result = run_episode(task, agent, dev, "en", seed=11, perturb=_plan(name, kind, 2, task, 11))
     (record,) = result.perturbations
     assert (record.name, record.value, record.step, record.applied) == (name, kind, 2, True), record
     assert [window in w for w in agent.windows] == [False, True, True, True], "on every screen from step 2"
@@ -106,7 +108,7 @@ def test_a_device_without_the_receiver_refuses_with_its_answer_and_the_episode_r
     """A phone has no receiver for the broadcast: `Broadcast completed: result=0`, nothing shown."""
     monkeypatch.setattr(cmd_am, "receive", lambda model, action, extras: None)
     task = next(t for t in load_suite("virtual") if t.id == TASK)
-    result = run_episode(task, Idle(), dev, "en", seed=11, perturb=_plan("dialog", "anr", 2, task.max_steps, 11))
+    result = run_episode(task, Idle(), dev, "en", seed=11, perturb=_plan("dialog", "anr", 2, task, 11))
     (record,) = result.perturbations
     assert not record.applied and record.step == 2 and record.value == "anr"
     assert record.reason.startswith("the device refused it: no receiver showed it (`am broadcast -a ")

@@ -13,13 +13,14 @@ import pytest
 from harness.actions import Back, Complete
 from harness.agent import AgentStep, EpisodeContext
 from harness.device.inprocess import InProcessDevice
-from harness.perturbation import Perturbation, PerturbPlan
+from harness.perturbation import INTERRUPTIONS, Perturbation, PerturbPlan
 from harness.run.loop.episode import run_episode
 from harness.run.loop.perturb import (
     NOTIFICATION_TAG,
     conflict,
     interruption_kind,
     interruption_step,
+    interruption_window,
     notification_step,
 )
 from harness.run.loop.session import EpisodeSession
@@ -140,6 +141,22 @@ def test_the_notifications_step_is_seeded_and_within_the_first_half_of_the_budge
     assert len({notification_step(0, e, 20) for e in range(50)}) > 5, "each episode its own step"
 
 
+def test_an_interruption_comes_while_the_task_is_still_going_on():
+    """Before a step of the task's reference solution other than its last (the step that ends it), or in the first
+    half of the budget for a task without one - so it lands inside the episodes that solve the task."""
+    tasks = load_suite("virtual")
+    t = next(x for x in tasks if x.id == "notes-search-password")
+    assert len(t.reference["en"]) == 4 and interruption_window(t, "en", t.max_steps) == 3
+    assert interruption_window(t, "xx", t.max_steps) == 3, "a language without a solution: the first one's"
+    bare = task()
+    assert bare.reference == {} and interruption_window(bare, "en", 15) == 8 and interruption_window(bare, "en", 1) == 1
+    for x in tasks:
+        window = interruption_window(x, "en", x.max_steps)
+        assert 1 <= window < max(2, len(x.reference["en"])), x.id
+        drawn = {interruption_step(name, s, 5, x.max_steps, window) for s in range(60) for name in INTERRUPTIONS}
+        assert drawn == set(range(1, window + 1)), (x.id, drawn)
+
+
 class Steps:
     """BACK `n - 1` times, then COMPLETE; keeps each screen's element ids."""
 
@@ -156,8 +173,10 @@ class Steps:
         return AgentStep(action=Complete() if len(history) + 1 >= self.n else Back())
 
 
-def _seed(episode_seed: int, budget: int, step: int) -> int:
-    return next(s for s in range(1000) if notification_step(s, episode_seed, budget) == step)
+def _seed(task: Task, episode_seed: int, step: int) -> int:
+    """A plan seed that puts the notification before the screen of `step` for `task` (its window, as drawn)."""
+    window = interruption_window(task, "en", task.max_steps)
+    return next(s for s in range(1000) if notification_step(s, episode_seed, task.max_steps, window) == step)
 
 
 HEADS_UP = "com.android.systemui:id/heads_up_notification"
@@ -169,7 +188,7 @@ def test_the_notification_comes_before_the_screen_of_its_step(step):
     agent = Steps(5)
     with InProcessDevice() as dev:
         dev.put_setting("global", "heads_up_notifications_enabled", "0")  # as device preparation leaves it
-        plan = PerturbPlan((Perturbation("notification"),), _seed(7, t.max_steps, step))
+        plan = PerturbPlan((Perturbation("notification"),), _seed(t, 7, step))
         result = run_episode(t, agent, dev, "en", seed=7, perturb=plan)
         posted = [n.tag for n in dev.model.notifications.posted]
         heads_up_setting = dev.model.settings["global"]["heads_up_notifications_enabled"]
@@ -183,12 +202,12 @@ def test_the_notification_comes_before_the_screen_of_its_step(step):
 def test_an_episode_that_ends_before_the_notifications_step_says_so():
     t = next(x for x in load_suite("virtual") if x.id == "notes-search-password")
     with InProcessDevice() as dev:
-        plan = PerturbPlan((Perturbation("notification"), Perturbation("dark")), _seed(7, t.max_steps, 4))
+        plan = PerturbPlan((Perturbation("notification"), Perturbation("dark")), _seed(t, 7, 3))
         result = run_episode(t, Steps(2), dev, "en", seed=7, perturb=plan)
         assert dev.model.notifications.posted == []
         assert dev.model.settings["secure"]["ui_night_mode"] == "1", "dark put back"
     assert [(p.name, p.step, p.applied, p.reason) for p in result.perturbations] == [
-        ("notification", 4, False, "the episode ended after 2 step(s), before step 4"),
+        ("notification", 3, False, "the episode ended after 2 step(s), before step 3"),
         ("dark", None, True, ""),
     ]
 

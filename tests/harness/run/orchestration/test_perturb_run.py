@@ -195,11 +195,9 @@ def test_the_reference_agent_keeps_its_success_under_each_perturbation(tmp_path,
     records = [p for r in results for p in r.perturbations]
     assert len(records) == len(results)
     applied = sum(p.applied for p in records)
-    if label == "notification":
-        assert applied >= len(results) // 2, records
-    elif label == "dark":  # not applied to the tasks that switch the theme (settings-dark-theme in en and zh)
+    if label == "dark":  # not applied to the tasks that switch the theme (settings-dark-theme in en and zh)
         assert applied == len(results) - 2, records
-    else:
+    else:  # an interruption included: its step lies inside the reference solution, before its last step
         assert applied == len(results), records
 
 
