@@ -18,7 +18,11 @@ QUICK = [  # (script, quick arguments, what its output must name)
     ("reset.py", ["--n", "2"], "app_clear"),
     ("grpc_paths.py", ["--repeat", "2", "--latency", "instant"], "grpc RGBA"),
     ("virtual_device.py", ["--repeat", "2", "--slow-repeat", "1", "--profiles", "instant"], "u2 RPC deviceInfo"),
-    ("soak.py", ["--episodes", "28", "--clock", "real", "--sample-interval", "0.5"], "device (2 processes)"),
+    (
+        "soak.py",
+        ["--episodes", "12", "--clock", "real", "--sample-interval", "0.5", "--families", "clock-alarm", "notes-new"],
+        "device (2 processes)",
+    ),
 ]
 
 

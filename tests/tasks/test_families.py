@@ -28,7 +28,7 @@ SEEDS = (1, 2, 3)
 
 @pytest.fixture(scope="module")
 def pool() -> Iterator[DevicePool]:
-    with DevicePool(1, isolation="in_process") as p:
+    with DevicePool(1, isolation="in_process", clock="virtual") as p:  # a recording's seconds pass on its clock
         yield p
 
 

@@ -167,7 +167,7 @@ def test_the_do_nothing_agent_scores_zero_under_each_perturbation(tmp_path):
 @pytest.mark.parametrize("label", ["dialog", "popup", "locale=zh-CN"])
 def test_the_do_nothing_agent_scores_zero_under_dialogs_popups_and_a_locale_over_the_whole_suite(tmp_path, label):
     """A locale scores a label in either language (docs/robustness.md): still nothing on a screen nobody touched."""
-    with DevicePool(2, isolation="in_process") as pool:
+    with DevicePool(2, isolation="in_process", clock="virtual") as pool:  # the device's waits pass on its clock
         res = run_suite(_opts(tmp_path, label, agent="noop", perturb=label, perturb_seed=7), pool=pool)
     assert len(res.results) == 72
     assert [(r.task_id, r.lang) for r in res.results if r.progress or r.success] == []
@@ -187,7 +187,7 @@ UNDER = ["dark", "font=1.3", "landscape", "animations", "notification"]
 @pytest.mark.slow
 @pytest.mark.parametrize("label", UNDER)
 def test_the_reference_agent_keeps_its_success_under_each_perturbation(tmp_path, label):
-    with DevicePool(2, isolation="in_process") as pool:
+    with DevicePool(2, isolation="in_process", clock="virtual") as pool:  # the device's waits pass on its clock
         results = run_suite(_opts(tmp_path, label, perturb=label, perturb_seed=3), pool=pool).results
     assert len(results) == 72
     failed = {(r.task_id, r.lang) for r in results if not r.success}
