@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from emulator.virtual import VirtualDevice
+from emulator.virtual.adbserver import PrivateAdbServer
 
 if TYPE_CHECKING:
     import uiautomator2
@@ -46,6 +47,21 @@ def root(adb_cli: AdbCli, serial: str, timeout: float = 15) -> str:
             return said.stdout.decode()
         assert time.monotonic() < deadline, "adbd did not come back as root"
         time.sleep(0.05)
+
+
+@contextmanager
+def emulator_image(server: PrivateAdbServer, as_root: bool = False) -> Iterator[VirtualDevice]:
+    """A device of the emulator's image connected to `server` (adbd restarted as root with `as_root`), stopped and
+    disconnected on the way out: a module's device where its tests need no fresh one."""
+    vd = VirtualDevice(image="emulator").start()
+    vd.connect(server)
+    try:
+        if as_root:
+            root(server.run, vd.serial)
+        yield vd
+    finally:
+        server.disconnect(vd.address)
+        vd.stop()
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from harness.run.judge.state_check import evaluate_state
 from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
 from tests.device_util import open_device
-from tests.emulator.virtual.apps.devshell import focus, sh, uiautomator
+from tests.emulator.virtual.apps.devshell import emulator_image, focus, sh, uiautomator
 
 u2 = pytest.importorskip("uiautomator2")
 
@@ -36,13 +36,8 @@ LAUNCHER = f"{PKG}/com.android.camera.CameraLauncher"
 
 @pytest.fixture(scope="module")
 def cam_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
-    vd = VirtualDevice(image="emulator").start()
-    vd.connect(adb_server)
-    try:
+    with emulator_image(adb_server) as vd:
         yield vd
-    finally:
-        adb_server.disconnect(vd.address)
-        vd.stop()
 
 
 @pytest.fixture(scope="module")

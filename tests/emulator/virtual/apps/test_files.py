@@ -23,7 +23,7 @@ from harness.run.judge.state_check import evaluate_state
 from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
 from tests.device_util import open_device
-from tests.emulator.virtual.apps.devshell import focus, sh, uiautomator
+from tests.emulator.virtual.apps.devshell import emulator_image, focus, sh, uiautomator
 
 u2 = pytest.importorskip("uiautomator2")
 
@@ -36,13 +36,8 @@ TITLE = "android:id/title"
 @pytest.fixture(scope="module")
 def files_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
     """One device of the emulator's image for the module (the tests leave its storage as they found it)."""
-    vd = VirtualDevice(image="emulator").start()
-    vd.connect(adb_server)
-    try:
+    with emulator_image(adb_server) as vd:
         yield vd
-    finally:
-        adb_server.disconnect(vd.address)
-        vd.stop()
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from harness.run.judge.state_check import evaluate_state
 from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
 from tests.device_util import open_device
-from tests.emulator.virtual.apps.devshell import focus, pull_db, push_db, root, sh, uiautomator
+from tests.emulator.virtual.apps.devshell import emulator_image, focus, pull_db, push_db, root, sh, uiautomator
 
 u2 = pytest.importorskip("uiautomator2")
 
@@ -46,13 +46,8 @@ def _picture(size: tuple[int, int], fmt: str = "PNG") -> bytes:
 @pytest.fixture(scope="module")
 def gallery_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
     """One device of the emulator's image for the module (its tests run in order on it)."""
-    vd = VirtualDevice(image="emulator").start()
-    vd.connect(adb_server)
-    try:
+    with emulator_image(adb_server) as vd:
         yield vd
-    finally:
-        adb_server.disconnect(vd.address)
-        vd.stop()
 
 
 @pytest.fixture(scope="module")

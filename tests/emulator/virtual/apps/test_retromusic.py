@@ -28,7 +28,7 @@ from harness.run.judge.state_check import evaluate_state
 from tasks.families.registry import family_tasks
 from tests.agents_helpers import make_task, run
 from tests.device_util import open_device
-from tests.emulator.virtual.apps.devshell import focus, pull_db, push_db, root, sh, uiautomator
+from tests.emulator.virtual.apps.devshell import emulator_image, focus, pull_db, push_db, sh, uiautomator
 
 pytest.importorskip("uiautomator2")
 
@@ -73,14 +73,8 @@ SONGS = [("Night Drive", "Ann", 30_000), ("Bright Lights", "Bob", 41_000), ("Mom
 @pytest.fixture(scope="module")
 def retro_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
     """One device of the emulator's image for the module, adbd as root (the app's files pulled and pushed)."""
-    vd = VirtualDevice(image="emulator").start()
-    vd.connect(adb_server)
-    root(adb_server.run, vd.serial)
-    try:
+    with emulator_image(adb_server, as_root=True) as vd:
         yield vd
-    finally:
-        adb_server.disconnect(vd.address)
-        vd.stop()
 
 
 @pytest.fixture(scope="module")
