@@ -25,7 +25,6 @@ from .opentracks_data import (
     delete_tracks,
     distance_parts,
     elapsed,
-    icon_of,
     now,
     now_ms,
     speed_parts,
@@ -34,7 +33,7 @@ from .opentracks_data import (
     type_by_name,
     update_track,
 )
-from .opentracks_widgets import BAR_DP, FAB_RISE_DP, bottom_app_bar, fab, tabs_row
+from .opentracks_widgets import BAR_DP, FAB_RISE_DP, ORANGE, bottom_app_bar, edit_rows, fab, tabs_row
 
 TRACK_RECORDING = PKG + ".TrackRecordingActivity"
 TRACK_STOPPED = PKG + ".TrackStoppedActivity"
@@ -42,7 +41,6 @@ _P = "android.permission."
 RECORDING = tuple(
     _P + p for p in ("ACCESS_FINE_LOCATION", "ACCESS_COARSE_LOCATION", "BLUETOOTH_SCAN", "BLUETOOTH_CONNECT")
 )
-ORANGE = (230, 81, 0)
 
 
 def recording(ctx: Ctx) -> int | None:
@@ -202,7 +200,6 @@ def stopped_screen(ctx: Ctx) -> list[View]:
     category = ctx.field_value("track_edit_activity_type")
     description = ctx.field_value("track_edit_description")
     kind = type_by_name(ctx, category)
-    icon_name, letter = icon_of(kind)
 
     def store() -> None:
         update_track(ctx, tid, name, category, description)
@@ -220,40 +217,6 @@ def stopped_screen(ctx: Ctx) -> list[View]:
         delete_tracks(ctx, [tid])
         ctx.set_focus(None)
         ctx.finish()
-
-    def field(key: str, hint: str, value: str, right: int = 0, multiline: bool = False) -> Row:
-        h = ctx.dp(104 if multiline else 72)
-
-        def build(x: int, y: int, wd: int) -> list[View]:
-            box = (x + ctx.dp(16), y + ctx.dp(8), x + wd - ctx.dp(16) - right, y + h - ctx.dp(8))
-            out = [
-                w.edit(
-                    ctx,
-                    box,
-                    key,
-                    value,
-                    hint,
-                    lambda v: ctx.set_field(key, v),
-                    key,
-                    multiline=multiline,
-                    lines=3 if multiline else 1,
-                )
-            ]
-            if right:
-                isz = ctx.dp(48)
-                icon = w.icon(
-                    ctx,
-                    (x + wd - ctx.dp(16) - isz, y + ctx.dp(12), x + wd - ctx.dp(16), y + ctx.dp(12) + isz),
-                    icon_name,
-                    ORANGE,
-                    "track_edit_activity_type_icon",
-                    on_click=lambda: None,
-                )
-                icon.style["letter"] = letter
-                out.append(icon)
-            return out
-
-        return Row(h, build, (key,))
 
     moving = int(t["movingtime"] or 0)
     meters = float(t["totaldistance"] or 0)
@@ -280,9 +243,7 @@ def stopped_screen(ctx: Ctx) -> list[View]:
         return out
 
     rows = [
-        field("track_edit_name", tr(ctx, "generic_name"), name),
-        field("track_edit_activity_type", tr(ctx, "track_edit_activity_type_hint"), category, right=ctx.dp(56)),
-        field("track_edit_description", tr(ctx, "generic_description"), description, multiline=True),
+        *edit_rows(ctx, name, category, description),
         Row(ctx.line_h(48) + ctx.line_h(32) + ctx.dp(16), figures),
     ]
     l, _, r, b = ctx.area

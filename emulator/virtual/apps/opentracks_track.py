@@ -33,9 +33,8 @@ from .opentracks_data import (
     type_by_name,
     update_track,
 )
-from .opentracks_widgets import BAR_DP, Item, bottom_app_bar, tabs_row
+from .opentracks_widgets import BAR_DP, ORANGE, Item, bottom_app_bar, edit_rows, tabs_row
 
-ORANGE = (230, 81, 0)
 TABS = ("track_detail_stats_tab", "track_detail_intervals_tab", "settings_chart_by_time", "settings_chart_by_distance")
 
 
@@ -250,49 +249,7 @@ def edit_screen(ctx: Ctx) -> list[View]:
         ctx.set_focus(None)
         ctx.finish()
 
-    def field(key: str, hint: str, value: str, right_pad: int = 0, multiline: bool = False) -> Row:
-        h = ctx.dp(72 if not multiline else 104)
-
-        def build(x: int, y: int, wd: int) -> View:
-            return w.edit(
-                ctx,
-                (x + ctx.dp(16), y + ctx.dp(8), x + wd - ctx.dp(16) - right_pad, y + h - ctx.dp(8)),
-                key,
-                value,
-                hint,
-                lambda v: ctx.set_field(key, v),
-                key,
-                multiline=multiline,
-                lines=3 if multiline else 1,
-            )
-
-        return Row(h, build, (key,))
-
-    icon_name, letter = icon_of(type_by_name(ctx, category))
-
-    def type_row(x: int, y: int, wd: int) -> list[View]:
-        isz = ctx.dp(48)
-        views = [
-            field(
-                "track_edit_activity_type", tr(ctx, "track_edit_activity_type_hint"), category, isz + ctx.dp(8)
-            ).build(x, y, wd)
-        ]
-        icon = w.icon(
-            ctx,
-            (x + wd - ctx.dp(16) - isz, y + ctx.dp(12), x + wd - ctx.dp(16), y + ctx.dp(12) + isz),
-            icon_name,
-            ORANGE,
-            "track_edit_activity_type_icon",
-            on_click=lambda: None,
-        )
-        icon.style["letter"] = letter
-        return [*[v for v in views if isinstance(v, View)], icon]
-
-    rows = [
-        field("track_edit_name", tr(ctx, "generic_name"), name),
-        Row(ctx.dp(72), type_row, ("track_edit_activity_type",)),
-        field("track_edit_description", tr(ctx, "generic_description"), description, multiline=True),
-    ]
+    rows = edit_rows(ctx, name, category, description)
     l, _, r, b = ctx.area
     bar_h = ctx.dp(BAR_DP + 24)
     btn_h = ctx.dp(56)

@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from ..ui import dialogs
 from ..ui import widgets as w
 from ..ui.fonts import text_width
-from ..ui.layout import Ctx, V
+from ..ui.layout import Ctx, Row, V
 from ..ui.view import View
-from .opentracks_data import tr
+from .opentracks_data import icon_of, tr, type_by_name
 
 BAR_DP = 56  # ?attr/actionBarSize
+ORANGE = (230, 81, 0)  # the app's accent
 FAB_RISE_DP = 28  # the floating button stands half above the bottom app bar
 
 
@@ -161,3 +162,48 @@ def fab(ctx: Ctx, icon: str, desc: str, rid: str, on_click: Callable[[], None] |
         }
     )
     return v
+
+
+def edit_rows(ctx: Ctx, name: str, category: str, description: str) -> list[Row]:
+    """The fields a track is edited with, on TrackEditActivity and TrackStoppedActivity alike: Name, the activity
+    type with its icon at the field's end, Description (three lines)."""
+
+    def field(key: str, hint: str, value: str, right: int = 0, multiline: bool = False) -> Row:
+        h = ctx.dp(104 if multiline else 72)
+
+        def build(x: int, y: int, wd: int) -> View:
+            return w.edit(
+                ctx,
+                (x + ctx.dp(16), y + ctx.dp(8), x + wd - ctx.dp(16) - right, y + h - ctx.dp(8)),
+                key,
+                value,
+                hint,
+                lambda v: ctx.set_field(key, v),
+                key,
+                multiline=multiline,
+                lines=3 if multiline else 1,
+            )
+
+        return Row(h, build, (key,))
+
+    icon_name, letter = icon_of(type_by_name(ctx, category))
+    isz = ctx.dp(48)
+    kind = field("track_edit_activity_type", tr(ctx, "track_edit_activity_type_hint"), category, isz + ctx.dp(8))
+
+    def type_row(x: int, y: int, wd: int) -> list[View]:
+        icon = w.icon(
+            ctx,
+            (x + wd - ctx.dp(16) - isz, y + ctx.dp(12), x + wd - ctx.dp(16), y + ctx.dp(12) + isz),
+            icon_name,
+            ORANGE,
+            "track_edit_activity_type_icon",
+            on_click=lambda: None,
+        )
+        icon.style["letter"] = letter
+        return [*[v for v in [kind.build(x, y, wd)] if isinstance(v, View)], icon]
+
+    return [
+        field("track_edit_name", tr(ctx, "generic_name"), name),
+        Row(kind.height, type_row, ("track_edit_activity_type",)),
+        field("track_edit_description", tr(ctx, "generic_description"), description, multiline=True),
+    ]
