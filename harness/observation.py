@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     from PIL.Image import Image
 
     from harness.hierarchy import UITree
@@ -57,6 +58,9 @@ class Observation:
     # the screenshot exactly as the device encoded it (uiautomator2's JPEG, `screencap -p`'s PNG), when it came
     # encoded: trajectories store it byte for byte - the very pixels the harness decoded, with no re-encoding
     screenshot_bytes: bytes | None = field(default=None, repr=False)
+    # the screenshot's RGB888 rows (height x width x 3, top down) when they came raw (an emulator's gRPC door writing
+    # into shared memory, `DeviceConfig.pixels`): a uint8 numpy array of this capture's own, taken as it is
+    pixels: np.ndarray | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,7 @@ class VirtualDevice:
         grpc_port: int | None = None,
         grpc_token: bool = False,
         clock: str = "real",
+        grpc_discovery: bool = True,
     ) -> None:
         if auth not in ("none", "accept", "unauthorized"):
             raise ValueError(f"unknown auth mode {auth!r}; choose none, accept or unauthorized")
@@ -86,6 +87,8 @@ class VirtualDevice:
         self.model.faults.auth_mode = auth
         self.grpc_port = grpc_port  # the emulator's gRPC door on 127.0.0.1:PORT (0 = any free port; None = none)
         self.grpc_token = secrets.token_urlsafe(24) if grpc_token else None  # calls must bring it (Bearer)
+        # the emulator's discovery file names the door (False: only whoever started the device knows it)
+        self.grpc_discovery = grpc_discovery
         self.snapshots: dict[str, Any] = {}  # one store for the console's `avd snapshot` and gRPC's SnapshotService
         self.discovery_file: Path | None = None
         self._server: Any = None
@@ -143,6 +146,8 @@ class VirtualDevice:
         self._grpc = GrpcServer(
             self.model, self.snapshots, self.avd_name, self.grpc_port, host=self.host, token=self.grpc_token
         ).start()
+        if not self.grpc_discovery:
+            return
         self.discovery_file = discovery.write(
             discovery.entries(
                 self.console_port if self.emulator_console else 0,

@@ -206,7 +206,8 @@ class Actuator:
         return "input"
 
     def _grpc(self) -> EmulatorGrpc | None:
-        return self.link.grpc
+        g = self.link.grpc
+        return g if g is not None and g.drives_input else None
 
     def tap(self, x: int, y: int) -> str:
         g = self._grpc()

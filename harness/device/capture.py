@@ -2,7 +2,9 @@
 
 Paths, fastest first (each is a capability `Link` declares at connect):
 
-    screenshot: "grpc" (an emulator's gRPC door: getScreenshot RGBA8888; only on a link with a usable client)  ->
+    screenshot: "grpc_shm" (an emulator's gRPC door writing RGB888 rows into shared memory: no encoding; taken first
+                only by a device whose consumer wants pixels, `DeviceConfig.pixels`, see `pixel_chain`)  ->
+                "grpc" (an emulator's gRPC door: getScreenshot RGBA8888; only on a link with a usable client)  ->
                 "u2" (JSON-RPC takeScreenshot, JPEG)  ->  "screencap_raw" (exec-out `screencap`, RGBA, read
                 linearly)  ->  "screencap_png" (`screencap -p`)
     hierarchy:  "u2" (JSON-RPC dumpWindowHierarchy)    ->  "uiautomator_dump" (`uiautomator dump` to a file +
@@ -34,6 +36,7 @@ from PIL import Image
 
 from harness.device.fastadb import U2RpcError
 from harness.device.link import DeviceLink, DeviceLostError
+from harness.device.sharedframe import RawFrame
 from harness.errors import DeviceError, HierarchyError
 from harness.hierarchy import VOLATILE_PACKAGES, UITree
 from harness.observation import Observation
@@ -114,6 +117,13 @@ def screenshot_grpc(link: DeviceLink, fmt: str = "rgba") -> Encoded | Image.Imag
     return image if encoded is None else (image, encoded)
 
 
+def screenshot_grpc_shared(link: DeviceLink) -> RawFrame:
+    """`getScreenshot` RGB888 into shared memory on the emulator's gRPC door: raw rows, no encoding."""
+    if link.grpc is None:
+        raise DeviceError(f"device {link.serial}: no gRPC door")
+    return link.grpc.screenshot_shared()
+
+
 def screenshot_u2(link: DeviceLink) -> Encoded:
     data = link.rpc("observe: screenshot via uiautomator2", "takeScreenshot", [1, JPEG_QUALITY])
     if not data:
@@ -167,6 +177,8 @@ SCREENSHOT_CHAIN: Chain = (
     ("screencap_raw", screenshot_raw),
     ("screencap_png", screenshot_png),
 )
+PIXELS_FIRST = ("grpc_shm",)  # what a consumer that wants pixels takes first (then SCREENSHOT_CHAIN's order)
+PIXEL_PATHS: Chain = (("grpc_shm", screenshot_grpc_shared),)  # paths only such a consumer takes
 HIERARCHY_CHAIN: Chain = (
     ("u2", hierarchy_u2),
     ("uiautomator_dump", hierarchy_dump),
@@ -224,11 +236,13 @@ def hierarchy_part(
     return run_chain(link, "hierarchy", chain, parse)
 
 
-def screenshot_chain(order: Sequence[str]) -> Chain:
-    """The screenshot paths in `order` (names of `SCREENSHOT_CHAIN`), then the ones it leaves out, as there."""
+def screenshot_chain(order: Sequence[str], pixels: bool = False) -> Chain:
+    """The screenshot paths in `order` (names of `SCREENSHOT_CHAIN`), then the ones it leaves out, as there; with
+    `pixels` (a consumer that wants the pixels, not the device's encoding), the raw shared memory path first."""
     paths = dict(SCREENSHOT_CHAIN)
     first = [(n, paths[n]) for n in order if n in paths]
-    return (*first, *((n, fn) for n, fn in SCREENSHOT_CHAIN if n not in order))
+    rest = tuple((n, fn) for n, fn in SCREENSHOT_CHAIN if n not in order)
+    return (*(PIXEL_PATHS if pixels else ()), *first, *rest)
 
 
 def capture_screen(
@@ -263,7 +277,11 @@ def capture_screen(
         "hierarchy": hier.path if hierarchy is None else f"{hier.path} (settle)",
         "app": "dumpsys" if act else "hierarchy",
     }
-    image, encoded = shot.value if isinstance(shot.value, tuple) else (shot.value, None)
+    raw = shot.value if isinstance(shot.value, RawFrame) else None
+    if raw is not None:
+        image, encoded = raw.image, None
+    else:
+        image, encoded = shot.value if isinstance(shot.value, tuple) else (shot.value, None)
     if encoded is not None and getattr(image, "format", None) not in ("JPEG", "PNG"):
         encoded = None  # converted on decoding (an unusual mode): the bytes are not these pixels' encoding
     return Observation(
@@ -279,6 +297,7 @@ def capture_screen(
         captured_at=captured_at,
         fallbacks=(*fallbacks, *shot.failures, *([] if hierarchy is not None else hier.failures)),
         screenshot_bytes=encoded,
+        pixels=raw.pixels if raw is not None else None,
     )
 
 

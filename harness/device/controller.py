@@ -32,7 +32,6 @@ from harness.device import devicetime
 from harness.device.actuate import SETTLING, Actuator
 from harness.device.apps import may_change_packages, open_app_action
 from harness.device.capture import (
-    SCREENSHOT_CHAIN,
     Chain,
     Part,
     capture_screen,
@@ -104,6 +103,10 @@ class DeviceConfig:
     settle: SettleConfig = field(default_factory=SettleConfig)
     type_chunk: int = 200  # characters of text per `input text` call
     capture_app: bool = True  # read the focused activity (dumpsys) concurrently with each observation
+    # the consumer wants the screen's pixels, not the device's encoding (a Gymnasium env that records nothing):
+    # screenshots come raw through a door that gives them (an emulator's gRPC door into shared memory) when the
+    # device has one, and nothing is encoded; else as usual (the device's JPEG, kept for what is recorded)
+    pixels: bool = False
     clock: str = "real"  # the device's clock: real (the host's time) or virtual (an embedded device's simulated time)
 
 
@@ -124,7 +127,7 @@ class AdbDevice:
         self.virtual = virtual  # the VirtualDevice this object started, if any
         self._cleanup = cleanup or []
         self._closed = False
-        self.screenshots: Chain = SCREENSHOT_CHAIN  # the screenshot paths in this device's order
+        self.screenshots: Chain = screenshot_chain((), self.config.pixels)  # the screenshot paths in this order
         # the device's time (its clock's, `config.clock`): what its waits take and its steps are measured on
         self.device_time = device_time or devicetime.device_time(self.config.clock, link, self.config.link.call_timeout)
         self._actuator = Actuator(
@@ -247,7 +250,7 @@ class AdbDevice:
     def use_screenshot_paths(self, order: Sequence[str]) -> None:
         """Take screenshots by the paths named in `order` first (e.g. what `harness.device.capture_choice`
         measured fastest here), then the others in their usual order."""
-        self.screenshots = screenshot_chain(order)
+        self.screenshots = screenshot_chain(order, self.config.pixels)
 
     def observe(self) -> Observation:
         self._check_open("observe")

@@ -7,7 +7,8 @@ The messages are the ones the virtual device's server uses (`emulator.grpcproto.
 field by field, the emulator's wire format), called through grpcio's generic unary callables: no generated code.
 grpcio (the `grpc` extra) is imported when a client opens, so a device without a gRPC door never imports it.
 
-What the device layer takes from it: screenshots (`getScreenshot`, RGBA8888 or PNG), taps, long presses and
+What the device layer takes from it: screenshots (`getScreenshot`, RGBA8888 or PNG, or RGB888 written into shared
+memory: `screenshot_shared`, harness.device.sharedframe), taps, long presses and
 swipes (`sendTouch`, the contact held for the gesture's duration), keys (`sendKey` with the emulator's key names)
 and the boot snapshot (`SnapshotService.SaveSnapshot` / `LoadSnapshot`). Every failing call is a `GrpcError` (a
 `DeviceError`) naming the emulator and the method; after `MAX_FAILURES` failures in a row the client says it is
@@ -30,12 +31,14 @@ from PIL import Image
 from emulator.grpcproto import discovery
 from emulator.grpcproto.messages import message
 from emulator.virtual.statedir import pid_alive
+from harness.device.sharedframe import RawFrame, SharedFrames
 from harness.errors import DeviceError
 
 log = logging.getLogger(__name__)
 CONTROLLER = "android.emulation.control.EmulatorController"
 SNAPSHOTS = "android.emulation.control.SnapshotService"
-PNG, RGBA8888 = 0, 1  # ImageFormat.ImgFormat
+PNG, RGBA8888, RGB888 = 0, 1, 2  # ImageFormat.ImgFormat
+MMAP = 1  # ImageTransport.TransportChannel
 FORMATS = {"rgba": RGBA8888, "png": PNG}
 MAX_RECEIVE = 64 * 1024 * 1024  # an RGBA frame of 1080x2400 is 10 MB; a tablet's more
 MAX_FAILURES = 3  # failed calls in a row before the client is given up
@@ -110,6 +113,12 @@ class EmulatorGrpc:
         self._failures = 0
         self._lock = threading.Lock()
         self._metadata = (("authorization", f"Bearer {endpoint.token}"),) if endpoint.token else None
+        self._frames: SharedFrames | None = None  # shared memory screenshots' regions, made on first use
+        self._screen = (0, 0)  # the display's size (hw.lcd.*), read on open
+        # screenshots through shared memory: only with an emulator on this host, given up after one failure
+        self.shared = endpoint.host in ("127.0.0.1", "localhost", "::1")
+        # taps, swipes and keys go through this door (False: only screenshots do; input keeps to adb's paths)
+        self.drives_input = True
 
     # --- lifecycle --------------------------------------------------------------------------------------------
     def open(self) -> EmulatorGrpc:
@@ -123,6 +132,11 @@ class EmulatorGrpc:
             options=[("grpc.max_receive_message_length", MAX_RECEIVE), ("grpc.enable_http_proxy", 0)],
         )
         status = self.call(CONTROLLER, "getStatus", message("google.protobuf.Empty")(), "EmulatorStatus")
+        hw = {e.key: e.value for e in status.hardwareConfig.entry}
+        try:
+            self._screen = (int(hw.get("hw.lcd.width", 0)), int(hw.get("hw.lcd.height", 0)))
+        except ValueError:
+            self._screen = (0, 0)
         if not status.booted:
             log.info("device %s: gRPC answers but the emulator says it has not booted", self.serial)
         return self
@@ -136,6 +150,9 @@ class EmulatorGrpc:
         channel, self._channel = self._channel, None
         if channel is not None:
             channel.close()
+        frames, self._frames = self._frames, None
+        if frames is not None:
+            frames.close()
 
     # --- one call ---------------------------------------------------------------------------------------------
     def call(self, service: str, method: str, request: Any, reply: str, timeout: float | None = None) -> Any:
@@ -180,6 +197,32 @@ class EmulatorGrpc:
         except Exception as e:  # noqa: BLE001 - PIL raises many kinds
             raise GrpcError(f"{source}: not a decodable PNG ({len(reply.image)} bytes): {e}") from None
         return (img if img.mode == "RGB" else img.convert("RGB")), (reply.image if img.mode == "RGB" else None)
+
+    def screenshot_shared(self) -> RawFrame:
+        """The screen's RGB888 rows written by the emulator into a shared memory region of this client
+        (`getScreenshot` with an MMAP transport; harness.device.sharedframe): no encoding, one copy out. A device
+        that answers with the pixels in the reply instead (it ignores the transport) is a `GrpcError`."""
+        if self._frames is None:
+            self._frames = SharedFrames()
+        side = max(self._screen) or 4096
+        source = f"device {self.serial}: gRPC getScreenshot (shared memory)"
+
+        def take(handle: str) -> tuple[int, int]:
+            request = message("ImageFormat")(format=RGB888)
+            request.transport.channel = MMAP
+            request.transport.handle = handle
+            reply = self.call(CONTROLLER, "getScreenshot", request, "Image")
+            if reply.image:
+                raise GrpcError(f"{source}: the frame came in the reply: the door does not write to shared memory")
+            return (reply.format.width or reply.width, reply.format.height or reply.height)
+
+        try:
+            return self._frames.capture((side, side), take)
+        except (GrpcError, ValueError, OSError) as e:
+            self._frames.drop((side, side))
+            self.shared = False  # the device's other screenshot paths from now on
+            log.warning("%s: shared memory screenshots given up: %s", self.serial, e)
+            raise GrpcError(f"{source}: {e}") from None
 
     # --- input ------------------------------------------------------------------------------------------------
     def _touch(self, x: int, y: int, pressure: int) -> None:

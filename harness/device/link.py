@@ -12,10 +12,13 @@ wrapper (`Link.guard`). Every device call in the harness goes through `guard`:
 - if that fails too, it raises `DeviceError` naming the serial, the operation and both failures. If the device
   cannot be reached again it raises `DeviceLostError` at once for every waiting call.
 
-Capabilities are declared once at connect (`Link.capabilities`): "u2" (uiautomator2 RPC), "screencap_raw",
-"screencap_png", "uiautomator_dump", "shell_v2"; "grpc" while the link holds a usable client of an emulator's
+Capabilities are declared once at connect (`Link.capabilities`): "u2" (uiautomator2 RPC), "kept_shell", "screencap_raw",
+"screencap_png", "uiautomator_dump", "shell_v2"; "grpc" ("grpc_shm": and its screenshots through shared memory
+work) while the link holds a usable client of an emulator's
 gRPC door (`Link.grpc`, harness.device.grpc_link; attached by `harness.device.provision`). "u2" is withdrawn when
-its server cannot be relaunched, "grpc" when its calls keep failing.
+its server cannot be relaunched, "grpc" when its calls keep failing. The sessions a link keeps (the kept shell, the
+uiautomator2 server) open in the background of `start`: the device's first shell calls (its info, its preparation,
+a reset) go on meanwhile, and whatever asks for a capability waits until they are open (or found unusable).
 """
 
 from __future__ import annotations
@@ -118,6 +121,8 @@ class Link:
         self._u2: Any = None  # uiautomator2.Device (owns the server process)
         self.grpc: EmulatorGrpc | None = None  # the emulator's gRPC door (`attach_grpc`)
         self._caps: set[str] = set()
+        self._caps_lock = threading.Lock()
+        self._opening: Future[set[str]] | None = None  # the kept shell and u2 opening in the background (`start`)
         self._features: set[str] = set()
         self._part_pool = ThreadPoolExecutor(4, thread_name_prefix=f"dh-part-{serial}")
         self._recover_lock = threading.Lock()
@@ -143,11 +148,29 @@ class Link:
         if "shell_v2" in self._features:
             caps.add("shell_v2")
         self._caps = caps
-        if "shell_v2" in self._features and self._open_session():
-            self._caps.add("kept_shell")
-        if self.config.use_u2 and self._launch_u2():
-            self._caps.add("u2")
+        self._opening = self._part_pool.submit(self._open_sessions)
         return self
+
+    def _open_sessions(self) -> set[str]:
+        """Open the sessions the link keeps, in the background of `start`: the capabilities they give."""
+        caps = set()
+        if "shell_v2" in self._features and self._open_session():
+            caps.add("kept_shell")
+        if self.config.use_u2 and self._launch_u2():
+            caps.add("u2")
+        return caps
+
+    def _opened(self) -> None:
+        """Wait until the sessions `start` opens are open (or found unusable) and declare what they give; what
+        opening them raised is raised here."""
+        fut = self._opening
+        if fut is None:
+            return
+        caps = fut.result()  # each session's opening ends within its own deadlines
+        with self._caps_lock:
+            if self._opening is fut:
+                self._caps |= caps
+                self._opening = None
 
     def _open_session(self) -> bool:
         """Open the kept shell (`ShellSession`) and check it answers; False (and closed) where it does not."""
@@ -169,11 +192,15 @@ class Link:
 
     @property
     def capabilities(self) -> frozenset[str]:
+        self._opened()
         return frozenset(self._caps | ({"grpc"} if self.has("grpc") else set()))
 
     def has(self, capability: str) -> bool:
+        self._opened()
         if capability == "grpc":
             return self.grpc is not None and self.grpc.usable
+        if capability == "grpc_shm":  # the door writes frames into this host's shared memory
+            return self.grpc is not None and self.grpc.usable and self.grpc.shared
         return capability in self._caps
 
     # --- THE guarded call --------------------------------------------------------------------------------------
@@ -206,6 +233,7 @@ class Link:
             raise TimeoutError(f"{op} did not finish within {deadline:.1f} s") from None
 
     def _recover(self, op: str, error: BaseException, gen: int) -> None:
+        self._opened()  # the sessions it may close and relaunch are open first
         with self._recover_lock:
             if gen in self._lost:
                 raise self._lost[gen]
@@ -272,6 +300,7 @@ class Link:
         """adbd restarted on purpose (`adb root` / `unroot`) and answers again: kept connections are dropped, and
         uiautomator2, when this link uses it, is reached again or relaunched (a failure met while adbd was down
         must not withdraw it for good)."""
+        self._opened()
         with self._recover_lock:
             self.rpc_client.close()
             self.session.close()
@@ -318,7 +347,7 @@ class Link:
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
         """A uiautomator2 JSON-RPC call. Raises CapabilityError when u2 is unavailable, U2RpcError when the
         server answers with an error (e.g. UiObjectNotFoundException)."""
-        if "u2" not in self._caps:
+        if not self.has("u2"):
             raise CapabilityError(f"device {self.serial}: {op}: uiautomator2 is not available")
         t = timeout or self.config.call_timeout
 
@@ -339,6 +368,10 @@ class Link:
         if self._closed:
             return
         self._closed = True
+        try:
+            self._opened()  # a u2 server launched in the background is stopped below
+        except Exception:  # noqa: BLE001 - closing: the device may be gone
+            pass
         if self._u2 is not None:
             try:
                 self._u2.stop_uiautomator(wait=False)

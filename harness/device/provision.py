@@ -144,6 +144,25 @@ def attach_emulator_grpc(link: Link) -> None:
         link.attach_grpc(client)
 
 
+def attach_embedded_grpc(link: Link, address: str | None, token: str | None) -> None:
+    """Give an embedded device's link the client of the gRPC door it was started with (`address` host:port; None:
+    none), for its screenshots only: input keeps to adb's paths, as the device's episodes are run without the door
+    (and a gesture held through gRPC would hold host time, which a virtual clock does not pass). A door that does not
+    answer is logged and left unused."""
+    if address is None:
+        return
+    from harness.device.grpc_link import EmulatorGrpc, GrpcEndpoint
+
+    host, _, port = address.rpartition(":")
+    client = EmulatorGrpc(GrpcEndpoint(int(port), token, host), link.serial)
+    client.drives_input = False
+    try:
+        link.attach_grpc(client.open())
+    except DeviceError as e:
+        client.close()
+        log.warning("%s: its gRPC door at %s is not used: %s", link.serial, address, e)
+
+
 def start_embedded(
     server: PrivateAdbServer,
     *,
@@ -153,13 +172,25 @@ def start_embedded(
     serial: str | None = None,
     clock: str = "real",
     image: str = "phone",
+    grpc: bool = False,
 ) -> VirtualDevice:
     """An embedded virtual device on `clock` (real, or virtual: simulated time), started and connected to
     `server` (as a TCP serial); stopped again when it does not connect (a `DeviceError` naming it and its adb
-    state)."""
+    state). With `grpc` it also serves the emulator's gRPC door on a free port, with a token and no discovery
+    file (`attach_embedded_grpc` gives it to the device's link)."""
     from emulator.virtual import VirtualDevice
 
-    vd = VirtualDevice(profile=profile, locale=locale, latency=latency, serial=serial, clock=clock, image=image).start()
+    vd = VirtualDevice(
+        profile=profile,
+        locale=locale,
+        latency=latency,
+        serial=serial,
+        clock=clock,
+        image=image,
+        grpc_port=0 if grpc else None,
+        grpc_token=grpc,
+        grpc_discovery=False,
+    ).start()
     try:
         server.connect(vd.address)
     except BaseException as e:

@@ -41,6 +41,7 @@ from PIL import Image
 from emulator.virtual.profiles import get_profile
 from harness.actions import Action, parse_action
 from harness.agent import AgentStep
+from harness.device.controller import DeviceConfig
 from harness.errors import ActionValidationError, ConfigError, HarnessError
 from harness.gym.text import UnicodeText
 from harness.observation import Observation
@@ -107,6 +108,9 @@ class TaskEnv(gymnasium.Env[Obs, str]):
             latency=latency,
             clock=clock,
             isolation=None if device else isolation,
+            # nothing recorded: the screen's pixels raw where the device has a door for them (an emulator's gRPC
+            # door into shared memory), no JPEG made and decoded; recording keeps the device's JPEG as sent
+            config=DeviceConfig(pixels=self.record_to is None),
         )
         self._started = False
         if screen_size is None:
@@ -236,6 +240,8 @@ class TaskEnv(gymnasium.Env[Obs, str]):
         return result.success
 
     def _pixels(self, obs: Observation) -> np.ndarray:
+        if obs.pixels is not None and obs.size == self.screen_size:  # raw rows: the capture's own array, as it is
+            return obs.pixels
         img = obs.screenshot
         if img is None:
             return np.zeros((self.screen_size[1], self.screen_size[0], 3), np.uint8)

@@ -20,7 +20,7 @@ from ..shell.cmd_logcat import device_zone, format_entry
 from ..telephony import answer, hang_up, hold, ring
 from .errors import RpcError
 from .input import Touches, send_key
-from .screen import image_message, stream
+from .screen import SharedRegions, image_message, stream
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
@@ -175,6 +175,7 @@ class EmulatorControl:
         self.touches = Touches(model)
         self.log = LogText(model)
         self._host_clip: str | None = None  # what setClipboard put there last: streamClipboard does not echo it
+        self.regions = SharedRegions()  # clients' shared memory (an MMAP transport's screenshots)
 
     # --- status and display -----------------------------------------------------------------------------
     def hardware_config(self) -> dict[str, str]:
@@ -212,11 +213,11 @@ class EmulatorControl:
 
     def getScreenshot(self, request: Any) -> Any:
         self._main_display(request.display)
-        return image_message(self.model, request)
+        return image_message(self.model, request, regions=self.regions)
 
     def streamScreenshot(self, request: Any, active: Callable[[], bool]) -> Iterator[Any]:
         self._main_display(request.display)
-        yield from stream(self.model, request, active, self.stop)
+        yield from stream(self.model, request, active, self.stop, self.regions)
 
     def getDisplayConfigurations(self, request: Any) -> Any:
         w, h = self.model.physical_size

@@ -154,3 +154,4 @@ class GrpcServer:
         self._stop.set()  # streams end
         if self._server is not None:
             self._server.stop(grace=0.5).wait(2)
+        self.control.regions.close()

@@ -346,6 +346,10 @@ class UIManager:
         lock needed)."""
         return self.frames.jpeg(frame.key, lambda: self.frames.image(frame.key, frame.draw), scale, quality)
 
+    def render_raw(self, frame: Frame, size: tuple[int, int], mode: str) -> memoryview:
+        """`frame`'s raw rows (`frames.raw`: RGB888 or RGBA8888 at `size`), made once per frame (no lock needed)."""
+        return self.frames.raw(frame.key, lambda: self.frames.image(frame.key, frame.draw), size, mode)
+
     def frame(self) -> Frame:
         """What is on screen now: its name (`frames.draw_key`) and how to draw it from the views built now."""
         W, H = self.model.display_size

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from harness.device.controller import AdbDevice
-from harness.device.provision import link_embedded, start_embedded
+from harness.device.provision import attach_embedded_grpc, link_embedded, start_embedded
 from harness.run.fleet.backend import STATE_RESTORE, AdbBackend, Backend, FleetSpec
 from harness.run.fleet.server import PrivateServerFleet
 
@@ -91,9 +91,11 @@ class ThreadBackend(ModelBackend):
             serial=f"VIRTUAL{self.slot + 1:04d}",
             clock=s.clock,
             image=s.image,
+            grpc=self.config.pixels,  # a consumer of pixels: the gRPC door's shared memory screenshots
         )
         try:
             conn = link_embedded(server, vd.address, self.config.link)
+            attach_embedded_grpc(conn.link, vd.grpc_address, vd.grpc_token)
             conn.virtual = vd  # the device's `virtual` (stopped by `release`, not by closing the device)
             dev = AdbDevice.over(conn, self.config)
         except BaseException:

@@ -7,6 +7,7 @@ the real adb server and uiautomator2 like a phone."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from functools import partial
@@ -200,3 +201,37 @@ def test_an_env_under_perturbations_says_what_each_episode_got(tmp_path):
     assert [p.name for p in ep.meta.perturbations if p.applied] == ["font", "locale"]
     with pytest.raises(ConfigError, match=r"--perturb popup=banner: 'banner' is not one of rate\|promo"):
         TaskEnv(task=TASK, lang="en", perturb="popup=banner")
+
+
+def test_unrecorded_observations_are_the_devices_pixels_through_shared_memory_and_recorded_ones_its_jpeg(tmp_path):
+    """Nothing recorded: the screenshot comes raw through the gRPC door's shared memory (no JPEG made or decoded),
+    pixel for pixel what `adb exec-out screencap` shows, as a fresh writable array; the region's file is gone at
+    once. Recording: the device's JPEG, stored as sent."""
+    from harness.device.sharedframe import shm_directory
+
+    def leftover() -> set[str]:
+        return {n for n in os.listdir(shm_directory()) if n.startswith("droidharness-frame-")}
+
+    before = leftover()
+    env = gymnasium.make("droidharness/Task-v0", task=TASK, lang="en")
+    try:
+        obs, _ = env.reset(seed=1)
+        obs, *_ = env.step('{"type": "SCROLL", "direction": "down"}')
+        u = env.unwrapped
+        assert u.observation.paths["screenshot"] == "grpc_shm" and u.observation.screenshot_bytes is None
+        shown = u.session.device.link.exec_out("screencap", "screencap")  # raw RGBA rows after a 16-byte header
+        w, h = u.screen_size
+        rgba = np.frombuffer(shown[16:], np.uint8).reshape(h, w, 4)
+        assert obs["screenshot"].shape == (h, w, 3) and obs["screenshot"].flags.writeable
+        assert np.array_equal(obs["screenshot"], rgba[..., :3])
+        assert np.array_equal(np.asarray(u.observation.screenshot), obs["screenshot"])  # its PIL image agrees
+        assert leftover() == before
+    finally:
+        env.close()
+    recorded = gymnasium.make("droidharness/Task-v0", task=TASK, lang="en", record_to=tmp_path, screen_size=SMALL)
+    try:
+        recorded.reset(seed=1)
+        assert recorded.unwrapped.observation.paths["screenshot"] == "u2"
+        assert recorded.unwrapped.observation.screenshot_bytes[:2] == b"\xff\xd8"  # the device's JPEG
+    finally:
+        recorded.close()
