@@ -115,6 +115,7 @@ def serve(args: argparse.Namespace) -> int:
         grpc_port=args.grpc_port,
         clock=args.clock,
         image=args.image,
+        grpc_discovery=False,  # the parent reads the door's port from the ready file
     )
     console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home, snapshots=vd.snapshots)
     model = vd.model

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
 from harness.device.controller import AdbDevice
-from harness.device.provision import link_embedded
+from harness.device.provision import attach_embedded_grpc, link_embedded
 from harness.run.fleet.affinity import device_cpus
 from harness.run.fleet.backend import SNAPSHOT_LOAD, AdbBackend, Backend, FleetSpec, ManifestRow
 from harness.run.fleet.server import PrivateServerFleet
@@ -94,6 +94,7 @@ class ProcessBackend(AdbBackend):
             cpus=self.cpus,
             clock=s.clock,
             image=s.image,
+            grpc_port=0 if self.config.pixels else None,  # a consumer of pixels: shared memory screenshots
         )
         with self.fleet.booting:
             self._proc = proc
@@ -107,6 +108,8 @@ class ProcessBackend(AdbBackend):
         try:
             server.connect(proc.address)
             conn = link_embedded(server, proc.address, self.config.link)
+            grpc_port = proc.info.get("grpc_port")
+            attach_embedded_grpc(conn.link, f"127.0.0.1:{grpc_port}" if grpc_port else None, None)
         except BaseException:
             proc.stop()
             raise
