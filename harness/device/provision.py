@@ -144,6 +144,14 @@ def attach_emulator_grpc(link: Link) -> None:
         link.attach_grpc(client)
 
 
+def grpc_available() -> bool:
+    """Whether grpcio is installed (the `grpc` and `gym` extras): a device asked for its gRPC door without it
+    goes on without one."""
+    import importlib.util
+
+    return importlib.util.find_spec("grpc") is not None
+
+
 def attach_embedded_grpc(link: Link, address: str | None, token: str | None) -> None:
     """Give an embedded device's link the client of the gRPC door it was started with (`address` host:port; None:
     none), for its screenshots only: input keeps to adb's paths, as the device's episodes are run without the door
@@ -187,7 +195,7 @@ def start_embedded(
         serial=serial,
         clock=clock,
         image=image,
-        grpc_port=0 if grpc else None,
+        grpc_port=0 if grpc and grpc_available() else None,
         grpc_token=grpc,
         grpc_discovery=False,
     ).start()
