@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
 from harness.device.controller import AdbDevice
-from harness.device.provision import attach_embedded_grpc, link_embedded
+from harness.device.provision import attach_embedded_grpc, grpc_available, link_embedded
 from harness.run.fleet.affinity import device_cpus
 from harness.run.fleet.backend import SNAPSHOT_LOAD, AdbBackend, Backend, FleetSpec, ManifestRow
 from harness.run.fleet.server import PrivateServerFleet
@@ -94,7 +94,7 @@ class ProcessBackend(AdbBackend):
             cpus=self.cpus,
             clock=s.clock,
             image=s.image,
-            grpc_port=0 if self.config.pixels else None,  # a consumer of pixels: shared memory screenshots
+            grpc_port=0 if self.config.pixels and grpc_available() else None,  # pixels: shared memory screenshots
         )
         with self.fleet.booting:
             self._proc = proc
