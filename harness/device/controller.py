@@ -133,7 +133,8 @@ class AdbDevice:
         self._actuator = Actuator(
             link, self._poll_tree, self.settle, self.display_size, self.config.type_chunk, self.device_time.wait
         )
-        self._info = self._read_info()
+        self._connected = self._read_info()  # its capabilities come with `info`: the link may still open sessions
+        self._info: DeviceInfo | None = None
 
     # --- connecting ---------------------------------------------------------------------------------------------
     @classmethod
@@ -182,6 +183,13 @@ class AdbDevice:
             conn.close()
             raise
 
+    def wait_open(self) -> AdbDevice:
+        """Wait until the sessions its link opens in the background (`LinkConfig.open_in_background`: the kept
+        shell, uiautomator2) are open, or found unusable: `info` then holds the device's capabilities. Raises what
+        opening them raised."""
+        _ = self.info
+        return self
+
     # --- identity -----------------------------------------------------------------------------------------------
     @property
     def serial(self) -> str:
@@ -189,7 +197,12 @@ class AdbDevice:
 
     @property
     def info(self) -> DeviceInfo:
-        return self._info
+        """What the device said at connect, with the capabilities its link declared (the first time, once the
+        sessions the link opens in the background are open)."""
+        info = self._info
+        if info is None:
+            info = self._info = replace(self._connected, capabilities=self.capabilities)
+        return info
 
     @property
     def capabilities(self) -> frozenset[str]:
@@ -225,7 +238,6 @@ class AdbDevice:
             release=props.get("ro.build.version.release", ""),
             locale=props.get("persist.sys.locale") or props.get("ro.product.locale", ""),
             state=self.link.state() or "absent",
-            capabilities=self.capabilities,
         )
 
     def display_size(self) -> tuple[int, int]:

@@ -16,9 +16,10 @@ Capabilities are declared once at connect (`Link.capabilities`): "u2" (uiautomat
 "screencap_png", "uiautomator_dump", "shell_v2"; "grpc" ("grpc_shm": and its screenshots through shared memory
 work) while the link holds a usable client of an emulator's
 gRPC door (`Link.grpc`, harness.device.grpc_link; attached by `harness.device.provision`). "u2" is withdrawn when
-its server cannot be relaunched, "grpc" when its calls keep failing. The sessions a link keeps (the kept shell, the
-uiautomator2 server) open in the background of `start`: the device's first shell calls (its info, its preparation,
-a reset) go on meanwhile, and whatever asks for a capability waits until they are open (or found unusable).
+its server cannot be relaunched, "grpc" when its calls keep failing. With `LinkConfig.open_in_background` (a device
+pool's links) the sessions a link keeps (the kept shell, the uiautomator2 server) open in the background of `start`:
+the device's first shell calls (its info, its preparation) go on meanwhile, and whatever asks for a capability waits
+until they are open (or found unusable).
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class LinkConfig:
     call_timeout: float = 20.0  # deadline of one device call (a shell command, an RPC)
     reconnect_timeout: float = 10.0  # how long recovery may wait for the transport to come back
     clock: Clock = time.monotonic  # what every deadline above is measured on (a test gives one it drives)
+    open_in_background: bool = False  # `start` returns before the kept shell and u2 are open (capabilities wait)
 
 
 @runtime_checkable
@@ -149,6 +151,8 @@ class Link:
             caps.add("shell_v2")
         self._caps = caps
         self._opening = self._part_pool.submit(self._open_sessions)
+        if not self.config.open_in_background:
+            self._opened()
         return self
 
     def _open_sessions(self) -> set[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from harness.device.controller import AdbDevice, DeviceConfig
@@ -186,7 +186,8 @@ class AdbBackend:
 
     def __init__(self, slot: int, config: DeviceConfig, serial: str | None = None) -> None:
         self.slot = slot
-        self.config = config
+        # its links open their sessions (uiautomator2, the kept shell) while the device is prepared (`prepare`)
+        self.config = replace(config, link=replace(config.link, open_in_background=True))
         self._device: AdbDevice | None = None
         self._serial = serial or f"slot {slot}"  # the latest device's serial (named after it is closed)
         self._prepared: DevicePreparation | None = None  # the current device's preparation
@@ -249,11 +250,15 @@ class AdbBackend:
 
     def prepare(self, plan: PreparationPlan) -> DevicePreparation:
         """Apply `plan` to the freshly opened device and keep the record (manifest, `reapply` after each reset);
-        the slot's first record keeps the device's own values, which `restore` puts back on a phone."""
-        rec = prepare_device(self.opened(), plan)
+        the slot's first record keeps the device's own values, which `restore` puts back on a phone. The
+        sessions its link opens in the background (uiautomator2, the kept shell) open meanwhile: it returns once
+        they are open too."""
+        dev = self.opened()
+        rec = prepare_device(dev, plan)
         self._prepared = rec
         if self._original is None:
             self._original = rec
+        dev.wait_open()
         return rec
 
     def health(self) -> str | None:

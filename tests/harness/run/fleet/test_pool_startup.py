@@ -1,0 +1,80 @@
+"""What a pool pays before a device's first episode (issue 49, item 4): a link opens its sessions (the kept shell,
+uiautomator2) in the background when asked (`LinkConfig.open_in_background`, a pool's links), so a pool prepares
+its device meanwhile; a link opened without it is whole when `start` returns. Embedded virtual devices behind the
+real adb server, reached with the real adbutils and uiautomator2."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import harness.run.fleet.backend as backend_module
+from harness.device.link import Link, LinkConfig
+from harness.run.fleet.pool import DevicePool
+
+HELD = 30.0  # how long a held launch waits for what the test lets it wait for (a condition, not a timing)
+
+
+def _u2_starts(vd) -> int:
+    return len([e for e in vd.model.events.all("u2_server") if e["action"] == "start"])
+
+
+@pytest.fixture
+def held_launch(monkeypatch):
+    """uiautomator2's launch held until `release` is set (or HELD seconds): whether it was released is recorded."""
+    release = threading.Event()
+    released: list[bool] = []
+    launch = Link._launch_u2
+
+    def held(self: Link) -> bool:
+        released.append(release.wait(HELD))
+        return launch(self)
+
+    monkeypatch.setattr(Link, "_launch_u2", held)
+    return release, released
+
+
+def test_a_link_opened_in_the_foreground_is_whole_when_start_returns(adb_server, vdevice):
+    link = Link(adb_server.client, vdevice.serial).start()
+    try:
+        assert _u2_starts(vdevice) == 1  # its server was launched before `start` returned
+        assert {"u2", "kept_shell"} <= link.capabilities
+    finally:
+        link.close()
+
+
+def test_a_link_opened_in_the_background_serves_the_shell_while_uiautomator2_starts(adb_server, vdevice, held_launch):
+    release, released = held_launch
+    link = Link(adb_server.client, vdevice.serial, LinkConfig(open_in_background=True)).start()
+    try:
+        assert link.shell("probe", "echo ok").text == "ok\n"  # while uiautomator2's launch is held
+        assert _u2_starts(vdevice) == 0
+        release.set()
+        assert link.has("u2") and "kept_shell" in link.capabilities  # asking waits for the sessions
+        assert released == [True] and _u2_starts(vdevice) == 1
+        assert link.rpc("probe", "deviceInfo")["displayWidth"] > 0
+    finally:
+        link.close()
+
+
+def test_a_pool_prepares_its_device_while_uiautomator2_starts(monkeypatch, held_launch):
+    """The launch is let go only once the preparation is done: a pool that launched uiautomator2 before preparing
+    would hold it for HELD seconds and record that it was not let go."""
+    release, released = held_launch
+    prepare = backend_module.prepare_device
+
+    def prepare_then_release(device, plan):
+        rec = prepare(device, plan)
+        release.set()
+        return rec
+
+    monkeypatch.setattr(backend_module, "prepare_device", prepare_then_release)
+    with DevicePool(1, isolation="thread") as pool:
+        assert released == [True]
+        dev = pool.slot(0)
+        assert "u2" in dev.info.capabilities and "kept_shell" in dev.info.capabilities
+        rec = pool.prepared(0)
+        assert rec is not None and not rec.not_set
+        assert rec.setting("global:window_animation_scale").value == "0"  # type: ignore[union-attr]
+        assert dev.observe().paths["screenshot"] == "u2"
