@@ -38,6 +38,7 @@ from .builtins import MKSH_BUILTINS, SHELL_BUILTINS, SPECIAL_BUILTINS
 from .expand import MAX_DEPTH, Expander
 from .jobs import end_process, run_body, run_process, spawn, wait_for_stream
 from .jobs import run_command as run_catching_signals
+from .observers import observes_only
 from .parser import parse
 from .plumbing import (
     Abort,
@@ -521,20 +522,24 @@ class Session:
         """Run one complete line; its status (`ended` is set when the shell ended with it)."""
         if self.ended is not None:
             return self.ended
-        self.model.latency.delay("shell")
+        latency = self.model.latency
         try:
             script = parse(text)
         except ShellSyntaxError as e:
+            latency.delay("shell")
             _safe_write(self.io, f"{SH}: {e}\n".encode())
             self.state.status = 1
             return 1
         except RecursionError:
+            latency.delay("shell")
             _safe_write(self.io, f"{SH}: syntax error: expression too deeply nested\n".encode())
             self.state.status = 1
             return 1
-        status, ended = self._contained(
-            text, lambda: run_body(self.state, lambda: self.state.run_script(script, self.fds))
-        )
+        with latency.observing(observes_only(script, self.state.funcs)):  # a screen capture's delays overlap
+            latency.delay("shell")
+            status, ended = self._contained(
+                text, lambda: run_body(self.state, lambda: self.state.run_script(script, self.fds))
+            )
         self.state.status = status
         if ended:
             self._end(status)

@@ -54,6 +54,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..model import VirtualDeviceModel
 
 _ORIENTATIONS = {"natural": 0, "n": 0, "left": 1, "l": 1, "upsidedown": 2, "u": 2, "right": 3, "r": 3}
+# the calls that only observe the screen -> their latency on top of the RPC's (its delay precedes the call's work)
+OBSERVATIONS = {"takeScreenshot": "u2_screenshot", "dumpWindowHierarchy": "u2_hierarchy"}
 
 
 class RpcService(UiObjectMethods):
@@ -101,7 +103,10 @@ class RpcService(UiObjectMethods):
         else:
             raise RpcError(INVALID_REQUEST, "Invalid Request: params must be an array")
         self.model.events.log("u2_rpc", method=method)
-        self.model.latency.delay("u2_rpc")
+        if method in OBSERVATIONS:  # its whole delay is one observation's: it overlaps the others' (latency.observe)
+            self.model.latency.observe("u2_rpc", OBSERVATIONS[method])
+        else:
+            self.model.latency.delay("u2_rpc")
         self._check_alive()
         fn = getattr(self, attr)
         try:
@@ -239,7 +244,6 @@ class RpcService(UiObjectMethods):
         rest = args[1:] if filename is not None else args
         scale = float(number(rest[0], "scale")) if len(rest) > 0 else 1.0
         quality = integer(rest[1], "quality") if len(rest) > 1 else 80
-        self.model.latency.delay("u2_screenshot")
         self._check_alive()
         data = self.model.screenshot_jpeg(scale, quality)
         if filename is not None:
@@ -255,7 +259,6 @@ class RpcService(UiObjectMethods):
         max_depth = 50
         if isinstance(depth_or_file, (int, float)) and not isinstance(depth_or_file, bool):
             max_depth = int(depth_or_file)
-        self.model.latency.delay("u2_hierarchy")
         self._check_alive()
         m = self.model
         if not root_in_active:
