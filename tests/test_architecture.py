@@ -21,6 +21,7 @@ functions and under `if TYPE_CHECKING:`. Each rule is also fed input that breaks
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -40,12 +41,24 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
+_TREES: dict[str, ast.Module] = {}  # source text -> its syntax tree
+
+
+def _parse(source: str, filename: str = "<unknown>") -> ast.Module:
+    """The syntax tree of a source text, parsed once per session: the checks below read the same files many times
+    (a parse of the whole tree costs seconds); the trees are only read, never changed."""
+    tree = _TREES.get(source)
+    if tree is None:
+        tree = _TREES[source] = ast.parse(source, filename)
+    return tree
+
+
 def _imports(path: Path, modules: set[str]) -> set[str]:
     """Project modules imported by `path` (absolute and relative, anywhere in the file)."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(_parse(path.read_text(encoding="utf-8"), str(path))):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
@@ -65,9 +78,16 @@ def _imports(path: Path, modules: set[str]) -> set[str]:
 
 
 def _graph() -> dict[str, set[str]]:
+    """Each project module -> the project modules it imports (a fresh copy: a check may add an edge to it)."""
+    return {m: set(deps) for m, deps in _tree_graph().items()}
+
+
+@functools.cache
+def _tree_graph() -> dict[str, frozenset[str]]:
+    """The import graph of the tree as it is, built once per session (several checks read it)."""
     files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
     modules = {_module_name(p) for p in files}
-    return {_module_name(p): _imports(p, modules) for p in files}
+    return {_module_name(p): frozenset(_imports(p, modules)) for p in files}
 
 
 def _top(module: str) -> str:
@@ -225,7 +245,7 @@ def _private_imports(files: list[Path], modules: set[str], root: Path = ROOT) ->
     """`from project.module import _name` and `module._name` on an imported project module, across modules."""
     out = []
     for path in files:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        tree = _parse(path.read_text(encoding="utf-8"), str(path))
         aliases: dict[str, str] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] in PACKAGES):
@@ -335,7 +355,7 @@ def _engine_imports_agents(graph: dict[str, set[str]], sources: dict[str, str]) 
         f"{m} imports {d}" for m, deps in graph.items() if _top(m) == "harness" for d in deps if _top(d) == "agents"
     ]
     for m, src in sources.items():
-        for node in ast.walk(ast.parse(src)):
+        for node in ast.walk(_parse(src)):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("agents."):
                 found.append(f"{m} names {node.value!r}")
     return sorted(found)
@@ -404,7 +424,7 @@ def _redactors(sources: dict[str, str]) -> list[str]:
     for m, src in sources.items():
         if m == "harness.scrub":
             continue
-        for node in ast.walk(ast.parse(src)):
+        for node in ast.walk(_parse(src)):
             name = getattr(node, "name", "")
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and name.lstrip("_").startswith(
                 ("redact", "scrub")
@@ -424,7 +444,7 @@ def _dead(defining: dict[str, str], everything: list[str]) -> list[str]:
         words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
     out = []
     for m, src in defining.items():
-        for node in ast.parse(src).body:
+        for node in _parse(src).body:
             names: list[str] = []
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not node.decorator_list:
                 names = [node.name]
