@@ -3,7 +3,7 @@
 Soundness (per task, language and profile) is what `droidharness tasks check --in-process` proves, through the same
 `harness.run.authoring.task_check.check_task`: the start state satisfies no final milestone, a do-nothing agent scores
 0, and the reference solution reaches 100% progress with its end state holding (and a matching answer for question
-tasks), on a virtual device in this process (no adb).
+tasks), on a virtual device in this process (no adb), on the virtual clock.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ PROFILES = ("medium_phone", "small_phone")
 
 @pytest.fixture(scope="module")
 def pools() -> Iterator[dict[str, DevicePool]]:
-    started = {p: DevicePool(1, [], profile=p, isolation="in_process").start() for p in PROFILES}
+    # the device's waits pass on its clock: the same episodes as on the host's (test_clock_parity.py), no sleeping
+    started = {p: DevicePool(1, [], profile=p, isolation="in_process", clock="virtual").start() for p in PROFILES}
     yield started
     for pool in started.values():
         pool.close()
