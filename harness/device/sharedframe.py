@@ -79,7 +79,7 @@ class _Headed(io.RawIOBase):
 def lazy_rgb_image(pixels: np.ndarray, size: tuple[int, int]) -> Image.Image:
     """A PIL image of RGB888 rows, decoded on first use (the rows are read as a binary PPM's body)."""
     w, h = size
-    return Image.open(io.BufferedReader(_Headed(b"P6\n%d %d\n255\n" % (w, h), pixels), buffer_size=1 << 20))
+    return Image.open(io.BufferedReader(_Headed(b"P6\n%d %d\n255\n" % (w, h), pixels), buffer_size=1 << 16))
 
 
 @dataclass(frozen=True)
