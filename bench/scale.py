@@ -28,7 +28,13 @@ suite, so its start-up and its last episode weigh on twice the episodes a device
 (~0.8 s of ~10 s on 2 cores).
 
 Start-up is part of every figure: with PYTHONDONTWRITEBYTECODE set (or an unwritable tree) each device process
-compiles its modules from source, ~0.5 s more before the first episode; the bench says so when it is set.
+compiles its modules from source, ~0.5 s more before the first episode; the bench says so when it is set. Where the
+start-up goes is printed below the table, for the median run of each configuration, from the run's own records
+(manifest.json `devices[i].startup`, episode.json `reset_seconds` and `started`): when the devices were handed out
+(`up`, from the pool's start), the mean of each phase of a device's start (waiting for a boot slot, its spawn -
+the zygote's start and warm-up, the fork -, its boot, connecting it, its preparation, waiting for uiautomator2
+and the kept shell), each device's first reset and when the first episodes started. The CLI's own imports, which
+`droidharness run` pays before all of it and the figures leave out, are timed once in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ from harness.run.fleet.affinity import CPU_AFFINITIES, CpuAffinity  # noqa: E402
 from harness.run.fleet.kinds import Isolation  # noqa: E402
 from harness.run.orchestration.suite import SuiteOptions, run_suite  # noqa: E402
 from harness.trajectory.frames import WriterOptions  # noqa: E402
-from harness.trajectory.reader import load_run
+from harness.trajectory.reader import Run, load_run
 
 
 def busy_cores() -> tuple[float, float]:
@@ -96,6 +102,7 @@ def measure(
         datetime.fromisoformat(e.meta.started).timestamp() for e in run.episodes.values() if e.meta and e.meta.started
     ]
     return {
+        **startup(run, t0_wall),
         "episodes": eps,
         "wall": wall,
         "per_min": 60 * eps / wall,
@@ -103,6 +110,57 @@ def measure(
         "sr": res.sr or 0.0,
         "cores_busy": (b1 - b0) / wall,  # machine-wide: the harness, its devices and anything else running
     }
+
+
+STARTUP_SHOWN = ("queued", "spawn", "boot", "connect", "prepare", "link")  # backend.STARTUP_PHASES but `up`
+
+
+def startup(run: Run, t0_wall: float) -> dict[str, float]:
+    """Where a run's start-up went, from its records: `up_first` / `up_mean` / `up_last` (when the pool handed the
+    devices out, from its start), the mean of each phase in `STARTUP_SHOWN` over the devices that went through it,
+    `reset` (the mean of each device's first reset) and `first_mean` (each device's first episode's start, from the
+    command's start, averaged)."""
+    rows = [d.get("startup") or {} for d in run.manifest.devices] if run.manifest else []
+    ups = sorted(float(r["up"]) for r in rows if "up" in r)
+    out: dict[str, float] = {}
+    if ups:
+        out.update(up_first=ups[0], up_mean=sum(ups) / len(ups), up_last=ups[-1])
+    for phase in STARTUP_SHOWN:
+        got = [float(r[phase]) for r in rows if phase in r]
+        if got:
+            out[phase] = sum(got) / len(got)
+    first: dict[str, tuple[float, float]] = {}  # device -> (its first episode's start, that episode's reset)
+    for e in run.episodes.values():
+        m = e.meta
+        if m is None or not m.started:
+            continue
+        at, serial = datetime.fromisoformat(m.started).timestamp() - t0_wall, str(m.device.get("serial", ""))
+        if serial not in first or at < first[serial][0]:
+            first[serial] = (at, m.reset_seconds or 0.0)
+    if first:
+        out["reset"] = sum(r for _, r in first.values()) / len(first)
+        out["first_mean"] = sum(a for a, _ in first.values()) / len(first)
+    return out
+
+
+def startup_line(label: str, m: dict[str, float]) -> str:
+    """One configuration's start-up (`startup`) on one line."""
+    if "up_mean" not in m:
+        return f"{label}: no start-up recorded"
+    phases = ", ".join(f"{p} {m[p]:.2f}" for p in STARTUP_SHOWN if p in m)
+    return (
+        f"{label}: devices up at {m['up_first']:.2f}-{m['up_last']:.2f} s (mean {m['up_mean']:.2f}); a device's "
+        f"start, mean s: {phases}; first reset {m.get('reset', float('nan')):.2f}; first episodes from "
+        f"{m['first']:.2f} s (mean {m.get('first_mean', float('nan')):.2f})"
+    )
+
+
+def cli_imports() -> float:
+    """Seconds a fresh interpreter takes to import what `droidharness run` imports before its run starts."""
+    code = "import harness.cli.main, harness.run.orchestration.suite"
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[1])
+    return time.perf_counter() - t0
 
 
 def separate_runs(k: int, latency: str, isolation: Isolation, out: Path, frames: str) -> list[float]:
@@ -197,6 +255,7 @@ def main() -> None:
         for aff in affinities:
             kinds[iso if aff == "auto" else f"{iso} {aff}"] = (iso, aff)
     ceilings: list[str] = []
+    startups: list[str] = []
     console = Console(width=200)
     table = Table(
         "latency",
@@ -252,10 +311,16 @@ def main() -> None:
                     ]
                     if m["sr"] < 1.0:
                         row[-1] += f" (SR {m['sr']:.0%})"
+                    startups.append(startup_line(f"{latency} {n} {kind}", m))
                 table.add_row(*row)
     console.print(table)
     for line in ceilings:
         console.print(line)
+    console.print("start-up (the median run of each; seconds from the command's start):")
+    for line in startups:
+        console.print(f"  {line}", highlight=False)
+    imports = cli_imports()
+    console.print(f"  the CLI's imports before a run starts (not in the figures): {imports:.2f} s", highlight=False)
     if sys.flags.dont_write_bytecode:
         console.print(
             "note: PYTHONDONTWRITEBYTECODE is set: every device process compiled its modules from source at start-up",

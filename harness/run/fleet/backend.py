@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -40,6 +41,12 @@ APP_CLEAR = "app_clear"  # a phone: `pm clear` of the task's apps (the task's st
 RESET_METHODS = (STATE_RESTORE, SNAPSHOT_LOAD, GRPC_SNAPSHOT_LOAD, AVD_SNAPSHOT_LOAD, APP_CLEAR)
 
 ManifestRow = dict[str, Any]  # a device as a run's manifest lists it (JSON)
+# what a device's start-up is made of, in order (manifest `devices[i].startup`, seconds; a kind has the ones it goes
+# through): waiting for a boot slot, its spawn (a device process: the spawner's queue, the zygote's start and warm-up,
+# the fork), its boot until it serves, connecting it (adb connect, the link, its info), its preparation, waiting then
+# for what its link opens in the background (uiautomator2, the kept shell); and `up`, when the pool handed it out,
+# from the pool's start (its first episode can start: the pool's, added to a row that has the others)
+STARTUP_PHASES = ("queued", "spawn", "boot", "connect", "prepare", "link", "up")
 # an embedded device's system image: a phone's user build, or the emulator's userdebug one (`adb root` works: what
 # AndroidWorld's set-up needs)
 IMAGES = ("phone", "emulator")
@@ -192,6 +199,7 @@ class AdbBackend:
         self._serial = serial or f"slot {slot}"  # the latest device's serial (named after it is closed)
         self._prepared: DevicePreparation | None = None  # the current device's preparation
         self._original: DevicePreparation | None = None  # the first one: a phone's own values (`restore`)
+        self.startup: dict[str, float] = {}  # the current device's start, seconds by phase (`STARTUP_PHASES`)
 
     # --- what a kind says -------------------------------------------------------------------------------------
     @property
@@ -242,8 +250,21 @@ class AdbBackend:
             raise DeviceError(f"device slot {self.slot}: no device is open")
         return self._device
 
+    @contextmanager
+    def timing(self, phase: str) -> Iterator[None]:
+        """Add the time the block takes to the device's `startup[phase]`."""
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.startup[phase] = round(self.startup.get(phase, 0.0) + time.perf_counter() - t0, 4)
+
     def start(self) -> AdbDevice:
+        """A fresh device (`open_device`); what opening it took beyond the phases its kind timed is `connect`."""
+        self.startup = {}
+        t0 = time.perf_counter()
         dev = self.open_device()
+        self.startup["connect"] = round(max(0.0, time.perf_counter() - t0 - sum(self.startup.values())), 4)
         self._device = dev
         self._serial = dev.serial
         return dev
@@ -254,11 +275,13 @@ class AdbBackend:
         sessions its link opens in the background (uiautomator2, the kept shell) open meanwhile: it returns once
         they are open too."""
         dev = self.opened()
-        rec = prepare_device(dev, plan)
+        with self.timing("prepare"):
+            rec = prepare_device(dev, plan)
         self._prepared = rec
         if self._original is None:
             self._original = rec
-        dev.wait_open()
+        with self.timing("link"):
+            dev.wait_open()
         return rec
 
     def health(self) -> str | None:
@@ -314,9 +337,11 @@ class AdbBackend:
 
     def describe(self) -> ManifestRow:
         """The device as a run's manifest lists it: its `DeviceInfo`, what the kind adds (a pinned device
-        process' `cpus`) and its `preparation`."""
+        process' `cpus`), its `startup` and its `preparation`."""
         row: ManifestRow = asdict(self.opened().info)
         row.update(self.extra())
+        if self.startup:
+            row["startup"] = {k: self.startup[k] for k in STARTUP_PHASES if k in self.startup}
         if self._prepared is not None:
             row["preparation"] = self._prepared.to_json()
         return row

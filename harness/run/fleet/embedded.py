@@ -83,16 +83,17 @@ class ThreadBackend(ModelBackend):
     def open_device(self) -> AdbDevice:
         server = self.fleet.server(self.slot)
         s = self.spec
-        vd = start_embedded(
-            server,
-            profile=s.profile,
-            locale=s.locale,
-            latency=s.latency,
-            serial=f"VIRTUAL{self.slot + 1:04d}",
-            clock=s.clock,
-            image=s.image,
-            grpc=self.config.pixels,  # a consumer of pixels: the gRPC door's shared memory screenshots
-        )
+        with self.timing("boot"):
+            vd = start_embedded(
+                server,
+                profile=s.profile,
+                locale=s.locale,
+                latency=s.latency,
+                serial=f"VIRTUAL{self.slot + 1:04d}",
+                clock=s.clock,
+                image=s.image,
+                grpc=self.config.pixels,  # a consumer of pixels: the gRPC door's shared memory screenshots
+            )
         try:
             conn = link_embedded(server, vd.address, self.config.link)
             attach_embedded_grpc(conn.link, vd.grpc_address, vd.grpc_token)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -150,6 +151,8 @@ class DevicePool:
         self._pending: dict[int, threading.Event] = {}  # slot -> set once its first device is up (or failed)
         self._start_errors: dict[int, BaseException] = {}  # slot -> why its first device could not be brought up
         self._starters: list[threading.Thread] = []
+        self._began = 0.0  # when `start` began (time.perf_counter)
+        self._up: dict[int, float] = {}  # slot -> seconds from `start` until its first device was handed out
         self._on_started: list[Callable[[int, dict[str, Any]], None]] = []
 
     def make_fleet(self, spec: FleetSpec) -> tuple[Fleet, list[Backend]]:
@@ -188,6 +191,7 @@ class DevicePool:
         device is up - a run's first episode starts when the first device is - and a slot whose device could not
         be brought up raises `DeviceError` there (the run's driver then gets it a fresh one, as after any
         infrastructure failure)."""
+        self._began = time.perf_counter()
         try:
             self._fleet.begin()
             for i in range(self.size):
@@ -223,6 +227,7 @@ class DevicePool:
         try:
             dev = self._open(i)
             self._backends[i].prepare(self.plan)
+            self._up[i] = round(time.perf_counter() - self._began, 4)
             with self._lock:
                 self._devices[i] = dev
                 callbacks = list(self._on_started)
@@ -258,9 +263,15 @@ class DevicePool:
         return self._backends[i].preparation
 
     def describe(self, i: int) -> ManifestRow:
-        """Slot i's device as a run's manifest lists it: its `DeviceInfo`, its `preparation` and, for a device
-        process pinned to cores (`affinity`), the `cpus` it runs on."""
-        return self._backends[i].describe()
+        """Slot i's device as a run's manifest lists it: its `DeviceInfo`, its `preparation`, its `startup` (the
+        seconds of each phase of its start, `backend.STARTUP_PHASES`, and `up`: when the pool handed the slot's
+        first device out, from the pool's start) and, for a device process pinned to cores (`affinity`), the
+        `cpus` it runs on."""
+        row = self._backends[i].describe()
+        up = self._up.get(i)
+        if up is not None and isinstance(row.get("startup"), dict):
+            row["startup"] = {**row["startup"], "up": up}
+        return row
 
     # --- access ------------------------------------------------------------------------------------------------
     def slot(self, i: int) -> AdbDevice:
@@ -421,6 +432,7 @@ class DevicePool:
         """Close slot i's device and whatever backs it (its backend's: a thread device, a child process, a
         console)."""
         self._devices.pop(i, None)
+        self._up.pop(i, None)  # a fresh device is not the one the pool's start brought up
         self._backends[i].close()
 
     def close(self) -> None:
@@ -436,6 +448,7 @@ class DevicePool:
         with ThreadPoolExecutor(max(1, len(self._backends)), thread_name_prefix="pool-close") as closing:
             list(closing.map(_close_backend, self._backends))
         self._devices.clear()
+        self._up.clear()
         self._pending.clear()
         self._start_errors.clear()
         self._fleet.close()

@@ -96,10 +96,16 @@ class ProcessBackend(AdbBackend):
             image=s.image,
             grpc_port=0 if self.config.pixels and grpc_available() else None,  # pixels: shared memory screenshots
         )
-        with self.fleet.booting:
+        with self.timing("queued"):
+            self.fleet.booting.acquire()
+        try:
             self._proc = proc
-            self.fleet.spawner().launch(proc)
-            proc.wait_ready()
+            with self.timing("spawn"):
+                self.fleet.spawner().launch(proc)
+            with self.timing("boot"):
+                proc.wait_ready()
+        finally:
+            self.fleet.booting.release()
         return proc
 
     def open_device(self) -> AdbDevice:

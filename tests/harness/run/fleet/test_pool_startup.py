@@ -1,7 +1,7 @@
 """What a pool pays before a device's first episode (issue 49, item 4): a link opens its sessions (the kept shell,
 uiautomator2) in the background when asked (`LinkConfig.open_in_background`, a pool's links), so a pool prepares
-its device meanwhile; a link opened without it is whole when `start` returns. Embedded virtual devices behind the
-real adb server, reached with the real adbutils and uiautomator2."""
+its device meanwhile; a link opened without it is whole when `start` returns; a run records where each device's
+start went. Embedded virtual devices behind the real adb server, reached with the real adbutils and uiautomator2."""
 
 from __future__ import annotations
 
@@ -11,7 +11,12 @@ import pytest
 
 import harness.run.fleet.backend as backend_module
 from harness.device.link import Link, LinkConfig
+from harness.plugins import create_agent
+from harness.run.fleet.backend import STARTUP_PHASES
 from harness.run.fleet.pool import DevicePool
+from harness.run.orchestration.suite import SuiteOptions, run_suite
+from harness.trajectory.reader import load_run
+from tests.run_util import FAST_WRITER
 
 HELD = 30.0  # how long a held launch waits for what the test lets it wait for (a condition, not a timing)
 
@@ -78,3 +83,23 @@ def test_a_pool_prepares_its_device_while_uiautomator2_starts(monkeypatch, held_
         assert rec is not None and not rec.not_set
         assert rec.setting("global:window_animation_scale").value == "0"  # type: ignore[union-attr]
         assert dev.observe().paths["screenshot"] == "u2"
+
+
+def test_a_run_records_where_each_devices_start_went(tmp_path):
+    """manifest.json `devices[i].startup`: each phase of a device process' start in seconds, in order, and `up`,
+    when the pool handed it out, counted from the pool's start - which came before every phase of it."""
+    with DevicePool(2, isolation="process") as pool:
+        opts = SuiteOptions(
+            writer=FAST_WRITER, task_ids=("clock-world-time",), langs=("en",), out=tmp_path, run_id="r", report=False
+        )
+        res = run_suite(opts, agent_factory=lambda: create_agent("reference"), pool=pool)
+        assert res.sr == 1.0
+    manifest = load_run(res.run_dir).manifest
+    assert manifest is not None and len(manifest.devices) == 2
+    for row in manifest.devices:
+        startup = row["startup"]
+        assert list(startup) == list(STARTUP_PHASES)  # a device process goes through every phase
+        assert all(isinstance(v, float) and v >= 0 for v in startup.values())
+        phases = sum(v for k, v in startup.items() if k != "up")
+        assert startup["up"] >= phases - 0.01  # the phases follow each other after the pool's start (rounding)
+        assert startup["prepare"] >= row["preparation"]["seconds"] - 0.001
