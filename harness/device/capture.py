@@ -27,6 +27,7 @@ import base64
 import io
 import re
 import struct
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -225,13 +226,37 @@ def run_chain(
     raise DeviceError(f"device {link.serial}: observe: no path could capture the {part}: {tried}")
 
 
+class TreeMemo:
+    """A device's last parsed hierarchy: the same dump again (an unchanged screen) is the same tree, parsed once.
+    `UITree` is immutable, so the tree is shared; one entry per device (docs/caches.md)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[str, str, UITree] | None = None  # (source, xml, tree)
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def parse(self, xml: str, source: str) -> UITree:
+        with self._lock:
+            last = self._last
+        if last is not None and last[0] == source and last[1] == xml:
+            self.hits += 1
+            return last[2]
+        tree = UITree.from_xml(xml, source=source)
+        with self._lock:
+            self._last = (source, xml, tree)
+        return tree
+
+
 def hierarchy_part(
-    link: DeviceLink, chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]] = HIERARCHY_CHAIN
+    link: DeviceLink,
+    chain: Sequence[tuple[str, Callable[[DeviceLink], Any]]] = HIERARCHY_CHAIN,
+    memo: TreeMemo | None = None,
 ) -> Part:
-    """The hierarchy as (xml, UITree), parsed in the calling thread."""
+    """The hierarchy as (xml, UITree), parsed in the calling thread (once per distinct dump with a `memo`)."""
 
     def parse(xml: str, path: str) -> tuple[str, UITree]:
-        return xml, UITree.from_xml(xml, source=f"device {link.serial} {path} hierarchy")
+        source = f"device {link.serial} {path} hierarchy"
+        return xml, memo.parse(xml, source) if memo is not None else UITree.from_xml(xml, source=source)
 
     return run_chain(link, "hierarchy", chain, parse)
 
@@ -251,6 +276,7 @@ def capture_screen(
     hierarchy: Part | None = None,
     screenshots: Chain = SCREENSHOT_CHAIN,
     fallbacks: Sequence[str] = (),
+    memo: TreeMemo | None = None,
 ) -> Observation:
     """One `Observation`: screenshot, hierarchy (and the focused app) concurrently, each through its fallback
     chain (`screenshots`: the screenshot paths in the device's order). `hierarchy`: a (xml, UITree) part already
@@ -260,7 +286,7 @@ def capture_screen(
     t0 = time.perf_counter()
     shot_f = link.submit(lambda: run_chain(link, "screenshot", screenshots))
     app_f = link.submit(lambda: _timed_app(link)) if with_app else None
-    hier = hierarchy if hierarchy is not None else hierarchy_part(link)  # in this thread: one fewer hand-off
+    hier = hierarchy if hierarchy is not None else hierarchy_part(link, memo=memo)  # in this thread: one hand-off less
     shot = shot_f.result()
     pkg, act, app_s = app_f.result() if app_f is not None else ("", "", 0.0)
     xml, tree = hier.value

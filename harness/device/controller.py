@@ -34,6 +34,7 @@ from harness.device.apps import may_change_packages, open_app_action
 from harness.device.capture import (
     Chain,
     Part,
+    TreeMemo,
     capture_screen,
     foreground_app,
     hierarchy_part,
@@ -123,6 +124,7 @@ class AdbDevice:
     ) -> None:
         self.link = link
         self._last_poll: Part | None = None  # the latest hierarchy poll (xml, tree): settling's last look
+        self._trees = TreeMemo()  # the last dump parsed: an unchanged screen's is not parsed again
         self.config = config or DeviceConfig()
         self.virtual = virtual  # the VirtualDevice this object started, if any
         self._cleanup = cleanup or []
@@ -266,10 +268,12 @@ class AdbDevice:
 
     def observe(self) -> Observation:
         self._check_open("observe")
-        return capture_screen(self.link, with_app=self.config.capture_app, screenshots=self.screenshots)
+        return capture_screen(
+            self.link, with_app=self.config.capture_app, screenshots=self.screenshots, memo=self._trees
+        )
 
     def _poll_tree(self) -> UITree:
-        part = hierarchy_part(self.link)
+        part = hierarchy_part(self.link, memo=self._trees)
         self._last_poll = part
         tree: UITree = part.value[1]
         return tree
@@ -315,7 +319,12 @@ class AdbDevice:
         stable = settle is not None and settle.settled and poll is not None and poll.value[1] is settle.tree
         reuse = poll if stable else None
         obs = capture_screen(
-            self.link, self.config.capture_app, reuse, screenshots=self.screenshots, fallbacks=fallbacks
+            self.link,
+            self.config.capture_app,
+            reuse,
+            screenshots=self.screenshots,
+            fallbacks=fallbacks,
+            memo=self._trees,
         )
         wall, device = time.perf_counter() - w0, self.device_time.now() - d0
         timings = {**result.timings, "device": round(device, 2), "wall": round(wall, 4)}

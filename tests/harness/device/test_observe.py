@@ -224,3 +224,18 @@ def test_cli_devices_and_observe(adb_server, vdevice, tmp_path, monkeypatch):
     tree = UITree.from_xml((out / "screen.xml").read_text(encoding="utf-8"))
     notes = tree.find(text="Notes")[0]
     assert f"[{notes.index}]" in (out / "elements.txt").read_text(encoding="utf-8")
+
+
+def test_an_unchanged_screens_dump_is_parsed_once_and_a_changed_one_again():
+    from harness.device.capture import TreeMemo
+
+    memo = TreeMemo()
+    xml = (
+        '<?xml version="1.0"?><hierarchy rotation="0"><node index="0" text="a" class="android.widget.TextView" '
+        'package="p" bounds="[0,0][10,10]"/></hierarchy>'
+    )
+    first = memo.parse(xml, "device X u2 hierarchy")
+    assert memo.parse(xml, "device X u2 hierarchy") is first and memo.hits == 1
+    other = memo.parse(xml.replace('text="a"', 'text="b"'), "device X u2 hierarchy")
+    assert other is not first and other[0].text == "b" and memo.hits == 1
+    assert memo.parse(xml, "device Y u2 hierarchy") is not first  # another device's dump: parsed for it
