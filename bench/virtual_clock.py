@@ -1,7 +1,7 @@
 """Faster than real time: the same work on the device's real clock and on its virtual clock, side by side.
 
     python bench/virtual_clock.py [--envs 1 2 4 8] [--gym-steps 150] [--latency instant pixel] [--no-gym]
-                                  [--no-suite] [--no-memory] [--devices-memory 4]
+                                  [--no-suite] [--no-memory] [--devices-memory 4] [--keep DIR]
 
 1. Gymnasium: a random policy (docs/gym.md's: CLICK an element, SCROLL up or down, BACK) in
    `droidharness/Task-v0` over the bundled suite's English tasks, one env and `AsyncVectorEnv` of 2, 4 and 8
@@ -10,6 +10,11 @@
    machine as well.
 2. The bundled suite: `droidharness run --agent reference --devices 1` (72 episodes, en and zh) on the `instant`
    and `pixel` latency profiles, each on both clocks; episodes/min timed from the command's start.
+   Then, from the same runs, each step's `device` seconds (from its action's start to its observation captured)
+   on either clock, step by step: per action type the median on each clock and their ratio, the share of the
+   steps that wait at all (the virtual clock counts > 0.01 s) whose virtual seconds are 70%-110% of the real
+   ones, and how many steps the virtual clock counts above the real one (the real clock also counts the
+   harness's CPU time, so the virtual one should stay below it).
 3. Memory per embedded device: PSS (and RSS) of each device process of a pool of `--devices-memory` devices,
    on both clocks, after one episode each.
 
@@ -24,10 +29,12 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -123,12 +130,75 @@ def suite_run(out: Path, clock: str, latency: str) -> tuple[float, int]:
     return took, int(summary.get("episodes") or summary.get("scored") or 72)
 
 
-def suite_table(console: Console, latencies: list[str], out: Path) -> None:
+def step_device_seconds(run_dir: Path) -> dict[tuple[str, str, int], tuple[str, float]]:
+    """Per (task, lang, step) of a suite run: the action's type and the step's `device` seconds."""
+    from harness.trajectory.reader import load_run
+
+    out = {}
+    for ep in load_run(run_dir).episodes.values():
+        assert ep.meta is not None, ep.path
+        lines = (ep.path / "steps.jsonl").read_text().splitlines()
+        for i, step in enumerate(json.loads(line) for line in lines if line):
+            out[(ep.meta.task_id, ep.meta.lang, i)] = (step["agent"]["action"]["type"], step["timings"]["device"])
+    return out
+
+
+WAITS = 0.01  # a step whose virtual device seconds are above this waits at all (below: 0.00 or one shell delay)
+
+
+def device_seconds_rows(real: Path, virtual: Path) -> list[tuple[str, int, float, float, int, int, int]]:
+    """Per action type (then `all`): (type, steps, median real s, median virtual s, waiting steps, of them
+    within 70%-110%, steps the virtual clock counts above the real one by more than 0.02 s)."""
+    r, v = step_device_seconds(real), step_device_seconds(virtual)
+    by_type: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for key in sorted(r.keys() & v.keys()):
+        by_type[v[key][0]].append((r[key][1], v[key][1]))
+        by_type["all"].append((r[key][1], v[key][1]))
+    rows = []
+    for kind in sorted(by_type, key=lambda k: (k == "all", k)):
+        pairs = by_type[kind]
+        waiting = [(rd, vd) for rd, vd in pairs if vd > WAITS]
+        within = sum(1 for rd, vd in waiting if 0.7 * rd <= vd <= 1.1 * rd)
+        above = sum(1 for rd, vd in pairs if round(vd - rd, 2) > 0.02)
+        rows.append(
+            (
+                kind,
+                len(pairs),
+                statistics.median(rd for rd, _ in pairs),
+                statistics.median(vd for _, vd in pairs),
+                len(waiting),
+                within,
+                above,
+            )
+        )
+    return rows
+
+
+def device_seconds_table(console: Console, runs: dict[str, dict[str, Path]]) -> None:
+    t = Table(title="A step's device seconds (action to observation), real clock vs virtual clock, same episodes")
+    for col in ("latency", "action", "steps", "real s (median)", "virtual s (median)", "virtual ÷ real"):
+        t.add_column(col, justify="right")
+    for col in ("waiting steps 70-110%", "virtual > real"):
+        t.add_column(col, justify="right")
+    for latency, dirs in runs.items():
+        for kind, n, rd, vd, waiting, within, above in device_seconds_rows(dirs["real"], dirs["virtual"]):
+            ratio = f"{vd / rd:.2f}" if rd > 0 else "-"
+            share = f"{within}/{waiting} ({within / waiting:.0%})" if waiting else "-"
+            t.add_row(latency, kind, str(n), f"{rd:.2f}", f"{vd:.2f}", ratio, share, str(above))
+            if kind == "all":
+                console.print(f"  device s {latency}: real {rd:.2f}, virtual {vd:.2f}; within 70-110%: {share}")
+    console.print(t)
+
+
+def suite_table(console: Console, latencies: list[str], out: Path) -> dict[str, dict[str, Path]]:
+    """The suite's table; the run directories per latency and clock."""
     t = Table(title="The bundled suite (reference agent, 1 device, en + zh): episodes/min from the command's start")
     for col in ("latency", "real", "virtual", "virtual ÷ real", "real s", "virtual s"):
         t.add_column(col, justify="right")
+    dirs: dict[str, dict[str, Path]] = {}
     for latency in latencies:
         runs = {c: suite_run(out, c, latency) for c in CLOCKS}
+        dirs[latency] = {c: out / f"suite-{latency}-{c}" for c in CLOCKS}
         rate = {c: runs[c][1] / runs[c][0] * 60 for c in CLOCKS}
         t.add_row(
             latency,
@@ -140,6 +210,7 @@ def suite_table(console: Console, latencies: list[str], out: Path) -> None:
         )
         console.print(f"  suite {latency}: real {runs['real'][0]:.1f} s, virtual {runs['virtual'][0]:.1f} s")
     console.print(t)
+    return dirs
 
 
 # --- 3. memory per embedded device --------------------------------------------------------------------------------
@@ -187,11 +258,13 @@ def main() -> None:
     ap.add_argument("--no-gym", action="store_true")
     ap.add_argument("--no-suite", action="store_true")
     ap.add_argument("--no-memory", action="store_true")
+    ap.add_argument("--keep", type=Path, help="write the suite's runs here (kept) instead of a temporary folder")
     args = ap.parse_args()
-    console = Console()
-    with tempfile.TemporaryDirectory(prefix="bench-clock-") as out:
+    console = Console(width=max(Console().width, 120))
+    with tempfile.TemporaryDirectory(prefix="bench-clock-") as tmp:
+        out = args.keep or Path(tmp)
         if not args.no_suite:
-            suite_table(console, args.latency, Path(out))
+            device_seconds_table(console, suite_table(console, args.latency, out))
         if not args.no_gym:
             gym_table(console, args.envs, args.gym_steps)
         if not args.no_memory:
