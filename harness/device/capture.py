@@ -178,7 +178,6 @@ SCREENSHOT_CHAIN: Chain = (
     ("screencap_raw", screenshot_raw),
     ("screencap_png", screenshot_png),
 )
-PIXELS_FIRST = ("grpc_shm",)  # what a consumer that wants pixels takes first (then SCREENSHOT_CHAIN's order)
 PIXEL_PATHS: Chain = (("grpc_shm", screenshot_grpc_shared),)  # paths only such a consumer takes
 HIERARCHY_CHAIN: Chain = (
     ("u2", hierarchy_u2),
