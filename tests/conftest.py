@@ -97,11 +97,15 @@ def vdevice(make_vdevice) -> VirtualDevice:
 
 
 @pytest.fixture
-def u2dev(vdevice: VirtualDevice):
-    """uiautomator2 connected to `vdevice` (u2.jar push is skipped: the device preloads it)."""
+def u2dev(vdevice: VirtualDevice, adb_server: PrivateAdbServer):
+    """uiautomator2 (unmodified) connected to `vdevice` (u2.jar push is skipped: the device preloads it), over the
+    harness's adbutils device (`FastAdbDevice`: TCP_NODELAY, as the harness drives phones, so no RPC waits ~44 ms for
+    the adb server's delayed ACK); tests/emulator/virtual/u2/test_u2.py drives the device with the stock one."""
     import uiautomator2 as u2
 
-    d = u2.connect(vdevice.adb)
+    from harness.device.fastadb import FastAdbDevice
+
+    d = u2.connect(FastAdbDevice(adb_server.client, vdevice.serial))
     yield d
     try:
         d.stop_uiautomator(wait=False)

@@ -34,5 +34,5 @@ def root_emu(make_posing_emulator: Callable[..., Emu], adb_cli: AdbCli) -> Emu:
 @pytest.fixture
 def d(emu: Emu, adb_server: PrivateAdbServer) -> Iterator[uiautomator2.Device]:
     """uiautomator2 on `emu`, connected through the session's adb server."""
-    with uiautomator(adb_server.client.device(emu[1])) as dev:
+    with uiautomator(adb_server, emu[1]) as dev:
         yield dev

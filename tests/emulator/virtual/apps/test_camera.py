@@ -41,8 +41,8 @@ def cam_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
 
 
 @pytest.fixture(scope="module")
-def cd(cam_dev: VirtualDevice) -> Iterator[Any]:
-    with uiautomator(cam_dev.adb) as dev:
+def cd(cam_dev: VirtualDevice, adb_server: PrivateAdbServer) -> Iterator[Any]:
+    with uiautomator(adb_server, cam_dev.serial) as dev:
         yield dev
 
 

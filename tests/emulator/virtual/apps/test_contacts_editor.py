@@ -22,9 +22,9 @@ DB = "/data/data/com.android.providers.contacts/databases/contacts2.db"
 
 
 @pytest.fixture
-def zh_u2(make_vdevice):
+def zh_u2(make_vdevice, adb_server):
     vd = make_vdevice(locale="zh")
-    with uiautomator(vd.adb) as d:
+    with uiautomator(adb_server, vd.serial) as d:
         yield vd, d
 
 

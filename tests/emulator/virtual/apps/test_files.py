@@ -41,8 +41,8 @@ def files_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
 
 
 @pytest.fixture(scope="module")
-def fd(files_dev: VirtualDevice) -> Iterator[Any]:
-    with uiautomator(files_dev.adb) as dev:
+def fd(files_dev: VirtualDevice, adb_server: PrivateAdbServer) -> Iterator[Any]:
+    with uiautomator(adb_server, files_dev.serial) as dev:
         yield dev
 
 

@@ -51,8 +51,8 @@ def gallery_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
 
 
 @pytest.fixture(scope="module")
-def gd(gallery_dev: VirtualDevice) -> Iterator[Any]:
-    with uiautomator(gallery_dev.adb) as dev:
+def gd(gallery_dev: VirtualDevice, adb_server: PrivateAdbServer) -> Iterator[Any]:
+    with uiautomator(adb_server, gallery_dev.serial) as dev:
         yield dev
 
 

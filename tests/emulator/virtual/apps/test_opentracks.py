@@ -146,7 +146,7 @@ def test_a_track_edited_and_one_deleted_through_the_ui_are_so_in_the_file(
     conn.close()
     push_db(adb_cli, s, tmp_path / "database.db", DB_PATH, PKG)
     sh(adb_cli, s, f"am start -n {PKG}/.TrackListActivity")
-    with uiautomator(adb_server.client.device(s)) as d:
+    with uiautomator(adb_server, s) as d:
         d(text="Bike Tour").long_click()
         assert d(description="Share").exists and d(description="Done").exists
         d(description="More options").click()

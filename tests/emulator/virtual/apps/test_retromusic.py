@@ -78,8 +78,8 @@ def retro_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
 
 
 @pytest.fixture(scope="module")
-def rd(retro_dev: VirtualDevice) -> Iterator[Any]:
-    with uiautomator(retro_dev.adb) as dev:
+def rd(retro_dev: VirtualDevice, adb_server: PrivateAdbServer) -> Iterator[Any]:
+    with uiautomator(adb_server, retro_dev.serial) as dev:
         yield dev
 
 

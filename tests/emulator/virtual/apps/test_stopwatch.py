@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.emulator.virtual.apps.devshell import sh
+from tests.emulator.virtual.apps.devshell import sh, u2_connect
 
 PKG = "com.google.android.deskclock"
 ACTIVITY = "com.android.deskclock.DeskClock"
@@ -44,11 +44,9 @@ def _named(d, label: str) -> int:
 
 
 @pytest.mark.parametrize("locale", ["en", "zh"])
-def test_image_buttons_known_by_their_descriptions(make_vdevice, adb_cli, locale):
-    import uiautomator2 as u2
-
+def test_image_buttons_known_by_their_descriptions(make_vdevice, adb_server, adb_cli, locale):
     vd = make_vdevice(locale=locale)
-    d = u2.connect(vd.adb)
+    d = u2_connect(adb_server, vd.serial)
     t = LABELS[locale]
     _open_stopwatch(d, adb_cli, vd)
     button = "android.widget.ImageButton"

@@ -51,8 +51,8 @@ def vlc_dev(adb_server: PrivateAdbServer) -> Iterator[VirtualDevice]:
 
 
 @pytest.fixture(scope="module")
-def vd(vlc_dev: VirtualDevice) -> Iterator[Any]:
-    with uiautomator(vlc_dev.adb) as dev:
+def vd(vlc_dev: VirtualDevice, adb_server: PrivateAdbServer) -> Iterator[Any]:
+    with uiautomator(adb_server, vlc_dev.serial) as dev:
         yield dev
 
 

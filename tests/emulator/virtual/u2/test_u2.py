@@ -25,8 +25,14 @@ def ui(vdevice):
 
 
 @pytest.fixture
-def d(ui, u2dev):
-    return u2dev
+def d(ui, vdevice):
+    """uiautomator2 on the stock adbutils device (the other tests' `u2dev` is the harness's FastAdbDevice)."""
+    dev = u2.connect(vdevice.adb)
+    yield dev
+    try:
+        dev.stop_uiautomator(wait=False)
+    except Exception:  # noqa: BLE001 - the device may already be gone
+        pass
 
 
 def u2_events(model, mark, kind=None):
