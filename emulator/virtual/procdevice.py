@@ -97,8 +97,9 @@ class Spawner:
     With `zygote`, devices are forked by a device zygote (`emulator.virtual.zygote`: imported once, started on this
     thread at the first launch) instead of each starting an interpreter; if the zygote cannot be started or dies,
     devices are started as their own interpreters again (logged). With `warm_after` K the zygote forks the first K
-    devices at once and then warms up (draws the apps' first screens in `langs`) for the ones that come after;
-    None: it never does (a pool whose devices all boot at once, one a core, has no device after them)."""
+    devices at once and then warms up (draws the apps' first screens in `langs`: of the apps in `packages`, the
+    run's, when given) for the ones that come after; None: it never does (a pool whose devices all boot at once,
+    one a core, has no device after them)."""
 
     def __init__(
         self,
@@ -106,12 +107,14 @@ class Spawner:
         profile: str = "medium_phone",
         langs: tuple[str, ...] = ("en", "zh"),
         warm_after: int | None = 1,
+        packages: tuple[str, ...] = (),
     ) -> None:
         self._jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
         self._use_zygote = zygote
         self._profile = profile
         self._langs = langs
         self._warm_after = warm_after
+        self._packages = packages
         self._zygote: Zygote | None = None
         self._zygote_record: Path | None = None
         self._thread = threading.Thread(target=self._loop, name="device-spawner", daemon=True)
@@ -125,7 +128,9 @@ class Spawner:
             return self._zygote
         self._stop_zygote()
         home = _device_dir()
-        zygote = Zygote(home, profile=self._profile, langs=self._langs, warm_after=self._warm_after)
+        zygote = Zygote(
+            home, profile=self._profile, langs=self._langs, warm_after=self._warm_after, packages=self._packages
+        )
         try:
             zygote.start()
         except (ZygoteError, OSError) as e:

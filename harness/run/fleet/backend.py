@@ -76,6 +76,7 @@ class FleetSpec:
     usable_cpus: tuple[int, ...]
     clock: str = "real"  # embedded devices' clock: real or virtual (simulated time); the others keep their own
     image: str = "phone"  # embedded devices' system image: phone (user build) or emulator (userdebug, `adb root`)
+    apps: tuple[str, ...] = ()  # the packages the run's tasks use: what a device zygote warms up (empty: every app)
 
 
 class Backend(Protocol):

@@ -101,6 +101,7 @@ class DevicePool:
         cpu_affinity: CpuAffinity = "auto",
         clock: str = "real",
         image: str = "phone",
+        apps: Sequence[str] = (),  # the packages the run's tasks use (`FleetSpec.apps`: what a zygote warms up)
     ) -> None:
         if clock not in CLOCKS:
             raise ConfigError(f"unknown clock {clock!r}; choose one of: {', '.join(CLOCKS)}")
@@ -140,6 +141,7 @@ class DevicePool:
             usable_cpus=usable_cpus(),
             clock=clock,
             image=image,
+            apps=tuple(dict.fromkeys(apps)),
         )
         self._fleet: Fleet
         self._fleet, self._backends = self.make_fleet(spec)
@@ -445,8 +447,12 @@ class DevicePool:
         for i in sorted(self._devices):
             self._backends[i].restore()
         # each close waits on its device (uiautomator2 stopped, adb disconnect, a child process' exit): all at once
-        with ThreadPoolExecutor(max(1, len(self._backends)), thread_name_prefix="pool-close") as closing:
-            list(closing.map(_close_backend, self._backends))
+        try:
+            with ThreadPoolExecutor(max(1, len(self._backends)), thread_name_prefix="pool-close") as closing:
+                list(closing.map(_close_backend, self._backends))
+        except RuntimeError:  # closed from an atexit hook (a Gymnasium env): no executor then, so one by one
+            for backend in self._backends:
+                _close_backend(backend)
         self._devices.clear()
         self._up.clear()
         self._pending.clear()
@@ -481,10 +487,12 @@ def open_pool(
     cpu_affinity: CpuAffinity = "auto",
     clock: str = "real",
     image: str = "phone",
+    apps: Sequence[str] = (),
 ) -> Iterator[DevicePool]:
     """The devices of a run: `pool` when the caller gives a started one (left open), else a pool of `count`
     embedded devices or of the `serials`, started here (all at once; embedded devices unless `wait` each handed
-    out as soon as it is up) and closed at the end."""
+    out as soon as it is up) and closed at the end. `apps`: the packages the run's tasks use (a device zygote warms
+    up their first screens)."""
     if pool is not None:
         yield pool
         return
@@ -501,6 +509,7 @@ def open_pool(
         cpu_affinity=cpu_affinity,
         clock=clock,
         image=image,
+        apps=apps,
     ).start(wait=wait or bool(serials))
     try:
         yield own

@@ -39,12 +39,17 @@ class ProcessFleet(PrivateServerFleet):
         """Where the device processes come from: a pool of several forks them from a device zygote. When every
         device boots at once (no more of them than cores) they are forked at once and the zygote never warms up;
         else the first ones (a core each) are forked at once, and the zygote then draws the apps' first screens in
-        the run's languages once, so that the devices after them boot warm."""
+        the run's languages once (the run's apps, `FleetSpec.apps`, when it names them), so that the devices after
+        them boot warm."""
         if self._spawner is None:
             size, cores = self.spec.size, os.cpu_count() or 1
             warm_after = None if size <= cores else cores
             self._spawner = Spawner(
-                zygote=size > 1, profile=self.spec.profile, langs=self.spec.langs, warm_after=warm_after
+                zygote=size > 1,
+                profile=self.spec.profile,
+                langs=self.spec.langs,
+                warm_after=warm_after,
+                packages=self.spec.apps,
             )
         return self._spawner
 

@@ -383,6 +383,7 @@ def run_suite(
             langs=opts.langs,
             cpu_affinity=opts.cpu_affinity,
             image=opts.outside.image if opts.outside is not None else "phone",
+            apps=sorted({app for task, _ in plan.todo for app in task.apps}),
         ) as devices:
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up

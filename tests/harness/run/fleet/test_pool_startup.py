@@ -1,15 +1,20 @@
 """What a pool pays before a device's first episode (issue 49, item 4): a link opens its sessions (the kept shell,
 uiautomator2) in the background when asked (`LinkConfig.open_in_background`, a pool's links), so a pool prepares
 its device meanwhile; a link opened without it is whole when `start` returns; a run records where each device's
-start went. Embedded virtual devices behind the real adb server, reached with the real adbutils and uiautomator2."""
+start went; a pool's device zygote warms up the apps of its run only. Embedded virtual devices behind the real adb
+server, reached with the real adbutils and uiautomator2."""
 
 from __future__ import annotations
 
+import os
 import threading
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import harness.run.fleet.backend as backend_module
+import harness.run.orchestration.suite as suite_module
 from harness.device.link import Link, LinkConfig
 from harness.plugins import create_agent
 from harness.run.fleet.backend import STARTUP_PHASES
@@ -103,3 +108,37 @@ def test_a_run_records_where_each_devices_start_went(tmp_path):
         phases = sum(v for k, v in startup.items() if k != "up")
         assert startup["up"] >= phases - 0.01  # the phases follow each other after the pool's start (rounding)
         assert startup["prepare"] >= row["preparation"]["seconds"] - 0.001
+
+
+def _zygote_cmdline(pool: DevicePool) -> list[str]:
+    """The command line of the device zygote that forked the pool's device processes (their parent, by pid)."""
+    parents = set()
+    for i in range(pool.size):
+        proc = pool.process(i)
+        assert proc is not None and proc.pid is not None
+        parents.add(int(Path(f"/proc/{proc.pid}/stat").read_text().rsplit(") ", 1)[1].split()[1]))
+    (zygote,) = parents
+    return Path(f"/proc/{zygote}/cmdline").read_bytes().decode().split("\0")
+
+
+def test_the_zygote_of_a_pool_warms_up_the_apps_of_its_run(monkeypatch, tmp_path):
+    """More devices than cores: the zygote warms up before it forks the devices after the first ones - the first
+    screens of the apps the run's tasks use (`apps`), which a run passes from its tasks."""
+    apps = ("com.droidharness.notes", "com.google.android.deskclock")
+    with DevicePool((os.cpu_count() or 1) + 1, isolation="process", apps=apps) as pool:
+        cmd = _zygote_cmdline(pool)
+        assert cmd[cmd.index("--packages") + 1] == ",".join(apps)
+        assert all(pool.slot(i).shell(["echo", "up"]).stdout.strip() == b"up" for i in range(pool.size))
+
+    asked: list[Any] = []
+    open_pool = suite_module.open_pool
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs.get("apps"))
+        return open_pool(*args, **kwargs)
+
+    monkeypatch.setattr(suite_module, "open_pool", spy)
+    tasks = ("clock-world-time", "notes-search-password")
+    opts = SuiteOptions(writer=FAST_WRITER, task_ids=tasks, langs=("en",), out=tmp_path, run_id="r", report=False)
+    run_suite(opts, agent_factory=lambda: create_agent("reference"))
+    assert asked == [sorted({"com.google.android.deskclock", "com.droidharness.notes"})]

@@ -1,0 +1,38 @@
+"""The device zygote warms up the apps a run uses (issue 49, item 4): given the run's packages it draws the first
+screens of those apps only (the devices after the warm-up wait less for it); given none, every app's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from emulator.virtual.model import VirtualDeviceModel
+from emulator.virtual.zygote import Zygote, warm_up
+
+NOTES, CLOCK = "com.droidharness.notes", "com.google.android.deskclock"
+
+
+def _started(monkeypatch) -> list[str]:
+    started: list[str] = []
+    start = VirtualDeviceModel.start_activity
+
+    def spy(self: VirtualDeviceModel, package: str, *args: Any, **kwargs: Any) -> Any:
+        started.append(package)
+        return start(self, package, *args, **kwargs)
+
+    monkeypatch.setattr(VirtualDeviceModel, "start_activity", spy)
+    return started
+
+
+def test_the_warm_up_draws_the_first_screens_of_the_apps_it_is_given(monkeypatch):
+    started = _started(monkeypatch)
+    warm_up("medium_phone", ("en", "zh"), packages=(NOTES, CLOCK, "com.example.not.installed"))
+    assert sorted(started) == sorted([NOTES, CLOCK] * 2)  # each in both languages; an unknown name warms nothing
+    started.clear()
+    warm_up("medium_phone", ("en",))
+    assert {NOTES, CLOCK} < set(started) and len(started) > 10  # every app's
+
+
+def test_the_zygote_is_told_the_packages_to_warm_up(tmp_path):
+    assert "--packages" not in Zygote(str(tmp_path)).command()
+    cmd = Zygote(str(tmp_path), packages=(NOTES, CLOCK)).command()
+    assert cmd[cmd.index("--packages") + 1] == f"{NOTES},{CLOCK}"
