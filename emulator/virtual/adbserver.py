@@ -220,6 +220,32 @@ class PrivateAdbServer:
 
     def start(self) -> PrivateAdbServer:
         reap_orphans()
+        try:
+            return self._start()
+        except BaseException:  # a server that failed to answer, or a stop mid-start: none is left running
+            self._abandon()
+            raise
+
+    def _abandon(self) -> None:
+        """A start that did not finish: kill the server it may have started - the adb server on its port whose
+        HOME is this server's, so never another's on that port. (Its record and HOME stay for `stop`, or for the
+        reaper once this process is gone.)"""
+        pid = self.pid or _adb_server_pid(self.port)
+        if pid is not None and _is_adb_server_on(pid, self.port) and self._runs_in_home(pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.pid = None
+
+    def _runs_in_home(self, pid: int) -> bool:
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        except OSError:
+            return False
+        return f"HOME={self.home}".encode() in environ
+
+    def _start(self) -> PrivateAdbServer:
         for attempt in range(PORT_ATTEMPTS):
             self._write_record()  # before the server exists: a kill right after start still leaves a record
             proc = self.run("start-server", timeout=60)

@@ -43,12 +43,18 @@ _ROOT = Path(__file__).resolve().parents[2]  # the directory holding the `emulat
 
 def start_python(command: list[str], home: str, log_file: Path, pipes: bool = False) -> subprocess.Popen[bytes]:
     """A Python child of the device layer (a device, the zygote): this checkout's packages importable, running in
-    its private directory `home`, stderr appended to `log_file`; stdin / stdout pipes with `pipes`, else none."""
+    its private directory `home`, stderr appended to `log_file`; stdin / stdout pipes with `pipes`, else none.
+
+    In a session of its own (and so are the devices a zygote forks): the signals a terminal (Ctrl-C, a hang-up)
+    or `timeout` sends to the harness's whole process group reach the harness only, which stops its devices
+    itself - a device that stopped on its own at that moment would look like a failed one."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), *filter(None, [env.get("PYTHONPATH")])])
     stdio = subprocess.PIPE if pipes else subprocess.DEVNULL
     with open(log_file, "ab") as logf:
-        return subprocess.Popen(command, stdin=stdio, stdout=stdio, stderr=logf, env=env, cwd=home)
+        return subprocess.Popen(
+            command, stdin=stdio, stdout=stdio, stderr=logf, env=env, cwd=home, start_new_session=True
+        )
 
 
 def log_tail(log_file: Path, lines: int = 5) -> str:

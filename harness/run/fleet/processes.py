@@ -15,6 +15,7 @@ from dataclasses import replace
 from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
 from harness.device.controller import AdbDevice
 from harness.device.provision import attach_embedded_grpc, grpc_available, link_embedded
+from harness.errors import DeviceError
 from harness.run.fleet.affinity import device_cpus
 from harness.run.fleet.backend import SNAPSHOT_LOAD, AdbBackend, Backend, FleetSpec, ManifestRow
 from harness.run.fleet.server import PrivateServerFleet
@@ -41,6 +42,8 @@ class ProcessFleet(PrivateServerFleet):
         else the first ones (a core each) are forked at once, and the zygote then draws the apps' first screens in
         the run's languages once (the run's apps, `FleetSpec.apps`, when it names them), so that the devices after
         them boot warm."""
+        if self.closed:  # a slot replacing its device as a stop closes the pool: no new zygote
+            raise DeviceError("the device pool is closed")
         if self._spawner is None:
             size, cores = self.spec.size, os.cpu_count() or 1
             warm_after = None if size <= cores else cores
@@ -54,6 +57,7 @@ class ProcessFleet(PrivateServerFleet):
         return self._spawner
 
     def close(self) -> None:
+        self.closed = True  # first: a slot still replacing its device starts no zygote now
         if self._spawner is not None:
             self._spawner.close()
             self._spawner = None

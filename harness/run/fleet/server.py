@@ -1,6 +1,8 @@
 """The private adb server a pool's embedded devices are reached through (devices in threads, device processes):
 started by the pool (`serve`), waited for by each device that opens, restarted on the same port when it died
-(`heal`: the devices reconnect as their slots are replaced), stopped last (`close`)."""
+(`heal`: the devices reconnect as their slots are replaced), stopped last (`close`). Once closed nothing starts
+again: a slot still replacing its device when a stop closes the pool (`harness.stopping`) gets a `DeviceError`,
+never a fresh server that nobody would stop."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ class PrivateServerFleet:
     def __init__(self) -> None:
         self.adb_server: PrivateAdbServer | None = None
         self._served = threading.Event()  # set once `serve` tried to start the server (or nothing will come)
+        self.closed = False  # `close` was called: nothing is started again
+        self._healing = threading.Lock()  # a restart and the close do not overlap: close stops what heal started
 
     def begin(self) -> None:
         return None
@@ -43,16 +47,19 @@ class PrivateServerFleet:
     def heal(self) -> None:
         """The harness owns its private adb server: if it died (connection refused on its port), start it again
         on the same port."""
-        server = self.adb_server
-        if server is None or server.alive():
-            return
-        log.warning("the private adb server on port %d is gone; restarting it on the same port", server.port)
-        try:
-            server.restart()
-        except Exception as e:  # noqa: BLE001 - name the server in the error the slot reports
-            raise DeviceError(
-                f"the private adb server at 127.0.0.1:{server.port} died and could not be restarted: {e}"
-            ) from e
+        with self._healing:
+            server = self.adb_server
+            if self.closed:
+                raise DeviceError("the device pool is closed")
+            if server is None or server.alive():
+                return
+            log.warning("the private adb server on port %d is gone; restarting it on the same port", server.port)
+            try:
+                server.restart()
+            except Exception as e:  # noqa: BLE001 - name the server in the error the slot reports
+                raise DeviceError(
+                    f"the private adb server at 127.0.0.1:{server.port} died and could not be restarted: {e}"
+                ) from e
 
     def broken(self) -> str | None:
         server = self.adb_server
@@ -60,5 +67,7 @@ class PrivateServerFleet:
 
     def close(self) -> None:
         self._served.set()
-        if self.adb_server is not None:
-            self.adb_server.stop()
+        with self._healing:
+            self.closed = True
+            if self.adb_server is not None:
+                self.adb_server.stop()
