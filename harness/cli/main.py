@@ -11,6 +11,7 @@ from rich.console import Console
 from harness.cli.defaults import DEFAULT_PROFILE
 from harness.cli.lazy import LazyCommand, LazyGroup
 from harness.cli.options import check_choice
+from harness.stopping import Stopped, stop_on_signals, stopped
 
 # Every other command, by the module that registers it and the first paragraph of its help (what the list of
 # commands shows): a module is imported only when one of its commands runs (harness/cli/lazy.py).
@@ -123,16 +124,39 @@ def observe(
 
 def main() -> None:
     """The console script. A `HarnessError` that escapes a command (bad input it did not name itself) is one
-    line and exit code 2, never a traceback."""
+    line and exit code 2, never a traceback. SIGINT, SIGTERM and SIGHUP stop every command the same way
+    (`harness.stopping`): what it started is stopped on the way out, its last lines say what was left and which
+    signal stopped it (on stderr), and it exits 128 + the signal's number (130, 143, 129)."""
     from rich.markup import escape
 
     from harness.errors import HarnessError
 
+    with stop_on_signals():
+        try:
+            app()
+        except HarnessError as e:
+            console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
+            raise SystemExit(2) from None
+        except BaseException as e:
+            # a stop, or what it broke on the way out (a write to the terminal a SIGHUP closed): said, and the
+            # signal's exit code; anything else, as it was
+            stop = e if isinstance(e, Stopped) else stopped()
+            if stop is None:
+                raise
+            say_stopped(stop)
+            raise SystemExit(stop.code) from None
+
+
+def say_stopped(stop: Stopped) -> None:
+    """The last lines of a stopped command, on stderr: the notes added on the way out, then the signal. A
+    terminal that is gone (SIGHUP) takes nothing, which is no reason to fail."""
+    err = Console(stderr=True)
     try:
-        app()
-    except HarnessError as e:
-        console.print(f"[red]error:[/red] {escape(str(e))}", highlight=False, soft_wrap=True)
-        raise SystemExit(2) from None
+        for note in stop.notes:
+            err.print(note, highlight=False, soft_wrap=True, markup=False)
+        err.print(f"{stop}", highlight=False, soft_wrap=True, markup=False)
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

@@ -14,7 +14,11 @@ only says where a slot runs, and gets a slot a fresh device:
 - items still queued when every slot has stopped are recorded as infrastructure failures (`NO_DEVICE_LEFT`);
 - a `DiskFullError` (the run's records do not fit on the disk) stops the run: a fresh device would not make room.
   No slot takes another item, the items in flight end, and `drive` raises it; items not done are not recorded
-  (`--resume` does them).
+  (`--resume` does them);
+- a stop (SIGINT, SIGTERM, SIGHUP: `harness.stopping`) raises `Stopped` out of `drive` at once, and the caller
+  closes the devices. What that closing breaks in the items in flight is not a failure: no slot retries, replaces
+  a device, logs or records anything once a stop is requested; its item stays unfinished on disk (interrupted:
+  `--resume` does it) and the slot takes no other.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from harness import stopping
 from harness.errors import ConfigError, DiskFullError, describe_failure
 from harness.run.fleet.pool import DevicePool, SlotRetiredError
 from harness.run.orchestration.live import LiveView
@@ -112,8 +117,13 @@ def drive(executor: Executor, items: Sequence[T], spec: WorkSpec[T, R], live: Li
         ]
         for th in threads:
             th.start()
-        for th in threads:
-            th.join()
+        try:
+            for th in threads:
+                th.join()
+        except stopping.Stopped as e:  # the last frame of the live view says so; the caller closes the devices
+            for slot in range(executor.size):
+                live.set(slot, f"[yellow]stopped by {e.name}[/yellow]")
+            raise
         if halt:  # the items left are not recorded: the run is resumable
             raise halt[0]
         while True:  # every slot stopped with work left: nothing can do it
@@ -134,8 +144,8 @@ def _slot_loop(
 ) -> None:
     """One slot. Never dies silently: any exception is an infrastructure failure of the item it happened in;
     when the slot's device cannot be replaced the slot stops (its item recorded as such); a full disk stops
-    every slot (`halt`)."""
-    while not halt:
+    every slot (`halt`); a stop ends it quietly (its item stays unfinished)."""
+    while not halt and stopping.requested() is None:
         try:
             item = work.get_nowait()
         except queue.Empty:
@@ -147,11 +157,16 @@ def _slot_loop(
             halt.append(e)
             live.set(slot, "[red]stopped: disk full[/red]")
             return
+        except Exception:
+            if stopping.requested() is not None:  # what the stop broke: the item stays unfinished (interrupted)
+                return
+            raise
         live.done(result)
         if not slot_alive:
             live.set(slot, "[red]stopped: no working device[/red]")
             return
-    live.set(slot, "[red]stopped: disk full[/red]")
+    if halt:
+        live.set(slot, "[red]stopped: disk full[/red]")
 
 
 def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], live: LiveView[R]) -> tuple[R, bool]:
@@ -169,12 +184,14 @@ def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], l
             result = spec.attempt(slot, item, attempt)
             executor.succeeded(slot)
             return result, True
-        except ConfigError as e:  # a setup mistake: a fresh device would not help
-            last_error = str(e)
-            break
-        except DiskFullError:  # nor would it make room on the disk: the run stops (`drive`)
+        except DiskFullError:  # a fresh device would not make room on the disk: the run stops (`drive`)
             raise
         except Exception as e:  # noqa: BLE001 - infrastructure failure: retry on a fresh device
+            if stopping.requested() is not None:  # the run is stopping: not the device's failure, not retried
+                raise
+            if isinstance(e, ConfigError):  # a setup mistake: a fresh device would not help
+                last_error = str(e)
+                break
             last_error = describe_failure(e)
             log.warning(
                 "%s attempt %d failed after %.1f s on %s: %s",
@@ -187,11 +204,13 @@ def with_retries(slot: int, executor: Executor, item: T, spec: WorkSpec[T, R], l
             try:
                 live.set(slot, f"{label}: getting a fresh device")
                 executor.replace(slot, last_error)  # the second failure in a row: quarantine
-            except SlotRetiredError as e2:  # a quarantined device that cannot be replaced (a phone)
-                last_error += f"; {e2}"
-                return spec.give_up(item, last_error, attempts), False
             except Exception as e2:  # noqa: BLE001 - the slot is dead; the run goes on with the others
-                last_error += f"; a fresh device could not be brought up: {describe_failure(e2)}"
+                if stopping.requested() is not None:  # the stop closed the pool under the replacement
+                    raise
+                if isinstance(e2, SlotRetiredError):  # a quarantined device that cannot be replaced (a phone)
+                    last_error += f"; {e2}"
+                else:
+                    last_error += f"; a fresh device could not be brought up: {describe_failure(e2)}"
                 return spec.give_up(item, last_error, attempts), False
     return spec.give_up(item, last_error, attempts), True  # giving up may find the disk full too: raised
 

@@ -7,6 +7,10 @@ threads or Ray actors): plan (the work items, those still to do), lock, resume, 
     run = life.finish(console, report=True)   # summary.json, report.html; the run read back from disk
     life.release()                            # always (a `with life:` block does it)
 
+A run stopped by a signal (`harness.stopping.Stopped`) is not finished: `note_stop` says on the way out what it
+left - the items done, those interrupted (begun, no episode.json) and those not begun - and that `--resume` does
+the rest.
+
 One writer per run directory: both a new run and a resumed one hold the directory's `RunLock` until released.
 A resumed run keeps its manifest and does only the items whose episode.json is missing.
 """
@@ -29,8 +33,9 @@ from harness.errors import ConfigError
 from harness.report.render import finish_run
 from harness.run.fleet.pool import DevicePool
 from harness.run.orchestration.lock import RunLock
+from harness.stopping import Stopped
 from harness.trajectory.reader import Run, completed_episode_keys, load_run
-from harness.trajectory.records import MANIFEST_FILE, jsonable
+from harness.trajectory.records import EPISODES_DIR, MANIFEST_FILE, episode_key, jsonable
 from harness.trajectory.writer import RunWriter, WriterOptions
 
 
@@ -114,6 +119,22 @@ class RunLifecycle(Generic[T]):
         if console is not None:
             console.line()
         return finish_run(self.writer, report=report)
+
+    def note_stop(self, stop: Stopped, unit: str = "episodes") -> None:
+        """Add to `stop` what the run left, read from its directory: how many of its items are done, interrupted
+        (begun, no episode.json) and not begun, and the `--resume` that does the rest."""
+        if self.writer is None:
+            return
+        path = self.writer.path
+        done = completed_episode_keys(path)
+        keys = [item_key(item) for item in self.items]
+        finished = sum(k in done for k in keys)
+        begun = sum(k not in done and (path / EPISODES_DIR / episode_key(*k)).is_dir() for k in keys)
+        left = len(keys) - finished - begun
+        stop.notes.append(
+            f"{path}: {finished} of {len(keys)} {unit} done, {begun} interrupted, {left} not begun"
+            + (f": resume with --resume {path}" if begun or left else "")
+        )
 
     def release(self) -> None:
         if self.lock is not None:

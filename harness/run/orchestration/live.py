@@ -86,6 +86,11 @@ class LiveView(Generic[R]):
             if self.final_line and exc[0] is None and not (console.is_terminal and not console.is_dumb_terminal):
                 self._live.update(self._render(headline=False))  # the last frame, written once: see the class
             self._live.__exit__(*exc)
+            if exc[0] is not None:  # what stopped the run is said on a line of its own (a finished run's: finish)
+                try:
+                    console.line()
+                except OSError:  # a terminal a hang-up closed
+                    pass
 
 
 __all__ = ["LiveView"]

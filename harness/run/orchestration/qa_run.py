@@ -36,6 +36,7 @@ from harness.run.orchestration.driver import PoolExecutor, WorkSpec, close_quiet
 from harness.run.orchestration.lifecycle import RunLifecycle, item_label
 from harness.run.orchestration.live import LiveView
 from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
+from harness.stopping import Stopped
 from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.reader import load_run
 from harness.trajectory.records import ManifestTask
@@ -177,7 +178,11 @@ def run_qa(
                 unit="questions",
                 final_line=opts.final_line,
             )
-            drive(executor, life.todo, _question_spec(devices, make_agent, writer, opts), live)
+            try:
+                drive(executor, life.todo, _question_spec(devices, make_agent, writer, opts), live)
+            except Stopped as stop:  # not finished: what it left, said on the way out (the devices close after)
+                life.note_stop(stop, "questions")
+                raise
             writer.add_quarantined(executor.quarantined())
             run = life.finish(console, report=opts.report)  # the QA page: harness.report.render dispatches by kind
         return QARunResult(writer.path, live.results, life.skipped, run_summary(run))

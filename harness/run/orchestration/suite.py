@@ -35,6 +35,7 @@ from harness.run.orchestration.lifecycle import RunLifecycle, agent_settings, co
 from harness.run.orchestration.live import LiveView
 from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score
+from harness.stopping import Stopped
 from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.records import ManifestTask, episode_key
 from harness.trajectory.result import INFRA_ERROR, SKIPPED, EpisodeResult
@@ -279,7 +280,11 @@ class RunPlan:
         """Drive the episodes still to do on `executor`, record its quarantined devices, finish the run."""
         live = self.live(console, executor.size)
         order = self.todo if executor.size == 1 else longest_first(self.todo)
-        drive(executor, order, self.spec(writer, run), live)
+        try:
+            drive(executor, order, self.spec(writer, run), live)
+        except Stopped as stop:  # not finished: what it left, said on the way out (the devices close after)
+            self.life.note_stop(stop)
+            raise
         writer.add_quarantined(executor.quarantined())
         board = run_scoreboard(self.life.finish(console, report=self.opts.report))
         return SuiteResult(writer.path, live.results, self.life.skipped, board)
