@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
 from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from typing import Optional
@@ -30,12 +29,6 @@ def parse_host_port(value: str) -> tuple[str, int]:
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise ConfigError(f"--http {value!r}: expected HOST:PORT or PORT, with a port in 1..65535")
     return host, int(port)
-
-
-def stop_on_signal(signum: int, frame: object) -> None:
-    """SIGTERM (an MCP client closing its server, or uvicorn re-raising the one it caught after its graceful
-    shutdown) ends the command like Ctrl-C, so the session is finished and its devices closed."""
-    raise KeyboardInterrupt
 
 
 def mcp(
@@ -67,6 +60,7 @@ def mcp(
     from harness.run.fleet.avd import avd_copies
     from harness.run.fleet.pool import DevicePool
     from harness.run.orchestration.interactive import check_lang, find_task
+    from harness.stopping import stop_on_signals
     from harness.trajectory.writer import new_run_id
 
     if lang not in ("en", "zh"):
@@ -80,11 +74,12 @@ def mcp(
         if the_task is not None:
             check_lang(the_task, lang)
         secret = (token or os.environ.get(TOKEN_ENV) or "").strip()
-        signal.signal(signal.SIGTERM, stop_on_signal)  # the session ends as on Ctrl-C: recorded, devices closed
         if where is not None and not secret:
             secret = secrets.token_urlsafe(24)
             print(f"droidharness mcp: bearer token {secret}", flush=True)
-        with ExitStack() as stack:
+        # SIGINT, SIGTERM (an MCP client closing its server; uvicorn re-raises the one it caught after its graceful
+        # shutdown) and SIGHUP end the session alike (harness.stopping): recorded, devices closed, exit 128 + SIG
+        with stop_on_signals(), ExitStack() as stack:
             with stdio_kept_clean() if where is None else nullcontext():
                 serials = stack.enter_context(avd_copies(avd, 1, clock=clock)) if avd else ([device] if device else [])
                 pool = DevicePool(

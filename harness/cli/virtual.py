@@ -42,11 +42,12 @@ def virtual_start(
         False, "--grpc-use-token", help="gRPC calls must bring the token of the discovery file (Bearer)."
     ),
 ) -> None:
-    """Run a virtual device in the foreground until SIGINT/SIGTERM; prints its serial."""
+    """Run a virtual device in the foreground until SIGINT, SIGTERM or SIGHUP (exit 130, 143, 129) or its console's
+    `kill` (exit 0); prints its serial."""
     from emulator.virtual import VirtualDevice
     from emulator.virtual.latency import LATENCY_PROFILES
     from emulator.virtual.profiles import PROFILES
-    from emulator.virtual.stopsignal import StopSignals
+    from harness.stopping import stop_on_signals
 
     check_choice(profile.replace("-", "_").lower(), list(PROFILES), "--profile")
     check_choice(locale, ["en", "zh"], "--locale")
@@ -74,21 +75,22 @@ def virtual_start(
         raise typer.BadParameter(
             f"cannot listen on port {vd._requested_port}: {e.strerror or e}", param_hint="--port"
         ) from None
-    stop = StopSignals()
-    try:
-        print(vd.serial, flush=True)
-        console.print(
-            f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
-            f"locale={locale} latency={latency} clock={clock}; `adb connect {vd.address}`"
-            + (f"; gRPC on {vd.grpc_address} (discovery: {vd.discovery_file})" if vd.grpc_address else "")
-            + "; Ctrl-C stops[/dim]",
-            highlight=False,
-        )
-        while not vd.wait(0) and not stop.wait(0.2):
-            pass
-        vd.stop()
-    finally:
-        stop.close()  # the handlers as they were (this command can run inside another program)
+    # a stop signal raises `Stopped` (harness.stopping, as for every command; installed here too for a caller
+    # other than the console script): the device stops on the way out
+    with stop_on_signals():
+        try:
+            print(vd.serial, flush=True)
+            console.print(
+                f"[dim]{vd.model.profile.model} {vd.model.display_size[0]}x{vd.model.display_size[1]} "
+                f"locale={locale} latency={latency} clock={clock}; `adb connect {vd.address}`"
+                + (f"; gRPC on {vd.grpc_address} (discovery: {vd.discovery_file})" if vd.grpc_address else "")
+                + "; Ctrl-C stops[/dim]",
+                highlight=False,
+            )
+            while not vd.wait(0.5):
+                pass
+        finally:
+            vd.stop()
 
 
 @virtual_app.command("profiles")

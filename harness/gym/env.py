@@ -23,12 +23,17 @@
 - `clock="virtual"` (the embedded device only; a phone keeps its own time): the device runs on simulated time, so
   a WAIT, a gesture's duration and the device's delays advance its clock instead of sleeping; each step's
   `info["device_seconds"]` is the time that passed on the device's clock.
+- What the env starts (its devices, the device zygote, the private adb server) is stopped by `close()`, or when
+  the env is garbage collected or the program exits without it. Once the env has started its device, SIGTERM
+  and SIGHUP unwind the program as Ctrl-C does (`harness.stopping.Stopped`, exit 143 / 129) unless the program
+  handles them itself, so a scheduler's or a container's stop leaves nothing running either.
 
 Every step goes through `harness.run.loop.session.EpisodeSession`, the episode loop's own engine.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, SupportsFloat
@@ -50,6 +55,7 @@ from harness.run.fleet.kinds import Isolation
 from harness.run.fleet.pool import DevicePool
 from harness.run.loop.session import EpisodeSession
 from harness.run.orchestration.interactive import EpisodeRecording, begin_episode, check_lang, find_task
+from harness.stopping import stop_on_unhandled
 from harness.trajectory.writer import new_run_id
 from tasks.suite import load_suite
 
@@ -112,7 +118,7 @@ class TaskEnv(gymnasium.Env[Obs, str]):
             # door into shared memory), no JPEG made and decoded; recording keeps the device's JPEG as sent
             config=DeviceConfig(pixels=self.record_to is None),
         )
-        self._started = False
+        self._closer: weakref.finalize[[], TaskEnv] | None = None  # set once the pool is started: closes it once
         if screen_size is None:
             if device:  # a phone's size is known once connected
                 self._start_pool()
@@ -201,9 +207,9 @@ class TaskEnv(gymnasium.Env[Obs, str]):
         try:
             self._end_episode("closed")
         finally:
-            if self._started:
-                self.pool.close()
-                self._started = False
+            if self._closer is not None:
+                self._closer()  # the pool's close, once
+                self._closer = None
         super().close()
 
     # --- for scripted policies ---------------------------------------------------------------------------------
@@ -222,9 +228,10 @@ class TaskEnv(gymnasium.Env[Obs, str]):
 
     # --- internals ---------------------------------------------------------------------------------------------
     def _start_pool(self) -> None:
-        if not self._started:
-            self.pool.start(wait=True)
-            self._started = True
+        if self._closer is None:
+            stop_on_unhandled()  # SIGTERM / SIGHUP unwind the program (see the module docstring)
+            self.pool.start(wait=True)  # (a start that fails closes what it opened)
+            self._closer = weakref.finalize(self, self.pool.close)  # closed at the latest at exit, or when dropped
 
     def _end_episode(self, terminated_by: str | None) -> bool | None:
         """Finish the current episode (judged, recorded); its success, None when there was none."""

@@ -17,7 +17,9 @@ import contextlib
 import hmac
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any
 
@@ -188,9 +190,26 @@ def http_app(server: MCPServer, token: str, host: str) -> ASGIApp:
     return BearerAuth(server.streamable_http_app(host=host), token)
 
 
+class HttpServer(uvicorn.Server):
+    """uvicorn's server, shut down gracefully on SIGHUP too, as it is on SIGINT and SIGTERM. uvicorn raises the
+    signal again once it has shut down, and it then stops the command as every stop does (harness.stopping)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        with super().capture_signals():  # which raises the signals it caught on the way out, SIGHUP's handler back
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            before = signal.signal(signal.SIGHUP, self.handle_exit)
+            try:
+                yield
+            finally:
+                signal.signal(signal.SIGHUP, before)
+
+
 def serve_http(server: MCPServer, host: str, port: int, token: str) -> None:
     config = uvicorn.Config(http_app(server, token, host), host=host, port=port, log_level="warning")
-    anyio.run(uvicorn.Server(config).serve)
+    anyio.run(HttpServer(config).serve)
 
 
 __all__ = ["BearerAuth", "build_server", "http_app", "serve_http", "serve_stdio", "stdio_kept_clean"]

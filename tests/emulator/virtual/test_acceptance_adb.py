@@ -39,7 +39,7 @@ def cli_device(adb_server):
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-    assert proc.returncode == 0, "SIGTERM must stop the device cleanly"
+    assert proc.returncode == 128 + signal.SIGTERM, "SIGTERM stops the device cleanly: exit 143, as every command"
 
 
 def test_adb_cli_treats_the_cli_device_like_a_phone(adb_server, cli_device, tmp_path):
