@@ -1,13 +1,15 @@
 """Capture and step times per screenshot path on a device posing as an emulator with the gRPC door, side by side:
-gRPC RGBA8888, gRPC PNG, uiautomator2 (JPEG), raw screencap (no asserts; prints one table per latency profile).
+gRPC RGB888 into shared memory, gRPC RGBA8888, gRPC PNG, uiautomator2 (JPEG), raw screencap (no asserts; prints one
+table per latency profile).
 
     python bench/grpc_paths.py [--repeat N] [--latency instant,pixel]
 
 The virtual device (in this process, behind a private real adb server; its discovery file under a temporary
 $XDG_RUNTIME_DIR) is opened as `droidharness run --device emulator-NNNN` opens one: `capture` is one screenshot by
-the path, decoded as an observation takes it; `step` is `AdbDevice.step(HOME)` with that path taking the
-screenshot (the key itself goes through gRPC in every row). With `pixel`, adb's paths cost what a phone's do and
-the gRPC door nothing more (an emulator's is the host's). Medians in ms.
+the path, decoded as an observation takes it (shared memory's rows are an array as they are); `step` is
+`AdbDevice.step(HOME)` with that path taking the screenshot (the key itself goes through gRPC in every row). With
+`pixel`, adb's paths cost what a phone's do and the gRPC door nothing more (an emulator's is the host's). Medians
+in ms.
 """
 
 from __future__ import annotations
@@ -29,11 +31,13 @@ from emulator.virtual import VirtualDevice  # noqa: E402
 from emulator.virtual.adbserver import PrivateAdbServer  # noqa: E402
 from emulator.virtual.ports import UNSCANNED_CONSOLE_PORTS, free_console_port  # noqa: E402
 from harness import actions as A  # noqa: E402
-from harness.device.capture import SCREENSHOT_CHAIN, screenshot_grpc  # noqa: E402
+from harness.device.capture import SCREENSHOT_CHAIN, screenshot_grpc, screenshot_grpc_shared  # noqa: E402
 from harness.device.controller import AdbDevice  # noqa: E402
 from harness.device.link import DeviceLink  # noqa: E402
+from harness.device.sharedframe import RawFrame  # noqa: E402
 
 PATHS: dict[str, tuple[str, Callable[[DeviceLink], Any]]] = {  # row -> (the capability it needs, the path)
+    "grpc shm RGB": ("grpc_shm", screenshot_grpc_shared),
     "grpc RGBA": ("grpc", dict(SCREENSHOT_CHAIN)["grpc"]),
     "grpc PNG": ("grpc", lambda link: screenshot_grpc(link, "png")),
     "u2": ("u2", dict(SCREENSHOT_CHAIN)["u2"]),
@@ -60,6 +64,8 @@ def median_ms(n: int, fn: Callable[[], Any]) -> float:
 
 def capture(link: DeviceLink, fn: Callable[[DeviceLink], Any]) -> None:
     value = fn(link)
+    if isinstance(value, RawFrame):
+        return  # the rows are the observation's array as they are
     (value[0] if isinstance(value, tuple) else value).load()
 
 

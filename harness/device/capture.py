@@ -263,8 +263,8 @@ def hierarchy_part(
 def screenshot_chain(order: Sequence[str], pixels: bool = False) -> Chain:
     """The screenshot paths in `order` (names of `SCREENSHOT_CHAIN`), then the ones it leaves out, as there; with
     `pixels` (a consumer that wants the pixels, not the device's encoding), the raw shared memory path first."""
-    paths = dict(SCREENSHOT_CHAIN)
-    first = [(n, paths[n]) for n in order if n in paths]
+    paths = dict((*PIXEL_PATHS, *SCREENSHOT_CHAIN))
+    first = [(n, paths[n]) for n in order if n in paths and not (pixels and n in dict(PIXEL_PATHS))]
     rest = tuple((n, fn) for n, fn in SCREENSHOT_CHAIN if n not in order)
     return (*(PIXEL_PATHS if pixels else ()), *first, *rest)
 

@@ -1,5 +1,6 @@
 """Which screenshot path a device takes, chosen by timing: when a device with more than one fast path (an emulator
-with a gRPC door) is prepared, each candidate captures the screen a few times; the fastest that works every time
+with a gRPC door: its shared memory RGB888 rows, its RGBA8888 reply) is prepared, each candidate captures the screen
+a few times (a raw frame's lazy image decoded too, as a recording reads it); the fastest that works every time
 goes first, the others follow fastest first (they remain the fallbacks), and the choice with every candidate's
 median time is recorded (manifest.json `devices[i].capture`).
 """
@@ -11,12 +12,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.device.capture import SCREENSHOT_CHAIN
+from harness.device.capture import PIXEL_PATHS, SCREENSHOT_CHAIN
 from harness.device.fastadb import U2RpcError
 from harness.device.link import DeviceLink, DeviceLostError
+from harness.device.sharedframe import RawFrame
 from harness.errors import DeviceError
 
-CANDIDATES = ("grpc", "u2", "screencap_raw")  # what is timed; the others keep their place behind these
+CANDIDATES = ("grpc_shm", "grpc", "u2", "screencap_raw")  # what is timed; the others keep their place behind these
 ROUNDS = 3
 
 
@@ -40,12 +42,12 @@ class CaptureChoice:
 
 def time_path(link: DeviceLink, name: str, rounds: int = ROUNDS) -> float:
     """The median seconds of `rounds` screenshots by path `name` (decoded, as an observation takes them)."""
-    fn = dict(SCREENSHOT_CHAIN)[name]
+    fn = dict((*PIXEL_PATHS, *SCREENSHOT_CHAIN))[name]
     times: list[float] = []
     for _ in range(rounds):
         t0 = time.perf_counter()
         value = fn(link)
-        image = value[0] if isinstance(value, tuple) else value
+        image = value.image if isinstance(value, RawFrame) else value[0] if isinstance(value, tuple) else value
         image.load()  # a lazily decoded JPEG counts its decoding too
         times.append(time.perf_counter() - t0)
     return statistics.median(times)

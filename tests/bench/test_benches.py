@@ -17,7 +17,7 @@ QUICK = [  # (script, quick arguments, what its output must name)
     ("metrics.py", ["--steps", "2000", "--ref-steps", "200", "--shard-steps", "1000", "--repeat", "1"], "max RSS"),
     ("reset.py", ["--n", "2"], "app_clear"),
     ("step_cost.py", ["--steps", "15", "--isolation", "thread", "--profile", "small_phone"], "pack raw rows"),
-    ("grpc_paths.py", ["--repeat", "2", "--latency", "instant"], "grpc RGBA"),
+    ("grpc_paths.py", ["--repeat", "2", "--latency", "instant"], "grpc shm RGB"),
     ("virtual_device.py", ["--repeat", "2", "--slow-repeat", "1", "--profiles", "instant"], "u2 RPC deviceInfo"),
     (
         "soak.py",

@@ -57,7 +57,7 @@ def test_the_fastest_capture_path_is_chosen_by_timing(grpc_emulator):
     vd, serial = grpc_emulator
     with AdbDevice.connect(serial, config=QUICK) as dev:
         choice = choose_screenshot_path(dev.link)
-        assert set(choice.seconds) == {"grpc", "u2", "screencap_raw"}
+        assert set(choice.seconds) == {"grpc_shm", "grpc", "u2", "screencap_raw"}
         assert all(s is not None and s > 0 for s in choice.seconds.values())
         assert choice.order[0] == min(choice.seconds, key=lambda k: choice.seconds[k] or 1e9)
         dev.use_screenshot_paths(choice.order)
