@@ -24,13 +24,16 @@ lint: setup
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
 
-# everything, as CI runs it
+# everything, as CI runs it; loadgroup: tests that share a worker's work run in one worker, the long ones first
+# (tests/conftest.py)
+XDIST := -n auto --dist loadgroup
+
 test: lint
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q $(XDIST)
 
 # the inner loop: everything but the tests marked slow (markers: slow, integration, ray - pyproject.toml)
 test-fast: lint
-	$(BIN)/python -m pytest -q -n auto -m "not slow"
+	$(BIN)/python -m pytest -q $(XDIST) -m "not slow"
 
 bench: setup
 	$(BIN)/python bench/virtual_device.py

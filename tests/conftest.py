@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+import warnings
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -18,12 +19,42 @@ from tests.device_util import free_console_port
 os.environ["DROIDHARNESS_EMULATOR_PORTS"] = "5600-5680"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups (`--dist loadgroup`)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test that talks to the session's real adb server (directly or through a device fixture built on it)
-    is an integration test; modules that start their own devices or processes say so with `pytestmark`."""
+    is an integration test; modules that start their own devices or processes say so with `pytestmark`.
+
+    Under xdist (`make test`: `-n auto --dist loadgroup`, in this order) the Ray tests are one group, so one worker
+    runs them one after the other (never two Ray instances on the machine's cores at once), and a worker process
+    runs the groups (tests sharing a worker's work, such as one walk of the screens) and the slow tests first, the
+    quick ones last: no long test starts when the other worker is about to finish."""
     for item in items:
         if "adb_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.integration)
+        if item.get_closest_marker("ray") is not None:
+            item.add_marker(pytest.mark.xdist_group("ray"))
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller hands the tests out in this order
+        items.sort(key=_run_order)
+
+
+@pytest.hookimpl(trylast=True)  # after xdist's hook, which names each grouped test's group in its node id
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A worker under `--dist loadgroup` whose grouped tests carry no group in their node id hands them out one by
+    one (pytest-xdist issue 1386, on pytest 9.2): say so instead of running slower without a word."""
+    if not hasattr(session.config, "workerinput") or not session.config.getvalue("loadgroup"):
+        return
+    named = lambda nodeid: nodeid.rfind("@") > nodeid.rfind("]")  # noqa: E731 - xdist's own test of a group suffix
+    lost = [i.nodeid for i in session.items if i.get_closest_marker("xdist_group") and not named(i.nodeid)]
+    if lost:
+        message = f"--dist loadgroup does not group these tests here: {lost[:3]}"
+        warnings.warn(pytest.PytestWarning(message), stacklevel=1)
+
+
+def _run_order(item: pytest.Item) -> int:
+    """Groups first, then the slow tests, then the rest (a stable sort: each keeps its collection order)."""
+    if item.get_closest_marker("xdist_group") is not None:
+        return 0
+    return 1 if item.get_closest_marker("slow") is not None else 2
 
 
 @pytest.fixture(scope="session")

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+# one worker runs these checks (`make test`: --dist loadgroup): each worker parses the tree it runs them on
+pytestmark = pytest.mark.xdist_group("architecture")
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("harness", "agents", "tasks", "emulator")
 NO_CIRCLES = ("harness", "agents", "tasks")

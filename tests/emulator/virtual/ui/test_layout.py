@@ -10,11 +10,12 @@ import pytest
 
 from emulator.virtual.ui.theme import DARK, LIGHT
 from emulator.virtual.ui.view import View
-from tests.emulator.virtual.ui.walk import CONDITIONS, Screen, problems, walked
+from tests.emulator.virtual.ui.walk import CONDITIONS, LOCALES, Screen, problems, walk_param, walked
 
 
-@pytest.mark.parametrize("locale", ["en", "zh"])
-@pytest.mark.parametrize("condition", list(CONDITIONS))
+@pytest.mark.parametrize(
+    ("condition", "locale"), [walk_param(c, lc, locale=lc, conditions=(c,)) for lc in LOCALES for c in CONDITIONS]
+)
 def test_every_screen_lays_out_inside_the_display(condition, locale):
     found = walked(condition, locale)
     names = {s.name.partition(" > ")[0] for s in found}

@@ -10,7 +10,7 @@ import pytest
 from emulator.virtual.ui.fonts import cjk_font_path, wrap
 from emulator.virtual.ui.keyboard import IME_PACKAGE
 from emulator.virtual.ui.textlayout import font_scale, label_box, layout_text
-from tests.emulator.virtual.ui.walk import walked
+from tests.emulator.virtual.ui.walk import LOCALES, walk_param, walked
 
 
 def test_one_line_is_cut_with_an_ellipsis_and_lines_wrap():
@@ -66,7 +66,9 @@ def _sizes(condition: str, locale: str) -> dict[tuple[str, str, str, str], int]:
     return out
 
 
-@pytest.mark.parametrize("locale", ["en", "zh"])
+@pytest.mark.parametrize(
+    "locale", [walk_param(lc, locale=lc, conditions=("default", "font_scale_1.3")) for lc in LOCALES]
+)
 def test_the_font_scale_reaches_every_text(locale):
     plain, larger = _sizes("default", locale), _sizes("font_scale_1.3", locale)
     common = set(plain) & set(larger)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from emulator.virtual.ui.systembars import SYSTEMUI
-from tests.emulator.virtual.ui.walk import Screen, contrast, walked
+from tests.emulator.virtual.ui.walk import LOCALES, Screen, contrast, walk_param, walked
 
 # what is dark in the light theme too, as on a phone: the wallpaper and Overview (the launcher's), the shade's
 # scrim (System UI's), the in-call screen, the camera's viewfinder and bars, Audio Recorder (its own blue-grey
@@ -47,7 +47,7 @@ def _status_bar_fg(screen: Screen) -> tuple[int, int, int]:
     return next(v.style["fg"] for v in bar.walk() if v.resource_id.endswith("id/clock"))
 
 
-@pytest.mark.parametrize("locale", ["en", "zh"])
+@pytest.mark.parametrize("locale", [walk_param(lc, locale=lc, conditions=("dark", "default")) for lc in LOCALES])
 def test_the_dark_theme_reaches_every_screen(locale):
     dark, light = walked("dark", locale), walked("default", locale)
     assert len(dark) > 90

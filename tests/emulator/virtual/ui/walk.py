@@ -6,7 +6,8 @@ scale, the dark theme), set through the shell as a client sets it. `screens(mode
 from the home screen, the launcher's drawer and each app (tapping what is clickable, three taps deep, each new
 screen once; each scrollable also scrolled to its end), the Phone app and its in-call screen, a heads-up, the
 notification shade, Overview, an installed app with no UI of its own and the three-button navigation bar;
-`walked(condition, locale)` remembers a walk. `problems(screen)` lists what is laid out wrong: a view outside its
+`walked(condition, locale)` remembers a walk (in the test process: `walk_param` puts the tests that read one walk
+in one xdist group, so one worker walks it once). `problems(screen)` lists what is laid out wrong: a view outside its
 parent (a scrolling container's children only across its axis) or the screen; text that does not show whole
 inside its box (`ui.textlayout`; views TextView would ellipsize - `style["ellipsize"]` - and text fields may cut
 it, never outside their box); text drawn over other text or under an icon; text at a contrast under 3 with what is
@@ -20,6 +21,8 @@ import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+import pytest
 
 from emulator.virtual import console_commands
 from emulator.virtual.model import LAUNCHER_PACKAGE, VirtualDeviceModel
@@ -46,6 +49,16 @@ CONDITIONS: dict[str, str] = {
 }
 DIALER = "com.google.android.dialer"
 Box = tuple[int, int, int, int]
+LOCALES = ("en", "zh")
+# the walks read by more than one test (test_layout.py, and test_theme.py or test_textlayout.py)
+SHARED = ("default", "dark", "font_scale_1.3")
+
+
+def walk_param(*values: str, locale: str, conditions: tuple[str, ...]) -> Any:
+    """A test's parameters, in the xdist group of the walks it reads when they are `SHARED`: the tests reading the
+    shared walks of a locale run in one worker (`pytest -n --dist loadgroup`), which walks each once."""
+    marks = [pytest.mark.xdist_group(f"walks-{locale}")] if set(conditions) <= set(SHARED) else []
+    return pytest.param(*values, marks=marks, id="-".join(values))
 
 
 def device(condition: str, locale: str = "en") -> VirtualDeviceModel:
