@@ -123,16 +123,10 @@ def stop_on_unhandled(signals: Iterable[int] = (int(signal.SIGTERM), int(signal.
     return taken
 
 
-def forget() -> None:
-    """Forget the stop (tests that stop an in-process run and go on)."""
-    _received.clear()
-
-
 __all__ = [
     "STOP_SIGNALS",
     "QuietAfterStop",
     "Stopped",
-    "forget",
     "requested",
     "signal_name",
     "stop_on_signals",

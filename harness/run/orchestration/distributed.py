@@ -547,7 +547,7 @@ def run_suite_ray(
         raise ConfigError(f"--devices must be >= 1, got {opts.devices}")
     plan = plan_run(opts, agent_factory or _agent_factory(opts.agent, opts.agent_options), probe_agent)
     setup = WorkerSetup(plan.make_agent, plan.make_qa, opts)
-    try:
+    with plan.life:  # unlocked at the end; a stop says what it left, once the actors are closed
         with connected(target):
             ray = _ray()
             executor = RayExecutor(setup, _start_actors(setup, opts.devices), on_event)
@@ -563,8 +563,6 @@ def run_suite_ray(
                 return plan.execute(executor, writer, executor.attempt, console)
             finally:
                 executor.close()
-    finally:
-        plan.release()
 
 
 def _agent_factory(name: str, options: dict[str, Any]) -> Callable[[], Any]:

@@ -7,9 +7,9 @@ threads or Ray actors): plan (the work items, those still to do), lock, resume, 
     run = life.finish(console, report=True)   # summary.json, report.html; the run read back from disk
     life.release()                            # always (a `with life:` block does it)
 
-A run stopped by a signal (`harness.stopping.Stopped`) is not finished: `note_stop` says on the way out what it
-left - the items done, those interrupted (begun, no episode.json) and those not begun - and that `--resume` does
-the rest.
+A run stopped by a signal (`harness.stopping.Stopped`) is not finished: leaving the `with life:` block (after
+the devices are closed, so no item begins any more) says what it left - the items done, those interrupted (begun,
+no episode.json) and those not begun - and that `--resume` does the rest (`note_stop`).
 
 One writer per run directory: both a new run and a resumed one hold the directory's `RunLock` until released.
 A resumed run keeps its manifest and does only the items whose episode.json is missing.
@@ -68,14 +68,21 @@ class RunLifecycle(Generic[T]):
     lock: RunLock | None = None
     prior: Run | None = None  # a resumed run as it was on disk before this invocation
     done: set[tuple[str, str]] = field(default_factory=set)  # (episode id, lang) complete on disk (resume)
+    unit: str = "episodes"  # what its items are called (a stop's note)
 
     @classmethod
     def begin(
-        cls, items: Sequence[T], *, resume: Path | None = None, options: WriterOptions | None = None
+        cls,
+        items: Sequence[T],
+        *,
+        resume: Path | None = None,
+        options: WriterOptions | None = None,
+        unit: str = "episodes",
     ) -> RunLifecycle[T]:
-        """Plan a run of `items`. With `resume`, open and lock that run directory and keep only the items without
-        an episode.json (`item_key`); `prior` is read under the lock (what another invocation had finished)."""
-        life = cls(list(items), list(items), options or WriterOptions())
+        """Plan a run of `items` (called `unit`). With `resume`, open and lock that run directory and keep only the
+        items without an episode.json (`item_key`); `prior` is read under the lock (what another invocation had
+        finished)."""
+        life = cls(list(items), list(items), options or WriterOptions(), unit=unit)
         if resume is not None:
             life.writer = RunWriter.resume(resume, life.options)
             life.lock = RunLock(life.writer.path).acquire()
@@ -120,7 +127,7 @@ class RunLifecycle(Generic[T]):
             console.line()
         return finish_run(self.writer, report=report)
 
-    def note_stop(self, stop: Stopped, unit: str = "episodes") -> None:
+    def note_stop(self, stop: Stopped) -> None:
         """Add to `stop` what the run left, read from its directory: how many of its items are done, interrupted
         (begun, no episode.json) and not begun, and the `--resume` that does the rest."""
         if self.writer is None:
@@ -132,7 +139,7 @@ class RunLifecycle(Generic[T]):
         begun = sum(k not in done and (path / EPISODES_DIR / episode_key(*k)).is_dir() for k in keys)
         left = len(keys) - finished - begun
         stop.notes.append(
-            f"{path}: {finished} of {len(keys)} {unit} done, {begun} interrupted, {left} not begun"
+            f"{path}: {finished} of {len(keys)} {self.unit} done, {begun} interrupted, {left} not begun"
             + (f": resume with --resume {path}" if begun or left else "")
         )
 
@@ -145,7 +152,11 @@ class RunLifecycle(Generic[T]):
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.release()
+        try:
+            if isinstance(exc[1], Stopped):
+                self.note_stop(exc[1])
+        finally:
+            self.release()
 
 
 def harness_source() -> dict[str, Any]:

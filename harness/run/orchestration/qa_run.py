@@ -36,7 +36,6 @@ from harness.run.orchestration.driver import PoolExecutor, WorkSpec, close_quiet
 from harness.run.orchestration.lifecycle import RunLifecycle, item_label
 from harness.run.orchestration.live import LiveView
 from harness.scoring.questions import QAResult, ground_truth, headline, question_app, score_question
-from harness.stopping import Stopped
 from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.reader import load_run
 from harness.trajectory.records import ManifestTask
@@ -133,7 +132,7 @@ def run_qa(
     questions = select_questions(load_qa_suite(suite), langs, opts.question_ids)
     make_agent = agent_factory or (lambda: create_qa_agent(opts.agent, **opts.agent_options))
     probe = make_agent()  # fail fast on bad agent options, before any device starts
-    with RunLifecycle.begin(questions, resume=opts.resume, options=opts.writer) as life:
+    with RunLifecycle.begin(questions, resume=opts.resume, options=opts.writer, unit="questions") as life:
         earlier = (
             []
             if life.prior is None
@@ -178,11 +177,7 @@ def run_qa(
                 unit="questions",
                 final_line=opts.final_line,
             )
-            try:
-                drive(executor, life.todo, _question_spec(devices, make_agent, writer, opts), live)
-            except Stopped as stop:  # not finished: what it left, said on the way out (the devices close after)
-                life.note_stop(stop, "questions")
-                raise
+            drive(executor, life.todo, _question_spec(devices, make_agent, writer, opts), live)
             writer.add_quarantined(executor.quarantined())
             run = life.finish(console, report=opts.report)  # the QA page: harness.report.render dispatches by kind
         return QARunResult(writer.path, live.results, life.skipped, run_summary(run))

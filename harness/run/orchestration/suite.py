@@ -35,7 +35,6 @@ from harness.run.orchestration.lifecycle import RunLifecycle, agent_settings, co
 from harness.run.orchestration.live import LiveView
 from harness.scoring.cost import Price, money, results_cost
 from harness.scoring.episodes import Scoreboard, headline, score
-from harness.stopping import Stopped
 from harness.trajectory.episode_writer import EpisodeWriter
 from harness.trajectory.records import ManifestTask, episode_key
 from harness.trajectory.result import INFRA_ERROR, SKIPPED, EpisodeResult
@@ -280,17 +279,10 @@ class RunPlan:
         """Drive the episodes still to do on `executor`, record its quarantined devices, finish the run."""
         live = self.live(console, executor.size)
         order = self.todo if executor.size == 1 else longest_first(self.todo)
-        try:
-            drive(executor, order, self.spec(writer, run), live)
-        except Stopped as stop:  # not finished: what it left, said on the way out (the devices close after)
-            self.life.note_stop(stop)
-            raise
+        drive(executor, order, self.spec(writer, run), live)
         writer.add_quarantined(executor.quarantined())
         board = run_scoreboard(self.life.finish(console, report=self.opts.report))
         return SuiteResult(writer.path, live.results, self.life.skipped, board)
-
-    def release(self) -> None:
-        self.life.release()
 
 
 def plan_run(
@@ -376,7 +368,7 @@ def run_suite(
     thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
     describe; `probe_agent` (a factory) overrides `opts.probe_agent` for the tasks' probe questions."""
     plan = plan_run(opts, agent_factory, probe_agent)
-    try:
+    with plan.life:  # unlocked at the end; a stop says what it left, once the devices are closed
         with open_pool(
             pool,
             opts.devices,
@@ -393,8 +385,6 @@ def run_suite(
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up
             return plan.execute(PoolExecutor(devices), writer, pool_attempt(devices, plan), console)
-    finally:
-        plan.release()
 
 
 def skipped_result(task: Task, lang: str, reason: str, seed: int) -> EpisodeResult:

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -156,3 +157,85 @@ def test_a_signal_stops_a_run_and_leaves_nothing_but_a_resumable_run(sig, tmp_pa
     finished = {d.parent.name: json.loads(d.read_text()) for d in run_dir.glob("episodes/*/episode.json")}
     assert len(finished) == INSTANCES
     assert {finished[name]["status"] for name in unfinished} == {"success"}, "the interrupted episodes ran again"
+
+
+def _stopped(proc: subprocess.Popen[str], sig: int) -> tuple[str, str]:
+    """Send `sig` to the process this test started (by its pid); its output once it has exited."""
+    proc.send_signal(sig)
+    try:
+        return proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+@pytest.mark.parametrize("sig", list(SENT), ids=lambda s: signal.Signals(s).name)
+def test_virtual_start_stops_its_device_on_a_signal(sig):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "virtual", "start"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert proc.stdout is not None
+    serial = proc.stdout.readline().strip()  # printed once the device listens
+    out, err = _stopped(proc, sig)
+    assert proc.returncode == 128 + sig, out + err
+    assert err.strip().splitlines()[-1] == f"stopped by {signal.Signals(sig).name}", err
+    host, port = serial.rsplit(":", 1)
+    with pytest.raises(ConnectionRefusedError):  # the device stopped listening
+        socket.create_connection((host, int(port)), timeout=5).close()
+
+
+def test_mcp_finishes_its_session_and_stops_its_device_on_sigterm(tmp_path, monkeypatch):
+    """An MCP client closes its stdio server with SIGTERM: the scored session is finished ("closed"), the device and
+    the private adb server stopped, exit 143."""
+    state = tmp_path / "state"
+    monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(state))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness", "mcp", "--task", "clock-world-time", "--out", str(tmp_path), "--run-id", "s"],
+        stdin=subprocess.PIPE,  # the MCP channel, left open: the session goes on until the signal
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    said = ""
+    while "recording to" not in said:
+        line = proc.stderr.readline()
+        assert line, f"mcp ended before its session began: {said}"
+        said += line
+    servers = _recorded(state)["adb-servers"]
+    out, err = _stopped(proc, signal.SIGTERM)
+    assert proc.returncode == 128 + signal.SIGTERM, said + err
+    assert err.strip().splitlines()[-1] == "stopped by SIGTERM", said + err
+    episode = json.loads((tmp_path / "s" / "episodes" / "clock-world-time__en" / "episode.json").read_text())
+    assert episode["extra"]["terminated_by"] == "closed"  # finished and scored with what it reached
+    assert len(servers) == 1 and not any(_running(pid) for pid in servers), servers
+    assert _recorded(state) == {"adb-servers": set(), "devices": set()}
+
+
+GYM_LOOP = """
+import gymnasium, harness.gym
+env = gymnasium.make("droidharness/Task-v0", task="clock-world-time", isolation="process", clock="virtual")
+env.reset(seed=0)
+print("ready", flush=True)
+while True:  # a training loop that never closes its env
+    _, _, terminated, truncated, _ = env.step('{"type": "WAIT", "seconds": 1}')
+    if terminated or truncated:
+        env.reset()
+"""
+
+
+def test_a_gym_program_stopped_by_sigterm_leaves_none_of_the_env_processes(tmp_path, monkeypatch):
+    state = tmp_path / "state"
+    monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(state))
+    proc = subprocess.Popen([sys.executable, "-c", GYM_LOOP], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready", proc.communicate()
+    recorded = _recorded(state)
+    started = _children(proc.pid) | recorded["adb-servers"] | recorded["devices"]
+    out, err = _stopped(proc, signal.SIGTERM)
+    assert proc.returncode == 128 + signal.SIGTERM, err  # unwound as on Ctrl-C, with SIGTERM's exit code
+    assert "Traceback" not in err, err
+    assert len(recorded["adb-servers"]) == 1 and len(recorded["devices"]) == 1, recorded
+    assert not {pid for pid in started if _running(pid)}, "the env's device and adb server outlived the program"
+    assert _recorded(state) == {"adb-servers": set(), "devices": set()}
