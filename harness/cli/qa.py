@@ -170,7 +170,8 @@ def qa_run(
     summary.json, report.html). With no options: the bundled suite, the lexical baseline, one device, en + zh.
 
     Exit codes: 0 every question scored; 2 bad input (nothing ran); 3 finished, but some questions are
-    infrastructure failures or unfinished (listed, not scored); 4 no question could be scored."""
+    infrastructure failures or unfinished (listed, not scored); 4 no question could be scored; 130 / 143 / 129
+    stopped by SIGINT / SIGTERM / SIGHUP (`--resume` completes it)."""
     import json
 
     from harness.report.summary import run_rows

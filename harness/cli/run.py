@@ -152,7 +152,8 @@ def run(
 
     Exit codes: 0 every episode scored; 2 bad input (nothing ran); 3 finished, but some episodes are
     infrastructure failures or unfinished (listed, not scored), or stopped because the disk is full (one line:
-    what to free; `--resume` completes it); 4 no episode could be scored."""
+    what to free; `--resume` completes it); 4 no episode could be scored; 130 / 143 / 129 stopped by SIGINT /
+    SIGTERM / SIGHUP (the episodes in flight left unfinished, the devices stopped; `--resume` completes it)."""
     from emulator.virtual.latency import LATENCY_PROFILES
     from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
     from harness.perturbation import parse_perturbations
