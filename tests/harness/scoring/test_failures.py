@@ -19,6 +19,8 @@ from typer.testing import CliRunner
 
 from harness.actions import Click, Complete, TypeText
 from harness.agent import AgentStep, EpisodeContext, HistoryItem, invalid_step
+from harness.device.controller import DeviceConfig
+from harness.device.link import LinkConfig
 from harness.errors import EndpointError
 from harness.plugins import create_agent, register_agent, unregister_agent
 from harness.report.summary import run_scoreboard
@@ -43,7 +45,9 @@ def inproc_pool() -> Iterator[DevicePool]:
 
 @pytest.fixture(scope="module")
 def adb_pool() -> Iterator[DevicePool]:
-    with DevicePool(1) as p:  # a private adb server and an embedded virtual device behind it
+    # a private adb server and an embedded virtual device behind it; a lost transport is given 2 s to come back
+    # (the default 10 s), as the other tests of lost devices give it: a device killed here never comes back
+    with DevicePool(1, config=DeviceConfig(link=LinkConfig(reconnect_timeout=2.0))) as p:
         yield p
 
 
