@@ -228,8 +228,8 @@ class PrivateAdbServer:
 
     def _abandon(self) -> None:
         """A start that did not finish: kill the server it may have started - the adb server on its port whose
-        HOME is this server's, so never another's on that port. (Its record and HOME stay for `stop`, or for the
-        reaper once this process is gone.)"""
+        HOME is this server's, so never another's on that port - and drop its record and HOME (a later start
+        makes the HOME again)."""
         pid = self.pid or _adb_server_pid(self.port)
         if pid is not None and _is_adb_server_on(pid, self.port) and self._runs_in_home(pid):
             try:
@@ -237,6 +237,9 @@ class PrivateAdbServer:
             except ProcessLookupError:
                 pass
         self.pid = None
+        if self._own_home:
+            shutil.rmtree(self.home, ignore_errors=True)
+        self._record.unlink(missing_ok=True)
 
     def _runs_in_home(self, pid: int) -> bool:
         try:
@@ -246,6 +249,7 @@ class PrivateAdbServer:
         return f"HOME={self.home}".encode() in environ
 
     def _start(self) -> PrivateAdbServer:
+        Path(self.home).mkdir(parents=True, exist_ok=True)  # (an abandoned start removed its own)
         for attempt in range(PORT_ATTEMPTS):
             self._write_record()  # before the server exists: a kill right after start still leaves a record
             proc = self.run("start-server", timeout=60)

@@ -57,7 +57,7 @@ class ProcessFleet(PrivateServerFleet):
         return self._spawner
 
     def close(self) -> None:
-        self.closed = True  # first: a slot still replacing its device starts no zygote now
+        self.closed = True  # (set by `cancel` already, when a pool closes)
         if self._spawner is not None:
             self._spawner.close()
             self._spawner = None

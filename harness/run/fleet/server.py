@@ -35,6 +35,9 @@ class PrivateServerFleet:
             self._served.set()
 
     def cancel(self) -> None:
+        """The pool is closing (the first thing its close does): the devices waiting for the server are woken,
+        and from now on nothing starts - a slot replacing its device while the others close gets a DeviceError."""
+        self.closed = True
         self._served.set()
 
     def server(self, slot: int) -> PrivateAdbServer:

@@ -138,9 +138,10 @@ class RunLifecycle(Generic[T]):
         finished = sum(k in done for k in keys)
         begun = sum(k not in done and (path / EPISODES_DIR / episode_key(*k)).is_dir() for k in keys)
         left = len(keys) - finished - begun
+        # resumable even when all is done: the resumed run writes the summary and report the stop cut short
         stop.notes.append(
-            f"{path}: {finished} of {len(keys)} {self.unit} done, {begun} interrupted, {left} not begun"
-            + (f": resume with --resume {path}" if begun or left else "")
+            f"{path}: {finished} of {len(keys)} {self.unit} done, {begun} interrupted, {left} not begun: "
+            f"resume with --resume {path}"
         )
 
     def release(self) -> None:
