@@ -29,6 +29,8 @@ from tests.emulator.virtual.apps.devshell import emulator_image, focus, sh, uiau
 
 u2 = pytest.importorskip("uiautomator2")
 
+# the module's tests run in order on its one device, in one worker (make test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("camera-device")
 PKG = "com.android.camera2"
 RID = PKG + ":id/"
 LAUNCHER = f"{PKG}/com.android.camera.CameraLauncher"

@@ -27,6 +27,8 @@ from tests.emulator.virtual.apps.devshell import emulator_image, focus, sh, uiau
 
 u2 = pytest.importorskip("uiautomator2")
 
+# the module's tests run in order on its one device, in one worker (make test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("files-device")
 PKG = "com.google.android.documentsui"
 RID = PKG + ":id/"
 FILES = f"{PKG}/com.android.documentsui.files.FilesActivity"

@@ -27,6 +27,8 @@ from tests.emulator.virtual.apps.devshell import emulator_image, focus, pull_db,
 
 u2 = pytest.importorskip("uiautomator2")
 
+# the module's tests run in order on its one device, in one worker (make test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("gallery-device")
 PKG = "com.simplemobiletools.gallery.pro"
 RID = PKG + ":id/"
 MAIN = f"{PKG}/{PKG}.activities.MainActivity"

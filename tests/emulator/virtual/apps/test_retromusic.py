@@ -32,6 +32,8 @@ from tests.emulator.virtual.apps.devshell import emulator_image, focus, pull_db,
 
 pytest.importorskip("uiautomator2")
 
+# the module's tests run in order on its one device, in one worker (make test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("retromusic-device")
 PKG = "code.name.monkey.retromusic"
 RID = PKG + ":id/"
 MAIN = f"{PKG}/.activities.MainActivity"

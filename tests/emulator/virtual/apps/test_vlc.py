@@ -29,6 +29,8 @@ from tests.emulator.virtual.apps.devshell import emulator_image, focus, pull_db,
 
 pytest.importorskip("uiautomator2")
 
+# the module's tests run in order on its one device, in one worker (make test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("vlc-device")
 PKG = "org.videolan.vlc"
 RID = PKG + ":id/"
 DB = f"/data/data/{PKG}/app_db/vlc_media.db"
