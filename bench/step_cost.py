@@ -16,9 +16,7 @@ add up to more than the step); `device:` parts run in the device (only measurabl
 from __future__ import annotations
 
 import argparse
-import json
 import random
-import re
 import sys
 import tempfile
 import time
@@ -131,20 +129,9 @@ def make_env(isolation: str, profile: str, record: bool) -> Iterator[Any]:
             env.close()
 
 
-def random_action(rng: random.Random, elements: str) -> str:
-    indices = [int(n) for n in re.findall(r"^\[(\d+)\]", elements, re.M)]
-    action = rng.choice(
-        [
-            {"type": "CLICK", "element": rng.choice(indices)} if indices else {"type": "BACK"},
-            {"type": "SCROLL", "direction": rng.choice(["up", "down"])},
-            {"type": "BACK"},
-        ]
-    )
-    return json.dumps(action)
-
-
 def measure(isolation: str, profile: str, shot: str, steps: int, timers: Timers) -> dict[str, float]:
     import harness.run.loop.session as ses
+    from harness.gym.random_policy import random_action as gym_random_action
 
     with make_env(isolation, profile, record=shot == "jpeg") as env:
         rng = random.Random(0)
@@ -154,7 +141,7 @@ def measure(isolation: str, profile: str, shot: str, steps: int, timers: Timers)
         def run(n: int) -> None:
             nonlocal obs
             for s in range(n):
-                obs, _, terminated, truncated, _ = env.step(random_action(rng, obs["elements"]))
+                obs, _, terminated, truncated, _ = env.step(gym_random_action(rng, obs["elements"]))
                 if terminated or truncated:
                     obs, _ = env.reset(seed=s)
 

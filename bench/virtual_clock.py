@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import random
-import re
 import statistics
 import subprocess
 import sys
@@ -50,25 +49,13 @@ CLI = str(Path(sys.executable).with_name("droidharness"))
 
 
 # --- 1. the Gymnasium environment ---------------------------------------------------------------------------------
-def random_action(rng: random.Random, elements: str) -> str:
-    """docs/gym.md's random policy."""
-    indices = [int(n) for n in re.findall(r"^\[(\d+)\]", elements, re.M)]
-    action = rng.choice(
-        [
-            {"type": "CLICK", "element": rng.choice(indices)} if indices else {"type": "BACK"},
-            {"type": "SCROLL", "direction": rng.choice(["up", "down"])},
-            {"type": "BACK"},
-        ]
-    )
-    return json.dumps(action)
-
-
 def gym_steps_per_second(envs: int, clock: str, steps: int) -> float:
     """Steps/s of the random policy over `steps` steps of each of `envs` envs (1: a plain env; more:
     AsyncVectorEnv), from the start."""
     import gymnasium
 
     import harness.gym  # noqa: F401 - registers the id
+    from harness.gym.random_policy import random_action as gym_random_action
 
     rng = random.Random(0)
     t0 = time.perf_counter()
@@ -78,7 +65,7 @@ def gym_steps_per_second(envs: int, clock: str, steps: int) -> float:
         try:
             obs, _ = env.reset(seed=0)
             for _ in range(steps):
-                obs, _, terminated, truncated, _ = env.step(random_action(rng, obs["elements"]))
+                obs, _, terminated, truncated, _ = env.step(gym_random_action(rng, obs["elements"]))
                 if terminated or truncated:
                     obs, _ = env.reset()
         finally:
@@ -89,7 +76,7 @@ def gym_steps_per_second(envs: int, clock: str, steps: int) -> float:
     try:
         obs, _ = vec.reset(seed=list(range(envs)))
         for _ in range(steps):
-            obs, *_ = vec.step([random_action(rng, str(e)) for e in obs["elements"]])
+            obs, *_ = vec.step([gym_random_action(rng, str(e)) for e in obs["elements"]])
     finally:
         vec.close()
     return steps * envs / (time.perf_counter() - t0)
