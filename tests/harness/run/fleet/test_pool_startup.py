@@ -122,8 +122,8 @@ def _zygote_cmdline(pool: DevicePool) -> list[str]:
 
 
 def test_the_zygote_of_a_pool_warms_up_the_apps_of_its_run(monkeypatch, tmp_path):
-    """More devices than cores: the zygote warms up before it forks the devices after the first ones - the first
-    screens of the apps the run's tasks use (`apps`), which a run passes from its tasks."""
+    """More devices than cores: the zygote warms up before it forks any device - the first screens of the apps the
+    run's tasks use (`apps`), which a run passes from its tasks."""
     apps = ("com.droidharness.notes", "com.google.android.deskclock")
     with DevicePool((os.cpu_count() or 1) + 1, isolation="process", apps=apps) as pool:
         cmd = _zygote_cmdline(pool)
