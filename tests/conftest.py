@@ -24,10 +24,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Every test that talks to the session's real adb server (directly or through a device fixture built on it)
     is an integration test; modules that start their own devices or processes say so with `pytestmark`.
 
-    Under xdist (`make test`: `-n auto --dist loadgroup`, in this order) the Ray tests are one group, so one worker
+    Under xdist (`make test`: `-n WORKERS --dist loadgroup`) the Ray tests are one group, so one worker
     runs them one after the other (never two Ray instances on the machine's cores at once), and a worker process
     runs the groups (tests sharing a worker's work, such as one walk of the screens) and the slow tests first, the
-    quick ones last: no long test starts when the other worker is about to finish."""
+    quick ones last: no long test starts when the other workers are about to finish."""
     for item in items:
         if "adb_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.integration)
