@@ -6,8 +6,8 @@ Two kinds, by the device's clock (`DeviceConfig.clock`, emulator.virtual.clock):
   `time.monotonic()`; `wait(s)` waits `s` seconds here.
 - `virtual` (an embedded device started with `--clock virtual`): the device's own simulated clock, which moves
   only when the device waits. It is read and moved through adb's doors only, as any client would: `now()` is the
-  first field of the device's `cat /proc/uptime`; `wait(s)` is the shell command `sleep s` on the device, which
-  returns at once and moves the device's clock on by `s`.
+  first field of the device's `cat /proc/uptime` (on the shell the link keeps open, where it has one); `wait(s)`
+  is the shell command `sleep s` on the device, which returns at once and moves the device's clock on by `s`.
 
     t = device_time("virtual", link)
     t0 = t.now()
@@ -63,7 +63,11 @@ def link_time(link: DeviceLink, call_timeout: float = 20.0) -> DeviceTime:
     shell call may take its length on top of `call_timeout` (a device that slept for real would still answer)."""
 
     def now() -> float:
-        res = link.shell("read the device clock", command("cat", "/proc/uptime"))
+        query = command("cat", "/proc/uptime")  # on the shell the link keeps open, where it has one: no new stream
+        if link.has("kept_shell"):
+            res = link.kept_shell("read the device clock", query)
+        else:
+            res = link.shell("read the device clock", query)
         fields = res.text.split()
         try:
             return float(fields[0])

@@ -110,9 +110,22 @@ def _command(command: Command, first: bool) -> bool:
     if name == "sh" and sub == "-c" and len(command.words) > 2:  # `sh -c LINE`: as LINE is
         inner = command.words[2].literal()
         return inner is not None and ends_at_once(inner)
+    if name == "cat" and _reads_files_only(command):
+        return True  # `cat FILE...` reads its files, not the host, even as a line's first command
     if name in FILTERS:
         return not first
     return name in ANSWERS_AT_ONCE
+
+
+def _reads_files_only(command: Simple) -> bool:
+    """`cat` given files (literal paths, none that streams: nothing under /dev, not /proc/kmsg) and no `-`."""
+    args = [w.literal() for w in command.words[1:]]
+    files = [a for a in args if a is not None and not (a.startswith("-") and a != "-")]
+    return (
+        bool(files)
+        and None not in args
+        and all(f != "-" and not f.startswith("/dev/") and f != "/proc/kmsg" for f in files)
+    )
 
 
 def _word(word: Word) -> bool:

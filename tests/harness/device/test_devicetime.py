@@ -20,14 +20,22 @@ class ShellLink:
     serial = "VIRTUAL0001"
     grpc = None
 
-    def __init__(self, uptime: str = "3605.25 12689.28\n", exit_code: int = 0) -> None:
-        self.uptime, self.exit_code = uptime, exit_code
+    def __init__(self, uptime: str = "3605.25 12689.28\n", exit_code: int = 0, kept: bool = False) -> None:
+        self.uptime, self.exit_code, self.kept = uptime, exit_code, kept
         self.calls: list[tuple[str, float | None]] = []
+        self.kept_calls: list[str] = []
+
+    def has(self, capability: str) -> bool:
+        return capability == "kept_shell" and self.kept
 
     def shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
         self.calls.append((command, timeout))
         out = self.uptime if command == "cat /proc/uptime" else ""
         return ShellResult(self.exit_code, out.encode(), b"sleep: oops" if self.exit_code else b"")
+
+    def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        self.kept_calls.append(command)
+        return ShellResult(0, (self.uptime if command == "cat /proc/uptime" else "").encode(), b"")
 
 
 def test_sleep_takes_up_to_three_decimals():
@@ -52,6 +60,14 @@ def test_a_virtual_clock_is_read_from_proc_uptime_and_moved_by_sleep_on_the_devi
     t.wait(-1)
     t.wait(0.0004)  # rounds to no time at all
     assert link.calls == [("cat /proc/uptime", None), ("sleep 5", 25.0), ("sleep 0.125", 20.125)]
+
+
+def test_the_clock_is_read_on_the_kept_shell_where_the_link_keeps_one():
+    link = ShellLink(kept=True)
+    t = link_time(link)
+    assert t.now() == 3605.25 and link.kept_calls == ["cat /proc/uptime"] and link.calls == []
+    t.wait(1)  # a wait still has its own stream (its timeout is its length plus the call's)
+    assert link.calls == [("sleep 1", 21.0)]
 
 
 def test_an_unreadable_clock_and_a_failed_sleep_name_the_device():

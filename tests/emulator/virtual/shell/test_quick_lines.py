@@ -26,6 +26,8 @@ from emulator.virtual.shell.quick import ends_at_once
         "{ echo a; echo b; } | wc -l",
         "echo $(getprop ro.product.model)",
         "echo 'unterminated",  # a syntax error: the shell prints it and ends
+        "cat /proc/uptime",  # the harness's device clock read: files, not the host's stdin
+        "cat -v /data/local/tmp/a.txt /sdcard/b.txt",
     ],
 )
 def test_lines_that_end_at_once(line: str) -> None:
@@ -46,6 +48,11 @@ def test_lines_that_end_at_once(line: str) -> None:
         "am monitor",
         "cmd activity monitor",
         "cat",  # reads the host's stdin: an interactive host waits for each answer
+        "cat -",
+        "cat /sdcard/a -",
+        "cat /dev/input/event0",  # a device node streams
+        "cat /proc/kmsg",
+        "cat $F",
         "grep x",
         "echo $(sleep 1)",
         "monkey -p com.android.settings 10",
