@@ -33,8 +33,9 @@ start-up goes is printed below the table, for the median run of each configurati
 (manifest.json `devices[i].startup`, episode.json `reset_seconds` and `started`): when the devices were handed out
 (`up`, from the pool's start), the mean of each phase of a device's start (waiting for a boot slot, its spawn -
 the zygote's start and warm-up, the fork -, its boot, connecting it, its preparation, waiting for uiautomator2
-and the kept shell), each device's first reset and when the first episodes started. The CLI's own imports, which
-`droidharness run` pays before all of it and the figures leave out, are timed once in a fresh interpreter.
+and the kept shell), each device's first reset, when the first episodes started, and the speed-up with each run
+timed from its first episode instead (what start-up costs the speed-up is the difference). The CLI's own imports,
+which `droidharness run` pays before all of it and the figures leave out, are timed once in a fresh interpreter.
 """
 
 from __future__ import annotations
@@ -311,14 +312,22 @@ def main() -> None:
                     ]
                     if m["sr"] < 1.0:
                         row[-1] += f" (SR {m['sr']:.0%})"
-                    startups.append(startup_line(f"{latency} {n} {kind}", m))
+                    line = startup_line(f"{latency} {n} {kind}", m)
+                    if base == 1 and n != base:  # the same rounds' ratio with each run's start-up left out
+                        after = sorted(
+                            (rd[(base, kind)]["wall"] - rd[(base, kind)]["first"])
+                            / (rd[(n, kind)]["wall"] - rd[(n, kind)]["first"])
+                            for rd in rounds
+                        )
+                        line += f"; speed-up from the first episode on {after[len(after) // 2]:.2f}x"
+                    startups.append(line)
                 table.add_row(*row)
     console.print(table)
     for line in ceilings:
         console.print(line)
     console.print("start-up (the median run of each; seconds from the command's start):")
     for line in startups:
-        console.print(f"  {line}", highlight=False)
+        console.print(f"  {line}", highlight=False, soft_wrap=True)
     imports = cli_imports()
     console.print(f"  the CLI's imports before a run starts (not in the figures): {imports:.2f} s", highlight=False)
     if sys.flags.dont_write_bytecode:
