@@ -27,7 +27,7 @@ lint: setup
 # everything, as CI runs it; loadgroup: tests that share a worker's work run in one worker, the long ones first
 # (tests/conftest.py). One worker more than the cores: many tests wait on sockets and child processes, and the
 # extra worker runs while they wait (391 device and fleet tests on 2 cores: 114 s with 2 workers, 86 s with 3)
-WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) + 1 )))
 XDIST := -n $(WORKERS) --dist loadgroup
 
 test: lint
