@@ -17,6 +17,7 @@ Only `http.server` and a thread; listens on 127.0.0.1 with an OS-assigned port.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections.abc import Callable
@@ -115,7 +116,9 @@ class OpenAIStub:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="openai-stub", daemon=True)
+        # a 50 ms poll: stop() waits for serve_forever to see the shutdown (its default 0.5 s poll cost each test that)
+        serve = functools.partial(self._server.serve_forever, poll_interval=0.05)
+        self._thread = threading.Thread(target=serve, name="openai-stub", daemon=True)
         self._thread.start()
         return self
 
