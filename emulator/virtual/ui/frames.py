@@ -181,7 +181,7 @@ def pack_rows(img: Image.Image, mode: str) -> memoryview:
         encoder.setimage(img.im, (0, 0, w, h))
         pos = 0
         while True:
-            _, status, piece = encoder.encode(1 << 20)
+            _, status, piece = encoder.encode(1 << 16)
             view[pos : pos + len(piece)] = piece
             pos += len(piece)
             if status:
