@@ -90,6 +90,11 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
     p.add_argument("--ready-file", type=Path, required=True)
     p.add_argument("--parent", type=int, required=True, help="pid of the process that started this one")
     p.add_argument("--grpc-port", type=int, default=None, help="serve the emulator's gRPC door (0: any free port)")
+    p.add_argument(
+        "--no-grpc-discovery",
+        action="store_true",
+        help="no emulator discovery file names the door (its port is in the ready file)",
+    )
     p.add_argument("--cpus", type=parse_cpus, default=None, help="run on these cores only (e.g. 0 or 2,3)")
     return p.parse_args(argv)
 
@@ -115,7 +120,7 @@ def serve(args: argparse.Namespace) -> int:
         grpc_port=args.grpc_port,
         clock=args.clock,
         image=args.image,
-        grpc_discovery=False,  # the parent reads the door's port from the ready file
+        grpc_discovery=not args.no_grpc_discovery,
     )
     console = EmulatorConsole(vd.model, vd.avd_name, 0, on_kill=vd.stop, home=args.home, snapshots=vd.snapshots)
     model = vd.model

@@ -201,6 +201,7 @@ class DeviceProcess:
         grpc_port: int | None = None,
         clock: str = "real",
         image: str = "phone",
+        grpc_discovery: bool = True,
     ) -> None:
         if locale not in LANGS:
             raise DeviceProcessError(f"device {serial}: unknown locale {locale!r}; choose en or zh")
@@ -211,6 +212,7 @@ class DeviceProcess:
         self.ready_timeout = ready_timeout
         self.cpus = cpus  # the cores the child is to run on (`--cpus`); None: wherever the scheduler puts it
         self.grpc_port = grpc_port  # the emulator's gRPC door in the child (0: any free port; None: none)
+        self.grpc_discovery = grpc_discovery  # an emulator discovery file names the door (False: the ready file only)
         self.home = _device_dir()
         self.ready_file = Path(self.home) / "ready.json"
         self.log_file = Path(self.home) / "device.log"
@@ -234,6 +236,8 @@ class DeviceProcess:
         pin = ["--cpus", ",".join(str(c) for c in sorted(self.cpus))] if self.cpus else []
         if self.grpc_port is not None:
             pin += ["--grpc-port", str(self.grpc_port)]
+            if not self.grpc_discovery:
+                pin.append("--no-grpc-discovery")
         return [
             "--serial",
             self.serial,

@@ -105,6 +105,7 @@ class ProcessBackend(AdbBackend):
             clock=s.clock,
             image=s.image,
             grpc_port=0 if self.config.pixels and grpc_available() else None,  # pixels: shared memory screenshots
+            grpc_discovery=False,  # its port is read from the ready file: no discovery file for the pool's devices
         )
         with self.timing("queued"):
             self.fleet.booting.acquire()
