@@ -45,6 +45,11 @@ from emulator.virtual.adbserver import PrivateAdbServer
 from emulator.virtual.statedir import pid_alive
 from tests.paths import REPO
 
+# The emulators these tests start share the machine's emulator records and console ports (state_subdir
+# "emulators", ports 5554-5682), so one worker runs them, in order. On 3 workers side by side, a CI run once lost a
+# running emulator's record while another worker's test claimed console ports; the cause is not found yet.
+pytestmark = pytest.mark.xdist_group("emulators")
+
 ROOT = REPO
 IMAGE = "system-images;android-34;google_apis;x86_64"
 
