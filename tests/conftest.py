@@ -9,10 +9,17 @@ import warnings
 from collections.abc import Callable, Iterator
 
 import pytest
+from hypothesis import settings
 
 from emulator.virtual import VirtualDevice
 from emulator.virtual.adbserver import PrivateAdbServer
 from tests.device_util import free_console_port
+
+# Property tests have no wall-clock deadline: a first example that imports scipy, or any example on a loaded CI
+# machine, may take longer than Hypothesis' default 200 ms without being wrong (tests bound time through injected
+# clocks, never the host's).
+settings.register_profile("droidharness", deadline=None)
+settings.load_profile("droidharness")
 
 # Emulators started by tests (emulator/avd) use console ports no adb server probes (5555..5585 are), so no other
 # test's private adb server ever lists them; they announce themselves to their own test's server.
