@@ -3,7 +3,7 @@
 Paths, fastest first (each is a capability `Link` declares at connect):
 
     screenshot: "grpc_shm" (an emulator's gRPC door writing RGB888 rows into shared memory: no encoding; taken first
-                only by a device whose consumer wants pixels, `DeviceConfig.pixels`, see `pixel_chain`)  ->
+                only by a device whose consumer wants pixels, `DeviceConfig.pixels`: `screenshot_chain`)  ->
                 "grpc" (an emulator's gRPC door: getScreenshot RGBA8888; only on a link with a usable client)  ->
                 "u2" (JSON-RPC takeScreenshot, JPEG)  ->  "screencap_raw" (exec-out `screencap`, RGBA, read
                 linearly)  ->  "screencap_png" (`screencap -p`)
@@ -179,6 +179,7 @@ SCREENSHOT_CHAIN: Chain = (
     ("screencap_png", screenshot_png),
 )
 PIXEL_PATHS: Chain = (("grpc_shm", screenshot_grpc_shared),)  # paths only such a consumer takes
+SCREENSHOT_PATHS: dict[str, Callable[[DeviceLink], Any]] = dict((*PIXEL_PATHS, *SCREENSHOT_CHAIN))  # all, by name
 HIERARCHY_CHAIN: Chain = (
     ("u2", hierarchy_u2),
     ("uiautomator_dump", hierarchy_dump),
@@ -263,10 +264,10 @@ def hierarchy_part(
 def screenshot_chain(order: Sequence[str], pixels: bool = False) -> Chain:
     """The screenshot paths in `order` (names of `SCREENSHOT_CHAIN`), then the ones it leaves out, as there; with
     `pixels` (a consumer that wants the pixels, not the device's encoding), the raw shared memory path first."""
-    paths = dict((*PIXEL_PATHS, *SCREENSHOT_CHAIN))
-    first = [(n, paths[n]) for n in order if n in paths and not (pixels and n in dict(PIXEL_PATHS))]
+    lead = PIXEL_PATHS if pixels else ()
+    first = [(n, SCREENSHOT_PATHS[n]) for n in order if n in SCREENSHOT_PATHS and n not in dict(lead)]
     rest = tuple((n, fn) for n, fn in SCREENSHOT_CHAIN if n not in order)
-    return (*(PIXEL_PATHS if pixels else ()), *first, *rest)
+    return (*lead, *first, *rest)
 
 
 def capture_screen(
@@ -302,11 +303,7 @@ def capture_screen(
         "hierarchy": hier.path if hierarchy is None else f"{hier.path} (settle)",
         "app": "dumpsys" if act else "hierarchy",
     }
-    raw = shot.value if isinstance(shot.value, RawFrame) else None
-    if raw is not None:
-        image, encoded = raw.image, None
-    else:
-        image, encoded = shot.value if isinstance(shot.value, tuple) else (shot.value, None)
+    image, encoded, raw = shot_parts(shot.value)
     if encoded is not None and getattr(image, "format", None) not in ("JPEG", "PNG"):
         encoded = None  # converted on decoding (an unusual mode): the bytes are not these pixels' encoding
     return Observation(
@@ -324,6 +321,16 @@ def capture_screen(
         screenshot_bytes=encoded,
         pixels=raw.pixels if raw is not None else None,
     )
+
+
+def shot_parts(value: Encoded | Image.Image | RawFrame) -> tuple[Image.Image, bytes | None, RawFrame | None]:
+    """What a screenshot path returned, as (image, the bytes the device encoded it as, the raw frame): a path
+    gives an image, an image with its encoding, or raw rows (`RawFrame`, whose image decodes lazily)."""
+    if isinstance(value, RawFrame):
+        return value.image, None, value
+    if isinstance(value, tuple):
+        return value[0], value[1], None
+    return value, None, None
 
 
 def _timed_app(link: DeviceLink) -> tuple[str, str, float]:

@@ -12,10 +12,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from harness.device.capture import PIXEL_PATHS, SCREENSHOT_CHAIN
+from harness.device.capture import SCREENSHOT_PATHS, shot_parts
 from harness.device.fastadb import U2RpcError
 from harness.device.link import DeviceLink, DeviceLostError
-from harness.device.sharedframe import RawFrame
 from harness.errors import DeviceError
 
 CANDIDATES = ("grpc_shm", "grpc", "u2", "screencap_raw")  # what is timed; the others keep their place behind these
@@ -42,12 +41,12 @@ class CaptureChoice:
 
 def time_path(link: DeviceLink, name: str, rounds: int = ROUNDS) -> float:
     """The median seconds of `rounds` screenshots by path `name` (decoded, as an observation takes them)."""
-    fn = dict((*PIXEL_PATHS, *SCREENSHOT_CHAIN))[name]
+    fn = SCREENSHOT_PATHS[name]
     times: list[float] = []
     for _ in range(rounds):
         t0 = time.perf_counter()
         value = fn(link)
-        image = value.image if isinstance(value, RawFrame) else value[0] if isinstance(value, tuple) else value
+        image = shot_parts(value)[0]
         image.load()  # a lazily decoded JPEG counts its decoding too
         times.append(time.perf_counter() - t0)
     return statistics.median(times)

@@ -204,7 +204,7 @@ class EmulatorGrpc:
         that answers with the pixels in the reply instead (it ignores the transport) is a `GrpcError`."""
         if self._frames is None:
             self._frames = SharedFrames()
-        side = max(self._screen) or 4096
+        size = self._screen if all(self._screen) else (4096, 4096)  # a region per screen, either rotation fits
         source = f"device {self.serial}: gRPC getScreenshot (shared memory)"
 
         def take(handle: str) -> tuple[int, int]:
@@ -217,9 +217,9 @@ class EmulatorGrpc:
             return (reply.format.width or reply.width, reply.format.height or reply.height)
 
         try:
-            return self._frames.capture((side, side), take)
+            return self._frames.capture(size, take)
         except (GrpcError, ValueError, OSError) as e:
-            self._frames.drop((side, side))
+            self._frames.drop(size)
             self.shared = False  # the device's other screenshot paths from now on
             log.warning("%s: shared memory screenshots given up: %s", self.serial, e)
             raise GrpcError(f"{source}: {e}") from None

@@ -144,7 +144,7 @@ class FrameCache:
             frame = img()
             if frame.size != size:
                 frame = frame.resize(size, Image.Resampling.BILINEAR)
-            data = pack_rows(frame if frame.mode in (mode, "RGB") else frame.convert("RGB"), mode)
+            data = pack_rows(frame, mode)
             with self._lock:
                 _remember(self._raw, rkey, data, self._max_raw)
         return data
@@ -171,8 +171,8 @@ def pack_rows(img: Image.Image, mode: str) -> memoryview:
     64 KB pieces into a fresh bytes object, whose page faults cost ~5x the packing on a 1080x2400 frame."""
     import numpy as np  # only a client of raw frames loads it
 
-    if mode == "RGBA" and img.mode != "RGBA":
-        img = img.convert("RGBA")
+    if img.mode != mode:
+        img = img.convert(mode)
     w, h = img.size
     out = np.empty(w * h * len(mode), np.uint8)
     view = out.data
