@@ -210,7 +210,8 @@ def test_unrecorded_observations_are_the_devices_pixels_through_shared_memory_an
     from harness.device.sharedframe import shm_directory
 
     def leftover() -> set[str]:
-        return {n for n in os.listdir(shm_directory()) if n.startswith("droidharness-frame-")}
+        mine = f"droidharness-frame-{os.getpid()}-"  # this process's regions (other workers make theirs meanwhile)
+        return {n for n in os.listdir(shm_directory()) if n.startswith(mine)}
 
     before = leftover()
     env = gymnasium.make("droidharness/Task-v0", task=TASK, lang="en")
