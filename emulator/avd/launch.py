@@ -5,13 +5,16 @@
 log file under the state directory, in its own session (it outlives the command that started it). A record
 `<state dir>/emulators/<console port>.json` (name, serial, pid, log, ...) reserves the port pair across
 processes and lets `droidharness emulator stop|snapshot|list` find it; it is dropped when the emulator stops or
-its pid is gone. `wait_for_boot` polls `getprop sys.boot_completed`, then `pm path android`, then uiautomator2,
+its pid is gone. Records are judged stale, replaced and dropped under one lock (`emulators/.lock`), and a stopping
+emulator's owner drops the record only while it still names that emulator's pid: another process may already have
+claimed the port again. `wait_for_boot` polls `getprop sys.boot_completed`, then `pm path android`, then uiautomator2,
 through the adb server; a timeout or an emulator that exits first raises with the reason and the log's tail.
 `RunningEmulator.stop()` asks the console to `kill`, waits, then terminates the process by its pid.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -19,7 +22,8 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -58,6 +62,36 @@ LOG_TAIL_LINES = 20
 
 def records_dir() -> Path:
     return state_subdir("emulators")
+
+
+@contextmanager
+def _records_locked() -> Iterator[None]:
+    """Hold the records' lock: a record is judged stale and replaced, or dropped, by one process at a time (else a
+    stopping emulator's owner could drop the record another process has just written for the same port)."""
+    fd = os.open(records_dir() / ".lock", os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _drop_record(console_port: int, pid: int) -> None:
+    """Remove the record of port `console_port` if it is still the one of process `pid` (0: this process's
+    placeholder claim): another process may have claimed the port since that emulator stopped."""
+    path = records_dir() / f"{console_port}.json"
+    with _records_locked():
+        try:
+            rec = json.loads(path.read_text())
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError):
+            rec = {}
+        if not isinstance(rec, dict):
+            rec = {}
+        mine = rec.get("pid") == pid if pid else (rec.get("owner") == os.getpid() and not rec.get("pid"))
+        if mine or not rec:
+            path.unlink(missing_ok=True)
 
 
 def _is_emulator_on(pid: int, console_port: int) -> bool:
@@ -145,7 +179,11 @@ def _write_record(emu: RunningEmulator) -> None:
 
 def _reserve(console_port: int) -> bool:
     """Claim a port pair across processes: create its record exclusively (a stale record is removed first)."""
-    path = records_dir() / f"{console_port}.json"
+    with _records_locked():
+        return _reserve_locked(records_dir() / f"{console_port}.json", console_port)
+
+
+def _reserve_locked(path: Path, console_port: int) -> bool:
     if path.exists():
         try:
             rec = RunningEmulator.from_json(json.loads(path.read_text()))
@@ -187,13 +225,7 @@ def _listening(port: int) -> bool:
 
 def _release(console_port: int) -> None:
     """Drop this process's placeholder claim on a port pair (never a record with an emulator's pid)."""
-    path = records_dir() / f"{console_port}.json"
-    try:
-        rec = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return
-    if rec.get("owner") == os.getpid() and not rec.get("pid"):
-        path.unlink(missing_ok=True)
+    _drop_record(console_port, 0)
 
 
 def claim_console_port(preferred: int | None = None) -> int:
@@ -224,9 +256,22 @@ def running_emulators() -> list[RunningEmulator]:
             continue
         if emu.pid and emu.alive():
             out.append(emu)
-        elif emu.pid or not pid_alive(emu.owner):
-            path.unlink(missing_ok=True)
+        elif emu.pid:
+            _drop_record(emu.console_port, emu.pid)
+        elif not pid_alive(emu.owner):
+            _drop_stale_claim(path, emu.owner)
     return out
+
+
+def _drop_stale_claim(path: Path, owner: int) -> None:
+    """Remove a placeholder claim whose owner is gone, if it is still that claim."""
+    with _records_locked():
+        try:
+            rec = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return
+        if isinstance(rec, dict) and not rec.get("pid") and rec.get("owner") == owner and not pid_alive(owner):
+            path.unlink(missing_ok=True)
 
 
 def find_running(which: str) -> RunningEmulator:
@@ -308,7 +353,7 @@ def start_emulator(
             except OSError as e:
                 raise SdkToolError(f"emulator ({cmd[0]}): cannot run: {e.strerror or e}") from None
     except BaseException:
-        (records_dir() / f"{port}.json").unlink(missing_ok=True)
+        _release(port)
         raise
     emu = RunningEmulator(
         name=name,
@@ -327,7 +372,8 @@ def start_emulator(
     except BaseException:  # an emulator nobody can find again must not outlive this call
         proc.kill()
         proc.wait()
-        emu.record_path.unlink(missing_ok=True)
+        _release(port)
+        _drop_record(port, proc.pid)
         raise
     return emu
 
@@ -442,7 +488,7 @@ def stop_emulator(
         except subprocess.TimeoutExpired:
             pass
     if not emu.alive():
-        emu.record_path.unlink(missing_ok=True)
+        _drop_record(emu.console_port, emu.pid)
         if not keep_log and emu.log_path:
             Path(emu.log_path).unlink(missing_ok=True)
     else:
