@@ -23,6 +23,7 @@ process whose command line is this module with that very private directory.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -47,7 +48,18 @@ from .zygote import ZYGOTE_MODULE, ForkedProcess, Zygote, ZygoteError, log_tail,
 log = logging.getLogger(__name__)
 
 CHILD_MODULE = "emulator.virtual.procdevice"
-__all__ = ["BOOT_SNAPSHOT", "LANGS", "DeviceProcess", "DeviceProcessError", "Spawner", "boot_snapshot", "reap_orphans"]
+__all__ = [
+    "BOOT_SNAPSHOT",
+    "LANGS",
+    "DeviceProcess",
+    "DeviceProcessError",
+    "Spawner",
+    "boot_snapshot",
+    "prestart_zygote",
+    "prestarted_zygote",
+    "reap_orphans",
+    "stop_prestarted",
+]
 
 
 class DeviceProcessError(RuntimeError):
@@ -90,23 +102,93 @@ def reap_orphans() -> list[int]:
     return reaped
 
 
+class Prestarted:
+    """A device zygote started before the pool that will fork from it (`prestart_zygote`), with its record."""
+
+    def __init__(self, zygote: Zygote, record: Path) -> None:
+        self.zygote, self.record = zygote, record
+
+    def stop(self) -> None:
+        self.zygote.close()
+        shutil.rmtree(self.zygote.home, ignore_errors=True)
+        self.record.unlink(missing_ok=True)
+
+
+_prestarted: Prestarted | None = None
+_prestart_lock = threading.Lock()
+
+
+def prestart_zygote(profile: str, langs: tuple[str, ...]) -> bool:
+    """Start a device zygote now, for the next pool of device processes of `profile` in this process: it imports
+    and warms up (every app's first screens in `langs`, in stages, until the pool names its apps) while the caller
+    does the rest of its start - a command's imports, loading its tasks - so that the pool's first devices are
+    forked warm at once. Call it from the main thread (the zygote dies with the thread that started it: PR_SET_
+    PDEATHSIG). One at a time; a zygote no pool takes is stopped when the process exits. False where no zygote
+    can be started (it is logged; the pool then starts its devices itself)."""
+    global _prestarted
+    with _prestart_lock:
+        if _prestarted is not None and _prestarted.zygote.alive():
+            return True
+        home = _device_dir()
+        zygote = Zygote(home, profile=profile, langs=langs)
+        try:
+            zygote.launch()
+        except OSError as e:
+            log.warning("device zygote not started ahead of its pool: %s", e)
+            shutil.rmtree(home, ignore_errors=True)
+            return False
+        _prestarted = Prestarted(zygote, _record_child(zygote.pid, home, "zygote"))
+    return True
+
+
+def prestarted_zygote(profile: str | None = None) -> bool:
+    """Is a zygote started ahead of its pool (`prestart_zygote`) waiting for one (of `profile`)?"""
+    with _prestart_lock:
+        z = _prestarted.zygote if _prestarted is not None else None
+        return z is not None and z.alive() and profile in (None, z.profile)
+
+
+def _take_prestarted(profile: str) -> Prestarted | None:
+    """The zygote started ahead of the pool, if it warms `profile` (else it is stopped); None if there is none."""
+    global _prestarted
+    with _prestart_lock:
+        taken, _prestarted = _prestarted, None
+    if taken is not None and (taken.zygote.profile != profile or not taken.zygote.alive()):
+        log.info("device zygote started ahead for profile %s not used (the pool's: %s)", taken.zygote.profile, profile)
+        taken.stop()
+        return None
+    return taken
+
+
+@atexit.register
+def stop_prestarted() -> None:
+    """Stop the zygote started ahead that no pool took (`prestart_zygote`), if any: the command that started it
+    ends, or failed before its pool."""
+    global _prestarted
+    with _prestart_lock:
+        taken, _prestarted = _prestarted, None
+    if taken is not None:
+        taken.stop()
+
+
 class Spawner:
     """Starts child processes from one long-lived thread, so that each child's PR_SET_PDEATHSIG (which fires when
     the thread that forked it ends) fires only when the process dies or the spawner is closed.
 
-    With `zygote`, devices are forked by a device zygote (`emulator.virtual.zygote`: imported once, started on this
-    thread at the first launch) instead of each starting an interpreter; if the zygote cannot be started or dies,
-    devices are started as their own interpreters again (logged). With `warm_after` K the zygote forks the first K
-    devices at once and then warms up (draws the apps' first screens in `langs`: of the apps in `packages`, the
-    run's, when given) for the ones that come after; None: it never does (a pool whose devices all boot at once,
-    one a core, has no device after them)."""
+    With `zygote`, devices are forked by a device zygote (`emulator.virtual.zygote`) instead of each starting an
+    interpreter: the one started ahead for this profile (`prestart_zygote`) if there is one, else one started on
+    this thread as the spawner starts; either way it is told what to warm up (the first screens of the apps in
+    `packages`, the run's - empty: every app's - in `langs`) and, by default (`warm_after` 0), forks every device
+    once it has: a device then boots in a few tens of ms of CPU and shares the warmed pages. With `warm_after` K the
+    zygote forks the first K devices before it warms up; None: it never warms up. If the zygote cannot be started
+    or dies, devices are started as their own interpreters again (logged)."""
 
     def __init__(
         self,
         zygote: bool = False,
         profile: str = "medium_phone",
         langs: tuple[str, ...] = ("en", "zh"),
-        warm_after: int | None = 1,
+        warm_after: int | None = 0,
         packages: tuple[str, ...] = (),
     ) -> None:
         self._jobs: queue.Queue[tuple[Callable[[], Any], Future[Any]] | None] = queue.Queue()
@@ -119,6 +201,8 @@ class Spawner:
         self._zygote_record: Path | None = None
         self._thread = threading.Thread(target=self._loop, name="device-spawner", daemon=True)
         self._thread.start()
+        if zygote:  # at once, on the spawner's thread: it warms up while the pool starts its adb server
+            self._jobs.put((self._get_zygote, Future()))
 
     def _get_zygote(self) -> Zygote | None:
         """The running zygote (started now if needed, on the spawner's thread); None: spawn directly."""
@@ -127,19 +211,33 @@ class Spawner:
         if self._zygote is not None and self._zygote.alive():
             return self._zygote
         self._stop_zygote()
-        home = _device_dir()
-        zygote = Zygote(
-            home, profile=self._profile, langs=self._langs, warm_after=self._warm_after, packages=self._packages
-        )
+        ahead = _take_prestarted(self._profile) if self._warm_after == 0 else None
+        if ahead is not None:
+            zygote, home = ahead.zygote, ahead.zygote.home
+            self._zygote_record = ahead.record
+        else:
+            home = _device_dir()
+            zygote = Zygote(
+                home, profile=self._profile, langs=self._langs, warm_after=self._warm_after, packages=self._packages
+            )
         try:
-            zygote.start()
+            if ahead is None:
+                zygote.launch()
+            if self._warm_after is not None:
+                zygote.warm(self._langs, self._packages)  # what this pool's devices need (a prestarted one: narrowed)
+            zygote.wait_ready()
         except (ZygoteError, OSError) as e:
             log.warning("device zygote unavailable, starting device processes one interpreter each: %s", e)
+            zygote.close()
             shutil.rmtree(home, ignore_errors=True)
+            if self._zygote_record is not None:
+                self._zygote_record.unlink(missing_ok=True)
+                self._zygote_record = None
             self._use_zygote = False
             return None
         self._zygote = zygote
-        self._zygote_record = _record_child(zygote.pid, home, "zygote")
+        if self._zygote_record is None:
+            self._zygote_record = _record_child(zygote.pid, home, "zygote")
         return zygote
 
     def _stop_zygote(self) -> None:

@@ -79,7 +79,7 @@ class Zygote:
         profile: str = "medium_phone",
         ready_timeout: float = 60.0,
         langs: tuple[str, ...] = ("en", "zh"),
-        warm_after: int | None = 1,
+        warm_after: int | None = 0,
         packages: tuple[str, ...] = (),
     ) -> None:
         self.home = home
@@ -119,15 +119,42 @@ class Zygote:
             *(["--packages", ",".join(self.packages)] if self.packages else []),
         ]
 
-    def start(self) -> Zygote:
-        """Start the zygote process (on the thread its PR_SET_PDEATHSIG should follow) and wait until it serves."""
+    def launch(self) -> Zygote:
+        """Start the zygote process (on the thread its PR_SET_PDEATHSIG should follow) without waiting for it: it
+        imports and warms up meanwhile, and forks what is asked of it once it has (`wait_ready` waits for it to
+        serve)."""
         self.proc = start_python(self.command(), self.home, self.log_file, pipes=True)
         threading.Thread(target=self._read, args=(self.proc.stdout,), name="device-zygote", daemon=True).start()
+        return self
+
+    def wait_ready(self) -> Zygote:
+        """Wait until the zygote serves (it reads requests; a fork waits for its warm-up); a `ZygoteError` with its
+        log's tail if it does not within `ready_timeout` (it is stopped then)."""
         if not self._ready.wait(self.ready_timeout) or not self.alive():
             tail = self.log_tail()
             self.close()
             raise ZygoteError(f"the device zygote did not start: {tail}")
         return self
+
+    def start(self) -> Zygote:
+        """Start the zygote process (on the thread its PR_SET_PDEATHSIG should follow) and wait until it serves."""
+        return self.launch().wait_ready()
+
+    def warm(self, langs: tuple[str, ...], packages: tuple[str, ...]) -> None:
+        """Tell the zygote what the devices it forks from now on need warm: the first screens of `packages` (empty:
+        every app's) in `langs`, added to what it warmed already; the apps it had not drawn yet and `packages` does
+        not name are left out. The next fork waits for it."""
+        with self._request_lock:
+            self._request({"warm": {"langs": list(langs), "packages": list(packages)}})
+
+    def _request(self, msg: dict[str, Any]) -> None:
+        if self.proc is None or self.proc.stdin is None or not self.alive():
+            raise ZygoteError(f"the device zygote is gone: {self.log_tail()}")
+        try:
+            self.proc.stdin.write((json.dumps(msg) + "\n").encode())
+            self.proc.stdin.flush()
+        except OSError as e:
+            raise ZygoteError(f"the device zygote stopped listening: {e}") from None
 
     def _read(self, out: IO[bytes]) -> None:
         for raw in out:
@@ -157,15 +184,8 @@ class Zygote:
 
     def fork(self, argv: list[str], home: str, log_file: str, timeout: float = 30.0) -> ForkedProcess:
         """A new device process running `devicemain.serve(argv)` in `home`, its stderr appended to `log_file`."""
-        if self.proc is None or self.proc.stdin is None or not self.alive():
-            raise ZygoteError(f"the device zygote is gone: {self.log_tail()}")
-        line = json.dumps({"argv": argv, "home": home, "log": log_file}) + "\n"
         with self._request_lock:
-            try:
-                self.proc.stdin.write(line.encode())
-                self.proc.stdin.flush()
-            except OSError as e:
-                raise ZygoteError(f"the device zygote stopped listening: {e}") from None
+            self._request({"argv": argv, "home": home, "log": log_file})
             try:
                 pid = self._replies.get(timeout=timeout)
             except queue.Empty:
@@ -293,7 +313,7 @@ def _fork(request: dict[str, Any], private_fds: tuple[int, ...]) -> None:
 
     sys.stdout.flush()
     sys.stderr.flush()
-    gc.freeze()  # the warmed objects stay out of the children's collections: their pages stay shared, not copied
+    gc.freeze()  # every object so far out of the children's collections: their pages stay shared, not copied
     pid = os.fork()
     if pid:
         _send({"forked": pid})
@@ -327,38 +347,129 @@ def _fork(request: dict[str, Any], private_fds: tuple[int, ...]) -> None:
 # Modules of the package a device process never needs: the host side (the adb server and its client library) and
 # screen recording (numpy), which a device imports when a recording starts.
 NOT_PRELOADED = ("emulator.virtual.adbserver", "emulator.virtual.media", "emulator.virtual.procdevice", ZYGOTE_MODULE)
+# Modules outside the package that a device imports on its first screenshot (Pillow's encoders load on first use)
+PRELOADED_EXTRA = ("PIL.JpegImagePlugin", "PIL.PngImagePlugin")
+HOME = ""  # a language's home screen in `Warmth`'s stages (the others name an app)
 
 
-def warm_up(profile: str, langs: tuple[str, ...] = ("en", "zh"), packages: tuple[str, ...] = ()) -> None:
-    """What every device process does once and keeps: import every module of the virtual device, build a
-    device, draw and dump the home screen and each app's first screen in the run's languages (fonts, text widths,
-    glyph masks, layouts: ~0.3 s of CPU a language; 8 instant devices run the suite ~15% faster than with the home
-    screens alone) - of the apps in `packages` when given (the run's: the bundled suite's 7 of 26 apps draw in
-    ~0.13 s of CPU instead of ~0.47 s, and the devices after the warm-up wait that much less for it). No thread is
-    started: the zygote must stay single-threaded to fork safely."""
+def preload() -> None:
+    """Import every module of the virtual device a device process may need (all but `NOT_PRELOADED`)."""
     import importlib
     import pkgutil
 
     from . import __path__ as package_path
-    from .device import VirtualDevice
 
     for mod in pkgutil.walk_packages(package_path, "emulator.virtual."):
         if not mod.name.endswith("__main__") and mod.name not in NOT_PRELOADED:
             importlib.import_module(mod.name)
-    m = VirtualDevice(profile=profile, locale=langs[0] if langs else "en", serial="ZYGOTE").model
-    for lang in langs:  # drawn, not encoded: the encoder keeps nothing
-        m.set_locale(lang)
-        m.screenshot()
-        m.hierarchy_xml(u2=True)
-        for pkg in [p for p in m.packages if not packages or p in packages]:
-            try:
-                m.start_activity(pkg)
-            except Exception:  # noqa: BLE001 - a package without a launchable activity warms nothing
-                continue
+    for name in PRELOADED_EXTRA:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue
+
+
+class Warmth:
+    """What the zygote has warmed up and what it still means to, in stages of a few tens of ms each (so that a
+    request is read between two of them): the imports (`preload`), then per language the home screen and each
+    app's first screen, drawn and dumped, not encoded (fonts, text widths, glyph masks, layouts: ~0.3 s of CPU a
+    language for all 26 apps, ~0.13 s for the bundled suite's 7). `packages` None: every app, until told which
+    (`want`). No thread is started: the zygote must stay single-threaded to fork safely."""
+
+    def __init__(self, profile: str, langs: tuple[str, ...], packages: tuple[str, ...] | None) -> None:
+        self.profile = profile
+        self.langs: list[str] = list(dict.fromkeys(langs or ("en",)))
+        self.packages = packages  # the apps to warm (None: every app)
+        self.done: set[tuple[str, str]] = set()  # (language, package or HOME)
+        self.imported = False
+        self.settled = True  # nothing warmed since the last `settle`
+        self.seconds = 0.0  # CPU spent warming
+        self._model: Any = None  # the warm-up's device (its model), while it warms
+        self._apps: list[str] | None = None  # the installed apps, once a device was made
+
+    def want(self, langs: tuple[str, ...], packages: tuple[str, ...]) -> None:
+        """What the devices forked from now on need: `packages`' first screens (empty: every app's) in `langs`
+        too; apps not drawn yet that `packages` leaves out are no longer drawn."""
+        self.langs += [lang for lang in langs if lang not in self.langs]
+        self.packages = tuple(packages) or None
+
+    def _stages(self) -> list[tuple[str, str]]:
+        """The screens still to warm, in order; before the first screen, the installed apps are not known yet (one
+        stage stands for them)."""
+        if self._apps is None:
+            return [(self.langs[0], HOME)] if self.langs else []
+        apps = [p for p in self._apps if self.packages is None or p in self.packages]
+        return [(lang, pkg) for lang in self.langs for pkg in (HOME, *apps) if (lang, pkg) not in self.done]
+
+    def pending(self) -> bool:
+        return not self.imported or bool(self._stages())
+
+    def _device_model(self) -> Any:
+        if self._model is None:
+            from .device import VirtualDevice
+
+            self._model = VirtualDevice(profile=self.profile, locale=self.langs[0], serial="ZYGOTE").model
+            self._apps = list(self._model.packages)
+        return self._model
+
+    def step(self) -> bool:
+        """Warm one stage (the imports, or one screen in one language); False when nothing is left."""
+        t0 = time.process_time()
+        try:
+            if not self.imported:
+                preload()
+                self.imported = True
+                return True
+            if not self._stages():
+                return False
+            m = self._device_model()
+            lang, pkg = self._stages()[0]
+            self.done.add((lang, pkg))
+            if m.locale != lang:
+                m.set_locale(lang)
+            if pkg != HOME:
+                try:
+                    m.start_activity(pkg)
+                except Exception:  # noqa: BLE001 - a package without a launchable activity warms nothing
+                    return True
             m.screenshot()
             m.hierarchy_xml(u2=True)
-    if threading.active_count() > 1:
-        log.warning("warm-up started %d threads: forks may be unsafe", threading.active_count() - 1)
+            return True
+        finally:
+            self.settled = False
+            self.seconds += time.process_time() - t0
+
+    def settle(self) -> None:
+        """Before a fork, once what is wanted is warm: the warm-up's device and its garbage go (collected, the
+        freed heap handed back), so that the children share only what they use; what is left is frozen out of
+        every later collection (`_fork`), so that no child's collector writes to the shared pages."""
+        if self.settled:
+            return
+        self._model = None
+        gc.collect()
+        from .memtrim import trim
+
+        trim()
+        self.settled = True
+        log.info(
+            "warm: %.2f s of CPU: %d screens in %s of %s apps",
+            self.seconds,
+            len(self.done),
+            ",".join(self.langs),
+            "every" if self.packages is None else len(self.packages),
+        )
+        if threading.active_count() > 1:
+            log.warning("warm-up started %d threads: forks may be unsafe", threading.active_count() - 1)
+
+
+def warm_up(profile: str, langs: tuple[str, ...] = ("en", "zh"), packages: tuple[str, ...] = ()) -> None:
+    """What every device process does once and keeps, done in one go (`Warmth`'s stages): import every module of
+    the virtual device, draw and dump the home screen and each app's first screen in `langs` - of the apps in
+    `packages` when given (the run's), else every app's."""
+    warmth = Warmth(profile, langs, packages or None)
+    while warmth.step():
+        pass
+    warmth.settle()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -368,7 +479,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", default="medium_phone", help="the device profile to warm up")
     p.add_argument("--langs", default="en,zh", help="the languages whose screens to warm up (comma-separated)")
     p.add_argument(
-        "--warm-after", type=int, default=1, metavar="K", help="warm up once K devices are forked (or it is idle)"
+        "--warm-after",
+        type=int,
+        default=0,
+        metavar="K",
+        help="warm up once K devices are forked (or it is idle); 0, the default: before the first",
     )
     p.add_argument("--no-warm", action="store_true", help="never warm up: fork devices from the bare imports")
     p.add_argument("--packages", default="", help="the apps whose first screens to warm up (default: every app)")
@@ -380,45 +495,54 @@ def main(argv: list[str] | None = None) -> int:
     die_with_parent(args.parent)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the harness' to handle; its devices stop themselves
-    from .device import VirtualDevice  # noqa: F401 - the imports a first fork needs
-
     wake_r, wake_w = os.pipe()  # SIGCHLD wakes the loop at once: a child's exit is reported when it happens
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
-    _send({"ready": os.getpid()})
-    warmed = args.no_warm
-    forks = 0
+    _send({"ready": os.getpid()})  # it reads requests from now on; a fork waits for what is wanted warm
+    warmth = Warmth(args.profile, langs, packages or None)
+    if args.no_warm:
+        from .device import VirtualDevice  # noqa: F401 - the imports a first fork needs
+
+        warmth.imported, warmth.langs = True, []
+    forks, idle = 0, False
+    requests: list[dict[str, Any]] = []
     pending = b""
     while True:
-        # the first devices are forked as their requests come; then (or after a pause in the requests) the warm-up
-        # runs once, before any further request is served, for the devices that come after
-        if not warmed and forks >= args.warm_after:
-            warm_up(args.profile, langs, packages)
-            warmed = True
-        if b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            try:
-                request = json.loads(line)
-            except ValueError:
-                log.warning("ignored a request that is not JSON: %r", line[:200])
+        warming = not args.no_warm and (forks >= args.warm_after or idle)
+        while requests:  # in order: a warm request changes what the forks after it get
+            request = requests.pop(0)
+            if "warm" in request:
+                spec = request["warm"]
+                warmth.want(tuple(spec.get("langs") or ()), tuple(spec.get("packages") or ()))
                 continue
+            if warming:
+                while warmth.step():
+                    pass
+            warmth.settle()
             _fork(request, (wake_r, wake_w))
             forks += 1
-            continue
-        ready, _, _ = select.select([0, wake_r], [], [], None if warmed else 0.2)
+            warming = not args.no_warm and (forks >= args.warm_after or idle)
+        busy = warming and warmth.pending()
+        ready, _, _ = select.select([0, wake_r], [], [], 0 if busy else None if args.no_warm or idle else 0.2)
         if wake_r in ready:
             os.read(wake_r, 512)
         _reap()
-        if 0 not in ready:
-            if not warmed:
-                warm_up(args.profile, langs, packages)
-                warmed = True
-            continue
-        chunk = os.read(0, 65536)
-        if not chunk:
-            break
-        pending += chunk
+        if 0 in ready:
+            chunk = os.read(0, 65536)
+            if not chunk:
+                break
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                try:
+                    requests.append(json.loads(line))
+                except ValueError:
+                    log.warning("ignored a request that is not JSON: %r", line[:200])
+        elif busy:
+            warmth.step()  # one stage; the requests that came meanwhile are read before the next
+        elif not ready:
+            idle = True  # no request for a while: warm up for the devices to come
     _reap()
     return 0
 

@@ -154,6 +154,12 @@ def run(
     infrastructure failures or unfinished (listed, not scored), or stopped because the disk is full (one line:
     what to free; `--resume` completes it); 4 no episode could be scored; 130 / 143 / 129 stopped by SIGINT /
     SIGTERM / SIGHUP (the episodes in flight left unfinished, the devices stopped; `--resume` completes it)."""
+    if like is None and not device and avd is None and not (ray or ray_address) and isolation in (None, "process"):
+        # before the heavy imports below: the device zygote imports and warms up meanwhile, on another core
+        from emulator.virtual.procdevice import prestart_zygote, stop_prestarted
+
+        if prestart_zygote(profile, ("en", *_langs(lang)) if lang in ("en", "zh", "all") else ("en",)):
+            ctx.call_on_close(stop_prestarted)  # the run took it, or it failed before its pool
     from emulator.virtual.latency import LATENCY_PROFILES
     from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
     from harness.perturbation import parse_perturbations

@@ -12,7 +12,15 @@ import threading
 from collections.abc import Sequence
 from dataclasses import replace
 
-from emulator.virtual.procdevice import DeviceProcess, Spawner, boot_snapshot, reap_orphans
+from emulator.virtual.procdevice import (
+    DeviceProcess,
+    Spawner,
+    boot_snapshot,
+    prestart_zygote,
+    prestarted_zygote,
+    reap_orphans,
+    stop_prestarted,
+)
 from harness.device.controller import AdbDevice
 from harness.device.provision import attach_embedded_grpc, grpc_available, link_embedded
 from harness.errors import DeviceError
@@ -37,22 +45,23 @@ class ProcessFleet(PrivateServerFleet):
         self.spawner()
 
     def spawner(self) -> Spawner:
-        """Where the device processes come from: a pool of several forks them from a device zygote. When every
-        device boots at once (no more of them than cores) they are forked at once and the zygote never warms up;
-        else the zygote first draws the apps' first screens in the run's languages once (the run's apps,
-        `FleetSpec.apps`, when it names them), and every device boots warm. (Forking the first ones, a core each,
-        cold before the warm-up had the others wait behind their cold boots, which the warm-up slowed: 8 pixel
-        devices on 2 cores were handed out 1.35 s after the pool's start, median of 8 runs, 1.14 s warmed first.)"""
+        """Where the device processes come from: a device zygote forks them - for a pool of several, or for any
+        pool when one was started ahead of it (`prestart`) - once it has imported everything and drawn the first
+        screens of the run's apps (`FleetSpec.apps`; every app's when the run names none) in the run's languages,
+        so every device, the first ones included, boots warm in a few tens of ms of CPU and shares those pages
+        with the others. A single device with no zygote started ahead is its own interpreter (a zygote started
+        now would only add its own start before the device's)."""
         if self.closed:  # a slot replacing its device as a stop closes the pool: no new zygote
             raise DeviceError("the device pool is closed")
         if self._spawner is None:
-            size, cores = self.spec.size, os.cpu_count() or 1
-            warm_after = None if size <= cores else 0
+            ahead = prestarted_zygote(self.spec.profile)
+            if not ahead:
+                stop_prestarted()  # one started ahead for another profile is of no use to this pool
             self._spawner = Spawner(
-                zygote=size > 1,
+                zygote=self.spec.size > 1 or ahead,
                 profile=self.spec.profile,
                 langs=self.spec.langs,
-                warm_after=warm_after,
+                warm_after=0,
                 packages=self.spec.apps,
             )
         return self._spawner
@@ -176,6 +185,19 @@ class ProcessBackend(AdbBackend):
         proc, self._proc = self._proc, None
         if proc is not None:
             proc.stop()
+
+
+def prestart(profile: str, langs: tuple[str, ...]) -> None:
+    """Start the device zygote of a pool of device processes about to be opened in this process (call it from the
+    main thread, as early as the profile and languages are known): it imports and warms up while the caller does
+    the rest of its start (a command's imports, loading the tasks), and the pool then forks its devices, the first
+    one included, warm at once (`ProcessFleet.spawner`)."""
+    prestart_zygote(profile, tuple(dict.fromkeys(("en", *langs))))
+
+
+def cancel_prestart() -> None:
+    """Stop the zygote `prestart` started if no pool took it (the run failed before its pool)."""
+    stop_prestarted()
 
 
 def process_fleet(spec: FleetSpec) -> tuple[ProcessFleet, list[Backend]]:

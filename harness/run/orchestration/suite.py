@@ -27,6 +27,7 @@ from harness.report.summary import outcome, run_scoreboard
 from harness.run.fleet.affinity import CpuAffinity
 from harness.run.fleet.kinds import Isolation
 from harness.run.fleet.pool import DevicePool, open_pool
+from harness.run.fleet.processes import cancel_prestart, prestart
 from harness.run.loop.episode import Limits, episode_seed, run_episode
 from harness.run.loop.outside import OutsideSuite
 from harness.run.orchestration.driver import Executor, PoolExecutor, WorkSpec, close_quietly, drive
@@ -367,7 +368,13 @@ def run_suite(
     with its options), so nothing an agent kept - not even a timed-out call still running in its abandoned
     thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
     describe; `probe_agent` (a factory) overrides `opts.probe_agent` for the tasks' probe questions."""
-    plan = plan_run(opts, agent_factory, probe_agent)
+    if pool is None and not opts.serials and opts.isolation == "process":
+        prestart(opts.profile, opts.langs)  # the pool's device zygote warms up while the suite loads
+    try:
+        plan = plan_run(opts, agent_factory, probe_agent)
+    except BaseException:
+        cancel_prestart()
+        raise
     with plan.life:  # unlocked at the end; a stop says what it left, once the devices are closed
         with open_pool(
             pool,

@@ -36,3 +36,21 @@ def test_the_zygote_is_told_the_packages_to_warm_up(tmp_path):
     assert "--packages" not in Zygote(str(tmp_path)).command()
     cmd = Zygote(str(tmp_path), packages=(NOTES, CLOCK)).command()
     assert cmd[cmd.index("--packages") + 1] == f"{NOTES},{CLOCK}"
+
+
+def test_a_warm_request_narrows_the_apps_not_drawn_yet_and_adds_languages(monkeypatch):
+    """A zygote started ahead of its pool warms every app in stages until the pool names its apps (`want`): the
+    apps it has not drawn yet and the pool does not name are left out, the pool's languages are added."""
+    from emulator.virtual.zygote import HOME, Warmth
+
+    started = _started(monkeypatch)
+    warmth = Warmth("medium_phone", ("en",), None)
+    assert warmth.step() and warmth.imported  # the imports are a stage of their own
+    assert warmth.step() and warmth.done == {("en", HOME)}  # then the home screen
+    warmth.want(("en", "zh"), (NOTES, CLOCK))
+    while warmth.step():
+        pass
+    warmth.settle()
+    assert not warmth.pending()
+    assert sorted(started) == sorted([NOTES, CLOCK] * 2)
+    assert warmth.done == {(lang, pkg) for lang in ("en", "zh") for pkg in (HOME, NOTES, CLOCK)}

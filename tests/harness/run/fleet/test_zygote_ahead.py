@@ -1,0 +1,100 @@
+"""A device zygote started ahead of its pool (issue 49 item 4, issue 50 item 2): a command starts it before its
+heavy imports (`prestart`), it imports and warms up meanwhile, and the pool that opens next forks every device from
+it - a single device too - once it has warmed up the pool's apps; a zygote no pool takes (another profile, a run
+that failed before its pool) is stopped with its record. Embedded devices behind the real adb server."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from emulator.virtual.procdevice import prestarted_zygote, stop_prestarted
+from harness.run.fleet.pool import DevicePool
+from harness.run.fleet.processes import prestart
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private state directory: the records this test's zygotes and devices write are only its own."""
+    d = tmp_path / "state"
+    monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(d))
+    yield d
+    stop_prestarted()
+
+
+def _ppid(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()[1])
+
+
+def _zygotes() -> set[int]:
+    """This process's children that are device zygotes."""
+    found = set()
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                if _ppid(int(d.name)) == os.getpid() and b"emulator.virtual.zygote" in (d / "cmdline").read_bytes():
+                    found.add(int(d.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+def _gone(pid: int, timeout: float = 15.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if "\nState:\tZ" in Path(f"/proc/{pid}/status").read_text():
+                return True
+        except OSError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _records(state: Path) -> list[Path]:
+    return sorted((state / "devices").glob("*.json"))
+
+
+def test_a_single_device_is_forked_warm_from_the_zygote_started_ahead_of_its_pool(state):
+    before = _zygotes()
+    prestart("medium_phone", ("en",))
+    assert prestarted_zygote()
+    (ahead,) = _zygotes() - before
+    apps = ("com.google.android.deskclock",)
+    with DevicePool(1, isolation="process", apps=apps) as pool:
+        proc = pool.process(0)
+        assert proc is not None and proc.pid is not None
+        assert _ppid(proc.pid) == ahead, "the device is the prestarted zygote's child, not its own interpreter"
+        assert not prestarted_zygote(), "the pool took it"
+        assert pool.slot(0).shell(["echo", "up"]).stdout.strip() == b"up"
+        log = (Path(os.readlink(f"/proc/{ahead}/cwd")) / "zygote.log").read_text()
+        assert "warm:" in log and "of 1 apps" in log, log  # narrowed to the pool's app before the fork
+    assert _gone(ahead), "the pool stopped the zygote it took"
+    assert _records(state) == []
+
+
+def test_a_zygote_started_ahead_for_another_profile_is_stopped_and_the_pool_starts_its_own_device(state):
+    before = _zygotes()
+    prestart("small_phone", ("en",))
+    (ahead,) = _zygotes() - before
+    with DevicePool(1, isolation="process", profile="medium_phone") as pool:
+        proc = pool.process(0)
+        assert proc is not None and proc.pid is not None
+        assert _ppid(proc.pid) == os.getpid(), "a single device without a zygote ahead: its own interpreter"
+        assert _gone(ahead), "the zygote of the other profile was stopped"
+    assert _records(state) == []
+
+
+def test_a_zygote_no_pool_takes_is_stopped_with_its_record(state):
+    before = _zygotes()
+    prestart("medium_phone", ("en",))
+    (ahead,) = _zygotes() - before
+    assert len(_records(state)) == 1, "recorded for the reaper while it waits"
+    stop_prestarted()
+    assert _gone(ahead) and not prestarted_zygote()
+    assert _records(state) == []
