@@ -9,7 +9,7 @@ import stat as statmod
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 # Paths that are the same directory on Android.
@@ -98,7 +98,7 @@ _MESSAGES = {
 class Node:
     mode: int  # full st_mode including the file type bits
     mtime: int
-    data: bytearray = field(default_factory=bytearray)
+    data: bytes = b""  # immutable: a snapshot's deep copy and a restore share it (issue 50: one copy a device)
     children: dict[str, Node] | None = None  # set for directories
     uid: int = 0
     gid: int = 0
@@ -401,16 +401,14 @@ class FileSystem:
             if old is not None and old.is_chr:
                 return
             if old is not None:
-                if not append:
-                    old.data = bytearray()
-                old.data.extend(data)
+                old.data = old.data + bytes(data) if append else bytes(data)
                 old.mtime = int(mtime or self.now())
                 self.generation += 1
                 return
             perm = statmod.S_IMODE(mode) or 0o644
             uid, gid = owner if owner is not None and not _under(normalize(path), FUSE_ROOTS) else default_owner(path)
             parent.children[name] = Node(
-                mode=statmod.S_IFREG | perm, mtime=int(mtime or self.now()), data=bytearray(data), uid=uid, gid=gid
+                mode=statmod.S_IFREG | perm, mtime=int(mtime or self.now()), data=bytes(data), uid=uid, gid=gid
             )
             self.generation += 1
 

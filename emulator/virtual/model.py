@@ -10,6 +10,7 @@ UI: apps build a `View` tree per frame (`emulator.virtual.ui`); `view_roots()` r
 from __future__ import annotations
 
 import copy
+import functools
 import importlib.util
 import math
 import threading
@@ -132,6 +133,18 @@ def _default_settings() -> dict[str, dict[str, str]]:
     }
 
 
+@functools.cache  # finite: one file a process. Read once: a zygote's devices share its 3.7 MB (docs/caches.md)
+def u2_jar() -> bytes | None:
+    """uiautomator2's own u2.jar, or None where uiautomator2 is not installed."""
+    try:  # found, not imported: importing uiautomator2 (adbutils, requests, ...) costs a device ~0.25 s of CPU
+        spec = importlib.util.find_spec("uiautomator2")
+        if spec is None or spec.origin is None:
+            return None
+        return (Path(spec.origin).parent / "assets" / "u2.jar").read_bytes()
+    except (ImportError, ValueError, OSError):
+        return None
+
+
 class VirtualDeviceModel:
     """All device state. Created by `VirtualDevice`; services receive it."""
 
@@ -220,14 +233,9 @@ class VirtualDeviceModel:
     def _preload_u2_jar(self) -> None:
         """Put uiautomator2's own u2.jar where it pushes it, so `u2.connect` finds the hash and skips the push
         (as on a phone that was used with uiautomator2 before)."""
-        try:  # found, not imported: importing uiautomator2 (adbutils, requests, ...) costs a device ~0.25 s of CPU
-            spec = importlib.util.find_spec("uiautomator2")
-            if spec is None or spec.origin is None:
-                return
-            jar = (Path(spec.origin).parent / "assets" / "u2.jar").read_bytes()
-        except (ImportError, ValueError, OSError):
-            return
-        self.fs.write("/data/local/tmp/u2.jar", jar, mode=0o644, parents=True)
+        jar = u2_jar()
+        if jar is not None:
+            self.fs.write("/data/local/tmp/u2.jar", jar, mode=0o644, parents=True)
 
     @property
     def locale_tag(self) -> str:
