@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from PIL import Image
 
-from ..memtrim import trim
+from ..memtrim import frame_drawn
 from .theme import Theme
 from .view import View
 
@@ -119,7 +119,7 @@ class FrameCache:
         img = draw()
         with self._lock:
             _remember(self._images, key, img, self._max_images)
-        trim()  # the drawing's freed buffers (and an evicted frame) back to the system
+        frame_drawn()  # the drawing's freed buffers (and an evicted frame) back to the system, in time
         return img
 
     def jpeg(self, key: Hashable, img: Callable[[], Image.Image], scale: float, quality: int) -> bytes:
@@ -131,7 +131,7 @@ class FrameCache:
             data = encode_jpeg(img(), scale, quality)
             with self._lock:
                 _remember(self._encoded, ekey, data, self._max_encoded)
-            trim()
+            frame_drawn()
         return data
 
     def raw(self, key: Hashable, img: Callable[[], Image.Image], size: tuple[int, int], mode: str) -> memoryview:
