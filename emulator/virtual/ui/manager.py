@@ -339,16 +339,16 @@ class UIManager:
 
     def render(self, frame: Frame) -> Image.Image:
         """`frame`'s pixels, drawn once per frame (no lock needed)."""
-        return self.frames.image(frame.key, frame.draw)
+        return self.frames.image(frame.key, frame.draw, frame.draw_on)
 
     def render_jpeg(self, frame: Frame, scale: float, quality: int) -> bytes:
         """`frame` as uiautomator2's takeScreenshot sends it (`frames.encode_jpeg`), encoded once per frame (no
         lock needed)."""
-        return self.frames.jpeg(frame.key, lambda: self.frames.image(frame.key, frame.draw), scale, quality)
+        return self.frames.jpeg(frame.key, lambda: self.render(frame), scale, quality)
 
     def render_raw(self, frame: Frame, size: tuple[int, int], mode: str) -> memoryview:
         """`frame`'s raw rows (`frames.raw`: RGB888 or RGBA8888 at `size`), made once per frame (no lock needed)."""
-        return self.frames.raw(frame.key, lambda: self.frames.image(frame.key, frame.draw), size, mode)
+        return self.frames.raw(frame.key, lambda: self.render(frame), size, mode)
 
     def frame(self) -> Frame:
         """What is on screen now: its name (`frames.draw_key`) and how to draw it from the views built now."""
@@ -356,7 +356,11 @@ class UIManager:
         if not self.model.screen_on:
             return Frame(("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0)))
         roots, theme = self.view_roots(), self.theme()
-        return Frame(draw_key(roots, (W, H), theme), lambda: render_roots(roots, (W, H), theme))
+        return Frame(
+            draw_key(roots, (W, H), theme),
+            lambda: render_roots(roots, (W, H), theme),
+            lambda canvas: render_roots(roots, (W, H), theme, canvas=canvas),
+        )
 
     # --- input ------------------------------------------------------------------------------------
     def _clear_snackbar(self) -> None:

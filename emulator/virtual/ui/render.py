@@ -287,10 +287,19 @@ class Painter:
         self.d.rectangle((int(x) + 1, y0, int(x) + w, y0 + h), fill=color)
 
 
-def render(roots: list[View], size: tuple[int, int], theme: Theme, base: Color = (0, 0, 0)) -> Image.Image:
+def render(
+    roots: list[View], size: tuple[int, int], theme: Theme, base: Color = (0, 0, 0), canvas: Image.Image | None = None
+) -> Image.Image:
+    """The windows `roots` drawn at `size`; over `canvas` (an RGB image of that size nobody else holds, painted
+    over whole: the same pixels as a new image) when given."""
     first = roots[0] if roots else None
     filled = first if first is not None and _fills(first, size) else None
-    img = Image.new("RGB", size, filled.style["bg"] if filled is not None else base)
+    fill = filled.style["bg"] if filled is not None else base
+    if canvas is not None and canvas.size == size and canvas.mode == "RGB":
+        img = canvas
+        img.paste(fill, (0, 0, *size))
+    else:
+        img = Image.new("RGB", size, fill)
     for root in roots:
         if root.style.get("dim"):
             img = img.point(_DIM_LUT)
