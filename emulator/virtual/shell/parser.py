@@ -21,6 +21,8 @@ Nothing is executed by this module. Tokens and words come from `lexer.Lexer`; th
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .ast_nodes import (
     AndOr,
     Arith,
@@ -385,8 +387,12 @@ def _assignment(w: Word) -> tuple[str, Word] | None:
     return m.group(1), Word(value_parts)
 
 
+@lru_cache(maxsize=256)
 def parse(src: str) -> Script:
-    """Parse a command line. Raises ShellSyntaxError with mksh's message text."""
+    """Parse a command line. Raises ShellSyntaxError with mksh's message text. A line parsed lately is not parsed
+    again (a harness sends the same few lines every step, and an interactive line is parsed to see whether it is
+    complete, whether it ends at once, and to run it): the tree is shared, and nothing changes a tree once parsed
+    (the runner only reads it)."""
     p = _Parser(src)
     try:
         script = p.script(stop=set())

@@ -303,3 +303,14 @@ def test_any_quoted_text_is_one_argument(model, text):
     r = sh(model, "printf %s " + shlex.quote(text))
     assert r.argvs == [["printf", "%s", text]]
     assert r.out == text
+
+
+def test_a_line_parsed_again_is_the_same_tree_and_runs_the_same(model):
+    """`parse` keeps the trees of lines it parsed lately (a harness sends the same lines every step): the tree is
+    shared, so running it must leave it as it was - a loop, a function and a here document run twice alike."""
+    from emulator.virtual.shell.parser import parse
+
+    line = 'f() { echo "f:$1"; }; for i in 1 2; do f $i; done; i=$((i + 1)); cat <<EOF\nhere $i\nEOF'
+    assert parse(line) is parse(line)
+    first, again = sh(model, line), sh(model, line)
+    assert first.out == again.out == "f:1\nf:2\nhere 3\n" and first.status == again.status == 0
