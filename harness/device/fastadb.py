@@ -252,6 +252,21 @@ def shell_v1(dev: adbutils.AdbDevice, command: str, timeout: float = 30.0, clock
 
 
 # --- a shell kept open ----------------------------------------------------------------------------------------------
+_STATUS_LINE = re.compile(rb"(\d+)\r?\n")  # what follows a kept shell's end token: the exit status, a line end
+
+
+def _end_line(buf: bytearray, token: bytes) -> tuple[int, int, int] | None:
+    """(start, end, exit status) of the first `TOKEN<status>` line in `buf`, or None: a search for the token and one
+    precompiled match after it (a regex made per call, with its token inside, would be compiled every call)."""
+    pos = buf.find(token)
+    while pos >= 0:
+        found = _STATUS_LINE.match(buf, pos + len(token))
+        if found is not None:
+            return pos, found.end(), int(found.group(1))
+        pos = buf.find(token, pos + 1)
+    return None
+
+
 class ShellSession:
     """`adb shell` with no command, kept open: the device's `sh` reads command lines from the stream and runs each
     as it arrives. `shell,raw:` - without `raw` adbd gives a command-less shell a PTY, which echoes the input and
@@ -273,7 +288,7 @@ class ShellSession:
             raise ValueError("a kept shell session runs one line at a time: the command has a line break")
         deadline = self.clock() + timeout
         token = f"__droidharness_end_{secrets.token_hex(8)}_"
-        end = re.compile(re.escape(token).encode("ascii") + rb"(\d+)\r?\n")
+        mark = token.encode("ascii")
         with self._lock:
             sock = self._sock
             try:
@@ -283,11 +298,12 @@ class ShellSession:
                 sock.sendall(f"{command}; echo {token}$?\n".encode())
                 buf = bytearray()
                 while True:
-                    found = end.search(buf)
+                    found = _end_line(buf, mark)
                     if found is not None:
-                        if found.end() != len(buf):  # nothing follows the end line unless something else writes
+                        start, stop, status = found
+                        if stop != len(buf):  # nothing follows the end line unless something else writes
                             raise EOFError("output after the end line of a kept shell session")
-                        return int(found.group(1)), bytes(buf[: found.start()])
+                        return status, bytes(buf[:start])
                     arm(sock, deadline, self.clock)
                     chunk = sock.recv(65536)
                     if not chunk:
