@@ -368,7 +368,7 @@ def run_suite(
     with its options), so nothing an agent kept - not even a timed-out call still running in its abandoned
     thread - reaches another episode. `pool` (started, not closed here) overrides the devices the options
     describe; `probe_agent` (a factory) overrides `opts.probe_agent` for the tasks' probe questions."""
-    if pool is None and not opts.serials and opts.isolation == "process":
+    if pool is None and not opts.serials and opts.isolation == "process" and opts.devices > 1:
         prestart(opts.profile, opts.langs)  # the pool's device zygote warms up while the suite loads
     try:
         plan = plan_run(opts, agent_factory, probe_agent)
