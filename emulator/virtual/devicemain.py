@@ -105,6 +105,9 @@ def serve(args: argparse.Namespace) -> int:
     die_with_parent(args.parent)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
     cpus = pin_to(args.cpus) if args.cpus is not None else None  # before the device starts a thread
+    from . import memreport  # bench/device_memory.py's probe: off unless its environment variable is set
+
+    memreport.start_tracing()
 
     from .cachefill import ENV as FILL_ENV
     from .cachefill import FILL_EVERY, write_cache_fill
@@ -135,6 +138,7 @@ def serve(args: argparse.Namespace) -> int:
     model.restore(boot)
     vd.start()
     console.start()
+    memreport.install(model, len(console.snapshots))
     ready: dict[str, object] = {
         "serial": vd.serial,
         "address": vd.address,

@@ -175,6 +175,22 @@ class FrameCache:
                 _remember(self._raw, rkey, data, self._max_raw)
         return data
 
+    def held(self) -> dict[str, int]:
+        """What the cache holds: frames, encodings and raw frames (counts) and their bytes (an image's pixels as
+        Pillow stores them: 4 bytes a pixel for RGB), and how often a frame asked for was there (hits, misses)."""
+        with self._lock:
+            images, encoded, raw = list(self._images.values()), list(self._encoded.values()), list(self._raw.values())
+        return {
+            "frame images": len(images),
+            "frame image bytes": sum(i.width * i.height * (1 if i.mode in ("1", "L", "P") else 4) for i in images),
+            "frame image hits": self.hits,
+            "frame image misses": self.misses,
+            "encoded frames": len(encoded),
+            "encoded frame bytes": sum(map(len, encoded)),
+            "raw frames": len(raw),
+            "raw frame bytes": sum(r.nbytes for r in raw),
+        }
+
     def clear(self) -> None:
         with self._lock:
             self._images.clear()

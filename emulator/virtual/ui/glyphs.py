@@ -35,6 +35,7 @@ class MaskCache:
         self.masks: OrderedDict[Key, Entry] = OrderedDict()
         self.fonts: dict[int, _Font] = {}
         self.bytes = 0
+        self.hits = self.misses = 0  # lookups that found their mask, and those that drew it (bench/device_memory.py)
         self._lock = threading.Lock()
 
     def get(self, key: Key) -> Entry | None:
@@ -42,6 +43,9 @@ class MaskCache:
             hit = self.masks.get(key)
             if hit is not None:
                 self.masks.move_to_end(key)
+                self.hits += 1
+            else:
+                self.misses += 1
             return hit
 
     def put(self, font: _Font, key: Key, entry: Entry) -> None:
