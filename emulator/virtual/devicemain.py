@@ -106,7 +106,9 @@ def serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
     cpus = pin_to(args.cpus) if args.cpus is not None else None  # before the device starts a thread
     from . import memreport  # bench/device_memory.py's probe: off unless its environment variable is set
+    from .memtrim import one_arena
 
+    one_arena()  # before the device starts a thread: one malloc arena for them all (memtrim.one_arena)
     memreport.start_tracing()
 
     from .cachefill import ENV as FILL_ENV

@@ -91,3 +91,24 @@ def trim_if_idle(now: float | None = None) -> bool:
     if due:
         trim()
     return due
+
+
+M_ARENA_MAX = -8  # mallopt's parameter (glibc malloc.h)
+
+
+def one_arena() -> bool:
+    """Every thread of this process allocates from glibc's main arena (`mallopt(M_ARENA_MAX, 1)`, as
+    MALLOC_ARENA_MAX=1 would), where the C library is glibc; call before the process starts its threads. A device's
+    threads each took an arena of their own (64 MB reservations), and the frames, masks and encodings they drew left
+    each holding freed memory that a trim of the heap did not give back: 41-51 MB of a device's ~80 MB PSS were
+    other threads' arenas after ~100 episodes, ~54 MB PSS with one arena (bench/device_memory.py, docs/caches.md).
+    The device's threads take turns on the GIL, so they seldom wait for the arena's lock. True when it was set."""
+    name = ctypes.util.find_library("c")
+    try:
+        fn = getattr(ctypes.CDLL(name), "mallopt", None) if name else None
+    except OSError:
+        fn = None
+    if fn is None:
+        return False
+    fn.argtypes, fn.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    return bool(fn(M_ARENA_MAX, 1))

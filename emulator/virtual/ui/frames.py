@@ -107,7 +107,7 @@ class FrameCache:
     device. Safe to use from several threads: the lock guards the stores only, never a drawing or an encoding (two
     threads missing the same frame at once both draw it, and give the same pixels)."""
 
-    def __init__(self, images: int = 2, encoded: int = 24, raw: int = 2) -> None:
+    def __init__(self, images: int = 1, encoded: int = 24, raw: int = 2) -> None:
         self._images: OrderedDict[Hashable, Image.Image] = OrderedDict()
         self._encoded: OrderedDict[Hashable, bytes] = OrderedDict()
         self._raw: OrderedDict[Hashable, memoryview] = OrderedDict()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from PIL import Image
 
 from emulator.virtual import memreport
+from emulator.virtual.memtrim import one_arena
 from emulator.virtual.model import VirtualDeviceModel
 from emulator.virtual.ui.frames import FrameCache
 from emulator.virtual.ui.glyphs import MaskCache
@@ -40,6 +42,8 @@ def test_the_frame_cache_says_what_it_holds_and_how_often_it_served() -> None:
     assert held["frame images"] == 1 and held["frame image bytes"] == 10 * 20 * 4  # Pillow keeps RGB in 4 bytes
     assert (held["frame image hits"], held["frame image misses"]) == (1, 1)
     assert held["encoded frames"] == 1 and held["encoded frame bytes"] > 0
+    cache.image("b", lambda: Image.new("RGB", (10, 20)))
+    assert cache.held()["frame images"] == 1, "one frame kept by default bound"
 
 
 def test_the_glyph_masks_count_their_hits_and_misses() -> None:
@@ -48,6 +52,15 @@ def test_the_glyph_masks_count_their_hits_and_misses() -> None:
     masks.put(object(), (1, "x", 0.0, 0.0), (Image.new("L", (4, 4)), 0, 0))  # type: ignore[arg-type]
     assert masks.get((1, "x", 0.0, 0.0)) is not None
     assert (masks.hits, masks.misses) == (1, 1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallopt")
+def test_one_arena_is_set_where_the_c_library_is_glibc() -> None:
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("not glibc")
+    assert one_arena() is True
 
 
 def test_a_device_writes_its_report_on_sigusr1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,7 +80,7 @@ def test_a_device_writes_its_report_on_sigusr1(tmp_path: Path, monkeypatch: pyte
         if not was_tracing:
             tracemalloc.stop()
     assert report["pid"] == os.getpid()
-    assert report["known"]["boot snapshots"] == 3 and report["known"]["frame images"] >= 1
+    assert report["known"]["boot snapshots"] == 3 and report["known"]["frame images"] == 1
     assert report["python"]["traced"] > 0 and set(report["python"]["holders"]) <= {
         label for label, _ in memreport.HOLDERS
     } | {"other"}
