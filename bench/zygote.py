@@ -5,14 +5,17 @@ before the change), side by side, the runs alternated so that a shared machine's
 `start`: `droidharness run --agent reference --lang en --devices N --latency pixel` on 4 tasks, as a user types it
 (a fresh interpreter: its imports count), timed from the command's start: when the first episode started (and
 each device's first, their mean), when the pool handed the devices out (manifest.json `devices[i].startup.up`,
-from the pool's start) and the mean of each start-up phase; medians over `--runs`.
+from the pool's start) and the mean of each start-up phase; medians over `--runs`. With `--whole-suite`, the 36
+English tasks (bench/scale.py's workload, but through the command: its imports count) and, per tree, each device
+count's speed-up over the first one, run by run.
 
 `memory`: `droidharness run --agent reference --lang en --clock virtual --family clock-alarm --instances E
---devices N`, the device processes read from /proc/PID/smaps_rollup every `--interval` s while it runs; the last
-reading with every device alive (after about E episodes) is shown per device: PSS, RSS, Private_Dirty,
-Shared_Clean, Shared_Dirty (and the zygote's PSS and RSS), with the episodes done at that moment.
+--devices N`, the device processes read from /proc/PID/smaps_rollup every `--interval` s while it runs; the first
+reading with every device up and the last one with every device alive (after about E episodes) are shown per
+device: PSS, RSS, Private_Dirty, Shared_Clean, Shared_Dirty (and the zygote's PSS and RSS), with the episodes done
+at that moment.
 
-    python bench/zygote.py start  [--against DIR] [--devices 2 8] [--runs 5]
+    python bench/zygote.py start  [--against DIR] [--devices 2 8] [--runs 5] [--whole-suite]
     python bench/zygote.py memory [--against DIR] [--devices 2 4] [--episodes 100] [--runs 1]
 
 Prints figures; no asserts.
@@ -57,10 +60,11 @@ def cli(tree: Path, args: list[str]) -> subprocess.Popen[bytes]:
     )
 
 
-def start_run(tree: Path, n: int, out: Path) -> dict[str, float]:
+def start_run(tree: Path, n: int, out: Path, whole: bool = False) -> dict[str, float]:
     run_id = f"start-{n}-{time.time_ns()}"
     args = ["--agent", "reference", "--lang", "en", "--devices", str(n), "--latency", "pixel", "--no-report"]
-    args += [x for t in TASKS for x in ("--task", t)] + ["--out", str(out), "--run-id", run_id]
+    args += [] if whole else [x for t in TASKS for x in ("--task", t)]
+    args += ["--out", str(out), "--run-id", run_id]
     t0 = time.time()
     proc = cli(tree, args)
     proc.wait()
@@ -99,6 +103,7 @@ def memory_run(tree: Path, n: int, episodes: int, out: Path, interval: float) ->
     args = ["--agent", "reference", "--lang", "en", "--clock", "virtual", "--family", "clock-alarm"]
     args += ["--instances", str(episodes), "--devices", str(n), "--no-report", "--out", str(out), "--run-id", run_id]
     proc = cli(tree, args)
+    first: dict[str, Any] = {}  # the first reading with every device up
     last: dict[str, Any] = {}
     seen: set[str] = set()
     while proc.poll() is None:
@@ -113,8 +118,10 @@ def memory_run(tree: Path, n: int, episodes: int, out: Path, interval: float) ->
                     "zygote": read[zygote[0]] if zygote else None,
                     "episodes": episodes_done(out / run_id, seen),
                 }
+                if not first:
+                    first = last
         time.sleep(interval)
-    return last
+    return {"first": first, "last": last} if last else {}
 
 
 def median_row(runs: list[dict[str, float]], key: str) -> str:
@@ -130,6 +137,11 @@ def main() -> None:
     ap.add_argument("--devices", type=int, nargs="+")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--episodes", type=int, default=100, help="memory: the run's episodes")
+    ap.add_argument(
+        "--whole-suite",
+        action="store_true",
+        help="start: the 36 English tasks instead of 4, and each count's speed-up over the first count (walls)",
+    )
     ap.add_argument("--interval", type=float, default=0.5, help="memory: seconds between readings")
     args = ap.parse_args()
     trees = {"this": ROOT, **({"against": args.against.resolve()} if args.against else {})}
@@ -142,27 +154,38 @@ def main() -> None:
             for _ in range(args.runs):
                 for n in args.devices or [2, 8]:
                     for label, tree in trees.items():  # alternated: the drift falls on both
-                        got.setdefault((label, n), []).append(start_run(tree, n, out))
+                        got.setdefault((label, n), []).append(start_run(tree, n, out, args.whole_suite))
             table = Table("tree", "devices", "1st episode s", "devices' 1st mean s", "up mean s", *PHASES, "wall s")
             table.title = f"start-up from the command's start, pixel, {len(TASKS)} tasks, medians of {args.runs}"
             for (label, n), runs in got.items():
                 keys = ("first", "first_mean", "up_mean", *PHASES, "wall")
                 table.add_row(label, str(n), *[median_row(runs, k) for k in keys])
             console.print(table)
+            counts = args.devices or [2, 8]
+            for label in trees:
+                for n in counts[1:]:  # run by run (alternated, so the same drift), then the median
+                    ratios = sorted(
+                        a["wall"] / b["wall"] for a, b in zip(got[(label, counts[0])], got[(label, n)], strict=True)
+                    )
+                    console.print(
+                        f"{label}: {n} devices against {counts[0]}, walls from the command's start: "
+                        f"{statistics.median(ratios):.2f}x (runs: {', '.join(f'{r:.2f}' for r in ratios)})"
+                    )
         else:
             table = Table("tree", "devices", "episodes", *[f"device {k} MB" for k in MEMORY], "zygote PSS / RSS MB")
             table.title = "device processes' memory (smaps_rollup) after the episodes, clock-alarm, virtual clock"
             for _ in range(args.runs):
                 for n in args.devices or [2, 4]:
                     for label, tree in trees.items():
-                        m = memory_run(tree, n, args.episodes, out, args.interval)
-                        if not m:
+                        readings = memory_run(tree, n, args.episodes, out, args.interval)
+                        if not readings:
                             table.add_row(label, str(n), "no reading")
                             continue
-                        cols = [" / ".join(f"{d[k] / 1024:.0f}" for d in m["devices"]) for k in MEMORY]
-                        z = m["zygote"]
-                        zc = f"{z['Pss'] / 1024:.0f} / {z['Rss'] / 1024:.0f}" if z else "-"
-                        table.add_row(label, str(n), str(m["episodes"]), *cols, zc)
+                        for m in (readings["first"], readings["last"]):
+                            cols = [" / ".join(f"{d[k] / 1024:.0f}" for d in m["devices"]) for k in MEMORY]
+                            z = m["zygote"]
+                            zc = f"{z['Pss'] / 1024:.0f} / {z['Rss'] / 1024:.0f}" if z else "-"
+                            table.add_row(label, str(n), str(m["episodes"]), *cols, zc)
             console.print(table)
     console.print(
         f"load average at the start {load0[0]:.2f}, at the end {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores"

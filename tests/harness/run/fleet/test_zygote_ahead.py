@@ -5,7 +5,9 @@ that failed before its pool) is stopped with its record. Embedded devices behind
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -97,4 +99,17 @@ def test_a_zygote_no_pool_takes_is_stopped_with_its_record(state):
     assert len(_records(state)) == 1, "recorded for the reaper while it waits"
     stop_prestarted()
     assert _gone(ahead) and not prestarted_zygote()
+    assert _records(state) == []
+
+
+def test_a_zygote_that_cannot_start_leaves_the_devices_their_own_interpreters_and_says_so(state, monkeypatch, caplog):
+    from emulator.virtual.zygote import Zygote
+
+    monkeypatch.setattr(Zygote, "command", lambda self: [sys.executable, "-c", "raise SystemExit(3)"])
+    with caplog.at_level(logging.WARNING), DevicePool(2, isolation="process") as pool:
+        for i in range(2):
+            proc = pool.process(i)
+            assert proc is not None and proc.pid is not None and _ppid(proc.pid) == os.getpid()
+            assert pool.slot(i).shell(["echo", "up"]).stdout.strip() == b"up"
+    assert any("device zygote unavailable" in r.getMessage() for r in caplog.records), caplog.text
     assert _records(state) == []
