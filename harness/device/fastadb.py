@@ -272,14 +272,18 @@ class ShellSession:
     as it arrives. `shell,raw:` - without `raw` adbd gives a command-less shell a PTY, which echoes the input and
     prints prompts; it is the shell v2 service syntax, so only for devices with the `shell_v2` feature (Android 7+).
     Raw v1: no prompt, no echo, stdout and stderr merged. `run()` writes
-    `COMMAND; echo TOKEN$?` as one line and reads up to the end line, which carries a token drawn for that call
-    (output cannot forge it) and the exit status. One call at a time (a lock). A call that fails or passes its
-    deadline closes the session - whatever it left running may still print - and the next call opens a new one."""
+    `COMMAND; echo TOKEN$?` as one line and reads up to the end line, which carries a token drawn for the session
+    (output cannot forge it: nothing on the device knows it before the end line prints it) and the exit status. One
+    token per session rather than per call, so that the same command sends the same line every time, which the
+    device can keep parsed (a virtual device's shell keeps its last lines' trees). One call at a time (a lock). A
+    call that fails or passes its deadline closes the session - whatever it left running may still print - and
+    the next call opens a new one, with a new token."""
 
     def __init__(self, dev: adbutils.AdbDevice, clock: Clock = time.monotonic) -> None:
         self.dev = dev
         self.clock = clock  # what a call's deadline is measured on
         self._sock: socket.socket | None = None
+        self._token = ""  # the open session's end token
         self._lock = threading.Lock()
 
     def run(self, command: str, timeout: float = 30.0) -> tuple[int, bytes]:
@@ -287,13 +291,14 @@ class ShellSession:
         if "\n" in command or "\r" in command:
             raise ValueError("a kept shell session runs one line at a time: the command has a line break")
         deadline = self.clock() + timeout
-        token = f"__droidharness_end_{secrets.token_hex(8)}_"
-        mark = token.encode("ascii")
         with self._lock:
             sock = self._sock
             try:
                 if sock is None:
                     sock = self._sock = _open_service(self.dev, "shell,raw:", deadline, self.clock)
+                    self._token = f"__droidharness_end_{secrets.token_hex(8)}_"
+                token = self._token
+                mark = token.encode("ascii")
                 arm(sock, deadline, self.clock)
                 sock.sendall(f"{command}; echo {token}$?\n".encode())
                 buf = bytearray()

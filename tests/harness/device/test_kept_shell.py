@@ -36,7 +36,7 @@ def test_commands_run_on_one_stream_with_their_exit_status(adb_server, vdevice, 
         assert session.run("echo oops >&2; false", 5.0) == (1, b"oops\n")  # stderr merged (v1)
         assert session.run("cd /sdcard", 5.0) == (0, b"")
         assert session.run("pwd", 5.0) == (0, b"/sdcard\n")  # one shell: its state carries over
-        # output that looks like an end line, but with another call's token, does not end the call
+        # output that looks like an end line, but with another session's token, does not end the call
         fake = b"__droidharness_end_0000000000000000_0"
         assert session.run(f"echo {fake.decode()}; echo after", 5.0) == (0, fake + b"\nafter\n")
         assert session.run("printf no-newline", 5.0) == (0, b"no-newline")
@@ -45,6 +45,21 @@ def test_commands_run_on_one_stream_with_their_exit_status(adb_server, vdevice, 
     finally:
         session.close()
     assert services == ["shell,raw:"]
+
+
+def test_a_command_sends_the_same_line_every_time_so_the_device_parses_it_once(adb_server, vdevice) -> None:
+    """The end token is the session's, not the call's: the device's shell keeps the line's tree (issue 49)."""
+    from emulator.virtual.shell.parser import parse
+
+    session = ShellSession(FastAdbDevice(adb_server.client, vdevice.serial))
+    try:
+        first = session.run("cat /proc/uptime", 5.0)
+        misses = parse.cache_info().misses
+        again = session.run("cat /proc/uptime", 5.0)
+        assert parse.cache_info().misses == misses, "the same line again: not parsed again"
+        assert first[0] == again[0] == 0 and first[1] != b"" and again[1] != b""
+    finally:
+        session.close()
 
 
 def test_a_call_past_its_deadline_closes_the_session_and_the_next_opens_another(adb_server, vdevice, services):
