@@ -58,6 +58,11 @@ _ORIENTATIONS = {"natural": 0, "n": 0, "left": 1, "l": 1, "upsidedown": 2, "u": 
 OBSERVATIONS = {"takeScreenshot": "u2_screenshot", "dumpWindowHierarchy": "u2_hierarchy"}
 
 
+class Base64Text(str):
+    """A result that is base64 text: nothing in it needs a JSON escape, so its response is assembled around it
+    (`RpcService.handle`), the bytes `json.dumps` would give without scanning and copying a screenshot's ~130 KB."""
+
+
 class RpcService(UiObjectMethods):
     """One server process's RPC state: named UiObjects, the touch gesture in progress, the last toast."""
 
@@ -82,6 +87,9 @@ class RpcService(UiObjectMethods):
                 raise RpcError(INVALID_REQUEST, "Invalid Request")
             req_id = req.get("id")
             result = self.call(req["method"], req.get("params"))
+            if type(result) is Base64Text:
+                rid = json.dumps(req_id, ensure_ascii=False).encode("utf-8", "replace")
+                return b'{"jsonrpc": "2.0", "id": ' + rid + b', "result": "' + result.encode("ascii") + b'"}'
             resp: dict[str, Any] = {"jsonrpc": "2.0", "id": req_id, "result": result}
         except RpcError as e:
             resp = {"jsonrpc": "2.0", "id": req_id, "error": e.to_json()}
@@ -250,7 +258,7 @@ class RpcService(UiObjectMethods):
             path = "/data/local/tmp/" + filename.rsplit("/", 1)[-1]
             self.model.fs.write(path, data, parents=True)
             return path
-        return base64.b64encode(data).decode("ascii")
+        return Base64Text(base64.b64encode(data).decode("ascii"))
 
     @rpc()
     def dumpWindowHierarchy(

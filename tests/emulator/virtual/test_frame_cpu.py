@@ -1,5 +1,5 @@
 """What a step's CPU on the virtual device is spared (issue 49): a new frame drawn over the one it pushes out of the
-cache, heap trims only past a slack and at rest."""
+cache, heap trims only past a slack and at rest, a screenshot's response assembled around its base64 text."""
 
 from __future__ import annotations
 
@@ -84,3 +84,24 @@ def test_the_heap_is_trimmed_past_its_slack_and_at_rest(monkeypatch: pytest.Monk
     rss[0] += memtrim.HEAP_SLACK + 1
     memtrim.frame_drawn(now=1011.0)
     assert trims == [0, 0, 0], "past the slack: trimmed at once"
+
+
+@pytest.mark.parametrize("req_id", [1, "a-é", None, 2**40])
+def test_a_screenshot_response_is_the_bytes_json_would_give(req_id: object) -> None:
+    """takeScreenshot's response is assembled around its base64 text, byte for byte what encoding it gives."""
+    import base64
+    import io
+    import json
+    import threading
+
+    from emulator.virtual.model import VirtualDeviceModel
+    from emulator.virtual.u2.rpc import Base64Text, RpcService
+
+    svc = RpcService(VirtualDeviceModel(), threading.Event())
+    assert type(svc.call("takeScreenshot", [1, 80])) is Base64Text, "the response is assembled, not encoded"
+    body = json.dumps({"jsonrpc": "2.0", "id": req_id, "method": "takeScreenshot", "params": [1, 80]}).encode()
+    out = svc.handle(body)
+    result = json.loads(out)["result"]
+    assert Image.open(io.BytesIO(base64.b64decode(result))).format == "JPEG"
+    expected = {"jsonrpc": "2.0", "id": req_id, "result": result}
+    assert out == json.dumps(expected, ensure_ascii=False).encode("utf-8", "replace")
