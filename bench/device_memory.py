@@ -164,7 +164,7 @@ def run_family(devices: int, isolation: str, trace: int, args: argparse.Namespac
     if trace:
         env[TRACE_ENV] = str(trace)
     samples: list[dict[str, Any]] = []
-    steady: dict[str, Any] = {}
+    readings: list[dict[str, Any]] = []
     done: set[str] = set()
     t0 = time.monotonic()
     with open(args.out / f"{name}.log", "wb") as log:
@@ -175,11 +175,11 @@ def run_family(devices: int, isolation: str, trace: int, args: argparse.Namespac
                 eps = episodes_done(args.out / name, done)
                 pss = {pid: r["Pss"] for pid, k in kinds.items() if k in ("device", "harness") and (r := rollup(pid))}
                 samples.append({"t": time.monotonic() - t0, "episodes": eps, "pss": pss, "kinds": kinds})
-                if not steady and eps >= args.at * total:
+                if len(readings) < len(args.at) and eps >= args.at[len(readings)] * total:
                     os.kill(proc.pid, signal.SIGSTOP)  # the devices idle while they are read, and live on
                     try:
                         time.sleep(args.settle)  # what the devices were doing ends (and they trim at rest)
-                        steady = read_steady(kinds, reports_dir, eps)
+                        readings.append(read_steady(kinds, reports_dir, eps))
                     finally:
                         os.kill(proc.pid, signal.SIGCONT)
                     console.print(f"{name}: read at {eps} of {total} episodes", style="dim")
@@ -200,7 +200,8 @@ def run_family(devices: int, isolation: str, trace: int, args: argparse.Namespac
         "episodes": episodes_done(args.out / name, done),
         "total": total,
         "samples": [{**s, "kinds": {str(p): k for p, k in s["kinds"].items()}} for s in samples],
-        "steady": steady,
+        "steady": readings[-1] if readings else {},
+        "readings": readings,
         "loadavg": os.getloadavg(),
     }
 
@@ -377,15 +378,26 @@ def main() -> None:
     ap.add_argument("--family", default="clock-alarm")
     ap.add_argument("--isolation", nargs="+", default=["process"], choices=["process", "thread"])
     ap.add_argument("--trace", type=int, default=0, help="also a traced run (tracemalloc, N frames) per count")
-    ap.add_argument("--at", type=float, default=0.9, help="read the processes once this fraction of episodes is done")
+    ap.add_argument(
+        "--at",
+        type=float,
+        nargs="+",
+        default=[0.9],
+        help="read the processes once these fractions of the episodes are done (the tables show the last reading)",
+    )
     ap.add_argument("--settle", type=float, default=1.0, help="seconds between pausing the harness and the reading")
     ap.add_argument("--apps", action="store_true", help="also one device opening AndroidWorld's apps")
     ap.add_argument("--app-rounds", type=int, default=2)
     ap.add_argument("--env", nargs="*", default=[], help="K=V passed to the run's environment")
     ap.add_argument("--sample-interval", type=float, default=0.5)
     ap.add_argument("--out", type=Path, help="keep the runs, their logs and device_memory.json here")
+    ap.add_argument("--report", type=Path, help="print the tables of a saved device_memory.json instead of running")
     args = ap.parse_args()
     console = Console(width=260)
+    if args.report:
+        saved = json.loads(args.report.read_text())
+        report(saved["runs"], saved["apps"], console)
+        return
     if not Path("/proc/self/smaps_rollup").exists():
         sys.exit("device_memory: needs Linux /proc (smaps_rollup)")
     with tempfile.TemporaryDirectory(prefix="devmem-") as tmp:

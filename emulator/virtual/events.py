@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-# The events a log keeps (older ones are dropped): ~1 KB each in memory, so ~10 MB a device. An episode logs ~100-200
-# (commands, u2 RPCs, input, activities), so a device serving thousands of episodes keeps the last ~50-100 episodes'
-# worth instead of growing until its limit (bench/soak.py, docs/caches.md).
-LIMIT = 10_000
+# The events a log keeps (older ones are dropped): ~550 bytes each in memory (10 000 held 5.4 MB of a device's ~55 MB,
+# bench/device_memory.py), so ~1.1 MB a device. An episode logs ~100-200 (commands, u2 RPCs, input, activities), so
+# a device keeps the last ~10-20 episodes' worth - more than a test reads back - and is full within its first ones
+# instead of growing for ~100 (bench/soak.py, docs/caches.md).
+LIMIT = 2_000
 
 
 @dataclass(frozen=True, slots=True)

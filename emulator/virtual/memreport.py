@@ -80,6 +80,32 @@ def mallinfo() -> dict[str, int]:
     return {"arena": m.arena, "in_use": m.uordblks, "free": m.fordblks, "mmapped": m.hblkhd, "mmapped_blocks": m.hblks}
 
 
+def deep_size(obj: object, seen: set[int] | None = None) -> int:
+    """Bytes of `obj` and what it holds (containers, slotted objects and dataclasses followed; strings and numbers
+    shared with others counted once per call)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, dict):
+        size += sum(deep_size(k, seen) + deep_size(v, seen) for k, v in obj.items())
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        size += sum(deep_size(v, seen) for v in obj)
+    elif hasattr(obj, "__slots__"):
+        size += sum(deep_size(getattr(obj, n), seen) for n in obj.__slots__ if hasattr(obj, n))
+    return size
+
+
+def sampled_size(items: list[object], samples: int = 300) -> int:
+    """`deep_size` of `items`, estimated from an evenly spread sample of them."""
+    if not items:
+        return 0
+    step = max(1, len(items) // samples)
+    picked = items[::step]
+    return sys.getsizeof(items) + sum(deep_size(i) for i in picked) * len(items) // len(picked)
+
+
 def known(model: VirtualDeviceModel, snapshots: int) -> dict[str, int]:
     """The sizes the device's bounded holders report (bytes, or counts where named so)."""
     from .ui.glyphs import MASKS
@@ -92,6 +118,7 @@ def known(model: VirtualDeviceModel, snapshots: int) -> dict[str, int]:
         "glyph mask misses": MASKS.misses,
         "logcat entries": model.logbuf.kept(),
         "event log entries": model.events.kept(),
+        "event log bytes": sampled_size(list(model.events.all())),
         "boot snapshots": snapshots,
         "python objects": len(gc.get_objects()),
         "modules": len(sys.modules),

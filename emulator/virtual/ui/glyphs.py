@@ -30,7 +30,7 @@ class MaskCache:
     remembers 256 and makes a new object for a size it forgot, which would otherwise stay alive here for good).
     Thread-safe. The bounds and why: docs/caches.md."""
 
-    def __init__(self, max_masks: int = 4096, max_bytes: int = 16 << 20, max_fonts: int = 512) -> None:
+    def __init__(self, max_masks: int = 4096, max_bytes: int = 6 << 20, max_fonts: int = 512) -> None:
         self.max_masks, self.max_bytes, self.max_fonts = max_masks, max_bytes, max_fonts
         self.masks: OrderedDict[Key, Entry] = OrderedDict()
         self.fonts: dict[int, _Font] = {}
@@ -70,9 +70,11 @@ def _size(entry: Entry) -> int:
     return entry[0].width * entry[0].height
 
 
-# A screen shows ~100 lines of text, a mask is ~25 KB on average (a wide line ~100 KB), and an episode brings new
-# lines (typed text, one prefix after another; the instance's names and numbers): 16 MB keeps several screens'
-# worth, where 4096 masks alone reached ~100 MB a device within a few hundred episodes (bench/soak.py).
+# A screen shows ~100 lines of text, a mask is ~15-25 KB on average (a wide line ~100 KB), and an episode brings new
+# lines (typed text, one prefix after another; the instance's names and numbers): 6 MB keeps a few hundred masks,
+# several screens' worth, where 4096 masks alone reached ~100 MB a device within a few hundred episodes
+# (bench/soak.py); over ~100 clock-alarm episodes a device's lookups hit as often at 4 MB as at 16 (98.4%, every
+# miss a first sight: bench/device_memory.py, docs/caches.md).
 MASKS = MaskCache()
 
 

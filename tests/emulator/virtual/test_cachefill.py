@@ -20,7 +20,7 @@ def test_the_fill_counts_what_the_device_remembers_against_the_bounds_in_the_cod
     model.screenshot()  # draws the home screen's labels: glyph masks
     before = cache_fill(model)
     assert before["glyph masks"] == (len(MASKS.masks), MASKS.max_masks) and before["glyph masks"][0] > 0
-    assert before["glyph mask bytes"] == (MASKS.bytes, 16 << 20)
+    assert before["glyph mask bytes"] == (MASKS.bytes, 6 << 20)
     assert before["text_width"][1] == before["quoteattr"][1] == 8192
     assert before["logcat entries"][1] == BUFFER_LIMIT
     assert before["logcat bytes"][1] == len(model.logbuf.sizes) * DEFAULT_BUFFER_SIZE
