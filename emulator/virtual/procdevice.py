@@ -120,17 +120,17 @@ _prestart_lock = threading.Lock()
 
 def prestart_zygote(profile: str, langs: tuple[str, ...]) -> bool:
     """Start a device zygote now, for the next pool of device processes of `profile` in this process: it imports
-    and warms up (every app's first screens in `langs`, in stages, until the pool names its apps) while the caller
-    does the rest of its start - a command's imports, loading its tasks - so that the pool's first devices are
-    forked warm at once. Call it from the main thread (the zygote dies with the thread that started it: PR_SET_
-    PDEATHSIG). One at a time; a zygote no pool takes is stopped when the process exits. False where no zygote
-    can be started (it is logged; the pool then starts its devices itself)."""
+    and warms up (the home screen in `langs`; the first screens of the apps the pool names, once it does) while the
+    caller does the rest of its start - a command's imports, loading its tasks - so that the pool's first devices
+    are forked warm soon after it asks. Call it from the main thread (the zygote dies with the thread that started
+    it: PR_SET_PDEATHSIG). One at a time; a zygote no pool takes is stopped when the process exits. False where
+    no zygote can be started (it is logged; the pool then starts its devices itself)."""
     global _prestarted
     with _prestart_lock:
         if _prestarted is not None and _prestarted.zygote.alive():
             return True
         home = _device_dir()
-        zygote = Zygote(home, profile=profile, langs=langs)
+        zygote = Zygote(home, profile=profile, langs=langs, apps_later=True)
         try:
             zygote.launch()
         except OSError as e:

@@ -81,12 +81,14 @@ class Zygote:
         langs: tuple[str, ...] = ("en", "zh"),
         warm_after: int | None = 0,
         packages: tuple[str, ...] = (),
+        apps_later: bool = False,
     ) -> None:
         self.home = home
         self.profile = profile
         self.langs = langs
         self.warm_after = warm_after
         self.packages = packages  # the apps whose first screens the warm-up draws (empty: every app's)
+        self.apps_later = apps_later  # no app drawn until a `warm` request names them (started ahead of its pool)
         self.ready_timeout = ready_timeout
         self.log_file = Path(home) / "zygote.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -117,6 +119,7 @@ class Zygote:
             ",".join(self.langs),
             *(["--no-warm"] if self.warm_after is None else ["--warm-after", str(self.warm_after)]),
             *(["--packages", ",".join(self.packages)] if self.packages else []),
+            *(["--apps-later"] if self.apps_later else []),
         ]
 
     def launch(self) -> Zygote:
@@ -373,13 +376,13 @@ class Warmth:
     """What the zygote has warmed up and what it still means to, in stages of a few tens of ms each (so that a
     request is read between two of them): the imports (`preload`), then per language the home screen and each
     app's first screen, drawn and dumped, not encoded (fonts, text widths, glyph masks, layouts: ~0.3 s of CPU a
-    language for all 26 apps, ~0.13 s for the bundled suite's 7). `packages` None: every app, until told which
-    (`want`). No thread is started: the zygote must stay single-threaded to fork safely."""
+    language for all 26 apps, ~0.13 s for the bundled suite's 7). `packages` None: every app; empty: none until
+    told which (`want`). No thread is started: the zygote must stay single-threaded to fork safely."""
 
     def __init__(self, profile: str, langs: tuple[str, ...], packages: tuple[str, ...] | None) -> None:
         self.profile = profile
         self.langs: list[str] = list(dict.fromkeys(langs or ("en",)))
-        self.packages = packages  # the apps to warm (None: every app)
+        self.packages = packages  # the apps to warm (None: every app; empty: none yet)
         self.done: set[tuple[str, str]] = set()  # (language, package or HOME)
         self.imported = False
         self.settled = True  # nothing warmed since the last `settle`
@@ -487,6 +490,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-warm", action="store_true", help="never warm up: fork devices from the bare imports")
     p.add_argument("--packages", default="", help="the apps whose first screens to warm up (default: every app)")
+    p.add_argument(
+        "--apps-later",
+        action="store_true",
+        help="warm the imports and home screens only, the apps once a warm request names them (started ahead)",
+    )
     args = p.parse_args(argv)
     langs = tuple(x for x in args.langs.split(",") if x)
     packages = tuple(x for x in args.packages.split(",") if x)
@@ -500,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     _send({"ready": os.getpid()})  # it reads requests from now on; a fork waits for what is wanted warm
-    warmth = Warmth(args.profile, langs, packages or None)
+    warmth = Warmth(args.profile, langs, () if args.apps_later else packages or None)
     if args.no_warm:
         from .device import VirtualDevice  # noqa: F401 - the imports a first fork needs
 

@@ -54,3 +54,20 @@ def test_a_warm_request_narrows_the_apps_not_drawn_yet_and_adds_languages(monkey
     assert not warmth.pending()
     assert sorted(started) == sorted([NOTES, CLOCK] * 2)
     assert warmth.done == {(lang, pkg) for lang in ("en", "zh") for pkg in (HOME, NOTES, CLOCK)}
+
+
+def test_a_zygote_started_ahead_draws_no_app_until_told_which(monkeypatch, tmp_path):
+    """Started ahead of its pool (`apps_later`), the zygote warms the imports and the home screens only: the apps
+    once the pool names them (an empty warm request: every app)."""
+    from emulator.virtual.zygote import HOME, Warmth
+
+    assert "--apps-later" in Zygote(str(tmp_path), apps_later=True).command()
+    started = _started(monkeypatch)
+    warmth = Warmth("medium_phone", ("en",), ())
+    while warmth.step():
+        pass
+    assert started == [] and warmth.done == {("en", HOME)}
+    warmth.want(("en",), (CLOCK,))
+    while warmth.step():
+        pass
+    assert started == [CLOCK]
