@@ -346,8 +346,9 @@ def report(runs: list[dict[str, Any]], apps: list[dict[str, Any]], console: Cons
         console.print(t)
 
 
-def measure_apps(rounds: int) -> list[dict[str, Any]]:
-    """bench/app_memory.py's device and stages (this tree only), with the /proc breakdown at each stage."""
+def measure_apps(rounds: int, settle: float) -> list[dict[str, Any]]:
+    """bench/app_memory.py's device and stages (this tree only), with the /proc breakdown at each stage, each read
+    `settle` seconds after the device's last command."""
     import app_memory
 
     from emulator.virtual.adbserver import PrivateAdbServer
@@ -356,6 +357,7 @@ def measure_apps(rounds: int) -> list[dict[str, Any]]:
     plain = app_memory.memory_kb
 
     def probe(pid: int) -> tuple[int, int]:
+        time.sleep(settle)  # the device at rest (it trims what its last frames freed)
         stages.append({"stage": f"stage {len(stages)}", "rollup": rollup(pid), "regions": regions(pid)})
         return plain(pid)
 
@@ -410,7 +412,7 @@ def main() -> None:
                 runs.append(run_family(n, isolation, 0, args, console))
                 if args.trace and isolation == "process":
                     runs.append(run_family(n, isolation, args.trace, args, console))
-        apps = measure_apps(args.app_rounds) if args.apps else []
+        apps = measure_apps(args.app_rounds, args.settle) if args.apps else []
         if keep:
             (args.out / "device_memory.json").write_text(json.dumps({"runs": runs, "apps": apps}))
         report(runs, apps, console)

@@ -76,6 +76,9 @@ def _fail(message: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from .device import VirtualDevice
+    from .memtrim import one_arena, trim_if_idle
+
+    one_arena()  # before the device starts a thread: one malloc arena for them all (memtrim.one_arena)
 
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s")
     if args.profile.replace("-", "_").lower() not in PROFILES:
@@ -141,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         _write_atomic(args.ready_file, line + "\n")
     print(line, flush=True)
     while not vd.wait(0) and not stop.wait(0.2):
-        pass
+        trim_if_idle()  # what the last frames freed, back to the system once the device rests (memtrim)
     done.set()
     vd.stop()
     logging.info("virtual device %s stopped", vd.serial)
