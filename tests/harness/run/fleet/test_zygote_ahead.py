@@ -25,6 +25,7 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private state directory: the records this test's zygotes and devices write are only its own."""
     d = tmp_path / "state"
     monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(d))
+    stop_prestarted()  # one an earlier test of this worker left is not this test's
     yield d
     stop_prestarted()
 
