@@ -76,7 +76,7 @@ def _fail(message: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from .device import VirtualDevice
-    from .memtrim import one_arena, trim_if_idle
+    from .memtrim import one_arena
 
     one_arena()  # before the device starts a thread: one malloc arena for them all (memtrim.one_arena)
 
@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.ready_file is not None:
         _write_atomic(args.ready_file, line + "\n")
     print(line, flush=True)
-    while not vd.wait(0) and not stop.wait(0.2):
-        trim_if_idle()  # what the last frames freed, back to the system once the device rests (memtrim)
+    while not vd.wait(0) and not stop.wait(0.2):  # the device trims its heap at rest on its own (memtrim)
+        pass
     done.set()
     vd.stop()
     logging.info("virtual device %s stopped", vd.serial)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .console import notify_adb_server
+from .memtrim import IDLE_TRIMMER
 from .model import Faults, VirtualDeviceModel
 from .ports import CONSOLE_PORT_MAX, CONSOLE_PORT_MIN, free_console_port
 from .profiles import DEFAULT_PROFILE, get_profile
@@ -95,6 +96,7 @@ class VirtualDevice:
         self._console: Any = None
         self._grpc: Any = None
         self._stopped = threading.Event()
+        self._trims = False  # holds IDLE_TRIMMER while it runs
         self.adb: Any = None  # adbutils.AdbDevice once `connect()`ed (Any: callers use it without a None check)
 
     def connect(self, server: PrivateAdbServer) -> adbutils.AdbDevice:
@@ -111,6 +113,8 @@ class VirtualDevice:
 
         self._server = AdbdServer(self.model, host=self.host, port=self._requested_port)
         self._server.start()
+        IDLE_TRIMMER.hold()  # its last frames' freed buffers go back to the system once it rests (memtrim)
+        self._trims = True
         if self.emulator_console:
             from .console import EmulatorConsole
 
@@ -188,6 +192,9 @@ class VirtualDevice:
                 discovery.remove(self.discovery_file)
         self.model.latency.cancel_all()
         self.model.faults.kill_u2()
+        if self._trims:
+            self._trims = False
+            IDLE_TRIMMER.release()
         if self._console is not None:
             self._console.stop()
         if self._server is not None:

@@ -115,7 +115,6 @@ def serve(args: argparse.Namespace) -> int:
     from .cachefill import FILL_EVERY, write_cache_fill
     from .console import EmulatorConsole
     from .device import VirtualDevice
-    from .memtrim import trim_if_idle
 
     stop = StopSignals()
     vd = VirtualDevice(
@@ -158,7 +157,6 @@ def serve(args: argparse.Namespace) -> int:
     fill_dir = os.environ.get(FILL_ENV)  # bench/soak.py: how full the caches are (emulator.virtual.cachefill)
     next_fill = 0.0
     while not vd.wait(0) and not stop.wait(0.2):  # stopped by the console's `kill`, or told to by a signal
-        trim_if_idle()  # what the last frames freed, back to the system once the device rests (memtrim)
         if fill_dir and time.monotonic() >= next_fill:
             next_fill = time.monotonic() + FILL_EVERY
             try:

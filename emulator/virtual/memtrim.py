@@ -10,7 +10,8 @@ Trimming after every frame gave that memory back but cost a busy device a fifth 
 for which the kernel hands out and zeroes fresh pages. So a drawn frame only notes that it freed memory
 (`frame_drawn`): the heap is trimmed when the process's resident size grew by more than `HEAP_SLACK` since the
 last trim (a busy device reuses up to that much from frame to frame, never more), and once the device has drawn
-nothing for `IDLE_SECONDS` (`trim_if_idle`, which the device process's main loop calls), so a device at rest holds
+nothing for `IDLE_SECONDS` (`trim_if_idle`, called by `IDLE_TRIMMER`'s thread while a device of the process runs,
+in a device process or a harness hosting devices in threads), so a device at rest holds
 what it held with a trim after every frame. Over the bundled suite (reference agent, `instant`, virtual clock, one
 device) the device's CPU went 12.0 -> 9.4 s (its system time 3.3-3.6 -> 1.2 s). `trim()` trims at once (the
 zygote before it forks)."""
@@ -112,3 +113,61 @@ def one_arena() -> bool:
         return False
     fn.argtypes, fn.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
     return bool(fn(M_ARENA_MAX, 1))
+
+
+class IdleTrimmer:
+    """A thread that calls `trim_if_idle` every `IDLE_SECONDS` while a device of this process runs: a device hosted
+    in a thread of a harness (`--isolation thread`) has no main loop of its own to do it, and its last frames'
+    buffers would stay in the harness's heap (up to `HEAP_SLACK` a device). Started by the first running device
+    (`hold`), ended with the last (`release`); never in a zygote, whose devices are built but never started."""
+
+    def __init__(self, every: float = IDLE_SECONDS) -> None:
+        self.every = every
+        self._holders = 0
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def hold(self) -> None:
+        with self._cond:
+            self._holders += 1
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="heap-trim", daemon=True)
+                self._thread.start()
+
+    def release(self) -> None:
+        with self._cond:
+            self._holders = max(0, self._holders - 1)
+            self._cond.notify_all()
+
+    @property
+    def running(self) -> bool:
+        with self._cond:
+            return self._thread is not None
+
+    @property
+    def holders(self) -> int:
+        """How many running devices hold it."""
+        with self._cond:
+            return self._holders
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the thread to end (once nobody holds it)."""
+        with self._cond:
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                if self._holders == 0:
+                    self._thread = None
+                    return
+                self._cond.wait(self.every)
+                if self._holders == 0:
+                    self._thread = None
+                    return
+            trim_if_idle()
+
+
+IDLE_TRIMMER = IdleTrimmer()
