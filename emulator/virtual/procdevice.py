@@ -204,12 +204,6 @@ class Spawner:
         if zygote:  # at once, on the spawner's thread: it warms up while the pool starts its adb server
             self._jobs.put((self._get_zygote, Future()))
 
-    @property
-    def forks_warm(self) -> bool:
-        """Are devices forked from a zygote that warmed up first (each boots in tens of ms of CPU)? False once
-        the zygote could not start (devices are then their own interpreters)."""
-        return self._use_zygote and self._warm_after == 0
-
     def _get_zygote(self) -> Zygote | None:
         """The running zygote (started now if needed, on the spawner's thread); None: spawn directly."""
         if not self._use_zygote:

@@ -2,8 +2,8 @@
 device is a `DeviceProcess` (emulator.virtual.procdevice) that the pool's private adb server reaches as a TCP
 serial, with a control console holding its boot state as snapshots in both languages: a reset, and a language
 switch, is one `avd snapshot load` (`snapshot_load`). The fleet reaps the children of dead harnesses before any
-starts, forks a pool's devices from a device zygote (`Spawner`), boots devices that are their own interpreters
-as many at once as there are cores (a warm zygote's forks all at once), and may pin each to a core (`affinity`)."""
+starts, forks a pool's devices from a device zygote (`Spawner`), boots as many at once as there are cores, and
+may pin each to a core (`affinity`)."""
 
 from __future__ import annotations
 
@@ -97,9 +97,8 @@ class ProcessBackend(AdbBackend):
         return self.spec.profile
 
     def running(self) -> DeviceProcess:
-        """The slot's device process, launched (when there is none alive) and waited for: devices that start as
-        their own interpreters boot as many at once as there are cores, so that the first ones are up soonest;
-        forks of a warm zygote, a few tens of ms of CPU each, all at once."""
+        """The slot's device process, launched (when there is none alive) and waited for: as many boots at once
+        as there are cores, so that the first devices are up soonest."""
         proc = self._proc
         if proc is not None and proc.alive():
             return proc
@@ -117,10 +116,8 @@ class ProcessBackend(AdbBackend):
             grpc_port=0 if self.config.pixels and grpc_available() else None,  # pixels: shared memory screenshots
             grpc_discovery=False,  # its port is read from the ready file: no discovery file for the pool's devices
         )
-        cold = not self.fleet.spawner().forks_warm  # a warm zygote's fork boots in tens of ms: no boot slot needed
         with self.timing("queued"):
-            if cold:
-                self.fleet.booting.acquire()
+            self.fleet.booting.acquire()
         try:
             self._proc = proc
             with self.timing("spawn"):
@@ -128,8 +125,7 @@ class ProcessBackend(AdbBackend):
             with self.timing("boot"):
                 proc.wait_ready()
         finally:
-            if cold:
-                self.fleet.booting.release()
+            self.fleet.booting.release()
         return proc
 
     def open_device(self) -> AdbDevice:
