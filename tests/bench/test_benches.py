@@ -24,6 +24,7 @@ QUICK = [  # (script, quick arguments, what its output must name)
         ["--episodes", "12", "--clock", "real", "--sample-interval", "0.5", "--families", "clock-alarm", "notes-new"],
         "device (2 processes)",
     ),
+    ("zygote.py", ["memory", "--devices", "2", "--episodes", "6", "--runs", "1"], "device Shared_Dirty MB"),
 ]
 
 
