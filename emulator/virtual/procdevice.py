@@ -9,8 +9,10 @@ into the child's private directory (`.emulator_console_auth_token`, mode 0600). 
 `{"serial", "address", "port", "console_port", "pid"}` to its ready file (as `python -m emulator.virtual` does).
 
 A pool of several devices forks them from a device zygote (`emulator.virtual.zygote`, `Spawner(zygote=True)`):
-one interpreter that imported and warmed up the device once, so each further device boots in tens of
-milliseconds of CPU instead of ~0.7 s; the child runs `emulator.virtual.devicemain.serve` either way.
+one interpreter that imported and warmed up the device once, so each device, the first ones included, boots in
+tens of milliseconds of CPU instead of ~0.7 s and shares those pages; a command may start that zygote ahead of its
+pool (`prestart_zygote`), which then forks even a single device from it. The child runs
+`emulator.virtual.devicemain.serve` either way.
 
 NO ORPHANS. Each child is recorded in the state directory (`<state>/devices/<pid>.json`: pid, owner pid, its
 private directory) and the parent stops it by that pid (SIGTERM, then SIGKILL). If the parent dies without
