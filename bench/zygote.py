@@ -10,10 +10,10 @@ English tasks (bench/scale.py's workload, but through the command: its imports c
 count's speed-up over the first one, run by run.
 
 `memory`: `droidharness run --agent reference --lang en --clock virtual --family clock-alarm --instances E
---devices N`, the device processes read from /proc/PID/smaps_rollup every `--interval` s while it runs; the first
-reading with every device up and the last one with every device alive (after about E episodes) are shown per
-device: PSS, RSS, Private_Dirty, Shared_Clean, Shared_Dirty (and the zygote's PSS and RSS), with the episodes done
-at that moment.
+--devices N`, the device processes read from /proc/PID/smaps_rollup every `--interval` s while it runs. Shown per
+device: PSS, RSS, Private_Dirty, Shared_Clean, Shared_Dirty (and the zygote's PSS and RSS), at the first reading
+once N episodes are done (each device booted and through about one) and at the last one with every device alive
+(after about E episodes), with the episodes done at that moment.
 
     python bench/zygote.py start  [--against DIR] [--devices 2 8] [--runs 5] [--whole-suite]
     python bench/zygote.py memory [--against DIR] [--devices 2 4] [--episodes 100] [--runs 1]
@@ -103,7 +103,7 @@ def memory_run(tree: Path, n: int, episodes: int, out: Path, interval: float) ->
     args = ["--agent", "reference", "--lang", "en", "--clock", "virtual", "--family", "clock-alarm"]
     args += ["--instances", str(episodes), "--devices", str(n), "--no-report", "--out", str(out), "--run-id", run_id]
     proc = cli(tree, args)
-    first: dict[str, Any] = {}  # the first reading with every device up
+    first: dict[str, Any] = {}  # the first reading once each device is through about an episode
     last: dict[str, Any] = {}
     seen: set[str] = set()
     while proc.poll() is None:
@@ -118,10 +118,10 @@ def memory_run(tree: Path, n: int, episodes: int, out: Path, interval: float) ->
                     "zygote": read[zygote[0]] if zygote else None,
                     "episodes": episodes_done(out / run_id, seen),
                 }
-                if not first:
+                if not first and last["episodes"] >= n:  # up and through an episode each, about
                     first = last
         time.sleep(interval)
-    return {"first": first, "last": last} if last else {}
+    return {"first": first or last, "last": last} if last else {}
 
 
 def median_row(runs: list[dict[str, float]], key: str) -> str:

@@ -9,6 +9,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A private state directory: the records this test's zygotes and devices write are only its own."""
     d = tmp_path / "state"
     monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(d))
