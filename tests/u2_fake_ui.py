@@ -61,6 +61,10 @@ class FakeUI:
     def max_offset(self) -> int:
         return self.N_ITEMS * self.ITEM_H - (self.LIST_BOTTOM - self.LIST_TOP)
 
+    def views(self) -> tuple[list[View], None]:
+        """The manager keeps a state's views (`ui.viewsonce`); the fake builds them every time: kept under no key."""
+        return self.view_roots(), None
+
     def view_roots(self) -> list[View]:
         w, h = self.model.display_size
         half = w // 2

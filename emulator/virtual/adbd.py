@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from .events import EventLog
+from .statelock import StateLock
 
 RESTART_DELAY = 0.2  # seconds between adbd's answer and its exit (the answer reaches the host first)
 
@@ -25,7 +26,7 @@ class _Transport(Protocol):
 class AdbdHost(Protocol):
     """What adbd's restart touches of the device (the model, which owns adbd and so is not imported here)."""
 
-    lock: threading.RLock
+    lock: StateLock
     props: dict[str, str]
     events: EventLog
 

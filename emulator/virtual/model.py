@@ -4,7 +4,9 @@ Thread-safety: every public method takes `self.lock` (re-entrant). Transport thr
 uiautomator2 server all go through these methods; none of them touches app state directly.
 
 UI: apps build a `View` tree per frame (`emulator.virtual.ui`); `view_roots()` returns the windows on screen
-(status bar, app, keyboard, navigation bar, dialogs), from which both `hierarchy_xml()` and `screenshot()` come.
+(status bar, app, keyboard, navigation bar, dialogs), from which both `hierarchy_xml()` and `screenshot()` come,
+built once per device state: `self.lock` (`statelock.StateLock`) counts the changes; a door that changes state
+without it calls `changed()`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import copy
 import functools
 import importlib.util
 import math
-import threading
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +46,7 @@ from .records import (  # noqa: F401 - ADB_KEYBOARD_IME, LAUNCHER_ACTIVITY re-ex
     TaskRecord,
     short_component,
 )
+from .statelock import StateLock
 
 if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
@@ -160,7 +162,7 @@ class VirtualDeviceModel:
     ) -> None:
         if locale not in ("en", "zh"):
             raise ValueError(f"unknown locale {locale!r}; choose en or zh")
-        self.lock = threading.RLock()
+        self.lock = StateLock()  # a re-entrant lock that counts changes: views built once per state
         self.clock: DeviceClock = make_clock(clock) if isinstance(clock, str) else clock
         self.latency = Latency(latency, clock=self.clock)
         self.profile = profile if isinstance(profile, Profile) else get_profile(profile)
@@ -275,11 +277,13 @@ class VirtualDeviceModel:
 
     def now(self) -> float:
         """The device's wall clock (seconds since the epoch): the host's, moved by `cmd alarm set-time`."""
+        self.lock.time_reads += 1  # views that show it are kept for this time only (statelock)
         return self.clock.time() + self.clock_offset
 
     def uptime(self) -> float:
         """Seconds since the device booted, as /proc/uptime and SystemClock.elapsedRealtime count them (the device
         booted an hour before it was made)."""
+        self.lock.time_reads += 1
         return max(0.0, self.clock.time() - self.boot_time) + BOOTED_BEFORE
 
     @property
@@ -623,8 +627,14 @@ class VirtualDeviceModel:
 
     # --- what is on screen ----------------------------------------------------------------------
     def view_roots(self) -> list[View]:
-        with self.lock:
-            return self.ui.view_roots()
+        """The windows on screen, built once per device state (`statelock`): callers must not change them."""
+        with self.lock.reading():
+            return self.ui.views()[0]
+
+    def changed(self) -> None:
+        """Something changed the device's state without holding its lock (a shell line, a uiautomator2 call): the
+        views built before are not reused."""
+        self.lock.changed()
 
     def hierarchy_xml(self, u2: bool = False, max_depth: int = 50, system_bars: bool = True) -> str:
         """uiautomator XML of the windows on screen. The device's own dump paths (`uiautomator dump`, the
@@ -633,7 +643,7 @@ class VirtualDeviceModel:
         from .ui.systembars import SYSTEM_BAR_ROOT_IDS
         from .ui.view import to_xml
 
-        with self.lock:
+        with self.lock.reading():
             roots, rotation = self.view_roots(), self.rotation
         if not system_bars:
             roots = [r for r in roots if r.resource_id not in SYSTEM_BAR_ROOT_IDS]
@@ -642,13 +652,13 @@ class VirtualDeviceModel:
     def screenshot(self) -> Image:
         """RGB PIL image of the current display (rotated size), rendered from the same tree as the XML. The
         image may be shared with later calls showing the same frame: convert or copy it before drawing on it."""
-        with self.lock:
+        with self.lock.reading():
             frame = self.ui.frame()
         return self.ui.render(frame)  # drawn without the lock: a hierarchy dump need not wait for the pixels
 
     def screenshot_jpeg(self, scale: float = 1.0, quality: int = 80) -> bytes:
         """The current display as a JPEG (resized by `scale` when 0 < scale < 1), as uiautomator2 sends it."""
-        with self.lock:
+        with self.lock.reading():
             frame = self.ui.frame()
         return self.ui.render_jpeg(frame, scale, quality)  # drawn and encoded without the lock
 

@@ -33,6 +33,8 @@ def run_command(state: Shell, argv: list[str], call: Callable[[], int], own: boo
     (`ProcIO.deliver_to_command`); a job's command is the job's own process (mksh execs it in the forked child).
     A signal the command handles itself (HANDLERS: screenrecord's SIGINT) ends its work; one it does not ends it
     with 128+SIG and the shell goes on."""
+    if state.root.background:  # a job's command may change the screen after its line ended (statelock)
+        call = _then_changed(state, call)
     name = argv[0].rsplit("/", 1)[-1]
     handled = HANDLERS.get(name, frozenset())
     own = own and name not in SELF_LISTED
@@ -55,6 +57,16 @@ def run_command(state: Shell, argv: list[str], call: Callable[[], int], own: boo
         if pid is not None:
             procs.signal_targets.pop(pid, None)
             procs.remove_daemon(pid)
+
+
+def _then_changed(state: Shell, call: Callable[[], int]) -> Callable[[], int]:
+    def run() -> int:
+        try:
+            return call()
+        finally:
+            state.model.changed()
+
+    return run
 
 
 def run_process(state: Shell, body: Callable[[], int], fds: Fds) -> int:

@@ -43,7 +43,22 @@ def observes_only(script: Script, functions: Collection[str] = ()) -> bool:
     return True
 
 
-def _observes(cmd: Command, first: bool, functions: Collection[str]) -> bool:
+def changes_nothing(script: Script, functions: Collection[str] = ()) -> bool:
+    """True when `script` only observes the screen, reads files (`cat` of any absolute path, /proc's included: a
+    clock read) or sleeps: the views of the state before it stay the state's after it (`statelock`)."""
+    if not script.items:
+        return False
+    for item in script.items:
+        if item.background:
+            return False
+        for pipe in (item.first, *(p for _, p in item.rest)):
+            for i, cmd in enumerate(pipe.commands):
+                if not _observes(cmd, first=i == 0, functions=functions, files=True):
+                    return False
+    return True
+
+
+def _observes(cmd: Command, first: bool, functions: Collection[str], files: bool = False) -> bool:
     if not isinstance(cmd, Simple) or cmd.assigns or not cmd.words:
         return False
     if not all(_quiet(r) for r in cmd.redirects):
@@ -63,7 +78,9 @@ def _observes(cmd: Command, first: bool, functions: Collection[str]) -> bool:
     if name == "grep":  # a filter of the pipe: flags and one pattern
         return not first and len([a for a in args if a not in GREP_FLAGS]) == 1
     if name == "cat":
-        return bool(args) and all(_plain_file(a) for a in args)
+        return bool(args) and all(_plain_file(a, files) for a in args)
+    if name == "sleep" and files:  # time passes: views that read it are kept for their time only (statelock)
+        return bool(args) and all(a.replace(".", "", 1).isdigit() for a in args)
     return False
 
 
@@ -78,8 +95,10 @@ def _quiet(r: Redirect) -> bool:
     return r.op == ">&" and target in ("1", "2")
 
 
-def _plain_file(path: str) -> bool:
+def _plain_file(path: str, hidden: bool = False) -> bool:
     if not path.startswith("/") or any(c in path for c in "*?["):
         return False
+    if hidden:  # the kernel's files too: reading them changes nothing
+        return True
     norm = posixpath.normpath(path)
     return not any(norm == t or norm.startswith(t + "/") for t in HIDDEN_TREES)

@@ -11,6 +11,7 @@ import posixpath
 import random
 import threading
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from ..fs import FsError, normalize
@@ -38,7 +39,7 @@ from .builtins import MKSH_BUILTINS, SHELL_BUILTINS, SPECIAL_BUILTINS
 from .expand import MAX_DEPTH, Expander
 from .jobs import end_process, run_body, run_process, spawn, wait_for_stream
 from .jobs import run_command as run_catching_signals
-from .observers import observes_only
+from .observers import changes_nothing, observes_only
 from .parser import parse
 from .plumbing import (
     Abort,
@@ -535,11 +536,16 @@ class Session:
             _safe_write(self.io, f"{SH}: syntax error: expression too deeply nested\n".encode())
             self.state.status = 1
             return 1
-        with latency.observing(observes_only(script, self.state.funcs)):  # a screen capture's delays overlap
-            latency.delay("shell")
+        observes = observes_only(script, self.state.funcs)
+        reads = observes or changes_nothing(script, self.state.funcs)  # else it may change the screen (statelock)
+        lock = self.model.lock
+        with latency.observing(observes), lock.door(), lock.only_reading() if reads else nullcontext():
+            latency.delay("shell")  # a screen capture's delays overlap
             status, ended = self._contained(
                 text, lambda: run_body(self.state, lambda: self.state.run_script(script, self.fds))
             )
+        if not reads:  # it may have changed what is on screen without the model's lock: views built before go
+            self.model.changed()
         self.state.status = status
         if ended:
             self._end(status)

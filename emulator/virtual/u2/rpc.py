@@ -20,6 +20,7 @@ import traceback
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from ..keycodes import U2_KEY_NAMES
@@ -56,6 +57,14 @@ if TYPE_CHECKING:  # pragma: no cover
 _ORIENTATIONS = {"natural": 0, "n": 0, "left": 1, "l": 1, "upsidedown": 2, "u": 2, "right": 3, "r": 3}
 # the calls that only observe the screen -> their latency on top of the RPC's (its delay precedes the call's work)
 OBSERVATIONS = {"takeScreenshot": "u2_screenshot", "dumpWindowHierarchy": "u2_hierarchy"}
+READS = frozenset(  # calls that change nothing on the device: the views of its state stay (statelock)
+    {
+        *OBSERVATIONS,
+        *("ping", "deviceInfo", "isScreenOn", "waitForIdle", "waitForWindowUpdate", "getLastTraversedText"),
+        *("getLastToast", "getClipboard", "getText", "exist", "waitForExists", "waitUntilGone", "count"),
+        *("objInfo", "objInfoOfAllInstances"),
+    }
+)
 
 
 class Base64Text(str):
@@ -117,8 +126,10 @@ class RpcService(UiObjectMethods):
             self.model.latency.delay("u2_rpc")
         self._check_alive()
         fn = getattr(self, attr)
+        reads, lock = method in READS, self.model.lock
         try:
-            return fn(*args)
+            with lock.door(), lock.only_reading() if reads else nullcontext():
+                return fn(*args)
         except (RpcError, ServerKilled):
             raise
         except S.SelectorError as e:
@@ -131,6 +142,9 @@ class RpcService(UiObjectMethods):
             raise RpcError(
                 JAVA_EXCEPTION, f"java.lang.RuntimeException: {type(e).__name__}: {e}", traceback.format_exc()
             ) from None
+        finally:
+            if not reads:  # it may have changed the state without the model's lock (statelock)
+                self.model.changed()
 
     # --- helpers ------------------------------------------------------------------------------------
     def _check_alive(self) -> None:
@@ -143,7 +157,7 @@ class RpcService(UiObjectMethods):
             raise ServerKilled()
 
     def _nodes(self) -> list[S.Node]:
-        with self.model.lock:
+        with self.model.lock.reading():
             return S.flatten(self.model.view_roots(), self.model.display_size)
 
     def _selector(self, obj: Any) -> dict[str, Any]:
@@ -273,7 +287,7 @@ class RpcService(UiObjectMethods):
             return m.hierarchy_xml(u2=True, max_depth=max_depth, system_bars=False)
         from ..ui.view import to_xml
 
-        with m.lock:
+        with m.lock.reading():
             roots, rotation = m.view_roots(), m.rotation
             try:
                 pkg = m.foreground.package

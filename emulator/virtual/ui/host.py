@@ -9,11 +9,11 @@ apps) can sit above what they drive, and nothing below imports them back.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..clock import DeviceClock
     from ..events import EventLog
     from ..fs import FileSystem
     from ..hardware import Hardware
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..procs import DeviceProcs
     from ..profiles import Profile
     from ..records import ActivityRecord, Package, TaskRecord
+    from ..statelock import StateLock
     from .windowstate import WindowState
 
 
@@ -28,7 +29,7 @@ class Device(Protocol):
     """The device model as the UI sees it: its settings and locale, packages, tasks and per-app state, its window
     manager, and the activity manager's moves."""
 
-    lock: threading.RLock
+    lock: StateLock  # counts the state's changes: views are built once per state (statelock)
     profile: Profile
     locale: str
     content_locale: str  # the language the apps' seed content is in
@@ -58,6 +59,12 @@ class Device(Protocol):
 
     @property
     def clock_set(self) -> bool: ...
+
+    @property
+    def clock_offset(self) -> float: ...  # seconds the wall clock was set ahead (views show the time)
+
+    @property
+    def clock(self) -> DeviceClock: ...
 
     @property
     def time_zone(self) -> str: ...

@@ -4,7 +4,8 @@ CONTRACT (used by `VirtualDeviceModel`; every method is called with the model lo
   install_builtin_apps()               register every built-in `Package` with the model
   on_foreground_changed()              the foreground activity changed (drop focus, keyboard, dialogs...)
   on_data_cleared(package)             `pm clear` ran for package
-  view_roots() -> list[View]           windows on screen, bottom to top, bounds in display pixels
+  view_roots() -> list[View]           windows on screen, bottom to top, bounds in display pixels (built now)
+  views() -> (list[View], key)         the same, built once per device state (in `model.lock.reading()`)
   frame() -> Frame                     what is on screen now, named and ready to draw (the views it holds)
   render(frame) -> PIL.Image (RGB)     pixels of exactly those views, display size (callers must not draw on it)
   render_jpeg(frame, scale, quality)   those pixels as uiautomator2's takeScreenshot JPEG (bytes)
@@ -26,8 +27,9 @@ Windows, bottom to top: the foreground app (or the Overview screen), the app's d
 keyboard, the notification shade or the heads-up notification (`shade`), the status bar, the navigation bar. The
 heads-up shows the newest alerting notification until the next input (a tap, swipe or key, wherever it lands) or
 until it is opened or swiped away - no timer, so what a capture shows does not depend on when it is taken.
-Every frame is rebuilt from device state (cheap: a few hundred views), so the XML and the pixels always come from
-the same tree.
+A screen's views are built from device state once per state (`views()`, keyed by `statelock`'s change count, the
+files' version and the clock): a step's hit test, screenshot, hierarchy and `dumpsys window`'s keyboard check read
+one tree, so the XML and the pixels always come from the same tree.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from .shade import build_heads_up, build_shade
 from .systembars import SYSTEMUI, bar_heights, gesture_nav, navigation_bar, status_bar
 from .theme import Theme, is_dark, theme_for
 from .view import View
+from .viewsonce import KeptViews, ViewsOnce
 from .windowstate import Layer, WindowState
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -80,7 +83,7 @@ _KEY_CHARS: dict[int, str] = {
 }
 
 
-class UIManager:
+class UIManager(ViewsOnce):
     def __init__(self, model: Device) -> None:
         self.model = model
         self.frames = FrameCache()  # frames drawn and encoded lately, by what they show
@@ -88,6 +91,7 @@ class UIManager:
         self.state = WindowState()
         self._area: tuple[int, int, int, int] = (0, 0, *model.display_size)
         self._keep_recents = False
+        self._kept: KeptViews = None
 
     # --- packages --------------------------------------------------------------------------------
     def install_builtin_apps(self) -> None:
@@ -351,15 +355,19 @@ class UIManager:
         return self.frames.raw(frame.key, lambda: self.render(frame), size, mode)
 
     def frame(self) -> Frame:
-        """What is on screen now: its name (`frames.draw_key`) and how to draw it from the views built now."""
+        """What is on screen now: its name (`frames.draw_key`) and how to draw it from its views (made once per
+        state, as they are)."""
         W, H = self.model.display_size
         if not self.model.screen_on:
             return Frame(("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0)))
-        roots, theme = self.view_roots(), self.theme()
-        return Frame(
-            draw_key(roots, (W, H), theme),
-            lambda: render_roots(roots, (W, H), theme),
-            lambda canvas: render_roots(roots, (W, H), theme, canvas=canvas),
+        (roots, key), theme = self.views(), self.theme()
+        return self.kept_frame(key) or self.keep_frame(
+            key,
+            Frame(
+                draw_key(roots, (W, H), theme),
+                lambda: render_roots(roots, (W, H), theme),
+                lambda canvas: render_roots(roots, (W, H), theme, canvas=canvas),
+            ),
         )
 
     # --- input ------------------------------------------------------------------------------------
@@ -378,7 +386,7 @@ class UIManager:
         return None, False
 
     def tap(self, x: float, y: float) -> None:
-        roots = self.view_roots()
+        roots = self._action_views()
         self._put_away()
         self._clear_snackbar()
         root, outside = self._target_root(roots, x, y)
@@ -412,7 +420,7 @@ class UIManager:
             v.on_click()
 
     def long_press(self, x: float, y: float, ms: int) -> None:
-        roots = self.view_roots()
+        roots = self._action_views()
         self._put_away()
         self._clear_snackbar()
         root, outside = self._target_root(roots, x, y)
@@ -431,7 +439,7 @@ class UIManager:
         W, H = m.display_size
         status_h, nav_h = bar_heights(m)
         s = m.scale
-        roots = self.view_roots()
+        roots = self._action_views()
         self._put_away()
         self._clear_snackbar()
         if gesture_nav(m) and y1 >= H - nav_h - 4 * s and y1 - y2 > 48 * s:
