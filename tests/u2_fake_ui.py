@@ -65,6 +65,9 @@ class FakeUI:
         """The manager keeps a state's views (`ui.viewsonce`); the fake builds them every time: kept under no key."""
         return self.view_roots(), None
 
+    def keyboard_shown(self, ime_packages: set[str]) -> bool:
+        return any(v.package in ime_packages for v in self.view_roots())
+
     def view_roots(self) -> list[View]:
         w, h = self.model.display_size
         half = w // 2

@@ -36,7 +36,8 @@ def keyboard_shown(ctx: Ctx) -> bool:
     model = ctx.model
     ime_pkgs = {i.split("/", 1)[0] for i in model.available_imes()}
     try:
-        return any(getattr(v, "package", "") in ime_pkgs for v in model.view_roots())
+        with model.lock.reading():
+            return model.ui.keyboard_shown(ime_pkgs)
     except Exception:  # noqa: BLE001 - the UI layer is optional for this guess
         return False
 

@@ -6,6 +6,7 @@ CONTRACT (used by `VirtualDeviceModel`; every method is called with the model lo
   on_data_cleared(package)             `pm clear` ran for package
   view_roots() -> list[View]           windows on screen, bottom to top, bounds in display pixels (built now)
   views() -> (list[View], key)         the same, built once per device state (in `model.lock.reading()`)
+  keyboard_shown(ime_packages) -> bool an IME's window is on screen (`dumpsys window`)
   frame() -> Frame                     what is on screen now, named and ready to draw (the views it holds)
   render(frame) -> PIL.Image (RGB)     pixels of exactly those views, display size (callers must not draw on it)
   render_jpeg(frame, scale, quality)   those pixels as uiautomator2's takeScreenshot JPEG (bytes)
@@ -29,7 +30,8 @@ heads-up shows the newest alerting notification until the next input (a tap, swi
 until it is opened or swiped away - no timer, so what a capture shows does not depend on when it is taken.
 A screen's views are built from device state once per state (`views()`, keyed by `statelock`'s change count, the
 files' version and the clock): a step's hit test, screenshot, hierarchy and `dumpsys window`'s keyboard check read
-one tree, so the XML and the pixels always come from the same tree.
+one tree, so the XML and the pixels always come from the same tree; the keyboard check builds none when the window
+state says no keyboard can be up (`keyboard_shown`).
 """
 
 from __future__ import annotations

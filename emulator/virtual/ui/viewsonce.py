@@ -61,6 +61,14 @@ class ViewsOnce:
         self._kept = (key, roots, None)
         return roots, key
 
+    def keyboard_shown(self, ime_packages: set[str]) -> bool:
+        """A window of one of `ime_packages` is on screen (`dumpsys window`'s check), without building the views
+        when the state says none can be: no keyboard asked for, no Overview, an app that is not an IME in front."""
+        st = self.state
+        if not st.keyboard and not st.recents and self._foreground_package() not in ime_packages:
+            return False
+        return any(v.package in ime_packages for v in self.views()[0])
+
     def _action_views(self) -> list[View]:
         """The views an action dispatches on, first thing in its changing section: those of the state it lands
         on when they were read before (`StateLock.before_change`), else built now."""

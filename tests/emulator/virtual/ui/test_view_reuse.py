@@ -111,6 +111,22 @@ def test_views_that_read_the_time_are_kept_for_that_time_only(builds: collection
         assert builds["views"] == (2 if clock == "real" else 1)
 
 
+def test_keyboard_check_without_views(builds: collections.Counter[str]) -> None:
+    m = VirtualDeviceModel(clock="virtual")
+    with m.lock.door():  # as a shell line or a uiautomator2 call reads
+        m.start_activity(SHOP)
+        builds.clear()
+        assert "mInputShown=false" in sh(m, "dumpsys input_method")
+        assert builds["views"] == 0  # no keyboard asked for: answered from the window state
+        from tests.ui_helpers import tap
+
+        tap(m, rid="ad_close")
+        tap(m, rid="search_box")
+        assert "mInputShown=true" in sh(m, "dumpsys input_method")
+        m.key(4)  # BACK hides the keyboard
+        assert "mInputShown=false" in sh(m, "dumpsys input_method")
+
+
 def test_in_process_reads_outside_a_door_build_anew(builds: collections.Counter[str]) -> None:
     m = VirtualDeviceModel(clock="virtual")
     # an in-process caller (no door): a test that sets fields and reads them back
