@@ -14,6 +14,10 @@ with words that are literal text (`$?` in echo's), redirects only to /dev/null o
 `&`, no shell function of the same name. The rule is narrow on purpose: what reads the device's clock through a
 door (`cat /proc/uptime`, `date`, `uptime`, `dumpsys alarm`) or changes anything is a plain line, whose delays
 commit the observations before it.
+
+`changes_nothing` is a wider rule for another question, whether a line leaves the screen's state as it was (the
+views built before it are reused after it, `emulator/virtual/statelock.py`): the same commands, plus `cat` of the
+kernel's files (a clock read) and `sleep` (time passes; views that read it are kept for their time only).
 """
 
 from __future__ import annotations

@@ -10,8 +10,11 @@ import collections
 import pytest
 
 from emulator.virtual.model import VirtualDeviceModel
+from emulator.virtual.shell.observers import changes_nothing
+from emulator.virtual.shell.parser import parse
 from emulator.virtual.shell.runner import run
 from emulator.virtual.ui import manager
+from emulator.virtual.ui.view import View
 from tests.emulator.virtual.shell.test_commands import FakeIO
 
 SHOP = "com.droidharness.shop"
@@ -22,7 +25,7 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
     counts: collections.Counter[str] = collections.Counter()
     build = manager.UIManager.view_roots
 
-    def counted(self: manager.UIManager) -> list:  # type: ignore[type-arg]
+    def counted(self: manager.UIManager) -> list[View]:
         counts["views"] += 1
         return build(self)
 
@@ -133,3 +136,19 @@ def test_in_process_reads_outside_a_door_build_anew(builds: collections.Counter[
     roots = m.view_roots()
     m.settings["secure"]["navigation_mode"] = "0"  # no lock, no word
     assert m.view_roots() is not roots and builds["views"] == 2
+
+
+@pytest.mark.parametrize(
+    ("line", "reads"),
+    [
+        ("cat /proc/uptime; echo END$?", True),
+        ("dumpsys window | grep -E mCurrentFocus", True),
+        ("sleep 0.5", True),
+        ("sleep $X", False),
+        ("settings put system font_scale 1.3", False),
+        ("cat /proc/uptime > /sdcard/t", False),
+        ("sleep 1 &", False),
+    ],
+)
+def test_which_shell_lines_leave_the_state_as_it_was(line: str, reads: bool) -> None:
+    assert changes_nothing(parse(line)) is reads
