@@ -156,7 +156,8 @@ def main() -> None:
                     for label, tree in trees.items():  # alternated: the drift falls on both
                         got.setdefault((label, n), []).append(start_run(tree, n, out, args.whole_suite))
             table = Table("tree", "devices", "1st episode s", "devices' 1st mean s", "up mean s", *PHASES, "wall s")
-            table.title = f"start-up from the command's start, pixel, {len(TASKS)} tasks, medians of {args.runs}"
+            tasks = "the 36 English tasks" if args.whole_suite else f"{len(TASKS)} tasks"
+            table.title = f"start-up from the command's start, pixel, {tasks}, medians of {args.runs}"
             for (label, n), runs in got.items():
                 keys = ("first", "first_mean", "up_mean", *PHASES, "wall")
                 table.add_row(label, str(n), *[median_row(runs, k) for k in keys])
