@@ -60,9 +60,22 @@ def sleep_argument(seconds: float) -> str:
 
 def link_time(link: DeviceLink, call_timeout: float = 20.0) -> DeviceTime:
     """A virtual-clock device's own time, through its link's shell: `cat /proc/uptime` and `sleep`. A wait's
-    shell call may take its length on top of `call_timeout` (a device that slept for real would still answer)."""
+    shell call may take its length on top of `call_timeout` (a device that slept for real would still answer).
+    A read with no call made on the link since the last read (a step's start right after the last step's end) gives
+    that read's time again: the virtual clock moves only by what the device is asked to do. Only on a `Link` (it
+    counts its calls) without an emulator's gRPC door (whose calls it does not count)."""
+    last: list[tuple[int, float]] = []  # (the link's call count right after the last read, the time it read)
 
     def now() -> float:
+        calls = _calls(link)
+        if calls is not None and last and last[0][0] == calls:
+            return last[0][1]
+        value = read()
+        calls = _calls(link)
+        last[:] = [(calls, value)] if calls is not None else []
+        return value
+
+    def read() -> float:
         query = command("cat", "/proc/uptime")  # on the shell the link keeps open, where it has one: no new stream
         if link.has("kept_shell"):
             res = link.kept_shell("read the device clock", query)
@@ -85,6 +98,12 @@ def link_time(link: DeviceLink, call_timeout: float = 20.0) -> DeviceTime:
             raise DeviceError(f"device {link.serial}: `sleep {arg}` exited {res.exit_code}: {res.error_text[:200]}")
 
     return DeviceTime(now, wait)
+
+
+def _calls(link: DeviceLink) -> int | None:
+    """The calls begun on `link` so far, when it counts them all (a `Link` with no gRPC door); else None."""
+    calls = getattr(link, "calls", None)
+    return calls if isinstance(calls, int) and link.grpc is None else None
 
 
 def device_time(clock: str, link: DeviceLink, call_timeout: float = 20.0) -> DeviceTime:

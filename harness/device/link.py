@@ -24,6 +24,7 @@ until they are open (or found unusable).
 
 from __future__ import annotations
 
+import itertools
 import logging
 import re
 import threading
@@ -129,6 +130,8 @@ class Link:
         self._part_pool = ThreadPoolExecutor(4, thread_name_prefix=f"dh-part-{serial}")
         self._recover_lock = threading.Lock()
         self._generation = 0
+        self.calls = 0  # guarded calls begun: a device read by nothing since may be reused (devicetime.link_time)
+        self._count = itertools.count(1)
         self._lost: dict[int, DeviceLostError] = {}
         self._closed = False
 
@@ -215,6 +218,7 @@ class Link:
             raise DeviceError(f"device {self.serial}: {op}: the connection is closed")
         deadline = timeout or self.config.call_timeout
         gen = self._generation
+        self.calls = next(self._count)  # atomic: calls from several threads each count
         try:
             return self._run(op, fn, deadline)
         except RECOVERABLE as e:

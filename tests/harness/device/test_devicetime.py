@@ -107,3 +107,38 @@ def test_settling_pauses_on_the_device_time_and_gives_up_on_the_host_clock():
     res = wait_until_settled(poll, cfg, clock=clock, sleep=pauses.append)
     assert not res.settled and res.polls == 4 and res.seconds == 1.0
     assert pauses == [0.375, 0.375, 0.25]  # min_interval less the poll's 1/8 s; the last one cut at the deadline
+
+
+class CountingLink:
+    """A link that counts its calls as `Link` does (`calls`); its clock moves by the `sleep`s it is asked."""
+
+    serial = "VIRTUAL0001"
+
+    def __init__(self) -> None:
+        self.grpc: object = None
+        self.calls, self.uptime, self.reads = 0, 3600.0, 0
+
+    def has(self, capability: str) -> bool:
+        return capability == "kept_shell"
+
+    def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        self.calls += 1
+        self.reads += 1
+        return ShellResult(0, f"{self.uptime:.2f} 1.00\n".encode(), b"")
+
+    def shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        self.calls += 1
+        self.uptime += float(command.split()[1])
+        return ShellResult(0, b"", b"")
+
+
+def test_a_clock_read_with_nothing_asked_of_the_device_since_the_last_gives_its_time_again():
+    link = CountingLink()
+    t = link_time(link)  # type: ignore[arg-type]
+    assert t.now() == t.now() == 3600.0 and link.reads == 1  # a step's end, the next step's start: one read
+    t.wait(2)  # anything asked of the device: read again
+    assert t.now() == 3602.0 and link.reads == 2
+    link.grpc = object()  # a gRPC door's calls are not counted: every read goes to the device
+    t.now()
+    t.now()
+    assert link.reads == 4
