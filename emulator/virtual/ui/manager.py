@@ -28,16 +28,15 @@ Windows, bottom to top: the foreground app (or the Overview screen), the app's d
 keyboard, the notification shade or the heads-up notification (`shade`), the status bar, the navigation bar. The
 heads-up shows the newest alerting notification until the next input (a tap, swipe or key, wherever it lands) or
 until it is opened or swiped away - no timer, so what a capture shows does not depend on when it is taken.
-A screen's views are built from device state once per state (`views()`, keyed by `statelock`'s change count, the
-files' version and the clock): a step's hit test, screenshot, hierarchy and `dumpsys window`'s keyboard check read
-one tree, so the XML and the pixels always come from the same tree; the keyboard check builds none when the window
-state says no keyboard can be up (`keyboard_shown`).
+A screen's views are built once per device state (`views()`, `viewsonce`, `statelock`): a step's hit test, screenshot,
+hierarchy and keyboard check read one tree, so the XML and the pixels always come from the same tree.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
@@ -357,20 +356,13 @@ class UIManager(ViewsOnce):
         return self.frames.raw(frame.key, lambda: self.render(frame), size, mode)
 
     def frame(self) -> Frame:
-        """What is on screen now: its name (`frames.draw_key`) and how to draw it from its views (made once per
-        state, as they are)."""
+        """What is on screen now: its name (`frames.draw_key`) and how to draw it from its views (once per state)."""
         W, H = self.model.display_size
         if not self.model.screen_on:
             return Frame(("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0)))
         (roots, key), theme = self.views(), self.theme()
-        return self.kept_frame(key) or self.keep_frame(
-            key,
-            Frame(
-                draw_key(roots, (W, H), theme),
-                lambda: render_roots(roots, (W, H), theme),
-                lambda canvas: render_roots(roots, (W, H), theme, canvas=canvas),
-            ),
-        )
+        draw, kept = functools.partial(render_roots, roots, (W, H), theme), self.kept_frame(key)
+        return kept or self.keep_frame(key, Frame(draw_key(roots, (W, H), theme), draw, lambda c: draw(canvas=c)))
 
     # --- input ------------------------------------------------------------------------------------
     def _clear_snackbar(self) -> None:
