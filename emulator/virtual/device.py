@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .console import notify_adb_server
+from .faults import Faults
 from .memtrim import IDLE_TRIMMER
-from .model import Faults, VirtualDeviceModel
+from .model import VirtualDeviceModel
 from .ports import CONSOLE_PORT_MAX, CONSOLE_PORT_MIN, free_console_port
 from .profiles import DEFAULT_PROFILE, get_profile
 

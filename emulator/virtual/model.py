@@ -27,6 +27,7 @@ from .buildprops import emulator_image as image_profile
 from .clock import BOOTED_BEFORE, DeviceClock, make_clock
 from .display import DENSITY_DEFAULT, forced_density, forced_size
 from .events import EventLog
+from .faults import Faults
 from .fs import FileSystem
 from .hardware import Hardware
 from .latency import Latency
@@ -52,53 +53,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from PIL.Image import Image
 
     from .ui.view import View
-
-
-class Faults:
-    """Fault-injection knobs. The transport registers callbacks; tests and the CLI flip the switches."""
-
-    def __init__(self, model: VirtualDeviceModel) -> None:
-        self._model = model
-        self.offline = False  # ignore the host: no CNXN answer, existing connections dropped
-        self.auth_mode = "none"  # "none" | "accept" | "unauthorized"
-        self._drop_hooks: list[Callable[[], None]] = []
-        self._u2_kill_hooks: list[Callable[[], None]] = []
-
-    def on_drop(self, hook: Callable[[], None]) -> None:
-        self._drop_hooks.append(hook)
-
-    def on_kill_u2(self, hook: Callable[[], None]) -> None:
-        self._u2_kill_hooks.append(hook)
-
-    def drop_transport(self) -> None:
-        """Close every adb connection at once, as a pulled cable or a dying adbd does."""
-        self._model.events.log("fault", fault="drop_transport")
-        for hook in list(self._drop_hooks):
-            hook()
-
-    def kill_u2(self) -> None:
-        """Kill the uiautomator2 server process (its app_process stream closes, port 9008 stops answering)."""
-        self._model.events.log("fault", fault="kill_u2")
-        for hook in list(self._u2_kill_hooks):
-            hook()
-
-    def go_offline(self, offline: bool = True) -> None:
-        self.offline = offline
-        self._model.events.log("fault", fault="offline", value=offline)
-        if offline:
-            self.drop_transport()
-
-    def set_unauthorized(self, unauthorized: bool = True) -> None:
-        """Refuse the host's key from now on (the device shows as `unauthorized` after it reconnects)."""
-        self.auth_mode = "unauthorized" if unauthorized else "none"
-        self._model.events.log("fault", fault="unauthorized", value=unauthorized)
-        if unauthorized:
-            self.drop_transport()
-
-    def slow_down(self, factor: float = 1.0, extra_seconds: float = 0.0) -> None:
-        self._model.latency.slowdown = factor
-        self._model.latency.extra = extra_seconds
-        self._model.events.log("fault", fault="slow_down", factor=factor, extra=extra_seconds)
 
 
 def _default_settings() -> dict[str, dict[str, str]]:
@@ -178,7 +132,7 @@ class VirtualDeviceModel:
         self._clock_offset = 0.0  # the device's wall clock as the host's until the log exists (`clock_offset`)
         self.fs = FileSystem(lambda: self.now())  # files stamped with the device's wall clock (`date`, `cmd alarm`)
         attach_databases(self)  # the providers' SQLite files, one truth with their data
-        self.faults = Faults(self)
+        self.faults = Faults(self.events, self.latency)
         self.clipboard: str | None = None
         self.settings = _default_settings()
         self.enabled_imes: list[str] = [LATIN_IME]
