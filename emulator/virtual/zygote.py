@@ -97,6 +97,7 @@ class Zygote:
         self._changed = threading.Condition()
         self._request_lock = threading.Lock()
         self._ready = threading.Event()
+        self._gone = threading.Event()  # its output ended: it exited, or is exiting (poll() may not see it yet)
 
     @property
     def pid(self) -> int:
@@ -133,7 +134,7 @@ class Zygote:
     def wait_ready(self) -> Zygote:
         """Wait until the zygote serves (it reads requests; a fork waits for its warm-up); a `ZygoteError` with its
         log's tail if it does not within `ready_timeout` (it is stopped then)."""
-        if not self._ready.wait(self.ready_timeout) or not self.alive():
+        if not self._ready.wait(self.ready_timeout) or self._gone.is_set() or not self.alive():
             tail = self.log_tail()
             self.close()
             raise ZygoteError(f"the device zygote did not start: {tail}")
@@ -177,6 +178,7 @@ class Zygote:
                     while len(self._exits) > EXITS_KEPT:  # exits nobody collected: the oldest go first
                         del self._exits[next(iter(self._exits))]
                     self._changed.notify_all()
+        self._gone.set()
         self._ready.set()
         self._replies.put(None)  # the zygote is gone: whoever waits for a reply stops waiting
         with self._changed:
