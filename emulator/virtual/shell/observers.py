@@ -35,21 +35,17 @@ SCREEN_COMMANDS = {"screencap": None, "uiautomator": "dump", "dumpsys": "window"
 def observes_only(script: Script, functions: Collection[str] = ()) -> bool:
     """True when every command of `script` only observes the screen (the module doc); `functions`: the names the
     shell has functions for (they would run instead of the command)."""
-    if not script.items:
-        return False
-    for item in script.items:
-        if item.background:
-            return False
-        for pipe in (item.first, *(p for _, p in item.rest)):
-            for i, cmd in enumerate(pipe.commands):
-                if not _observes(cmd, first=i == 0, functions=functions):
-                    return False
-    return True
+    return _every_command(script, functions, files=False)
 
 
 def changes_nothing(script: Script, functions: Collection[str] = ()) -> bool:
     """True when `script` only observes the screen, reads files (`cat` of any absolute path, /proc's included: a
     clock read) or sleeps: the views of the state before it stay the state's after it (`statelock`)."""
+    return _every_command(script, functions, files=True)
+
+
+def _every_command(script: Script, functions: Collection[str], files: bool) -> bool:
+    """Does every command of `script`, none in the background, pass `_observes` (with `files`: reads too)?"""
     if not script.items:
         return False
     for item in script.items:
@@ -57,7 +53,7 @@ def changes_nothing(script: Script, functions: Collection[str] = ()) -> bool:
             return False
         for pipe in (item.first, *(p for _, p in item.rest)):
             for i, cmd in enumerate(pipe.commands):
-                if not _observes(cmd, first=i == 0, functions=functions, files=True):
+                if not _observes(cmd, first=i == 0, functions=functions, files=files):
                     return False
     return True
 
