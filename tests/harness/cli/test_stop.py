@@ -4,6 +4,12 @@ which signal stopped it (no device failure, no retry), every process it started 
 device zygote, the device processes - is gone when it has exited, and `--resume` finishes the episode it
 interrupted.
 
+Which episodes are in flight when the signal lands is not left to timing: the run's agent is a plug-in (`held`,
+installed for the run as a third-party package is, by entry point) that plays the reference solution but, while the
+test's gate file exists, holds every episode but the run's first at its second step. The trajectory on disk trails
+the run (its writer thread runs at a lower priority): a run whose files showed one episode done and one under way had
+finished all four in memory when the signal landed on a loaded machine.
+
 Ctrl-C and a terminal's hang-up reach the whole foreground process group, as `timeout` sends its signal; Docker,
 systemd and a scheduler signal the main process: SIGINT and SIGHUP go to the run's process group here (the group
 this test started it in), SIGTERM to its pid.
@@ -28,6 +34,49 @@ SENT = {signal.SIGINT: "group", signal.SIGTERM: "pid", signal.SIGHUP: "group"}
 NOTE = re.compile(r": (\d+) of (\d+) episodes done, (\d+) interrupted, (\d+) not begun: resume with --resume (\S+)$")
 
 
+HELD_AGENT = '''
+import itertools, os, threading, time
+from pathlib import Path
+
+from agents.reference import ReferenceAgent
+
+_episodes = itertools.count()
+_lock = threading.Lock()
+
+
+class HeldAgent(ReferenceAgent):
+    """The reference agent; while $HELD_GATE exists, every episode but the run's first is held at its second step
+    (after touching held-<n> beside the gate) until the gate goes."""
+
+    def reset(self, ctx):
+        super().reset(ctx)
+        with _lock:
+            self._episode = next(_episodes)
+        self._acted = 0
+
+    def act(self, observation, history):
+        self._acted += 1
+        gate = os.environ.get("HELD_GATE")
+        if gate and self._episode > 0 and self._acted == 2:
+            Path(f"{gate}-held-{self._episode}").touch()
+            while Path(gate).exists():
+                time.sleep(0.01)
+        return super().act(observation, history)
+'''
+
+
+def _held_agent(where: Path) -> Path:
+    """Install the `held` agent plug-in under `where` as a package is installed (a module and a dist-info whose
+    entry point names it); the folder to put on PYTHONPATH."""
+    site = where / "site"
+    dist = site / "heldagent-0.dist-info"
+    dist.mkdir(parents=True)
+    (site / "heldagent.py").write_text(HELD_AGENT)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: heldagent\nVersion: 0\n")
+    (dist / "entry_points.txt").write_text("[droidharness.agents]\nheld = heldagent:HeldAgent\n")
+    return site
+
+
 def _cmd(out: Path, *extra: str) -> list[str]:
     return [
         sys.executable,
@@ -35,13 +84,11 @@ def _cmd(out: Path, *extra: str) -> list[str]:
         "harness",
         "run",
         "--agent",
-        "reference",
+        "held",
         "--devices",
         "2",
         "--isolation",
         "process",
-        "--latency",  # a phone's latency on the real clock: an episode lasts long enough to be caught in flight
-        "pixel",  # (devices forked warm ran 4 virtual-clock episodes through before the signal landed)
         "--family",
         "clock-alarm",
         "--instances",
@@ -105,6 +152,9 @@ def _running(pid: int) -> bool:
 def test_a_signal_stops_a_run_and_leaves_nothing_but_a_resumable_run(sig, tmp_path, monkeypatch):
     state = tmp_path / "state"  # the run's records of what it started (emulator.virtual.statedir)
     monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(state))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(_held_agent(tmp_path)), os.environ.get("PYTHONPATH", "")]))
+    gate = tmp_path / "gate"
+    gate.touch()
     run_dir = tmp_path / "stopped"
     proc = subprocess.Popen(
         _cmd(tmp_path, "--run-id", "stopped"),
@@ -112,10 +162,15 @@ def test_a_signal_stops_a_run_and_leaves_nothing_but_a_resumable_run(sig, tmp_pa
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a process group of the run's own, as a shell gives a foreground job
+        env={**os.environ, "HELD_GATE": str(gate)},
     )
     try:
         deadline = time.monotonic() + 120
-        while not (_in_flight(run_dir) and list(run_dir.glob("episodes/*/episode.json"))):
+        while not (
+            list(tmp_path.glob("gate-held-*"))  # an episode held in flight, and its first step on disk
+            and _in_flight(run_dir)
+            and list(run_dir.glob("episodes/*/episode.json"))
+        ):
             assert proc.poll() is None, proc.communicate()
             assert time.monotonic() < deadline, "no episode got done and another under way"
             time.sleep(0.005)
