@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from PIL import Image
 
 # re-encoded MCU rows at or above this share of the image: one whole encode instead (bench/jpeg_rows.py)
-WHOLE_ENCODE_SHARE = 0.8
+WHOLE_ENCODE_SHARE = 0.85
 # runs of changed MCU rows this close are encoded as one: an encode's fixed cost is about that of a few rows
 MERGE_GAP_ROWS = 1
 
