@@ -160,8 +160,13 @@ def test_one_crop_and_encode_per_merged_run(monkeypatch: pytest.MonkeyPatch) -> 
     assert sizes == [(1080, 48), (1080, 16), (1080, 16)]
     assert new.data == pillow_rows(b, 80)
     sizes.clear()
-    whole = old.updated(b, [(0, 2000)])  # most of the frame: one whole encode
+    most = int(2400 * jpegrows.WHOLE_ENCODE_SHARE) + 1  # most of the frame: one whole encode
+    whole = old.updated(b, [(0, most)])
     assert sizes == [(1080, 2400)] and whole.data == RowJpeg.encode(b, 80).data
+    c = changed(a, [(0, most - 32)])
+    sizes.clear()
+    less = old.updated(c, [(0, most - 32)])  # a little less: one band
+    assert sizes == [(1080, most - 32 + (-most) % 16)] and less.data == pillow_rows(c, 80)
 
 
 def test_mcu_runs_align_merge_and_refuse_bands_outside() -> None:
@@ -263,4 +268,3 @@ def test_the_devices_frames() -> None:
         jpeg = jpeg.updated(after, bands)
         assert jpeg.data == pillow_rows(after, 80), bands
     assert sum(r1 - r0 for r0, r1 in jpeg.mcu_runs(diff_bands(shots[-2], shots[-1]))) < 0.1 * len(jpeg.segments)
-    assert jpegrows.WHOLE_ENCODE_SHARE < 1
