@@ -36,7 +36,8 @@ from PIL import Image
 
 # re-encoded MCU rows at or above this share of the image: one whole encode instead (bench/jpeg_rows.py)
 WHOLE_ENCODE_SHARE = 0.85
-# runs of changed MCU rows this close are encoded as one: an encode's fixed cost is about that of a few rows
+# runs of changed MCU rows this close are encoded as one: one more encode costs about what one more MCU row does
+# (~0.04 ms at 1080 pixels wide, bench/jpeg_rows.py)
 MERGE_GAP_ROWS = 1
 
 _SOI, _EOI = b"\xff\xd8", b"\xff\xd9"
@@ -85,6 +86,8 @@ def _parse(data: bytes) -> _Parsed:
             height_at = pos + 5
             height, width, n = int.from_bytes(body[1:3], "big"), int.from_bytes(body[3:5], "big"), body[5]
             factors = [(body[7 + 3 * c] >> 4, body[7 + 3 * c] & 15) for c in range(n)]
+            if not all(1 <= f <= 4 for pair in factors for f in pair):
+                raise ValueError(f"JPEG SOF0: sampling factors {factors} are not within 1..4")
             sof = (width, height, n, factors)
         elif marker == _DRI:
             if len(body) != 2:

@@ -229,6 +229,7 @@ def test_what_cannot_be_split_by_rows_is_refused() -> None:
         "6 restart segments, not one per MCU row \\(7\\)": good.replace(b"\xff\xd5", b"", 1),
         "8 restart segments": good[:-2] + b"\xff\xd6\x00\xff\xd9",
         "marker 0 is FFD9": good.replace(b"\xff\xd0", b"\xff\xd9", 1),
+        "sampling factors": good.replace(b"\x03\x01\x22\x00", b"\x03\x01\x20\x00", 1),
     }
     for message, data in refused.items():
         with pytest.raises(ValueError, match=message):
@@ -257,6 +258,8 @@ def test_the_devices_frames() -> None:
     shots.append(m.screenshot().copy())
     m.tap(540, 600)
     shots.append(m.screenshot().copy())
+    m.go_home()
+    shots.append(m.screenshot().copy())  # most of the screen changes: a whole encode
     drawn = shots[-1].copy()
     ImageDraw.Draw(drawn).rectangle((100, 1000, 700, 1010), fill=(255, 0, 0))
     ImageDraw.Draw(drawn).text((30, 2380), "hello", fill=(0, 0, 0))
