@@ -196,6 +196,37 @@ def test_a_device_frame_cache_stays_at_its_bounds() -> None:
     assert cache.misses == misses, "the latest frame is still remembered"
 
 
+def test_scaled_bitmaps_are_the_same_pixels_and_stay_at_their_bounds() -> None:
+    from emulator.virtual.ui.render import ScaledBitmaps
+
+    cache = ScaledBitmaps(max_bytes=100 * 100 * 4 * 2, max_items=3)
+    small = Image.new("RGB", (30, 60), (10, 20, 30))
+    small.paste((200, 0, 0), (0, 0, 15, 30))
+    first = cache.get(small, (50, 100))
+    assert first.tobytes() == small.resize((50, 100)).tobytes()  # what the frame drew before
+    assert cache.get(small, (50, 100)) is first  # kept: not scaled again
+    assert cache.get(small, (30, 60)) is small  # already as drawn: not copied, not kept
+    paletted = small.quantize(16)
+    assert cache.get(paletted, (30, 60)).tobytes() == paletted.convert("RGB").tobytes()
+    for i in range(4):  # more than 3 bitmaps: the least recently drawn go
+        cache.get(Image.new("RGB", (10, 10), (i, i, i)), (20, 20))
+    held = cache.held()
+    assert held["scaled bitmaps"] <= 3 and held["scaled bitmap bytes"] <= cache.max_bytes
+    big = cache.get(small, (200, 200))  # larger than the bound: scaled, not kept
+    assert cache.get(small, (200, 200)) is not big and cache.held()["scaled bitmap bytes"] <= cache.max_bytes
+    other = Image.new("RGB", (30, 60), (1, 2, 3))  # another bitmap of the same size is another picture
+    assert cache.get(other, (50, 100)).getpixel((0, 0)) == (1, 2, 3)
+    before = cache.held()
+
+    class Strokes:  # drawn afresh for each frame (simpledraw's StrokeLayer): never kept
+        mode, size = "strokes", (10, 10)
+
+        def convert(self, mode: str) -> Image.Image:
+            return Image.new(mode, self.size, (9, 9, 9))
+
+    assert cache.get(Strokes(), (20, 20)).getpixel((19, 19)) == (9, 9, 9) and cache.held() == before
+
+
 def test_an_episode_apps_scaled_screens_stay_at_their_bound() -> None:
     from emulator.virtual.apps.episode_app import SCALED_MAX, EpisodeApp
     from harness.eval.replay_rules import recorded_episode

@@ -17,6 +17,7 @@ from .procs import BUFFER_LIMIT
 from .shell.quick import ends_at_once
 from .ui.fonts import get_font, text_width
 from .ui.glyphs import MASKS
+from .ui.render import SCALED
 from .ui.view import quoteattr
 
 ENV = "DROIDHARNESS_CACHE_FILL"
@@ -30,6 +31,7 @@ def cache_fill(model: VirtualDeviceModel) -> dict[str, tuple[int, int]]:
     out: dict[str, tuple[int, int]] = {
         "glyph masks": (len(MASKS.masks), MASKS.max_masks),
         "glyph mask bytes": (MASKS.bytes, MASKS.max_bytes),
+        "scaled bitmap bytes": (SCALED.held()["scaled bitmap bytes"], SCALED.max_bytes),
     }
     for name, fn in (
         ("text_width", text_width),

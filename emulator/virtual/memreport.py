@@ -109,9 +109,11 @@ def sampled_size(items: list[object], samples: int = 300) -> int:
 def known(model: VirtualDeviceModel, snapshots: int) -> dict[str, int]:
     """The sizes the device's bounded holders report (bytes, or counts where named so)."""
     from .ui.glyphs import MASKS
+    from .ui.render import SCALED
 
     return {
         **model.ui.frames.held(),
+        **SCALED.held(),
         "glyph masks": len(MASKS.masks),
         "glyph mask bytes": MASKS.bytes,
         "glyph mask hits": MASKS.hits,
