@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import io
 import math
-import threading
 import zlib
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from PIL import Image, ImageOps
 
 from ..fs import FileSystem
+from .kept import KeptByBytes
 from .layout import Ctx, V
 from .view import Bounds, View
 
@@ -117,47 +116,21 @@ def decode(data: bytes, size: tuple[int, int], mode: Mode, rotation: int = 0, pa
     return Picture(img, ow, oh)
 
 
-class PictureCache:
-    """Decoded pictures, most recently used kept, bounded by the bytes of their pixels and by their number. Safe to
-    use from several threads: the lock guards the store, never a decode (two threads missing the same picture at
-    once both decode it, and give the same pixels)."""
+def _nbytes(pic: Picture | None) -> int:
+    return pic.nbytes if pic is not None else 0
+
+
+class PictureCache(KeptByBytes[Hashable, Picture | None]):
+    """Decoded pictures, most recently used kept, bounded by the bytes of their pixels and by their number
+    (`kept.KeptByBytes`; a None result is kept too: a file that does not decode is not tried again until it
+    changes). Safe to use from several threads: two threads missing the same picture at once both decode it, and
+    give the same pixels."""
 
     def __init__(
         self, max_bytes: int = DEFAULT_BUDGET, max_entries: int = DEFAULT_ENTRIES, paletted_crops: bool = True
     ) -> None:
-        self.max_bytes, self.max_entries = max_bytes, max_entries
+        super().__init__(max_bytes, max_entries, _nbytes)
         self.paletted_crops = paletted_crops  # thumbnails ("crop") in 256 colours: a grid's worth fits the budget
-        self._store: OrderedDict[Hashable, Picture | None] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
-
-    @property
-    def nbytes(self) -> int:
-        return self._bytes
-
-    def __len__(self) -> int:
-        return len(self._store)
-
-    def get(self, key: Hashable, make: Callable[[], Picture | None]) -> Picture | None:
-        """The picture named `key`, made by `make()` when it is not kept (a None result is kept too: a file that
-        does not decode is not tried again until it changes)."""
-        with self._lock:
-            if key in self._store:
-                self._store.move_to_end(key)
-                self.hits += 1
-                return self._store[key]
-            self.misses += 1
-        pic = make()
-        with self._lock:
-            old = self._store.pop(key, None)
-            self._bytes -= old.nbytes if old is not None else 0
-            self._store[key] = pic
-            self._bytes += pic.nbytes if pic is not None else 0
-            while len(self._store) > 1 and (self._bytes > self.max_bytes or len(self._store) > self.max_entries):
-                _, gone = self._store.popitem(last=False)
-                self._bytes -= gone.nbytes if gone is not None else 0
-        return pic
 
     def load(self, fs: FileSystem, path: str, size: tuple[int, int], mode: Mode, rotation: int = 0) -> Picture | None:
         """The picture of the file at `path` for a box of `size` (None: no such file, or not a picture)."""
@@ -168,11 +141,6 @@ class PictureCache:
         key = (path, len(data), node.mtime, zlib.crc32(data), size, mode, rotation % 360)
         paletted = self.paletted_crops and mode == "crop"
         return self.get(key, lambda: decode(bytes(data), size, mode, rotation, paletted))
-
-    def clear(self) -> None:
-        with self._lock:
-            self._store.clear()
-            self._bytes = 0
 
 
 CACHE = PictureCache()

@@ -10,14 +10,13 @@ from the views (plus the theme for widget colours).
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from .fonts import font_for, text_width, wrap
 from .glyphs import draw_text
+from .kept import KeptByBytes
 from .textlayout import EDIT_TEXT, checkbox_size, icon_inset, label_box, layout_text
 from .theme import Color, Theme, mix
 from .view import View
@@ -27,17 +26,20 @@ _DIM_LUT = [int(v * 0.55) for v in range(256)] * 3
 
 class ScaledBitmaps:
     """Bitmaps as drawn: converted to RGB and scaled to their view's box, the most recently drawn kept, bounded by
-    the bytes of their pixels (as Pillow keeps RGB: 4 a pixel) and by their number. An app keeps a picture no
-    larger than its source (`picture`: a small photo, OsmAnd's map at a third of the screen, a gallery's paletted
-    thumbnails) and the frame scales it up: every frame drawn with it on screen scaled it again (~23 ms for the
-    map's 360x761 to 1080x2285). Named by the source bitmap's identity (held, so its id is not reused) and the
-    size; safe from several threads (the lock guards the store, never a scaling)."""
+    the bytes of their pixels (as Pillow keeps RGB: 4 a pixel) and by their number (`kept.KeptByBytes`; one past
+    the bytes alone is scaled, not kept). An app keeps a picture no larger than its source (`picture`: a small
+    photo, OsmAnd's map at a third of the screen, a gallery's paletted thumbnails) and the frame scales it up: every
+    frame drawn with it on screen scaled it again (~23 ms for the map's 360x761 to 1080x2285). Named by the source
+    bitmap's identity and the size: the source is kept with its scaled bitmap, so its id is not reused meanwhile."""
 
     def __init__(self, max_bytes: int = 12 << 20, max_items: int = 64) -> None:
-        self._kept: OrderedDict[tuple[int, tuple[int, int]], tuple[Image.Image, Image.Image]] = OrderedDict()
-        self._bytes = 0
-        self.max_bytes, self.max_items = max_bytes, max_items
-        self._lock = threading.Lock()
+        self._kept: KeptByBytes[tuple[int, tuple[int, int]], tuple[Image.Image, Image.Image]] = KeptByBytes(
+            max_bytes, max_items, lambda kept: kept[1].width * kept[1].height * 4, keep_one=False
+        )
+
+    @property
+    def max_bytes(self) -> int:
+        return self._kept.max_bytes
 
     def get(self, image: Any, size: tuple[int, int]) -> Image.Image:
         """`image` as an RGB bitmap of `size` (itself when it is one already). Something drawn afresh for each
@@ -45,39 +47,21 @@ class ScaledBitmaps:
         if image.mode == "RGB" and image.size == size:
             return image
         if not isinstance(image, Image.Image):
-            out = image.convert("RGB")
-            return out if out.size == size else out.resize(size)
-        key = (id(image), size)
-        with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None and kept[0] is image:
-                self._kept.move_to_end(key)
-                return kept[1]
-        out = image if image.mode == "RGB" else image.convert("RGB")
-        out = out if out.size == size else out.resize(size)
-        cost = out.width * out.height * 4
-        if cost > self.max_bytes:
-            return out
-        with self._lock:
-            old = self._kept.pop(key, None)
-            if old is not None:
-                self._bytes -= old[1].width * old[1].height * 4
-            self._kept[key] = (image, out)
-            self._bytes += cost
-            while self._kept and (self._bytes > self.max_bytes or len(self._kept) > self.max_items):
-                _, (_, dropped) = self._kept.popitem(last=False)
-                self._bytes -= dropped.width * dropped.height * 4
-        return out
+            return _scaled(image, size)
+        return self._kept.get((id(image), size), lambda: (image, _scaled(image, size)))[1]
 
     def held(self) -> dict[str, int]:
         """What is kept: bitmaps and the bytes of their pixels."""
-        with self._lock:
-            return {"scaled bitmaps": len(self._kept), "scaled bitmap bytes": self._bytes}
+        return {"scaled bitmaps": len(self._kept), "scaled bitmap bytes": self._kept.nbytes}
 
     def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-            self._bytes = 0
+        self._kept.clear()
+
+
+def _scaled(image: Any, size: tuple[int, int]) -> Image.Image:
+    """`image` (a bitmap, or anything whose `convert` gives one) in RGB at `size`."""
+    out = image if image.mode == "RGB" else image.convert("RGB")
+    return out if out.size == size else out.resize(size)
 
 
 SCALED = ScaledBitmaps()  # the process's (a device's; thread devices in one harness share it, as they share fonts)
