@@ -5,6 +5,7 @@ that failed before its pool) is stopped with its record. Embedded devices behind
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
@@ -35,17 +36,22 @@ def _ppid(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()[1])
 
 
-def _zygotes() -> set[int]:
-    """This process's children that are device zygotes."""
-    found = set()
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                if _ppid(int(d.name)) == os.getpid() and b"emulator.virtual.zygote" in (d / "cmdline").read_bytes():
-                    found.add(int(d.name))
-            except (OSError, IndexError, ValueError):
-                continue
-    return found
+def _ahead(state: Path) -> int:
+    """The pid of the zygote `prestart` started, from the record it leaves for the reaper (the test's own state
+    directory holds no other), checked to be this process's running child running the zygote; its log if not."""
+    (record,) = _records(state)
+    rec = json.loads(record.read_text())
+    pid = int(rec["pid"])
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        ppid = _ppid(pid)
+    except OSError:
+        cmdline, ppid = b"", -1
+    log = Path(rec["home"]) / "zygote.log"
+    assert ppid == os.getpid() and b"emulator.virtual.zygote" in cmdline, (
+        f"zygote {pid}: parent {ppid}, command line {cmdline!r}, log: {log.read_text() if log.exists() else None!r}"
+    )
+    return pid
 
 
 def _gone(pid: int, timeout: float = 15.0) -> bool:
@@ -65,10 +71,9 @@ def _records(state: Path) -> list[Path]:
 
 
 def test_a_single_device_is_forked_warm_from_the_zygote_started_ahead_of_its_pool(state):
-    before = _zygotes()
     prestart("medium_phone", ("en",))
     assert prestarted_zygote()
-    (ahead,) = _zygotes() - before
+    ahead = _ahead(state)
     apps = ("com.google.android.deskclock",)
     with DevicePool(1, isolation="process", apps=apps) as pool:
         proc = pool.process(0)
@@ -83,9 +88,8 @@ def test_a_single_device_is_forked_warm_from_the_zygote_started_ahead_of_its_poo
 
 
 def test_a_zygote_started_ahead_for_another_profile_is_stopped_and_the_pool_starts_its_own_device(state):
-    before = _zygotes()
     prestart("small_phone", ("en",))
-    (ahead,) = _zygotes() - before
+    ahead = _ahead(state)
     with DevicePool(1, isolation="process", profile="medium_phone") as pool:
         proc = pool.process(0)
         assert proc is not None and proc.pid is not None
@@ -95,10 +99,8 @@ def test_a_zygote_started_ahead_for_another_profile_is_stopped_and_the_pool_star
 
 
 def test_a_zygote_no_pool_takes_is_stopped_with_its_record(state):
-    before = _zygotes()
     prestart("medium_phone", ("en",))
-    (ahead,) = _zygotes() - before
-    assert len(_records(state)) == 1, "recorded for the reaper while it waits"
+    ahead = _ahead(state)  # recorded for the reaper while it waits
     stop_prestarted()
     assert _gone(ahead) and not prestarted_zygote()
     assert _records(state) == []
