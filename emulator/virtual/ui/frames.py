@@ -31,10 +31,16 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from ..memtrim import frame_drawn
+from .kept import KeptByBytes
 from .theme import Theme
-from .view import View
+from .view import Behaviour, View
 
 _PLAIN = (str, int, float, bool, type(None))
+# a device's recent screens as JPEGs (~100 KB each at 1080x2400, quality 80): the few episodes' worth a suite comes
+# back to (its home screen, an app's first screens): over the bundled suite 24 encodings drew 393 frames, 58 of
+# them again; 4 MB (~37 encodings) drew 369 (docs/caches.md)
+ENCODED_BYTES = 4 << 20
+ENCODED_FRAMES = 64
 _V = TypeVar("_V")
 
 
@@ -65,8 +71,10 @@ def _freeze(x: Any) -> Hashable:
         return x
     if isinstance(x, (tuple, list)):
         return tuple(_freeze(i) for i in x)
-    if isinstance(x, dict):  # behaviour (on_cancel, ...) is never drawn: left out
-        return tuple(sorted((str(k), _freeze(v)) for k, v in x.items() if not callable(v)))
+    if isinstance(x, dict):  # behaviour (on_cancel, a field's binding, ...) is never drawn: left out
+        return tuple(
+            sorted((str(k), _freeze(v)) for k, v in x.items() if not callable(v) and not isinstance(v, Behaviour))
+        )
     if isinstance(x, Image.Image):
         return _Same(x)
     return _Unnameable()
@@ -107,11 +115,13 @@ class FrameCache:
     device. Safe to use from several threads: the lock guards the stores only, never a drawing or an encoding (two
     threads missing the same frame at once both draw it, and give the same pixels)."""
 
-    def __init__(self, images: int = 1, encoded: int = 24, raw: int = 2) -> None:
+    def __init__(
+        self, images: int = 1, encoded: int = ENCODED_FRAMES, raw: int = 2, encoded_bytes: int = ENCODED_BYTES
+    ) -> None:
         self._images: OrderedDict[Hashable, Image.Image] = OrderedDict()
-        self._encoded: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._encoded: KeptByBytes[Hashable, bytes] = KeptByBytes(encoded_bytes, encoded, len)
         self._raw: OrderedDict[Hashable, memoryview] = OrderedDict()
-        self._max_images, self._max_encoded, self._max_raw = images, encoded, raw
+        self._max_images, self._max_raw = images, raw
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
@@ -150,15 +160,13 @@ class FrameCache:
 
     def jpeg(self, key: Hashable, img: Callable[[], Image.Image], scale: float, quality: int) -> bytes:
         """The frame named `key` as a JPEG at `scale` (resized when 0 < scale < 1) and `quality`."""
-        ekey = (key, scale, quality)
-        with self._lock:
-            data = _recall(self._encoded, ekey)
-        if data is None:
+
+        def encode() -> bytes:
             data = encode_jpeg(img(), scale, quality)
-            with self._lock:
-                _remember(self._encoded, ekey, data, self._max_encoded)
             frame_drawn()
-        return data
+            return data
+
+        return self._encoded.get((key, scale, quality), encode)
 
     def raw(self, key: Hashable, img: Callable[[], Image.Image], size: tuple[int, int], mode: str) -> memoryview:
         """The frame named `key` as raw rows of `mode` ("RGB": RGB888, "RGBA": RGBA8888) at `size` (resized
@@ -179,14 +187,14 @@ class FrameCache:
         """What the cache holds: frames, encodings and raw frames (counts) and their bytes (an image's pixels as
         Pillow stores them: 4 bytes a pixel for RGB), and how often a frame asked for was there (hits, misses)."""
         with self._lock:
-            images, encoded, raw = list(self._images.values()), list(self._encoded.values()), list(self._raw.values())
+            images, raw = list(self._images.values()), list(self._raw.values())
         return {
             "frame images": len(images),
             "frame image bytes": sum(i.width * i.height * (1 if i.mode in ("1", "L", "P") else 4) for i in images),
             "frame image hits": self.hits,
             "frame image misses": self.misses,
-            "encoded frames": len(encoded),
-            "encoded frame bytes": sum(map(len, encoded)),
+            "encoded frames": len(self._encoded),
+            "encoded frame bytes": self._encoded.nbytes,
             "raw frames": len(raw),
             "raw frame bytes": sum(r.nbytes for r in raw),
         }
@@ -194,8 +202,8 @@ class FrameCache:
     def clear(self) -> None:
         with self._lock:
             self._images.clear()
-            self._encoded.clear()
             self._raw.clear()
+        self._encoded.clear()
 
 
 def encode_jpeg(img: Image.Image, scale: float, quality: int) -> bytes:

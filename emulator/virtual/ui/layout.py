@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .textlayout import LINE_SPACING, font_scale
 from .theme import Theme
-from .view import Bounds, View, int_bounds
+from .view import Behaviour, Bounds, View, int_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..records import ActivityRecord
@@ -27,8 +27,8 @@ HSCROLLVIEW = "android.widget.HorizontalScrollView"
 
 
 @dataclass
-class FieldBinding:
-    """How the window manager reads and writes an editable field, and what ENTER does in it."""
+class FieldBinding(Behaviour):
+    """How the window manager reads and writes an editable field, and what ENTER does in it (never drawn)."""
 
     get: Callable[[], str]
     set: Callable[[str], None]

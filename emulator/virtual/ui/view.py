@@ -20,6 +20,13 @@ def int_bounds(b: tuple[float, float, float, float]) -> Bounds:
     return (int(b[0]), int(b[1]), int(b[2]), int(b[3]))
 
 
+class Behaviour:
+    """A style value that says what a view does, never how it looks (an editable field's binding): the renderer
+    never reads it, so the name of a frame (`frames.draw_key`) leaves it out, like the callbacks beside it."""
+
+    __slots__ = ()
+
+
 @dataclass(eq=False)
 class View:
     cls: str = "android.widget.FrameLayout"

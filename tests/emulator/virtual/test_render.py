@@ -260,6 +260,19 @@ def test_frame_key_of_an_unknown_style_value_never_matches() -> None:
     assert draw_key([w], (10, 10), LIGHT) != draw_key([View(text="b", style={"bg": (1, 2, 3)})], (10, 10), LIGHT)
 
 
+def test_frame_key_leaves_out_an_editable_fields_binding() -> None:
+    """A field's binding (how it is read and written, what ENTER does) is made afresh with every build of its
+    screen and never drawn: two builds of the same field name the same frame, a different text another one."""
+    from emulator.virtual.ui.frames import draw_key
+    from emulator.virtual.ui.layout import FieldBinding
+
+    def field(text: str) -> View:
+        return View(text=text, style={"kind": "field", "size": 40, "field": FieldBinding(lambda: text, print)})
+
+    assert draw_key([field("a")], (10, 10), LIGHT) == draw_key([field("a")], (10, 10), LIGHT)
+    assert draw_key([field("a")], (10, 10), LIGHT) != draw_key([field("b")], (10, 10), LIGHT)
+
+
 def test_text_from_remembered_masks_is_pixel_identical_to_imagedraw(monkeypatch: pytest.MonkeyPatch) -> None:
     """`glyphs.draw_text` (a line rasterized once, blended through its mask) draws exactly what
     `ImageDraw.text` draws, on every app's first screen in both scripts, fractional positions included."""
