@@ -80,9 +80,8 @@ def splice(top: bytes, bottom: bytes, height: int, half: int) -> bytes | None:
     top_scan, bottom_scan = top[t_end:-2], bottom[b_end:-2]
     if top[-2:] != b"\xff\xd9" or bottom[-2:] != b"\xff\xd9" or _RST.search(top_scan) or _RST.search(bottom_scan):
         return None  # each half must be one restart segment
-    return b"".join((top[:at], height.to_bytes(2, "big"), top[at + 2 : t_end], top_scan, b"\xff\xd0", bottom_scan)) + (
-        b"\xff\xd9"
-    )
+    header = top[:at] + height.to_bytes(2, "big") + top[at + 2 : t_end]  # the top's, with the frame's height
+    return b"".join((header, top_scan, b"\xff\xd0", bottom_scan, b"\xff\xd9"))
 
 
 def _header(data: bytes) -> tuple[int, int, int, int, int] | None:
