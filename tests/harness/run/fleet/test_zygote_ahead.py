@@ -42,11 +42,18 @@ def _ahead(state: Path) -> int:
     (record,) = _records(state)
     rec = json.loads(record.read_text())
     pid = int(rec["pid"])
-    try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        ppid = _ppid(pid)
-    except OSError:
-        cmdline, ppid = b"", -1
+    # Popen returns once exec closed its pipe, which the kernel does before it sets the new image's argument
+    # pointers: for a moment the child's /proc/PID/cmdline reads empty (seen in CI on a loaded machine)
+    deadline = time.monotonic() + 10.0
+    while True:
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            ppid = _ppid(pid)
+        except OSError:
+            cmdline, ppid = b"", -1
+        if cmdline or ppid == -1 or time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
     log = Path(rec["home"]) / "zygote.log"
     assert ppid == os.getpid() and b"emulator.virtual.zygote" in cmdline, (
         f"zygote {pid}: parent {ppid}, command line {cmdline!r}, log: {log.read_text() if log.exists() else None!r}"
