@@ -1,6 +1,6 @@
 """Things made once and kept while there is room: the most recently used kept, bounded by the bytes each costs (as
-its owner counts them) and by their number. Decoded pictures (`picture.PictureCache`) and bitmaps scaled to their
-view (`render.ScaledBitmaps`) are kept so.
+its owner counts them) and by their number. Decoded pictures (`picture.PictureCache`), bitmaps scaled to their
+view (`render.ScaledBitmaps`) and a device's encoded frames (`frames.FrameCache`'s JPEGs) are kept so.
 
 Safe from several threads: the lock guards the store, never a making (two threads missing the same key at once
 both make it, and give the same thing).
