@@ -44,7 +44,13 @@ class AdbStream:
         self.local_id = local_id
         self.remote_id = remote_id
         self.service = service
-        self._cond = threading.Condition(threading.Lock())
+        # one lock, a condition per kind of waiter: an event wakes only the threads waiting for it (a reader for
+        # bytes, a writer for room, a watcher for the end) - a thread woken for nothing costs a device two context
+        # switches, and a kept shell's reader and hang-up watcher would be woken by every OKAY and WRTE otherwise
+        self._lock = threading.Lock()
+        self._readable = threading.Condition(self._lock)  # bytes in the inbox, or the stream ends
+        self._writable = threading.Condition(self._lock)  # room in the outbox, or the stream ends
+        self._ended = threading.Condition(self._lock)  # closed by either side
         self._inbox = bytearray()
         self._owed_okays = 0
         self._outbox = bytearray()  # written, not yet sent
@@ -74,43 +80,44 @@ class AdbStream:
 
     # --- called by the connection's reader thread ---------------------------------------------------
     def _on_write(self, data: bytes | bytearray) -> None:
-        with self._cond:
+        with self._lock:
             if self._closed:
                 return
             self._inbox += data
             defer = len(self._inbox) > INBOX_LIMIT
             if defer:
                 self._owed_okays += 1
-            self._cond.notify_all()
+            self._readable.notify_all()
         if not defer:
             self.conn.send_packet(A_OKAY, self.local_id, self.remote_id)
 
     def _on_okay(self) -> None:
-        with self._cond:
+        with self._lock:
             self._can_send = True
             chunk = self._take()
-            self._cond.notify_all()
+            if chunk is not None:  # the outbox shrank: a writer waiting for room may go on
+                self._writable.notify_all()
         if chunk is not None:
             self._send(chunk)
 
     def _on_close(self, by_host: bool) -> None:
-        with self._cond:
+        with self._lock:
             self._closed = True
             self._outbox.clear()  # nobody to send it to
             self._host_closed = self._host_closed or by_host
-            self._cond.notify_all()
+            self._wake_all()
 
     # --- Stream protocol ---------------------------------------------------------------------------
     def read(self, n: int = -1, timeout: float | None = None) -> bytes:
         """Up to n bytes (n < 0: all that is buffered), waiting for at least one byte; b"" once the stream is
         closed and drained. Raises TimeoutError when `timeout` passes with nothing to read."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
+        with self._lock:
             while not self._inbox and not self._closed and not self._closing:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     raise TimeoutError(f"no data on {self.service!r} within {timeout} s")
-                self._cond.wait(remaining)
+                self._readable.wait(remaining)
             if not self._inbox:
                 return b""
             k = len(self._inbox) if n is None or n < 0 else min(n, len(self._inbox))
@@ -144,9 +151,9 @@ class AdbStream:
         `OUTBOX_LIMIT` bytes are already waiting. Raises StreamClosed once the stream is closed."""
         if not len(data):
             return
-        with self._cond:
+        with self._lock:
             while len(self._outbox) >= OUTBOX_LIMIT and not self._closed and not self._closing:
-                self._cond.wait()
+                self._writable.wait()
             if self._closed or self._closing:
                 raise StreamClosed(f"{self.service!r} is closed")
             self._outbox += data
@@ -156,12 +163,12 @@ class AdbStream:
 
     def hold_output(self) -> None:
         """Keep what is written until `release_output`, `close` or a full WRTE (see the module's docstring)."""
-        with self._cond:
+        with self._lock:
             self._held = True
 
     def release_output(self) -> None:
         """Send what `hold_output` kept, now; later writes go as they come."""
-        with self._cond:
+        with self._lock:
             self._held = False
             chunk = self._take()
         if chunk is not None:
@@ -170,12 +177,12 @@ class AdbStream:
     def close(self) -> None:
         """Close from the device side without waiting: the CLSE goes now, or right after the last byte written
         (as adbd sends a dead service's remaining output before closing). Idempotent."""
-        with self._cond:
+        with self._lock:
             if self._closed or self._closing:
                 return
             self._closing = True
             self._held = False
-            self._cond.notify_all()  # readers and writers of this stream stop
+            self._wake_all()  # readers, writers and watchers of this stream stop
             chunk = self._take()
             done = chunk is None and self._finish()
         if chunk is not None:
@@ -189,8 +196,14 @@ class AdbStream:
         if not self._closing or self._closed or self._outbox or self._in_transit:
             return False
         self._closed = True
-        self._cond.notify_all()
+        self._wake_all()
         return True
+
+    def _wake_all(self) -> None:
+        """The stream ends (lock held): every waiter goes on."""
+        self._readable.notify_all()
+        self._writable.notify_all()
+        self._ended.notify_all()
 
     def _take(self) -> bytes | None:
         """The next WRTE's payload when none is in flight (call with the lock held); None otherwise."""
@@ -211,13 +224,12 @@ class AdbStream:
         except (StreamClosed, OSError):
             pass  # the connection is gone: its close closes this stream too
         finally:
-            with self._cond:
+            with self._lock:
                 self._in_transit -= 1
-                self._cond.notify_all()
-                done = self._finish()
+                done = self._finish()  # nobody waits for a WRTE to be handed over, only for the end it may make
             if done:
                 self.conn.stream_closed_by_device(self)
 
     def wait_closed(self, timeout: float | None = None) -> bool:
-        with self._cond:
-            return self._cond.wait_for(lambda: self._closed or self._closing, timeout)
+        with self._lock:
+            return self._ended.wait_for(lambda: self._closed or self._closing, timeout)
