@@ -83,13 +83,16 @@ class AdbStream:
         with self._lock:
             if self._closed:
                 return
-            self._inbox += data
-            defer = len(self._inbox) > INBOX_LIMIT
+            defer = len(self._inbox) + len(data) > INBOX_LIMIT
             if defer:
                 self._owed_okays += 1
+        if not defer:  # the OKAY first: the reader woken next finds this thread back in its read of the socket
+            self.conn.send_packet(A_OKAY, self.local_id, self.remote_id)  # (not holding the interpreter it needs)
+        with self._lock:
+            if self._closed:
+                return
+            self._inbox += data
             self._readable.notify_all()
-        if not defer:
-            self.conn.send_packet(A_OKAY, self.local_id, self.remote_id)
 
     def _on_okay(self) -> None:
         with self._lock:
