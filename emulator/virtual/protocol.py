@@ -138,25 +138,48 @@ def recv_exact(sock: socket.socket, n: int) -> bytearray | None:
     return buf
 
 
+READ_AHEAD = 64 * 1024  # bytes a reader asks the socket for at once (what one recv may hand over)
+
+
 class PacketReader:
-    """Reads whole packets from a connected socket."""
+    """Reads whole packets from a connected socket, the only reader of it: one `recv` takes what has come (a
+    header and its payload, or several packets the host sent together), where a read per header and per payload
+    would cost two system calls a packet - and the connection's thread gives up the interpreter at each, and may
+    wait for it again behind a thread that is drawing. A payload longer than what has come is read to its end
+    straight into its own buffer."""
 
     def __init__(self, sock: socket.socket, max_payload: int = HARD_PAYLOAD_LIMIT) -> None:
         self.sock = sock
         self.max_payload = max_payload
+        self._pending = bytearray()  # read, not handed out yet
 
     def read(self) -> Packet | None:
         """The next packet, or None at a clean EOF. Raises ProtocolError (malformed) or OSError (socket)."""
-        raw = recv_exact(self.sock, HEADER_SIZE)
-        if raw is None:
-            return None
-        command, arg0, arg1, length, _check, _magic = unpack_header(raw)
+        pending = self._pending
+        while len(pending) < HEADER_SIZE:
+            chunk = self.sock.recv(READ_AHEAD)
+            if not chunk:
+                if not pending:
+                    return None
+                raise ProtocolError(f"connection closed mid-message ({len(pending)} of {HEADER_SIZE} bytes)")
+            pending += chunk
+        command, arg0, arg1, length, _check, _magic = unpack_header(bytes(pending[:HEADER_SIZE]))
         if length > self.max_payload:
             raise ProtocolError(f"payload of {length} bytes exceeds the maximum {self.max_payload}")
-        data = recv_exact(self.sock, length) if length else b""  # no copy: the buffer is the payload
-        if data is None:
+        end = HEADER_SIZE + length
+        if len(pending) >= end:
+            data = pending[HEADER_SIZE:end] if length else b""
+            del pending[:end]
+            return Packet(command, arg0, arg1, data)
+        head = pending[HEADER_SIZE:]
+        pending.clear()
+        rest = recv_exact(self.sock, length - len(head))
+        if rest is None:
             raise ProtocolError("connection closed before the payload")
-        return Packet(command, arg0, arg1, data)
+        if head:
+            head += rest
+            return Packet(command, arg0, arg1, head)
+        return Packet(command, arg0, arg1, rest)  # no copy: the buffer is the payload
 
 
 def device_banner(props: dict[str, str], features: tuple[str, ...] = DEVICE_FEATURES) -> bytes:
