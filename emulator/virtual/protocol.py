@@ -121,13 +121,15 @@ def encode(command: int, arg0: int, arg1: int, data: bytes = b"", with_checksum:
     return pack_header(command, arg0, arg1, len(data), checksum(data) if with_checksum else 0) + data
 
 
-def recv_exact(sock: socket.socket, n: int) -> bytearray | None:
-    """Exactly n bytes, or None at a clean EOF before the first byte. Raises ProtocolError on EOF mid-way."""
+def recv_exact(sock: socket.socket, n: int, head: bytes | bytearray = b"") -> bytearray | None:
+    """Exactly n bytes, the first of them `head` (read before), the rest from `sock`: one buffer, filled in place.
+    None at a clean EOF before the first byte; ProtocolError on EOF mid-way."""
     if n == 0:
         return bytearray()
     buf = bytearray(n)
+    buf[: len(head)] = head
     view = memoryview(buf)
-    got = 0
+    got = len(head)
     while got < n:
         k = sock.recv_into(view[got:], n - got)
         if k == 0:
@@ -163,7 +165,7 @@ class PacketReader:
                     return None
                 raise ProtocolError(f"connection closed mid-message ({len(pending)} of {HEADER_SIZE} bytes)")
             pending += chunk
-        command, arg0, arg1, length, _check, _magic = unpack_header(bytes(pending[:HEADER_SIZE]))
+        command, arg0, arg1, length, _check, _magic = unpack_header(pending[:HEADER_SIZE])
         if length > self.max_payload:
             raise ProtocolError(f"payload of {length} bytes exceeds the maximum {self.max_payload}")
         end = HEADER_SIZE + length
@@ -173,13 +175,10 @@ class PacketReader:
             return Packet(command, arg0, arg1, data)
         head = pending[HEADER_SIZE:]
         pending.clear()
-        rest = recv_exact(self.sock, length - len(head))
-        if rest is None:
+        payload = recv_exact(self.sock, length, head)  # no copy: the buffer is the payload
+        if payload is None:
             raise ProtocolError("connection closed before the payload")
-        if head:
-            head += rest
-            return Packet(command, arg0, arg1, head)
-        return Packet(command, arg0, arg1, rest)  # no copy: the buffer is the payload
+        return Packet(command, arg0, arg1, payload)
 
 
 def device_banner(props: dict[str, str], features: tuple[str, ...] = DEVICE_FEATURES) -> bytes:
