@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -19,14 +20,17 @@ from emulator.virtual.protocol import (
 
 
 class CountedSocket:
-    """One end of a socket pair whose reads are counted."""
+    """One end of a socket pair whose reads are counted (the first one bounded, when asked)."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.reads = 0
+        self.first_read_at_most: int | None = None  # what the first read may take
 
     def recv(self, n: int) -> bytes:
         self.reads += 1
+        if self.reads == 1 and self.first_read_at_most is not None:
+            n = min(n, self.first_read_at_most)
         return self.sock.recv(n)
 
     def recv_into(self, buf: memoryview, n: int) -> int:
@@ -64,28 +68,18 @@ def test_packets_that_came_together_are_read_at_once(pair) -> None:
 def test_a_payload_longer_than_one_read_comes_whole_and_exact(pair) -> None:
     host, dev = pair
     big = bytes(range(256)) * (3 * READ_AHEAD // 256 + 7)
-    reader = PacketReader(dev)
-    host.sendall(packet(A_WRTE, 1, 2, big)[: HEADER_SIZE + 100])  # the header and the payload's start first
-    sent = HEADER_SIZE + 100
     whole = packet(A_WRTE, 1, 2, big) + packet(A_OKAY, 1, 2)
-    host.setblocking(False)
-    try:
-        while sent < len(whole):  # the rest while the reader reads (the pair's buffer is smaller than it)
-            try:
-                sent += host.send(whole[sent:])
-            except BlockingIOError:
-                first = reader.read()
-                assert first is not None and bytes(first.data) == big
-                break
-        host.setblocking(True)
-        host.sendall(whole[sent:])
-    finally:
-        host.setblocking(True)
-    if sent == len(whole):  # all of it fit in the pair's buffer at once
-        first = reader.read()
-        assert first is not None and bytes(first.data) == big
+    host.sendall(whole[: HEADER_SIZE + 100])  # what the reader's first read finds: the header, the payload's start
+    sender = threading.Thread(target=host.sendall, args=(whole[HEADER_SIZE + 100 :],), daemon=True)
+    reader = PacketReader(dev)
+    dev.first_read_at_most = HEADER_SIZE + 100
+    sender.start()  # the rest while the reader reads (more than the pair's buffer holds)
+    first = reader.read()
+    assert first is not None and (first.command, bytes(first.data)) == (A_WRTE, big)
     second = reader.read()
     assert second is not None and (second.command, bytes(second.data)) == (A_OKAY, b"")
+    sender.join(5)
+    assert not sender.is_alive()
 
 
 def test_a_clean_end_is_none_and_an_end_inside_a_header_is_malformed(pair) -> None:
