@@ -15,10 +15,12 @@ from tests.device_util import adb_shell, host_echo_server
 pytestmark = pytest.mark.timeout(90)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def _forward(adb_cli, serial: str, target: str) -> int:
+    """`adb forward tcp:0 TARGET`: the adb server binds a free port itself and prints it. A port found free and
+    then handed to adb could be taken between the two (an outgoing connection's ephemeral port, a parallel test)."""
+    r = adb_cli("-s", serial, "forward", "tcp:0", target)
+    assert r.returncode == 0, r.stderr
+    return int(r.stdout.strip())
 
 
 @pytest.fixture
@@ -50,10 +52,8 @@ def _wait_bound(vdevice, spec: str) -> None:
 def test_forward_reaches_a_reverse_socket(vdevice, adb_cli, host_echo, device_spec):
     port, got = host_echo
     serial = vdevice.serial
-    forward_port = _free_port()
     assert adb_cli("-s", serial, "reverse", device_spec, f"tcp:{port}").returncode == 0
-    r = adb_cli("-s", serial, "forward", f"tcp:{forward_port}", device_spec)
-    assert r.returncode == 0, r.stderr
+    forward_port = _forward(adb_cli, serial, device_spec)
     try:
         with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
             c.sendall(b"hello\n")
@@ -65,8 +65,7 @@ def test_forward_reaches_a_reverse_socket(vdevice, adb_cli, host_echo, device_sp
 
 
 def test_forward_to_nothing_is_refused(vdevice, adb_cli):
-    forward_port = _free_port()
-    assert adb_cli("-s", vdevice.serial, "forward", f"tcp:{forward_port}", "tcp:8232").returncode == 0
+    forward_port = _forward(adb_cli, vdevice.serial, "tcp:8232")
     try:
         with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
             c.settimeout(20)
@@ -86,10 +85,9 @@ def test_forward_to_nothing_is_refused(vdevice, adb_cli):
 def test_forward_reaches_nc_listen_both_ways(vdevice, adb_server, adb_cli, listen, spec, target):
     serial = vdevice.serial
     with adb_shell(adb_server, serial, listen) as proc:
-        forward_port = _free_port()
+        _wait_bound(vdevice, spec)
+        forward_port = _forward(adb_cli, serial, target)
         try:
-            _wait_bound(vdevice, spec)
-            assert adb_cli("-s", serial, "forward", f"tcp:{forward_port}", target).returncode == 0
             with socket.create_connection(("127.0.0.1", forward_port), timeout=20) as c:
                 c.sendall(b"to-device\n")
                 assert proc.stdout is not None and proc.stdin is not None

@@ -24,6 +24,7 @@ import pytest
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
+from emulator.virtual.adbserver import free_port
 from harness.mcp.server import BearerAuth
 from harness.mcp.tools import FREE_TASK_ID, PhoneTools, ToolCallError
 from harness.run.fleet.pool import DevicePool
@@ -125,9 +126,9 @@ def test_stdio_client_drives_a_task_to_a_recorded_scored_success(tmp_path):
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port a server this test starts will listen on: outside the kernel's ephemeral range, so no socket bound
+    to port 0 in the meantime (an outgoing connection, a parallel test) takes it first."""
+    return free_port(listen_later=True)
 
 
 def _post(url: str, headers: dict[str, str]) -> int:

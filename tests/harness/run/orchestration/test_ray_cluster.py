@@ -17,7 +17,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from emulator.virtual.adbserver import reap_orphans
+from emulator.virtual.adbserver import free_port, reap_orphans
 from harness.scoring.episodes import EXIT_OK
 from harness.trajectory.reader import load_run
 from harness.trajectory.records import EPISODES_DIR
@@ -82,9 +81,9 @@ def kill_node(marker: str) -> dict[int, str]:
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A port a server this test starts will listen on: outside the kernel's ephemeral range, so no socket bound
+    to port 0 in the meantime (an outgoing connection, a parallel test) takes it first."""
+    return free_port(listen_later=True)
 
 
 # --- the cluster ---------------------------------------------------------------------------------------------
