@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from PIL import Image
 
 from ..memtrim import frame_drawn
-from . import jpegsplit
+from . import damage, jpegsplit
 from .kept import KeptByBytes
 from .theme import Theme
 from .view import Behaviour, View
@@ -41,7 +41,10 @@ _PLAIN = (str, int, float, bool, type(None))
 # them again; 4 MB (~37 encodings) drew 369 (docs/caches.md)
 ENCODED_BYTES = 4 << 20
 ENCODED_FRAMES = 64
+LINEAGE = 8  # frames whose bands drawn again over the frame before are remembered
 _V = TypeVar("_V")
+# a frame to draw the next over: its key, its image, and its paint list with what its items drew (when known)
+Spare = tuple[Hashable, Image.Image, tuple[damage.PaintList, list[damage.Drawn]] | None]
 
 
 class _Unnameable:
@@ -81,22 +84,28 @@ def _freeze(x: Any) -> Hashable:
 
 
 def _view_key(v: View) -> Hashable:
-    return (
-        v.cls,
-        v.bounds,
-        v.text,
-        v.checked,
-        v.enabled,
-        v.selected,
-        v.focused,
-        _freeze(v.style),
-        tuple(_view_key(c) for c in v.children),
-    )
+    return (*own_key(v), tuple(_view_key(c) for c in v.children))
+
+
+def own_key(v: View) -> tuple[Hashable, ...]:
+    """Everything drawing `v` itself reads (not its children): its class, bounds, text, drawn states and style."""
+    return (v.cls, v.bounds, v.text, v.checked, v.enabled, v.selected, v.focused, _freeze(v.style))
 
 
 def draw_key(roots: list[View], size: tuple[int, int], theme: Theme) -> Hashable:
     """Everything `render(roots, size, theme)` reads, as one hashable value."""
     return (size, theme, tuple(_view_key(r) for r in roots))
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """How a frame is drawn knowing what it paints (`damage`): its paint list (made only when it is drawn), and the
+    renderer with a trace of each item's rows: the whole frame (over a canvas, if one), or only the trace's bands
+    over the frame the trace's known rows come from."""
+
+    paint: Callable[[], damage.PaintList]
+    whole: Callable[[Image.Image | None, damage.Trace], Image.Image]
+    bands: Callable[[Image.Image, damage.Trace], Image.Image]
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,7 @@ class Frame:
     draw: Callable[[], Image.Image]
     # the same pixels drawn over `canvas`, a frame no longer kept of the same size (RGB), which it may reuse
     draw_on: Callable[[Image.Image], Image.Image] | None = None
+    redraw: Redraw | None = None  # drawn over the frame before, only the rows that differ (`damage`)
 
 
 class FrameCache:
@@ -119,50 +129,104 @@ class FrameCache:
         self, images: int = 1, encoded: int = ENCODED_FRAMES, raw: int = 2, encoded_bytes: int = ENCODED_BYTES
     ) -> None:
         self._images: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._painted: dict[Hashable, tuple[damage.PaintList, list[damage.Drawn]]] = {}  # a kept frame's items
+        # a frame drawn as the one before with some bands drawn again: that frame's key and the bands (its JPEG is
+        # that frame's with those rows encoded again, `jpegsplit.patch`), for the last few frames drawn
+        self._lineage: OrderedDict[Hashable, tuple[Hashable, list[damage.Rows]]] = OrderedDict()
         self._encoded: KeptByBytes[Hashable, bytes] = KeptByBytes(encoded_bytes, encoded, len)
         self._raw: OrderedDict[Hashable, memoryview] = OrderedDict()
         self._max_images, self._max_raw = images, raw
         self._lock = threading.Lock()
         self.hits = self.misses = 0
+        self.partial = 0  # frames drawn as the frame before with some bands drawn again (`damage`)
+        self.patched = 0  # JPEGs made from the frame before's (`jpegsplit.patch`)
 
     def image(
         self,
         key: Hashable,
         draw: Callable[[], Image.Image],
         draw_on: Callable[[Image.Image], Image.Image] | None = None,
+        redraw: Redraw | None = None,
     ) -> Image.Image:
         """The frame named `key`, drawn by `draw()` when it is not remembered - or by `draw_on(canvas)` over the
-        frame it pushes out of the cache, when nothing else holds that one. Callers must not draw on it (every
-        caller converts or resizes, which copies)."""
+        frame it pushes out of the cache, when nothing else holds that one; with `redraw`, only the rows of that
+        frame that differ (`damage`). Callers must not draw on it (every caller converts or resizes, which
+        copies)."""
         with self._lock:
             img = _recall(self._images, key)
             if img is not None:
                 self.hits += 1
                 return img
             self.misses += 1
-            canvas = self._spare() if draw_on is not None else None
-        img = draw() if canvas is None or draw_on is None else draw_on(canvas)
+            spare = self._spare() if draw_on is not None or redraw is not None else None
+        painted = bands = None
+        if redraw is not None:
+            img, painted, bands = self._redraw(redraw, spare)
+        else:
+            canvas = spare[1] if spare is not None else None
+            img = draw() if canvas is None or draw_on is None else draw_on(canvas)
         with self._lock:
             _remember(self._images, key, img, self._max_images)
+            if painted is not None:
+                self._painted[key] = painted
+            if bands is not None and spare is not None:
+                _remember(self._lineage, key, (spare[0], bands), LINEAGE)
+            for gone in [k for k in self._painted if k not in self._images]:
+                del self._painted[gone]
         frame_drawn()  # the drawing's freed buffers (and an evicted frame) back to the system, in time
         return img
 
-    def _spare(self) -> Image.Image | None:
-        """The least recently used frame, out of the cache when it is full, to draw the next frame over: its 10 MB
-        (at 1080 x 2400) are already the process's, where a fresh image's pages would be faulted in and zeroed
-        again after a heap trim. None when the cache is not full or something else still holds that frame (a
-        caller encoding or converting it): it then goes when they let it go, as before."""
+    def _redraw(
+        self, redraw: Redraw, spare: Spare | None
+    ) -> tuple[Image.Image, tuple[damage.PaintList, list[damage.Drawn]], list[damage.Rows] | None]:
+        """A frame drawn with a trace: its bands over `spare` (the frame before and what its items drew) when few
+        of its rows differ, else whole; what its items drew, and the bands (None: drawn whole)."""
+        paint = redraw.paint()
+        if spare is not None and spare[2] is not None:
+            planned = damage.plan(*spare[2], paint)
+            if planned is not None:
+                trace = damage.Trace(paint, *planned)
+                img = redraw.bands(spare[1], trace)
+                if trace.new_items_inside():
+                    with self._lock:
+                        self.partial += 1
+                    return img, (paint, trace.result()), planned[0]
+        trace = damage.Trace(paint)
+        img = redraw.whole(spare[1] if spare is not None else None, trace)
+        return img, (paint, trace.result()), None
+
+    def _spare(self) -> Spare | None:
+        """The least recently used frame, out of the cache when it is full, to draw the next frame over (its key,
+        its image and what its items drew, when known): its 10 MB (at 1080 x 2400) are already the process's,
+        where a fresh image's pages would be faulted in and zeroed again after a heap trim. None when the cache is
+        not full or something else still holds that frame (a caller encoding or converting it): it then goes when
+        they let it go, as before."""
         if len(self._images) < self._max_images:
             return None
-        _, old = self._images.popitem(last=False)
+        key, old = self._images.popitem(last=False)
+        painted = self._painted.pop(key, None)
         # this frame and getrefcount's argument: nobody else holds the image, nor its pixels (an ImageDraw would)
-        return old if sys.getrefcount(old) == 2 and sys.getrefcount(old.im) == 2 else None
+        return (key, old, painted) if sys.getrefcount(old) == 2 and sys.getrefcount(old.im) == 2 else None
 
     def jpeg(self, key: Hashable, img: Callable[[], Image.Image], scale: float, quality: int) -> bytes:
-        """The frame named `key` as a JPEG at `scale` (resized when 0 < scale < 1) and `quality`."""
+        """The frame named `key` as a JPEG at `scale` (resized when 0 < scale < 1) and `quality`: at full size,
+        for a frame drawn as the frame before with some bands drawn again, that frame's JPEG with those rows
+        encoded again (`jpegsplit.patch`: the same bytes) when it is kept."""
 
         def encode() -> bytes:
-            data = encode_jpeg(img(), scale, quality)
+            frame = img()
+            with self._lock:
+                lineage = self._lineage.get(key)
+            data = None
+            if lineage is not None and not 0 < scale < 1:
+                parent = self._encoded.peek((lineage[0], scale, quality))
+                if parent is not None and frame.mode == "RGB":
+                    data = jpegsplit.patch(parent, frame, lineage[1], max(1, min(100, quality)))
+                    if data is not None:
+                        with self._lock:
+                            self.patched += 1
+            if data is None:
+                data = encode_jpeg(frame, scale, quality)
             frame_drawn()
             return data
 
@@ -202,6 +266,8 @@ class FrameCache:
     def clear(self) -> None:
         with self._lock:
             self._images.clear()
+            self._painted.clear()
+            self._lineage.clear()
             self._raw.clear()
         self._encoded.clear()
 

@@ -96,12 +96,15 @@ def _mask(font: _Font, text: str, fx: float, fy: float) -> Entry:
     return entry
 
 
-def draw_text(img: Image.Image, xy: tuple[float, float], text: str, font: _Font, fill: Color) -> None:
-    """`ImageDraw.Draw(img).text(xy, text, font=font, fill=fill)` for an RGB image, from a remembered mask."""
+def draw_text(img: Image.Image, xy: tuple[float, float], text: str, font: _Font, fill: Color) -> tuple[int, int]:
+    """`ImageDraw.Draw(img).text(xy, text, font=font, fill=fill)` for an RGB image, from a remembered mask. Returns
+    the rows it may have touched, (top, bottom) in `img`'s coordinates."""
     x, y = xy
     ix, iy = math.floor(x), math.floor(y)
     if ix != int(x) or iy != int(y):  # ImageDraw truncates toward zero: left of / above the image, draw it plainly
         ImageDraw.Draw(img).text(xy, text, font=font, fill=fill)
-        return
+        _, top, _, bottom = font.getbbox(text)
+        return math.floor(y + top) - 2, math.ceil(y + bottom) + 2
     mask, dx, dy = _mask(font, text, x - ix, y - iy)
     img.paste(Image.new("RGB", mask.size, fill), (ix + dx, iy + dy), mask)
+    return iy + dy, iy + dy + mask.height

@@ -22,6 +22,7 @@ import io
 import os
 import re
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image
@@ -31,6 +32,7 @@ SPLIT_MIN_ROWS = 32  # MCU rows (512 pixel rows at 4:2:0): a smaller frame is en
 _MEMFD = hasattr(os, "memfd_create")
 _RST = re.compile(rb"\xff[\xd0-\xd7]")  # in entropy-coded data a 0xFF is followed by a stuffed 0x00 or a marker
 _SOF0, _SOS, _DRI = 0xC0, 0xDA, 0xDD
+_MARKERS = [bytes((0xFF, 0xD0 + k)) for k in range(8)]
 _lock = threading.Lock()
 _helper: tuple[int, ThreadPoolExecutor] | None = None  # (the process it was started in, the executor)
 
@@ -50,38 +52,99 @@ def save(img: Image.Image, quality: int, restart_rows: int = 0) -> bytes:
 
 
 def encode(img: Image.Image, quality: int) -> bytes:
-    """`img` (RGB) as a JPEG at `quality`: its halves encoded at once and spliced (see the module) when it is at
-    least `SPLIT_MIN_ROWS` MCU rows tall and the helper thread can run; else whole."""
+    """`img` (RGB) as a JPEG at `quality` with a restart marker after every MCU row: its halves encoded at once and
+    spliced (see the module) when it is at least `SPLIT_MIN_ROWS` MCU rows tall and the helper thread can run;
+    else whole, without markers."""
     w, h = img.size
     rows = -(-h // 16)
     if rows < SPLIT_MIN_ROWS or not _MEMFD:
         return save(img, quality)
-    half = (rows + 1) // 2
-    cut = half * 16
-    top = _executor().submit(save, img.crop((0, 0, w, cut)), quality, half)
-    bottom = save(img.crop((0, cut, w, h)), quality, half)
-    spliced = splice(top.result(), bottom, h, half)
-    return spliced if spliced is not None else save(img, quality, half)
+    cut = (rows + 1) // 2 * 16
+    top = _executor().submit(save, img.crop((0, 0, w, cut)), quality, 1)
+    bottom = save(img.crop((0, cut, w, h)), quality, 1)
+    spliced = splice([top.result(), bottom], h)
+    return spliced if spliced is not None else save(img, quality, 1)
 
 
-def splice(top: bytes, bottom: bytes, height: int, half: int) -> bytes | None:
-    """The JPEG of a frame `height` pixels tall from the JPEGs of its top `half` MCU rows and the rest, each
-    encoded alone with a restart interval of `half` MCU rows; None when they are not such a pair."""
-    t, b = _header(top), _header(bottom)
-    if t is None or b is None:
+def patch(old: bytes, img: Image.Image, bands: Sequence[tuple[int, int]], quality: int) -> bytes | None:
+    """`img`'s JPEG (as `encode` gives it) from `old`, the JPEG `encode` gave for a frame of the same size that
+    differs from `img` only in the rows of `bands` (each on whole MCU rows): the segments of those rows encoded
+    again, the others kept. None when `old` is not such a file."""
+    w, h = img.size
+    parsed = _segments(old)
+    if parsed is None or parsed[1] != (w, h) or not bands:
         return None
-    (t_end, t_height_at, t_dri, t_width, t_mcu), (b_end, b_height_at, b_dri, _, _) = t, b
-    per_row = -(-t_width // 16)
-    if t_mcu != 16 or t_dri != half * per_row or b_dri != t_dri or t_height_at != b_height_at:
+    header, _, segments = parsed
+    if len(segments) != -(-h // 16):
         return None
-    at = t_height_at
-    if top[:at] != bottom[:at] or top[at + 2 : t_end] != bottom[at + 2 : b_end] or t_end != b_end:
-        return None  # the halves' tables or scans differ: not one frame's
-    top_scan, bottom_scan = top[t_end:-2], bottom[b_end:-2]
-    if top[-2:] != b"\xff\xd9" or bottom[-2:] != b"\xff\xd9" or _RST.search(top_scan) or _RST.search(bottom_scan):
-        return None  # each half must be one restart segment
-    header = top[:at] + height.to_bytes(2, "big") + top[at + 2 : t_end]  # the top's, with the frame's height
-    return b"".join((header, top_scan, b"\xff\xd0", bottom_scan, b"\xff\xd9"))
+    out = list(segments)
+    cuts = [(t, min(b, h)) for t, b in bands if t % 16 == 0 and 0 <= t < min(b, h)]
+    if len(cuts) != len(bands) or any(b % 16 and b != h for _, b in cuts):
+        return None
+    pieces = [img.crop((0, t, w, b)) for t, b in cuts]
+    ahead = [_executor().submit(save, p, quality, 1) for p in pieces[1::2]] if len(pieces) > 1 else []
+    here = [save(p, quality, 1) for p in pieces[0::2]]
+    encoded = [here[i // 2] if i % 2 == 0 else ahead[i // 2].result() for i in range(len(pieces))]
+    for (t, _), data in zip(cuts, encoded, strict=True):
+        part = _segments(data)
+        if part is None or part[1][0] != w or not _same_tables(header, part[0]):
+            return None
+        out[t // 16 : t // 16 + len(part[2])] = part[2]
+    return _assemble(header, h, out) if len(out) == len(segments) else None
+
+
+def splice(parts: Sequence[bytes], height: int) -> bytes | None:
+    """The JPEG of a frame `height` pixels tall from the JPEGs of its consecutive stripes, top first, each
+    encoded alone with a restart marker after every MCU row; None when they are not such stripes."""
+    parsed = [_segments(p) for p in parts]
+    if not parsed or any(p is None for p in parsed):
+        return None
+    header = parsed[0][0]  # type: ignore[index]
+    segments: list[bytes] = []
+    for p in parsed:
+        if p is None or p[1][0] != parsed[0][1][0] or not _same_tables(header, p[0]):  # type: ignore[index]
+            return None
+        segments += p[2]
+    return _assemble(header, height, segments) if len(segments) == -(-height // 16) else None
+
+
+def _segments(data: bytes) -> tuple[bytes, tuple[int, int], list[bytes]] | None:
+    """A JPEG of `encode`'s kind cut up: its header (to the scan's start), its (width, height), and the entropy
+    data of each MCU row; None when it is not a baseline 4:2:0 JPEG restarting after every MCU row."""
+    head = _header(data)
+    if head is None or data[-2:] != b"\xff\xd9":
+        return None
+    end, height_at, dri, width, mcu = head
+    if mcu != 16 or dri != -(-width // 16):
+        return None
+    height = int.from_bytes(data[height_at : height_at + 2], "big")
+    scan = data[end:-2]
+    segments = _RST.split(scan)
+    markers = _RST.findall(scan)
+    if any(m[1] != 0xD0 + (k & 7) for k, m in enumerate(markers)):
+        return None
+    return data[:end], (width, height), segments
+
+
+def _same_tables(a: bytes, b: bytes) -> bool:
+    """Are two headers alike but for the frame's height (the same size of MCU, tables and scan)?"""
+    ha, hb = _header(a + b"\xff\xd9"), _header(b + b"\xff\xd9")
+    if ha is None or hb is None or ha[0] != hb[0] or ha[1] != hb[1]:
+        return False
+    at = ha[1]
+    return a[:at] == b[:at] and a[at + 2 :] == b[at + 2 :]
+
+
+def _assemble(header: bytes, height: int, segments: Sequence[bytes]) -> bytes:
+    """A JPEG from a header (its height set to `height`) and its MCU rows' entropy data, RSTm between them."""
+    at = _header(header + b"\xff\xd9")[1]  # type: ignore[index]
+    pieces = [header[:at], height.to_bytes(2, "big"), header[at + 2 :]]
+    for k, seg in enumerate(segments):
+        if k:
+            pieces.append(_MARKERS[(k - 1) & 7])
+        pieces.append(seg)
+    pieces.append(b"\xff\xd9")
+    return b"".join(pieces)
 
 
 def _header(data: bytes) -> tuple[int, int, int, int, int] | None:

@@ -58,6 +58,11 @@ class KeptByBytes(Generic[K, V]):
                 self._bytes -= self._cost(gone)
         return value
 
+    def peek(self, key: K) -> V | None:
+        """The value kept under `key`, if any (its place in the order unchanged)."""
+        with self._lock:
+            return self._store.get(key)
+
     def clear(self) -> None:
         with self._lock:
             self._store.clear()

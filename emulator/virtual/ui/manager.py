@@ -43,13 +43,15 @@ from PIL import Image
 
 from ..notifications import FLAG_AUTO_CANCEL
 from ..records import INTENT_ACTION, INTENT_HANDLED
-from .frames import Frame, FrameCache, draw_key
+from .damage import paint_items
+from .frames import Frame, FrameCache, Redraw, draw_key, own_key
 from .gestures import scroll_amount
 from .interruptions import build_interruptions
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
 from .layout import Ctx, FieldBinding, V, clip_tree
 from .recents import build_recents
 from .render import render as render_roots
+from .render import render_bands
 from .shade import build_heads_up, build_shade
 from .systembars import SYSTEMUI, bar_heights, gesture_nav, navigation_bar, status_bar
 from .theme import Theme, is_dark, theme_for
@@ -344,7 +346,7 @@ class UIManager(ViewsOnce):
 
     def render(self, frame: Frame) -> Image.Image:
         """`frame`'s pixels, drawn once per frame (no lock needed)."""
-        return self.frames.image(frame.key, frame.draw, frame.draw_on)
+        return self.frames.image(frame.key, frame.draw, frame.draw_on, frame.redraw)
 
     def render_jpeg(self, frame: Frame, scale: float, quality: int) -> bytes:
         """`frame` as uiautomator2's takeScreenshot sends it (`frames.encode_jpeg`), encoded once per frame (no
@@ -361,8 +363,17 @@ class UIManager(ViewsOnce):
         if not self.model.screen_on:
             return Frame(("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0)))
         (roots, key), theme = self.views(), self.theme()
-        draw, kept = functools.partial(render_roots, roots, (W, H), theme), self.kept_frame(key)
-        return kept or self.keep_frame(key, Frame(draw_key(roots, (W, H), theme), draw, lambda c: draw(canvas=c)))
+        kept = self.kept_frame(key)
+        if kept is not None:
+            return kept
+        size = (W, H)
+        draw = functools.partial(render_roots, roots, size, theme)
+        redraw = Redraw(
+            lambda: paint_items(roots, size, own_key),
+            lambda canvas, trace: render_roots(roots, size, theme, canvas=canvas, trace=trace),
+            lambda canvas, trace: render_bands(roots, size, theme, canvas, trace),
+        )
+        return self.keep_frame(key, Frame(draw_key(roots, size, theme), draw, lambda c: draw(canvas=c), redraw))
 
     # --- input ------------------------------------------------------------------------------------
     def _clear_snackbar(self) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from .damage import RecordingDraw, Rows, Trace, fills
 from .fonts import font_for, text_width, wrap
 from .glyphs import draw_text
 from .kept import KeptByBytes
@@ -68,12 +69,31 @@ SCALED = ScaledBitmaps()  # the process's (a device's; thread devices in one har
 
 
 class Painter:
-    def __init__(self, img: Image.Image, theme: Theme, ox: int = 0, oy: int = 0, filled: View | None = None) -> None:
+    """Draws views onto `img`, whose (0, 0) is the frame's (ox, oy) and which stands for the frame's `region` (what
+    the image covers when the whole frame is drawn: the frame, or a clipping container's box). With a `trace`
+    (`damage.Trace`) it reports the rows each item draws (cut to `clip`, the frame's rows its drawing can reach)
+    and, drawing the band `band` of a frame (absolute rows), skips the items known to miss it."""
+
+    def __init__(
+        self,
+        img: Image.Image,
+        theme: Theme,
+        ox: int = 0,
+        oy: int = 0,
+        filled: View | None = None,
+        trace: Trace | None = None,
+        region: tuple[int, int, int, int] | None = None,
+        clip: Rows | None = None,
+        band: Rows | None = None,
+    ) -> None:
         self.img = img
-        self.d = ImageDraw.Draw(img)
         self.theme = theme
         self.ox, self.oy = ox, oy
         self.filled = filled  # a view whose background the image was created with (not drawn again)
+        self.trace, self.band = trace, band
+        self.region = region or (ox, oy, ox + img.width, oy + img.height)
+        self.clip = clip or (self.region[1], self.region[3])
+        self.d: Any = ImageDraw.Draw(img) if trace is None else RecordingDraw(ImageDraw.Draw(img), trace, oy, self.clip)
 
     # --- entry -----------------------------------------------------------------------------------
     def view(self, v: View) -> None:
@@ -82,34 +102,60 @@ class Painter:
         box = (l - self.ox, t - self.oy, r - self.ox, b - self.oy)
         if box[2] <= box[0] or box[3] <= box[1]:
             return
-        self._decor(v, box, st)
+        item, draw = self.trace.enter(self.band) if self.trace is not None else (0, True)
+        if draw:
+            self._decor(v, box, st)
         if st.get("clip") and v.children:
             cl, ct, cr, cb = v.bounds
             if cr > cl and cb > ct:
-                self._clipped(v.children, (cl - self.ox, ct - self.oy, cr - self.ox, cb - self.oy))
+                self._clipped(v.children, (cl, ct, cr, cb), item)
             return
         for c in v.children:
             self.view(c)
 
-    def _clipped(self, children: list[View], crop: tuple[int, int, int, int]) -> None:
-        """Draw `children` clipped to `crop` (image coordinates): into a copy of that region, pasted back; or,
-        when the region is most of the image, straight onto the image, whatever they drew outside the region put
-        back afterwards - a clip either way, at the cost of copying the smaller part."""
+    def _clipped(self, children: list[View], rect: tuple[int, int, int, int], item: int) -> None:
+        """Draw `children` clipped to `rect` (the frame's coordinates): into a copy of that region, pasted back;
+        or, when it is most of the region the image stands for, straight onto the image, whatever they drew outside
+        it put back afterwards - a clip either way, at the cost of copying the smaller part. Drawing a band, the
+        copy holds only the band's rows of the rectangle (`damage`: no band starts inside a drawing at a fractional
+        row); the choice is the whole frame's."""
+        rl, rt, rr, rb = self.region
+        area = max(0, min(rr, rect[2]) - max(rl, rect[0])) * max(0, min(rb, rect[3]) - max(rt, rect[1]))
+        crop = (rect[0] - self.ox, rect[1] - self.oy, rect[2] - self.ox, rect[3] - self.oy)
+        clip = (max(self.clip[0], rect[1]), min(self.clip[1], rect[3]))
+        tr = self.trace
         W, H = self.img.size
-        l, t, r, b = max(0, crop[0]), max(0, crop[1]), min(W, crop[2]), min(H, crop[3])
-        if 2 * max(0, r - l) * max(0, b - t) <= W * H:
+        if 2 * area <= (rr - rl) * (rb - rt):
+            if self.band is not None:  # the band's rows of the rectangle only
+                crop = (crop[0], max(crop[1], 0), crop[2], min(crop[3], H))
+                if crop[3] <= crop[1]:
+                    if tr is not None:
+                        tr.skip_subtree(item)
+                    return
             layer = self.img.crop(crop)
-            sub = Painter(layer, self.theme, crop[0] + self.ox, crop[1] + self.oy)
+            sub = Painter(layer, self.theme, crop[0] + self.ox, crop[1] + self.oy, None, tr, rect, clip, self.band)
             for c in children:
                 sub.view(c)
             self.img.paste(layer, crop[:2])
             return
+        l, t, r, b = max(0, crop[0]), max(0, crop[1]), min(W, crop[2]), min(H, crop[3])
         outside = [(0, 0, W, t), (0, b, W, H), (0, t, l, b), (r, t, W, b)]
         kept = [(box, self.img.crop(box)) for box in outside if box[2] > box[0] and box[3] > box[1]]
+        d, inner = self.d, self.clip
+        if tr is not None:
+            self.d, self.clip = d.cut(clip), clip
         for c in children:
             self.view(c)
+        self.d, self.clip = d, inner
         for box, part in kept:
             self.img.paste(part, box[:2])
+
+    def _touch(self, top: int, bottom: int) -> None:
+        """Report rows drawn other than through `self.d` (a pasted bitmap, a line of text), in image rows."""
+        if self.trace is not None:
+            top, bottom = max(top + self.oy, self.clip[0]), min(bottom + self.oy, self.clip[1])
+            if bottom > top:
+                self.trace.touch(top, bottom)
 
     # --- pieces ----------------------------------------------------------------------------------
     def _decor(self, v: View, box: tuple[int, int, int, int], st: dict[str, Any]) -> None:
@@ -127,6 +173,7 @@ class Painter:
         image = st.get("image")
         if image is not None:  # a bitmap (PIL image) filling the view's box, e.g. a recorded screenshot
             self.img.paste(SCALED.get(image, (box[2] - box[0], box[3] - box[1])), box[:2])
+            self._touch(box[1], box[3])
         border = st.get("border")
         if border is not None:
             w = max(1, int(st.get("border_w", max(1, (box[3] - box[1]) // 40))))
@@ -191,7 +238,7 @@ class Painter:
                 font = font_for(line, lay.size, lay.bold)
                 w = text_width(line, lay.size, lay.bold)
                 x = l if align == "l" else (r - w if align == "r" else l + (r - l - w) / 2)
-                draw_text(self.img, (x, y + lay.glyph_offset(line)), line, font, fg)
+                self._touch(*draw_text(self.img, (x, y + lay.glyph_offset(line)), line, font, fg))
             y += lay.line_height
 
     def _switch(self, box: tuple[int, int, int, int], on: bool, enabled: bool) -> None:
@@ -330,40 +377,68 @@ class Painter:
 
 
 def render(
-    roots: list[View], size: tuple[int, int], theme: Theme, base: Color = (0, 0, 0), canvas: Image.Image | None = None
+    roots: list[View],
+    size: tuple[int, int],
+    theme: Theme,
+    base: Color = (0, 0, 0),
+    canvas: Image.Image | None = None,
+    trace: Trace | None = None,
 ) -> Image.Image:
     """The windows `roots` drawn at `size`; over `canvas` (an RGB image of that size nobody else holds, painted
-    over whole: the same pixels as a new image) when given."""
-    first = roots[0] if roots else None
-    filled = first if first is not None and _fills(first, size) else None
-    fill = filled.style["bg"] if filled is not None else base
+    over whole: the same pixels as a new image) when given. With `trace` (`damage.Trace` of `roots`' paint list)
+    the rows each item drew are recorded in it."""
+    fill, filled = _start(roots, size, base)
     if canvas is not None and canvas.size == size and canvas.mode == "RGB":
         img = canvas
         img.paste(fill, (0, 0, *size))
     else:
         img = Image.new("RGB", size, fill)
+    return _paint(img, roots, size, theme, filled, trace, None)
+
+
+def render_bands(
+    roots: list[View], size: tuple[int, int], theme: Theme, canvas: Image.Image, trace: Trace, base: Color = (0, 0, 0)
+) -> Image.Image:
+    """`canvas`, the frame `trace.known` was drawn as, with the rows of `trace.bands` drawn again from `roots`:
+    each band from the image's first colour, the items that reach it drawn in order into it (`damage`)."""
+    fill, filled = _start(roots, size, base)
+    for top, bottom in trace.bands:
+        layer = Image.new("RGB", (size[0], bottom - top), fill)
+        canvas.paste(_paint(layer, roots, size, theme, filled, trace, (top, bottom)), (0, top))
+    return canvas
+
+
+def _start(roots: list[View], size: tuple[int, int], base: Color) -> tuple[Color, View | None]:
+    """The colour a frame's image starts in and the root whose background that is (None: `base`)."""
+    first = roots[0] if roots else None
+    filled = first if first is not None and fills(first, size) else None
+    return (filled.style["bg"] if filled is not None else base), filled
+
+
+def _paint(
+    img: Image.Image,
+    roots: list[View],
+    size: tuple[int, int],
+    theme: Theme,
+    filled: View | None,
+    trace: Trace | None,
+    band: Rows | None,
+) -> Image.Image:
+    """`roots` drawn onto `img`, whose first row is the frame's row `band[0]` (0 without a band)."""
+    oy = band[0] if band is not None else 0
+    region = (0, 0, *size)
+    if trace is not None:
+        trace.index = 0
+        trace.enter(band)  # the colour the image starts in
+        trace.touch(0, size[1])
     for root in roots:
         if root.style.get("dim"):
             img = img.point(_DIM_LUT)
-        Painter(img, theme, filled=filled).view(root)
+            if trace is not None:
+                trace.enter(band)
+                trace.touch(0, size[1])
+        Painter(img, theme, 0, oy, filled, trace, region, None, band).view(root)
     return img
-
-
-def _fills(v: View, size: tuple[int, int]) -> bool:
-    """Does `v` start by painting the whole image one colour (its square background over all of it)? The image is
-    then created in that colour instead of painted twice."""
-    st = v.style
-    bg = st.get("bg")
-    return (
-        st.get("draw", v.bounds) == (0, 0, *size)
-        and isinstance(bg, tuple)
-        and len(bg) == 3
-        and all(isinstance(c, int) for c in bg)
-        and not st.get("radius")
-        and not st.get("shadow")
-        and not st.get("invisible")
-        and not st.get("dim")
-    )
 
 
 # --- icons ---------------------------------------------------------------------------------------

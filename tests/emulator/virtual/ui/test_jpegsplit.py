@@ -1,11 +1,13 @@
-"""A frame's JPEG encoded in two halves at once (`ui.jpegsplit`): byte for byte Pillow's whole encoding with a
-restart marker between the halves, the plain encoding's pixels, and a whole encoding wherever the halves cannot be
-spliced."""
+"""A frame's JPEG in restart segments, one per MCU row (`ui.jpegsplit`): its halves encoded at once, byte for byte
+Pillow's whole encoding with a restart marker after every MCU row, the plain encoding's pixels, and a whole encoding
+wherever the halves cannot be spliced; a frame that differs from the one before in some bands patched from that
+frame's JPEG, byte for byte its own encoding."""
 
 from __future__ import annotations
 
 import io
 import os
+import random
 import threading
 
 import pytest
@@ -35,6 +37,10 @@ def _half(h: int) -> int:
     return (-(-h // 16) + 1) // 2
 
 
+def _cut(img: Image.Image, top: int, bottom: int, rows: int = 1) -> bytes:
+    return jpegsplit.save(img.crop((0, top, img.width, bottom)), 80, rows)
+
+
 @pytest.mark.parametrize(
     ("w", "h", "quality"),
     [
@@ -46,13 +52,15 @@ def _half(h: int) -> int:
         (640, 16 * jpegsplit.SPLIT_MIN_ROWS, 80),  # exactly the smallest split frame
     ],
 )
-def test_the_spliced_file_is_pillows_whole_encoding_with_a_restart_marker_between_the_halves(w, h, quality):
+def test_the_spliced_file_is_pillows_whole_encoding_with_a_restart_marker_after_every_mcu_row(w, h, quality):
     img = _frame(w, h, seed=w + h)
     data = jpegsplit.encode(img, quality)
-    assert data == jpegsplit.save(img, quality, _half(h))
-    assert data.count(b"\xff\xd0") >= 1 and b"\xff\xdd\x00\x04" in data  # RST0 and a DRI segment
+    assert data == jpegsplit.save(img, quality, 1)
+    rows = -(-h // 16)
+    assert sum(data.count(bytes((0xFF, m))) for m in range(0xD0, 0xD8)) == rows - 1  # RST0..RST7 between rows
+    assert b"\xff\xdd\x00\x04" + (-(-w // 16)).to_bytes(2, "big") in data  # DRI: one MCU row
     assert _pixels_equal(data, jpegsplit.save(img, quality)), "a restart marker changes no pixel"
-    assert len(data) < len(jpegsplit.save(img, quality)) * 1.001, "a marker, its padding, a DC coded afresh"
+    assert len(data) < len(jpegsplit.save(img, quality)) * 1.02, "a marker, its padding, a DC coded afresh a row"
 
 
 def test_a_frame_under_the_split_size_is_a_plain_jpeg() -> None:
@@ -61,20 +69,50 @@ def test_a_frame_under_the_split_size_is_a_plain_jpeg() -> None:
     assert data == jpegsplit.save(img, 80) and b"\xff\xdd" not in data
 
 
-def test_halves_that_are_not_one_frames_are_not_spliced() -> None:
+def test_stripes_that_are_not_one_frames_are_not_spliced() -> None:
     img = _frame(1080, 2400)
-    h, half = img.height, _half(img.height)
-    cut = half * 16
-    top = jpegsplit.save(img.crop((0, 0, 1080, cut)), 80, half)
-    bottom = jpegsplit.save(img.crop((0, cut, 1080, h)), 80, half)
-    assert jpegsplit.splice(top, bottom, h, half) == jpegsplit.save(img, 80, half)
-    other_quality = jpegsplit.save(img.crop((0, cut, 1080, h)), 70, half)
-    assert jpegsplit.splice(top, other_quality, h, half) is None, "different tables"
-    no_marker = jpegsplit.save(img.crop((0, cut, 1080, h)), 80)
-    assert jpegsplit.splice(top, no_marker, h, half) is None, "no restart interval"
-    too_tall = jpegsplit.save(img.crop((0, 0, 1080, cut + 32)), 80, half)
-    assert jpegsplit.splice(too_tall, bottom, h, half) is None, "a half of more than one restart segment"
-    assert jpegsplit.splice(b"not a jpeg", bottom, h, half) is None
+    h, cut = img.height, _half(img.height) * 16
+    top, bottom = _cut(img, 0, cut), _cut(img, cut, h)
+    assert jpegsplit.splice([top, bottom], h) == jpegsplit.save(img, 80, 1)
+    assert jpegsplit.splice([_cut(img, 0, 512), _cut(img, 512, 1024), _cut(img, 1024, h)], h) == jpegsplit.encode(
+        img, 80
+    )
+    assert jpegsplit.splice([top, jpegsplit.save(img.crop((0, cut, 1080, h)), 70, 1)], h) is None, "other tables"
+    assert jpegsplit.splice([top, jpegsplit.save(img.crop((0, cut, 1080, h)), 80)], h) is None, "no restarts"
+    assert jpegsplit.splice([top, _cut(img, cut, h, 2)], h) is None, "a restart every two rows"
+    assert jpegsplit.splice([top, _cut(img, cut + 16, h)], h) is None, "a row short"
+    assert jpegsplit.splice([b"not a jpeg", bottom], h) is None
+
+
+@pytest.mark.parametrize(("w", "h"), [(1080, 2400), (1080, 2424), (1079, 2401), (720, 1280)])
+def test_a_frame_patched_from_the_one_before_is_its_own_encoding(w, h):
+    before = _frame(w, h, seed=1)
+    old = jpegsplit.encode(before, 80)
+    rnd = random.Random(w * h)
+    rows = -(-h // 16)
+    for _ in range(6):
+        bands: list[tuple[int, int]] = []
+        top = rnd.randrange(rows)
+        while top < rows:
+            end = min(rows, top + rnd.randrange(1, 24))
+            bands.append((top * 16, min(h, end * 16)))
+            top = end + rnd.randrange(1, 40)
+        after = before.copy()
+        draw = ImageDraw.Draw(after)
+        for t, b in bands:  # changes inside the bands only, up to their edges
+            draw.rectangle((rnd.randrange(w // 2), t, w - 1, b - 1), fill=(rnd.randrange(256), 40, 99))
+        assert jpegsplit.patch(old, after, bands, 80) == jpegsplit.save(after, 80, 1), bands
+
+
+def test_what_cannot_be_patched_is_none() -> None:
+    img = _frame(1080, 2400)
+    old = jpegsplit.encode(img, 80)
+    assert jpegsplit.patch(jpegsplit.save(img, 80), img, [(0, 64)], 80) is None, "the old file has no restarts"
+    assert jpegsplit.patch(old, img.crop((0, 0, 1080, 2384)), [(0, 64)], 80) is None, "another size"
+    assert jpegsplit.patch(old, img, [(8, 64)], 80) is None, "a band off the MCU rows"
+    assert jpegsplit.patch(old, img, [], 80) is None
+    assert jpegsplit.patch(old, img, [(0, 64)], 70) is None, "another quality: other tables"
+    assert jpegsplit.patch(b"\xff\xd8junk\xff\xd9", img, [(0, 64)], 80) is None
 
 
 def test_a_pillow_that_writes_no_restart_marker_gets_a_whole_encoding(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,7 +124,7 @@ def test_a_pillow_that_writes_no_restart_marker_gets_a_whole_encoding(monkeypatc
 
 def test_frames_encoded_from_several_threads_at_once_are_each_their_own() -> None:
     frames = [_frame(720, 1600, seed=i) for i in range(6)]
-    expected = [jpegsplit.save(f, 80, _half(f.height)) for f in frames]
+    expected = [jpegsplit.save(f, 80, 1) for f in frames]
     got: dict[int, bytes] = {}
 
     def run(i: int) -> None:
