@@ -32,7 +32,7 @@ from typing import Any
 from .view import View
 
 BLOCK = 16  # a JPEG block row with 4:2:0 chroma: bands start and end on them
-MAX_SHARE = 0.6  # a frame with more of its rows to draw again is drawn whole (one pass, no planning)
+MAX_SHARE = 0.6  # a frame with more of its rows to draw again is drawn whole (one pass), its JPEG still patched
 MERGE_GAP = 2 * BLOCK  # bands closer than this are drawn as one
 
 Rows = tuple[int, int]  # [top, bottom) in the frame's rows
@@ -193,9 +193,8 @@ def predict(v: View, rows: Rows, height: int) -> Rows:
 
 
 def plan(old: PaintList, old_drawn: Sequence[Drawn], new: PaintList) -> tuple[list[Rows], list[Drawn | None]] | None:
-    """The bands of `new` to draw over the frame `old` drew (its items' rows `old_drawn`) and what is known of each
-    new item's rows (from its match in `old`); None when the frame is better drawn whole (another size, most of its
-    rows changed)."""
+    """The bands where `new` may differ from the frame `old` drew (its items' rows `old_drawn`) and what is known of
+    each new item's rows (from its match in `old`); None for a frame of another size."""
     if old.size != new.size or len(old_drawn) != len(old.items):
         return None
     H = new.size[1]
@@ -210,10 +209,12 @@ def plan(old: PaintList, old_drawn: Sequence[Drawn], new: PaintList) -> tuple[li
         (d.top, d.bottom) for d, c in zip(old_drawn, common_old, strict=True) if not c and d.top < d.bottom
     ]
     damaged += [new.predicted[j] for j, k in enumerate(known) if k is None]
-    bands = widen(merge(damaged, H), [d for d in known if d is not None and d.fractional], H)
-    if sum(b - t for t, b in bands) > MAX_SHARE * H:
-        return None
-    return bands, known
+    return widen(merge(damaged, H), [d for d in known if d is not None and d.fractional], H), known
+
+
+def worth_bands(bands: Sequence[Rows], height: int) -> bool:
+    """Are `bands` few enough rows to draw them alone (`MAX_SHARE`), rather than the whole frame in one pass?"""
+    return sum(b - t for t, b in bands) <= MAX_SHARE * height
 
 
 def merge(rows: Sequence[Rows], height: int) -> list[Rows]:

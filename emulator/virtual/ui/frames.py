@@ -180,20 +180,25 @@ class FrameCache:
         self, redraw: Redraw, spare: Spare | None
     ) -> tuple[Image.Image, tuple[damage.PaintList, list[damage.Drawn]], list[damage.Rows] | None]:
         """A frame drawn with a trace: its bands over `spare` (the frame before and what its items drew) when few
-        of its rows differ, else whole; what its items drew, and the bands (None: drawn whole)."""
+        of its rows differ, else whole; what its items drew, and the bands where it differs from `spare`'s frame
+        when they are known (checked: every new drawing inside them) and not the whole frame."""
         paint = redraw.paint()
-        if spare is not None and spare[2] is not None:
-            planned = damage.plan(*spare[2], paint)
-            if planned is not None:
-                trace = damage.Trace(paint, *planned)
-                img = redraw.bands(spare[1], trace)
-                if trace.new_items_inside():
-                    with self._lock:
-                        self.partial += 1
-                    return img, (paint, trace.result()), planned[0]
-        trace = damage.Trace(paint)
-        img = redraw.whole(spare[1] if spare is not None else None, trace)
-        return img, (paint, trace.result()), None
+        planned = damage.plan(*spare[2], paint) if spare is not None and spare[2] is not None else None
+        if spare is None or planned is None:
+            trace = damage.Trace(paint)
+            return redraw.whole(spare[1] if spare is not None else None, trace), (paint, trace.result()), None
+        bands, known = planned
+        if damage.worth_bands(bands, paint.size[1]):
+            trace = damage.Trace(paint, bands, known)
+            img = redraw.bands(spare[1], trace)
+            if trace.new_items_inside():
+                with self._lock:
+                    self.partial += 1
+                return img, (paint, trace.result()), bands
+        trace = damage.Trace(paint, bands, known)  # drawn whole, checked against the bands all the same
+        img = redraw.whole(spare[1], trace)
+        inside = trace.new_items_inside() and bands != [(0, paint.size[1])]
+        return img, (paint, trace.result()), bands if inside else None
 
     def _spare(self) -> Spare | None:
         """The least recently used frame, out of the cache when it is full, to draw the next frame over (its key,

@@ -72,7 +72,8 @@ def test_frames_drawn_in_bands_are_the_whole_frames_pixels_and_bytes(seed: int) 
     m = VirtualDeviceModel(locale="zh" if seed == 2 else "en")
     assert _walk(m, seed) == 14 * len(APPS)
     cache = m.ui.frames
-    assert cache.partial >= 5 and cache.patched >= 5, (cache.partial, cache.patched)  # the bands were used
+    assert cache.partial >= 5, cache.partial  # the bands were drawn alone
+    assert cache.patched > cache.partial, cache.patched  # and frames drawn whole had JPEGs patched too
 
 
 def test_a_new_item_drawn_outside_its_predicted_rows_gets_the_whole_frame(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -90,7 +91,7 @@ def test_a_new_item_drawn_outside_its_predicted_rows_gets_the_whole_frame(monkey
     m = VirtualDeviceModel()
     _walk(m, 3, steps=6)
     assert verdicts.count(False) >= 3  # drawn outside the bands: each of those frames drawn whole
-    assert m.ui.frames.partial == verdicts.count(True)
+    assert m.ui.frames.partial <= verdicts.count(True)
 
 
 def _paint(items: list[str], size: tuple[int, int] = (100, 400)) -> PaintList:
@@ -112,7 +113,10 @@ def test_two_overlapping_items_that_swap_places_are_drawn_again() -> None:
 def test_a_frame_mostly_changed_is_drawn_whole() -> None:
     old = _paint(["fill", "A"])
     new = PaintList((100, 400), ("fill", "Z"), (1, 2), ((0, 400), (0, 300)))
-    assert damage.plan(old, [Drawn(0, 400), Drawn(0, 300)], new) is None  # 300 of 400 rows > MAX_SHARE
+    planned = damage.plan(old, [Drawn(0, 400), Drawn(0, 300)], new)
+    assert planned is not None and planned[0] == [(0, 304)]
+    assert not damage.worth_bands(planned[0], 400)  # 304 of 400 rows > MAX_SHARE: drawn in one pass
+    assert damage.worth_bands([(0, 240)], 400) and not damage.worth_bands([(0, 128), (200, 320)], 400)
     assert damage.plan(old, [Drawn(0, 400)], new) is None, "the old frame's rows do not match its items"
     other_size = PaintList((100, 416), ("fill", "A"), (1, 2), ((0, 416), (0, 10)))
     assert damage.plan(old, [Drawn(0, 400), Drawn(0, 10)], other_size) is None
