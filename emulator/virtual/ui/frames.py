@@ -83,23 +83,44 @@ def _freeze(x: Any) -> Hashable:
     return _Unnameable()
 
 
-def _view_key(v: View) -> Hashable:
-    return (*own_key(v), tuple(_view_key(c) for c in v.children))
-
-
 def own_key(v: View) -> tuple[Hashable, ...]:
     """Everything drawing `v` itself reads (not its children): its class, bounds, text, drawn states and style."""
     return (v.cls, v.bounds, v.text, v.checked, v.enabled, v.selected, v.focused, _freeze(v.style))
 
 
-def draw_key(roots: list[View], size: tuple[int, int], theme: Theme) -> Hashable:
-    """Everything `render(roots, size, theme)` reads, as one hashable value."""
-    return (size, theme, tuple(_view_key(r) for r in roots))
+class FrameKey:
+    """A frame's name: its paint list's items (`damage.paint_items`: everything drawing reads, in drawing order),
+    size and theme, its hash made once (the caches look a frame up several times a capture)."""
+
+    __slots__ = ("parts", "_hash")
+
+    def __init__(self, parts: Hashable) -> None:
+        self.parts = parts
+        self._hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (
+            isinstance(other, FrameKey) and self._hash == other._hash and self.parts == other.parts
+        )
+
+
+def frame_key(paint: damage.PaintList, theme: Theme) -> FrameKey:
+    """The name of the frame that paints `paint` with `theme`."""
+    return FrameKey((paint.size, theme, paint.items))
+
+
+def draw_key(roots: list[View], size: tuple[int, int], theme: Theme) -> FrameKey:
+    """Everything `render(roots, size, theme)` reads, as one hashable value: two lists of views that draw the same
+    (a view with no area draws nothing, nor do its children) have the same name."""
+    return frame_key(damage.paint_items(roots, size, own_key), theme)
 
 
 @dataclass(frozen=True)
 class Redraw:
-    """How a frame is drawn knowing what it paints (`damage`): its paint list (made only when it is drawn), and the
+    """How a frame is drawn knowing what it paints (`damage`): its paint list (made with its name), and the
     renderer with a trace of each item's rows: the whole frame (over a canvas, if one), or only the trace's bands
     over the frame the trace's known rows come from."""
 

@@ -44,7 +44,7 @@ from PIL import Image
 from ..notifications import FLAG_AUTO_CANCEL
 from ..records import INTENT_ACTION, INTENT_HANDLED
 from .damage import paint_items
-from .frames import Frame, FrameCache, Redraw, draw_key, own_key
+from .frames import Frame, FrameCache, Redraw, frame_key, own_key
 from .gestures import scroll_amount
 from .interruptions import build_interruptions
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
@@ -358,7 +358,8 @@ class UIManager(ViewsOnce):
         return self.frames.raw(frame.key, lambda: self.render(frame), size, mode)
 
     def frame(self) -> Frame:
-        """What is on screen now: its name (`frames.draw_key`) and how to draw it from its views (once per state)."""
+        """What is on screen now: its name (`frames.frame_key` of its paint list) and how to draw it from its views
+        (once per state)."""
         W, H = self.model.display_size
         if not self.model.screen_on:
             return Frame(("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0)))
@@ -368,12 +369,13 @@ class UIManager(ViewsOnce):
             return kept
         size = (W, H)
         draw = functools.partial(render_roots, roots, size, theme)
+        paint = paint_items(roots, size, own_key)
         redraw = Redraw(
-            lambda: paint_items(roots, size, own_key),
+            lambda: paint,
             lambda canvas, trace: render_roots(roots, size, theme, canvas=canvas, trace=trace),
             lambda canvas, trace: render_bands(roots, size, theme, canvas, trace),
         )
-        return self.keep_frame(key, Frame(draw_key(roots, size, theme), draw, lambda c: draw(canvas=c), redraw))
+        return self.keep_frame(key, Frame(frame_key(paint, theme), draw, lambda c: draw(canvas=c), redraw))
 
     # --- input ------------------------------------------------------------------------------------
     def _clear_snackbar(self) -> None:

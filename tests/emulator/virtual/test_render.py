@@ -253,11 +253,16 @@ def test_frame_key_of_an_unknown_style_value_never_matches() -> None:
     class Opaque:
         pass
 
-    v = View(style={"thing": Opaque()})
+    box = (0, 0, 10, 10)
+    v = View(bounds=box, style={"thing": Opaque()})
     assert draw_key([v], (10, 10), LIGHT) != draw_key([v], (10, 10), LIGHT)
-    w = View(text="a", style={"bg": (1, 2, 3), "on_cancel": print})
-    assert draw_key([w], (10, 10), LIGHT) == draw_key([View(text="a", style={"bg": (1, 2, 3)})], (10, 10), LIGHT)
-    assert draw_key([w], (10, 10), LIGHT) != draw_key([View(text="b", style={"bg": (1, 2, 3)})], (10, 10), LIGHT)
+    w = View(bounds=box, text="a", style={"bg": (1, 2, 3), "on_cancel": print})
+    same, other = (View(bounds=box, text=t, style={"bg": (1, 2, 3)}) for t in "ab")
+    assert draw_key([w], (10, 10), LIGHT) == draw_key([same], (10, 10), LIGHT)
+    assert draw_key([w], (10, 10), LIGHT) != draw_key([other], (10, 10), LIGHT)
+    # a view with no area draws nothing, nor its children: it does not name another frame
+    hidden = View(bounds=(5, 5, 5, 9), text="x", children=[View(bounds=box, style={"thing": Opaque()})])
+    assert draw_key([w, hidden], (10, 10), LIGHT) == draw_key([w], (10, 10), LIGHT)
 
 
 def test_frame_key_leaves_out_an_editable_fields_binding() -> None:
@@ -267,7 +272,8 @@ def test_frame_key_leaves_out_an_editable_fields_binding() -> None:
     from emulator.virtual.ui.layout import FieldBinding
 
     def field(text: str) -> View:
-        return View(text=text, style={"kind": "field", "size": 40, "field": FieldBinding(lambda: text, print)})
+        binding = FieldBinding(lambda: text, print)
+        return View(bounds=(0, 0, 10, 10), text=text, style={"kind": "field", "size": 40, "field": binding})
 
     assert draw_key([field("a")], (10, 10), LIGHT) == draw_key([field("a")], (10, 10), LIGHT)
     assert draw_key([field("a")], (10, 10), LIGHT) != draw_key([field("b")], (10, 10), LIGHT)
