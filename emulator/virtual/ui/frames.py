@@ -20,6 +20,7 @@ virtual clock) the device's CPU went 12.0 -> 9.4 s with it, a heap trim still af
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from collections import OrderedDict
@@ -139,6 +140,26 @@ class Frame:
     # the same pixels drawn over `canvas`, a frame no longer kept of the same size (RGB), which it may reuse
     draw_on: Callable[[Image.Image], Image.Image] | None = None
     redraw: Redraw | None = None  # drawn over the frame before, only the rows that differ (`damage`)
+
+
+def views_frame(
+    roots: list[View],
+    size: tuple[int, int],
+    theme: Theme,
+    whole: Callable[..., Image.Image],
+    bands: Callable[..., Image.Image],
+) -> Frame:
+    """The frame of the windows `roots` at `size` in `theme`, named by its paint list and drawn by `whole(roots,
+    size, theme, canvas=, trace=)` (`render.render`) or, its bands only, `bands(roots, size, theme, canvas, trace)`
+    (`render.render_bands`)."""
+    paint = damage.paint_items(roots, size, own_key)
+    draw = functools.partial(whole, roots, size, theme)
+    redraw = Redraw(
+        lambda: paint,
+        lambda canvas, trace: draw(canvas=canvas, trace=trace),
+        functools.partial(bands, roots, size, theme),
+    )
+    return Frame(frame_key(paint, theme), draw, lambda c: draw(canvas=c), redraw)
 
 
 class FrameCache:

@@ -36,15 +36,13 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from ..notifications import FLAG_AUTO_CANCEL
 from ..records import INTENT_ACTION, INTENT_HANDLED
-from .damage import paint_items
-from .frames import Frame, FrameCache, Redraw, frame_key, own_key
+from .frames import Frame, FrameCache, views_frame
 from .gestures import scroll_amount
 from .interruptions import build_interruptions
 from .keyboard import IME_PACKAGE, build_keyboard, keyboard_height
@@ -365,17 +363,7 @@ class UIManager(ViewsOnce):
             return Frame(("screen off", (W, H)), lambda: Image.new("RGB", (W, H), (0, 0, 0)))
         (roots, key), theme = self.views(), self.theme()
         kept = self.kept_frame(key)
-        if kept is not None:
-            return kept
-        size = (W, H)
-        draw = functools.partial(render_roots, roots, size, theme)
-        paint = paint_items(roots, size, own_key)
-        redraw = Redraw(
-            lambda: paint,
-            lambda canvas, trace: render_roots(roots, size, theme, canvas=canvas, trace=trace),
-            lambda canvas, trace: render_bands(roots, size, theme, canvas, trace),
-        )
-        return self.keep_frame(key, Frame(frame_key(paint, theme), draw, lambda c: draw(canvas=c), redraw))
+        return kept or self.keep_frame(key, views_frame(roots, (W, H), theme, render_roots, render_bands))
 
     # --- input ------------------------------------------------------------------------------------
     def _clear_snackbar(self) -> None:
