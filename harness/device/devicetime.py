@@ -40,6 +40,9 @@ class DeviceTime:
 
     now: Callable[[], float]
     wait: Callable[[float], object]
+    # what reading `now()` itself takes on the device's time (a clock read through a door is a call, whose own
+    # delay passes on the device): a step measured by two reads counts one such delay that is not the step's
+    read_cost: Callable[[], float] = lambda: 0.0
 
 
 def host_wait(seconds: float) -> None:
@@ -62,18 +65,31 @@ def link_time(link: DeviceLink, call_timeout: float = 20.0) -> DeviceTime:
     """A virtual-clock device's own time, through its link's shell: `cat /proc/uptime` and `sleep`. A wait's
     shell call may take its length on top of `call_timeout` (a device that slept for real would still answer).
     A read with no call made on the link since the last read (a step's start right after the last step's end) gives
-    that read's time again: the virtual clock moves only by what the device is asked to do. Only on a `Link` (it
+    that read's time again: the virtual clock moves only by what the device is asked to do. The read's own delay
+    (`read_cost`: the first read is made twice, the second taking only that delay) is what a step measured from
+    its start's read to its end's counts beyond the step: the host's clock, which a real-clock step is measured
+    on, pays none. Only on a `Link` (it
     counts its calls) without an emulator's gRPC door (whose calls it does not count)."""
     last: list[tuple[int, float]] = []  # (the link's call count right after the last read, the time it read)
+    cost: list[float] = []  # a read's own delay on the device's time, measured by the first two reads
 
     def now() -> float:
         calls = _calls(link)
         if calls is not None and last and last[0][0] == calls:
             return last[0][1]
         value = read()
+        if not cost:  # the first read: a second one right after it takes only its own delay
+            again = read()
+            cost.append(max(0.0, again - value))
+            value = again
         calls = _calls(link)
         last[:] = [(calls, value)] if calls is not None else []
         return value
+
+    def read_cost() -> float:
+        if not cost:
+            now()
+        return cost[0]
 
     def read() -> float:
         query = command("cat", "/proc/uptime")  # on the shell the link keeps open, where it has one: no new stream
@@ -97,7 +113,7 @@ def link_time(link: DeviceLink, call_timeout: float = 20.0) -> DeviceTime:
         if res.exit_code != 0:
             raise DeviceError(f"device {link.serial}: `sleep {arg}` exited {res.exit_code}: {res.error_text[:200]}")
 
-    return DeviceTime(now, wait)
+    return DeviceTime(now, wait, read_cost)
 
 
 def _calls(link: DeviceLink) -> int | None:

@@ -59,13 +59,15 @@ def test_a_virtual_clock_is_read_from_proc_uptime_and_moved_by_sleep_on_the_devi
     t.wait(0)  # nothing to wait: no call
     t.wait(-1)
     t.wait(0.0004)  # rounds to no time at all
-    assert link.calls == [("cat /proc/uptime", None), ("sleep 5", 25.0), ("sleep 0.125", 20.125)]
+    # the first read twice: the second takes only a read's own delay (`read_cost`; none on this clock)
+    read = ("cat /proc/uptime", None)
+    assert link.calls == [read, read, ("sleep 5", 25.0), ("sleep 0.125", 20.125)] and t.read_cost() == 0.0
 
 
 def test_the_clock_is_read_on_the_kept_shell_where_the_link_keeps_one():
     link = ShellLink(kept=True)
     t = link_time(link)
-    assert t.now() == 3605.25 and link.kept_calls == ["cat /proc/uptime"] and link.calls == []
+    assert t.now() == 3605.25 and link.kept_calls == ["cat /proc/uptime"] * 2 and link.calls == []
     t.wait(1)  # a wait still has its own stream (its timeout is its length plus the call's)
     assert link.calls == [("sleep 1", 21.0)]
 
@@ -117,6 +119,7 @@ class CountingLink:
     def __init__(self) -> None:
         self.grpc: object = None
         self.calls, self.uptime, self.reads = 0, 3600.0, 0
+        self.read_delay = 0.0
 
     def has(self, capability: str) -> bool:
         return capability == "kept_shell"
@@ -124,6 +127,7 @@ class CountingLink:
     def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
         self.calls += 1
         self.reads += 1
+        self.uptime += self.read_delay  # a shell line's delay passes before it runs
         return ShellResult(0, f"{self.uptime:.2f} 1.00\n".encode(), b"")
 
     def shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
@@ -135,10 +139,26 @@ class CountingLink:
 def test_a_clock_read_with_nothing_asked_of_the_device_since_the_last_gives_its_time_again():
     link = CountingLink()
     t = link_time(link)  # type: ignore[arg-type]
-    assert t.now() == t.now() == 3600.0 and link.reads == 1  # a step's end, the next step's start: one read
+    assert t.now() == 3600.0 and link.reads == 2  # the first read made twice (its own delay measured)
+    assert t.now() == 3600.0 and link.reads == 2  # a step's end, the next step's start: one read
     t.wait(2)  # anything asked of the device: read again
-    assert t.now() == 3602.0 and link.reads == 2
+    assert t.now() == 3602.0 and link.reads == 3
     link.grpc = object()  # a gRPC door's calls are not counted: every read goes to the device
     t.now()
     t.now()
-    assert link.reads == 4
+    assert link.reads == 5
+
+
+def test_a_step_measured_by_two_reads_does_not_count_the_end_reads_own_delay():
+    """A read through the shell takes a shell line's delay on the device's clock (0.01 s here): the first read is
+    made twice, the second taking that delay alone (`read_cost`); a step from its start's read to its end's counts
+    its work and that one delay, which the step's measure takes off (`AdbDevice.step`)."""
+    link = CountingLink()
+    link.read_delay = 0.01
+    t = link_time(link)  # type: ignore[arg-type]
+    start = t.now()
+    assert link.reads == 2 and t.read_cost() == pytest.approx(0.01)
+    t.wait(2)  # the step's work: 2 s on the device
+    end = t.now()  # its own 0.01 s passes before it reads
+    assert end - start - t.read_cost() == pytest.approx(2.0)
+    assert t.now() == end and t.read_cost() == pytest.approx(0.01) and link.reads == 3  # measured once
