@@ -68,8 +68,8 @@ def link_time(link: DeviceLink, call_timeout: float = 20.0) -> DeviceTime:
     that read's time again: the virtual clock moves only by what the device is asked to do. The read's own delay
     (`read_cost`: the first read is made twice, the second taking only that delay) is what a step measured from
     its start's read to its end's counts beyond the step: the host's clock, which a real-clock step is measured
-    on, pays none. Only on a `Link` (it
-    counts its calls) without an emulator's gRPC door (whose calls it does not count)."""
+    on, pays none. Only on a `Link` (it counts its calls) without an emulator's gRPC door (whose calls it does not
+    count)."""
     last: list[tuple[int, float]] = []  # (the link's call count right after the last read, the time it read)
     cost: list[float] = []  # a read's own delay on the device's time, measured by the first two reads
 

@@ -278,7 +278,8 @@ class RecordingDraw:
         """The same drawing, its rows cut to `clip`."""
         return RecordingDraw(self._draw, self._trace, self._oy, clip)
 
-    def _note(self, top: float, bottom: float, frac: bool) -> None:
+    def note(self, top: float, bottom: float, frac: bool = False) -> None:
+        """Rows [top, bottom) of the image drawn (by this or by a paste beside it), told to the trace."""
         top, bottom = max(top + self._oy, self._clip[0]), min(bottom + self._oy, self._clip[1])
         if bottom > top:
             self._trace.touch(top, bottom, frac)
@@ -290,9 +291,9 @@ class RecordingDraw:
             if name == "text":
                 font = kwargs.get("font")
                 _, ft, _, fb = font.getbbox(args[0]) if font is not None else (0, 0, 0, 10)
-                self._note(xy[1] + ft - 2, xy[1] + fb + 2, True)
+                self.note(xy[1] + ft - 2, xy[1] + fb + 2, True)
             else:
-                self._note(*xy_rows(xy, float(kwargs.get("width", 0) or 0)))
+                self.note(*xy_rows(xy, float(kwargs.get("width", 0) or 0)))
             return fn(xy, *args, **kwargs)
 
         return call

@@ -24,6 +24,7 @@ import re
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -66,18 +67,35 @@ def encode(img: Image.Image, quality: int) -> bytes:
     return spliced if spliced is not None else save(img, quality, 1)
 
 
+class Cut(NamedTuple):
+    """A JPEG of `encode`'s kind cut up: its header (to the scan's start), where the header holds the frame's
+    height, the frame's size, and the entropy data of each MCU row."""
+
+    header: bytes
+    height_at: int
+    width: int
+    height: int
+    segments: list[bytes]
+
+    def joins(self, other: Cut) -> bool:
+        """Is `other`'s header this one's but for the frame's height (the same MCU, tables and scan)?"""
+        at = self.height_at
+        return (
+            other.height_at == at
+            and other.width == self.width
+            and other.header[:at] == self.header[:at]
+            and other.header[at + 2 :] == self.header[at + 2 :]
+        )
+
+
 def patch(old: bytes, img: Image.Image, bands: Sequence[tuple[int, int]], quality: int) -> bytes | None:
     """`img`'s JPEG (as `encode` gives it) from `old`, the JPEG `encode` gave for a frame of the same size that
     differs from `img` only in the rows of `bands` (each on whole MCU rows): the segments of those rows encoded
     again, the others kept. None when `old` is not such a file."""
     w, h = img.size
-    parsed = _segments(old)
-    if parsed is None or parsed[1] != (w, h) or not bands:
+    base = _cut(old)
+    if base is None or (base.width, base.height) != (w, h) or len(base.segments) != -(-h // 16) or not bands:
         return None
-    header, _, segments = parsed
-    if len(segments) != -(-h // 16):
-        return None
-    out = list(segments)
     cuts = [(t, min(b, h)) for t, b in bands if t % 16 == 0 and 0 <= t < min(b, h)]
     if len(cuts) != len(bands) or any(b % 16 and b != h for _, b in cuts):
         return None
@@ -85,60 +103,47 @@ def patch(old: bytes, img: Image.Image, bands: Sequence[tuple[int, int]], qualit
     ahead = [_executor().submit(save, p, quality, 1) for p in pieces[1::2]] if len(pieces) > 1 else []
     here = [save(p, quality, 1) for p in pieces[0::2]]
     encoded = [here[i // 2] if i % 2 == 0 else ahead[i // 2].result() for i in range(len(pieces))]
+    out = list(base.segments)
     for (t, _), data in zip(cuts, encoded, strict=True):
-        part = _segments(data)
-        if part is None or part[1][0] != w or not _same_tables(header, part[0]):
+        part = _cut(data)
+        if part is None or not base.joins(part):
             return None
-        out[t // 16 : t // 16 + len(part[2])] = part[2]
-    return _assemble(header, h, out) if len(out) == len(segments) else None
+        out[t // 16 : t // 16 + len(part.segments)] = part.segments
+    return _assemble(base, h, out) if len(out) == len(base.segments) else None
 
 
 def splice(parts: Sequence[bytes], height: int) -> bytes | None:
     """The JPEG of a frame `height` pixels tall from the JPEGs of its consecutive stripes, top first, each
     encoded alone with a restart marker after every MCU row; None when they are not such stripes."""
-    parsed = [_segments(p) for p in parts]
-    if not parsed or any(p is None for p in parsed):
-        return None
-    header = parsed[0][0]  # type: ignore[index]
+    cuts = [_cut(p) for p in parts]
+    first = cuts[0] if cuts else None
     segments: list[bytes] = []
-    for p in parsed:
-        if p is None or p[1][0] != parsed[0][1][0] or not _same_tables(header, p[0]):  # type: ignore[index]
+    for c in cuts:
+        if first is None or c is None or not first.joins(c):
             return None
-        segments += p[2]
-    return _assemble(header, height, segments) if len(segments) == -(-height // 16) else None
+        segments += c.segments
+    return _assemble(first, height, segments) if first is not None and len(segments) == -(-height // 16) else None
 
 
-def _segments(data: bytes) -> tuple[bytes, tuple[int, int], list[bytes]] | None:
-    """A JPEG of `encode`'s kind cut up: its header (to the scan's start), its (width, height), and the entropy
-    data of each MCU row; None when it is not a baseline 4:2:0 JPEG restarting after every MCU row."""
+def _cut(data: bytes) -> Cut | None:
+    """`data` cut up (`Cut`); None when it is not a baseline 4:2:0 JPEG restarting after every MCU row."""
     head = _header(data)
     if head is None or data[-2:] != b"\xff\xd9":
         return None
     end, height_at, dri, width, mcu = head
     if mcu != 16 or dri != -(-width // 16):
         return None
-    height = int.from_bytes(data[height_at : height_at + 2], "big")
     scan = data[end:-2]
-    segments = _RST.split(scan)
-    markers = _RST.findall(scan)
-    if any(m[1] != 0xD0 + (k & 7) for k, m in enumerate(markers)):
+    if any(m[1] != 0xD0 + (k & 7) for k, m in enumerate(_RST.findall(scan))):
         return None
-    return data[:end], (width, height), segments
+    height = int.from_bytes(data[height_at : height_at + 2], "big")
+    return Cut(data[:end], height_at, width, height, _RST.split(scan))
 
 
-def _same_tables(a: bytes, b: bytes) -> bool:
-    """Are two headers alike but for the frame's height (the same size of MCU, tables and scan)?"""
-    ha, hb = _header(a + b"\xff\xd9"), _header(b + b"\xff\xd9")
-    if ha is None or hb is None or ha[0] != hb[0] or ha[1] != hb[1]:
-        return False
-    at = ha[1]
-    return a[:at] == b[:at] and a[at + 2 :] == b[at + 2 :]
-
-
-def _assemble(header: bytes, height: int, segments: Sequence[bytes]) -> bytes:
-    """A JPEG from a header (its height set to `height`) and its MCU rows' entropy data, RSTm between them."""
-    at = _header(header + b"\xff\xd9")[1]  # type: ignore[index]
-    pieces = [header[:at], height.to_bytes(2, "big"), header[at + 2 :]]
+def _assemble(like: Cut, height: int, segments: Sequence[bytes]) -> bytes:
+    """A JPEG with `like`'s header (its height set to `height`) and these MCU rows' entropy data, RSTm between."""
+    at = like.height_at
+    pieces = [like.header[:at], height.to_bytes(2, "big"), like.header[at + 2 :]]
     for k, seg in enumerate(segments):
         if k:
             pieces.append(_MARKERS[(k - 1) & 7])

@@ -153,9 +153,7 @@ class Painter:
     def _touch(self, top: int, bottom: int) -> None:
         """Report rows drawn other than through `self.d` (a pasted bitmap, a line of text), in image rows."""
         if self.trace is not None:
-            top, bottom = max(top + self.oy, self.clip[0]), min(bottom + self.oy, self.clip[1])
-            if bottom > top:
-                self.trace.touch(top, bottom)
+            self.d.note(top, bottom)
 
     # --- pieces ----------------------------------------------------------------------------------
     def _decor(self, v: View, box: tuple[int, int, int, int], st: dict[str, Any]) -> None:
