@@ -3,7 +3,9 @@
 A screen is rebuilt from device state for every capture, and many captures show a screen that was drawn
 before (the home screen after every reset, a screen captured again before the next action, the keyboard over
 an unchanged field). Drawing reads nothing but the views and the theme (see `render`), so a frame is fully
-named by `draw_key(roots, size, theme)`: each view's class, bounds, text, drawn states and style, depth first.
+named by `draw_key(roots, size, theme)`: the items it paints in drawing order (`damage.paint_items`: each drawn
+view's class, bounds, text, drawn states and style, with the clips around it; a view with no area draws nothing
+and is left out, its children with it).
 A key that meets a style value it cannot name (an object it does not know) is unique, so such a frame is
 always drawn afresh - the cache can only miss, never show a stale frame.
 
