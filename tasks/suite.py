@@ -46,6 +46,13 @@ def load_suite(name_or_path: str | Path) -> list[Task]:
     return [tasks[k][0] for k in sorted(tasks)]
 
 
+def suite_packages(name_or_path: str | Path, task_ids: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The apps (packages, or roles such as `@clock`) the suite's tasks use - only those of `task_ids` when any
+    are given - sorted."""
+    wanted = set(task_ids)
+    return tuple(sorted({a for t in load_suite(name_or_path) if not wanted or t.id in wanted for a in t.apps}))
+
+
 def is_portable_suite(name_or_path: str | Path) -> bool:
     """Whether the suite is the bundled `portable` one (whose tasks `tasks check` requires to be portable)."""
     if is_family_spec(str(name_or_path)):

@@ -15,6 +15,7 @@ ever killed by name or by port alone, and no process of a live owner is touched.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
@@ -25,6 +26,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -337,3 +339,57 @@ class PrivateAdbServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class _Ahead:
+    """A private adb server starting in the background (`prestart_server`), until a pool takes it."""
+
+    def __init__(self) -> None:
+        self.server: PrivateAdbServer | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._start, name="adb-server-ahead", daemon=True)
+
+    def _start(self) -> None:
+        try:
+            self.server = PrivateAdbServer().start()
+        except BaseException as e:  # noqa: BLE001 - said by whoever takes it (the pool then starts its own)
+            self.error = e
+
+
+_ahead_lock = threading.Lock()
+_ahead: _Ahead | None = None
+
+
+def prestart_server() -> None:
+    """Start a private adb server now, in the background, for the next pool of embedded devices in this process
+    (`take_prestarted_server`): `adb start-server` (~0.1 s) then runs while the caller does the rest of its start
+    instead of after its devices are up. One at a time; one no pool takes is stopped when the process exits."""
+    global _ahead
+    with _ahead_lock:
+        if _ahead is not None:
+            return
+        _ahead = _Ahead()
+        _ahead.thread.start()
+
+
+def take_prestarted_server() -> PrivateAdbServer | None:
+    """The server `prestart_server` started, once its start is done (it is the caller's to stop); None when none
+    was started ahead, or its start failed (logged: the caller starts its own)."""
+    global _ahead
+    with _ahead_lock:
+        taken, _ahead = _ahead, None
+    if taken is None:
+        return None
+    taken.thread.join()
+    if taken.error is not None:
+        log.info("the adb server started ahead is not used: %s", taken.error)
+    return taken.server
+
+
+@atexit.register
+def stop_prestarted_server() -> None:
+    """Stop the server started ahead that no pool took, if any (the command that started it ends, or failed before
+    its pool)."""
+    server = take_prestarted_server()
+    if server is not None:
+        server.stop()

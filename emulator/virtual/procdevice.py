@@ -143,6 +143,21 @@ def prestart_zygote(profile: str, langs: tuple[str, ...]) -> bool:
     return True
 
 
+def prestart_warm(langs: tuple[str, ...], packages: tuple[str, ...]) -> None:
+    """Tell the zygote started ahead (`prestart_zygote`), if there is one, the apps its pool will name: it draws
+    their first screens in `langs` as soon as it has imported, while the caller is still starting, instead of once
+    the pool asks (the pool's own request then finds them warm). Nothing when `packages` is empty or no zygote was
+    started ahead."""
+    with _prestart_lock:
+        z = _prestarted.zygote if _prestarted is not None else None
+    if z is None or not packages or not z.alive():
+        return
+    try:
+        z.warm(langs, packages)
+    except (ZygoteError, OSError) as e:  # the pool finds it gone and starts its devices itself
+        log.info("device zygote started ahead not told the run's apps: %s", e)
+
+
 def prestarted_zygote(profile: str | None = None) -> bool:
     """Is a zygote started ahead of its pool (`prestart_zygote`) waiting for one (of `profile`)?"""
     with _prestart_lock:

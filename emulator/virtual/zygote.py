@@ -439,6 +439,9 @@ class Warmth:
                     return True
             m.screenshot()
             m.hierarchy_xml(u2=True)
+            if not self._stages():
+                screens = sorted(f"{lang}:{pkg or 'home'}" for lang, pkg in self.done)
+                log.info("warmed: %d screens (%s)", len(screens), ", ".join(screens))
             return True
         finally:
             self.settled = False

@@ -129,7 +129,10 @@ def main() -> None:
     signal stopped it (on stderr), and it exits 128 + the signal's number (130, 143, 129)."""
     from rich.markup import escape
 
+    from harness.cli.gcstart import own_process
     from harness.errors import HarnessError
+
+    own_process()
 
     with stop_on_signals():
         try:

@@ -17,6 +17,7 @@ from rich.table import Table
 from harness.cli import options as cli_options
 from harness.cli.defaults import CLOCK_HELP, DEFAULT_PROFILE
 from harness.cli.failures import fail
+from harness.cli.gcstart import heavy_imports
 from harness.cli.tasks_families import register as register_task_families
 from harness.cli.tasks_record import register as register_task_record
 from harness.errors import ConfigError, HarnessError
@@ -32,6 +33,20 @@ tasks_app = typer.Typer(no_args_is_help=True, help="Task suites: list and check 
 
 def _fail(e: Exception) -> None:
     fail(console, e)
+
+
+def _warm_ahead(langs: tuple[str, ...], suite: str, task_ids: tuple[str, ...]) -> None:
+    """The zygote started ahead is told the suite's apps now, so that it draws their first screens while this
+    process imports the rest (~0.4 s); a suite that does not load is said so later, where the run loads it."""
+    from emulator.virtual.procdevice import prestart_warm
+    from tasks.roles import is_role
+    from tasks.suite import suite_packages
+
+    try:
+        packages = suite_packages(suite, task_ids)
+    except Exception:  # noqa: BLE001 - only a hint: plan_run loads the suite again and names what is wrong
+        return
+    prestart_warm(langs, tuple(p for p in packages if not is_role(p)))
 
 
 def _langs(lang: str) -> tuple[str, ...]:
@@ -154,22 +169,30 @@ def run(
     infrastructure failures or unfinished (listed, not scored), or stopped because the disk is full (one line:
     what to free; `--resume` completes it); 4 no episode could be scored; 130 / 143 / 129 stopped by SIGINT /
     SIGTERM / SIGHUP (the episodes in flight left unfinished, the devices stopped; `--resume` completes it)."""
-    if like is None and not device and avd is None and not (ray or ray_address) and isolation in (None, "process"):
-        # before the heavy imports below: the device zygote imports and warms up meanwhile, on another core
-        from emulator.virtual.procdevice import prestart_zygote, stop_prestarted
+    with heavy_imports():  # no collection while they run, then frozen out of every later one
+        if like is None and not device and avd is None and not (ray or ray_address) and isolation in (None, "process"):
+            # before the heavy imports below: the device zygote imports and warms up meanwhile, on another core
+            from emulator.virtual.procdevice import prestart_zygote, stop_prestarted
 
-        if prestart_zygote(profile, ("en", *_langs(lang)) if lang in ("en", "zh", "all") else ("en",)):
-            ctx.call_on_close(stop_prestarted)  # the run took it, or it failed before its pool
-    from emulator.virtual.latency import LATENCY_PROFILES
-    from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
-    from harness.perturbation import parse_perturbations
-    from harness.run.fleet.affinity import check_policy
-    from harness.run.loop.episode import Limits
-    from harness.run.orchestration.suite import SuiteOptions
-    from harness.scoring.cost import resolve_price
-    from harness.trajectory.diskfull import is_disk_full
-    from harness.trajectory.frames import WriterOptions
-    from tasks.families.registry import family_spec
+            ahead = ("en", *_langs(lang)) if lang in ("en", "zh", "all") else ("en",)
+            if prestart_zygote(profile, ahead):
+                ctx.call_on_close(stop_prestarted)  # the run took it, or it failed before its pool
+                if not family and suite != OUTSIDE_SUITE:
+                    _warm_ahead(ahead, suite, tuple(task))
+                from emulator.virtual.adbserver import prestart_server, stop_prestarted_server
+
+                prestart_server()  # the pool's adb server, started meanwhile too
+                ctx.call_on_close(stop_prestarted_server)
+        from emulator.virtual.latency import LATENCY_PROFILES
+        from harness.cli.rerun import like_options, priced_model, recorded_options, run_cost_line
+        from harness.perturbation import parse_perturbations
+        from harness.run.fleet.affinity import check_policy
+        from harness.run.loop.episode import Limits
+        from harness.run.orchestration.suite import SuiteOptions
+        from harness.scoring.cost import resolve_price
+        from harness.trajectory.diskfull import is_disk_full
+        from harness.trajectory.frames import WriterOptions
+        from tasks.families.registry import family_spec
 
     if like is not None:  # the recorded options, overridden by those given here; recorded again as this run's
         try:

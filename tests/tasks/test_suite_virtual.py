@@ -18,7 +18,7 @@ from emulator.virtual.model import VirtualDeviceModel
 from harness.run.authoring.task_check import CheckResult, check_task
 from harness.run.fleet.pool import DevicePool
 from tasks.schema import CATEGORIES, LANGS, ElementMatch, Milestone, MilestoneGroup, ReferenceStep, Task
-from tasks.suite import load_suite, suite_path
+from tasks.suite import load_suite, suite_packages, suite_path
 
 PROFILES = ("medium_phone", "small_phone")
 
@@ -144,3 +144,11 @@ def test_check_fails_on_a_wrong_answer(pools: dict[str, DevicePool]) -> None:
     ref = {lang: steps[:-1] + (ReferenceStep(type="ANSWER", text="75"),) for lang, steps in t.reference.items()}
     r = check(pools, _with(t, reference=ref), "en")
     assert r.progress == 1.0 and r.answer_ok is False and not r.ok
+
+
+def test_suite_packages_are_the_apps_its_tasks_use_or_those_of_the_tasks_named():
+    tasks = load_suite("virtual")
+    assert suite_packages("virtual") == tuple(sorted({a for t in tasks for a in t.apps}))
+    assert "com.google.android.deskclock" in suite_packages("virtual")
+    clock = next(t for t in tasks if t.id.startswith("clock-"))
+    assert suite_packages("virtual", (clock.id,)) == tuple(sorted(clock.apps))

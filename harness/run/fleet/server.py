@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from emulator.virtual.adbserver import PrivateAdbServer
+from emulator.virtual.adbserver import PrivateAdbServer, take_prestarted_server
 from harness.errors import DeviceError
 
 log = logging.getLogger(__name__)
@@ -28,9 +28,10 @@ class PrivateServerFleet:
         return None
 
     def serve(self) -> None:
-        """Start the private adb server (however that goes, the devices waiting for it are woken)."""
+        """Start the private adb server - or take the one started ahead of the pool (`prestart_server`) - however
+        that goes, the devices waiting for it are woken."""
         try:
-            self.adb_server = PrivateAdbServer().start()
+            self.adb_server = take_prestarted_server() or PrivateAdbServer().start()
         finally:
             self._served.set()
 

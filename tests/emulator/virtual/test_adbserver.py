@@ -1,9 +1,12 @@
 """The private adb server (emulator.virtual.adbserver): a port it chose that is taken before the server binds it
-(another harness starting its own at the same moment) is given up for another, not reported as a failure."""
+(another harness starting its own at the same moment) is given up for another, not reported as a failure; one
+started ahead of its pool (`prestart_server`) is handed over running, once, or stopped with its record."""
 
 from __future__ import annotations
 
+import logging
 import socket
+import time
 
 import pytest
 
@@ -42,3 +45,51 @@ def test_a_port_the_caller_gave_is_not_replaced():
             PrivateAdbServer(port=taken.getsockname()[1]).start()
     finally:
         taken.close()
+
+
+@pytest.fixture
+def state(tmp_path, monkeypatch):
+    """A private state directory: the server records this test's servers write are only its own."""
+    monkeypatch.setenv("DROIDHARNESS_STATE_DIR", str(tmp_path / "state"))
+    adbserver.stop_prestarted_server()  # one an earlier test of this worker left is not this test's
+    yield tmp_path / "state"
+    adbserver.stop_prestarted_server()
+
+
+def _recorded_ports(state) -> list[int]:
+    return sorted(int(p.stem) for p in (state / "adb-servers").glob("*.json"))
+
+
+def test_a_server_started_ahead_is_handed_over_running_once(state):
+    adbserver.prestart_server()
+    srv = adbserver.take_prestarted_server()
+    try:
+        assert srv is not None and srv.alive() and _recorded_ports(state) == [srv.port]
+        assert adbserver.take_prestarted_server() is None, "handed over once"
+    finally:
+        if srv is not None:
+            srv.stop()
+    assert _recorded_ports(state) == []
+
+
+def test_a_server_started_ahead_that_nobody_takes_is_stopped_with_its_record(state):
+    adbserver.prestart_server()
+    deadline = time.monotonic() + 30
+    while not _recorded_ports(state) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (port,) = _recorded_ports(state)
+    adbserver.stop_prestarted_server()
+    assert _recorded_ports(state) == []
+    with pytest.raises(Exception):  # noqa: B017 - refused: nothing answers on its port
+        adbserver.PrivateAdbClient("127.0.0.1", port, socket_timeout=2).server_version()
+
+
+def test_a_server_that_could_not_start_ahead_is_said_and_none_is_handed_over(state, monkeypatch, caplog):
+    def fail(self):
+        raise AdbServerError("no adb here")
+
+    monkeypatch.setattr(PrivateAdbServer, "start", fail)
+    adbserver.prestart_server()
+    with caplog.at_level(logging.INFO):
+        assert adbserver.take_prestarted_server() is None
+    assert "no adb here" in caplog.text

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from emulator.virtual.procdevice import prestarted_zygote, stop_prestarted
+from emulator.virtual.adbserver import PrivateAdbClient, prestart_server, stop_prestarted_server
+from emulator.virtual.procdevice import prestart_warm, prestarted_zygote, stop_prestarted
 from harness.run.fleet.pool import DevicePool
 from harness.run.fleet.processes import prestart
 
@@ -94,6 +95,33 @@ def test_a_single_device_is_forked_warm_from_the_zygote_started_ahead_of_its_poo
     assert _records(state) == []
 
 
+def _log_line(pid: int, needle: str, timeout: float = 30.0) -> str:
+    """The first line of zygote `pid`'s log holding `needle`, waited for; '' when none comes."""
+    log = Path(os.readlink(f"/proc/{pid}/cwd")) / "zygote.log"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        lines = [x for x in log.read_text(errors="replace").splitlines() if needle in x] if log.exists() else []
+        if lines:
+            return lines[0]
+        time.sleep(0.05)
+    return ""
+
+
+def test_the_run_s_apps_told_ahead_are_warmed_before_any_pool_asks(state):
+    prestart("medium_phone", ("en",))
+    ahead = _ahead(state)
+    clock = "com.google.android.deskclock"
+    prestart_warm(("en",), (clock,))  # what `droidharness run` does once it has read its suite
+    line = _log_line(ahead, f"en:{clock}")
+    assert line.split("warmed: ")[-1].startswith("2 screens (en:com.google.android.deskclock, en:home)"), line
+    assert prestarted_zygote(), "no pool has asked yet"
+    with DevicePool(1, isolation="process", apps=(clock,)) as pool:
+        proc = pool.process(0)
+        assert proc is not None and proc.pid is not None and _ppid(proc.pid) == ahead
+        assert pool.slot(0).shell(["echo", "up"]).stdout.strip() == b"up"
+    assert _gone(ahead)
+
+
 def test_a_zygote_started_ahead_for_another_profile_is_stopped_and_the_pool_starts_its_own_device(state):
     prestart("small_phone", ("en",))
     ahead = _ahead(state)
@@ -124,3 +152,17 @@ def test_a_zygote_that_cannot_start_leaves_the_devices_their_own_interpreters_an
             assert pool.slot(i).shell(["echo", "up"]).stdout.strip() == b"up"
     assert any("device zygote unavailable" in r.getMessage() for r in caplog.records), caplog.text
     assert _records(state) == []
+
+
+def test_a_pool_takes_the_adb_server_started_ahead(state):
+    stop_prestarted_server()
+    prestart_server()  # what `droidharness run` does before its heavy imports
+    deadline = time.monotonic() + 30
+    while not list((state / "adb-servers").glob("*.json")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (record,) = (state / "adb-servers").glob("*.json")
+    with DevicePool(1, isolation="process") as pool:
+        listed = [d.serial for d in PrivateAdbClient("127.0.0.1", int(record.stem), socket_timeout=5).list()]
+        assert listed == [pool.serial_of(0)], "its device is reached through that server"
+        assert pool.slot(0).shell(["echo", "up"]).stdout.strip() == b"up"
+    assert not list((state / "adb-servers").glob("*.json")), "stopped with the pool"
