@@ -33,20 +33,51 @@ from typing import Any
 
 import adbutils
 from adbutils._adb import AdbConnection
-from adbutils.errors import AdbTimeout
+from adbutils.errors import AdbError, AdbTimeout
 
 from .statedir import orphaned_records, state_dir, state_subdir
 
 log = logging.getLogger(__name__)
 PORT_ATTEMPTS = 5  # ports tried when the one chosen is taken before the server binds it
+CLOSE_WAIT = 0.01  # seconds a closing client connection waits for the server's end (adbutils sleeps that long)
 
 
 class _ConnectionWithoutAutostart(AdbConnection):
     """adbutils answers "connection refused" by running `adb start-server` with no port, which starts a server on
-    the user's 5037. A private server that died must stay dead until its owner restarts it on its own port."""
+    the user's 5037. A private server that died must stay dead until its owner restarts it on its own port.
+
+    Closing: adbutils shuts its side down and then sleeps 10 ms, so that the server has read the last request before
+    the socket goes - 10 ms on every request (`devices`, `connect`, a device's state...). The server's own end of the
+    connection says the same at once: it closes a host request's connection once it has answered. So the socket is
+    read to its end, 10 ms at most (a stream the server keeps open waits no longer than adbutils would), then
+    closed."""
 
     def _safe_connect(self) -> Any:
-        return self._create_socket()
+        self._sock: socket.socket | None = self._create_socket()
+        return self._sock
+
+    @property
+    def conn(self) -> socket.socket:
+        if self._sock is None:
+            raise AdbError("Connection is closed")
+        return self._sock
+
+    @property
+    def closed(self) -> bool:
+        return self._sock is None
+
+    def close(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is None:
+            return
+        try:
+            sock.shutdown(socket.SHUT_WR)
+            sock.settimeout(CLOSE_WAIT)
+            while sock.recv(65536):
+                pass
+        except OSError:  # reset, or nothing came within CLOSE_WAIT: closed all the same
+            pass
+        sock.close()
 
 
 class PrivateAdbClient(adbutils.AdbClient):

@@ -93,3 +93,34 @@ def test_a_server_that_could_not_start_ahead_is_said_and_none_is_handed_over(sta
     with caplog.at_level(logging.INFO):
         assert adbserver.take_prestarted_server() is None
     assert "no adb here" in caplog.text
+
+
+def test_a_private_client_s_request_does_not_sleep_on_closing(state, monkeypatch):
+    """adbutils sleeps 10 ms after shutting a connection down; the private client reads the server's end instead."""
+    import adbutils._adb as adb_module
+
+    with PrivateAdbServer() as srv:
+
+        def no_sleep(seconds: float) -> None:
+            raise AssertionError(f"slept {seconds} s closing a connection")
+
+        with monkeypatch.context() as m:  # (the server's own stop may sleep)
+            m.setattr(adb_module.time, "sleep", no_sleep)
+            assert srv.client.list() == []
+            assert srv.client.server_version() > 0
+
+
+def test_a_connection_the_server_keeps_open_is_closed_all_the_same():
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+        client = adbserver.PrivateAdbClient("127.0.0.1", listener.getsockname()[1], socket_timeout=5)
+        conn = client.make_connection()
+        peer, _ = listener.accept()  # accepts, and never answers nor closes
+        try:
+            conn.send_command("host:track-devices")
+            conn.close()
+            assert conn.closed
+            assert peer.recv(100).endswith(b"host:track-devices") and peer.recv(100) == b"", "the client ended it"
+        finally:
+            peer.close()
