@@ -156,6 +156,8 @@ class DevicePool:
         self._began = 0.0  # when `start` began (time.perf_counter)
         self._up: dict[int, float] = {}  # slot -> seconds from `start` until its first device was handed out
         self._on_started: list[Callable[[int, dict[str, Any]], None]] = []
+        self._closing = threading.Lock()  # one close at a time; a second one, or one after it, finds it closed
+        self._closed = False
 
     def make_fleet(self, spec: FleetSpec) -> tuple[Fleet, list[Backend]]:
         """The fleet and one backend per slot for `spec` (`kinds.build_fleet`); the pool needs nothing else of
@@ -194,6 +196,7 @@ class DevicePool:
         be brought up raises `DeviceError` there (the run's driver then gets it a fresh one, as after any
         infrastructure failure)."""
         self._began = time.perf_counter()
+        self._closed = False
         try:
             self._fleet.begin()
             for i in range(self.size):
@@ -439,7 +442,14 @@ class DevicePool:
 
     def close(self) -> None:
         """Close every device: the devices still coming up with the rest; a phone's own settings put back
-        first; the devices and what backs them all at once; what they share last."""
+        first; the devices and what backs them all at once; what they share last. Once: a close while another runs
+        (a run closing its devices in the background while a stop closes them too) waits for it."""
+        with self._closing:
+            if not self._closed:
+                self._close()
+                self._closed = True
+
+    def _close(self) -> None:
         self._fleet.cancel()  # a start that failed before its shared pieces: nothing will come
         for th in self._starters:
             th.join()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,14 +276,25 @@ class RunPlan:
         )
 
     def execute(
-        self, executor: Executor, writer: RunWriter, run: EpisodeAttempt, console: Console | None
+        self,
+        executor: Executor,
+        writer: RunWriter,
+        run: EpisodeAttempt,
+        console: Console | None,
+        release: Callable[[], None] | None = None,
     ) -> SuiteResult:
-        """Drive the episodes still to do on `executor`, record its quarantined devices, finish the run."""
+        """Drive the episodes still to do on `executor`, record its quarantined devices, finish the run. `release`:
+        what closes the devices (a pool the run owns), called in the background once the episodes are done, while
+        the run's summary is written; its failure is raised after the summary."""
         live = self.live(console, executor.size)
         order = self.todo if executor.size == 1 else longest_first(self.todo)
         drive(executor, order, self.spec(writer, run), live)
         writer.add_quarantined(executor.quarantined())
-        board = run_scoreboard(self.life.finish(console, report=self.opts.report))
+        with ThreadPoolExecutor(1, thread_name_prefix="devices-close") as closing:
+            closed = closing.submit(release) if release is not None else None
+            board = run_scoreboard(self.life.finish(console, report=self.opts.report))
+            if closed is not None:
+                closed.result()
         return SuiteResult(writer.path, live.results, self.life.skipped, board)
 
 
@@ -391,7 +403,8 @@ def run_suite(
         ) as devices:
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up
-            return plan.execute(PoolExecutor(devices), writer, pool_attempt(devices, plan), console)
+            release = devices.close if pool is None else None  # its own pool: closed while the summary is written
+            return plan.execute(PoolExecutor(devices), writer, pool_attempt(devices, plan), console, release)
 
 
 def skipped_result(task: Task, lang: str, reason: str, seed: int) -> EpisodeResult:

@@ -55,13 +55,15 @@ def test_run_on_an_emulator_with_grpc_captures_and_resets_through_it(grpc_emulat
     assert "SR 100.0%  ATP 100.0%" in res.output
     run_dir = tmp_path / "grpc"
     steps = _steps(run_dir)
-    assert steps and {s["paths"]["screenshot"] for s in steps} == {"grpc_shm"}  # RGB888 into shared memory
+    (row,) = json.loads((run_dir / "manifest.json").read_text())["devices"]
+    capture = row["capture"]
+    # both gRPC paths beat uiautomator2's (its declared latency on `pixel`); which of the two is first is a race of
+    # a few tenths of a millisecond (RGB888 into shared memory or RGBA8888 in the reply), timed at the device's start
+    assert set(capture["order"][:2]) == {"grpc_shm", "grpc"} and capture["screenshot"] == capture["order"][0]
+    assert steps and {s["paths"]["screenshot"] for s in steps} == {capture["screenshot"]}
     assert not any(s.get("fallbacks") for s in steps)
     ep = _episode(run_dir)
     assert ep["reset_method"] == GRPC_SNAPSHOT_LOAD and ep["status"] == "success"
-    (row,) = json.loads((run_dir / "manifest.json").read_text())["devices"]
-    capture = row["capture"]
-    assert capture["screenshot"] == "grpc_shm" and capture["order"][:2] == ["grpc_shm", "grpc"]
     assert set(capture["median_seconds"]) == {"grpc_shm", "grpc", "u2", "screencap_raw"}
     assert all(isinstance(s, float) and s > 0 for s in capture["median_seconds"].values())
     assert "grpc" in row["capabilities"]
@@ -100,7 +102,7 @@ def test_a_door_that_dies_mid_run_falls_back_and_the_episode_still_scores(grpc_e
         assert result.status == "success" and result.reset_method == GRPC_SNAPSHOT_LOAD
         steps = _steps(res.run_dir)
         paths = [s["paths"]["screenshot"] for s in steps]
-        assert paths[0] == "grpc_shm" and paths[-1] in ("u2", "screencap_raw")
+        assert paths[0] in ("grpc_shm", "grpc") and paths[-1] in ("u2", "screencap_raw")  # (which gRPC path: a race)
         assert any("grpc failed" in f for s in steps for f in s.get("fallbacks", ()))
         lease = pool.lease(0)  # the next reset: the console loads the snapshot gRPC saved
         assert lease.reset.method == AVD_SNAPSHOT_LOAD

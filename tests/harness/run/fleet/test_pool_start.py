@@ -116,3 +116,57 @@ def test_the_private_adb_server_port_is_never_one_a_booting_device_can_be_given(
     ports = {free_port(listen_later=True) for _ in range(20)}
     assert all(not lo <= p <= hi and not 5554 <= p <= 5585 and p != 5037 for p in ports), ports
     assert len(ports) > 1, "picked at random, not one fixed port every pool would share"
+
+
+def test_a_pool_is_closed_once_whoever_closes_it_and_however_often():
+    pool = DevicePool(1, isolation="in_process").start()
+    backend = pool.backends[0]
+    closes: list[str] = []
+    real_close = backend.close
+
+    def close() -> None:
+        closes.append(threading.current_thread().name)
+        real_close()
+
+    backend.close = close  # type: ignore[method-assign]
+    both = [threading.Thread(target=pool.close) for _ in range(2)]
+    for th in both:
+        th.start()
+    for th in both:
+        th.join(30)
+    pool.close()
+    assert len(closes) == 1, closes
+
+
+def test_a_run_s_own_pool_is_closed_while_its_summary_is_written(tmp_path, monkeypatch):
+    """The devices of the pool a run opens itself go while the run writes its summary, not after it."""
+    from harness.run.orchestration import lifecycle
+
+    closing_began = threading.Event()
+    seen: list[bool] = []
+    finish, close = lifecycle.RunLifecycle.finish, DevicePool.close
+
+    def finishing(self, *a, **kw):
+        seen.append(closing_began.wait(20))  # the devices close meanwhile
+        return finish(self, *a, **kw)
+
+    def closing(self) -> None:
+        closing_began.set()
+        close(self)
+
+    monkeypatch.setattr(lifecycle.RunLifecycle, "finish", finishing)
+    monkeypatch.setattr(DevicePool, "close", closing)
+    opts = SuiteOptions(
+        task_ids=(TASKS[0],),
+        langs=("en",),
+        agent="reference",
+        devices=1,
+        isolation="in_process",
+        out=tmp_path,
+        run_id="r",
+        writer=FAST_WRITER,
+        report=False,
+    )
+    res = run_suite(opts)
+    assert seen == [True]
+    assert (res.run_dir / "summary.json").is_file()
