@@ -10,6 +10,8 @@
   trace), its live bytes grouped into holders (`HOLDERS`: the first frame of a trace, innermost first, whose file
   names a holder) and by file. A device forked from a warmed zygote traces only what it allocated itself: what it
   inherited is the zygote's (shared until written).
+- `gc`: whether its collector runs (a device forked from the zygote, which collects nothing before a fork, turns
+  its own on) and how many objects are frozen out of it (what a zygote's child inherited).
 The bench reads /proc itself (PSS, private and shared, per mapping). Tracing costs time and memory of its own
 (reported as `tracemalloc_overhead`): the bench's PSS figures come from a run without it.
 """
@@ -152,7 +154,13 @@ def python_heap(limit: int = 40) -> dict[str, object]:
 
 def write_report(path: Path, model: VirtualDeviceModel, snapshots: int) -> None:
     """The report as JSON at `path`, replaced whole."""
-    data = {"pid": os.getpid(), "known": known(model, snapshots), "malloc": mallinfo(), "python": python_heap()}
+    data = {
+        "pid": os.getpid(),
+        "known": known(model, snapshots),
+        "malloc": mallinfo(),
+        "python": python_heap(),
+        "gc": {"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()},  # a zygote's child: its own collector
+    }
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_text(json.dumps(data), encoding="utf-8")
     os.replace(tmp, path)

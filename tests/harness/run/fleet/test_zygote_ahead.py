@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -166,3 +167,23 @@ def test_a_pool_takes_the_adb_server_started_ahead(state):
         assert listed == [pool.serial_of(0)], "its device is reached through that server"
         assert pool.slot(0).shell(["echo", "up"]).stdout.strip() == b"up"
     assert not list((state / "adb-servers").glob("*.json")), "stopped with the pool"
+
+
+def test_devices_forked_from_the_zygote_collect_their_own_garbage(state, tmp_path, monkeypatch):
+    """The zygote collects nothing before a fork (what it made lives until then); its children collect theirs."""
+    from emulator.virtual import memreport
+
+    reports = tmp_path / "mem"
+    reports.mkdir()
+    monkeypatch.setenv(memreport.ENV, str(reports))
+    with DevicePool(2, isolation="process", apps=("com.google.android.deskclock",)) as pool:
+        for i in range(2):
+            proc = pool.process(i)
+            assert proc is not None and proc.pid is not None and _ppid(proc.pid) != os.getpid(), "forked"
+            os.kill(proc.pid, signal.SIGUSR1)
+            path = reports / f"{proc.pid}.json"
+            deadline = time.monotonic() + 30
+            while not path.exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+            collector = json.loads(path.read_text())["gc"]
+            assert collector["enabled"] is True and collector["frozen"] > 10_000, collector
