@@ -39,7 +39,10 @@ DISTRIBUTION = "droidharness"  # whose entry points are the built-ins
 _registered: dict[str, Callable[..., Agent]] = {}
 
 
+@functools.cache  # one entry per entry point found (docs/caches.md): its distribution's name parses its METADATA
 def _dist_name(ep: EntryPoint) -> str:
+    """The normalized name of the distribution that gives `ep` (reading it parses the distribution's metadata, ~1
+    ms: once per entry point, not once per agent made)."""
     dist = getattr(ep, "dist", None)
     return (getattr(dist, "name", None) or "").lower().replace("_", "-")
 
