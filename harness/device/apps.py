@@ -23,6 +23,7 @@ is installed and enabled (`pm list packages -e`).
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Protocol
@@ -244,11 +245,35 @@ def may_change_packages(argv: Sequence[str]) -> bool:
     if not argv:
         return False
     prog = argv[0].rsplit("/", 1)[-1]
+    if prog == "sh" and len(argv) == 3 and argv[1] == "-c":  # a list of commands (a preparation's, after a reset)
+        commands = command_list(argv[2])
+        return commands is None or any(may_change_packages(c) for c in commands)
     if prog == "pm":
         return len(argv) < 2 or argv[1] not in _PACKAGE_READS
     if prog == "cmd":  # `cmd <service> ...`: only the package service installs or removes
         return len(argv) < 2 or (argv[1] == "package" and (len(argv) < 3 or argv[2] not in _PACKAGE_READS))
     return prog not in _NO_PACKAGE_CHANGE
+
+
+def command_list(line: str) -> list[list[str]] | None:
+    """The argvs of a shell line that is only simple commands separated by `;` (words, quoted or not); None for
+    anything else the shell would do (pipes, `&&`, redirections, substitutions, variables, globs, subshells)."""
+    if "\n" in line or "\r" in line:
+        return None
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    commands: list[list[str]] = [[]]
+    try:
+        for token in lexer:
+            if token == ";":
+                commands.append([])
+            elif token and (set(token) <= set(lexer.punctuation_chars) or any(c in token for c in "$`*?[~")):
+                return None
+            else:
+                commands[-1].append(token)
+    except ValueError:  # an unclosed quote
+        return None
+    return [c for c in commands if c]
 
 
 ENABLED_PACKAGES = ("pm", "list", "packages", "-e")  # what can be launched: installed and enabled

@@ -317,6 +317,14 @@ def test_open_by_label_searches_the_drawer_page_by_page():
         (["cmd", "package"], True),
         (["pm"], True),
         (["sh", "-c", "pm uninstall a.b"], True),
+        # a preparation's commands again after a reset: simple commands only, each judged
+        (["sh", "-c", "input keyevent KEYCODE_WAKEUP ; wm dismiss-keyguard ; settings put global a 0"], False),
+        (["sh", "-c", "settings put global a 0;settings put system b '1 ; 2'"], False),
+        (["sh", "-c", "settings put global a 0 ; pm uninstall a.b"], True),
+        (["sh", "-c", "settings get global a | pm uninstall a.b"], True),
+        (["sh", "-c", "settings get global a && echo $(pm uninstall a.b)"], True),
+        (["sh", "-c", "settings put global a 0\npm uninstall a.b"], True),
+        (["sh", "-c", "echo 'unclosed"], True),
     ],
 )
 def test_may_change_packages(argv, changes):
