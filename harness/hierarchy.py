@@ -160,7 +160,15 @@ def _decode(xml: str | bytes, source: str) -> str:
 
 
 def _bool(value: str | None, default: bool) -> bool:
-    return default if value is None else value.strip().lower() == "true"
+    if value is None:
+        return default
+    if value == "true" or value == "false":  # what uiautomator writes: no strip, no lower (~10 per node)
+        return value == "true"
+    return value.strip().lower() == "true"
+
+
+# each boolean attribute with its field and default (`enabled` and `visible_to_user` are true when missing)
+_BOOL_FIELDS = tuple((attr, f, f in ("enabled", "visible_to_user")) for attr, f in _BOOL_ATTRS.items())
 
 
 def _state_is(e: UIElement, name: str, value: bool) -> bool:
@@ -493,5 +501,5 @@ def _element(
         parent=parent,
         children=children,
         drawing_order=int(order) if order is not None and order.strip().lstrip("-").isdigit() else None,
-        **{f: _bool(a.get(attr), f in ("enabled", "visible_to_user")) for attr, f in _BOOL_ATTRS.items()},
+        **{f: _bool(a.get(attr), default) for attr, f, default in _BOOL_FIELDS},
     )

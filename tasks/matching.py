@@ -34,6 +34,7 @@ class Screen(Protocol):
     def size(self) -> tuple[int, int]: ...
 
 
+@lru_cache(maxsize=8192)  # a screen's texts and a task's expected ones, compared again on every step (docs/caches.md)
 def _norm(s: str, case_sensitive: bool) -> str:
     s = " ".join(s.split())
     return s if case_sensitive else s.casefold()
