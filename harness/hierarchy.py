@@ -182,13 +182,14 @@ def _bound(test: Callable[[UIElement, str], bool], value: str) -> Callable[[UIEl
 class UITree:
     """An immutable parsed view hierarchy. Index it like a tuple: `tree[12]` is the element numbered 12."""
 
-    __slots__ = ("_elements", "_roots", "_rotation", "_source")
+    __slots__ = ("_elements", "_roots", "_rotation", "_source", "_visible")
 
     def __init__(self, elements: Iterable[UIElement], rotation: int = 0, source: str = "<tree>") -> None:
         self._elements: tuple[UIElement, ...] = tuple(elements)
         self._rotation = rotation
         self._source = source
         self._roots = tuple(e.index for e in self._elements if e.parent is None)
+        self._visible: tuple[UIElement, ...] | None = None  # `visible()`, once asked (the tree is immutable)
         for i, e in enumerate(self._elements):
             if e.index != i:
                 raise HierarchyError(f"{source}: element at position {i} has index {e.index}")
@@ -261,7 +262,9 @@ class UITree:
 
     # --- selections ----------------------------------------------------------------------------------
     def visible(self) -> list[UIElement]:
-        return [e for e in self._elements if e.is_visible]
+        if self._visible is None:  # asked several times a step (milestones, the agent, probes): found once
+            self._visible = tuple(e for e in self._elements if e.is_visible)
+        return list(self._visible)
 
     def interactable(self, exclude_packages: Iterable[str] = ()) -> list[UIElement]:
         """Visible, interactable elements. `exclude_packages=VOLATILE_PACKAGES` drops the system bars (and the

@@ -345,3 +345,13 @@ def test_negative_and_inverted_bounds_are_accepted_as_invisible():
 
 def test_volatile_packages_constant():
     assert "com.android.systemui" in VOLATILE_PACKAGES
+
+
+def test_the_visible_elements_are_found_once_and_each_caller_gets_its_own_list(real):
+    tree = real
+    first = tree.visible()
+    assert first and all(e.is_visible for e in first)
+    assert [e.index for e in first] == [e.index for e in tree if e.is_visible]
+    first.clear()  # a caller's list is its own
+    assert [e.index for e in tree.visible()] == [e.index for e in tree if e.is_visible]
+    assert tree.visible() is not tree.visible()
