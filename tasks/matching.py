@@ -67,9 +67,8 @@ def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int], 
     """Does one UIElement satisfy one ElementMatch (rule 2 above)? A localized text or desc is read in `lang`, or
     also in `alt`: the device's system language when it is not the episode's (the `locale=` perturbation: the
     UI's labels are in that language while the task speaks the episode's)."""
-    if not localized_matches(el.text or "", m.text, m, lang, alt):
-        return False
-    if not localized_matches(el.content_desc or "", m.desc, m, lang, alt):
+    # every given field must hold: the plain comparisons first (most elements fail one), the texts after
+    if m.package is not None and el.package != m.package:
         return False
     if m.resource_id is not None:
         rid = el.resource_id or ""
@@ -77,7 +76,9 @@ def element_matches(el: Any, m: ElementMatch, lang: str, size: tuple[int, int], 
             return False
     if m.class_name is not None and m.class_name not in (el.class_name, el.class_name.rsplit(".", 1)[-1]):
         return False
-    if m.package is not None and el.package != m.package:
+    if m.text is not None and not localized_matches(el.text or "", m.text, m, lang, alt):
+        return False
+    if m.desc is not None and not localized_matches(el.content_desc or "", m.desc, m, lang, alt):
         return False
     if any(not getattr(el, s) for s in m.states) or any(getattr(el, s) for s in m.not_states):
         return False
