@@ -15,6 +15,7 @@ immutable `UITree` of `UIElement`s.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -167,8 +168,17 @@ def _bool(value: str | None, default: bool) -> bool:
     return value.strip().lower() == "true"
 
 
-# each boolean attribute with its field and default (`enabled` and `visible_to_user` are true when missing)
+# each boolean attribute with its field and default (`enabled` and `visible_to_user` are true when missing), in the
+# order of UIElement's fields, where `_element` passes them by position
 _BOOL_FIELDS = tuple((attr, f, f in ("enabled", "visible_to_user")) for attr, f in _BOOL_ATTRS.items())
+_FIELD_ORDER = [f.name for f in dataclasses.fields(UIElement)]
+if _FIELD_ORDER[8:19] != [f for _, f, _ in _BOOL_FIELDS] or _FIELD_ORDER[19:] != [
+    "depth",
+    "parent",
+    "children",
+    "drawing_order",
+]:
+    raise RuntimeError(f"UIElement's fields are not in the order _element passes them: {_FIELD_ORDER}")
 
 
 def _state_is(e: UIElement, name: str, value: bool) -> bool:
@@ -491,18 +501,19 @@ def _element(
             f"'[left,top][right,bottom]'"
         )
     order = a.get("drawing-order")
-    return UIElement(
-        index=idx,
-        bounds=(int(m[1]), int(m[2]), int(m[3]), int(m[4])),
-        text=a.get("text", ""),
-        content_desc=a.get("content-desc", ""),
-        resource_id=a.get("resource-id", ""),
-        class_name=a.get("class", ""),
-        package=a.get("package", ""),
-        hint=a.get("hint", ""),
-        depth=depth,
-        parent=parent,
-        children=children,
-        drawing_order=int(order) if order is not None and order.strip().lstrip("-").isdigit() else None,
-        **{f: _bool(a.get(attr), default) for attr, f, default in _BOOL_FIELDS},
+    get = a.get
+    return UIElement(  # by position, in the fields' order (`_BOOL_FIELDS` is theirs: checked at import)
+        idx,
+        (int(m[1]), int(m[2]), int(m[3]), int(m[4])),
+        get("text", ""),
+        get("content-desc", ""),
+        get("resource-id", ""),
+        get("class", ""),
+        get("package", ""),
+        get("hint", ""),
+        *[_bool(get(attr), default) for attr, _, default in _BOOL_FIELDS],
+        depth,
+        parent,
+        children,
+        int(order) if order is not None and order.strip().lstrip("-").isdigit() else None,
     )
