@@ -502,6 +502,7 @@ def _element(
         )
     order = a.get("drawing-order")
     get = a.get
+    ck, cd, cl, lc, en, fa, fo, sc, se, pw, vu = [_bool(get(attr), default) for attr, _, default in _BOOL_FIELDS]
     return UIElement(  # by position, in the fields' order (`_BOOL_FIELDS` is theirs: checked at import)
         idx,
         (int(m[1]), int(m[2]), int(m[3]), int(m[4])),
@@ -511,7 +512,17 @@ def _element(
         get("class", ""),
         get("package", ""),
         get("hint", ""),
-        *[_bool(get(attr), default) for attr, _, default in _BOOL_FIELDS],
+        ck,
+        cd,
+        cl,
+        lc,
+        en,
+        fa,
+        fo,
+        sc,
+        se,
+        pw,
+        vu,
         depth,
         parent,
         children,
