@@ -4,6 +4,7 @@ Contacts, Messages and Settings - see docs/milestones.md, "Portable tasks")."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from .families.registry import is_family_spec, spec_tasks
@@ -46,11 +47,15 @@ def load_suite(name_or_path: str | Path) -> list[Task]:
     return [tasks[k][0] for k in sorted(tasks)]
 
 
+def task_packages(tasks: Iterable[Task]) -> tuple[str, ...]:
+    """The apps (packages, or roles such as `@clock`) these tasks use, sorted: what a run's devices warm up."""
+    return tuple(sorted({a for t in tasks for a in t.apps}))
+
+
 def suite_packages(name_or_path: str | Path, task_ids: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """The apps (packages, or roles such as `@clock`) the suite's tasks use - only those of `task_ids` when any
-    are given - sorted."""
+    """The apps the suite's tasks use (`task_packages`) - only those of `task_ids` when any are given."""
     wanted = set(task_ids)
-    return tuple(sorted({a for t in load_suite(name_or_path) if not wanted or t.id in wanted for a in t.apps}))
+    return task_packages(t for t in load_suite(name_or_path) if not wanted or t.id in wanted)
 
 
 def is_portable_suite(name_or_path: str | Path) -> bool:

@@ -42,7 +42,7 @@ from harness.trajectory.records import ManifestTask, episode_key
 from harness.trajectory.result import INFRA_ERROR, SKIPPED, EpisodeResult
 from harness.trajectory.writer import RunWriter, WriterOptions
 from tasks.schema import Task
-from tasks.suite import load_suite
+from tasks.suite import load_suite, task_packages
 
 log = logging.getLogger(__name__)
 
@@ -399,7 +399,7 @@ def run_suite(
             langs=opts.langs,
             cpu_affinity=opts.cpu_affinity,
             image=opts.outside.image if opts.outside is not None else "phone",
-            apps=sorted({app for task, _ in plan.todo for app in task.apps}),
+            apps=task_packages(task for task, _ in plan.todo),
         ) as devices:
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up
