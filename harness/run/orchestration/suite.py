@@ -399,7 +399,7 @@ def run_suite(
             langs=opts.langs,
             cpu_affinity=opts.cpu_affinity,
             image=opts.outside.image if opts.outside is not None else "phone",
-            apps=task_packages(task for task, _ in plan.todo),
+            apps=list(task_packages(task for task, _ in plan.todo)),
         ) as devices:
             writer = plan.create_writer([], devices.size)
             plan.life.record_devices(devices)  # in the manifest as each comes up
