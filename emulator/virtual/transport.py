@@ -267,8 +267,9 @@ class Connection:
     def _go_online(self) -> None:
         self.online = True
         banner = device_banner(self.model.props)
-        self.send_packet(A_CNXN, self.peer_version, self.max_payload, banner)
+        # logged before the host can see the device online: whoever waits for "device" finds the event
         self.model.events.log("connect", connection=self.id)
+        self.send_packet(A_CNXN, self.peer_version, self.max_payload, banner)
 
     def _on_open(self, pkt: Packet) -> None:
         from .services import route
