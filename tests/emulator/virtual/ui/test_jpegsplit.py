@@ -155,3 +155,32 @@ def test_a_forked_child_encodes_with_its_own_helper_thread() -> None:
     finally:
         os.close(r)
         os.waitpid(pid, 0)
+
+
+def test_a_patch_reads_the_same_from_a_jpeg_it_assembled_as_from_its_copy() -> None:
+    before = _frame(1080, 2400, seed=3)
+    old = jpegsplit.encode(before, 80)
+    copy = bytes(bytearray(old))  # equal bytes, another object: cut up again
+    after = before.copy()
+    ImageDraw.Draw(after).rectangle((10, 320, 900, 1500), fill=(200, 10, 10))
+    bands = [(320, 512), (512, 1504)]
+    expected = jpegsplit.save(after, 80, 1)
+    assert jpegsplit.patch(copy, after, bands, 80) == expected
+    assert jpegsplit.patch(old, after, bands, 80) == expected
+    twice = jpegsplit.patch(jpegsplit.patch(old, after, bands, 80) or b"", before, bands, 80)
+    assert twice == jpegsplit.save(before, 80, 1), "patched from a patch it assembled"
+
+
+@pytest.mark.parametrize(
+    ("bands", "mine", "theirs"),
+    [
+        ([(0, 64)], [(0, 64)], []),  # under SPLIT_MIN_BAND rows: one encoder
+        ([(0, 256)], [(0, 128)], [(128, 256)]),
+        ([(0, 160), (320, 480)], [(0, 160)], [(320, 480)]),
+        ([(0, 64), (320, 640)], [(0, 64), (320, 448)], [(448, 640)]),
+        ([(2384, 2400), (0, 128)], [(2384, 2400), (0, 48)], [(48, 128)]),
+        ([(2400, 2410), (0, 128)], [(2400, 2410), (0, 48)], [(48, 128)]),  # a last band of 10 rows
+    ],
+)
+def test_the_rows_patched_are_shared_between_two_encoders(bands, mine, theirs) -> None:
+    assert jpegsplit.halves(bands) == (mine, theirs)
