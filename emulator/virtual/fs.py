@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import errno
 import posixpath
 import stat as statmod
@@ -129,6 +128,16 @@ READ_ONLY_MOUNTS = ("/system", "/vendor", "/product", "/system_ext", "/apex", "/
 FUSE_ROOTS = ("/sdcard", "/storage")  # MediaProvider's FUSE: it decides access, not the mode bits
 # the character devices every image has: name -> (mode, major, minor)
 DEV_NODES = {"null": (0o666, 1, 3), "zero": (0o666, 1, 5), "random": (0o666, 1, 8), "urandom": (0o666, 1, 9)}
+
+
+def copy_tree(node: Node) -> Node:
+    """`copy.deepcopy(node)` for a tree of nodes (no node in two places: there are no hard links), ~10x faster: a
+    node's fields are numbers and immutable bytes but for its children."""
+    out = Node.__new__(Node)
+    out.__dict__.update(node.__dict__)  # every field, as `copy.copy` would (~5x faster)
+    if node.children is not None:
+        out.children = {name: copy_tree(child) for name, child in node.children.items()}
+    return out
 
 
 class Creds(Protocol):
@@ -451,9 +460,9 @@ class FileSystem:
     # --- snapshots -----------------------------------------------------------------------------
     def snapshot(self) -> Node:
         with self._lock:
-            return copy.deepcopy(self._root)
+            return copy_tree(self._root)
 
     def restore(self, root: Node) -> None:
         with self._lock:
-            self._root = copy.deepcopy(root)
+            self._root = copy_tree(root)
             self.generation += 1

@@ -4,8 +4,9 @@ the apps and the shell read them."""
 
 from __future__ import annotations
 
+import copy
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 LATIN_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
@@ -46,6 +47,17 @@ class Package:
 
     def label(self, locale: str) -> str:
         return self.labels.get(locale) or self.labels.get("en") or self.name
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Package:
+        """What `copy.deepcopy` gives (a snapshot's packages, copied again at each restore), ~4x faster: its lists
+        and dicts are new, their items shared (strings and tuples of strings: immutable)."""
+        out = copy.copy(self)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, list | dict):
+                setattr(out, f.name, value.copy())
+        memo[id(self)] = out
+        return out
 
     def resolve_activity(self, activity: str | None) -> str | None:
         """Full class name of `activity` ('.Main', 'Main', or full), or the launcher activity when None."""

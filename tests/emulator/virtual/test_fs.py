@@ -84,3 +84,29 @@ def test_generation_moves_with_every_change_and_only_then():
     fs.restore(snap)
     assert changed() and fs.peek("/sdcard/a.txt") == b"x"
     assert seen == sorted(seen)  # never reused
+
+
+def test_a_tree_copy_is_a_deep_copy_that_shares_nothing_mutable():
+    import copy
+
+    from emulator.virtual.fs import copy_tree
+
+    fs = FileSystem()
+    fs.write("/sdcard/Download/a.txt", b"hello", mode=0o640, mtime=1700000000)
+    fs.mkdir("/data/data/com.example/databases", parents=True)
+    fs.chown("/sdcard/Download/a.txt", 10123, 1015)
+    root = fs.snapshot()
+    assert copy_tree(root) == copy.deepcopy(root) == root  # dataclass equality: every field, the whole tree
+
+    def nodes(n):
+        yield n
+        for child in (n.children or {}).values():
+            yield from nodes(child)
+
+    copied = copy_tree(root)
+    pairs = list(zip(nodes(root), nodes(copied), strict=True))
+    assert all(a is not b and (a.children is None or a.children is not b.children) for a, b in pairs)
+    fs.restore(root)
+    fs.write("/sdcard/Download/a.txt", b"changed")
+    fs.write("/sdcard/Download/b.txt", b"new")
+    assert fs.snapshot() != root and copy_tree(root) == copied, "a restored tree's changes never reach the snapshot"
