@@ -23,7 +23,6 @@ inside each part's thread.
 
 from __future__ import annotations
 
-import base64
 import io
 import re
 import struct
@@ -35,6 +34,7 @@ from typing import Any
 
 from PIL import Image
 
+from emulator import b64
 from harness.device.fastadb import U2RpcError
 from harness.device.link import DeviceLink, DeviceLostError
 from harness.device.sharedframe import RawFrame
@@ -129,7 +129,7 @@ def screenshot_u2(link: DeviceLink) -> Encoded:
     data = link.rpc("observe: screenshot via uiautomator2", "takeScreenshot", [1, JPEG_QUALITY])
     if not data:
         raise DeviceError(f"device {link.serial}: uiautomator2 takeScreenshot returned nothing")
-    raw = base64.b64decode(data)
+    raw = b64.decode(data)
     return decode_image(raw, f"device {link.serial}: uiautomator2 takeScreenshot", lazy=True), raw
 
 

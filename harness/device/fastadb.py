@@ -27,7 +27,6 @@ no connection to the adb server, no transport and service requests, no OPEN / CL
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 import secrets
@@ -43,6 +42,7 @@ from typing import Any
 import adbutils
 from adbutils.errors import AdbError
 
+from emulator import b64
 from emulator.httpframing import FramingError, persists, read_chunked
 
 _SHELL_V2_STDOUT, _SHELL_V2_STDERR, _SHELL_V2_EXIT, _SHELL_V2_CLOSE_STDIN = 1, 2, 3, 4
@@ -537,4 +537,4 @@ class U2Rpc:
         data = self.call("takeScreenshot", [1, quality], timeout)
         if not data:
             raise U2RpcError("takeScreenshot", None, "empty screenshot")
-        return base64.b64decode(data)
+        return b64.decode(data)

@@ -10,7 +10,6 @@ the identity and the model's pixel frame is exactly the image we recorded in the
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import math
@@ -19,6 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from emulator import b64
 from harness.coords import ScreenMapping
 
 IMAGE_FACTOR = 28
@@ -110,4 +110,4 @@ def encode_image(img: Image.Image, fmt: str = "png", quality: int = 85) -> tuple
         img.save(buf, format="PNG", optimize=False)
         mime = "image/png"
     data = buf.getvalue()
-    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}", hashlib.sha256(data).hexdigest()
+    return f"data:{mime};base64,{b64.encode(data).decode('ascii')}", hashlib.sha256(data).hexdigest()

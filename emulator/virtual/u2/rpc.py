@@ -11,7 +11,6 @@ Here: the JSON-RPC envelope, the device, input, toast and text methods; the sele
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
 import threading
@@ -23,6 +22,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
+from ... import b64
 from ..keycodes import U2_KEY_NAMES
 from . import selector as S
 from .base import (
@@ -272,7 +272,7 @@ class RpcService(UiObjectMethods):
             path = "/data/local/tmp/" + filename.rsplit("/", 1)[-1]
             self.model.fs.write(path, data, parents=True)
             return path
-        return Base64Text(base64.b64encode(data).decode("ascii"))
+        return Base64Text(b64.encode(data).decode("ascii"))
 
     @rpc()
     def dumpWindowHierarchy(
