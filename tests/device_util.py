@@ -17,7 +17,7 @@ import pytest
 
 from emulator.virtual.ports import UNSCANNED_CONSOLE_PORTS, pair_free
 from harness.device.controller import AdbDevice, DeviceConfig
-from harness.device.fastadb import Clock
+from harness.device.fastadb import END_TOKEN, Clock
 from harness.device.link import LinkConfig
 from harness.device.settle import SettleConfig
 
@@ -48,7 +48,10 @@ def open_device(
 
 @functools.cache
 def commands_since(vd: Any, mark: int) -> list[list[str]]:
-    return [list(e.data["argv"]) for e in vd.model.events.since(mark, "exec")]
+    """The commands the device ran since `mark`, without the end lines of the harness's kept shell session (`echo
+    TOKEN$?` after each of its command lines: the session's own framing, not a command the harness asked for)."""
+    argvs = [list(e.data["argv"]) for e in vd.model.events.since(mark, "exec")]
+    return [a for a in argvs if not (len(a) == 2 and a[0] == "echo" and a[1].startswith(END_TOKEN))]
 
 
 def inputs_since(vd: Any, mark: int, kinds: tuple[str, ...] = ("tap", "long_press", "swipe", "key", "text")) -> list:

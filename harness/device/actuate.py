@@ -302,7 +302,7 @@ class Actuator:
     def _input_text(self, text: str) -> str:
         cmds = [command("input", "text", arg) for arg in input_text_args(text, self.type_chunk)]
         for line in join_commands(cmds):
-            res = self.link.shell("type text (input text)", line)
+            res = self.link.quick_shell("type text (input text)", line)
             if res.exit_code != 0:
                 raise DeviceError(
                     f"device {self.link.serial}: input text exited {res.exit_code}: "
@@ -342,7 +342,7 @@ class Actuator:
                 return "u2_clear"  # no focused field: nothing to clear (the read-back will say so)
         current = self.read_focused() or ""
         if current:
-            self.link.shell(
+            self.link.quick_shell(
                 "clear text", command("input", "keyevent", "KEYCODE_MOVE_END", *(["KEYCODE_DEL"] * len(current)))
             )
         return "input_keys_clear"
@@ -439,7 +439,7 @@ class Actuator:
         return "monkey"
 
     def _am_start(self, component: str) -> bool:
-        started = self.link.shell("start activity", command("am", "start", "-n", component))
+        started = self.link.quick_shell("start activity", command("am", "start", "-n", component))
         # `am start` may exit 0 and say "Error: Activity class {...} does not exist." on stderr
         return started.exit_code == 0 and "Error" not in started.text and "Error" not in started.error_text
 

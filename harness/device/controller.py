@@ -380,14 +380,14 @@ class AdbDevice:
 
     def clear_app(self, package: str) -> None:
         """`pm clear PACKAGE`: fresh app data (the app is stopped too)."""
-        r = self.link.shell(f"clear app {package}", command("pm", "clear", package))
+        r = self.link.quick_shell(f"clear app {package}", command("pm", "clear", package))
         out = (r.stdout + r.stderr).decode(errors="replace").strip()
         if "Success" not in out:
             raise DeviceError(f"device {self.serial}: pm clear {package} failed: {out or 'no output'}")
 
     def put_setting(self, namespace: str, key: str, value: str) -> None:
         """`settings put NAMESPACE KEY VALUE` (system, secure or global)."""
-        r = self.link.shell(f"settings put {namespace} {key}", command("settings", "put", namespace, key, value))
+        r = self.link.quick_shell(f"settings put {namespace} {key}", command("settings", "put", namespace, key, value))
         if r.exit_code != 0:
             raise DeviceError(
                 f"device {self.serial}: settings put {namespace} {key} failed: "
@@ -395,7 +395,7 @@ class AdbDevice:
             )
 
     def stop_app(self, package: str) -> None:
-        self.link.shell(f"stop app {package}", command("am", "force-stop", package))
+        self.link.quick_shell(f"stop app {package}", command("am", "force-stop", package))
 
     def set_clipboard(self, text: str) -> None:
         """Set the device clipboard (through uiautomator2; phones have no shell command for it)."""

@@ -267,6 +267,9 @@ def _end_line(buf: bytearray, token: bytes) -> tuple[int, int, int] | None:
     return None
 
 
+END_TOKEN = "__droidharness_end_"  # how a kept shell session's end tokens begin (`ShellSession`)
+
+
 class ShellSession:
     """`adb shell` with no command, kept open: the device's `sh` reads command lines from the stream and runs each
     as it arrives. `shell,raw:` - without `raw` adbd gives a command-less shell a PTY, which echoes the input and
@@ -296,7 +299,7 @@ class ShellSession:
             try:
                 if sock is None:
                     sock = self._sock = _open_service(self.dev, "shell,raw:", deadline, self.clock)
-                    self._token = f"__droidharness_end_{secrets.token_hex(8)}_"
+                    self._token = f"{END_TOKEN}{secrets.token_hex(8)}_"
                 token = self._token
                 mark = token.encode("ascii")
                 arm(sock, deadline, self.clock)

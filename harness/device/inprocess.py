@@ -99,6 +99,9 @@ class InProcessLink:
         res = self.shell(op, command, timeout)
         return ShellResult(res.exit_code, res.stdout + res.stderr, b"")
 
+    def quick_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        return self.kept_shell(op, command, timeout)
+
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
         self._check(op)
         self._ids += 1

@@ -98,6 +98,8 @@ class DeviceLink(Protocol):
 
     def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult: ...
 
+    def quick_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult: ...
+
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any: ...
 
     def submit(self, fn: Callable[[], T]) -> Future[T]: ...
@@ -351,6 +353,17 @@ class Link:
             return ShellResult(code, out, b"")
 
         return self.guard(op, call, t)
+
+    def quick_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
+        """A short command line whose output is read merged (stdout and stderr together in `stdout`, as they
+        come): on the shell the link keeps open when it has one - in a subshell reading /dev/null, so that nothing
+        the command does (cd, variables, exit, reading input) reaches the session, and with no adb stream to open
+        (a round trip instead of a connection to the adb server and three) - else on a new stream (`shell`). Not
+        for a command whose output is parsed apart from its errors, nor one that runs for long."""
+        if "\n" in command or "\r" in command or not self.has("kept_shell"):
+            res = self.shell(op, command, timeout)
+            return ShellResult(res.exit_code, res.stdout + res.stderr, b"")
+        return self.kept_shell(op, f"( {command} ) </dev/null", timeout)
 
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
         """A uiautomator2 JSON-RPC call. Raises CapabilityError when u2 is unavailable, U2RpcError when the

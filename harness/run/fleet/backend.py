@@ -288,7 +288,7 @@ class AdbBackend:
     def health(self) -> str | None:
         """A cheap device call through the same path episodes use; None when healthy, else why not."""
         try:
-            res = self.opened().link.shell("health check", "echo droidharness-ok", timeout=10.0)
+            res = self.opened().link.quick_shell("health check", "echo droidharness-ok", timeout=10.0)
         except Exception as e:  # noqa: BLE001 - any failure of the call is an unhealthy device
             return f"health check failed: {e}"
         if "droidharness-ok" not in res.text:
