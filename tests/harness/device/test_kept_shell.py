@@ -119,3 +119,26 @@ def test_where_no_kept_shell_opens_the_query_goes_over_exec_out(adb_server, make
         assert (obs.package, obs.paths["app"]) == ("com.google.android.apps.nexuslauncher", "dumpsys")
         assert obs.activity == "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
         assert f"exec:{FOCUS_QUERY}" in services
+
+
+def test_a_quick_command_runs_on_the_kept_shell_and_leaves_the_session_as_it_was(
+    adb_server, make_vdevice, services
+) -> None:
+    """`Link.quick_shell`: no stream opened; stdout and stderr merged with the exit status; what the command does to
+    its shell (cd, a variable, exit, reading input) stays in its subshell; a line with a break takes a stream."""
+    vd = make_vdevice()
+    with open_device(adb_server, vd) as dev:
+        link = dev.link
+        assert link.has("kept_shell")
+        link.kept_shell("where", "cd /sdcard")
+        services.clear()
+        res = link.quick_shell("probe", "echo out; echo err >&2; exit 3")
+        assert (res.exit_code, res.stdout, res.stderr) == (3, b"out\nerr\n", b"")
+        assert link.quick_shell("cd", "cd /data/local/tmp; X=1; pwd").text == "/data/local/tmp\n"
+        assert link.quick_shell("reads stdin", "cat").exit_code == 0, "reads /dev/null: the session's lines stay"
+        assert link.kept_shell("after", 'pwd; echo "X=$X"').text == "/sdcard\nX=\n", "the session is as it was"
+        started = link.quick_shell("start", "am start -n com.droidharness.notes/.MainActivity")
+        assert started.exit_code == 0 and vd.model.foreground.package == "com.droidharness.notes"
+        assert services == []
+        assert link.quick_shell("two lines", "echo 'a\nb'").text == "a\nb\n"
+        assert services == ["shell,v2,raw:echo 'a\nb'"]
