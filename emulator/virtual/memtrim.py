@@ -36,6 +36,8 @@ _lock = threading.Lock()
 _pending = False  # frames were drawn since the last trim
 _floor = 0  # resident bytes right after the last trim
 _last_drawn = 0.0  # time.monotonic() of the last frame drawn
+_last_looked = -1e9  # time.monotonic() when `frame_drawn` last read the resident size
+RSS_EVERY = 0.05  # seconds between two reads of the resident size by `frame_drawn`
 
 
 def _load() -> None:
@@ -75,11 +77,16 @@ def resident() -> int | None:
 
 def frame_drawn(now: float | None = None) -> None:
     """A frame was drawn or encoded and freed its buffers: trim now if the process grew by more than `HEAP_SLACK`
-    since the last trim, else leave them for the next frame (or for `trim_if_idle`). Where the resident size
-    cannot be read, trim at once. `now`: time.monotonic() unless told."""
-    global _pending, _last_drawn
+    since the last trim, else leave them for the next frame (or for `trim_if_idle`). The resident size is read at
+    most every `RSS_EVERY` seconds (a read is ~0.07 ms, a busy device draws a frame every ~10 ms); where it cannot
+    be read, trim at once. `now`: time.monotonic() unless told."""
+    global _pending, _last_drawn, _last_looked
+    t = time.monotonic() if now is None else now
     with _lock:
-        _pending, _last_drawn = True, time.monotonic() if now is None else now
+        _pending, _last_drawn = True, t
+        if 0 <= t - _last_looked < RSS_EVERY:
+            return
+        _last_looked = t
     rss = resident()
     if rss is None or rss - _floor > HEAP_SLACK:
         trim()

@@ -84,6 +84,11 @@ def test_the_heap_is_trimmed_past_its_slack_and_at_rest(monkeypatch: pytest.Monk
     rss[0] += memtrim.HEAP_SLACK + 1
     memtrim.frame_drawn(now=1011.0)
     assert trims == [0, 0, 0], "past the slack: trimmed at once"
+    rss[0] += memtrim.HEAP_SLACK + 1
+    memtrim.frame_drawn(now=1011.0 + memtrim.RSS_EVERY / 2)
+    assert trims == [0, 0, 0], "the resident size is not read again so soon"
+    memtrim.frame_drawn(now=1011.0 + 2 * memtrim.RSS_EVERY)
+    assert trims == [0, 0, 0, 0], "then it is: trimmed"
 
 
 @pytest.mark.parametrize("req_id", [1, "a-é", None, 2**40])
