@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import adbutils
+import orjson
 from adbutils.errors import AdbError
 
 from emulator import b64
@@ -419,6 +420,16 @@ def _read_reply(sock: socket.socket, deadline: float, clock: Clock) -> tuple[int
     return status, bytes(buf[:length]), keep and len(buf) == length
 
 
+def loads(body: bytes) -> Any:
+    """`json.loads(body)`, through orjson (a screenshot's 110 KB reply 0.12 -> 0.03 ms, every step); what orjson
+    refuses and `json` takes (NaN, lone surrogates) is read by `json`. One difference: orjson reads an integer past
+    64 bits as a float (a Java server, uiautomator2's, sends none: its integers are longs)."""
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return json.loads(body)
+
+
 class U2Rpc:
     """`U2Rpc(dev).call("deviceInfo")`: HTTP/1.1 requests over adb `tcp:PORT` streams kept alive between calls,
     each request sent in one write. Thread-safe: concurrent calls use separate connections. `close()` ends the
@@ -528,7 +539,7 @@ class U2Rpc:
         if status != 200:
             raise U2Unreachable(f"uiautomator2 {method}: HTTP {status}")
         try:
-            data = json.loads(body)
+            data = loads(body)
         except ValueError as e:
             raise U2Unreachable(f"uiautomator2 {method}: reply is not JSON ({e})") from None
         if "error" in data:
