@@ -412,6 +412,14 @@ class AdbDevice:
             self._actuator.forget_packages()
         return self.link.shell(f"shell {' '.join(argv[:2])}", command(*argv))
 
+    def quick_shell(self, argv: Sequence[str]) -> ShellResult:
+        """`shell` for a short command whose output is read merged, if at all (`Link.quick_shell`: on the kept shell,
+        no new stream): stdout and stderr together in `stdout`."""
+        self._check_open(f"shell {argv[0] if argv else ''}")
+        if may_change_packages(argv):
+            self._actuator.forget_packages()
+        return self.link.quick_shell(f"shell {' '.join(argv[:2])}", command(*argv))
+
     # --- lifecycle ----------------------------------------------------------------------------------------------
     def _check_open(self, op: str) -> None:
         if self._closed:

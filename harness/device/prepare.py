@@ -530,12 +530,15 @@ def prepare(device: Preparable, plan: PreparationPlan) -> DevicePreparation:
     return DevicePreparation(device.serial, tuple(records), at, round(time.perf_counter() - t0, 3))
 
 
-def reapply(device: Preparable, record: DevicePreparation) -> None:
+def reapply(
+    device: Preparable, record: DevicePreparation, run: Callable[[Sequence[str]], object] | None = None
+) -> None:
     """Run the commands of every setting that was set again, in one shell round trip: after a reset that loaded a
-    snapshot (which undoes them) and before each episode (the clock restarts from the planned date)."""
+    snapshot (which undoes them) and before each episode (the clock restarts from the planned date). `run`: what
+    runs the line instead of `device.shell` (`AdbDevice.quick_shell`: its output is not read)."""
     lines = [line for r in record.settings if r.status == SET for line in r.apply]
     if lines:
-        device.shell(["sh", "-c", " ; ".join(lines)])
+        (run or device.shell)(["sh", "-c", " ; ".join(lines)])
 
 
 def restore(device: Preparable, record: DevicePreparation) -> list[str]:

@@ -305,7 +305,7 @@ class AdbBackend:
             dev = self.opened()
             self.reset_now(dev, apps, lang)
             if self._prepared is not None:
-                reapply(dev, self._prepared)
+                reapply(dev, self._prepared, dev.quick_shell)
         except DeviceError:
             raise
         except Exception as e:  # noqa: BLE001 - a console or process failure: name the device and the method

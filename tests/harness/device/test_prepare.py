@@ -125,6 +125,13 @@ def test_reapply_after_a_reset_and_airplane_per_task(dev, vdevice, adb_cli):
     reapply(dev, rec)
     assert get("settings get global window_animation_scale") == "0"
     assert abs(int(get("date +%s")) - DATE.timestamp()) < 10  # each episode starts at the planned instant
+    # as the pool reapplies it: on the kept shell, no stream opened
+    vdevice.model.restore(baseline)
+    dev.link.kept_shell("open it", "true")
+    mark = vdevice.model.events.mark()
+    reapply(dev, rec, dev.quick_shell)
+    assert not vdevice.model.events.since(mark, "service"), "no adb stream"
+    assert get("settings get global window_animation_scale") == "0"
     # a task's start state turns airplane mode on through `cmd connectivity airplane-mode`
     prepare_start(dev, StartState(airplane=True))
     assert get("settings get global airplane_mode_on") == "1"
