@@ -163,6 +163,7 @@ class EpisodeWriter:
         self._reset: tuple[str, float] | None = None  # (method, seconds) of the pool's reset before the episode
         self._error: BaseException | None = None
         self._closed = False
+        self._final: tuple[Frame, dict[str, str | None]] | None = None  # `final_screen`: the frame, its names
         self._queue: queue.Queue[Any] | None = None
         self._thread: threading.Thread | None = None
         if options.background:
@@ -336,17 +337,11 @@ class EpisodeWriter:
         final_fields: dict[str, Any] | None = None
         names: dict[str, str | None] = {}
         if final is not None:
-            fstep, frame = (self._last_step or 0) + 1, final
-            final_fields = observation_fields(frame)
-            self._submit(
-                lambda: names.update(
-                    zip(
-                        ("screenshot", "xml"),
-                        self._store_frame(fstep, frame.screenshot, frame.xml, frame.encoded),
-                        strict=True,
-                    )  # fmt: skip
-                )
-            )
+            final_fields = observation_fields(final)
+            if self._final is not None and self._final[0] is final:
+                names = self._final[1]  # stored while the episode was judged
+            else:
+                names = self._store_final(final)
         self.close()  # flushes: the final frame is on disk (or the writer's error is raised)
         if final_fields is not None:
             final_fields = {"screenshot": names.get("screenshot"), "xml": names.get("xml"), **final_fields}
@@ -404,6 +399,25 @@ class EpisodeWriter:
         with writing(self.path / EPISODE_FILE, self.run_dir):  # none written: the episode stays unfinished
             atomic_write_json(self.path / EPISODE_FILE, record, self.options.fsync)
         return meta
+
+    def final_screen(self, frame: Frame) -> None:
+        """The screen the episode ended on, told before it is judged (`TrajectorySink`): its files are written on
+        the writer thread meanwhile (the frame after the last step), and `finish`, given the same frame, waits only
+        for them."""
+        if not self._closed and self._final is None:
+            self._final = (frame, self._store_final(frame))
+
+    def _store_final(self, frame: Frame) -> dict[str, str | None]:
+        """Queue the files of `frame` as the frame after the last step; the names they get once written."""
+        fstep = (self._last_step or 0) + 1
+        names: dict[str, str | None] = {}
+
+        def store() -> None:
+            shot, xml = self._store_frame(fstep, frame.screenshot, frame.xml, frame.encoded)
+            names.update(screenshot=shot, xml=xml)
+
+        self._submit(store)
+        return names
 
     def close(self) -> None:
         """Flush and stop the writer thread WITHOUT writing episode.json (the episode stays unfinished)."""

@@ -113,6 +113,10 @@ class TrajectorySink(Protocol):
 
     def write_step(self, event: StepEvent) -> None: ...
 
+    def final_screen(self, frame: Frame) -> None:
+        """The screen the episode ended on, told before it is judged (a sink may store it meanwhile); `finish`
+        gets the same frame."""
+
     def finish(
         self, result: EpisodeResult, *, final: Frame | None = None, device: DeviceInfo | None = None
     ) -> object: ...
@@ -139,6 +143,9 @@ class QueueSink:
 
     def write_step(self, event: StepEvent) -> None:
         self.out.put(event)
+
+    def final_screen(self, frame: Frame) -> None:
+        """Nothing: `finish` keeps it (the driver's writer stores it)."""
 
     def finish(self, result: EpisodeResult, *, final: Frame | None = None, device: DeviceInfo | None = None) -> None:
         self.final, self.device = final, device

@@ -287,13 +287,16 @@ class EpisodeSession:
         result.timings = self.totals
         result.attempts = self.attempt
         result.probes = self.probes.records()
+        final = Frame.of(obs)
+        if self.sink is not None:
+            self.sink.final_screen(final)  # its files written while the episode is judged
         self._judge(obs)
         if self.perturbations is not None:
             result.perturbations, unrestored = self.perturbations.end(self.steps)
             if unrestored:
                 result.extra["perturbations_not_restored"] = unrestored
         if self.sink is not None:
-            self.sink.finish(result, final=Frame.of(obs), device=self.device.info)
+            self.sink.finish(result, final=final, device=self.device.info)
         return result
 
     def release(self) -> None:

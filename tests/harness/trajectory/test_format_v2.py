@@ -391,3 +391,22 @@ def test_the_devices_own_encoding_is_stored_byte_for_byte(adb_server, vdevice, t
     with Image.open(tmp_path / "enc" / "frames" / first) as stored:
         assert stored.tobytes() == obs.screenshot.tobytes(), "decodes to what the agent saw"
     assert second == f"{pixel_digest(obs.screenshot.convert('RGB'))}.webp"
+
+
+def test_the_final_screen_told_before_the_judging_is_stored_then_and_recorded_by_finish(tmp_path: Path) -> None:
+    run = RunWriter.create(tmp_path, "final")
+    a, b = screen(1), screen(2)
+    click = Click(point=(0.5, 0.25))
+    ep = run.episode("one", "en")
+    record(ep, fake_obs(a), agent_step(click), action_result(click))
+    final = fake_obs(b)
+    ep.final_screen(final)
+    ep.flush()  # the writer thread stored it before the episode is finished
+    assert (run.path / "frames" / f"{pixel_digest(b)}.webp").exists()
+    assert not (ep.path / "episode.json").exists()
+    stored = run.frames.stats.screenshots
+    meta = ep.finish(EpisodeResult(ep.task_id, ep.lang), final=final)
+    assert run.frames.stats.screenshots == stored, "finish does not store it again"
+    assert meta.final_observation is not None and meta.final_observation.screenshot == f"{pixel_digest(b)}.webp"
+    loaded = load_run(run.path).episode("one", "en")
+    assert loaded.final_step == 2 and loaded.image(2).tobytes() == b.tobytes()
