@@ -326,3 +326,12 @@ def test_a_run_remembers_its_latest_frame_names_only(monkeypatch: pytest.MonkeyP
     assert store.put_xml("<hierarchy n='0'/>") == names[0]  # forgotten: found on disk, not written again
     assert store.stats.hierarchies_written == 10
     assert list(store._known)[-1] == names[0] and len(store._known) == 4
+
+
+def test_the_jpegs_kept_cut_up_stay_at_their_bound() -> None:
+    from emulator.virtual.ui import jpegsplit
+
+    img = Image.new("RGB", (64, 16 * jpegsplit.SPLIT_MIN_ROWS), (20, 40, 60))
+    made = [jpegsplit.encode(img.point(lambda v, k=k: (v + 7 * k) % 256), 80) for k in range(jpegsplit.KEEP_CUTS + 3)]
+    assert len(jpegsplit._cuts) == jpegsplit.KEEP_CUTS
+    assert [entry[0] for entry in jpegsplit._cuts.values()] == made[-jpegsplit.KEEP_CUTS :], "the last ones made"
