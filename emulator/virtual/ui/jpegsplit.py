@@ -70,6 +70,9 @@ def encode(img: Image.Image, quality: int) -> bytes:
     return spliced if spliced is not None else save(img, quality, 1)
 
 
+Segment = bytes | memoryview  # one MCU row's entropy-coded data
+
+
 class Cut(NamedTuple):
     """A JPEG of `encode`'s kind cut up: its header (to the scan's start), where the header holds the frame's
     height, the frame's size, and the entropy data of each MCU row."""
@@ -78,7 +81,7 @@ class Cut(NamedTuple):
     height_at: int
     width: int
     height: int
-    segments: list[bytes]
+    segments: list[Segment]  # views into the file when it was kept cut up (`_assemble`)
 
     def joins(self, other: Cut) -> bool:
         """Is `other`'s header this one's but for the frame's height (the same MCU, tables and scan)?"""
@@ -141,7 +144,7 @@ def splice(parts: Sequence[bytes], height: int) -> bytes | None:
     encoded alone with a restart marker after every MCU row; None when they are not such stripes."""
     cuts = [_cut(p) for p in parts]
     first = cuts[0] if cuts else None
-    segments: list[bytes] = []
+    segments: list[Segment] = []
     for c in cuts:
         if first is None or c is None or not first.joins(c):
             return None
@@ -164,20 +167,25 @@ def _cut(data: bytes) -> Cut | None:
     return Cut(data[:end], height_at, width, height, _RST.split(scan))
 
 
-def _assemble(like: Cut, height: int, segments: Sequence[bytes]) -> bytes:
+def _assemble(like: Cut, height: int, segments: Sequence[Segment]) -> bytes:
     """A JPEG with `like`'s header (its height set to `height`) and these MCU rows' entropy data, RSTm between;
     remembered cut up (`_recalled`): it is what the next frame is patched from."""
     at = like.height_at
     header = like.header[:at] + height.to_bytes(2, "big") + like.header[at + 2 :]
-    pieces = [header]
+    pieces: list[Segment] = [header]
     for k, seg in enumerate(segments):
         if k:
             pieces.append(_MARKERS[(k - 1) & 7])
         pieces.append(seg)
     pieces.append(b"\xff\xd9")
     data = b"".join(pieces)
+    view, pos, kept = memoryview(data), len(header), list[Segment]()
+    for k, seg in enumerate(segments):  # each row's data as a view into the file: kept cut up, nothing copied
+        pos += 2 if k else 0
+        kept.append(view[pos : pos + len(seg)])
+        pos += len(seg)
     with _lock:
-        _cuts[id(data)] = (data, Cut(header, at, like.width, height, list(segments)))
+        _cuts[id(data)] = (data, Cut(header, at, like.width, height, kept))
         while len(_cuts) > KEEP_CUTS:
             del _cuts[next(iter(_cuts))]
     return data
