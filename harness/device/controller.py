@@ -407,18 +407,18 @@ class AdbDevice:
     def shell(self, argv: Sequence[str]) -> ShellResult:
         """Run one command on the device's shell, every argument quoted (`harness.shellquote.command`): its exit
         status (0 without shell v2), stdout and stderr. What reads device state uses it (`harness.device.state`)."""
-        self._check_open(f"shell {argv[0] if argv else ''}")
-        if may_change_packages(argv):
-            self._actuator.forget_packages()
-        return self.link.shell(f"shell {' '.join(argv[:2])}", command(*argv))
+        return self._run_argv(argv, self.link.shell)
 
     def quick_shell(self, argv: Sequence[str]) -> ShellResult:
         """`shell` for a short command whose output is read merged, if at all (`Link.quick_shell`: on the kept shell,
         no new stream): stdout and stderr together in `stdout`."""
+        return self._run_argv(argv, self.link.quick_shell)
+
+    def _run_argv(self, argv: Sequence[str], run: Callable[[str, str], ShellResult]) -> ShellResult:
         self._check_open(f"shell {argv[0] if argv else ''}")
         if may_change_packages(argv):
             self._actuator.forget_packages()
-        return self.link.quick_shell(f"shell {' '.join(argv[:2])}", command(*argv))
+        return run(f"shell {' '.join(argv[:2])}", command(*argv))
 
     # --- lifecycle ----------------------------------------------------------------------------------------------
     def _check_open(self, op: str) -> None:

@@ -209,6 +209,10 @@ class ShellResult:
     def error_text(self) -> str:
         return self.stderr.decode("utf-8", errors="replace").strip()
 
+    def merged(self) -> ShellResult:
+        """The same result with stderr after stdout in `stdout` (as a kept shell session gives it)."""
+        return ShellResult(self.exit_code, self.stdout + self.stderr, b"")
+
 
 def shell_v2(
     dev: adbutils.AdbDevice, command: str, timeout: float = 30.0, clock: Clock = time.monotonic

@@ -96,8 +96,7 @@ class InProcessLink:
         return self.shell(op, command, timeout).stdout
 
     def kept_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
-        res = self.shell(op, command, timeout)
-        return ShellResult(res.exit_code, res.stdout + res.stderr, b"")
+        return self.shell(op, command, timeout).merged()
 
     def quick_shell(self, op: str, command: str, timeout: float | None = None) -> ShellResult:
         return self.kept_shell(op, command, timeout)

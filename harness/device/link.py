@@ -361,8 +361,7 @@ class Link:
         (a round trip instead of a connection to the adb server and three) - else on a new stream (`shell`). Not
         for a command whose output is parsed apart from its errors, nor one that runs for long."""
         if "\n" in command or "\r" in command or not self.has("kept_shell"):
-            res = self.shell(op, command, timeout)
-            return ShellResult(res.exit_code, res.stdout + res.stderr, b"")
+            return self.shell(op, command, timeout).merged()
         return self.kept_shell(op, f"( {command} ) </dev/null", timeout)
 
     def rpc(self, op: str, method: str, params: Any = None, timeout: float | None = None) -> Any:
